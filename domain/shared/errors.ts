@@ -1,0 +1,65 @@
+/**
+ * Errors cross every port as `{ code }` values. Only read-api/errors.ts turns a code into an HTTP status.
+ */
+
+export const ERROR_CODES = [
+  // client mistakes (V2 table of the spec)
+  'bad_request',
+  'unsupported_network',
+  'validation_error',
+  'missing_api_key',
+  'invalid_api_key',
+  'insufficient_funds',
+  'quota_exceeded',
+  'monthly_cap_exceeded',
+  'consensus_not_entitled',
+  'idempotency_conflict',
+  'kyt_requires_subgroup',
+  'not_found',
+  'payload_too_large',
+  'unsupported_media_type',
+  // server side
+  'backend_unavailable',
+  'gateway_timeout',
+  'internal_error',
+  // infrastructure, never shown to clients as such
+  'wrong_expected_version',
+  'invalid_state',
+  'data_import_failed',
+  'store_closed',
+  'store_corrupt',
+  'config_invalid',
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+export interface Failure {
+  readonly code: ErrorCode;
+  readonly message: string;
+  readonly details?: Readonly<Record<string, unknown>>;
+}
+
+/** The one throwable of the service: a Failure value wrapped so that stacks survive. */
+export class ServiceError extends Error implements Failure {
+  readonly code: ErrorCode;
+  readonly details?: Readonly<Record<string, unknown>>;
+
+  constructor(failure: Failure) {
+    super(failure.message);
+    this.name = 'ServiceError';
+    this.code = failure.code;
+    if (failure.details !== undefined) this.details = failure.details;
+  }
+}
+
+export function fail(code: ErrorCode, message: string, details?: Record<string, unknown>): ServiceError {
+  return new ServiceError(details === undefined ? { code, message } : { code, message, details });
+}
+
+export function hasCode(error: unknown, code: ErrorCode): error is ServiceError {
+  return error instanceof ServiceError && error.code === code;
+}
+
+export function isServiceError(error: unknown): error is ServiceError {
+  return error instanceof ServiceError;
+}
