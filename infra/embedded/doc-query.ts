@@ -1,0 +1,57 @@
+import type { Doc, DocQuery } from '../../domain/ports/read-store.port.js';
+
+/**
+ * The query semantics of the read-store port as pure functions, matching what the MongoDB adapter gets from
+ * the server: `where: { f: null }` also matches documents without `f`; `since` only matches string values
+ * (ISO dates); documents missing the `orderBy` field sort first ascending, as Mongo sorts null lowest.
+ */
+
+type Filter = Pick<DocQuery, 'where' | 'since'>;
+
+export function matches(doc: Doc, query: Filter): boolean {
+  for (const [field, expected] of Object.entries(query.where ?? {})) {
+    const actual = doc[field];
+    if (expected === null ? actual !== null && actual !== undefined : actual !== expected) return false;
+  }
+  if (query.since !== undefined) {
+    const actual = doc[query.since.field];
+    if (typeof actual !== 'string' || actual < query.since.value) return false;
+  }
+  return true;
+}
+
+/** Mongo's order across the types a read model uses: missing/null < numbers < strings < booleans. */
+function rank(value: unknown): number {
+  if (value === null || value === undefined) return 0;
+  if (typeof value === 'number' || typeof value === 'bigint') return 1;
+  if (typeof value === 'string') return 2;
+  if (typeof value === 'boolean') return 4;
+  return 3;
+}
+
+export function compareValues(a: unknown, b: unknown): number {
+  const byRank = rank(a) - rank(b);
+  if (byRank !== 0) return byRank;
+  if (rank(a) === 0) return 0;
+  if (typeof a === 'object') return compareValues(JSON.stringify(a), JSON.stringify(b));
+  return a! < b! ? -1 : a! > b! ? 1 : 0;
+}
+
+export interface Row<D extends Doc> {
+  readonly id: string;
+  readonly doc: D;
+}
+
+/** Filters, orders (ties broken by id so pages are stable), then pages. */
+export function runQuery<D extends Doc>(rows: Iterable<Row<D>>, query: DocQuery): D[] {
+  const hits: Row<D>[] = [];
+  for (const row of rows) if (matches(row.doc, query)) hits.push(row);
+  const order = query.orderBy;
+  if (order !== undefined) {
+    const sign = order.direction === 'asc' ? 1 : -1;
+    hits.sort((x, y) => sign * (compareValues(x.doc[order.field], y.doc[order.field]) || compareValues(x.id, y.id)));
+  }
+  const start = Math.max(0, query.skip ?? 0);
+  const end = query.limit === undefined ? undefined : start + Math.max(0, query.limit);
+  return hits.slice(start, end).map((row) => row.doc);
+}
