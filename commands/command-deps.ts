@@ -1,0 +1,14 @@
+import type { Clock } from '../domain/ports/clock.port.js';
+import type { Ids } from '../domain/ports/ids.port.js';
+import type { Random } from '../domain/ports/random.port.js';
+import type { CommandExecutor } from './command-executor.js';
+
+/** What every command handler needs; assembled once by infra/bootstrap.ts. */
+export interface CommandDeps {
+  readonly executor: CommandExecutor;
+  readonly clock: Clock;
+  readonly ids: Ids;
+  readonly random: Random;
+  /** Identifies this process's life; idempotency claims of an earlier life are taken over. */
+  readonly bootId: string;
+}

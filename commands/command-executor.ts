@@ -1,0 +1,202 @@
+import type { Clock } from '../domain/ports/clock.port.js';
+import type { EventData, EventStore, Position, Revision } from '../domain/ports/event-store.port.js';
+import type { Ids } from '../domain/ports/ids.port.js';
+import { fold, type Decider, type DomainEvent } from '../domain/shared/decider.js';
+import { hasCode } from '../domain/shared/errors.js';
+
+/**
+ * Read → decide → append, one stream at a time.
+ *
+ * Commands for one stream are queued and run in batches: the batch is decided in order against the
+ * cached state, and every event it produced is appended in ONE append with the expected revision. So
+ * many concurrent charges on one ledger cost one fsync instead of conflicting with each other, and a
+ * conflict with another process (wrong expected version) re-reads the stream and re-decides the batch.
+ * Each command's own refusal (a ServiceError from `decide`) rejects only that command.
+ */
+
+export interface CommandContext {
+  /** Identifies the command; event ids derive from it, so a retried command re-appends the same ids. */
+  readonly commandId: string;
+  readonly correlationId?: string;
+  readonly causationId?: string;
+}
+
+export interface CommandOutcome<Event extends DomainEvent, View> {
+  readonly events: readonly Event[];
+  /**
+   * `view(state)` taken right after this command's own events: states may be updated in place by
+   * later commands of the same batch, so a caller reads what it needs through its view.
+   */
+  readonly view: View;
+  readonly revision: Revision;
+  /** Position of the append that carried the events (null when the command produced none). */
+  readonly position: Position | null;
+}
+
+interface Pending {
+  readonly command: unknown;
+  readonly context: CommandContext;
+  readonly view: (state: unknown, events: readonly DomainEvent[]) => unknown;
+  resolve(outcome: CommandOutcome<DomainEvent, unknown>): void;
+  reject(error: unknown): void;
+}
+
+interface Decided {
+  readonly pending: Pending;
+  readonly events: DomainEvent[];
+  readonly view: unknown;
+  readonly error?: unknown;
+}
+
+interface CachedStream {
+  state: unknown;
+  revision: Revision;
+}
+
+const MAX_CONFLICT_RETRIES = 10;
+/** Streams whose state stays cached; the least recently used one is dropped beyond this. */
+const CACHE_LIMIT = 50_000;
+const SCHEMA_VERSION = 1;
+
+export interface CommandExecutor {
+  execute<Command, Event extends DomainEvent, State, View = undefined>(
+    stream: string,
+    decider: Decider<Command, Event, State>,
+    command: Command,
+    context: CommandContext,
+    view?: (state: State, events: readonly Event[]) => View,
+  ): Promise<CommandOutcome<Event, View>>;
+  /** The stream's current state, read through the cache. */
+  load<Event extends DomainEvent, State>(
+    stream: string,
+    decider: Decider<unknown, Event, State>,
+  ): Promise<{ state: State; revision: Revision }>;
+}
+
+export function createCommandExecutor(deps: { store: EventStore; clock: Clock; ids: Ids }): CommandExecutor {
+  const queues = new Map<string, { decider: Decider<unknown, DomainEvent, unknown>; pending: Pending[] }>();
+  const cache = new Map<string, CachedStream>();
+
+  async function readStream(stream: string, decider: Decider<unknown, DomainEvent, unknown>): Promise<CachedStream> {
+    let state = decider.initialState();
+    let revision: Revision = -1n;
+    for await (const recorded of deps.store.read(stream)) {
+      const event = decider.parse({ type: recorded.type, data: recorded.data });
+      if (event) state = decider.evolve(state, event);
+      revision = recorded.revision;
+    }
+    return { state, revision };
+  }
+
+  async function current(stream: string, decider: Decider<unknown, DomainEvent, unknown>): Promise<CachedStream> {
+    const cached = cache.get(stream);
+    if (cached) return cached;
+    const loaded = await readStream(stream, decider);
+    remember(stream, loaded);
+    return loaded;
+  }
+
+  function remember(stream: string, entry: CachedStream) {
+    cache.delete(stream);
+    cache.set(stream, entry);
+    if (cache.size > CACHE_LIMIT) cache.delete(cache.keys().next().value!);
+  }
+
+  async function runBatch(stream: string, decider: Decider<unknown, DomainEvent, unknown>, batch: Pending[]) {
+    for (let attempt = 0; ; attempt++) {
+      const base = await current(stream, decider);
+      const occurredAt = deps.clock.now().toISOString();
+      const toAppend: EventData[] = [];
+      const decided: Decided[] = [];
+      let state = base.state;
+      for (const pending of batch) {
+        try {
+          const events = [...decider.decide(pending.command, state)];
+          state = fold(decider, state, events);
+          events.forEach((event, index) =>
+            toAppend.push({
+              id: deps.ids.eventId(pending.context.commandId, index),
+              type: event.type,
+              data: event.data,
+              metadata: {
+                correlationId: pending.context.correlationId ?? pending.context.commandId,
+                ...(pending.context.causationId ? { causationId: pending.context.causationId } : {}),
+                occurredAt,
+                schemaVersion: SCHEMA_VERSION,
+              },
+            }),
+          );
+          decided.push({ pending, events, view: pending.view(state, events) });
+        } catch (error) {
+          decided.push({ pending, events: [], view: undefined, error });
+        }
+      }
+      if (toAppend.length === 0) {
+        for (const d of decided) settle(d, base.revision, null);
+        return;
+      }
+      try {
+        const expected = base.revision === -1n ? 'no_stream' : base.revision;
+        const result = await deps.store.append(stream, toAppend, { expected });
+        remember(stream, { state, revision: result.nextExpectedRevision });
+        let revision = base.revision;
+        for (const d of decided) {
+          revision += BigInt(d.events.length);
+          settle(d, revision, d.events.length > 0 ? result.position : null);
+        }
+        return;
+      } catch (error) {
+        cache.delete(stream);
+        if (hasCode(error, 'wrong_expected_version') && attempt < MAX_CONFLICT_RETRIES) continue;
+        throw error;
+      }
+    }
+  }
+
+  function settle(d: Decided, revision: Revision, position: Position | null) {
+    if (d.error !== undefined) d.pending.reject(d.error);
+    else d.pending.resolve({ events: d.events, view: d.view, revision, position });
+  }
+
+  async function drain(stream: string) {
+    const queue = queues.get(stream)!;
+    while (queue.pending.length > 0) {
+      const batch = queue.pending.splice(0, queue.pending.length);
+      try {
+        await runBatch(stream, queue.decider, batch);
+      } catch (error) {
+        for (const p of batch) p.reject(error);
+      }
+    }
+    queues.delete(stream);
+  }
+
+  return {
+    execute(stream, decider, command, context, view) {
+      return new Promise((resolve, reject) => {
+        const erased = decider as unknown as Decider<unknown, DomainEvent, unknown>;
+        const pending: Pending = {
+          command,
+          context,
+          view: (view ?? (() => undefined)) as Pending['view'],
+          resolve: resolve as Pending['resolve'],
+          reject,
+        };
+        const queue = queues.get(stream);
+        if (queue) {
+          queue.pending.push(pending);
+          return;
+        }
+        queues.set(stream, { decider: erased, pending: [pending] });
+        void drain(stream);
+      });
+    },
+    async load(stream, decider) {
+      // Another process may have appended (external mode): the revision check keeps reads honest.
+      const cached = cache.get(stream);
+      if (cached && cached.revision !== (await deps.store.streamRevision(stream))) cache.delete(stream);
+      const loaded = await current(stream, decider as unknown as Decider<unknown, DomainEvent, unknown>);
+      return loaded as { state: never; revision: Revision };
+    },
+  };
+}

@@ -1,0 +1,47 @@
+import { buildScreenVerdict } from '../domain/intel/screen-verdict.js';
+import type { IntelIndex } from '../domain/ports/intel-index.port.js';
+import { fail, isServiceError } from '../domain/shared/errors.js';
+import type { Network } from '../domain/shared/network.js';
+import { chargeCall, refundCall } from './billing.commands.js';
+import type { CommandDeps } from './command-deps.js';
+import type { CallResponse } from './idempotent-call.js';
+
+/** Bumped when a field of the screen body changes meaning. */
+export const SCREEN_SCHEMA_VERSION = 1;
+export const OWN_ENGINE = 'service';
+
+/**
+ * The light screen: sanctions and consensus from the intelligence index, no graph. Charged 1 unit or
+ * 0.10 USD whether or not data exists. Charged first so that a call that cannot pay never computes;
+ * if the verdict then cannot be produced, the charge is refunded and the call answers 502.
+ */
+export async function screenAddress(
+  deps: CommandDeps & { intel: IntelIndex },
+  input: { userId: string; keyId: string; callId: string; address: string; network: Network },
+): Promise<CallResponse> {
+  const { billing } = await chargeCall(deps, {
+    userId: input.userId,
+    chargeId: input.callId,
+    product: 'screen',
+    details: { endpoint: 'POST /v2/screen', keyId: input.keyId, network: input.network, subject: input.address },
+  });
+  let result: ReturnType<typeof buildScreenVerdict>;
+  try {
+    result = buildScreenVerdict(deps.intel.lookup(input.address, input.network));
+  } catch (error) {
+    await refundCall(deps, { userId: input.userId, chargeId: input.callId, reason: 'backend_unavailable' });
+    throw isServiceError(error) && error.code === 'backend_unavailable' ? error : fail('backend_unavailable', 'the intelligence backend failed; the charge was refunded');
+  }
+  return {
+    status: 200,
+    body: {
+      schema_version: SCREEN_SCHEMA_VERSION,
+      address: input.address,
+      network: input.network,
+      provider: OWN_ENGINE,
+      coverage: result.coverage,
+      verdict: result.verdict,
+      billing,
+    },
+  };
+}

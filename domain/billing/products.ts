@@ -1,0 +1,14 @@
+import type { Micros } from '../shared/money.js';
+
+/** What each paid call costs: the spec's prices, the same on both channels. */
+export const PRODUCTS = {
+  screen: { priceMicros: 100_000, units: 1, endpoint: 'POST /v2/screen' },
+  check_address: { priceMicros: 1_000_000, units: 1, endpoint: 'GET /v2/check-address/{check_id}/result' },
+  check_transfer: { priceMicros: 500_000, units: 1, endpoint: 'POST /v2/check-transfer' },
+  inspect: { priceMicros: 1_000_000, units: 1, endpoint: 'POST /v2/inspect-address' },
+} as const satisfies Record<string, { priceMicros: Micros; units: number; endpoint: string }>;
+
+export type Product = keyof typeof PRODUCTS;
+
+/** Quota units a V2 plan gets each month unless agreed otherwise. */
+export const DEFAULT_MONTHLY_QUOTA = 15;

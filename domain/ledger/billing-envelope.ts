@@ -1,0 +1,55 @@
+import { periodStartOf } from '../billing/period.js';
+import { microsToUsd } from '../shared/money.js';
+import { usageIn, type LedgerState } from './ledger.decider.js';
+
+/**
+ * The billing object of a response, computed from the ledger state the call's own command produced
+ * (never from an eventually consistent read model). Ledger plans get the spec's `ledger` envelope;
+ * quota plans get the same idea in units.
+ */
+export type BillingEnvelope =
+  | {
+      model: 'ledger';
+      currency: 'USD';
+      charged_usd: number;
+      balance_usd: number;
+      monthly_spent_usd: number;
+      monthly_cap_usd: number | null;
+      replay: boolean;
+    }
+  | {
+      model: 'quota';
+      charged_units: number;
+      units_used: number;
+      monthly_quota: number;
+      period_start: string;
+      replay: boolean;
+    };
+
+export function billingEnvelope(
+  state: LedgerState,
+  charge: { units: number; amountMicros: number },
+  at: string,
+  replay = false,
+): BillingEnvelope {
+  const usage = usageIn(state, at);
+  if (state.plan.kind === 'quota') {
+    return {
+      model: 'quota',
+      charged_units: charge.units,
+      units_used: usage.units,
+      monthly_quota: state.plan.monthlyUnits,
+      period_start: periodStartOf(at),
+      replay,
+    };
+  }
+  return {
+    model: 'ledger',
+    currency: 'USD',
+    charged_usd: microsToUsd(charge.amountMicros),
+    balance_usd: microsToUsd(state.balanceMicros),
+    monthly_spent_usd: microsToUsd(usage.spentMicros),
+    monthly_cap_usd: state.monthlyCapMicros === null ? null : microsToUsd(state.monthlyCapMicros),
+    replay,
+  };
+}

@@ -1,0 +1,134 @@
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { createCommandExecutor } from '../commands/command-executor.js';
+import type { CommandDeps } from '../commands/command-deps.js';
+import type { EventStore } from '../domain/ports/event-store.port.js';
+import type { MessageBus } from '../domain/ports/message-bus.port.js';
+import type { ReadStore } from '../domain/ports/read-store.port.js';
+import type { IntelIndex } from '../domain/ports/intel-index.port.js';
+import { createProcessorRunner } from '../processors/processor-runner.js';
+import { createProjectionRunner, type ProjectionRunner } from '../processors/projection-runner.js';
+import { createRelay, type Relay } from '../processors/relay.js';
+import { accountRepository, accountsProjection } from '../projections/accounts.projection.js';
+import { apiKeyHashesProjection, apiKeyRepository, apiKeysProjection } from '../projections/api-keys.projection.js';
+import { balanceRepository, balancesProjection } from '../projections/balances.projection.js';
+import { createIntelIndex } from '../projections/intel-index.js';
+import { usageProjection, usageRepository } from '../projections/usage.projection.js';
+import type { AppServices } from '../read-api/services.js';
+import type { Config } from './config.js';
+import { openFileCheckpointStore } from './embedded/file-checkpoint-store.js';
+import { openFileEventStore } from './embedded/file-event-store.js';
+import { openFileMessageBus } from './embedded/file-message-bus.js';
+import { createMemoryCheckpointStore } from './embedded/memory-checkpoint-store.js';
+import { createMemoryReadStore } from './embedded/memory-read-store.js';
+import { cryptoRandom } from './system/crypto-random.js';
+import { systemClock } from './system/system-clock.js';
+import { uuidIds } from './system/uuid-ids.js';
+
+export const PROJECTIONS = [accountsProjection, apiKeysProjection, apiKeyHashesProjection, usageProjection, balancesProjection];
+
+export interface Services {
+  readonly config: Config;
+  readonly store: EventStore;
+  readonly bus: MessageBus;
+  readonly readStore: ReadStore;
+  readonly intel: IntelIndex & { apply(event: { type: string; data: unknown }): void };
+  readonly commands: CommandDeps & { readonly intel: IntelIndex };
+  readonly projections: ProjectionRunner;
+  readonly relay: Relay;
+  readonly app: AppServices;
+  readonly repositories: {
+    readonly accounts: ReturnType<typeof accountRepository>;
+    readonly apiKeys: ReturnType<typeof apiKeyRepository>;
+    readonly usage: ReturnType<typeof usageRepository>;
+    readonly balances: ReturnType<typeof balanceRepository>;
+  };
+  /** Replays the log into the read models and starts the relay and processors. */
+  start(): Promise<void>;
+  /** Resolves once everything appended so far is projected, relayed and processed (tests never sleep). */
+  whenCaughtUp(): Promise<void>;
+  /** Stops in reverse start order, waiting for work in flight. */
+  close(): Promise<void>;
+}
+
+/** The only file that chooses adapters. Embedded: file event store, file bus, memory read models. */
+export async function createServices(config: Config, log: (message: string) => void = () => undefined): Promise<Services> {
+  const dataDir = config.DATA_DIR;
+  await mkdir(dataDir, { recursive: true });
+  const store = await openFileEventStore(join(dataDir, 'events'), { fsync: config.SVC_FSYNC === '1' });
+  const bus = await openFileMessageBus(join(dataDir, 'bus'));
+  const processorCheckpoints = await openFileCheckpointStore(join(dataDir, 'checkpoints'));
+  const readStore = createMemoryReadStore();
+  const intel = createIntelIndex();
+
+  const commands = {
+    executor: createCommandExecutor({ store, clock: systemClock, ids: uuidIds }),
+    clock: systemClock,
+    ids: uuidIds,
+    random: cryptoRandom,
+    bootId: uuidIds.newId(),
+    intel,
+  };
+  const onError = (error: unknown, _event?: unknown, where?: string) => log(`error in ${where ?? 'runner'}: ${String(error)}`);
+  const projections = createProjectionRunner({
+    store,
+    readStore,
+    checkpoints: createMemoryCheckpointStore(),
+    projections: PROJECTIONS,
+    sinks: [intel],
+    onError,
+  });
+  const relay = createRelay({ store, bus, checkpoints: processorCheckpoints, onError });
+  const processors = createProcessorRunner({ bus, processors: [], context: commands });
+
+  const repositories = {
+    accounts: accountRepository(readStore),
+    apiKeys: apiKeyRepository(readStore),
+    usage: usageRepository(readStore),
+    balances: balanceRepository(readStore),
+  };
+  let ready = false;
+  const app: AppServices = {
+    commands,
+    apiKeys: repositories.apiKeys,
+    accounts: repositories.accounts,
+    usage: repositories.usage,
+    whenProjected: (position) => projections.whenProcessed(position),
+    info: () => ({ mode: config.MODE, version: '2.0.0', ready }),
+  };
+
+  return {
+    config,
+    store,
+    bus,
+    readStore,
+    intel,
+    commands,
+    projections,
+    relay,
+    app,
+    repositories,
+    async start() {
+      await projections.start();
+      await projections.whenCaughtUp();
+      await relay.start();
+      await processors.start();
+      ready = true;
+    },
+    async whenCaughtUp() {
+      await projections.whenCaughtUp();
+      await relay.whenCaughtUp();
+      await processors.whenCaughtUp();
+    },
+    async close() {
+      ready = false;
+      await processors.stop();
+      await relay.stop();
+      await projections.stop();
+      await bus.close();
+      await processorCheckpoints.close();
+      await readStore.close();
+      await store.close();
+    },
+  };
+}

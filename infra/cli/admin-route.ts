@@ -1,0 +1,22 @@
+import { timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import type { Services } from '../bootstrap.js';
+import { parseArgs } from './args.js';
+import { runVerb } from './verbs.js';
+
+/** POST /admin/cli: the CLI's verbs run inside the service; loopback callers with the admin token only. */
+export function registerAdminRoute(app: FastifyInstance, services: Services, token: () => string): void {
+  app.post('/admin/cli', { schema: { hide: true } }, async (request, reply) => {
+    const expected = Buffer.from(token());
+    const presented = Buffer.from(String(request.headers['x-admin-token'] ?? ''));
+    const loopback = ['127.0.0.1', '::1', '::ffff:127.0.0.1'].includes(request.ip);
+    if (!loopback || expected.length === 0 || presented.length !== expected.length || !timingSafeEqual(presented, expected)) {
+      return reply.status(404).send({ error: { code: 'not_found', message: 'not found' } });
+    }
+    const argv = (request.body as { argv?: unknown }).argv;
+    if (!Array.isArray(argv) || !argv.every((a) => typeof a === 'string')) {
+      return reply.status(400).send({ error: { code: 'bad_request', message: 'argv must be an array of strings' } });
+    }
+    return runVerb(services, parseArgs(argv));
+  });
+}

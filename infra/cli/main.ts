@@ -1,0 +1,44 @@
+import { isServiceError } from '../../domain/shared/errors.js';
+import { createServices } from '../bootstrap.js';
+import { loadConfig } from '../config.js';
+import { parseArgs } from './args.js';
+import { findRunningService } from './service-file.js';
+import { runVerb, type VerbResult } from './verbs.js';
+
+/**
+ * `npm run cli -- <verb> [--flags]`: JSON on stdout, non-zero exit on failure. While the service runs on
+ * the same DATA_DIR the verb is sent to it; otherwise the CLI opens the data directory itself.
+ */
+async function main(argv: string[]): Promise<number> {
+  const config = loadConfig();
+  const running = await findRunningService(config.DATA_DIR);
+  let result: VerbResult;
+  if (running) {
+    const response = await fetch(`http://127.0.0.1:${running.port}/admin/cli`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-admin-token': running.token },
+      body: JSON.stringify({ argv }),
+    });
+    const body = (await response.json()) as VerbResult | { error: unknown };
+    result = 'exitCode' in body ? body : { exitCode: 1, output: body };
+  } else {
+    const services = await createServices(config, (line) => process.stderr.write(`${line}\n`));
+    try {
+      await services.start();
+      result = await runVerb(services, parseArgs(argv));
+    } finally {
+      await services.close();
+    }
+  }
+  process.stdout.write(`${JSON.stringify(result.output, null, 2)}\n`);
+  return result.exitCode;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    const output = isServiceError(error) ? { error: { code: error.code, message: error.message } } : { error: { code: 'internal_error', message: String(error) } };
+    process.stdout.write(`${JSON.stringify(output, null, 2)}\n`);
+    process.exit(1);
+  },
+);

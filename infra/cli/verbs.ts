@@ -1,0 +1,95 @@
+import { grantInspect, openAccount } from '../../commands/accounts.commands.js';
+import { issueApiKey, revokeApiKey } from '../../commands/api-keys.commands.js';
+import { deposit, readBalance, setMonthlyCap, changePlan } from '../../commands/billing.commands.js';
+import { DEFAULT_MONTHLY_QUOTA } from '../../domain/billing/products.js';
+import type { Plan } from '../../domain/ledger/ledger.events.js';
+import { fail } from '../../domain/shared/errors.js';
+import { usdToMicros } from '../../domain/shared/money.js';
+import type { Services } from '../bootstrap.js';
+import { flag, numberFlag, requiredFlag, type ParsedArgs } from './args.js';
+import { auditLedgers } from './ledger-audit.js';
+
+export interface VerbResult {
+  readonly exitCode: number;
+  readonly output: unknown;
+}
+
+const ok = (output: unknown): VerbResult => ({ exitCode: 0, output });
+
+function planFrom(args: ParsedArgs): Plan | undefined {
+  const kind = flag(args, 'plan');
+  if (kind === undefined) return undefined;
+  if (kind === 'none') return { kind: 'none' };
+  if (kind === 'ledger') return { kind: 'ledger' };
+  if (kind === 'quota') return { kind: 'quota', monthlyUnits: numberFlag(args, 'quota') ?? DEFAULT_MONTHLY_QUOTA };
+  throw fail('bad_request', '--plan is one of none, quota, ledger');
+}
+
+/** The operator's verbs. Each returns JSON; the same code runs in the CLI or inside the running service. */
+export const VERBS: Record<string, (services: Services, args: ParsedArgs) => Promise<VerbResult>> = {
+  async 'account create'(services, args) {
+    const org = flag(args, 'org');
+    const opened = await openAccount(services.commands, {
+      email: requiredFlag(args, 'email'),
+      ...(org ? { organization: { name: org, subgroup: flag(args, 'subgroup') ?? 'Default' } } : {}),
+      plan: planFrom(args) ?? { kind: 'quota', monthlyUnits: DEFAULT_MONTHLY_QUOTA },
+      ...(numberFlag(args, 'deposit') !== undefined ? { depositMicros: usdToMicros(numberFlag(args, 'deposit')!) } : {}),
+      ...(numberFlag(args, 'cap') !== undefined ? { monthlyCapMicros: usdToMicros(numberFlag(args, 'cap')!) } : {}),
+      ...(args.flags.inspect ? { inspectProviders: ['provider_a', 'provider_b'] } : {}),
+    });
+    const key = args.flags['with-key'] ? await issueApiKey(services.commands, opened.userId) : null;
+    await services.projections.whenCaughtUp();
+    return ok({ user_id: opened.userId, organization_id: opened.organizationId, subgroup_id: opened.subgroupId, ...(key ? { api_key: key.apiKey, key_id: key.keyId } : {}) });
+  },
+  async 'account plan'(services, args) {
+    const userId = requiredFlag(args, 'user');
+    const plan = planFrom(args);
+    if (!plan) throw fail('bad_request', '--plan is required');
+    await changePlan(services.commands, userId, plan);
+    if (args.flags.cap !== undefined) await setMonthlyCap(services.commands, userId, flag(args, 'cap') === 'none' ? null : usdToMicros(numberFlag(args, 'cap')!));
+    return ok((await readBalance(services.commands, userId)).billing);
+  },
+  async 'account entitle'(services, args) {
+    await grantInspect(services.commands, requiredFlag(args, 'user'), (flag(args, 'providers') ?? 'provider_a,provider_b').split(','));
+    return ok({ entitled: true });
+  },
+  async 'key issue'(services, args) {
+    const userId = requiredFlag(args, 'user');
+    if (!(await services.repositories.accounts.get(userId))) throw fail('not_found', `no account ${userId}`);
+    const issued = await issueApiKey(services.commands, userId);
+    await services.projections.whenProcessed(issued.position);
+    return ok({ key_id: issued.keyId, api_key: issued.apiKey, prefix: issued.prefix, created_at: issued.createdAt });
+  },
+  async 'key revoke'(services, args) {
+    const position = await revokeApiKey(services.commands, requiredFlag(args, 'user'), requiredFlag(args, 'key'));
+    await services.projections.whenProcessed(position);
+    return ok({ revoked: true });
+  },
+  async 'key list'(services, args) {
+    return ok({ keys: await services.repositories.apiKeys.listForUser(requiredFlag(args, 'user')) });
+  },
+  async deposit(services, args) {
+    const usd = numberFlag(args, 'usd');
+    if (!usd) throw fail('bad_request', '--usd must be a positive amount');
+    const userId = requiredFlag(args, 'user');
+    return ok({ billing: await deposit(services.commands, { userId, amountMicros: usdToMicros(usd), ...(flag(args, 'id') ? { depositId: flag(args, 'id')! } : {}) }) });
+  },
+  async 'ledger show'(services, args) {
+    const userId = requiredFlag(args, 'user');
+    const events = [];
+    for await (const e of services.store.read(`ledger-${userId}`)) events.push({ revision: Number(e.revision), type: e.type, data: e.data, at: e.metadata.occurredAt });
+    return ok({ user_id: userId, billing: (await readBalance(services.commands, userId)).billing, events });
+  },
+  async 'ledger replay'(services, args) {
+    const report = await auditLedgers(services, flag(args, 'account'));
+    return { exitCode: report.mismatches === 0 ? 0 : 1, output: report };
+  },
+};
+
+export async function runVerb(services: Services, args: ParsedArgs): Promise<VerbResult> {
+  const name = [args.words.slice(0, 2).join(' '), args.words[0] ?? ''].find((n) => n in VERBS);
+  if (!name) {
+    return { exitCode: 2, output: { error: { code: 'bad_request', message: `unknown command "${args.words.join(' ')}"`, commands: Object.keys(VERBS) } } };
+  }
+  return VERBS[name]!(services, args);
+}

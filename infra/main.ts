@@ -1,0 +1,40 @@
+import { buildApp } from '../read-api/app.js';
+import { listen } from '../read-api/server.js';
+import { createServices } from './bootstrap.js';
+import { registerAdminRoute } from './cli/admin-route.js';
+import { announceService, withdrawService } from './cli/service-file.js';
+import { loadConfig } from './config.js';
+import { ensureDemoAccount } from './startup/demo-account.js';
+import { importConfiguredSources } from './startup/import-sources.js';
+
+/** `npm start`: API, relay, processors and projections in one process on the embedded default. */
+async function main() {
+  const config = loadConfig();
+  const log = (line: string) => process.stderr.write(`${new Date().toISOString()} ${line}\n`);
+  const services = await createServices(config, log);
+  await services.start();
+  await importConfiguredSources(services, log);
+  const demo = await ensureDemoAccount(services, log);
+  if (demo.created && demo.apiKey) process.stdout.write(`demo api key: ${demo.apiKey}\n`);
+
+  const app = await buildApp(services.app, { logger: config.LOG_LEVEL === 'silent' ? false : { level: config.LOG_LEVEL } });
+  const announced = { token: '' };
+  registerAdminRoute(app, services, () => announced.token);
+  const address = await listen(app, {
+    port: config.PORT,
+    host: config.HOST,
+    log,
+    onClose: async () => {
+      await withdrawService(config.DATA_DIR);
+      await services.close();
+    },
+  });
+  const port = app.server.address();
+  announced.token = (await announceService(config.DATA_DIR, typeof port === 'object' && port ? port.port : config.PORT)).token;
+  log(`listening on ${address} (data in ${config.DATA_DIR})`);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

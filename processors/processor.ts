@@ -1,0 +1,22 @@
+import type { ConsumedMessage } from '../domain/ports/message-bus.port.js';
+
+/** A relayed event as processors see it. */
+export interface BusEvent {
+  readonly id: string;
+  readonly type: string;
+  readonly streamId: string;
+  readonly revision: bigint;
+  readonly data: unknown;
+  readonly metadata: Readonly<Record<string, unknown>>;
+  readonly message: ConsumedMessage;
+}
+
+/**
+ * One pipeline: the topics it reads as its own consumer group and what it does with a batch. It must be
+ * idempotent (at-least-once delivery) and record its outcome by issuing commands.
+ */
+export interface Processor<Context> {
+  readonly name: string;
+  readonly topics: readonly string[];
+  handle(batch: readonly BusEvent[], context: Context): Promise<void>;
+}

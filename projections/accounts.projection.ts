@@ -1,0 +1,76 @@
+import type { Membership } from '../domain/accounts/account.decider.js';
+import type { ReadStore } from '../domain/ports/read-store.port.js';
+import { defineProjection } from './projection.js';
+
+/** Who a user is and what they may use, for request authorization and the dashboard. */
+export interface AccountDoc extends Record<string, unknown> {
+  userId: string;
+  email: string;
+  displayName: string;
+  memberships: Membership[];
+  inspectProviders: string[] | null;
+  selectedProviders: string[] | null;
+  superAdmin: boolean;
+  passwordHash: string | null;
+  openedAt: string;
+}
+
+type Data = Record<string, unknown> & { at: string };
+
+export const accountsProjection = defineProjection<AccountDoc>({
+  name: 'accounts',
+  collection: 'accounts',
+  indexes: ['email'],
+  handles: ['AccountOpened', 'OrganizationJoined', 'EntitlementGranted', 'ProvidersSelected', 'SuperAdminGranted', 'PasswordSet'],
+  idOf: (event) => event.streamId.slice('account-'.length),
+  evolve: (doc, event) => {
+    const data = event.data as Data;
+    if (event.type === 'AccountOpened') {
+      return {
+        userId: data.userId as string,
+        email: data.email as string,
+        displayName: data.displayName as string,
+        memberships: [],
+        inspectProviders: null,
+        selectedProviders: null,
+        superAdmin: false,
+        passwordHash: null,
+        openedAt: data.at,
+      };
+    }
+    if (!doc) return null;
+    switch (event.type) {
+      case 'OrganizationJoined': {
+        const { at: _at, ...membership } = data as unknown as Membership & { at: string };
+        return { ...doc, memberships: [...doc.memberships.filter((m) => m.subgroupId !== membership.subgroupId), membership] };
+      }
+      case 'EntitlementGranted':
+        return {
+          ...doc,
+          inspectProviders: data.providers as string[],
+          selectedProviders: doc.selectedProviders ?? (data.providers as string[]),
+        };
+      case 'ProvidersSelected':
+        return { ...doc, selectedProviders: data.providers as string[] };
+      case 'SuperAdminGranted':
+        return { ...doc, superAdmin: true };
+      case 'PasswordSet':
+        return { ...doc, passwordHash: data.passwordHash as string };
+      default:
+        return doc;
+    }
+  },
+});
+
+export interface AccountRepository {
+  get(userId: string): Promise<AccountDoc | null>;
+  byEmail(email: string): Promise<AccountDoc | null>;
+}
+
+export function accountRepository(store: ReadStore): AccountRepository {
+  const accounts = store.collection<AccountDoc>(accountsProjection.collection, accountsProjection.indexes);
+  return {
+    get: async (userId) => (await accounts.get(userId))?.doc ?? null,
+    byEmail: async (email) => (await accounts.find({ where: { email: email.toLowerCase() }, limit: 1 }))[0] ?? null,
+  };
+}

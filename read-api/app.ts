@@ -1,0 +1,38 @@
+import swagger from '@fastify/swagger';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { jsonSchemaTransform } from 'fastify-type-provider-zod';
+import { errorHandler } from './errors.js';
+import { billingRoutes } from './routes/billing.routes.js';
+import { screenRoutes } from './routes/screen.routes.js';
+import { systemRoutes } from './routes/system.routes.js';
+import type { AppServices } from './services.js';
+import { zodValidatorCompiler } from './validation.js';
+
+/** Bodies of the V2 API are small JSON objects; anything larger is refused with 413. */
+export const BODY_LIMIT_BYTES = 16 * 1024;
+
+/** Builds the HTTP app (no listening: read-api/server.ts does that, tests use inject). */
+export async function buildApp(services: AppServices, options: { logger?: FastifyServerOptions['logger'] } = {}): Promise<FastifyInstance> {
+  const app = Fastify({ logger: options.logger ?? false, bodyLimit: BODY_LIMIT_BYTES, return503OnClosing: true });
+  app.decorateRequest('caller', null);
+  app.setValidatorCompiler(zodValidatorCompiler);
+  app.setErrorHandler(errorHandler);
+  app.setNotFoundHandler((request, reply) =>
+    reply.status(404).send({ error: { code: 'not_found', message: `no route ${request.method} ${request.url.split('?')[0]}` } }),
+  );
+
+  await app.register(swagger, {
+    openapi: {
+      info: { title: 'Risk screening service', version: '2.0.0', description: 'AML / KYT screening of addresses and transfers' },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+      security: [{ bearer: [] }],
+    },
+    transform: jsonSchemaTransform,
+  });
+  app.get('/v2/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+
+  await app.register(systemRoutes, { services });
+  await app.register(screenRoutes, { services });
+  await app.register(billingRoutes, { services });
+  return app;
+}

@@ -1,0 +1,85 @@
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import type { ErrorCode } from '../domain/shared/errors.js';
+import { isServiceError, type ServiceError } from '../domain/shared/errors.js';
+import { RequestValidationError, validationBody } from './validation.js';
+
+/**
+ * The one place where a domain error code becomes an HTTP status and body.
+ * V2 error envelope: `{ "error": { "code": <slug>, "message": <text>, ...details } }`, plus `detail[]`
+ * on 422 and the spec's extra fields (`supported_networks`, `billing`) where they apply.
+ */
+export const HTTP_STATUS: Record<ErrorCode, number> = {
+  bad_request: 400,
+  unsupported_network: 400,
+  validation_error: 422,
+  missing_api_key: 401,
+  invalid_api_key: 401,
+  insufficient_funds: 402,
+  quota_exceeded: 402,
+  monthly_cap_exceeded: 402,
+  consensus_not_entitled: 403,
+  not_found: 404,
+  idempotency_conflict: 409,
+  kyt_requires_subgroup: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  backend_unavailable: 502,
+  gateway_timeout: 504,
+  internal_error: 500,
+  wrong_expected_version: 500,
+  invalid_state: 500,
+  data_import_failed: 500,
+  store_closed: 503,
+  store_corrupt: 500,
+  config_invalid: 500,
+};
+
+/** Details a client may see, per code; everything else stays in the logs. */
+const PUBLIC_DETAILS: Partial<Record<ErrorCode, (details: Readonly<Record<string, unknown>>) => Record<string, unknown>>> = {
+  unsupported_network: (d) => ({ supported_networks: d.supported_networks }),
+  insufficient_funds: (d) => ({ billing: d.billing }),
+  quota_exceeded: (d) => (d.billing ? { billing: d.billing } : {}),
+  monthly_cap_exceeded: (d) => (d.billing ? { billing: d.billing } : {}),
+};
+
+export function errorBody(error: ServiceError): { status: number; body: Record<string, unknown> } {
+  const status = HTTP_STATUS[error.code];
+  if (status >= 500 && error.code !== 'backend_unavailable' && error.code !== 'gateway_timeout') {
+    return { status: 500, body: { error: { code: 'internal_error', message: 'internal error' } } };
+  }
+  const extra = error.details ? (PUBLIC_DETAILS[error.code]?.(error.details) ?? {}) : {};
+  return { status, body: { error: { code: error.code, message: error.message }, ...extra } };
+}
+
+/** Fastify's own errors for malformed requests, mapped to the spec's client codes (never a 5xx). */
+function frameworkError(error: FastifyError): { status: number; body: Record<string, unknown> } | null {
+  switch (error.code) {
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return validationBody([{ loc: ['body'], msg: 'the body is not valid JSON', type: 'json_invalid' }]);
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return { status: 413, body: { error: { code: 'payload_too_large', message: 'the request body is too large' } } };
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return { status: 415, body: { error: { code: 'unsupported_media_type', message: 'send the body as application/json' } } };
+    default:
+      if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
+        return { status: error.statusCode, body: { error: { code: 'bad_request', message: error.message } } };
+      }
+      return null;
+  }
+}
+
+export function errorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  const mapped =
+    error instanceof RequestValidationError
+      ? validationBody(error.detail)
+      : isServiceError(error)
+        ? errorBody(error)
+        : frameworkError(error);
+  if (mapped) {
+    if (mapped.status >= 500) request.log.error({ err: error }, 'request failed');
+    return reply.status(mapped.status).send(mapped.body);
+  }
+  request.log.error({ err: error }, 'unexpected error');
+  return reply.status(500).send({ error: { code: 'internal_error', message: 'internal error' } });
+}

@@ -1,0 +1,62 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { readBalance } from '../../commands/billing.commands.js';
+import { usageIn } from '../../domain/ledger/ledger.decider.js';
+import { periodStartOf } from '../../domain/billing/period.js';
+import { microsToUsd } from '../../domain/shared/money.js';
+import { bearerAuth, callerOf } from '../auth.js';
+import type { AppServices } from '../services.js';
+import { usageQuery } from './request-schemas.js';
+
+/** Free reads of the caller's money and usage. Balances come from the ledger stream itself. */
+export const billingRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = async (app, { services }) => {
+  app.addHook('onRequest', bearerAuth(services.apiKeys));
+
+  async function summary(userId: string) {
+    const { plan, state } = await readBalance(services.commands, userId);
+    const now = services.commands.clock.now().toISOString();
+    const usage = usageIn(state, now);
+    const quota = plan.kind === 'quota' ? plan.monthlyUnits : null;
+    return {
+      plan: plan.kind,
+      monthly_quota: quota,
+      units_used: usage.units,
+      remaining_units: quota === null ? null : Math.max(0, quota - usage.units),
+      period_start: periodStartOf(now),
+      currency: 'USD',
+      balance_usd: microsToUsd(state.balanceMicros),
+      monthly_spent_usd: microsToUsd(usage.spentMicros),
+      monthly_cap_usd: state.monthlyCapMicros === null ? null : microsToUsd(state.monthlyCapMicros),
+      remaining_usd:
+        plan.kind !== 'ledger'
+          ? null
+          : microsToUsd(
+              state.monthlyCapMicros === null
+                ? state.balanceMicros
+                : Math.max(0, Math.min(state.balanceMicros, state.monthlyCapMicros - usage.spentMicros)),
+            ),
+    };
+  }
+
+  app.get('/v2/balance', { schema: { summary: 'Remaining spend and quota', tags: ['billing'] } }, async (request) =>
+    summary(callerOf(request).userId),
+  );
+
+  app.get(
+    '/v2/me/usage',
+    { schema: { summary: 'One row per recorded call', tags: ['billing'], querystring: usageQuery } },
+    async (request) => {
+      const { userId } = callerOf(request);
+      const { page, page_size: pageSize, since } = request.query;
+      const sinceIso = since === undefined ? undefined : new Date(since).toISOString();
+      const [billing, found] = await Promise.all([
+        summary(userId),
+        services.usage.page(userId, { page, pageSize, ...(sinceIso ? { since: sinceIso } : {}) }),
+      ]);
+      return {
+        billing,
+        rows: found.rows,
+        pagination: { page, page_size: pageSize, total: found.total, total_pages: Math.ceil(found.total / pageSize) },
+      };
+    },
+  );
+};

@@ -1,0 +1,17 @@
+import { z } from 'zod';
+
+/** Request shapes of the V2 API. Length limits are the spec's; finer rules are checked in the handlers. */
+export const addressBody = z.strictObject({
+  address: z.string().max(120),
+  network: z.string().max(20),
+});
+
+export const usageQuery = z.strictObject({
+  page: z.coerce.number().int().min(1).default(1),
+  page_size: z.coerce.number().int().min(1).max(100).default(20),
+  since: z.iso.date().or(z.iso.datetime({ offset: true })).optional(),
+});
+
+export const idempotencyHeader = z.looseObject({
+  'idempotency-key': z.string().min(1).max(64).optional(),
+});

@@ -1,0 +1,36 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { idempotentCall } from '../../commands/idempotent-call.js';
+import { screenAddress } from '../../commands/screen-address.js';
+import { bearerAuth, callerOf } from '../auth.js';
+import type { AppServices } from '../services.js';
+import { parseAddressInput } from './address-input.js';
+import { addressBody, idempotencyHeader } from './request-schemas.js';
+
+/** POST /v2/screen: the light screen, 0.10 USD or 1 unit per call. */
+export const screenRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = async (app, { services }) => {
+  app.addHook('onRequest', bearerAuth(services.apiKeys));
+
+  app.post(
+    '/v2/screen',
+    {
+      schema: {
+        summary: 'Light screen of an address: sanctions and consensus labels, no graph',
+        tags: ['screen'],
+        body: addressBody,
+        headers: idempotencyHeader,
+      },
+    },
+    async (request, reply) => {
+      const started = performance.now();
+      const caller = callerOf(request);
+      const { address, network } = parseAddressInput(request.body);
+      const run = (callId: string) => screenAddress(services.commands, { ...caller, callId, address, network });
+      const key = request.headers['idempotency-key'];
+      const response = key
+        ? await idempotentCall(services.commands, { userId: caller.userId, key, route: 'POST /v2/screen', body: { address, network } }, run)
+        : await run(services.commands.ids.newId());
+      const body = { ...(response.body as object), elapsed_ms: Math.round(performance.now() - started) };
+      return reply.status(response.status).send(body);
+    },
+  );
+};

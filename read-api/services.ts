@@ -1,0 +1,17 @@
+import type { CommandDeps } from '../commands/command-deps.js';
+import type { IntelIndex } from '../domain/ports/intel-index.port.js';
+import type { Position } from '../domain/ports/event-store.port.js';
+import type { AccountRepository } from '../projections/accounts.projection.js';
+import type { ApiKeyRepository } from '../projections/api-keys.projection.js';
+import type { UsageRepository } from '../projections/usage.projection.js';
+
+/** Everything the HTTP layer uses: command deps and read-model repositories, chosen by infra/bootstrap.ts. */
+export interface AppServices {
+  readonly commands: CommandDeps & { readonly intel: IntelIndex };
+  readonly apiKeys: ApiKeyRepository;
+  readonly accounts: AccountRepository;
+  readonly usage: UsageRepository;
+  /** Resolves once the read models reflect `position` (read-your-writes after a revocation). */
+  readonly whenProjected: (position: Position | null) => Promise<void>;
+  readonly info: () => { mode: string; version: string; ready: boolean };
+}
