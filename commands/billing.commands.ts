@@ -2,7 +2,8 @@ import { PRODUCTS, type Product } from '../domain/billing/products.js';
 import { billingEnvelope, type BillingEnvelope } from '../domain/ledger/billing-envelope.js';
 import { ledgerDecider, type LedgerState } from '../domain/ledger/ledger.decider.js';
 import { ledgerStream, type ChargeDetails, type Plan } from '../domain/ledger/ledger.events.js';
-import type { Micros } from '../domain/shared/money.js';
+import { fail, isServiceError } from '../domain/shared/errors.js';
+import { microsToUsd, type Micros } from '../domain/shared/money.js';
 import type { CommandDeps } from './command-deps.js';
 
 export interface ChargeResult {
@@ -22,7 +23,8 @@ export async function chargeCall(
 ): Promise<ChargeResult> {
   const product = PRODUCTS[input.product];
   const at = deps.clock.now().toISOString();
-  const outcome = await deps.executor.execute(
+  const outcome = await deps.executor
+    .execute(
     ledgerStream(input.userId),
     ledgerDecider,
     {
@@ -35,13 +37,39 @@ export async function chargeCall(
       details: input.details,
     },
     { commandId: `charge:${input.chargeId}` },
-    (state: LedgerState) => {
-      const charge = state.charges.get(input.chargeId)!;
-      return billingEnvelope(state, charge, at);
-    },
-  );
+      (state: LedgerState) => {
+        const charge = state.charges.get(input.chargeId)!;
+        return billingEnvelope(state, charge, at);
+      },
+    )
+    .catch((error: unknown) => {
+      throw withRefusalEnvelope(error);
+    });
   const duplicate = outcome.events.length === 0;
   return { billing: duplicate ? { ...outcome.view, replay: true } : outcome.view, duplicate };
+}
+
+/** A 402 carries the billing envelope of the refused call (nothing charged), with the shortfall. */
+function withRefusalEnvelope(error: unknown): unknown {
+  if (!isServiceError(error) || !['insufficient_funds', 'monthly_cap_exceeded', 'quota_exceeded'].includes(error.code)) return error;
+  const d = (error.details ?? {}) as Record<string, number | string | null | undefined>;
+  const usd = (micros: unknown) => (typeof micros === 'number' ? microsToUsd(micros) : null);
+  const billing =
+    d.monthly_quota !== undefined
+      ? { model: 'quota', charged_units: 0, units_used: d.units_used, monthly_quota: d.monthly_quota, period_start: d.period_start, replay: false }
+      : d.reason === 'no_plan'
+        ? { model: 'none', monthly_quota: null, replay: false }
+        : {
+            model: 'ledger',
+            currency: 'USD',
+            charged_usd: 0,
+            balance_usd: usd(d.balance_micros),
+            monthly_spent_usd: usd(d.monthly_spent_micros),
+            monthly_cap_usd: usd(d.monthly_cap_micros),
+            ...(d.shortfall_micros !== undefined ? { shortfall_usd: usd(d.shortfall_micros) } : {}),
+            replay: false,
+          };
+  return fail(error.code, error.message, { billing });
 }
 
 /** Reverses what is left of a charge (backend failure after charging). */

@@ -1,7 +1,7 @@
-import { sha256, stringToBytes } from 'viem';
 import { claimOutcome, idempotencyDecider, type IdempotencyState } from '../domain/idempotency/idempotency.decider.js';
 import { idempotencyStream, type IdempotencyEvent } from '../domain/idempotency/idempotency.events.js';
 import { fail } from '../domain/shared/errors.js';
+import { sha256Hex as digest } from '../domain/shared/hash.js';
 import type { CommandDeps } from './command-deps.js';
 
 export interface CallResponse {
@@ -12,8 +12,6 @@ export interface CallResponse {
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 64;
 /** How long a request waits for a concurrent twin holding the same key before answering 409. */
 const WAIT_FOR_TWIN_MS = 15_000;
-
-const digest = (text: string) => sha256(stringToBytes(text)).slice(2);
 
 /**
  * Runs `execute` at most once per (user, Idempotency-Key) within 24 h. The same key and body get the

@@ -1,6 +1,6 @@
 import type { EventStore, Position, RecordedEvent } from '../domain/ports/event-store.port.js';
 import type { CheckpointStore, ReadStore } from '../domain/ports/read-store.port.js';
-import type { Projection } from '../projections/projection.js';
+import type { Projection } from '../domain/ports/projection.port.js';
 import { createPositionWaiters } from './position-waiters.js';
 
 /**

@@ -1,6 +1,6 @@
 import type { Membership } from '../domain/accounts/account.decider.js';
 import type { ReadStore } from '../domain/ports/read-store.port.js';
-import { defineProjection } from './projection.js';
+import { defineProjection } from '../domain/ports/projection.port.js';
 
 /** Who a user is and what they may use, for request authorization and the dashboard. */
 export interface AccountDoc extends Record<string, unknown> {

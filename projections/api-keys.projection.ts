@@ -1,5 +1,5 @@
 import type { Collection, ReadStore } from '../domain/ports/read-store.port.js';
-import { defineProjection } from './projection.js';
+import { defineProjection } from '../domain/ports/projection.port.js';
 
 /** The keys of each user, for listing (prefix, created, last used) and for revocation checks. */
 export interface ApiKeyDoc extends Record<string, unknown> {

@@ -1,5 +1,5 @@
 import type { ReadStore } from '../domain/ports/read-store.port.js';
-import { defineProjection } from './projection.js';
+import { defineProjection } from '../domain/ports/projection.port.js';
 
 /**
  * Per-user money and quota totals, folded independently of the ledger decider so that the auditor's

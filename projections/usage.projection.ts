@@ -1,7 +1,7 @@
 import type { ReadStore } from '../domain/ports/read-store.port.js';
 import type { LedgerEvent } from '../domain/ledger/ledger.events.js';
 import { microsToUsd } from '../domain/shared/money.js';
-import { defineProjection } from './projection.js';
+import { defineProjection } from '../domain/ports/projection.port.js';
 
 /** One row per recorded (charged) call, with its refund if any: GET /v2/me/usage. */
 export interface UsageRowDoc extends Record<string, unknown> {

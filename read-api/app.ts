@@ -15,6 +15,8 @@ export const BODY_LIMIT_BYTES = 16 * 1024;
 export async function buildApp(services: AppServices, options: { logger?: FastifyServerOptions['logger'] } = {}): Promise<FastifyInstance> {
   const app = Fastify({ logger: options.logger ?? false, bodyLimit: BODY_LIMIT_BYTES, return503OnClosing: true });
   app.decorateRequest('caller', null);
+  // The API speaks JSON only: any other body is 415, not a string for the validators to puzzle over.
+  app.removeContentTypeParser('text/plain');
   app.setValidatorCompiler(zodValidatorCompiler);
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler((request, reply) =>

@@ -1,4 +1,4 @@
-import { sha256, stringToBytes } from 'viem';
+import { sha256Hex } from '../shared/hash.js';
 
 /**
  * API keys: 48 characters, the fixed prefix `svc_` then 44 base62 characters (about 262 bits of
@@ -22,7 +22,7 @@ export function apiKeyFromRandom(nextBytes: (n: number) => Uint8Array): string {
 
 export const isWellFormedApiKey = (key: string): boolean => BODY.test(key);
 
-export const hashApiKey = (key: string): string => sha256(stringToBytes(key)).slice(2);
+export const hashApiKey = (key: string): string => sha256Hex(key);
 
 /** The four characters shown to identify a key in lists: `svc_AbC1…`. */
 export const apiKeyPrefix = (key: string): string => key.slice(API_KEY_PREFIX.length, API_KEY_PREFIX.length + 4);

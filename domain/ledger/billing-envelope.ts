@@ -1,6 +1,5 @@
-import { periodStartOf } from '../billing/period.js';
 import { microsToUsd } from '../shared/money.js';
-import { usageIn, type LedgerState } from './ledger.decider.js';
+import { periodFor, usageIn, type LedgerState } from './ledger.decider.js';
 
 /**
  * The billing object of a response, computed from the ledger state the call's own command produced
@@ -39,7 +38,7 @@ export function billingEnvelope(
       charged_units: charge.units,
       units_used: usage.units,
       monthly_quota: state.plan.monthlyUnits,
-      period_start: periodStartOf(at),
+      period_start: periodFor(state, at),
       replay,
     };
   }

@@ -57,16 +57,27 @@ export const initialLedgerState = (): LedgerState => ({
   charges: new Map(),
 });
 
-/** Usage in the month of `at`: zero when the recorded period is an older month. */
+/**
+ * The period a command at `at` counts in: the calendar month of `at`, but never a month before the
+ * ledger's current period. A command decided late (a retry after a conflict, another instance's clock, a
+ * clock stepped back across midnight) must not reopen the previous month: that would reset the usage
+ * and let the current month go above its quota or cap.
+ */
+export function periodFor(state: LedgerState, at: string): string {
+  const period = periodStartOf(at);
+  return state.periodStart !== null && Date.parse(period) < Date.parse(state.periodStart) ? state.periodStart : period;
+}
+
+/** Usage in the period of `at` (see periodFor): zero when the recorded period is an older month. */
 export function usageIn(state: LedgerState, at: string): { units: number; spentMicros: Micros } {
-  return state.periodStart === periodStartOf(at)
+  return state.periodStart === periodFor(state, at)
     ? { units: state.periodUnitsUsed, spentMicros: state.periodSpentMicros }
     : { units: 0, spentMicros: 0 };
 }
 
 function decideCharge(command: Extract<LedgerCommand, { type: 'Charge' }>, state: LedgerState): LedgerEvent[] {
   if (state.charges.has(command.chargeId)) return [];
-  const periodStart = periodStartOf(command.at);
+  const periodStart = periodFor(state, command.at);
   const usage = usageIn(state, command.at);
   const events: LedgerEvent[] = [];
   if (state.periodStart !== periodStart) {
@@ -91,6 +102,7 @@ function decideCharge(command: Extract<LedgerCommand, { type: 'Charge' }>, state
     const cap = state.monthlyCapMicros;
     if (cap !== null && usage.spentMicros + command.priceMicros > cap) {
       throw fail('monthly_cap_exceeded', 'monthly spending cap reached', {
+        balance_micros: state.balanceMicros,
         monthly_cap_micros: cap,
         monthly_spent_micros: usage.spentMicros,
       });

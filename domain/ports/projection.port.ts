@@ -1,5 +1,5 @@
-import type { RecordedEvent } from '../domain/ports/event-store.port.js';
-import type { Doc } from '../domain/ports/read-store.port.js';
+import type { RecordedEvent } from './event-store.port.js';
+import type { Doc } from './read-store.port.js';
 
 /**
  * A read model: which events it folds, which document each event touches, and how. `evolve` is pure;

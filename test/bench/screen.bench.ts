@@ -1,0 +1,78 @@
+import autocannon from 'autocannon';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freePort, spawnTsx, stop, updateReadme } from '../support/processes.js';
+
+/**
+ * bench:screen — POST /v2/screen on the embedded default (fsync on, every call charged) side by side with
+ * a bare Fastify route returning a same-sized JSON, in one run, same load generator and settings.
+ * Prints a table and writes it into README.md between the bench:screen markers.
+ */
+const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
+const KEY = `svc_${'B'.repeat(44)}`;
+const addresses = Array.from({ length: 64 }, (_, i) => '0x' + (i + 1).toString(16).padStart(40, '0'));
+
+async function load(port: number, headers: Record<string, string>) {
+  let i = 0;
+  const run = (duration: number) =>
+    autocannon({
+      url: `http://127.0.0.1:${port}`,
+      connections: CONNECTIONS,
+      duration,
+      requests: [
+        {
+          method: 'POST',
+          path: '/v2/screen',
+          headers: { 'content-type': 'application/json', ...headers },
+          setupRequest: (request) => ({ ...request, body: JSON.stringify({ address: addresses[i++ % addresses.length], network: 'ETH' }) }),
+        },
+      ],
+    });
+  await run(2);
+  const result = await run(DURATION_S);
+  return { rps: Math.round(result.requests.average), p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx, errors: result.errors };
+}
+
+async function main() {
+  const dataDir = await mkdtemp(join(tmpdir(), 'bench-screen-'));
+  const servicePort = await freePort();
+  const service = await spawnTsx(
+    'infra/main.ts',
+    { DATA_DIR: dataDir, PORT: String(servicePort), HOST: '127.0.0.1', LOG_LEVEL: 'silent', SVC_DEMO_API_KEY: KEY, SVC_DEMO_DEPOSIT_USD: '1000000' },
+    /listening on/,
+  );
+  const sample = await fetch(`http://127.0.0.1:${servicePort}/v2/screen`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ address: addresses[0], network: 'ETH' }),
+  });
+  const bodyBytes = (await sample.text()).length;
+  const screen = await load(servicePort, { authorization: `Bearer ${KEY}` });
+  await stop(service.child);
+
+  const barePort = await freePort();
+  const bare = await spawnTsx('test/bench/bare-server.ts', { PORT: String(barePort), BODY_BYTES: String(bodyBytes) }, /ready/);
+  const baseline = await load(barePort, {});
+  await stop(bare.child);
+  await rm(dataDir, { recursive: true, force: true });
+
+  const table = [
+    `Measured by \`npm run bench:screen\` (${new Date().toISOString().slice(0, 10)}, ${CONNECTIONS} connections, ${DURATION_S} s after a 2 s warm-up, autocannon on the same 2-core machine; response ${bodyBytes} bytes):`,
+    '',
+    '| route | req/s | p50 ms | p99 ms | non-2xx |',
+    '|---|---|---|---|---|',
+    `| POST /v2/screen (embedded, fsync, charged) | ${screen.rps} | ${screen.p50} | ${screen.p99} | ${screen.non2xx} |`,
+    `| bare Fastify route, same-sized JSON | ${baseline.rps} | ${baseline.p50} | ${baseline.p99} | ${baseline.non2xx} |`,
+    '',
+    `Throughput ratio screen / bare: **${(screen.rps / baseline.rps).toFixed(2)}**.`,
+  ].join('\n');
+  process.stdout.write(`${table}\n`);
+  await updateReadme('bench:screen', table);
+}
+
+main().catch((error) => {
+  process.stderr.write(`${String(error)}\n`);
+  process.exit(1);
+});

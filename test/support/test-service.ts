@@ -1,0 +1,50 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { openAccount } from '../../commands/accounts.commands.js';
+import { issueApiKey } from '../../commands/api-keys.commands.js';
+import type { Plan } from '../../domain/ledger/ledger.events.js';
+import { createServices, type Services } from '../../infra/bootstrap.js';
+import { loadConfig } from '../../infra/config.js';
+import { buildApp } from '../../read-api/app.js';
+
+/** A whole service on a fresh temporary data directory, driven through `app.inject` (no port). */
+export interface TestService {
+  readonly services: Services;
+  readonly app: FastifyInstance;
+  readonly dataDir: string;
+  /** Opens an account with a key; returns the key and ids. */
+  account(options?: { plan?: Plan; depositUsd?: number; capUsd?: number | null; organization?: boolean }): Promise<{ userId: string; apiKey: string; keyId: string }>;
+  close(): Promise<void>;
+}
+
+export async function startTestService(env: Record<string, string> = {}, dataDir?: string): Promise<TestService> {
+  const dir = dataDir ?? (await mkdtemp(join(tmpdir(), 'svc-test-')));
+  const config = loadConfig({ DATA_DIR: dir, LOG_LEVEL: 'silent', ...env });
+  const services = await createServices(config);
+  await services.start();
+  const app = await buildApp(services.app);
+  return {
+    services,
+    app,
+    dataDir: dir,
+    async account(options = {}) {
+      const opened = await openAccount(services.commands, {
+        email: `user-${services.commands.ids.newId()}@example.test`,
+        plan: options.plan ?? { kind: 'ledger' },
+        ...(options.depositUsd !== undefined ? { depositMicros: Math.round(options.depositUsd * 1e6) } : {}),
+        ...(options.capUsd !== undefined ? { monthlyCapMicros: options.capUsd === null ? null : Math.round(options.capUsd * 1e6) } : {}),
+        ...(options.organization === false ? {} : { organization: { name: 'Org', subgroup: 'Team' } }),
+      });
+      const key = await issueApiKey(services.commands, opened.userId);
+      await services.projections.whenCaughtUp();
+      return { userId: opened.userId, apiKey: key.apiKey, keyId: key.keyId };
+    },
+    async close() {
+      await app.close();
+      await services.close();
+      if (!dataDir) await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
