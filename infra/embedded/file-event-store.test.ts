@@ -1,0 +1,247 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { appendFile, mkdtemp, readFile, rm, truncate, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { randomUUID } from 'node:crypto';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import type { EventData, EventStore, RecordedEvent, SubscriptionDelivery } from '../../domain/ports/event-store.port.js';
+import { eventStoreContract } from '../../test/contracts/event-store.contract.js';
+import { FRAME_HEADER_BYTES } from './frame.codec.js';
+import { type FileEventStore, openFileEventStore } from './file-event-store.js';
+
+const dirs: string[] = [];
+const newDir = async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'file-event-store-'));
+  dirs.push(dir);
+  return dir;
+};
+afterAll(async () => {
+  await Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true })));
+});
+
+eventStoreContract('file event store', async () => openFileEventStore(await newDir()));
+
+describe('file event store', () => {
+  const opened: EventStore[] = [];
+  const open = async (dir: string) => {
+    const store = await openFileEventStore(dir);
+    opened.push(store);
+    return store;
+  };
+  afterEach(async () => {
+    await Promise.all(opened.splice(0).map((store) => store.close()));
+  });
+
+  it('keeps every event, with created, metadata and positions, across close and reopen', async () => {
+    const dir = await newDir();
+    const store = await open(dir);
+    await store.append('order-1', [event('Placed', { total: 12 }), event('Paid', { by: 'card' })], { expected: 'no_stream' });
+    const caused = event('Shipped', { to: ['a', 'b'] });
+    await store.append('order-2', [{ ...caused, metadata: { ...caused.metadata, causationId: randomUUID() } }], {
+      expected: 'no_stream',
+    });
+    await store.append('order-1', [event('Closed', null)], { expected: 1n });
+    const before = await collect(store.readAll());
+    await store.close();
+
+    const reopened = await open(dir);
+    expect(await collect(reopened.readAll())).toEqual(before);
+    expect(await reopened.streamRevision('order-1')).toBe(2n);
+    expect(await reopened.headPosition()).toEqual(before[before.length - 1]!.position);
+    const next = await reopened.append('order-1', [event('Reopened')], { expected: 2n });
+    expect(next.nextExpectedRevision).toBe(3n);
+    expect(next.position.commit > before[before.length - 1]!.position.commit).toBe(true);
+  });
+
+  it('hands out frozen events and rejects data that is not plain JSON', async () => {
+    const store = await open(await newDir());
+    await store.append('s', [event('Frozen', { nested: { value: 1 } })], { expected: 'any' });
+    const [recorded] = await collect(store.read('s'));
+    expect(Object.isFrozen((recorded!.data as { nested: object }).nested)).toBe(true);
+    await expect(store.append('s', [event('Big', { amount: 1n })], { expected: 'any' })).rejects.toMatchObject({
+      code: 'bad_request',
+    });
+    await expect(store.append('s', [{ ...event(), id: 'not-a-uuid' }], { expected: 'any' })).rejects.toMatchObject({
+      code: 'bad_request',
+    });
+  });
+
+  type Damage = (log: { path: string; size: number; lastAppendAt: number }) => Promise<void>;
+  it.each<[string, Damage, bigint]>([
+    ['a last append cut mid-frame', ({ path, size }) => truncate(path, size - 3), 1n],
+    ['a last append cut inside its header', ({ path, lastAppendAt }) => truncate(path, lastAppendAt + 5), 1n],
+    ['garbage after the last append', ({ path }) => appendFile(path, Buffer.alloc(13, 7)), 3n],
+  ])('recovers from %s, keeping every earlier append whole', async (_, damage, survivingRevision) => {
+    const dir = await newDir();
+    const store = await open(dir);
+    await store.append('torn', [event(), event()], { expected: 'no_stream' });
+    const last = await store.append('torn', [event(), event()], { expected: 1n });
+    await store.close();
+    const path = logOf(dir);
+    await damage({ path, size: (await readFile(path)).length, lastAppendAt: Number(last.position.commit) });
+
+    const reopened = await open(dir);
+    expect((await collect(reopened.read('torn'))).map((e) => e.revision)).toEqual(revisionsTo(survivingRevision));
+    await reopened.append('torn', [event()], { expected: survivingRevision });
+    await reopened.close();
+    expect(await (await open(dir)).streamRevision('torn')).toBe(survivingRevision + 1n);
+  });
+
+  it('refuses to open when a record in the middle is corrupt', async () => {
+    const dir = await newDir();
+    const store = await open(dir);
+    await store.append('s', [event()], { expected: 'any' });
+    await store.append('s', [event()], { expected: 'any' });
+    await store.close();
+    const bytes = await readFile(logOf(dir));
+    bytes[FRAME_HEADER_BYTES + 3] = bytes[FRAME_HEADER_BYTES + 3]! ^ 0xff;
+    await writeFile(logOf(dir), bytes);
+    const opening = openFileEventStore(dir);
+    await expect(opening).rejects.toMatchObject({ code: 'store_corrupt' });
+    await expect(opening).rejects.toThrow(`${logOf(dir)}: corrupt record at byte offset 0`);
+    // The failed open released the directory.
+    await expect(readFile(join(dir, 'LOCK'))).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
+  it('locks its directory against a second open and takes over a dead owner', async () => {
+    const dir = await newDir();
+    const first = await open(dir);
+    await expect(openFileEventStore(dir)).rejects.toMatchObject({
+      code: 'store_closed',
+      message: `data directory is in use by process ${process.pid}`,
+    });
+    await first.close();
+    await writeFile(join(dir, 'LOCK'), String(deadPid()));
+    await open(dir);
+    expect(await readFile(join(dir, 'LOCK'), 'utf8')).toBe(String(process.pid));
+  });
+
+  it('ends subscriptions and refuses work once closed', async () => {
+    const store = await open(await newDir());
+    const sub = store.subscribeToAll({ from: 'start' })[Symbol.asyncIterator]();
+    expect((await sub.next()).value).toEqual<SubscriptionDelivery>({ kind: 'caughtUp', position: null });
+    const waiting = sub.next();
+    await store.close();
+    expect((await waiting).done).toBe(true);
+    await expect(store.append('s', [event()], { expected: 'any' })).rejects.toMatchObject({ code: 'store_closed' });
+    await expect(store.streamRevision('s')).rejects.toMatchObject({ code: 'store_closed' });
+  });
+
+  it('writes concurrent appends to different streams with one fsync per round', async () => {
+    const store = (await open(await newDir())) as FileEventStore;
+    const results = await Promise.all(
+      Array.from({ length: 100 }, (_, i) => store.append(`stream-${i}`, [event()], { expected: 'no_stream' })),
+    );
+    expect(results.every((r) => r.nextExpectedRevision === 0n)).toBe(true);
+    expect(store.flushes).toBeLessThan(10);
+  });
+
+  it('keeps every acknowledged append when its process is killed with SIGKILL', async () => {
+    const dir = await newDir();
+    const acked = await appendUntilKilled(dir);
+    expect(acked.size).toBeGreaterThan(0);
+    const store = await open(dir);
+    for (const [stream, ackedRevision] of acked) {
+      const events = await collect(store.read(stream));
+      expect(BigInt(events.length - 1)).toBeGreaterThanOrEqual(ackedRevision);
+      expectWholeBatches(events);
+    }
+  });
+});
+
+const logOf = (dir: string) => join(dir, 'events.log');
+
+function event(type = 'Tested', data: unknown = {}): EventData {
+  return {
+    id: randomUUID(),
+    type,
+    data,
+    metadata: { correlationId: randomUUID(), occurredAt: '2024-05-01T12:00:00.000Z', schemaVersion: 1 },
+  };
+}
+
+async function collect<T>(iterable: AsyncIterable<T>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const item of iterable) out.push(item);
+  return out;
+}
+
+function revisionsTo(last: bigint): bigint[] {
+  return Array.from({ length: Number(last) + 1 }, (_, i) => BigInt(i));
+}
+
+function deadPid(): number {
+  const { pid } = spawnSync(process.execPath, ['-e', '']);
+  if (pid === undefined) throw new Error('could not start a process');
+  return pid;
+}
+
+/** Every event carries `{ n: its revision, i: index in its append, of: size of its append }`. */
+function expectWholeBatches(events: readonly RecordedEvent[]): void {
+  events.forEach((e, n) => expect({ revision: e.revision, n: (e.data as { n: number }).n }).toEqual({ revision: BigInt(n), n }));
+  for (let at = 0; at < events.length; ) {
+    const { of } = events[at]!.data as { of: number };
+    const batch = events.slice(at, at + of).map((e) => e.data as { i: number; of: number });
+    expect(batch).toEqual(Array.from({ length: of }, (_, i) => expect.objectContaining({ i, of })));
+    at += of;
+  }
+}
+
+const CHILD = `
+const { randomUUID } = await import('node:crypto');
+const { openFileEventStore } = await import(process.env.STORE_MODULE);
+const store = await openFileEventStore(process.env.STORE_DIR);
+process.stdout.write('ready\\n');
+const metadata = { correlationId: randomUUID(), occurredAt: new Date(0).toISOString(), schemaVersion: 1 };
+async function writer(stream) {
+  for (let revision = -1n, append = 0; ; append += 1) {
+    const of = 1 + (append % 3);
+    const events = Array.from({ length: of }, (_, i) => ({
+      id: randomUUID(), type: 'Ticked', data: { n: Number(revision) + 1 + i, i, of }, metadata,
+    }));
+    revision = (await store.append(stream, events, { expected: revision })).nextExpectedRevision;
+    process.stdout.write(stream + ' ' + revision + '\\n');
+  }
+}
+await Promise.all(['s0', 's1', 's2', 's3'].map(writer));
+`;
+
+/** Runs appenders in a child process, SIGKILLs it mid-flight, and returns the last acknowledged revision per stream. */
+function appendUntilKilled(dir: string): Promise<Map<string, bigint>> {
+  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', CHILD], {
+    cwd: fileURLToPath(new URL('../..', import.meta.url)),
+    env: { ...process.env, STORE_DIR: dir, STORE_MODULE: new URL('./file-event-store.ts', import.meta.url).href },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const acked = new Map<string, bigint>();
+  let acks = 0;
+  let partial = '';
+  let stderr = '';
+  let bound: NodeJS.Timeout | undefined;
+  const kill = () => {
+    clearTimeout(bound);
+    child.kill('SIGKILL');
+  };
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    const lines = (partial + chunk).split('\n');
+    partial = lines.pop() ?? '';
+    for (const line of lines) {
+      if (line === 'ready') {
+        bound = setTimeout(kill, 1000); // the only timer: bounds the run if acks come slowly
+        continue;
+      }
+      const [stream, revision] = line.split(' ');
+      acked.set(stream!, BigInt(revision!));
+      if (++acks === 500) kill();
+    }
+  });
+  return new Promise((resolve, reject) => {
+    child.on('close', (code, signal) => {
+      clearTimeout(bound);
+      if (signal === 'SIGKILL') resolve(acked);
+      else reject(new Error(`appender exited with ${code} before being killed: ${stderr}`));
+    });
+  });
+}

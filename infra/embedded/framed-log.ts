@@ -1,0 +1,220 @@
+import { constants, type FileHandle, open } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { fail, type ServiceError } from '../../domain/shared/errors.js';
+import { checkFrame, encodeFrame, FRAME_HEADER_BYTES, findValidFrame } from './frame.codec.js';
+
+export interface FramedLogOptions {
+  /** fdatasync before acknowledging an append. Defaults to true; turn off only for throwaway data. */
+  readonly fsync?: boolean;
+}
+
+export interface LogRecord {
+  readonly offset: bigint;
+  readonly payload: Buffer;
+}
+
+interface PendingAppend {
+  readonly payloads: readonly Buffer[];
+  readonly resolve: (offsets: bigint[]) => void;
+  readonly reject: (error: unknown) => void;
+}
+
+const SCAN_CHUNK_BYTES = 1 << 20;
+
+/**
+ * An append-only file of CRC-framed records. Appends are acknowledged only once durable, and appends that
+ * arrive while a write+fsync is in flight share the next one (group commit).
+ */
+export class FramedLog {
+  private readonly queue: PendingAppend[] = [];
+  private flushing: Promise<void> | null = null;
+  private closed = false;
+  private failure: ServiceError | null = null;
+  private flushCount = 0;
+
+  private constructor(
+    private readonly handle: FileHandle,
+    readonly path: string,
+    /** Bytes durably written; the next frame starts here. */
+    private end: number,
+    private readonly fsync: boolean,
+  ) {}
+
+  /** Opens (creating if missing), verifies every frame, and cuts a torn or corrupt tail away. */
+  static async open(path: string, options: FramedLogOptions = {}): Promise<{ log: FramedLog; records: LogRecord[] }> {
+    const fsync = options.fsync ?? true;
+    const { handle, created } = await openOrCreate(path);
+    try {
+      if (created && fsync) await syncDirectory(dirname(path));
+      const fileSize = (await handle.stat()).size;
+      const { records, validSize } = await scanFrames(handle, fileSize);
+      if (validSize < fileSize) await cutTornTail(handle, path, validSize, fileSize, fsync);
+      return { log: new FramedLog(handle, path, validSize, fsync), records };
+    } catch (error) {
+      await handle.close();
+      throw error;
+    }
+  }
+
+  /** Bytes of valid, durable records. */
+  get size(): bigint {
+    return BigInt(this.end);
+  }
+
+  /** Completed write(+fsync) rounds: fewer than appends when group commit kicks in. */
+  get flushes(): number {
+    return this.flushCount;
+  }
+
+  /** Resolves with each record's offset once all of them are durable. Records are written in call order. */
+  append(payloads: readonly Buffer[]): Promise<bigint[]> {
+    if (this.closed) return Promise.reject(fail('store_closed', `${this.path} is closed`));
+    if (this.failure) return Promise.reject(this.failure);
+    if (payloads.length === 0) return Promise.resolve([]);
+    return new Promise((resolve, reject) => {
+      this.queue.push({ payloads, resolve, reject });
+      // Deferred by a microtask so appends issued in the same tick share the first write too.
+      this.flushing ??= Promise.resolve().then(() => this.flush());
+    });
+  }
+
+  /** The payload of the record starting at `offset` (an offset returned by `append` or `open`). */
+  async read(offset: bigint): Promise<Buffer> {
+    if (this.closed) throw fail('store_closed', `${this.path} is closed`);
+    const noRecord = () => fail('bad_request', `no valid record at offset ${offset} of ${this.path}`, { path: this.path, offset });
+    const at = Number(offset);
+    if (!(at >= 0 && at + FRAME_HEADER_BYTES <= this.end)) throw noRecord();
+    const header = await readExactly(this.handle, at, FRAME_HEADER_BYTES);
+    const frameEnd = at + FRAME_HEADER_BYTES + header.readUInt32BE(4);
+    if (frameEnd > this.end) throw noRecord();
+    const frame = Buffer.allocUnsafe(frameEnd - at);
+    header.copy(frame);
+    await readInto(this.handle, frame, FRAME_HEADER_BYTES, at + FRAME_HEADER_BYTES);
+    if (checkFrame(frame, 0).kind !== 'ok') throw noRecord();
+    return frame.subarray(FRAME_HEADER_BYTES);
+  }
+
+  /** Waits for appends already accepted, then closes the file. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.flushing;
+    await this.handle.close();
+  }
+
+  private async flush(): Promise<void> {
+    while (this.queue.length > 0) {
+      const batch = this.queue.splice(0);
+      const frames: Buffer[] = [];
+      const offsets: bigint[][] = [];
+      let next = this.end;
+      for (const pending of batch) {
+        offsets.push(
+          pending.payloads.map((payload) => {
+            const frame = encodeFrame(payload);
+            frames.push(frame);
+            next += frame.length;
+            return BigInt(next - frame.length);
+          }),
+        );
+      }
+      try {
+        await writeFully(this.handle, Buffer.concat(frames), this.end);
+        if (this.fsync) await this.handle.datasync();
+      } catch (error) {
+        // After a failed write or fsync the page cache state is unknown; only a reopen (which re-verifies
+        // the tail) may append again.
+        this.failure = fail('store_closed', `${this.path} refuses appends after a failed write: ${String(error)}`);
+        for (const pending of [...batch, ...this.queue.splice(0)]) pending.reject(this.failure);
+        break;
+      }
+      this.end = next;
+      this.flushCount += 1;
+      batch.forEach((pending, i) => pending.resolve(offsets[i] ?? []));
+    }
+    this.flushing = null;
+  }
+}
+
+async function openOrCreate(path: string): Promise<{ handle: FileHandle; created: boolean }> {
+  try {
+    return { handle: await open(path, constants.O_RDWR | constants.O_CREAT | constants.O_EXCL), created: true };
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    return { handle: await open(path, 'r+'), created: false };
+  }
+}
+
+/** A new file's directory entry is durable only once its directory is synced. */
+async function syncDirectory(dir: string): Promise<void> {
+  const handle = await open(dir, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Reads frames in chunks; stops at the first frame that is incomplete or fails its check. */
+async function scanFrames(handle: FileHandle, fileSize: number): Promise<{ records: LogRecord[]; validSize: number }> {
+  const records: LogRecord[] = [];
+  let buf = Buffer.alloc(0);
+  let base = 0; // file offset of buf[0]
+  let at = 0;
+  for (;;) {
+    const check = checkFrame(buf, at);
+    if (check.kind === 'ok') {
+      const start = at + FRAME_HEADER_BYTES;
+      records.push({ offset: BigInt(base + at), payload: buf.subarray(start, start + check.length) });
+      at = start + check.length;
+      continue;
+    }
+    const loadedEnd = base + buf.length;
+    if (check.kind === 'bad' || loadedEnd >= fileSize) return { records, validSize: base + at };
+    const kept = buf.length - at;
+    const toRead = Math.min(fileSize - loadedEnd, Math.max(SCAN_CHUNK_BYTES, check.needed - kept));
+    // A fresh buffer per chunk: earlier payloads stay views of the old one, nothing is copied twice.
+    const next = Buffer.allocUnsafe(kept + toRead);
+    buf.copy(next, 0, at);
+    await readInto(handle, next, kept, loadedEnd);
+    buf = next;
+    base += at;
+    at = 0;
+  }
+}
+
+/** Bytes after the last valid frame are a torn write unless a valid frame follows them (then: corruption). */
+async function cutTornTail(handle: FileHandle, path: string, validSize: number, fileSize: number, fsync: boolean) {
+  const rest = await readExactly(handle, validSize, fileSize - validSize);
+  const found = findValidFrame(rest, 1);
+  if (found !== -1) {
+    throw fail('store_corrupt', `${path}: corrupt record at byte offset ${validSize} followed by valid records`, {
+      path,
+      offset: validSize,
+      nextValidOffset: validSize + found,
+    });
+  }
+  await handle.truncate(validSize);
+  if (fsync) await handle.datasync();
+}
+
+async function writeFully(handle: FileHandle, data: Buffer, position: number): Promise<void> {
+  for (let done = 0; done < data.length; ) {
+    const { bytesWritten } = await handle.write(data, done, data.length - done, position + done);
+    done += bytesWritten;
+  }
+}
+
+async function readExactly(handle: FileHandle, position: number, length: number): Promise<Buffer> {
+  const buf = Buffer.allocUnsafe(length);
+  await readInto(handle, buf, 0, position);
+  return buf;
+}
+
+async function readInto(handle: FileHandle, buf: Buffer, from: number, position: number): Promise<void> {
+  for (let done = from; done < buf.length; ) {
+    const { bytesRead } = await handle.read(buf, done, buf.length - done, position + done - from);
+    if (bytesRead === 0) throw fail('store_corrupt', 'unexpected end of file while reading a log');
+    done += bytesRead;
+  }
+}
