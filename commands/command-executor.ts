@@ -115,7 +115,11 @@ export function createCommandExecutor(deps: { store: EventStore; clock: Clock; i
           state = fold(decider, state, events);
           events.forEach((event, index) =>
             toAppend.push({
-              id: deps.ids.eventId(pending.context.commandId, index),
+              // Named by the command AND the event: a retry of the same decision re-appends the same ids (a
+              // no-op in the store), but another decision under the same command id (another process on a
+              // stale state, other terms) gets other ids. Otherwise the store takes it for a retry and this
+              // cache keeps events the stream does not hold (e.g. a cheaper charge: a later overdraft).
+              id: deps.ids.eventId(`${pending.context.commandId}:${JSON.stringify([event.type, event.data])}`, index),
               type: event.type,
               data: event.data,
               metadata: {
