@@ -1,0 +1,91 @@
+import { z } from 'zod';
+
+/**
+ * The `coverage` and `verdict` objects of the light screen's 200 body, field by field as the spec's
+ * tables give them. Objects are strict: a field the spec does not list is a bug, not an extension.
+ */
+
+const riskLevel = z.enum(['none', 'low', 'medium', 'high', 'critical', 'sanctioned']);
+const int0to100 = z.number().int().min(0).max(100);
+const isoTimestamp = z.iso.datetime({ offset: true });
+
+export const coverageSchema = z.strictObject({
+  data_available: z.boolean(),
+  label_count: z.number().int().min(0),
+  source_count: z.number().int().min(0),
+  sdn_checked: z.literal(true),
+  consensus_found: z.boolean(),
+  tiers: z.array(z.string()),
+  graph_analysed: z.literal(false),
+});
+
+export const sdnMatchSchema = z.strictObject({
+  list: z.enum(['US', 'UK', 'EU']),
+  entity: z.string().nullable(),
+  program: z.string().nullable(),
+  list_entry_id: z.string().nullable(),
+  list_date: z.string().nullable(),
+  asset: z.string().nullable(),
+  source: z.string(),
+});
+
+export const labelRowSchema = z.strictObject({
+  source: z.string(),
+  source_name: z.string(),
+  label: z.string().nullable(),
+  category: z.string(),
+  confidence: int0to100,
+  source_url: z.url(),
+  first_seen_at: isoTimestamp,
+  last_seen_at: isoTimestamp,
+});
+
+export const entitySchema = z.strictObject({
+  name: z.string(),
+  category: z.string(),
+  source: z.string(),
+});
+
+export const smartContractSchema = z.strictObject({
+  is_contract: z.boolean(),
+  token_contract: z.boolean(),
+  symbol: z.string().nullable(),
+  decimals: z.number().int().min(0).nullable(),
+  is_well_known: z.boolean(),
+  logo_url: z.string().nullable(),
+  tags: z.array(z.string()),
+  primary_entity: entitySchema.nullable(),
+  complementary_entities: z.array(entitySchema),
+});
+
+export const riskCategoryDetailSchema = z.strictObject({
+  slug: z.string(),
+  risk_level: riskLevel.nullable(),
+  severity: z.number().int().min(0).max(10).nullable(),
+  confidence: z.number().min(0).max(100).nullable(),
+  source_count: z.number().int().min(0).nullable(),
+  max_trust_weight: int0to100.nullable(),
+  sources: z.array(z.string()),
+});
+
+export const verdictSchema = z.strictObject({
+  ok: z.literal(true),
+  risk_level: riskLevel.nullable(),
+  risk_score: int0to100.nullable(),
+  risk_categories: z.array(z.string()),
+  consensus_found: z.boolean(),
+  source_count: z.number().int().min(0),
+  confidence: int0to100.nullable(),
+  primary_source_slug: z.string().nullable(),
+  label: z.string().nullable(),
+  sdn_match: sdnMatchSchema.nullable(),
+  labels: z.array(labelRowSchema),
+  smart_contract: smartContractSchema,
+  risk_category_detail: z.array(riskCategoryDetailSchema),
+});
+
+export const screenVerdictSchema = z.strictObject({ coverage: coverageSchema, verdict: verdictSchema });
+
+export type ScreenVerdict = z.infer<typeof screenVerdictSchema>;
+export type ScreenCoverage = z.infer<typeof coverageSchema>;
+export type VerdictBody = z.infer<typeof verdictSchema>;

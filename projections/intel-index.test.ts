@@ -1,0 +1,120 @@
+import { describe, expect, it } from 'vitest';
+import { datasetDecider, type ImportDataset } from '../domain/intel/dataset.decider.js';
+import type { Claim, SourceDescriptor, TokenListing } from '../domain/intel/intel.types.js';
+import { madeUpEvmAddress, madeUpTronAddress } from '../test/helpers/made-up-addresses.js';
+import { createIntelIndex, type IntelIndexProjection } from './intel-index.js';
+
+const descriptor = (slug: string, trustWeight: number): SourceDescriptor => ({
+  slug, class: 'curator', trustWeight, publicName: slug, url: `https://example.org/${slug}`,
+});
+const CURATOR = descriptor('curator', 80);
+const LIST = descriptor('token_list', 60);
+
+const seen = { sourceUrl: 'https://example.org/list', firstSeenAt: '2024-01-01T00:00:00Z', lastSeenAt: '2024-01-01T00:00:00Z' };
+const risk = (address: string, source: string, category: string, scope: Claim['scope'] = 'evm'): Claim => ({
+  ...seen, address, scope, kind: 'risk', category, label: null, confidence: 90, source,
+});
+
+function importInto(index: IntelIndexProjection, command: Omit<ImportDataset, 'type' | 'importedAt' | 'version'>): void {
+  const events = datasetDecider.decide({ type: 'ImportDataset', importedAt: '2026-11-22T00:00:00Z', version: '2026-11-22', ...command }, datasetDecider.initialState());
+  for (const event of events) index.apply(event);
+}
+
+const wallet = madeUpEvmAddress('index-wallet');
+const contract = madeUpEvmAddress('index-contract');
+const tronWallet = madeUpTronAddress('index-tron');
+
+describe('intel index', () => {
+  it('returns the claims that hold on the network asked for', () => {
+    const index = createIntelIndex();
+    importInto(index, {
+      source: 'curator', contentHash: 'h1', descriptor: CURATOR, tokens: [],
+      claims: [
+        risk(wallet.toLowerCase(), 'curator', 'phishing'),
+        risk(contract.toLowerCase(), 'curator', 'contract', 'ETH'),
+        risk(tronWallet, 'curator', 'scam', 'TRON'),
+      ],
+    });
+    expect(index.lookup(wallet, 'BSC').claims.map((c) => c.category)).toEqual(['phishing']);
+    expect(index.lookup(contract, 'ETH').claims.map((c) => c.category)).toEqual(['contract']);
+    expect(index.lookup(contract, 'BSC').claims).toEqual([]);
+    expect(index.lookup(tronWallet, 'TRON').claims[0]).toMatchObject({ address: tronWallet, kind: 'risk', category: 'scam', source: 'curator' });
+    expect(index.lookup(tronWallet.toLowerCase(), 'TRON').claims).toEqual([]); // base58 is case-sensitive
+    expect(index.lookup(wallet, 'ETH').sources).toEqual({ curator: CURATOR });
+  });
+
+  it('gives back claims exactly as imported', () => {
+    const index = createIntelIndex();
+    const sanction: Claim = {
+      ...seen, address: wallet.toLowerCase(), scope: 'evm', kind: 'sanction', category: 'sanctions', label: 'EXAMPLE GROUP', confidence: 100, source: 'curator',
+      sanction: { list: 'US', entity: 'EXAMPLE GROUP', program: 'CYBER2', listEntryId: '1', listDate: '2022-01-01', asset: 'ETH' },
+    };
+    const identity: Claim = { ...seen, address: wallet.toLowerCase(), scope: 'ETH', kind: 'identity', category: 'exchange', label: 'Example Exchange', confidence: 50, source: 'curator' };
+    importInto(index, { source: 'curator', contentHash: 'h1', descriptor: CURATOR, tokens: [], claims: [sanction, identity] });
+    expect(index.lookup(wallet, 'ETH').claims).toEqual([sanction, identity]);
+  });
+
+  it('a new import of a source replaces its previous claims, other sources stay', () => {
+    const index = createIntelIndex();
+    importInto(index, { source: 'curator', contentHash: 'h1', descriptor: CURATOR, tokens: [], claims: [risk(wallet.toLowerCase(), 'curator', 'phishing')] });
+    importInto(index, { source: 'token_list', contentHash: 't1', descriptor: LIST, tokens: [], claims: [risk(wallet.toLowerCase(), 'token_list', 'scam')] });
+    importInto(index, { source: 'curator', contentHash: 'h2', descriptor: CURATOR, tokens: [], claims: [risk(contract.toLowerCase(), 'curator', 'mixer')] });
+    expect(index.lookup(wallet, 'ETH').claims.map((c) => `${c.source}:${c.category}`)).toEqual(['token_list:scam']);
+    expect(index.lookup(contract, 'ETH').claims.map((c) => c.category)).toEqual(['mixer']);
+    expect(index.datasets().map((d) => [d.source, d.contentHash, d.claimCount])).toEqual([['curator', 'h2', 1], ['token_list', 't1', 1]]);
+  });
+
+  it('an import without its Completed event, or with an invalid batch, changes nothing', () => {
+    const index = createIntelIndex();
+    importInto(index, { source: 'curator', contentHash: 'h1', descriptor: CURATOR, tokens: [], claims: [risk(wallet.toLowerCase(), 'curator', 'phishing')] });
+    const [started, batch] = datasetDecider.decide(
+      { type: 'ImportDataset', source: 'curator', version: 'v2', contentHash: 'h2', importedAt: '2026-11-22T00:00:00Z', descriptor: CURATOR, tokens: [], claims: [risk(contract.toLowerCase(), 'curator', 'scam')] },
+      datasetDecider.initialState(),
+    );
+    index.apply(started!);
+    index.apply(batch!);
+    expect(index.lookup(contract, 'ETH').claims).toEqual([]);
+
+    index.apply(started!);
+    expect(() => index.apply({ type: 'ClaimBatchImported', data: { source: 'curator', batch: [{ address: contract }] } })).toThrow();
+    index.apply({ type: 'DatasetImportCompleted', data: { source: 'curator', contentHash: 'h2' } });
+    expect(index.lookup(wallet, 'ETH').claims.map((c) => c.category)).toEqual(['phishing']);
+    expect(index.lookup(contract, 'ETH').claims).toEqual([]);
+  });
+
+  it('ignores events it does not handle', () => {
+    const index = createIntelIndex();
+    index.apply({ type: 'AccountOpened', data: { userId: 'u' } });
+    expect(index.datasets()).toEqual([]);
+  });
+
+  it('merges token listings on the asked network: the more trusted list first, tags united', () => {
+    const index = createIntelIndex();
+    const listing = (source: string, fields: Partial<TokenListing>): TokenListing => ({
+      address: contract, source, chain: 'ETH', symbol: null, name: null, decimals: null, logoUrl: null, tags: [], ...fields,
+    });
+    importInto(index, { source: 'token_list', contentHash: 't1', descriptor: LIST, claims: [], tokens: [listing('token_list', { symbol: 'EXT', decimals: 18, logoUrl: 'https://example.org/ext.png', tags: ['erc20'] })] });
+    importInto(index, { source: 'curator', contentHash: 'h1', descriptor: CURATOR, claims: [], tokens: [listing('curator', { symbol: 'EXT2', name: 'Example Token', tags: ['deprecated'] })] });
+    expect(index.lookup(contract, 'ETH').token).toEqual({
+      chain: 'ETH', symbol: 'EXT2', name: 'Example Token', decimals: 18, logoUrl: 'https://example.org/ext.png', tags: ['deprecated', 'erc20'], listedBy: ['curator', 'token_list'],
+    });
+    expect(index.lookup(contract, 'BSC').token).toBeNull();
+  });
+
+  it('stays fast at scale: 200k claims over 100k addresses load in seconds, lookups take microseconds', () => {
+    const index = createIntelIndex();
+    const addresses = Array.from({ length: 100_000 }, (_, i) => `0x${i.toString(16).padStart(40, '0')}`);
+    const claims = addresses.flatMap((address, i) => [risk(address, 'curator', i % 2 ? 'phishing' : 'scam'), risk(address, 'curator', 'contract', 'ETH')]);
+    const started = performance.now();
+    importInto(index, { source: 'curator', contentHash: 'big', descriptor: CURATOR, tokens: [], claims });
+    const loadMs = performance.now() - started;
+    const timings = addresses.slice(0, 10_000).map((address) => {
+      const t = performance.now();
+      index.lookup(address, 'ETH');
+      return performance.now() - t;
+    });
+    timings.sort((a, b) => a - b);
+    expect(loadMs).toBeLessThan(10_000);
+    expect(timings[Math.floor(timings.length * 0.99)]!).toBeLessThan(1);
+  });
+});
