@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createServices } from '../../infra/bootstrap.js';
 import { auditLedgers } from '../../infra/cli/ledger-audit.js';
 import { loadConfig } from '../../infra/config.js';
-import { freePort, spawnTsx } from '../support/processes.js';
+import { freePort, spawnTsx, stop } from '../support/processes.js';
 
 /**
  * kill -9 during a load of screens, restart, retry what was not acknowledged with the same
@@ -73,11 +73,13 @@ describe('crash recovery of the embedded default', () => {
       };
       const workers = Array.from({ length: IN_FLIGHT }, worker);
       const target = acknowledged.size + 150 + round * 50;
-      while (acknowledged.size < target) await new Promise((resolve) => setImmediate(resolve));
+      const deadline = Date.now() + 30_000;
+      while (acknowledged.size < target && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
+      const exited = new Promise((resolve) => child.once('exit', resolve));
       child.kill('SIGKILL');
       killed = true;
       await Promise.all(workers);
-      await new Promise((resolve) => child.once('exit', resolve));
+      await exited;
     }
 
     // Last restart: retry the stragglers, then audit the data directory offline.
@@ -87,8 +89,7 @@ describe('crash recovery of the embedded default', () => {
       expect((await screen(port, key, addressOf(key))).status).toBe(200);
       acknowledged.add(key);
     }
-    child.kill('SIGTERM');
-    await new Promise((resolve) => child.once('exit', resolve));
+    await stop(child);
 
     const services = await createServices(loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent' }));
     await services.start();

@@ -15,7 +15,8 @@ export async function freePort(): Promise<number> {
 /** Spawns `tsx <script>` and resolves once a line of its stdout matches `ready`. */
 export function spawnTsx(script: string, env: Record<string, string>, ready: RegExp, timeoutMs = 120_000): Promise<{ child: ChildProcess; output: string[] }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', script], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    // vitest sets MODE=test in its own environment; children get the service's default unless told otherwise.
+    const child = spawn(process.execPath, ['--import', 'tsx', script], { env: { ...process.env, MODE: 'embedded', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     const output: string[] = [];
     const timer = setTimeout(() => reject(new Error(`${script} not ready after ${timeoutMs} ms:\n${output.join('')}`)), timeoutMs);
     const onData = (chunk: Buffer) => {
@@ -26,7 +27,7 @@ export function spawnTsx(script: string, env: Record<string, string>, ready: Reg
       }
     };
     child.stdout!.on('data', onData);
-    child.stderr!.on('data', (chunk: Buffer) => output.push(chunk.toString()));
+    child.stderr!.on('data', onData);
     child.on('exit', (code) => {
       clearTimeout(timer);
       reject(new Error(`${script} exited with ${code}:\n${output.join('')}`));

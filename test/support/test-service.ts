@@ -7,7 +7,9 @@ import { issueApiKey } from '../../commands/api-keys.commands.js';
 import type { Plan } from '../../domain/ledger/ledger.events.js';
 import { createServices, type Services } from '../../infra/bootstrap.js';
 import { loadConfig } from '../../infra/config.js';
+import { importConfiguredSources } from '../../infra/startup/import-sources.js';
 import { buildApp } from '../../read-api/app.js';
+import { adapterEnv } from '../external/adapter-env.js';
 
 /** A whole service on a fresh temporary data directory, driven through `app.inject` (no port). */
 export interface TestService {
@@ -21,9 +23,11 @@ export interface TestService {
 
 export async function startTestService(env: Record<string, string> = {}, dataDir?: string): Promise<TestService> {
   const dir = dataDir ?? (await mkdtemp(join(tmpdir(), 'svc-test-')));
-  const config = loadConfig({ DATA_DIR: dir, LOG_LEVEL: 'silent', ...env });
+  // Embedded unless this run chose other adapters (npm run test:external: Kafka and FerretDB).
+  const config = loadConfig({ DATA_DIR: dir, LOG_LEVEL: 'silent', ...adapterEnv(), ...env });
   const services = await createServices(config);
   await services.start();
+  if (config.SVC_SOURCES_DIR) await importConfiguredSources(services, () => undefined);
   const app = await buildApp(services.app);
   return {
     services,
