@@ -5,8 +5,10 @@ import { createPositionWaiters } from './position-waiters.js';
 import { topicOfStream } from './topics.js';
 
 /**
- * Copies `$all` onto the bus, then stores its checkpoint. A crash between publish and checkpoint
- * publishes some events again: consumers dedupe on the `event-id` header (at-least-once).
+ * Copies `$all` onto the bus. Events that arrive while a publish is in flight are published together
+ * in the next round, so a busy log costs one bus write per round, not per event. The checkpoint is
+ * stored after the bus has the events, at most every CHECKPOINT_INTERVAL_MS: a crash republishes what
+ * came after it, and consumers dedupe on the `event-id` header (at-least-once).
  */
 export interface Relay {
   start(): Promise<void>;
@@ -15,7 +17,8 @@ export interface Relay {
 }
 
 const NAME = 'relay';
-const BACKLOG_BATCH = 256;
+const MAX_ROUND = 1024;
+const CHECKPOINT_INTERVAL_MS = 200;
 
 export function toBusMessage(event: RecordedEvent): BusMessage {
   return {
@@ -41,36 +44,64 @@ export function createRelay(deps: {
   const waiters = createPositionWaiters();
   const abort = new AbortController();
   let saved: Position | null = null;
+  let savedAt = 0;
   let pending: RecordedEvent[] = [];
-  let live = false;
+  let publishing: Promise<void> | null = null;
   let loop: Promise<void> | null = null;
 
-  // Publishing per topic in arrival order keeps each key's order; one checkpoint per flushed batch.
-  async function flush() {
-    if (pending.length === 0) return;
-    const batch = pending;
-    pending = [];
+  async function saveCheckpoint(force: boolean) {
+    const position = waiters.processed;
+    if (!position || position === saved || (!force && Date.now() - savedAt < CHECKPOINT_INTERVAL_MS)) return;
+    if ((await deps.checkpoints.store(NAME, position, saved)) === 'mismatch') throw new Error('relay checkpoint moved by another relay');
+    saved = position;
+    savedAt = Date.now();
+  }
+
+  async function publishRound() {
+    const round = pending.splice(0, MAX_ROUND);
     const byTopic = new Map<string, BusMessage[]>();
-    for (const event of batch) {
+    for (const event of round) {
       const topic = topicOfStream(event.streamId);
-      byTopic.set(topic, [...(byTopic.get(topic) ?? []), toBusMessage(event)]);
+      const messages = byTopic.get(topic) ?? [];
+      messages.push(toBusMessage(event));
+      byTopic.set(topic, messages);
     }
-    await Promise.all([...byTopic].map(([topic, messages]) => deps.bus.publish(topic, messages)));
-    const last = batch[batch.length - 1]!.position;
-    if ((await deps.checkpoints.store(NAME, last, saved)) === 'mismatch') throw new Error('relay checkpoint moved by another relay');
-    saved = last;
-    waiters.advance(last);
+    try {
+      await Promise.all([...byTopic].map(([topic, messages]) => deps.bus.publish(topic, messages)));
+    } catch (error) {
+      pending.unshift(...round); // published again on the next round: consumers dedupe
+      throw error;
+    }
+    waiters.advance(round[round.length - 1]!.position);
+    await saveCheckpoint(false);
+  }
+
+  /** Publishes rounds until nothing is pending; one such drain runs at a time. */
+  function drain(): Promise<void> {
+    if (publishing) return publishing;
+    if (pending.length === 0) return Promise.resolve();
+    const running = (async () => {
+      while (pending.length > 0) await publishRound();
+    })();
+    publishing = running.finally(() => {
+      publishing = null;
+      // An event pushed between the loop's last check and here would otherwise wait for the next one.
+      if (pending.length > 0) void drain().catch((error) => deps.onError?.(error));
+    });
+    return publishing;
   }
 
   async function run() {
     for await (const delivery of deps.store.subscribeToAll({ from: saved ?? 'start', signal: abort.signal })) {
       if (delivery.kind === 'caughtUp') {
-        live = true;
-        await flush();
+        await drain();
+        await saveCheckpoint(true);
         continue;
       }
       pending.push(delivery.event);
-      if (live || pending.length >= BACKLOG_BATCH) await flush();
+      // Back-pressure: reading the log never runs far ahead of the bus.
+      if (pending.length >= MAX_ROUND) await drain();
+      else void drain().catch((error) => deps.onError?.(error));
     }
   }
 
@@ -87,7 +118,8 @@ export function createRelay(deps: {
     async stop() {
       abort.abort();
       await loop?.catch(() => undefined);
-      await flush().catch(() => undefined);
+      await drain().catch(() => undefined);
+      await saveCheckpoint(true).catch(() => undefined);
     },
   };
 }

@@ -9,9 +9,24 @@ function format(bytes: Buffer): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
 }
 
+// Random bytes are drawn from a pool: one system call per 256 ids instead of one per id.
+const POOL_IDS = 256;
+let pool = Buffer.alloc(0);
+let poolOffset = 0;
+
+function random16(): Buffer {
+  if (poolOffset >= pool.length) {
+    pool = randomBytes(16 * POOL_IDS);
+    poolOffset = 0;
+  }
+  const bytes = Buffer.from(pool.subarray(poolOffset, poolOffset + 16));
+  poolOffset += 16;
+  return bytes;
+}
+
 /** RFC 9562 uuid v7: 48-bit millisecond timestamp, then random bits; ids sort by creation time. */
 export function uuidV7(now = Date.now()): string {
-  const bytes = randomBytes(16);
+  const bytes = random16();
   bytes.writeUIntBE(now, 0, 6);
   bytes[6] = (bytes[6]! & 0x0f) | 0x70;
   bytes[8] = (bytes[8]! & 0x3f) | 0x80;
