@@ -25,28 +25,35 @@ export async function chargeCall(
   const at = deps.clock.now().toISOString();
   const outcome = await deps.executor
     .execute(
-    ledgerStream(input.userId),
-    ledgerDecider,
-    {
-      type: 'Charge',
-      chargeId: input.chargeId,
-      product: input.product,
-      units: input.units ?? product.units,
-      priceMicros: input.priceMicros ?? product.priceMicros,
-      at,
-      details: input.details,
-    },
-    { commandId: `charge:${input.chargeId}` },
+      ledgerStream(input.userId),
+      ledgerDecider,
+      {
+        type: 'Charge',
+        chargeId: input.chargeId,
+        product: input.product,
+        units: input.units ?? product.units,
+        priceMicros: input.priceMicros ?? product.priceMicros,
+        at,
+        details: input.details,
+      },
+      { commandId: `charge:${input.chargeId}` },
       (state: LedgerState) => {
         const charge = state.charges.get(input.chargeId)!;
-        return billingEnvelope(state, charge, at);
+        const refunded =
+          charge.refundedMicros + charge.refundedUnits > 0 && charge.refundedMicros === charge.amountMicros && charge.refundedUnits === charge.units;
+        return { envelope: billingEnvelope(state, charge, at), refunded };
       },
     )
     .catch((error: unknown) => {
       throw withRefusalEnvelope(error);
     });
   const duplicate = outcome.events.length === 0;
-  return { billing: duplicate ? { ...outcome.view, replay: true } : outcome.view, duplicate };
+  // A call id whose charge was refunded (the call failed) must not be served again for free.
+  if (duplicate && outcome.view.refunded) {
+    throw fail('backend_unavailable', 'this call failed earlier and its charge was refunded; send it again with a new Idempotency-Key');
+  }
+  const { envelope } = outcome.view;
+  return { billing: duplicate ? { ...envelope, replay: true } : envelope, duplicate };
 }
 
 /** A 402 carries the billing envelope of the refused call (nothing charged), with the shortfall. */

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { madeUpTronAddress } from '../helpers/made-up-addresses.js';
 import { startTestService, type TestService } from '../support/test-service.js';
 
 const EVM = '0x' + 'ab'.repeat(20);
@@ -52,6 +53,21 @@ describe('POST /v2/screen refuses every bad input with the spec status and code,
     expect(response.json().error.code).toBe(code);
   });
 
+  it('wrong case: EVM hex in any case is accepted and echoed lowercased; network case does not matter', async () => {
+    const mixed = '0xAbCdEf' + 'aB'.repeat(17);
+    const response = await screen({ address: mixed, network: 'eTh' });
+    expect(response.statusCode).toBe(200);
+    expect(response.json().address).toBe(mixed.toLowerCase());
+    expect(response.json().network).toBe('ETH');
+  });
+
+  it('wrong case in a TRON address breaks its checksum: 422, not another address', async () => {
+    const valid = madeUpTronAddress('case-test');
+    expect((await screen({ address: valid, network: 'TRON' })).json().address).toBe(valid);
+    const swapped = valid.slice(0, 5) + valid.slice(5).toLowerCase();
+    expect((await screen({ address: swapped, network: 'TRON' })).statusCode).toBe(422);
+  });
+
   it('wrong content type is 415', async () => {
     const response = await svc.app.inject({
       method: 'POST',
@@ -75,12 +91,12 @@ describe('POST /v2/screen refuses every bad input with the spec status and code,
     expect(body.supported_networks).toEqual(['BSC', 'ETH', 'TRON']);
   });
 
-  it('charged nothing for all of the above', async () => {
+  it('charged nothing for any refused input (the two accepted case tests are the only charges)', async () => {
     await svc.services.whenCaughtUp();
     const usage = await svc.app.inject({ method: 'GET', url: '/v2/me/usage', headers: { authorization: `Bearer ${key}` } });
-    expect(usage.json().rows).toEqual([]);
+    expect(usage.json().rows).toHaveLength(2);
     const balance = await svc.app.inject({ method: 'GET', url: '/v2/balance', headers: { authorization: `Bearer ${key}` } });
-    expect(balance.json().balance_usd).toBe(5);
+    expect(balance.json().balance_usd).toBe(4.8);
     expect(userId).toBeTruthy();
   });
 });
