@@ -8,6 +8,10 @@ const schema = z.object({
   HOST: z.string().default('0.0.0.0'),
   DATA_DIR: z.string().default('./data'),
   SVC_SOURCES_DIR: z.string().optional(),
+  /** Without SVC_SOURCES_DIR, sync the data sources from upstream at start (in the background). */
+  SVC_SYNC_ON_START: z.enum(['0', '1']).default('1'),
+  /** Where `data sync` downloads from instead of upstream: see infra/sources/upstream-mirror.ts. */
+  SVC_UPSTREAM_MIRROR: z.string().optional(),
   SVC_DEMO_DEPOSIT_USD: z.coerce.number().nonnegative().default(10),
   SVC_DEMO_API_KEY: z.string().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

@@ -1,10 +1,12 @@
 import type { Network } from '../../domain/shared/network.js';
 import { classifyGraphsenseTag, GRAPHSENSE_CONFIDENCE } from '../../domain/intel/native-tags.js';
+import { parseDocument } from 'yaml';
 import { isRecord, parseJsonFile, stringField } from './json-file.js';
 import { isoDay, latestDay, malformed, ParsedFileBuilder, type ParsedFile } from './parsed-file.js';
 
 /**
- * A GraphSense TagPack (converted from YAML to JSON, one file per pack): header fields are inherited by
+ * A GraphSense TagPack, in YAML as upstream publishes it or in the JSON conversion of ../shared/data
+ * (one file per pack): header fields are inherited by
  * every tag unless the tag sets its own. A tag's confidence is GraphSense's own scale; the category
  * comes from its abuse, category, concepts or label words (native-tags.ts). Names hold on the network
  * of the tag's currency, abuse on every EVM network (intel.types.ts, ChainScope).
@@ -39,10 +41,21 @@ const conceptsOf = (record: Record<string, unknown>): string[] | undefined =>
 
 const urlOf = (value: string | undefined): string | null => (value && /^https?:\/\//.test(value) ? value : null);
 
+/** YAML 1.2 (a superset of JSON); an error names the line of the first problem. */
+function parseYamlFile(text: string, file: string): unknown {
+  const document = parseDocument(text, { prettyErrors: false, uniqueKeys: false });
+  const [error] = document.errors;
+  if (error) {
+    const line = text.slice(0, error.pos[0]).split('\n').length;
+    throw malformed(file, `line ${line}`, `invalid YAML: ${error.message.split('\n')[0]}`);
+  }
+  return document.toJS({ maxAliasCount: 100 });
+}
+
 export function parseGraphsenseTagpack(text: string, file: string): ParsedFile {
-  const pack = parseJsonFile(text, file);
+  const pack = /\.ya?ml$/i.test(file) ? parseYamlFile(text, file) : parseJsonFile(text, file);
   if (!isRecord(pack) || !Array.isArray(pack.tags)) throw malformed(file, 'record 1', 'expected a TagPack with a tags array');
-  const packName = (file.split('/').at(-1) ?? file).replace(/\.json$/, '');
+  const packName = (file.split('/').at(-1) ?? file).replace(/\.(json|ya?ml)$/i, '');
   const header: Inherited = Object.fromEntries(INHERITED.flatMap((key) => (stringField(pack, key) ? [[key, stringField(pack, key)]] : [])));
   const out = new ParsedFileBuilder(file);
   const days: (string | null)[] = [isoDay(header.lastmod)];

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { madeUpEvmAddress, madeUpTronAddress } from '../../test/helpers/made-up-addresses.js';
 import { brokenFixtureText, fixtureText, thrownBy } from '../../test/helpers/source-fixtures.js';
@@ -129,5 +131,27 @@ describe('GraphSense TagPacks', () => {
     expect(thrownBy(() => parseGraphsenseTagpack(brokenFixtureText(file), file)).message).toBe(
       'graphsense-tagpacks/example-fraud.json, record 1: expected a TagPack with a tags array',
     );
+  });
+});
+
+describe('GraphSense TagPacks in YAML, as upstream publishes them', () => {
+  const upstream = (name: string): string => readFileSync(join(import.meta.dirname, '../../test/fixtures/upstream-formats/graphsense', name), 'utf8');
+
+  it('reads a YAML pack like its JSON conversion: header inherited, TRON case kept, names per network', () => {
+    const file = 'graphsense-tagpacks/exchange-wallets-example.yaml';
+    const parsed = parseGraphsenseTagpack(upstream('exchange-wallets-example.yaml'), file);
+    expect(summary(parsed.claims)).toEqual([
+      { address: evm('yaml-exchange-eth'), scope: 'ETH', kind: 'identity', category: 'exchange', label: 'ExampleX hot wallet' },
+      { address: madeUpTronAddress('yaml-exchange-trx'), scope: 'TRON', kind: 'identity', category: 'exchange', label: 'ExampleX TRON deposit' },
+    ]);
+    expect(parsed.claims.map((c) => c.confidence)).toEqual([50, 50]);
+    expect(parsed.dataDate).toBe('2024-05-02');
+  });
+
+  it('names the file and line of broken YAML', () => {
+    const file = 'graphsense-tagpacks/broken-indentation.yaml';
+    const error = thrownBy(() => parseGraphsenseTagpack(upstream('broken-indentation.yaml'), file));
+    expect(error.code).toBe('data_import_failed');
+    expect(error.message).toMatch(/^graphsense-tagpacks\/broken-indentation\.yaml, line 6: invalid YAML: /);
   });
 });

@@ -17,21 +17,23 @@ afterAll(() => Promise.all(temporary.map((dir) => rm(dir, { recursive: true, for
 describe('loadSourcesFromDir on made-up fixtures', () => {
   it('loads every catalogued source present, in catalog order', () => {
     expect(loaded.map((s) => s.source)).toEqual(SOURCE_CATALOG.map((entry) => entry.descriptor.slug));
-    expect(progress.at(-1)).toMatchObject({ source: 'trustwallet_tokens', filesDone: 6, filesTotal: 6 });
+    expect(progress.at(-1)).toMatchObject({ source: 'eu_fsf', filesDone: 1, filesTotal: 1 });
   });
 
   it('stamps provenance: source slug, upstream file URL unless the record names one, dataset date', () => {
     const ultrasound = bySlug('ofac_ultrasound');
-    expect(ultrasound.version).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    // An undated list read from a directory: versioned by the day its files were retrieved.
+    expect(ultrasound.version).toMatch(/^retrieved-\d{4}-\d{2}-\d{2}$/);
     expect(ultrasound.claims[0]).toMatchObject({
       source: 'ofac_ultrasound',
       sourceUrl: 'https://raw.githubusercontent.com/ultrasoundmoney/ofac-ethereum-addresses/74a24ed22a73225b5f3a70f84f989b814e8ff627/data.csv',
-      firstSeenAt: `${ultrasound.version}T00:00:00Z`,
+      firstSeenAt: `${ultrasound.version.slice('retrieved-'.length)}T00:00:00Z`,
     });
     const wallets = bySlug('ofac_wallet_lists');
     expect(wallets.version).toBe('2026-02-01');
+    // The same address in 1_Complete and 2_Tron: one claim, from the first file read.
     expect(wallets.claims.find((c) => c.scope === 'TRON')!.sourceUrl).toBe(
-      'https://raw.githubusercontent.com/1020-1795/OFAC_SDN_Wallet_List/8817cdb478c2d7d78b7fea5375e36677b7e5462a/OFAC_Sanctioned_Wallet_Lists/2_Tron_Sanctioned_Wallet_List.txt',
+      'https://raw.githubusercontent.com/1020-1795/OFAC_SDN_Wallet_List/8817cdb478c2d7d78b7fea5375e36677b7e5462a/OFAC_Sanctioned_Wallet_Lists/1_Complete_Sanctioned_Wallet_List.txt',
     );
     expect(bySlug('ofac_sdn').claims[0]!.sourceUrl).toBe('https://sanctionssearch.ofac.treas.gov/Details.aspx?id=90001');
   });

@@ -30,6 +30,10 @@ export interface SourceLoadStats {
 
 export interface LoadedSource {
   readonly source: string;
+  /**
+   * The data's own date when its files state one (YYYY-MM-DD); else, for files just downloaded, the
+   * upstream revision they were taken at (a commit); else `retrieved-<newest file date>`.
+   */
   readonly version: string;
   /** `sha256:` of the files' paths and bytes (and of the superseding source's hash, if any). */
   readonly contentHash: string;
@@ -72,6 +76,7 @@ async function loadSource(
   dir: string,
   entry: CatalogEntry,
   folderReaders: readonly CatalogEntry[],
+  fromUpstream: boolean,
   onProgress?: (progress: LoadProgress) => void,
 ) {
   const folder = join(dir, entry.folder);
@@ -92,13 +97,17 @@ async function loadSource(
     onProgress?.({ source: entry.descriptor.slug, file: `${entry.folder}/${path}`, filesDone: index + 1, filesTotal: read.length });
   }
 
-  const version = latestDay(parsed.map(({ file }) => file.dataDate)) ?? newestFileDay ?? '1970-01-01';
+  const dataDate = latestDay(parsed.map(({ file }) => file.dataDate));
+  const retrieved = newestFileDay ?? '1970-01-01';
+  const revision = fromUpstream ? entry.upstream.revision : undefined;
+  const version = dataDate ?? revision ?? `retrieved-${retrieved}`;
   const claims = new Map<string, Claim>();
   let drafts = 0;
   for (const { file, url } of parsed) {
     for (const draft of file.claims) {
       drafts += 1;
-      const claim = withProvenance(draft, entry.descriptor.slug, url, version);
+      // An undated record of an undated list was last seen when the list was retrieved.
+      const claim = withProvenance(draft, entry.descriptor.slug, url, dataDate ?? retrieved);
       const key = claimKey(claim);
       const known = claims.get(key);
       claims.set(key, known ? better(known, claim) : claim);
@@ -132,9 +141,9 @@ async function loadSource(
   } satisfies LoadedSource;
 }
 
-function withProvenance(draft: ClaimDraft, source: string, fileUrl: string, version: string): Claim {
+function withProvenance(draft: ClaimDraft, source: string, fileUrl: string, listDay: string): Claim {
   const { seenAt, sourceUrl, ...rest } = draft;
-  const seen = timestampOf(seenAt ?? version);
+  const seen = timestampOf(seenAt ?? listDay);
   return { ...rest, source, sourceUrl: sourceUrl ?? fileUrl, firstSeenAt: seen, lastSeenAt: seen } as Claim;
 }
 
@@ -142,6 +151,7 @@ export async function loadSourcesFromDir(
   dir: string,
   onProgress?: (progress: LoadProgress) => void,
   catalog: readonly CatalogEntry[] = SOURCE_CATALOG,
+  options: { readonly fromUpstream?: boolean } = {},
 ): Promise<LoadedSource[]> {
   const loaded: LoadedSource[] = [];
   for (const entry of catalog) {
@@ -150,7 +160,7 @@ export async function loadSourcesFromDir(
       continue;
     }
     const folderReaders = catalog.filter((other) => other.folder === entry.folder);
-    const source = await loadSource(dir, entry, folderReaders, onProgress);
+    const source = await loadSource(dir, entry, folderReaders, options.fromUpstream ?? false, onProgress);
     if (source.stats.files > 0) loaded.push(source);
   }
   return supersede(loaded, catalog);

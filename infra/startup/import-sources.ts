@@ -1,31 +1,49 @@
-import { importDataset } from '../../commands/import-dataset.js';
 import type { Services } from '../bootstrap.js';
-import { loadSourcesFromDir } from '../sources/load-sources.js';
+import { importFromDirectory, syncFromUpstream, type ImportOutcome } from '../sources/import-sources.js';
+import { httpFetch, parseMirror } from '../sources/upstream-mirror.js';
 
 /**
- * Imports every configured source at start: from SVC_SOURCES_DIR when set, otherwise nothing is
- * imported at start and `npm run cli -- data sync` downloads the sources from their upstream URLs.
- * A source whose content is already current appends nothing.
+ * The data sources at start. With SVC_SOURCES_DIR: imported from that directory before the service
+ * answers. Without it: synced from upstream in the background (SVC_SYNC_ON_START=1, the default), so
+ * that a slow or unreachable upstream never keeps the API from starting; what was imported before
+ * stays current, and each failure is logged with its source and reason.
  */
-export async function importConfiguredSources(services: Services, log: (line: string) => void): Promise<void> {
-  const dir = services.config.SVC_SOURCES_DIR;
-  if (!dir) {
-    log('SVC_SOURCES_DIR is not set: no data source imported at start (run `npm run cli -- data sync` to download them)');
-    return;
+export async function importConfiguredSources(
+  services: Services,
+  log: (line: string) => void,
+): Promise<{ readonly background: Promise<ImportOutcome[]> | null }> {
+  const { SVC_SOURCES_DIR: dir, SVC_SYNC_ON_START: syncOnStart } = services.config;
+  if (dir) {
+    const outcomes = await importFromDirectory(services.commands, dir);
+    await services.projections.whenCaughtUp();
+    report(outcomes, `in ${dir}`, log);
+    return { background: null };
   }
-  const loaded = await loadSourcesFromDir(dir);
-  let imported = 0;
-  for (const source of loaded) {
-    const result = await importDataset(services.commands, {
-      source: source.source,
-      version: source.version,
-      contentHash: source.contentHash,
-      claims: source.claims,
-      tokens: source.tokens,
-      descriptor: source.descriptor,
-    });
-    if (result.imported) imported++;
+  if (syncOnStart === '0') {
+    log('data sources: SVC_SOURCES_DIR is unset and SVC_SYNC_ON_START=0: nothing imported at start (run `npm run cli -- data sync`)');
+    return { background: null };
   }
-  await services.projections.whenCaughtUp();
-  log(`data sources: ${loaded.length} found in ${dir}, ${imported} imported, ${loaded.length - imported} already current`);
+  log('data sources: SVC_SOURCES_DIR is unset: syncing from upstream in the background');
+  const background = syncFromUpstream(services.commands, {
+    dataDir: services.config.DATA_DIR,
+    fetch: httpFetch(),
+    mirror: parseMirror(services.config.SVC_UPSTREAM_MIRROR),
+  }).then(
+    async (outcomes) => {
+      await services.projections.whenCaughtUp();
+      report(outcomes, 'from upstream', log);
+      return outcomes;
+    },
+    (error: unknown) => {
+      log(`data sources: sync from upstream failed: ${error instanceof Error ? error.message : String(error)}; the service goes on with the data it has`);
+      return [];
+    },
+  );
+  return { background };
+}
+
+function report(outcomes: readonly ImportOutcome[], where: string, log: (line: string) => void): void {
+  const count = (status: ImportOutcome['status']) => outcomes.filter((o) => o.status === status).length;
+  log(`data sources ${where}: ${count('imported')} imported, ${count('current')} already current, ${count('failed')} failed`);
+  for (const failure of outcomes.filter((o) => o.status === 'failed')) log(`data source ${failure.source} not imported: ${failure.error}`);
 }
