@@ -56,6 +56,31 @@ export async function chargeCall(
   return { billing: duplicate ? { ...envelope, replay: true } : envelope, duplicate };
 }
 
+/**
+ * Refuses now, with the same 402 as chargeCall, a charge the ledger would refuse; takes nothing. For calls
+ * charged on delivery (inspect): a call that cannot pay is refused before any work starts.
+ */
+export async function assertCanCharge(
+  deps: CommandDeps,
+  input: { userId: string; product: Product; units: number; priceMicros: Micros },
+): Promise<void> {
+  const { state } = await deps.executor.load(ledgerStream(input.userId), ledgerDecider);
+  const probe = {
+    type: 'Charge',
+    chargeId: `probe:${deps.ids.newId()}`,
+    product: input.product,
+    units: input.units,
+    priceMicros: input.priceMicros,
+    at: deps.clock.now().toISOString(),
+    details: { endpoint: PRODUCTS[input.product].endpoint, keyId: null, network: null, subject: null },
+  } as const;
+  try {
+    ledgerDecider.decide(probe, state);
+  } catch (error) {
+    throw withRefusalEnvelope(error);
+  }
+}
+
 /** A 402 carries the billing envelope of the refused call (nothing charged), with the shortfall. */
 function withRefusalEnvelope(error: unknown): unknown {
   if (!isServiceError(error) || !['insufficient_funds', 'monthly_cap_exceeded', 'quota_exceeded'].includes(error.code)) return error;

@@ -5,7 +5,8 @@ export const PRODUCTS = {
   screen: { priceMicros: 100_000, units: 1, endpoint: 'POST /v2/screen' },
   check_address: { priceMicros: 1_000_000, units: 1, endpoint: 'GET /v2/check-address/{check_id}/result' },
   check_transfer: { priceMicros: 500_000, units: 1, endpoint: 'POST /v2/check-transfer' },
-  inspect: { priceMicros: 1_000_000, units: 1, endpoint: 'POST /v2/inspect-address' },
+  /** Per provider run (the own engine included); the spec gives no inspect price, see README "Billing". */
+  inspect: { priceMicros: 100_000, units: 1, endpoint: 'POST /v2/inspect-address' },
 } as const satisfies Record<string, { priceMicros: Micros; units: number; endpoint: string }>;
 
 export type Product = keyof typeof PRODUCTS;

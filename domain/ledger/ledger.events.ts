@@ -18,6 +18,8 @@ export const chargeDetailsSchema = z.object({
   keyId: z.string().nullable(),
   network: z.string().nullable(),
   subject: z.string().nullable(),
+  /** Multi-provider calls: every provider the call asked for, and whether its run is in this charge. */
+  providers: z.array(z.object({ provider: z.string(), outcome: z.string(), charged: z.boolean() })).optional(),
 });
 export type ChargeDetails = z.infer<typeof chargeDetailsSchema>;
 

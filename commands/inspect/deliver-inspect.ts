@@ -1,0 +1,119 @@
+import { PRODUCTS } from '../../domain/billing/products.js';
+import { inspectDecider, type InspectState } from '../../domain/inspect/inspect.decider.js';
+import { inspectStream, type InspectRequest } from '../../domain/inspect/inspect.events.js';
+import type { BillingEnvelope } from '../../domain/ledger/billing-envelope.js';
+import type { ChargeDetails } from '../../domain/ledger/ledger.events.js';
+import { fail, hasCode, isServiceError, type ServiceError } from '../../domain/shared/errors.js';
+import { chargeCall, readBalance, refundCall } from '../billing.commands.js';
+import type { CommandDeps } from '../command-deps.js';
+import type { CallResponse } from '../idempotent-call.js';
+import { inspectCost } from './start-inspect.js';
+
+/**
+ * Delivers an inspect's result, to its owner only, and settles its price exactly once (the charge id is
+ * the check id). The charge is the sum of the provider runs that ANSWERED: a failed provider is simply
+ * not charged, so a call where some providers answered is never refunded. When every provider failed,
+ * the call is recorded as charged for all its runs and refunded in full at once (a visible row in the
+ * usage and the ledger), and answers 502.
+ */
+
+export const INSPECT_RESULT_SCHEMA_VERSION = 1;
+export const inspectResultUrl = (checkId: string): string => `/v2/inspect/${checkId}/result`;
+
+/** The 202 body: the check is still running; poll `retry_url` with backoff (2 s, doubling, capped at 10 s). */
+export function runningBody(checkId: string, createdAt: string) {
+  return { check_id: checkId, status: 'running', retry_url: inspectResultUrl(checkId), created_at: createdAt };
+}
+
+function chargeDetails(request: InspectRequest, state: InspectState, chargeFailedRuns: boolean): ChargeDetails {
+  const runs = state.outcomes.map((o) => ({
+    provider: o.provider,
+    outcome: o.ok ? 'answered' : `failed: ${o.error}`,
+    charged: o.ok || chargeFailedRuns,
+  }));
+  return {
+    endpoint: PRODUCTS.inspect.endpoint,
+    keyId: request.keyId,
+    network: request.network,
+    subject: request.address,
+    providers: [
+      ...runs,
+      ...request.waived.map((provider) => ({ provider, outcome: 'waived: disabled on this service', charged: false })),
+      ...request.skipped.map((provider) => ({ provider, outcome: 'skipped: network not covered', charged: false })),
+    ],
+  };
+}
+
+function providerEntries(state: InspectState) {
+  return Object.fromEntries(
+    state.outcomes.map((o) => [
+      o.provider,
+      o.ok
+        ? { ok: true, verdict: o.raw, assessment: o.assessment, elapsed_ms: o.elapsedMs }
+        : { ok: false, error: o.error, elapsed_ms: o.elapsedMs },
+    ]),
+  );
+}
+
+function resultBody(checkId: string, request: InspectRequest, state: InspectState, billing: BillingEnvelope) {
+  return {
+    schema_version: INSPECT_RESULT_SCHEMA_VERSION,
+    check_id: checkId,
+    status: 'completed',
+    address: request.address,
+    network: request.network,
+    created_at: request.at,
+    completed_at: state.finishedAt,
+    audit: state.audit,
+    providers: providerEntries(state),
+    waived_providers: request.waived,
+    skipped_providers: request.skipped,
+    billing,
+  };
+}
+
+/** Every provider failed: charge what the runs would have cost and refund it whole, then the 502. */
+async function settleFailure(deps: CommandDeps, checkId: string, request: InspectRequest, state: InspectState): Promise<ServiceError> {
+  const failures = state.outcomes.map((o) => `${o.provider} (${o.ok ? 'answered' : o.error})`).join(', ');
+  let charged = true;
+  try {
+    await chargeCall(deps, {
+      userId: request.userId,
+      chargeId: checkId,
+      product: 'inspect',
+      details: chargeDetails(request, state, true),
+      ...inspectCost(request.providers.length),
+    });
+  } catch (error) {
+    // backend_unavailable: charged and refunded by an earlier delivery; a 402: there is nothing to refund
+    if (isServiceError(error) && ['insufficient_funds', 'monthly_cap_exceeded', 'quota_exceeded'].includes(error.code)) charged = false;
+    else if (!hasCode(error, 'backend_unavailable')) throw error;
+  }
+  const billing = charged
+    ? await refundCall(deps, { userId: request.userId, chargeId: checkId, reason: `every provider failed: ${failures}` })
+    : (await readBalance(deps, request.userId)).billing;
+  return fail('backend_unavailable', `every provider failed (${failures}); the call was not charged (fully refunded)`, {
+    check_id: checkId,
+    providers: providerEntries(state),
+    billing,
+  });
+}
+
+/** 200 with the result (charged on the first delivery), 202 while running, 502 when every provider failed, 404 if not the caller's. */
+export async function deliverInspect(deps: CommandDeps, input: { userId: string; checkId: string }): Promise<CallResponse> {
+  const { state } = await deps.executor.load(inspectStream(input.checkId), inspectDecider);
+  const request = state.request;
+  // Someone else's check is indistinguishable from no check.
+  if (!request || request.userId !== input.userId) throw fail('not_found', 'no such inspect');
+  if (state.status === 'running') return { status: 202, body: runningBody(input.checkId, request.at) };
+  if (state.status === 'failed') throw await settleFailure(deps, input.checkId, request, state);
+  const answered = state.outcomes.filter((o) => o.ok).length;
+  const { billing } = await chargeCall(deps, {
+    userId: request.userId,
+    chargeId: input.checkId,
+    product: 'inspect',
+    details: chargeDetails(request, state, false),
+    ...inspectCost(answered),
+  });
+  return { status: 200, body: resultBody(input.checkId, request, state, billing) };
+}
