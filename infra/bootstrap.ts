@@ -14,6 +14,10 @@ import { apiKeyHashesProjection, apiKeyRepository, apiKeysProjection } from '../
 import { balanceRepository, balancesProjection } from '../projections/balances.projection.js';
 import { createIntelIndex } from '../projections/intel-index.js';
 import { usageProjection, usageRepository } from '../projections/usage.projection.js';
+import { sessionRepository, sessionsProjection } from '../projections/sessions.projection.js';
+import { subgroupRepository, subgroupsProjection } from '../projections/subgroups.projection.js';
+import { usageDayRepository, usageDaysProjection } from '../projections/usage-days.projection.js';
+import { scryptPasswordHasher } from './system/scrypt-password-hasher.js';
 import type { AppServices } from '../read-api/services.js';
 import type { Config } from './config.js';
 import { openFileCheckpointStore } from './embedded/file-checkpoint-store.js';
@@ -25,7 +29,7 @@ import { cryptoRandom } from './system/crypto-random.js';
 import { systemClock } from './system/system-clock.js';
 import { uuidIds } from './system/uuid-ids.js';
 
-export const PROJECTIONS = [accountsProjection, apiKeysProjection, apiKeyHashesProjection, usageProjection, balancesProjection];
+export const PROJECTIONS = [accountsProjection, apiKeysProjection, apiKeyHashesProjection, usageProjection, balancesProjection, sessionsProjection, subgroupsProjection, usageDaysProjection];
 
 export interface Services {
   readonly config: Config;
@@ -94,6 +98,18 @@ export async function createServices(config: Config, log: (message: string) => v
     accounts: repositories.accounts,
     usage: repositories.usage,
     whenProjected: (position) => projections.whenProcessed(position),
+    dashboard: {
+      passwords: scryptPasswordHasher({ log2N: config.SVC_PASSWORD_SCRYPT_LOG_N }),
+      sessions: sessionRepository(readStore),
+      subgroups: subgroupRepository(readStore),
+      usageDays: usageDayRepository(readStore),
+      settings: {
+        sessionTtlMs: config.SVC_SESSION_TTL_MINUTES * 60_000,
+        cookieSecure: config.SVC_COOKIE_SECURE,
+        loginMaxFailures: config.SVC_LOGIN_MAX_FAILURES,
+        loginWindowMs: config.SVC_LOGIN_WINDOW_MINUTES * 60_000,
+      },
+    },
     info: () => ({ mode: config.MODE, version: '2.0.0', ready }),
   };
 

@@ -14,6 +14,14 @@ const schema = z.object({
   SVC_UPSTREAM_MIRROR: z.string().optional(),
   SVC_DEMO_DEPOSIT_USD: z.coerce.number().nonnegative().default(10),
   SVC_DEMO_API_KEY: z.string().optional(),
+  /** Dashboard: the demo account's password; when unset, one is generated and printed once on first start. */
+  SVC_DEMO_PASSWORD: z.string().min(8).max(256).optional(),
+  /** Dashboard sessions, login throttling and password hashing (README, "Dashboard"). */
+  SVC_SESSION_TTL_MINUTES: z.coerce.number().int().min(5).max(43_200).default(720),
+  SVC_COOKIE_SECURE: z.enum(['auto', 'always', 'never']).default('auto'),
+  SVC_LOGIN_MAX_FAILURES: z.coerce.number().int().min(1).max(1000).default(5),
+  SVC_LOGIN_WINDOW_MINUTES: z.coerce.number().int().min(1).max(1440).default(15),
+  SVC_PASSWORD_SCRYPT_LOG_N: z.coerce.number().int().min(10).max(20).default(17),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Set to 0 in tests of crash recovery only; fsync is what makes an acknowledged call durable. */
   SVC_FSYNC: z.enum(['0', '1']).default('1'),

@@ -4,7 +4,8 @@ import { createServices } from './bootstrap.js';
 import { registerAdminRoute } from './cli/admin-route.js';
 import { announceService, withdrawService } from './cli/service-file.js';
 import { loadConfig } from './config.js';
-import { ensureDemoAccount } from './startup/demo-account.js';
+import { DEMO_EMAIL, ensureDemoAccount } from './startup/demo-account.js';
+import { ensureDemoPassword } from './startup/demo-password.js';
 import { importConfiguredSources } from './startup/import-sources.js';
 
 /** `npm start`: API, relay, processors and projections in one process on the embedded default. */
@@ -16,6 +17,8 @@ async function main() {
   await importConfiguredSources(services, log);
   const demo = await ensureDemoAccount(services, log);
   if (demo.created && demo.apiKey) process.stdout.write(`demo api key: ${demo.apiKey}\n`);
+  const demoPassword = await ensureDemoPassword(services);
+  if (demoPassword.generated) process.stdout.write(`demo password: ${demoPassword.generated} (dashboard login as ${DEMO_EMAIL})\n`);
 
   const app = await buildApp(services.app, { logger: config.LOG_LEVEL === 'silent' ? false : { level: config.LOG_LEVEL } });
   const announced = { token: '' };

@@ -2,6 +2,7 @@ import swagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import { errorHandler } from './errors.js';
+import { dashboardRoutes } from './dashboard/dashboard.routes.js';
 import { billingRoutes } from './routes/billing.routes.js';
 import { screenRoutes } from './routes/screen.routes.js';
 import { systemRoutes } from './routes/system.routes.js';
@@ -36,5 +37,6 @@ export async function buildApp(services: AppServices, options: { logger?: Fastif
   await app.register(systemRoutes, { services });
   await app.register(screenRoutes, { services });
   await app.register(billingRoutes, { services });
+  await app.register(dashboardRoutes(services));
   return app;
 }

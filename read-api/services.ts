@@ -4,6 +4,7 @@ import type { Position } from '../domain/ports/event-store.port.js';
 import type { AccountRepository } from '../projections/accounts.projection.js';
 import type { ApiKeyRepository } from '../projections/api-keys.projection.js';
 import type { UsageRepository } from '../projections/usage.projection.js';
+import type { DashboardServices } from './dashboard/dashboard-services.js';
 
 /** Everything the HTTP layer uses: command deps and read-model repositories, chosen by infra/bootstrap.ts. */
 export interface AppServices {
@@ -13,5 +14,7 @@ export interface AppServices {
   readonly usage: UsageRepository;
   /** Resolves once the read models reflect `position` (read-your-writes after a revocation). */
   readonly whenProjected: (position: Position | null) => Promise<void>;
+  /** Login, sessions and the dashboard's read models. */
+  readonly dashboard: DashboardServices;
   readonly info: () => { mode: string; version: string; ready: boolean };
 }

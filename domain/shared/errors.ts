@@ -18,6 +18,11 @@ export const ERROR_CODES = [
   'not_found',
   'payload_too_large',
   'unsupported_media_type',
+  // dashboard (login, sessions)
+  'login_required',
+  'invalid_credentials',
+  'too_many_attempts',
+  'csrf_failed',
   // server side
   'backend_unavailable',
   'gateway_timeout',

@@ -8,6 +8,7 @@ import { usdToMicros } from '../../domain/shared/money.js';
 import type { Services } from '../bootstrap.js';
 import { flag, numberFlag, requiredFlag, type ParsedArgs } from './args.js';
 import { auditLedgers } from './ledger-audit.js';
+import { DASHBOARD_VERBS } from './dashboard-verbs.js';
 
 export interface VerbResult {
   readonly exitCode: number;
@@ -84,6 +85,7 @@ export const VERBS: Record<string, (services: Services, args: ParsedArgs) => Pro
     const report = await auditLedgers(services, flag(args, 'account'));
     return { exitCode: report.mismatches === 0 ? 0 : 1, output: report };
   },
+  ...DASHBOARD_VERBS,
 };
 
 export async function runVerb(services: Services, args: ParsedArgs): Promise<VerbResult> {

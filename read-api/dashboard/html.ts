@@ -1,0 +1,32 @@
+/**
+ * Server-rendered HTML with escaping by default: every value interpolated into `html` is escaped unless
+ * it is itself the result of `html` (or `raw`, for markup built here such as inline SVG).
+ */
+export class SafeHtml {
+  constructor(readonly value: string) {}
+  toString(): string {
+    return this.value;
+  }
+}
+
+const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+export const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
+
+type Value = SafeHtml | string | number | boolean | null | undefined | readonly Value[];
+
+function render(value: Value): string {
+  if (value === null || value === undefined || value === false) return '';
+  if (value instanceof SafeHtml) return value.value;
+  if (Array.isArray(value)) return value.map(render).join('');
+  return escapeHtml(String(value));
+}
+
+export function html(strings: TemplateStringsArray, ...values: Value[]): SafeHtml {
+  let out = strings[0]!;
+  values.forEach((value, i) => (out += render(value) + strings[i + 1]!));
+  return new SafeHtml(out);
+}
+
+/** Markup this module's callers built themselves (never user input). */
+export const raw = (markup: string): SafeHtml => new SafeHtml(markup);
