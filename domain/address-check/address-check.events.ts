@@ -1,0 +1,52 @@
+import { z } from 'zod';
+import { exposureBudgetSchema } from '../exposure/exposure.schema.js';
+import { fullCheckResultSchema, highRiskPayloadSchema } from './full-check-result.schema.js';
+import { tierOutcomeSchema } from './tier-outcome.schema.js';
+
+/**
+ * Stream `check-{checkId}`: one address full check, from request to result. The `check-` family is
+ * shared by the asynchronous checks (transfer checks and inspects add their own event types); the
+ * address check's decider reads only the types below.
+ */
+export const checkStream = (checkId: string): string => `check-${checkId}`;
+export const CHECK_STREAM_PREFIX = 'check-';
+
+/** Webhook-ready event type, appended with CheckCompleted when the verdict is high or severe. */
+export const HIGH_RISK_EVENT = 'service.check.high_risk';
+
+const at = z.string();
+const tier = z.number().int().min(0).max(4);
+
+/** Who asked: a V2 user (charged on the first 200) or an x402 payment (paid before the check). */
+export const checkOwnerSchema = z.object({
+  channel: z.enum(['v2', 'x402']),
+  /** The V2 user id, or the x402 payment id. */
+  ownerId: z.string(),
+  keyId: z.string().nullable(),
+});
+export type CheckOwner = z.infer<typeof checkOwnerSchema>;
+
+export const addressCheckEventSchemas = {
+  AddressCheckRequested: z.object({
+    checkId: z.string(),
+    owner: checkOwnerSchema,
+    address: z.string(),
+    network: z.enum(['BSC', 'ETH', 'TRON']),
+    budget: exposureBudgetSchema,
+    requestedAt: at,
+  }),
+  TierCompleted: z.object({ outcome: tierOutcomeSchema, at }),
+  /** A tier failed (RPC, parse, pipeline error); it is retried until MAX_TIER_ATTEMPTS. */
+  TierAttemptFailed: z.object({ tier, attempt: z.number().int().min(1), error: z.string(), at }),
+  CheckCompleted: z.object({ result: fullCheckResultSchema, at }),
+  CheckFailed: z.object({ tier: tier.nullable(), error: z.string(), at }),
+  /** The reaper's verdict on a check still running after the wall-clock cap: `failed_timeout`. */
+  CheckTimedOut: z.object({ runningMs: z.number().int().nonnegative(), at }),
+  /** The first 200 of the result: the billing envelope it carried, returned again on later polls. */
+  CheckResultDelivered: z.object({ billing: z.record(z.string(), z.unknown()).nullable(), at }),
+  [HIGH_RISK_EVENT]: z.object({ owner: checkOwnerSchema, payload: highRiskPayloadSchema }),
+} as const;
+
+type Schemas = typeof addressCheckEventSchemas;
+export type AddressCheckEvent = { [K in keyof Schemas]: { type: K; data: z.infer<Schemas[K]> } }[keyof Schemas];
+export const ADDRESS_CHECK_EVENT_TYPES = Object.keys(addressCheckEventSchemas) as (keyof Schemas)[];

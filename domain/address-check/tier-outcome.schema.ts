@@ -1,0 +1,70 @@
+import { z } from 'zod';
+import { exposureResultSchema } from '../exposure/exposure.schema.js';
+import { screenVerdictSchema, sdnMatchSchema } from '../intel/screen-verdict.schema.js';
+
+/**
+ * What each tier of the full check found, as recorded in its TierCompleted event. Tiers:
+ * 0 sanctions, 1 consensus (both from the intelligence index), 2 one-hop counterparties, 3 source of
+ * funds (breadth-first over incoming transfers), 4 destination of funds (over outgoing transfers).
+ */
+
+export const TIERS = [0, 1, 2, 3, 4] as const;
+export type Tier = (typeof TIERS)[number];
+
+export const TIER_NAMES: Readonly<Record<Tier, string>> = {
+  0: 'sanctions',
+  1: 'consensus',
+  2: 'one_hop',
+  3: 'source_of_funds',
+  4: 'destination_of_funds',
+};
+
+/** Why a transfer tier did not run. */
+export const notAppliedReasonSchema = z.enum([
+  /** The transfer index holds no transfer of the address on this network. */
+  'no_transaction_history',
+  /** Fewer transfers in the tier's direction than the graph search needs. */
+  'too_few_transfers',
+  /** The address is a known service (exchange, DeFi contract, token): its pooled funds say nothing of one customer. */
+  'service_address',
+]);
+export type NotAppliedReason = z.infer<typeof notAppliedReasonSchema>;
+
+const transferDataSchema = z.object({
+  datasets: z.array(z.object({ name: z.string(), transfers: z.number().int(), from: z.string().nullable(), to: z.string().nullable(), caveat: z.string().nullable() })),
+});
+
+const activitySchema = z.object({
+  incomingTransfers: z.number().int().nonnegative(),
+  outgoingTransfers: z.number().int().nonnegative(),
+  incomingUsdMicros: z.number().int().nonnegative(),
+  outgoingUsdMicros: z.number().int().nonnegative(),
+  unpricedTransfers: z.number().int().nonnegative(),
+  firstAt: z.string(),
+  lastAt: z.string(),
+});
+export type ActivitySummary = z.infer<typeof activitySchema>;
+
+export const tierOutcomeSchema = z.discriminatedUnion('tier', [
+  z.object({
+    tier: z.literal(0),
+    sanctioned: z.boolean(),
+    sdnMatch: sdnMatchSchema.nullable(),
+    /** The intelligence data sets the index held (`source@version`): what "not listed" was checked against. */
+    datasetsChecked: z.array(z.string()),
+  }),
+  z.object({ tier: z.literal(1), screen: screenVerdictSchema }),
+  z.object({
+    tier: z.literal(2),
+    applied: z.boolean(),
+    reason: notAppliedReasonSchema.nullable(),
+    activity: activitySchema.nullable(),
+    incoming: exposureResultSchema.nullable(),
+    outgoing: exposureResultSchema.nullable(),
+    transferData: transferDataSchema,
+  }),
+  z.object({ tier: z.literal(3), applied: z.boolean(), reason: notAppliedReasonSchema.nullable(), exposure: exposureResultSchema.nullable() }),
+  z.object({ tier: z.literal(4), applied: z.boolean(), reason: notAppliedReasonSchema.nullable(), exposure: exposureResultSchema.nullable() }),
+]);
+export type TierOutcome = z.infer<typeof tierOutcomeSchema>;
+export type TierOutcomeOf<T extends Tier> = Extract<TierOutcome, { tier: T }>;

@@ -1,0 +1,92 @@
+import { searchExposure } from '../exposure/exposure-search.js';
+import type { ExposureBudget } from '../exposure/exposure.schema.js';
+import { labelFromIntel, memoized, RISK_SEVERITY_FLOOR, type Classify } from '../exposure/node-label.js';
+import { buildScreenVerdict } from '../intel/screen-verdict.js';
+import type { AddressActivity, FlowDirection, TransferIndex } from '../ports/chain-data.port.js';
+import type { IntelIndex } from '../ports/intel-index.port.js';
+import type { Network } from '../shared/network.js';
+import type { ActivitySummary, NotAppliedReason, Tier, TierOutcome, TierOutcomeOf } from './tier-outcome.schema.js';
+
+/**
+ * What each tier does, over the ports only (the processors call these and record the outcome). Tiers 0
+ * and 1 read the intelligence index; tier 2 reads the transfer index one hop deep in both directions;
+ * tiers 3 and 4 run the breadth-first exposure search over incoming and outgoing transfers.
+ */
+
+/** The graph search of a direction needs at least this many transfers in that direction. */
+export const MIN_GRAPH_TRANSFERS = 1;
+
+export interface TierDeps {
+  readonly intel: IntelIndex;
+  readonly transfers: TransferIndex;
+  /** Monotonic milliseconds, for the search's time budget. */
+  readonly now: () => number;
+}
+
+export interface TierSubject {
+  readonly address: string;
+  readonly network: Network;
+  readonly budget: ExposureBudget;
+}
+
+function classifierFor(deps: TierDeps, network: Network): Classify {
+  return memoized((address) => labelFromIntel(deps.intel.lookup(address, network)));
+}
+
+function summary(activity: AddressActivity): ActivitySummary {
+  return {
+    incomingTransfers: activity.incoming.transfers,
+    outgoingTransfers: activity.outgoing.transfers,
+    incomingUsdMicros: activity.incoming.usdMicros,
+    outgoingUsdMicros: activity.outgoing.usdMicros,
+    unpricedTransfers: activity.incoming.unpricedTransfers + activity.outgoing.unpricedTransfers,
+    firstAt: activity.firstAt,
+    lastAt: activity.lastAt,
+  };
+}
+
+function search(deps: TierDeps, subject: TierSubject, direction: FlowDirection, budget: ExposureBudget, classify: Classify) {
+  return searchExposure(
+    { flows: (...args) => deps.transfers.flows(...args), classify, now: deps.now },
+    { address: subject.address, network: subject.network, direction, budget },
+  );
+}
+
+async function graphTier<T extends 3 | 4>(tier: T, deps: TierDeps, subject: TierSubject): Promise<TierOutcomeOf<T>> {
+  const direction: FlowDirection = tier === 3 ? 'in' : 'out';
+  const notApplied = (reason: NotAppliedReason) => ({ tier, applied: false, reason, exposure: null }) as TierOutcomeOf<T>;
+  const activity = await deps.transfers.activity(subject.address, subject.network);
+  if (!activity) return notApplied('no_transaction_history');
+  const own = labelFromIntel(deps.intel.lookup(subject.address, subject.network));
+  if (own && own.severity < RISK_SEVERITY_FLOOR) return notApplied('service_address');
+  const transfers = direction === 'in' ? activity.incoming.transfers : activity.outgoing.transfers;
+  if (transfers < MIN_GRAPH_TRANSFERS) return notApplied('too_few_transfers');
+  const exposure = await search(deps, subject, direction, subject.budget, classifierFor(deps, subject.network));
+  return { tier, applied: true, reason: null, exposure } as TierOutcomeOf<T>;
+}
+
+export async function runTier(tier: Tier, deps: TierDeps, subject: TierSubject): Promise<TierOutcome> {
+  switch (tier) {
+    case 0: {
+      const screen = buildScreenVerdict(deps.intel.lookup(subject.address, subject.network));
+      const sdnMatch = screen.verdict.sdn_match;
+      return { tier, sanctioned: sdnMatch !== null, sdnMatch, datasetsChecked: deps.intel.datasets().map((d) => `${d.source}@${d.version}`) };
+    }
+    case 1:
+      return { tier, screen: buildScreenVerdict(deps.intel.lookup(subject.address, subject.network)) };
+    case 2: {
+      const transferData = { datasets: [...(await deps.transfers.coverage(subject.network)).datasets] };
+      const activity = await deps.transfers.activity(subject.address, subject.network);
+      if (!activity) return { tier, applied: false, reason: 'no_transaction_history', activity: null, incoming: null, outgoing: null, transferData };
+      const oneHop = { ...subject.budget, maxHops: 1 };
+      const classify = classifierFor(deps, subject.network);
+      const incoming = await search(deps, subject, 'in', oneHop, classify);
+      const outgoing = await search(deps, subject, 'out', oneHop, classify);
+      return { tier, applied: true, reason: null, activity: summary(activity), incoming, outgoing, transferData };
+    }
+    case 3:
+      return graphTier(3, deps, subject);
+    case 4:
+      return graphTier(4, deps, subject);
+  }
+}

@@ -1,0 +1,77 @@
+import { z } from 'zod';
+import { exposureBodySchema } from '../address-check/full-check-result.schema.js';
+import { exposureBody } from '../address-check/full-verdict.js';
+import type { ExposureResult } from '../exposure/exposure.schema.js';
+import { microsToUsd } from '../shared/money.js';
+
+/**
+ * The report of an explore job (the 200 body of GET /explore/{job_id}/result, billing aside): the
+ * exposure of each direction searched, and the categories merged over directions with their USD
+ * contribution, most severe first. `complete` is true only when every search ran out of addresses
+ * within its budget.
+ */
+
+export const exploreReportSchema = z.object({
+  job_id: z.string(),
+  report_id: z.string(),
+  status: z.literal('completed'),
+  address: z.string(),
+  network: z.string(),
+  direction: z.enum(['in', 'out', 'both']),
+  complete: z.boolean(),
+  categories: z.array(
+    z.object({
+      slug: z.string(),
+      severity: z.number().int(),
+      risk_level: z.string(),
+      contribution_usd: z.number().nonnegative(),
+      min_hops: z.number().int(),
+    }),
+  ),
+  incoming: exposureBodySchema.nullable(),
+  outgoing: exposureBodySchema.nullable(),
+  requested_at: z.string(),
+  completed_at: z.string(),
+});
+export type ExploreReport = z.infer<typeof exploreReportSchema>;
+
+export function buildExploreReport(input: {
+  jobId: string;
+  reportId: string;
+  address: string;
+  network: string;
+  direction: 'in' | 'out' | 'both';
+  incoming: ExposureResult | null;
+  outgoing: ExposureResult | null;
+  requestedAt: string;
+  completedAt: string;
+}): ExploreReport {
+  const searches = [input.incoming, input.outgoing].filter((r): r is ExposureResult => r !== null);
+  const merged = new Map<string, { slug: string; severity: number; risk_level: string; micros: number; min_hops: number }>();
+  for (const category of searches.flatMap((r) => r.categories)) {
+    const found = merged.get(category.slug);
+    if (found) {
+      found.micros += category.usdMicros;
+      found.min_hops = Math.min(found.min_hops, category.minHops);
+    } else {
+      merged.set(category.slug, { slug: category.slug, severity: category.severity, risk_level: category.riskLevel, micros: category.usdMicros, min_hops: category.minHops });
+    }
+  }
+  const categories = [...merged.values()]
+    .sort((a, b) => b.severity - a.severity || b.micros - a.micros || (a.slug < b.slug ? -1 : 1))
+    .map(({ micros, ...rest }) => ({ ...rest, contribution_usd: microsToUsd(micros) }));
+  return {
+    job_id: input.jobId,
+    report_id: input.reportId,
+    status: 'completed',
+    address: input.address,
+    network: input.network,
+    direction: input.direction,
+    complete: searches.every((r) => r.complete),
+    categories,
+    incoming: input.incoming ? exposureBody(true, null, input.incoming) : null,
+    outgoing: input.outgoing ? exposureBody(true, null, input.outgoing) : null,
+    requested_at: input.requestedAt,
+    completed_at: input.completedAt,
+  };
+}

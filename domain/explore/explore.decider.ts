@@ -1,0 +1,109 @@
+import type { CheckOwner } from '../address-check/address-check.events.js';
+import type { ExposureBudget, ExposureResult } from '../exposure/exposure.schema.js';
+import { parserFor, type Decider } from '../shared/decider.js';
+import { fail } from '../shared/errors.js';
+import type { Network } from '../shared/network.js';
+import { buildExploreReport, type ExploreReport } from './explore-report.js';
+import { BFS_COMPLETED_EVENT, BFS_FAILED_EVENT, exploreEventSchemas, type ExploreEvent } from './explore.events.js';
+
+/**
+ * One explore job: running until its search completes (service.bfs.completed), or fails
+ * MAX_EXPLORE_ATTEMPTS times or runs past the 15-minute cap (service.bfs.failed, "after the retry
+ * budget"). A finished job decides nothing more, so processors may run at least once.
+ */
+
+export const MAX_EXPLORE_ATTEMPTS = 3;
+export const EXPLORE_TIMEOUT_MS = 15 * 60 * 1000;
+
+export type ExploreDirection = 'in' | 'out' | 'both';
+
+export interface ExploreState {
+  status: 'none' | 'running' | 'completed' | 'failed';
+  request: { jobId: string; owner: CheckOwner; address: string; network: Network; direction: ExploreDirection; budget: ExposureBudget; requestedAt: string } | null;
+  attempts: number;
+  report: ExploreReport | null;
+  error: string | null;
+  delivered: { billing: Record<string, unknown> | null; at: string } | null;
+}
+
+export type ExploreCommand =
+  | { type: 'Request'; jobId: string; owner: CheckOwner; address: string; network: Network; direction: ExploreDirection; budget: ExposureBudget; at: string }
+  | { type: 'Complete'; reportId: string; incoming: ExposureResult | null; outgoing: ExposureResult | null; at: string }
+  | { type: 'RecordFailure'; error: string; at: string }
+  | { type: 'TimeOut'; at: string }
+  | { type: 'RecordDelivery'; billing: Record<string, unknown> | null; at: string };
+
+const initialState = (): ExploreState => ({ status: 'none', request: null, attempts: 0, report: null, error: null, delivered: null });
+
+function failed(state: ExploreState, error: string, attempts: number, at: string): ExploreEvent[] {
+  const { jobId, owner, address, network } = state.request!;
+  return [
+    { type: 'ExploreFailed', data: { error, attempts, at } },
+    { type: BFS_FAILED_EVENT, data: { owner, payload: { job_id: jobId, address, network, error } } },
+  ];
+}
+
+function decide(command: ExploreCommand, state: ExploreState): ExploreEvent[] {
+  if (command.type === 'Request') {
+    if (state.request) {
+      if (state.request.address === command.address && state.request.owner.ownerId === command.owner.ownerId) return [];
+      throw fail('invalid_state', `explore job ${command.jobId} already exists for another request`);
+    }
+    const { jobId, owner, address, network, direction, budget, at } = command;
+    return [{ type: 'ExploreRequested', data: { jobId, owner, address, network, direction, budget, requestedAt: at } }];
+  }
+  if (state.status === 'none') throw fail('not_found', 'no such explore job');
+  switch (command.type) {
+    case 'Complete': {
+      if (state.status !== 'running') return [];
+      const { jobId, owner, address, network, direction, requestedAt } = state.request!;
+      const report = buildExploreReport({ jobId, reportId: command.reportId, address, network, direction, incoming: command.incoming, outgoing: command.outgoing, requestedAt, completedAt: command.at });
+      const categories = report.categories.map((c) => ({ slug: c.slug, severity: c.severity, contribution: c.contribution_usd }));
+      return [
+        { type: 'ExploreCompleted', data: { report, at: command.at } },
+        { type: BFS_COMPLETED_EVENT, data: { owner, payload: { job_id: jobId, address, network, report_id: command.reportId, categories, complete: report.complete } } },
+      ];
+    }
+    case 'RecordFailure': {
+      if (state.status !== 'running') return [];
+      const attempt = state.attempts + 1;
+      const attemptFailed: ExploreEvent = { type: 'ExploreAttemptFailed', data: { attempt, error: command.error, at: command.at } };
+      return attempt < MAX_EXPLORE_ATTEMPTS ? [attemptFailed] : [attemptFailed, ...failed(state, command.error, attempt, command.at)];
+    }
+    case 'TimeOut': {
+      if (state.status !== 'running') return [];
+      if (!(Date.parse(command.at) - Date.parse(state.request!.requestedAt) >= EXPLORE_TIMEOUT_MS)) return [];
+      return failed(state, 'timed out: still running after the 15-minute cap', state.attempts, command.at);
+    }
+    case 'RecordDelivery':
+      if (state.status !== 'completed' || state.delivered) return [];
+      return [{ type: 'ExploreResultDelivered', data: { billing: command.billing, at: command.at } }];
+  }
+}
+
+function evolve(state: ExploreState, event: ExploreEvent): ExploreState {
+  switch (event.type) {
+    case 'ExploreRequested': {
+      const { jobId, owner, address, network, direction, budget, requestedAt } = event.data;
+      return { ...state, status: 'running', request: { jobId, owner, address, network, direction, budget, requestedAt } };
+    }
+    case 'ExploreAttemptFailed':
+      return { ...state, attempts: event.data.attempt, error: event.data.error };
+    case 'ExploreCompleted':
+      return { ...state, status: 'completed', report: event.data.report };
+    case 'ExploreFailed':
+      return { ...state, status: 'failed', error: event.data.error };
+    case 'ExploreResultDelivered':
+      return { ...state, delivered: { billing: event.data.billing, at: event.data.at } };
+    case BFS_COMPLETED_EVENT:
+    case BFS_FAILED_EVENT:
+      return state;
+  }
+}
+
+export const exploreDecider: Decider<ExploreCommand, ExploreEvent, ExploreState> = {
+  decide,
+  evolve,
+  initialState,
+  parse: parserFor<ExploreEvent>(exploreEventSchemas),
+};

@@ -1,0 +1,101 @@
+import { describe, expect, it } from 'vitest';
+import { edge, fixtureIndex, label, labelsOf } from '../../test/support/transfer-fixtures.js';
+import type { ExposureBudget } from './exposure.schema.js';
+import { searchExposure } from './exposure-search.js';
+
+const BUDGET: ExposureBudget = { maxNodes: 1000, maxEdges: 10_000, maxHops: 6, timeMs: 10_000, perNodeLimit: 1000 };
+const STOLEN = label('stolen_funds', 8, 'high', 'Example exploiter');
+const EXCHANGE = label('exchange', 1, 'low', 'Example Exchange');
+const SANCTIONED = label('sanctions', 10, 'sanctioned');
+
+/**
+ * r (stolen funds) → a → b → d, with clean money mixed in on the way:
+ *   r→a 1000; a→b 600, c→b 400 (c has no history); b→d 500, e→d 500, x(exchange)→e 800.
+ * d's incoming: half from b (b: 60 % from a, all of it from r), half from e (all of it from the exchange).
+ */
+const GRAPH = [
+  edge('r', 'a', 1000),
+  edge('a', 'b', 600),
+  edge('c', 'b', 400),
+  edge('b', 'd', 500),
+  edge('e', 'd', 500),
+  edge('x', 'e', 800),
+  edge('s', 'x', 5000),
+];
+const LABELS = labelsOf({ r: STOLEN, x: EXCHANGE, s: SANCTIONED });
+
+function search(options: { graph?: typeof GRAPH; anchor?: string; direction?: 'in' | 'out'; budget?: Partial<ExposureBudget>; labels?: typeof LABELS } = {}) {
+  const index = fixtureIndex(options.graph ?? GRAPH);
+  let tick = 0;
+  return searchExposure(
+    { flows: (...args) => index.flows(...args), classify: options.labels ?? LABELS, now: () => tick++ },
+    { address: options.anchor ?? 'd', network: 'ETH', direction: options.direction ?? 'in', budget: { ...BUDGET, ...options.budget } },
+  );
+}
+
+describe('breadth-first exposure search', () => {
+  it('traces the USD share of incoming funds through unlabelled hops to the labelled source, with the route', async () => {
+    const result = await search();
+    expect(result.complete).toBe(true);
+    expect(result.weighting).toBe('usd');
+    expect(result.totalUsdMicros).toBe(1000e6);
+    const [stolen, exchange] = result.categories;
+    expect(stolen).toMatchObject({ slug: 'stolen_funds', usdMicros: 300e6, minHops: 3, entities: 1 });
+    expect(stolen!.share).toBeCloseTo(0.3, 10);
+    expect(stolen!.weightedShare).toBeCloseTo(0.3 * 0.25, 10);
+    expect(stolen!.paths).toEqual([
+      { hops: 3, addresses: ['r', 'a', 'b', 'd'], usdMicros: 300e6, share: expect.closeTo(0.3, 10), label: 'Example exploiter', source: 'fixture_source', usdEstimated: false },
+    ]);
+    expect(exchange).toMatchObject({ slug: 'exchange', usdMicros: 500e6, minHops: 2 });
+    expect(result.unattributedShare).toBeCloseTo(0.2, 10);
+  });
+
+  it('stops at a service: what reached the exchange is not traced behind it', async () => {
+    const result = await search();
+    expect(result.categories.map((c) => c.slug)).not.toContain('sanctions');
+  });
+
+  it('follows outgoing funds in the direction they moved, anchor first', async () => {
+    const result = await search({ anchor: 'r', direction: 'out', graph: [...GRAPH, edge('d', 's', 100)] });
+    const sanctions = result.categories.find((c) => c.slug === 'sanctions')!;
+    // r sent everything to a; a sent all to b; b sent all to d; d sent its only outgoing 100 to s.
+    expect(sanctions.share).toBeCloseTo(1, 10);
+    expect(sanctions.paths[0]!.addresses).toEqual(['r', 'a', 'b', 'd', 's']);
+    expect(sanctions.minHops).toBe(4);
+  });
+
+  it('is not complete when a budget cuts it short, and says which', async () => {
+    const hops = await search({ budget: { maxHops: 2 } });
+    expect(hops).toMatchObject({ complete: false, stoppedBy: 'max_hops' });
+    expect(hops.categories.map((c) => c.slug)).toEqual(['exchange']);
+    expect(await search({ budget: { maxNodes: 2 } })).toMatchObject({ complete: false, stoppedBy: 'max_nodes' });
+    expect(await search({ budget: { maxEdges: 3 } })).toMatchObject({ complete: false, stoppedBy: 'max_edges' });
+    expect(await search({ budget: { timeMs: 1 } })).toMatchObject({ complete: false, stoppedBy: 'time' });
+    expect(await search({ budget: { perNodeLimit: 1 } })).toMatchObject({ complete: false, stoppedBy: 'per_node_limit' });
+  });
+
+  it('does not loop on cycles, and funds coming back to the anchor add nothing', async () => {
+    const result = await search({ graph: [edge('a', 'b', 100), edge('b', 'a', 100), edge('r', 'b', 100)], anchor: 'a' });
+    expect(result.complete).toBe(true);
+    expect(result.categories[0]).toMatchObject({ slug: 'stolen_funds', minHops: 2 });
+    expect(result.categories[0]!.share).toBeCloseTo(0.5, 10);
+  });
+
+  it('weights by transfer count when the anchor has no priced transfer, and says so', async () => {
+    const result = await search({ graph: [edge('r', 'd', null), edge('c', 'd', null), edge('c', 'd', null)] });
+    expect(result.weighting).toBe('transfer_count');
+    expect(result.categories[0]!.share).toBeCloseTo(1 / 3, 10);
+    expect(result.categories[0]!.usdMicros).toBe(0);
+  });
+
+  it('leaves dust unfollowed without calling the search incomplete', async () => {
+    const result = await search({ graph: [edge('a', 'd', 1_000_000), edge('b', 'd', 1), edge('r', 'b', 1)] });
+    expect(result.complete).toBe(true);
+    expect(result.categories).toEqual([]);
+  });
+
+  it('answers an address without history with an empty, complete result', async () => {
+    const result = await search({ anchor: 'nobody' });
+    expect(result).toMatchObject({ complete: true, categories: [], totalUsdMicros: 0, totalTransfers: 0, nodesVisited: 0 });
+  });
+});

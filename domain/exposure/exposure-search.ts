@@ -1,0 +1,209 @@
+import type { FlowDirection, FlowPage } from '../ports/chain-data.port.js';
+import type { Network } from '../shared/network.js';
+import type { CategoryExposure, ExposureBudget, ExposurePath, ExposureResult } from './exposure.schema.js';
+import type { Classify, NodeLabel } from './node-label.js';
+
+/**
+ * Breadth-first, USD-weighted exposure of an anchor address (research/aml-anchors.md §3).
+ *
+ * - Haircut: a node's share of the anchor's flow passes to its counterparties in proportion to what each
+ *   sent it (incoming) or received from it (outgoing): share(m) += share(n) · value(m↔n) / total(n).
+ *   Flows are weighted by USD; where an address's transfers have no price at all, by transfer count.
+ * - Stop at attributed addresses: a labelled address (sanctioned, risky, or a service such as an
+ *   exchange) takes the share that reached it and is not followed further (Chainalysis' "stop at
+ *   services"; funds inside a service are pooled).
+ * - Decay: the verdict reads `weightedShare` = Σ share · DECAY^(hops − 1), so a far exposure counts less
+ *   than a near one of the same size; `share` and `usdMicros` stay undiscounted, as evidence.
+ * - Level by level, heaviest first: each level is expanded in decreasing share, so a budget cut drops
+ *   the lightest flows. Shares below MIN_SHARE are dust and not followed (their value stays unattributed).
+ * - Budget: nodes discovered, edges scanned, hops, wall time, counterparties per node. `complete` is
+ *   false when any of them cut the search short.
+ * - Cycles: an address already reached is not re-entered (funds coming back add nothing new).
+ */
+
+export const DECAY = 0.5;
+export const MIN_SHARE = 1e-4;
+const PATHS_PER_CATEGORY = 3;
+const TIME_CHECK_EVERY_EDGES = 256;
+
+export interface ExposureSearchDeps {
+  readonly flows: (address: string, network: Network, direction: FlowDirection, limit: number) => Promise<FlowPage>;
+  readonly classify: Classify;
+  /** Milliseconds from a monotonic clock (performance.now in production). */
+  readonly now: () => number;
+}
+
+interface Reached {
+  share: number;
+  /** The neighbour that passed the largest part of the share: the evidence route. */
+  parent: string;
+  bestPart: number;
+  hop: number;
+  estimated: boolean;
+}
+
+interface Hit {
+  readonly address: string;
+  readonly label: NodeLabel;
+  readonly share: number;
+  readonly hop: number;
+  readonly estimated: boolean;
+}
+
+export async function searchExposure(
+  deps: ExposureSearchDeps,
+  input: { address: string; network: Network; direction: FlowDirection; budget: ExposureBudget },
+): Promise<ExposureResult> {
+  const { address: anchor, network, direction, budget } = input;
+  const started = deps.now();
+  const parents = new Map<string, string>();
+  const reachedAt = new Set<string>([anchor]);
+  const hits: Hit[] = [];
+  let frontier = new Map<string, Reached>([[anchor, { share: 1, parent: anchor, bestPart: 1, hop: 0, estimated: false }]]);
+  let stoppedBy: ExposureResult['stoppedBy'] = null;
+  let edges = 0;
+  let hopsReached = 0;
+  let anchorTotals: FlowPage['totals'] | null = null;
+  let weighting: ExposureResult['weighting'] = 'usd';
+
+  levels: for (let hop = 1; frontier.size > 0; hop++) {
+    if (hop > budget.maxHops) {
+      stoppedBy = 'max_hops';
+      break;
+    }
+    const next = new Map<string, Reached>();
+    const ordered = [...frontier].sort((a, b) => b[1].share - a[1].share);
+    for (const [node, reached] of ordered) {
+      if (deps.now() - started > budget.timeMs) {
+        stoppedBy = 'time';
+        break levels;
+      }
+      const page = await deps.flows(node, network, direction, budget.perNodeLimit);
+      if (hop === 1) {
+        anchorTotals = page.totals;
+        weighting = page.totals.usdMicros > 0 ? 'usd' : 'transfer_count';
+      }
+      const byUsd = page.totals.usdMicros > 0;
+      const total = byUsd ? page.totals.usdMicros : page.totals.transfers;
+      if (total <= 0) continue;
+      if (page.size < page.totals.counterparties) stoppedBy ??= 'per_node_limit';
+      for (let row = 0; row < page.size; row++) {
+        if (++edges > budget.maxEdges) {
+          stoppedBy = 'max_edges';
+          hopsReached = hop;
+          break levels;
+        }
+        if (edges % TIME_CHECK_EVERY_EDGES === 0 && deps.now() - started > budget.timeMs) {
+          stoppedBy = 'time';
+          hopsReached = hop;
+          break levels;
+        }
+        const counterparty = page.counterparty(row);
+        if (reachedAt.has(counterparty)) continue;
+        const part = (reached.share * (byUsd ? page.usdMicros(row) : page.transfers(row))) / total;
+        if (part <= 0) continue;
+        const estimated = reached.estimated || page.estimated(row);
+        const entry = next.get(counterparty);
+        if (!entry) next.set(counterparty, { share: part, parent: node, bestPart: part, hop, estimated });
+        else {
+          entry.share += part;
+          entry.estimated ||= estimated;
+          if (part > entry.bestPart) {
+            entry.bestPart = part;
+            entry.parent = node;
+          }
+        }
+      }
+    }
+    hopsReached = hop;
+    frontier = new Map();
+    for (const [address, reached] of next) {
+      if (reachedAt.size - 1 >= budget.maxNodes) {
+        stoppedBy = 'max_nodes';
+        break levels;
+      }
+      reachedAt.add(address);
+      parents.set(address, reached.parent);
+      const label = deps.classify(address);
+      if (label) hits.push({ address, label, share: reached.share, hop, estimated: reached.estimated });
+      else if (reached.share >= MIN_SHARE) frontier.set(address, reached);
+    }
+  }
+
+  const totals = anchorTotals;
+  const totalUsd = totals?.usdMicros ?? 0;
+  const categories = aggregate(hits, (address) => routeOf(parents, anchor, address, direction), totalUsd, weighting);
+  const attributed = Math.min(1, categories.reduce((sum, c) => sum + c.share, 0));
+  return {
+    direction,
+    complete: stoppedBy === null,
+    stoppedBy,
+    weighting,
+    totalUsdMicros: totalUsd,
+    totalTransfers: totals?.transfers ?? 0,
+    categories,
+    unattributedShare: totals ? clamp01(1 - attributed) : 0,
+    nodesVisited: reachedAt.size - 1,
+    edgesScanned: Math.min(edges, budget.maxEdges),
+    hopsReached,
+    elapsedMs: Math.round((deps.now() - started) * 1000) / 1000,
+    usdEstimated: weighting === 'usd' && (totals?.estimated ?? false),
+  };
+}
+
+/** The route of the largest part from the anchor to `address`, in the direction funds moved. */
+function routeOf(parents: Map<string, string>, anchor: string, address: string, direction: FlowDirection): string[] {
+  const route = [address];
+  for (let at = address; at !== anchor; ) {
+    at = parents.get(at)!;
+    route.push(at);
+  }
+  // The walk goes entity → … → anchor: that is the flow of incoming funds; outgoing funds flow the other way.
+  return direction === 'in' ? route : route.reverse();
+}
+
+const clamp01 = (x: number): number => Math.min(1, Math.max(0, x));
+
+function aggregate(
+  hits: readonly Hit[],
+  route: (address: string) => string[],
+  totalUsd: number,
+  weighting: ExposureResult['weighting'],
+): CategoryExposure[] {
+  const bySlug = new Map<string, Hit[]>();
+  for (const hit of hits) {
+    const group = bySlug.get(hit.label.category);
+    if (group) group.push(hit);
+    else bySlug.set(hit.label.category, [hit]);
+  }
+  const usdOf = (share: number) => (weighting === 'usd' ? Math.round(share * totalUsd) : 0);
+  return [...bySlug.values()]
+    .map((group): CategoryExposure => {
+      const first = group[0]!.label;
+      const share = clamp01(group.reduce((sum, h) => sum + h.share, 0));
+      const heaviest = [...group].sort((a, b) => b.share - a.share || a.hop - b.hop || (a.address < b.address ? -1 : 1));
+      const paths = heaviest.slice(0, PATHS_PER_CATEGORY).map(
+        (hit): ExposurePath => ({
+          hops: hit.hop,
+          addresses: route(hit.address),
+          usdMicros: usdOf(hit.share),
+          share: clamp01(hit.share),
+          label: hit.label.label,
+          source: hit.label.source,
+          usdEstimated: hit.estimated,
+        }),
+      );
+      return {
+        slug: first.category,
+        severity: first.severity,
+        riskLevel: first.riskLevel,
+        usdMicros: usdOf(share),
+        share,
+        weightedShare: clamp01(group.reduce((sum, h) => sum + h.share * DECAY ** (h.hop - 1), 0)),
+        minHops: group.reduce((min, h) => Math.min(min, h.hop), Number.POSITIVE_INFINITY),
+        entities: group.length,
+        paths,
+      };
+    })
+    .sort((a, b) => b.severity - a.severity || b.usdMicros - a.usdMicros || b.share - a.share || (a.slug < b.slug ? -1 : 1));
+}

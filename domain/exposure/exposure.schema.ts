@@ -1,0 +1,74 @@
+import { z } from 'zod';
+
+/**
+ * The shapes of exposure results, as zod schemas because they travel inside stored events (tier
+ * outcomes, explore reports) and are validated when those are read back. Money is integer micro-USD.
+ */
+
+export const riskLevelSchema = z.enum(['none', 'low', 'medium', 'high', 'critical', 'sanctioned']);
+
+/** One labelled entity reached by the search, by the route that carried the most of its value. */
+export const exposurePathSchema = z.object({
+  hops: z.number().int().min(1),
+  /** In the direction funds moved: the labelled entity first for incoming funds, last for outgoing. */
+  addresses: z.array(z.string()).min(2),
+  /** USD of the anchor's flow traced to this entity (over all routes), micro-USD. */
+  usdMicros: z.number().int().nonnegative(),
+  /** The same as a fraction (0..1) of the anchor's flow in this direction. */
+  share: z.number().min(0).max(1),
+  label: z.string().nullable(),
+  /** Public slug of the source behind the entity's category. */
+  source: z.string(),
+  /** Part of the USD value rests on an assumed asset (see the transfer data's caveats). */
+  usdEstimated: z.boolean(),
+});
+export type ExposurePath = z.infer<typeof exposurePathSchema>;
+
+export const categoryExposureSchema = z.object({
+  slug: z.string(),
+  severity: z.number().int().min(0).max(10),
+  riskLevel: riskLevelSchema,
+  usdMicros: z.number().int().nonnegative(),
+  share: z.number().min(0).max(1),
+  /** Σ share · DECAY^(hops − 1): the share discounted per hop, what the verdict rule reads. */
+  weightedShare: z.number().min(0).max(1),
+  minHops: z.number().int().min(1),
+  entities: z.number().int().min(1),
+  /** The heaviest entities of the category, at most three. */
+  paths: z.array(exposurePathSchema),
+});
+export type CategoryExposure = z.infer<typeof categoryExposureSchema>;
+
+export const stopReasonSchema = z.enum(['max_nodes', 'max_edges', 'max_hops', 'time', 'per_node_limit']);
+
+export const exposureResultSchema = z.object({
+  direction: z.enum(['in', 'out']),
+  /** True when the search ran out of addresses to follow within the budget. */
+  complete: z.boolean(),
+  /** Which budget cut the search short (null when complete). */
+  stoppedBy: stopReasonSchema.nullable(),
+  /** How flows were weighted: by USD, or by transfer count when the anchor's transfers have no price. */
+  weighting: z.enum(['usd', 'transfer_count']),
+  totalUsdMicros: z.number().int().nonnegative(),
+  totalTransfers: z.number().int().nonnegative(),
+  /** Most severe first, then most USD. */
+  categories: z.array(categoryExposureSchema),
+  /** Share of the flow that reached no labelled address (dead ends, dust pruned, budget cut). */
+  unattributedShare: z.number().min(0).max(1),
+  nodesVisited: z.number().int().nonnegative(),
+  edgesScanned: z.number().int().nonnegative(),
+  hopsReached: z.number().int().nonnegative(),
+  elapsedMs: z.number().nonnegative(),
+  usdEstimated: z.boolean(),
+});
+export type ExposureResult = z.infer<typeof exposureResultSchema>;
+
+export const exposureBudgetSchema = z.object({
+  maxNodes: z.number().int().min(1),
+  maxEdges: z.number().int().min(1),
+  maxHops: z.number().int().min(1).max(20),
+  timeMs: z.number().int().min(1),
+  /** Counterparties followed per address, the heaviest first (hubs have hundreds of thousands). */
+  perNodeLimit: z.number().int().min(1),
+});
+export type ExposureBudget = z.infer<typeof exposureBudgetSchema>;

@@ -1,0 +1,63 @@
+import { computeConsensus } from '../intel/consensus.js';
+import { publicSlug, type AddressIntel } from '../intel/intel.types.js';
+import { categoryOf, LEVEL_TO_RISK, TAXONOMY, type RiskLevel, type Taxonomy } from '../intel/taxonomy.js';
+
+/**
+ * What the exposure search needs to know about an address it reaches: whether anyone attributed it, and
+ * to what. An attributed address ends the trace there (funds are "with" that entity; services such as
+ * exchanges pool funds, so following them further says nothing about the anchor); an unattributed one
+ * is followed further.
+ */
+export interface NodeLabel {
+  /** The category that counts: sanctions when listed, else the most severe category of the consensus. */
+  readonly category: string;
+  readonly severity: number;
+  readonly riskLevel: RiskLevel;
+  /** The best name of the entity: an identity name, else what the best claim of the category calls it. */
+  readonly label: string | null;
+  /** Public slug of the best source behind the category. */
+  readonly source: string;
+}
+
+export type Classify = (address: string) => NodeLabel | null;
+
+/** Categories at or above this severity are risk; below it (exchanges, DeFi, tokens) are services. */
+export const RISK_SEVERITY_FLOOR = 4;
+
+export function labelFromIntel(intel: AddressIntel, taxonomy: Taxonomy = TAXONOMY): NodeLabel | null {
+  if (intel.claims.length === 0) {
+    return intel.token === null ? null : { category: 'token', severity: 0, riskLevel: 'none', label: intel.token.name ?? intel.token.symbol, source: intel.token.listedBy[0] ?? 'token_list' };
+  }
+  const consensus = computeConsensus(intel.claims, intel.sources, taxonomy);
+  if (consensus.sanction) {
+    const source = intel.sources[consensus.sanction.source];
+    return {
+      category: 'sanctions',
+      severity: categoryOf(taxonomy, 'sanctions')?.severity ?? 10,
+      riskLevel: 'sanctioned',
+      label: consensus.label,
+      source: source ? publicSlug(source) : consensus.sanction.source,
+    };
+  }
+  const top = consensus.primary ?? consensus.categories[0];
+  if (!top) return null;
+  const definition = categoryOf(taxonomy, top.slug);
+  return {
+    category: top.slug,
+    severity: definition?.severity ?? 0,
+    riskLevel: definition ? LEVEL_TO_RISK[definition.level] : 'none',
+    label: consensus.label ?? top.claims.find((c) => c.claim.label !== null)?.claim.label ?? null,
+    source: top.sources[0] ?? 'unknown',
+  };
+}
+
+/** A classifier that looks each address up once per search. */
+export function memoized(classify: Classify): Classify {
+  const seen = new Map<string, NodeLabel | null>();
+  return (address) => {
+    if (seen.has(address)) return seen.get(address)!;
+    const label = classify(address);
+    seen.set(address, label);
+    return label;
+  };
+}

@@ -1,0 +1,86 @@
+import type { Network } from '../shared/network.js';
+
+/**
+ * The transfer index: who sent value to whom, aggregated per counterparty, for the one-hop tier and the
+ * breadth-first exposure search. Adapters: the embedded index (the shipped transfer samples plus what
+ * the block ingester read from a JSON-RPC), an Etherscan-compatible account-history API, the TRON HTTP API.
+ *
+ * Addresses are normalized (EVM lowercased, TRON base58 as is). USD values are integer micro-USD at the
+ * time of each transfer; a transfer without a price counts in `transfers` but adds nothing to `usdMicros`.
+ */
+
+export type FlowDirection = 'in' | 'out';
+
+export interface DirectionTotals {
+  readonly transfers: number;
+  readonly usdMicros: number;
+  readonly counterparties: number;
+  /** Transfers whose asset has no price: their USD value is unknown, not zero. */
+  readonly unpricedTransfers: number;
+  /** Some of the USD value rests on an assumed asset (a sample whose token is not stated). */
+  readonly estimated: boolean;
+}
+
+export interface AddressActivity {
+  readonly incoming: DirectionTotals;
+  readonly outgoing: DirectionTotals;
+  /** ISO 8601 time of the first and last transfer the index holds. */
+  readonly firstAt: string;
+  readonly lastAt: string;
+}
+
+/**
+ * The counterparties of an address in one direction, one row per counterparty, most USD first (then most
+ * transfers). Columnar accessors so that a large index hands its rows over without copying them.
+ */
+export interface FlowPage {
+  /** Rows in this page: at most the limit asked for. */
+  readonly size: number;
+  /** Totals over every counterparty in this direction, not only the rows of the page. */
+  readonly totals: DirectionTotals;
+  counterparty(row: number): string;
+  usdMicros(row: number): number;
+  transfers(row: number): number;
+  estimated(row: number): boolean;
+  /** One transaction hash of the flow, when the data has hashes (the ETH sample has none). */
+  sampleTx(row: number): string | null;
+}
+
+export interface IndexCoverage {
+  readonly network: Network;
+  /** Where the index's transfers come from, one row per data set or ingested chain. */
+  readonly datasets: readonly {
+    readonly name: string;
+    readonly transfers: number;
+    readonly from: string | null;
+    readonly to: string | null;
+    readonly caveat: string | null;
+  }[];
+}
+
+export interface TransferIndex {
+  /** What the index holds about the address, or null when it holds no transfer of it. */
+  activity(address: string, network: Network): Promise<AddressActivity | null>;
+  flows(address: string, network: Network, direction: FlowDirection, limit: number): Promise<FlowPage>;
+  coverage(network: Network): Promise<IndexCoverage>;
+}
+
+export const EMPTY_TOTALS: DirectionTotals = { transfers: 0, usdMicros: 0, counterparties: 0, unpricedTransfers: 0, estimated: false };
+
+/** A FlowPage over plain rows (remote adapters, tests). Rows must already be sorted, most USD first. */
+export function flowPageOf(
+  rows: readonly { counterparty: string; usdMicros: number; transfers: number; estimated?: boolean; sampleTx?: string | null }[],
+  totals: DirectionTotals,
+  limit: number,
+): FlowPage {
+  const page = rows.slice(0, Math.max(0, limit));
+  return {
+    size: page.length,
+    totals,
+    counterparty: (i) => page[i]!.counterparty,
+    usdMicros: (i) => page[i]!.usdMicros,
+    transfers: (i) => page[i]!.transfers,
+    estimated: (i) => page[i]!.estimated ?? false,
+    sampleTx: (i) => page[i]!.sampleTx ?? null,
+  };
+}

@@ -1,0 +1,36 @@
+import type { AssetRef, PriceQuote, Prices } from '../../domain/ports/prices.port.js';
+import { normalizeAddress } from '../../domain/shared/address.js';
+import { usdToMicros } from '../../domain/shared/money.js';
+import { SNAPSHOT_ASSETS, SNAPSHOT_VERSION, type SnapshotAsset } from './price-snapshot.js';
+
+/**
+ * Prices from the embedded snapshot table, plus operator pins (SVC_PRICE_PINS) for assets the table does
+ * not know, such as a token of a private deployment. A pin wins over the table. Unknown assets have no
+ * price: the caller counts such a transfer as unpriced, it never guesses.
+ */
+
+export interface PricePin {
+  readonly network: SnapshotAsset['network'];
+  readonly token: string | null;
+  readonly symbol: string;
+  readonly usd: number;
+}
+
+const keyOf = (asset: AssetRef): string => `${asset.network}|${asset.token === null ? 'native' : normalizeAddress(asset.token)}`;
+
+export function createSnapshotPrices(pins: readonly PricePin[] = []): Prices {
+  const table = new Map<string, { symbol: string; source: string; levels: readonly (readonly [string, number])[] }>();
+  for (const asset of SNAPSHOT_ASSETS) table.set(keyOf(asset), { symbol: asset.symbol, source: SNAPSHOT_VERSION, levels: asset.levels });
+  for (const pin of pins) table.set(keyOf(pin), { symbol: pin.symbol, source: 'operator-pin', levels: [['1970-01-01', pin.usd]] });
+
+  return {
+    async quote(asset, at): Promise<PriceQuote | null> {
+      const found = table.get(keyOf(asset));
+      if (!found) return null;
+      const day = at.toISOString().slice(0, 10);
+      let row = found.levels[0]!;
+      for (const level of found.levels) if (level[0] <= day) row = level;
+      return { symbol: found.symbol, usdMicrosPerUnit: usdToMicros(row[1]), asOf: row[0], source: found.source };
+    },
+  };
+}
