@@ -28,8 +28,9 @@ import { createMemoryReadStore } from './embedded/memory-read-store.js';
 import { cryptoRandom } from './system/crypto-random.js';
 import { systemClock } from './system/system-clock.js';
 import { uuidIds } from './system/uuid-ids.js';
+import { createX402Module, X402_PROJECTIONS, type X402Module } from './x402/x402-module.js';
 
-export const PROJECTIONS = [accountsProjection, apiKeysProjection, apiKeyHashesProjection, usageProjection, balancesProjection, sessionsProjection, subgroupsProjection, usageDaysProjection];
+export const PROJECTIONS = [accountsProjection, apiKeysProjection, apiKeyHashesProjection, usageProjection, balancesProjection, sessionsProjection, subgroupsProjection, usageDaysProjection, ...X402_PROJECTIONS];
 
 export interface Services {
   readonly config: Config;
@@ -41,6 +42,8 @@ export interface Services {
   readonly projections: ProjectionRunner;
   readonly relay: Relay;
   readonly app: AppServices;
+  /** The x402 channel: the x402 app's services (null while the channel is off) and its accounting read models. */
+  readonly x402: X402Module;
   readonly repositories: {
     readonly accounts: ReturnType<typeof accountRepository>;
     readonly apiKeys: ReturnType<typeof apiKeyRepository>;
@@ -85,6 +88,7 @@ export async function createServices(config: Config, log: (message: string) => v
   const relay = createRelay({ store, bus, checkpoints: processorCheckpoints, onError });
   const processors = createProcessorRunner({ bus, processors: [], context: commands });
 
+  const x402 = createX402Module({ config, commands, readStore });
   const repositories = {
     accounts: accountRepository(readStore),
     apiKeys: apiKeyRepository(readStore),
@@ -123,6 +127,7 @@ export async function createServices(config: Config, log: (message: string) => v
     projections,
     relay,
     app,
+    x402,
     repositories,
     async start() {
       await projections.start();

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { fail } from '../domain/shared/errors.js';
+import { x402Settings } from './x402/x402-config.js';
 
 /** The service's whole configuration, parsed from the environment once at start. */
 const schema = z.object({
@@ -22,6 +23,8 @@ const schema = z.object({
   SVC_LOGIN_MAX_FAILURES: z.coerce.number().int().min(1).max(1000).default(5),
   SVC_LOGIN_WINDOW_MINUTES: z.coerce.number().int().min(1).max(1440).default(15),
   SVC_PASSWORD_SCRYPT_LOG_N: z.coerce.number().int().min(10).max(20).default(17),
+  /** The x402 pay-per-call channel (README, "x402 channel"); off while X402_PAY_TO is unset. */
+  ...x402Settings,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Set to 0 in tests of crash recovery only; fsync is what makes an acknowledged call durable. */
   SVC_FSYNC: z.enum(['0', '1']).default('1'),

@@ -4,8 +4,10 @@ import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import { errorHandler } from './errors.js';
 import { dashboardRoutes } from './dashboard/dashboard.routes.js';
 import { billingRoutes } from './routes/billing.routes.js';
+import { inspectRoutes } from './routes/inspect.routes.js';
 import { screenRoutes } from './routes/screen.routes.js';
 import { systemRoutes } from './routes/system.routes.js';
+import { webhookRoutes } from './routes/webhooks.routes.js';
 import type { AppServices } from './services.js';
 import { zodValidatorCompiler } from './validation.js';
 
@@ -37,6 +39,8 @@ export async function buildApp(services: AppServices, options: { logger?: Fastif
   await app.register(systemRoutes, { services });
   await app.register(screenRoutes, { services });
   await app.register(billingRoutes, { services });
+  await app.register(inspectRoutes, { services });
+  await app.register(webhookRoutes, { services });
   await app.register(dashboardRoutes(services));
   return app;
 }

@@ -23,6 +23,16 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   kyt_requires_subgroup: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
+  payment_required: 402,
+  payment_invalid: 402,
+  payment_expired: 402,
+  payment_replayed: 402,
+  payment_underpaid: 402,
+  chain_unsupported: 400,
+  address_invalid: 400,
+  body_invalid: 400,
+  rate_limit_exceeded: 429,
+  service_internal_error: 500,
   login_required: 401,
   invalid_credentials: 401,
   too_many_attempts: 429,
@@ -86,4 +96,26 @@ export function errorHandler(error: FastifyError, request: FastifyRequest, reply
   }
   request.log.error({ err: error }, 'unexpected error');
   return reply.status(500).send({ error: { code: 'internal_error', message: 'internal error' } });
+}
+
+/**
+ * The x402 channel's errors (the spec's x402 table): the same `{ error: { code, message } }` envelope,
+ * except a call without any payment, whose 402 body is `{}` (its quote is in the `payment-required`
+ * header). A malformed request the framework refuses is `body_invalid`; any failure the table does not
+ * name is `service_internal_error`.
+ */
+export function x402ErrorBody(error: unknown): { status: number; body: Record<string, unknown> } {
+  const envelope = (status: number, code: string, message: string) => ({ status, body: { error: { code, message } } });
+  if (!isServiceError(error)) {
+    const status = (error as Partial<FastifyError> | null)?.statusCode;
+    if (status === 404) return envelope(404, 'not_found', 'no such resource');
+    if (status && status >= 400 && status < 500) return envelope(400, 'body_invalid', (error as Error).message);
+    return envelope(500, 'service_internal_error', 'internal error');
+  }
+  const status = HTTP_STATUS[error.code];
+  if (error.code === 'payment_required') return { status, body: {} };
+  if (status >= 500 && error.code !== 'backend_unavailable' && error.code !== 'service_internal_error') {
+    return envelope(500, 'service_internal_error', 'internal error');
+  }
+  return envelope(status, error.code, error.message);
 }

@@ -4,6 +4,10 @@ import type { Position } from '../domain/ports/event-store.port.js';
 import type { AccountRepository } from '../projections/accounts.projection.js';
 import type { ApiKeyRepository } from '../projections/api-keys.projection.js';
 import type { UsageRepository } from '../projections/usage.projection.js';
+import type { InspectApi } from './inspect-api.js';
+import type { WebhookDeps } from '../commands/webhook-deps.js';
+import type { WebhookSubscriptionRepository } from '../projections/webhook-subscriptions.projection.js';
+import type { WebhookDeliveryRepository } from '../projections/webhook-deliveries.projection.js';
 import type { DashboardServices } from './dashboard/dashboard-services.js';
 
 /** Everything the HTTP layer uses: command deps and read-model repositories, chosen by infra/bootstrap.ts. */
@@ -14,7 +18,17 @@ export interface AppServices {
   readonly usage: UsageRepository;
   /** Resolves once the read models reflect `position` (read-your-writes after a revocation). */
   readonly whenProjected: (position: Position | null) => Promise<void>;
+  /** Multi-provider inspect: the provider catalog, completion waiters and time limits. */
+  readonly inspect: InspectApi;
   /** Login, sessions and the dashboard's read models. */
   readonly dashboard: DashboardServices;
   readonly info: () => { mode: string; version: string; ready: boolean };
+  /** Webhook subscriptions and deliveries (the /v1/webhooks routes and the dashboard share them). */
+  readonly webhooks: WebhookAppServices;
+}
+
+export interface WebhookAppServices {
+  readonly commands: WebhookDeps;
+  readonly subscriptions: WebhookSubscriptionRepository;
+  readonly deliveries: WebhookDeliveryRepository;
 }

@@ -18,6 +18,17 @@ export const ERROR_CODES = [
   'not_found',
   'payload_too_large',
   'unsupported_media_type',
+  // x402 channel (the spec's x402 table)
+  'payment_required',
+  'payment_invalid',
+  'payment_expired',
+  'payment_replayed',
+  'payment_underpaid',
+  'chain_unsupported',
+  'address_invalid',
+  'body_invalid',
+  'rate_limit_exceeded',
+  'service_internal_error',
   // dashboard (login, sessions)
   'login_required',
   'invalid_credentials',
