@@ -9,6 +9,9 @@ const schema = z.object({
   HOST: z.string().default('0.0.0.0'),
   DATA_DIR: z.string().default('./data'),
   SVC_SOURCES_DIR: z.string().optional(),
+  /** JSON-RPC endpoints for `smart_contract.is_contract` (eth_getCode); unset: token lists only. */
+  SVC_RPC_URL_ETH: z.url().optional(),
+  SVC_RPC_URL_BSC: z.url().optional(),
   /** Without SVC_SOURCES_DIR, sync the data sources from upstream at start (in the background). */
   SVC_SYNC_ON_START: z.enum(['0', '1']).default('1'),
   /** Where `data sync` downloads from instead of upstream: see infra/sources/upstream-mirror.ts. */

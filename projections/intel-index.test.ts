@@ -118,3 +118,33 @@ describe('intel index', () => {
     expect(timings[Math.floor(timings.length * 0.99)]!).toBeLessThan(1);
   });
 });
+
+describe('intel index: curated entries and data versions', () => {
+  const curated = (entryId: string, address: string, network: 'ETH' | 'TRON', kind: 'risk' | 'identity', category: string) => ({
+    type: 'CuratorEntryAdded',
+    data: { entryId, address, network, kind, category, label: kind === 'identity' ? 'ExampleX' : null, confidence: 90, evidenceUrl: 'https://example.org/evidence', curator: 'analyst@example.test', addedAt: '2026-11-22T10:00:00Z' },
+  });
+
+  it('a curated risk holds on every EVM network, a curated name on its network, until retracted', () => {
+    const index = createIntelIndex();
+    index.apply(curated('c1', wallet, 'ETH', 'risk', 'malware'));
+    index.apply(curated('c2', tronWallet, 'TRON', 'identity', 'exchange'));
+    expect(index.lookup(wallet, 'BSC').claims).toEqual([expect.objectContaining({ source: 'curator', category: 'malware', sourceUrl: 'https://example.org/evidence' })]);
+    expect(index.lookup(tronWallet, 'TRON').claims[0]).toMatchObject({ kind: 'identity', label: 'ExampleX', address: tronWallet });
+    expect(index.datasets().find((d) => d.source === 'curator')).toMatchObject({ claimCount: 2, version: '2026-11-22' });
+    const before = index.snapshot();
+    index.apply({ type: 'CuratorEntryRetracted', data: { entryId: 'c1', reason: 'false positive', curator: 'lead@example.test', retractedAt: '2026-11-23T08:00:00Z' } });
+    expect(index.lookup(wallet, 'ETH').claims).toEqual([]);
+    expect(index.snapshot()).not.toBe(before);
+  });
+
+  it('a lookup names the data versions of the sources behind it and the snapshot of the whole index', () => {
+    const index = createIntelIndex();
+    importInto(index, { source: 'token_list', contentHash: 'sha256:aa', descriptor: LIST, tokens: [], claims: [risk(wallet.toLowerCase(), 'token_list', 'scam')] });
+    importInto(index, { source: 'other', contentHash: 'sha256:bb', descriptor: descriptor('other', 50), tokens: [], claims: [risk(contract.toLowerCase(), 'other', 'scam')] });
+    const intel = index.lookup(wallet, 'ETH');
+    expect(intel.datasets!.map((d) => [d.source, d.contentHash])).toEqual([['token_list', 'sha256:aa']]);
+    expect(intel.snapshot).toMatch(/^sha256:[0-9a-f]{64}$/);
+    expect(index.lookup(contract, 'ETH').snapshot).toBe(intel.snapshot);
+  });
+});

@@ -1,3 +1,4 @@
+import { CURATION_EVENT_TYPES, CURATOR_SOURCE, curationEventSchemas, type CuratorEntry } from '../domain/intel/curation.events.js';
 import { DATASET_EVENT_TYPES, datasetEventSchemas } from '../domain/intel/dataset.events.js';
 import type {
   AddressIntel,
@@ -10,13 +11,16 @@ import type {
 import { scopeCovers } from '../domain/intel/intel.types.js';
 import type { IntelIndex } from '../domain/ports/intel-index.port.js';
 import { normalizeAddress } from '../domain/shared/address.js';
+import { sha256Hex } from '../domain/shared/hash.js';
 import type { Network } from '../domain/shared/network.js';
 import { ClaimColumns, StringPool } from './claim-columns.js';
 
 /**
- * The address-intelligence index, folded from `dataset-*` events. A completed import of a source
- * replaces that source's previous claims whole; an import whose events fail validation is dropped and
- * the previous one stays. Lookups are one Map access plus the address's few claims.
+ * The address-intelligence index, folded from `dataset-*` and `curation-*` events. A completed import
+ * of a source replaces that source's previous claims whole (with its own string pool, so the strings
+ * of a replaced import are freed with it); an import whose events fail validation is dropped and the
+ * previous one stays. Curated entries are claims of the `curator` source, live until retracted.
+ * Lookups are one Map access plus the address's few claims.
  */
 
 export interface IntelIndexProjection extends IntelIndex {
@@ -42,8 +46,11 @@ interface PendingImport extends Segment {
 const tokenKey = (address: string, chain: Network): string => `${address}|${chain}`;
 
 class InMemoryIntelIndex implements IntelIndexProjection {
-  readonly handles = DATASET_EVENT_TYPES;
-  private readonly pool = new StringPool();
+  readonly handles = [...DATASET_EVENT_TYPES, ...CURATION_EVENT_TYPES];
+  private readonly curated = new Map<string, Claim>();
+  private readonly curatedByAddress = new Map<string, string[]>();
+  private curatedVersion: DatasetVersion | null = null;
+  private snapshotId: string | null = null;
   private readonly byAddress = new Map<string, number | number[]>();
   private readonly slots = new Map<string, number>();
   private readonly segments: (Segment | undefined)[] = [];
@@ -57,7 +64,7 @@ class InMemoryIntelIndex implements IntelIndexProjection {
         this.pending.set(source, {
           descriptor,
           version: { source, version, contentHash, claimCount, importedAt },
-          claims: new ClaimColumns(this.pool, this.pool.canonical(source)),
+          claims: new ClaimColumns(new StringPool(), source),
           tokens: new Map(),
           broken: false,
         });
@@ -83,6 +90,18 @@ class InMemoryIntelIndex implements IntelIndexProjection {
         if (pending && !pending.broken && pending.version.contentHash === contentHash) this.install(pending);
         return;
       }
+      case 'CuratorEntryAdded':
+        return this.curate(curationEventSchemas.CuratorEntryAdded.parse(event.data));
+      case 'CuratorEntryRetracted': {
+        const { entryId, retractedAt } = curationEventSchemas.CuratorEntryRetracted.parse(event.data);
+        const claim = this.curated.get(entryId);
+        if (!claim) return;
+        this.curated.delete(entryId);
+        const rest = (this.curatedByAddress.get(claim.address) ?? []).filter((id) => id !== entryId);
+        if (rest.length > 0) this.curatedByAddress.set(claim.address, rest);
+        else this.curatedByAddress.delete(claim.address);
+        return this.curationChanged(retractedAt);
+      }
     }
   }
 
@@ -98,11 +117,47 @@ class InMemoryIntelIndex implements IntelIndexProjection {
       claims.push(segment.claims.claimAt(row));
       sources[segment.descriptor.slug] = segment.descriptor;
     }
-    return { claims, sources, token: this.tokenProfile(key, network) };
+    for (const entryId of this.curatedByAddress.get(key) ?? []) {
+      const claim = this.curated.get(entryId)!;
+      if (!scopeCovers(claim.scope, network)) continue;
+      claims.push(claim);
+      sources[CURATOR_SOURCE.slug] = CURATOR_SOURCE;
+    }
+    const used = this.datasets().filter((version) => Object.hasOwn(sources, version.source));
+    return { claims, sources, token: this.tokenProfile(key, network), datasets: used, snapshot: this.snapshot() };
   }
 
   datasets(): readonly DatasetVersion[] {
-    return this.segments.flatMap((segment) => (segment ? [segment.version] : []));
+    const imported = this.segments.flatMap((segment) => (segment ? [segment.version] : []));
+    return this.curatedVersion ? [...imported, this.curatedVersion] : imported;
+  }
+
+  /** One id for everything the index holds: changes whenever any source's content does. */
+  snapshot(): string {
+    this.snapshotId ??= `sha256:${sha256Hex(this.datasets().map((d) => `${d.source}\0${d.contentHash}`).sort().join('\n'))}`;
+    return this.snapshotId;
+  }
+
+  private curate(entry: CuratorEntry): void {
+    if (this.curated.has(entry.entryId)) return;
+    const scope = entry.network === 'TRON' ? 'TRON' : entry.kind === 'identity' ? entry.network : 'evm';
+    const base = {
+      address: normalizeAddress(entry.address), scope, category: entry.category, confidence: entry.confidence,
+      sourceUrl: entry.evidenceUrl, firstSeenAt: entry.addedAt, lastSeenAt: entry.addedAt, source: CURATOR_SOURCE.slug,
+    } as const;
+    const claim: Claim = entry.kind === 'identity' ? { ...base, kind: 'identity', label: entry.label ?? entry.category } : { ...base, kind: 'risk', label: entry.label };
+    this.curated.set(entry.entryId, claim);
+    this.curatedByAddress.set(claim.address, [...(this.curatedByAddress.get(claim.address) ?? []), entry.entryId]);
+    this.curationChanged(entry.addedAt);
+  }
+
+  /** The curated entries as a data version: dated by the last change, hashed over the live entry ids. */
+  private curationChanged(at: string): void {
+    const ids = [...this.curated.keys()].sort();
+    this.curatedVersion = ids.length === 0 ? null : {
+      source: CURATOR_SOURCE.slug, version: at.slice(0, 10), contentHash: `sha256:${sha256Hex(ids.join('\n'))}`, claimCount: ids.length, importedAt: at,
+    };
+    this.snapshotId = null;
   }
 
   /** Runs `update` on the source's import in progress; a failure marks that import broken. */
@@ -131,6 +186,7 @@ class InMemoryIntelIndex implements IntelIndexProjection {
     next.claims.trim();
     this.segments[slot] = { descriptor: next.descriptor, version: next.version, claims: next.claims, tokens: next.tokens };
     next.claims.addresses.forEach((address, row) => this.link(address, slot * ROW_SPAN + row));
+    this.snapshotId = null;
   }
 
   private link(address: string, ref: number): void {

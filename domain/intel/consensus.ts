@@ -177,7 +177,10 @@ export function computeConsensus(
   const weighClaim = (a: Claim, b: Claim): number =>
     trustOf(sources, b.source) - trustOf(sources, a.source) || b.confidence - a.confidence ||
     compareText(claimKey(a), claimKey(b));
-  const sanction = bestBy(claims.filter((c): c is SanctionClaim => c.kind === 'sanction'), weighClaim);
+  // Of equally trusted designations, the one that names the entity.
+  const named = (c: SanctionClaim): number => (c.sanction.entity === null ? 0 : 1);
+  const sanction = bestBy(claims.filter((c): c is SanctionClaim => c.kind === 'sanction'), (a, b) =>
+    trustOf(sources, b.source) - trustOf(sources, a.source) || named(b) - named(a) || weighClaim(a, b));
   const names = claims
     .filter((c) => c.kind === 'identity' || (c.kind === 'sanction' && c.sanction.entity !== null))
     .sort(weighClaim)

@@ -113,6 +113,12 @@ export interface AddressIntel {
   /** Descriptor of every source that has a claim in `claims`, by slug. */
   readonly sources: Readonly<Record<string, SourceDescriptor>>;
   readonly token: TokenProfile | null;
+  /** The data versions of the sources behind `claims` (the index fills it in). */
+  readonly datasets?: readonly DatasetVersion[];
+  /** Id of the whole data state the lookup read: a digest of every source's content hash. */
+  readonly snapshot?: string;
+  /** What the chain says (eth_getCode) when a chain RPC is configured; undefined when not asked. */
+  readonly onChain?: { readonly isContract: boolean };
 }
 
 /** The name under which a source appears in responses: licensed feeds by alias, all others by slug. */

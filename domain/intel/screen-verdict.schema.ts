@@ -9,6 +9,13 @@ const riskLevel = z.enum(['none', 'low', 'medium', 'high', 'critical', 'sanction
 const int0to100 = z.number().int().min(0).max(100);
 const isoTimestamp = z.iso.datetime({ offset: true });
 
+/** Our addition to the spec's coverage: which data produced the verdict (README, "Data versions"). */
+export const dataVersionsSchema = z.strictObject({
+  taxonomy: z.string(),
+  snapshot: z.string().nullable(),
+  sources: z.array(z.strictObject({ source: z.string(), version: z.string(), content_hash: z.string() })),
+});
+
 export const coverageSchema = z.strictObject({
   data_available: z.boolean(),
   label_count: z.number().int().min(0),
@@ -17,6 +24,7 @@ export const coverageSchema = z.strictObject({
   consensus_found: z.boolean(),
   tiers: z.array(z.string()),
   graph_analysed: z.literal(false),
+  data_versions: dataVersionsSchema,
 });
 
 export const sdnMatchSchema = z.strictObject({

@@ -85,7 +85,8 @@ function smartContract(intel: AddressIntel, consensus: Consensus): VerdictBody['
   const { token } = intel;
   const has = (slug: string): boolean => intel.claims.some((claim) => claim.category === slug);
   const tokenContract = token !== null || has('token');
-  const isContract = tokenContract || has('contract');
+  // The chain's own answer when it was asked (eth_getCode), else what the lists say.
+  const isContract = intel.onChain?.isContract ?? (tokenContract || has('contract'));
   const named = isContract ? entities(consensus, intel.sources) : [];
   const wellKnown =
     token !== null &&
@@ -94,7 +95,7 @@ function smartContract(intel: AddressIntel, consensus: Consensus): VerdictBody['
     !SEVERE_LEVELS.has(consensus.riskLevel);
   return {
     is_contract: isContract,
-    token_contract: tokenContract,
+    token_contract: tokenContract && isContract,
     symbol: token?.symbol ?? null,
     decimals: token?.decimals ?? null,
     is_well_known: wellKnown,
@@ -119,6 +120,11 @@ export function buildScreenVerdict(intel: AddressIntel, taxonomy: Taxonomy = TAX
       consensus_found: consensusFound,
       tiers: [...TIERS],
       graph_analysed: false,
+      data_versions: {
+        taxonomy: taxonomy.version,
+        snapshot: intel.snapshot ?? null,
+        sources: (intel.datasets ?? []).map((d) => ({ source: sourceSlug(intel.sources, d.source), version: d.version, content_hash: d.contentHash })),
+      },
     },
     verdict: {
       ok: true,

@@ -10,4 +10,6 @@ export interface IntelIndex {
   lookup(address: string, network: Network): AddressIntel;
   /** The dataset versions the index currently holds, for verdicts to name the data they used. */
   datasets(): readonly DatasetVersion[];
+  /** One id for the whole data state (a digest of every source's content hash), as verdicts name it. */
+  snapshot(): string;
 }

@@ -30,7 +30,14 @@ async function main(argv: string[]): Promise<number> {
       await services.close();
     }
   }
-  process.stdout.write(`${JSON.stringify(result.output, null, 2)}\n`);
+  if (result.jsonLines) {
+    process.stderr.write(`${JSON.stringify(result.output)}\n`);
+    // Written in full before the exit below: process.exit does not wait for a piped stdout to drain.
+    const text = result.jsonLines.map((line) => `${JSON.stringify(line)}\n`).join('');
+    await new Promise<void>((done) => process.stdout.write(text, () => done()));
+  } else {
+    process.stdout.write(`${JSON.stringify(result.output, null, 2)}\n`);
+  }
   return result.exitCode;
 }
 

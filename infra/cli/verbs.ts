@@ -8,11 +8,15 @@ import { usdToMicros } from '../../domain/shared/money.js';
 import type { Services } from '../bootstrap.js';
 import { flag, numberFlag, requiredFlag, type ParsedArgs } from './args.js';
 import { auditLedgers } from './ledger-audit.js';
+import { DATA_VERBS } from './data-verbs.js';
+import { SCREEN_VERBS } from './screen-verb.js';
 import { DASHBOARD_VERBS } from './dashboard-verbs.js';
 
 export interface VerbResult {
   readonly exitCode: number;
   readonly output: unknown;
+  /** Printed one per line (JSON Lines) after `output` goes to stderr: the batch screen's verdicts. */
+  readonly jsonLines?: readonly unknown[];
 }
 
 const ok = (output: unknown): VerbResult => ({ exitCode: 0, output });
@@ -85,6 +89,8 @@ export const VERBS: Record<string, (services: Services, args: ParsedArgs) => Pro
     const report = await auditLedgers(services, flag(args, 'account'));
     return { exitCode: report.mismatches === 0 ? 0 : 1, output: report };
   },
+  ...DATA_VERBS,
+  ...SCREEN_VERBS,
   ...DASHBOARD_VERBS,
 };
 

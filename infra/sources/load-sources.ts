@@ -142,9 +142,15 @@ async function loadSource(
 }
 
 function withProvenance(draft: ClaimDraft, source: string, fileUrl: string, listDay: string): Claim {
-  const { seenAt, sourceUrl, ...rest } = draft;
-  const seen = timestampOf(seenAt ?? listDay);
-  return { ...rest, source, sourceUrl: sourceUrl ?? fileUrl, firstSeenAt: seen, lastSeenAt: seen } as Claim;
+  const seen = timestampOf(draft.seenAt ?? listDay);
+  // Built field by field: a rest-spread copy of every draft was the loader's hot spot.
+  const base = {
+    address: draft.address, scope: draft.scope, category: draft.category, confidence: draft.confidence,
+    sourceUrl: draft.sourceUrl ?? fileUrl, firstSeenAt: seen, lastSeenAt: seen, source,
+  };
+  if (draft.kind === 'sanction') return { ...base, kind: 'sanction', label: draft.label, sanction: draft.sanction };
+  if (draft.kind === 'identity') return { ...base, kind: 'identity', label: draft.label };
+  return { ...base, kind: 'risk', label: draft.label };
 }
 
 export async function loadSourcesFromDir(

@@ -1,0 +1,93 @@
+import { addCuratorEntry, retractCuratorEntry } from '../../commands/curate.js';
+import { fail } from '../../domain/shared/errors.js';
+import { parseNetwork } from '../../domain/shared/network.js';
+import type { Services } from '../bootstrap.js';
+import { importFromDirectory, importOneSource, syncFromUpstream, type ImportOutcome } from '../sources/import-sources.js';
+import { SOURCE_CATALOG } from '../sources/source-catalog.js';
+import { httpFetch, parseMirror } from '../sources/upstream-mirror.js';
+import { flag, numberFlag, requiredFlag, type ParsedArgs } from './args.js';
+import { stderrProgress } from './progress.js';
+
+
+/** What verbs.ts's VerbResult holds (declared here: importing verbs.ts would be a cycle). */
+interface VerbResult {
+  readonly exitCode: number;
+  readonly output: unknown;
+  readonly jsonLines?: readonly unknown[];
+}
+/**
+ * `data …` verbs: sync from upstream (or SVC_SOURCES_DIR with --from-dir), import one source from a
+ * file, show what the index holds, and curate entries. Each import is one append per source.
+ */
+
+const finished = (outcomes: readonly ImportOutcome[]): VerbResult => ({
+  exitCode: outcomes.some((o) => o.status === 'failed') ? 1 : 0,
+  output: { sources: outcomes },
+});
+
+export const DATA_VERBS: Record<string, (services: Services, args: ParsedArgs) => Promise<VerbResult>> = {
+  async 'data sync'(services, args) {
+    const progress = stderrProgress();
+    try {
+      const dir = args.flags['from-dir'] === true ? services.config.SVC_SOURCES_DIR : flag(args, 'from-dir');
+      if (args.flags['from-dir'] !== undefined && !dir) throw fail('bad_request', '--from-dir needs a directory (or SVC_SOURCES_DIR)');
+      const outcomes = dir
+        ? await importFromDirectory(services.commands, dir, (p) => progress.update('parse', p.filesDone, p.filesTotal, p.file ?? p.source))
+        : await syncFromUpstream(services.commands, {
+            dataDir: services.config.DATA_DIR,
+            fetch: httpFetch(),
+            mirror: parseMirror(services.config.SVC_UPSTREAM_MIRROR),
+            ...(flag(args, 'source') ? { only: flag(args, 'source')!.split(',') } : {}),
+            onProgress: (p) => progress.update(`${p.phase} ${p.source}`, p.filesDone, p.filesTotal, p.phase === 'parse' ? (p.file ?? '') : ''),
+          });
+      await services.projections.whenCaughtUp();
+      return finished(outcomes);
+    } finally {
+      progress.stop();
+    }
+  },
+  async 'data import'(services, args) {
+    const [, , source, path] = args.words;
+    if (!source || !path) throw fail('bad_request', `usage: data import <source> <path>; sources: ${SOURCE_CATALOG.map((e) => e.descriptor.slug).join(', ')}`);
+    const progress = stderrProgress();
+    try {
+      const outcomes = await importOneSource(services.commands, source, path, (p) => progress.update('parse', p.filesDone, p.filesTotal, p.file ?? ''));
+      await services.projections.whenCaughtUp();
+      return finished(outcomes);
+    } finally {
+      progress.stop();
+    }
+  },
+  async 'data status'(services) {
+    const datasets = services.intel.datasets().map((d) => ({ source: d.source, version: d.version, content_hash: d.contentHash, claims: d.claimCount, imported_at: d.importedAt }));
+    return { exitCode: 0, output: { snapshot: services.intel.snapshot(), datasets } };
+  },
+  async 'data curate'(services, args) {
+    const action = args.words[2];
+    const curator = flag(args, 'curator') ?? process.env.USER ?? 'operator';
+    if (action === 'add') {
+      const network = parseNetwork(requiredFlag(args, 'network'));
+      if (!network) throw fail('bad_request', '--network is one of ETH, BSC, TRON');
+      const kind = args.flags.identity === true ? 'identity' : 'risk';
+      const added = await addCuratorEntry(services.commands, {
+        address: requiredFlag(args, 'address'),
+        network,
+        kind,
+        category: requiredFlag(args, 'category'),
+        label: flag(args, 'label') ?? null,
+        confidence: numberFlag(args, 'confidence') ?? 90,
+        evidenceUrl: requiredFlag(args, 'evidence'),
+        curator,
+        ...(flag(args, 'id') ? { entryId: flag(args, 'id')! } : {}),
+      });
+      await services.projections.whenProcessed(added.position);
+      return { exitCode: 0, output: { entry_id: added.entryId, added: added.added } };
+    }
+    if (action === 'retract') {
+      const retracted = await retractCuratorEntry(services.commands, { entryId: requiredFlag(args, 'id'), reason: requiredFlag(args, 'reason'), curator });
+      await services.projections.whenProcessed(retracted.position);
+      return { exitCode: 0, output: { retracted: retracted.retracted } };
+    }
+    throw fail('bad_request', 'usage: data curate add --address A --network N --category SLUG --evidence URL [--label NAME] [--identity] [--confidence 1..100] | data curate retract --id ID --reason TEXT');
+  },
+};
