@@ -40,11 +40,11 @@ export const madeUpTransfer = (subgroupId: string, alerts: readonly TransferAler
 });
 
 /** Bounded polling (every 10 ms) until `check` yields a value: that value, or the last failure after `timeoutMs`. */
-export async function until<T>(check: () => Promise<T | false | null | undefined>, timeoutMs = 15_000): Promise<T> {
+export async function until<T>(check: () => Promise<T>, timeoutMs = 15_000): Promise<Exclude<T, false | null | undefined>> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();
-    if (value !== false && value !== null && value !== undefined) return value;
+    if (value !== false && value !== null && value !== undefined) return value as Exclude<T, false | null | undefined>;
     if (Date.now() > deadline) throw new Error(`condition still unmet after ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
