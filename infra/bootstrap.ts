@@ -7,12 +7,15 @@ import type { MessageBus } from '../domain/ports/message-bus.port.js';
 import type { ReadStore } from '../domain/ports/read-store.port.js';
 import type { IntelIndex } from '../domain/ports/intel-index.port.js';
 import { createProcessorRunner } from '../processors/processor-runner.js';
+import { createInspectProcessor } from '../processors/inspect/inspect.processor.js';
+import { ownEngineProvider } from '../processors/inspect/own-engine.provider.js';
 import { createProjectionRunner, type ProjectionRunner } from '../processors/projection-runner.js';
 import { createRelay, type Relay } from '../processors/relay.js';
 import { accountRepository, accountsProjection } from '../projections/accounts.projection.js';
 import { apiKeyHashesProjection, apiKeyRepository, apiKeysProjection } from '../projections/api-keys.projection.js';
 import { balanceRepository, balancesProjection } from '../projections/balances.projection.js';
 import { createIntelIndex } from '../projections/intel-index.js';
+import { createInspectCompletions } from '../projections/inspect-completions.js';
 import { usageProjection, usageRepository } from '../projections/usage.projection.js';
 import { sessionRepository, sessionsProjection } from '../projections/sessions.projection.js';
 import { subgroupRepository, subgroupsProjection } from '../projections/subgroups.projection.js';
@@ -20,6 +23,7 @@ import { usageDayRepository, usageDaysProjection } from '../projections/usage-da
 import { scryptPasswordHasher } from './system/scrypt-password-hasher.js';
 import type { AppServices } from '../read-api/services.js';
 import type { Config } from './config.js';
+import { httpRiskProviders, providerCatalog } from './providers/risk-providers.js';
 import { openFileCheckpointStore } from './embedded/file-checkpoint-store.js';
 import { openFileEventStore } from './embedded/file-event-store.js';
 import { openFileMessageBus } from './embedded/file-message-bus.js';
@@ -67,6 +71,7 @@ export async function createServices(config: Config, log: (message: string) => v
   const processorCheckpoints = await openFileCheckpointStore(join(dataDir, 'checkpoints'));
   const readStore = createMemoryReadStore();
   const intel = createIntelIndex();
+  const inspectCompletions = createInspectCompletions();
 
   const commands = {
     executor: createCommandExecutor({ store, clock: systemClock, ids: uuidIds }),
@@ -82,11 +87,15 @@ export async function createServices(config: Config, log: (message: string) => v
     readStore,
     checkpoints: createMemoryCheckpointStore(),
     projections: PROJECTIONS,
-    sinks: [intel],
+    sinks: [intel, inspectCompletions],
     onError,
   });
+  const inspectProcessor = createInspectProcessor({
+    providers: [ownEngineProvider(intel), ...httpRiskProviders(config.INSPECT_PROVIDERS)],
+    providerTimeoutMs: config.SVC_INSPECT_PROVIDER_TIMEOUT_MS,
+  });
   const relay = createRelay({ store, bus, checkpoints: processorCheckpoints, onError });
-  const processors = createProcessorRunner({ bus, processors: [], context: commands });
+  const processors = createProcessorRunner({ bus, processors: [inspectProcessor], context: commands });
 
   const x402 = createX402Module({ config, commands, readStore });
   const repositories = {
@@ -113,6 +122,12 @@ export async function createServices(config: Config, log: (message: string) => v
         loginMaxFailures: config.SVC_LOGIN_MAX_FAILURES,
         loginWindowMs: config.SVC_LOGIN_WINDOW_MINUTES * 60_000,
       },
+    },
+    inspect: {
+      catalog: providerCatalog(config.INSPECT_PROVIDERS),
+      completions: inspectCompletions,
+      waitMs: config.SVC_INSPECT_WAIT_MS,
+      wallClockCapMs: config.SVC_INSPECT_WALL_CLOCK_CAP_MS,
     },
     info: () => ({ mode: config.MODE, version: '2.0.0', ready }),
   };

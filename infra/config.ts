@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { fail } from '../domain/shared/errors.js';
+import { inspectSettings, providerSettingsFromEnv, type ProviderSetting } from './providers/provider-settings.js';
 import { x402Settings } from './x402/x402-config.js';
 
 /** The service's whole configuration, parsed from the environment once at start. */
@@ -9,6 +10,8 @@ const schema = z.object({
   HOST: z.string().default('0.0.0.0'),
   DATA_DIR: z.string().default('./data'),
   SVC_SOURCES_DIR: z.string().optional(),
+  /** Multi-provider inspect: the wait before a 202, the wall-clock cap (504), each provider's time budget. */
+  ...inspectSettings,
   /** JSON-RPC endpoints for `smart_contract.is_contract` (eth_getCode); unset: token lists only. */
   SVC_RPC_URL_ETH: z.url().optional(),
   SVC_RPC_URL_BSC: z.url().optional(),
@@ -33,7 +36,8 @@ const schema = z.object({
   SVC_FSYNC: z.enum(['0', '1']).default('1'),
 });
 
-export type Config = z.infer<typeof schema>;
+/** INSPECT_PROVIDERS: the inspect's outside providers, from the SVC_PROVIDER_<letter>_* variables. */
+export type Config = z.infer<typeof schema> & { readonly INSPECT_PROVIDERS: readonly ProviderSetting[] };
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = schema.safeParse(env);
@@ -41,5 +45,5 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
     throw fail('config_invalid', `invalid configuration: ${problems}`);
   }
-  return parsed.data;
+  return { ...parsed.data, INSPECT_PROVIDERS: providerSettingsFromEnv(env) };
 }

@@ -54,6 +54,9 @@ const PUBLIC_DETAILS: Partial<Record<ErrorCode, (details: Readonly<Record<string
   insufficient_funds: (d) => ({ billing: d.billing }),
   quota_exceeded: (d) => (d.billing ? { billing: d.billing } : {}),
   monthly_cap_exceeded: (d) => (d.billing ? { billing: d.billing } : {}),
+  // inspect: the check to poll, each provider's failure and the refund's envelope
+  backend_unavailable: (d) => ({ check_id: d.check_id, providers: d.providers, billing: d.billing }),
+  gateway_timeout: (d) => ({ check_id: d.check_id, retry_url: d.retry_url }),
 };
 
 export function errorBody(error: ServiceError): { status: number; body: Record<string, unknown> } {

@@ -8,6 +8,7 @@ import { usdToMicros } from '../../domain/shared/money.js';
 import type { Services } from '../bootstrap.js';
 import { flag, numberFlag, requiredFlag, type ParsedArgs } from './args.js';
 import { auditLedgers } from './ledger-audit.js';
+import { INSPECT_VERBS } from './inspect-verbs.js';
 import { DATA_VERBS } from './data-verbs.js';
 import { SCREEN_VERBS } from './screen-verb.js';
 import { DASHBOARD_VERBS } from './dashboard-verbs.js';
@@ -92,6 +93,7 @@ export const VERBS: Record<string, (services: Services, args: ParsedArgs) => Pro
   ...DATA_VERBS,
   ...SCREEN_VERBS,
   ...DASHBOARD_VERBS,
+  ...INSPECT_VERBS,
 };
 
 export async function runVerb(services: Services, args: ParsedArgs): Promise<VerbResult> {

@@ -1,0 +1,40 @@
+import { saveProviderSelection } from '../../commands/inspect/save-provider-selection.js';
+import { inspectDecider } from '../../domain/inspect/inspect.decider.js';
+import { inspectStream } from '../../domain/inspect/inspect.events.js';
+import { fail } from '../../domain/shared/errors.js';
+import type { Services } from '../bootstrap.js';
+import { flag, requiredFlag, type ParsedArgs } from './args.js';
+
+const list = (value: string): string[] => value.split(',').map((s) => s.trim()).filter(Boolean);
+
+/** Operator verbs of the multi-provider inspect (README, "Multi-provider inspect"). */
+export const INSPECT_VERBS: Record<string, (services: Services, args: ParsedArgs) => Promise<{ exitCode: number; output: unknown }>> = {
+  /** The configured providers: alias, adapter, global switch, networks (never a key). */
+  async 'providers list'(services) {
+    const providers = services.config.INSPECT_PROVIDERS.map(({ name, kind, url, enabled, networks, key }) => ({
+      name,
+      kind,
+      url,
+      enabled,
+      networks,
+      key_set: key !== null,
+    }));
+    return { exitCode: 0, output: { providers } };
+  },
+  /** Saves an account's active subset (`--providers ''` saves none: the own engine alone). */
+  async 'account providers'(services, args) {
+    const userId = requiredFlag(args, 'user');
+    if (!(await services.repositories.accounts.get(userId))) throw fail('not_found', `no account ${userId}`);
+    const saved = await saveProviderSelection(services.commands, userId, list(flag(args, 'providers') ?? ''));
+    await services.projections.whenProcessed(saved.position);
+    return { exitCode: 0, output: { user_id: userId, entitled: saved.entitled, selected: saved.selected } };
+  },
+  /** One inspect as the event log holds it: request, each provider's outcome, the audit (charges nothing). */
+  async 'inspect show'(services, args) {
+    const checkId = requiredFlag(args, 'check');
+    const { state } = await services.commands.executor.load(inspectStream(checkId), inspectDecider);
+    if (!state.request) throw fail('not_found', `no inspect ${checkId}`);
+    const { status, request, outcomes, audit, failure, finishedAt } = state;
+    return { exitCode: 0, output: { check_id: checkId, status, request, outcomes, audit, failure, finished_at: finishedAt } };
+  },
+};
