@@ -32,9 +32,11 @@ import { createMemoryReadStore } from './embedded/memory-read-store.js';
 import { cryptoRandom } from './system/crypto-random.js';
 import { systemClock } from './system/system-clock.js';
 import { uuidIds } from './system/uuid-ids.js';
+import type { HostResolver } from './webhooks/ssrf-guard.js';
+import { createWebhookModule, WEBHOOK_PROJECTIONS } from './webhooks/webhook-module.js';
 import { createX402Module, X402_PROJECTIONS, type X402Module } from './x402/x402-module.js';
 
-export const PROJECTIONS = [accountsProjection, apiKeysProjection, apiKeyHashesProjection, usageProjection, balancesProjection, sessionsProjection, subgroupsProjection, usageDaysProjection, ...X402_PROJECTIONS];
+export const PROJECTIONS = [accountsProjection, apiKeysProjection, apiKeyHashesProjection, usageProjection, balancesProjection, sessionsProjection, subgroupsProjection, usageDaysProjection, ...X402_PROJECTIONS, ...WEBHOOK_PROJECTIONS];
 
 export interface Services {
   readonly config: Config;
@@ -63,7 +65,12 @@ export interface Services {
 }
 
 /** The only file that chooses adapters. Embedded: file event store, file bus, memory read models. */
-export async function createServices(config: Config, log: (message: string) => void = () => undefined): Promise<Services> {
+export async function createServices(
+  config: Config,
+  log: (message: string) => void = () => undefined,
+  /** Test doubles of the outside world: a DNS resolver for the webhook SSRF guard. */
+  outside: { webhookResolver?: HostResolver } = {},
+): Promise<Services> {
   const dataDir = config.DATA_DIR;
   await mkdir(dataDir, { recursive: true });
   const store = await openFileEventStore(join(dataDir, 'events'), { fsync: config.SVC_FSYNC === '1' });
@@ -95,7 +102,15 @@ export async function createServices(config: Config, log: (message: string) => v
     providerTimeoutMs: config.SVC_INSPECT_PROVIDER_TIMEOUT_MS,
   });
   const relay = createRelay({ store, bus, checkpoints: processorCheckpoints, onError });
-  const processors = createProcessorRunner({ bus, processors: [inspectProcessor], context: commands });
+  const webhooks = createWebhookModule({
+    settings: config,
+    commands,
+    bus,
+    readStore,
+    whenProjected: (position) => projections.whenProcessed(position),
+    ...(outside.webhookResolver ? { resolver: outside.webhookResolver } : {}),
+  });
+  const processors = createProcessorRunner({ bus, processors: [...webhooks.processors, inspectProcessor], context: commands });
 
   const x402 = createX402Module({ config, commands, readStore });
   const repositories = {
@@ -130,6 +145,7 @@ export async function createServices(config: Config, log: (message: string) => v
       wallClockCapMs: config.SVC_INSPECT_WALL_CLOCK_CAP_MS,
     },
     info: () => ({ mode: config.MODE, version: '2.0.0', ready }),
+    webhooks: webhooks.app,
   };
 
   return {
@@ -159,6 +175,7 @@ export async function createServices(config: Config, log: (message: string) => v
     async close() {
       ready = false;
       await processors.stop();
+      await webhooks.close();
       await relay.stop();
       await projections.stop();
       await bus.close();

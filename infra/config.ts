@@ -31,6 +31,12 @@ const schema = z.object({
   SVC_PASSWORD_SCRYPT_LOG_N: z.coerce.number().int().min(10).max(20).default(17),
   /** The x402 pay-per-call channel (README, "x402 channel"); off while X402_PAY_TO is unset. */
   ...x402Settings,
+  /** Webhooks (README, "Webhooks"). A development setting: 1 lets deliveries reach http:// and https:// on loopback (127.0.0.1). */
+  WEBHOOK_ALLOW_LOCAL: z.enum(['0', '1']).default('0'),
+  /** How long a receiver has to answer a delivery (the spec: 2xx within 10 s). */
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(50).max(60_000).default(10_000),
+  /** Multiplies the retry schedule (5 s, 5 min, 30 min, 2 h); tests shrink it, production keeps 1. */
+  WEBHOOK_RETRY_SCALE: z.coerce.number().positive().max(10).default(1),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Set to 0 in tests of crash recovery only; fsync is what makes an acknowledged call durable. */
   SVC_FSYNC: z.enum(['0', '1']).default('1'),

@@ -23,6 +23,8 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   kyt_requires_subgroup: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
+  webhook_target_refused: 400,
+  webhook_requires_subgroup: 409,
   payment_required: 402,
   payment_invalid: 402,
   payment_expired: 402,

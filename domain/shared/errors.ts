@@ -18,6 +18,9 @@ export const ERROR_CODES = [
   'not_found',
   'payload_too_large',
   'unsupported_media_type',
+  // webhooks: a target URL refused (HTTPS only, no private or local addresses); no subgroup to own one
+  'webhook_target_refused',
+  'webhook_requires_subgroup',
   // x402 channel (the spec's x402 table)
   'payment_required',
   'payment_invalid',
