@@ -24,7 +24,12 @@ import { scryptPasswordHasher } from './system/scrypt-password-hasher.js';
 import type { AppServices } from '../read-api/services.js';
 import type { Config } from './config.js';
 import { httpRiskProviders, providerCatalog } from './providers/risk-providers.js';
+import type { CheckpointStore } from '../domain/ports/read-store.port.js';
 import { openFileCheckpointStore } from './embedded/file-checkpoint-store.js';
+import { openEsdbEventStore } from './esdb/esdb-event-store.js';
+import { externalNames } from './external/namespace.js';
+import { openKafkaMessageBus } from './kafka/kafka-message-bus.js';
+import { openMongoStores } from './mongo/mongo-stores.js';
 import { openFileEventStore } from './embedded/file-event-store.js';
 import { openFileMessageBus } from './embedded/file-message-bus.js';
 import { createMemoryCheckpointStore } from './embedded/memory-checkpoint-store.js';
@@ -64,19 +69,54 @@ export interface Services {
   close(): Promise<void>;
 }
 
-/** The only file that chooses adapters. Embedded: file event store, file bus, memory read models. */
+/**
+ * The only place that chooses adapters, per port (config: EVENT_STORE, BUS, READ_STORE). Embedded: file
+ * event store, file bus, memory read models; external: EventStoreDB, Kafka, MongoDB. Each external adapter
+ * checks its server at open with a bounded timeout, and what was opened before a failure is closed again
+ * (the file store holds a directory lock).
+ */
+async function openPorts(config: Config): Promise<{ store: EventStore; bus: MessageBus; readStore: ReadStore; processorCheckpoints: CheckpointStore }> {
+  const dataDir = config.DATA_DIR;
+  await mkdir(dataDir, { recursive: true });
+  const timeout = config.CONNECT_TIMEOUT_MS;
+  const names = config.BUS === 'kafka' || config.READ_STORE === 'mongo' ? await externalNames(config) : null;
+  const opened: { close(): Promise<void> }[] = [];
+  const track = <T extends { close(): Promise<void> }>(port: T): T => (opened.push(port), port);
+  try {
+    const store = track(
+      config.EVENT_STORE === 'esdb'
+        ? await openEsdbEventStore({ url: config.ESDB_URL!, connectTimeoutMs: timeout })
+        : await openFileEventStore(join(dataDir, 'events'), { fsync: config.SVC_FSYNC === '1' }),
+    );
+    const bus = track(
+      config.BUS === 'kafka'
+        ? await openKafkaMessageBus({
+            brokers: config.KAFKA_BROKERS!.split(',').map((b) => b.trim()).filter(Boolean),
+            prefix: names!.kafkaPrefix,
+            partitions: config.KAFKA_PARTITIONS,
+            sessionTimeoutMs: config.KAFKA_SESSION_TIMEOUT_MS,
+            connectTimeoutMs: timeout,
+          })
+        : await openFileMessageBus(join(dataDir, 'bus')),
+    );
+    const mongo = config.READ_STORE === 'mongo' ? await openMongoStores(config.MONGO_URL!, names!.mongoDb, timeout) : null;
+    const readStore = track(mongo?.readStore ?? createMemoryReadStore());
+    const processorCheckpoints = track(mongo?.checkpoints ?? (await openFileCheckpointStore(join(dataDir, 'checkpoints'))));
+    return { store, bus, readStore, processorCheckpoints };
+  } catch (error) {
+    await Promise.allSettled(opened.reverse().map((port) => port.close()));
+    throw error;
+  }
+}
+
+/** Embedded by default; see openPorts for the adapters and ROLE (in start) for what this process runs. */
 export async function createServices(
   config: Config,
   log: (message: string) => void = () => undefined,
   /** Test doubles of the outside world: a DNS resolver for the webhook SSRF guard. */
   outside: { webhookResolver?: HostResolver } = {},
 ): Promise<Services> {
-  const dataDir = config.DATA_DIR;
-  await mkdir(dataDir, { recursive: true });
-  const store = await openFileEventStore(join(dataDir, 'events'), { fsync: config.SVC_FSYNC === '1' });
-  const bus = await openFileMessageBus(join(dataDir, 'bus'));
-  const processorCheckpoints = await openFileCheckpointStore(join(dataDir, 'checkpoints'));
-  const readStore = createMemoryReadStore();
+  const { store, bus, readStore, processorCheckpoints } = await openPorts(config);
   const intel = createIntelIndex();
   const inspectCompletions = createInspectCompletions();
 
@@ -93,7 +133,8 @@ export async function createServices(
     store,
     readStore,
     checkpoints: createMemoryCheckpointStore(),
-    projections: PROJECTIONS,
+    // A processors-only process folds no read model, only the in-process indexes its commands use.
+    projections: config.ROLE === 'processors' ? [] : PROJECTIONS,
     sinks: [intel, inspectCompletions],
     onError,
   });
@@ -163,8 +204,9 @@ export async function createServices(
     async start() {
       await projections.start();
       await projections.whenCaughtUp();
-      await relay.start();
-      await processors.start();
+      // One relay per deployment (its checkpoint is a compare-and-set): in the all-in-one or projections process.
+      if (config.ROLE === 'all' || config.ROLE === 'projections') await relay.start();
+      if (config.ROLE === 'all' || config.ROLE === 'processors') await processors.start();
       ready = true;
     },
     async whenCaughtUp() {

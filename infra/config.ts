@@ -1,11 +1,13 @@
 import { z } from 'zod';
 import { fail } from '../domain/shared/errors.js';
+import { adapterSettings, resolveAdapters, type Resolved } from './external/adapter-config.js';
 import { inspectSettings, providerSettingsFromEnv, type ProviderSetting } from './providers/provider-settings.js';
 import { x402Settings } from './x402/x402-config.js';
 
 /** The service's whole configuration, parsed from the environment once at start. */
 const schema = z.object({
-  MODE: z.enum(['embedded']).default('embedded'),
+  /** MODE, ROLE, per-port adapters and server URLs: see external/adapter-config.ts. */
+  ...adapterSettings,
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   HOST: z.string().default('0.0.0.0'),
   DATA_DIR: z.string().default('./data'),
@@ -43,7 +45,7 @@ const schema = z.object({
 });
 
 /** INSPECT_PROVIDERS: the inspect's outside providers, from the SVC_PROVIDER_<letter>_* variables. */
-export type Config = z.infer<typeof schema> & { readonly INSPECT_PROVIDERS: readonly ProviderSetting[] };
+export type Config = Resolved<z.infer<typeof schema>> & { readonly INSPECT_PROVIDERS: readonly ProviderSetting[] };
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = schema.safeParse(env);
@@ -51,5 +53,5 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
     throw fail('config_invalid', `invalid configuration: ${problems}`);
   }
-  return { ...parsed.data, INSPECT_PROVIDERS: providerSettingsFromEnv(env) };
+  return { ...resolveAdapters(parsed.data), INSPECT_PROVIDERS: providerSettingsFromEnv(env) };
 }

@@ -1,0 +1,70 @@
+import { z } from 'zod';
+import { fail } from '../../domain/shared/errors.js';
+
+/**
+ * Which adapter serves each port, and where the servers are. `MODE` only sets the defaults (embedded: file
+ * log, file bus, memory read models; external: EventStoreDB, Kafka, MongoDB); each port can be chosen on
+ * its own. Combinations that cannot work are refused at start with a message saying why.
+ */
+export const adapterSettings = {
+  MODE: z.enum(['embedded', 'external']).default('embedded'),
+  /** Which part of the service this process runs; anything but `all` needs shared servers. */
+  ROLE: z.enum(['all', 'api', 'processors', 'projections']).default('all'),
+  EVENT_STORE: z.enum(['embedded', 'esdb']).optional(),
+  BUS: z.enum(['embedded', 'kafka']).optional(),
+  READ_STORE: z.enum(['memory', 'mongo']).optional(),
+  /** e.g. esdb://127.0.0.1:2113?tls=false */
+  ESDB_URL: z.string().min(1).optional(),
+  /** Comma-separated host:port list, e.g. 127.0.0.1:9092 */
+  KAFKA_BROKERS: z.string().min(1).optional(),
+  /** Prefix of every topic and consumer group (several services on one cluster). */
+  KAFKA_PREFIX: z.string().regex(/^[a-zA-Z0-9._-]*$/).optional(),
+  KAFKA_PARTITIONS: z.coerce.number().int().min(1).max(1000).default(4),
+  /** How long a dead processor holds its partitions before the group rebalances (Kafka's minimum is 6 s). */
+  KAFKA_SESSION_TIMEOUT_MS: z.coerce.number().int().min(6000).max(300_000).default(30_000),
+  /** e.g. mongodb://127.0.0.1:27017/?directConnection=true */
+  MONGO_URL: z.string().min(1).optional(),
+  MONGO_DB: z.string().regex(/^[a-zA-Z0-9_-]{1,63}$/).optional(),
+  /** Bound on every start-time connection check: an unreachable server fails the start this fast. */
+  CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(2000),
+};
+
+interface Settings {
+  MODE: 'embedded' | 'external';
+  ROLE: 'all' | 'api' | 'processors' | 'projections';
+  EVENT_STORE?: 'embedded' | 'esdb' | undefined;
+  BUS?: 'embedded' | 'kafka' | undefined;
+  READ_STORE?: 'memory' | 'mongo' | undefined;
+  ESDB_URL?: string | undefined;
+  KAFKA_BROKERS?: string | undefined;
+  MONGO_URL?: string | undefined;
+}
+
+export type Resolved<C extends Settings> = Omit<C, 'EVENT_STORE' | 'BUS' | 'READ_STORE'> & {
+  EVENT_STORE: 'embedded' | 'esdb';
+  BUS: 'embedded' | 'kafka';
+  READ_STORE: 'memory' | 'mongo';
+};
+
+export function resolveAdapters<C extends Settings>(config: C): Resolved<C> {
+  const external = config.MODE === 'external';
+  const resolved = {
+    ...config,
+    EVENT_STORE: config.EVENT_STORE ?? (external ? 'esdb' : 'embedded'),
+    BUS: config.BUS ?? (external ? 'kafka' : 'embedded'),
+    READ_STORE: config.READ_STORE ?? (external ? 'mongo' : 'memory'),
+  } as Resolved<C>;
+  const problems: string[] = [];
+  if (resolved.EVENT_STORE === 'esdb' && !config.ESDB_URL) problems.push('EVENT_STORE=esdb needs ESDB_URL');
+  if (resolved.BUS === 'kafka' && !config.KAFKA_BROKERS) problems.push('BUS=kafka needs KAFKA_BROKERS');
+  if (resolved.READ_STORE === 'mongo' && !config.MONGO_URL) problems.push('READ_STORE=mongo needs MONGO_URL');
+  if (config.ROLE !== 'all') {
+    // Separate processes share nothing but servers: the embedded log and bus are files one process locks,
+    // and memory read models would be private to the process that folds them.
+    if (resolved.EVENT_STORE !== 'esdb') problems.push(`ROLE=${config.ROLE} needs EVENT_STORE=esdb (the embedded log belongs to one process)`);
+    if (resolved.BUS !== 'kafka') problems.push(`ROLE=${config.ROLE} needs BUS=kafka (the embedded bus belongs to one process)`);
+    if (resolved.READ_STORE !== 'mongo') problems.push(`ROLE=${config.ROLE} needs READ_STORE=mongo (memory read models belong to one process)`);
+  }
+  if (problems.length > 0) throw fail('config_invalid', `invalid configuration: ${problems.join('; ')}`);
+  return resolved;
+}

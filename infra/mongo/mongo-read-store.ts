@@ -1,0 +1,145 @@
+import type { Collection as MongoCollection, Db, Document, Filter, Sort } from 'mongodb';
+import type { Position } from '../../domain/ports/event-store.port.js';
+import type { Collection, Doc, DocQuery, ReadStore, StoredDoc } from '../../domain/ports/read-store.port.js';
+import { fail } from '../../domain/shared/errors.js';
+import { isDuplicateKey, positionKey, positionOfKey } from './mongo-connect.js';
+
+/**
+ * The read-store port on MongoDB, one collection per read model, stored as
+ *   { _id, p: position key, live, j: the document as JSON text (null once deleted), f: its top-level scalars }
+ * - `j` keeps the document exactly (no key or value restrictions, nested arrays, -0…), which also keeps us
+ *   clear of FerretDB's data-model gaps; `f` holds what queries filter and sort on, indexed as `f.<field>`.
+ * - Every write is guarded by position: an update's filter names the position it read (compare-and-set),
+ *   the first write is an insert that a competing insert loses on `_id`; a lost race re-reads and re-decides.
+ *   No multi-document transaction is needed (FerretDB has none).
+ * - A delete keeps a tombstone (`live: false`) with its position, so an older replayed event cannot bring
+ *   the document back.
+ */
+
+interface Stored {
+  _id: string;
+  p: string;
+  live: boolean;
+  j: string | null;
+  f: Record<string, string | number | boolean | null>;
+}
+
+/** Names MongoDB (and FerretDB) accept as field names inside `f`. */
+const SAFE_FIELD = /^[^.$\0][^.\0]*$/;
+
+function queryField(field: string): string {
+  if (!SAFE_FIELD.test(field)) throw fail('invalid_state', `read-store field ${JSON.stringify(field)} cannot be queried`);
+  return `f.${field}`;
+}
+
+/** Top-level scalars of the document: what `where`, `since` and `orderBy` can name. */
+function scalars(doc: Doc): Stored['f'] {
+  const out: Stored['f'] = {};
+  for (const [key, value] of Object.entries(doc)) {
+    if (!SAFE_FIELD.test(key)) continue;
+    if (value === null || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value))) out[key] = value;
+    else if (typeof value === 'string' && !value.includes('\0')) out[key] = value;
+  }
+  return out;
+}
+
+function filterOf(query: Pick<DocQuery, 'where' | 'since'>): Filter<Stored> {
+  const conditions: Filter<Document>[] = [];
+  for (const [field, value] of Object.entries(query.where ?? {})) conditions.push({ [queryField(field)]: value });
+  if (query.since) conditions.push({ [queryField(query.since.field)]: { $gte: query.since.value } });
+  return (conditions.length === 0 ? { live: true } : { live: true, $and: conditions }) as Filter<Stored>;
+}
+
+class MongoReadCollection<D extends Doc> implements Collection<D> {
+  constructor(
+    private readonly docs: MongoCollection<Stored>,
+    private readonly ready: () => Promise<void>,
+  ) {}
+
+  async get(id: string): Promise<StoredDoc<D> | null> {
+    await this.ready();
+    const stored = await this.docs.findOne({ _id: id, live: true });
+    return stored?.j == null ? null : { id, doc: JSON.parse(stored.j) as D, position: positionOfKey(stored.p) };
+  }
+
+  async apply(id: string, position: Position, update: (current: D | null) => D | null): Promise<'applied' | 'duplicate'> {
+    await this.ready();
+    const key = positionKey(position);
+    for (;;) {
+      const existing = await this.docs.findOne({ _id: id }, { projection: { p: 1, j: 1 } });
+      if (existing && existing.p >= key) return 'duplicate';
+      const next = update(existing?.j == null ? null : (JSON.parse(existing.j) as D));
+      const fields = { p: key, live: next !== null, j: next === null ? null : JSON.stringify(next), f: next === null ? {} : scalars(next) };
+      if (!existing) {
+        try {
+          await this.docs.insertOne({ _id: id, ...fields });
+          return 'applied';
+        } catch (error) {
+          if (!isDuplicateKey(error)) throw error;
+          continue;
+        }
+      }
+      const result = await this.docs.updateOne({ _id: id, p: existing.p }, { $set: fields });
+      if (result.matchedCount === 1) return 'applied';
+    }
+  }
+
+  async find(query: DocQuery): Promise<readonly D[]> {
+    await this.ready();
+    let cursor = this.docs.find(filterOf(query), { projection: { j: 1 } });
+    if (query.orderBy) {
+      const direction = query.orderBy.direction === 'asc' ? 1 : -1;
+      // Ties broken by id, as the embedded store does, so that pages are stable.
+      cursor = cursor.sort({ [queryField(query.orderBy.field)]: direction, _id: direction } as Sort);
+    }
+    if (query.skip) cursor = cursor.skip(Math.max(0, query.skip));
+    if (query.limit !== undefined) {
+      if (query.limit <= 0) return [];
+      cursor = cursor.limit(query.limit);
+    }
+    return (await cursor.toArray()).map((stored) => JSON.parse(stored.j!) as D);
+  }
+
+  async count(query: Omit<DocQuery, 'skip' | 'limit' | 'orderBy'>): Promise<number> {
+    await this.ready();
+    return this.docs.countDocuments(filterOf(query));
+  }
+}
+
+export function createMongoReadStore(db: Db, options: { onClose?: () => Promise<void> } = {}): ReadStore {
+  const indexed = new Map<string, Promise<unknown>>();
+  let closed = false;
+  const isOpen = () => {
+    if (closed) throw fail('store_closed', 'the read store is closed');
+  };
+  return {
+    collection<D extends Doc>(name: string, indexes: readonly string[] = []): Collection<D> {
+      isOpen();
+      if (name.startsWith('_') || name.startsWith('system.') || name.includes('$') || name.length === 0) {
+        throw fail('invalid_state', `invalid read-model collection name ${JSON.stringify(name)}`);
+      }
+      const docs = db.collection<Stored>(name);
+      // Indexes are created when the collection is first named (at start) and awaited before its first use.
+      const pending = indexes.filter((field) => !indexed.has(`${name}/${field}`));
+      const created = Promise.all(pending.map((field) => docs.createIndex({ [queryField(field)]: 1 })));
+      for (const field of pending) indexed.set(`${name}/${field}`, created);
+      created.catch(() => undefined);
+      const all = () => Promise.all(indexes.map((field) => indexed.get(`${name}/${field}`)));
+      return new MongoReadCollection<D>(docs, async () => {
+        isOpen();
+        await all();
+      });
+    },
+    async clear() {
+      isOpen();
+      // Every read model; collections whose names start with `_` (checkpoints) are not read models.
+      const names = (await db.listCollections({}, { nameOnly: true }).toArray()).map((c) => c.name as string);
+      await Promise.all(names.filter((n) => !n.startsWith('_') && !n.startsWith('system.')).map((n) => db.collection(n).deleteMany({})));
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      await options.onClose?.();
+    },
+  };
+}

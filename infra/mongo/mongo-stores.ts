@@ -1,0 +1,16 @@
+import type { CheckpointStore, ReadStore } from '../../domain/ports/read-store.port.js';
+import { createMongoCheckpointStore } from './mongo-checkpoint-store.js';
+import { checkDatabaseName, connectMongo } from './mongo-connect.js';
+import { createMongoReadStore } from './mongo-read-store.js';
+
+/** The read models and the checkpoints of one database on one client, closed when both are closed. */
+export async function openMongoStores(url: string, database: string, timeoutMs?: number): Promise<{ readStore: ReadStore; checkpoints: CheckpointStore }> {
+  const client = await connectMongo(url, timeoutMs);
+  const db = client.db(checkDatabaseName(database));
+  let open = 2;
+  const release = async () => {
+    open -= 1;
+    if (open === 0) await client.close();
+  };
+  return { readStore: createMongoReadStore(db, { onClose: release }), checkpoints: createMongoCheckpointStore(db, { onClose: release }) };
+}
