@@ -1,5 +1,5 @@
 import { PRODUCTS } from '../../domain/billing/products.js';
-import { inspectDecider, type InspectState } from '../../domain/inspect/inspect.decider.js';
+import { INSPECT_TIMEOUT_MS, inspectDecider, type InspectState } from '../../domain/inspect/inspect.decider.js';
 import { inspectStream, type InspectRequest } from '../../domain/inspect/inspect.events.js';
 import type { BillingEnvelope } from '../../domain/ledger/billing-envelope.js';
 import type { ChargeDetails } from '../../domain/ledger/ledger.events.js';
@@ -14,7 +14,8 @@ import { inspectCost } from './start-inspect.js';
  * the check id). The charge is the sum of the provider runs that ANSWERED: a failed provider is simply
  * not charged, so a call where some providers answered is never refunded. When every provider failed,
  * the call is recorded as charged for all its runs and refunded in full at once (a visible row in the
- * usage and the ledger), and answers 502.
+ * usage and the ledger), and answers 502. An inspect still running 15 minutes after its request is
+ * reaped when it is next read: it becomes `failed_timeout` and answers 502, nothing charged.
  */
 
 export const INSPECT_RESULT_SCHEMA_VERSION = 1;
@@ -99,14 +100,35 @@ async function settleFailure(deps: CommandDeps, checkId: string, request: Inspec
   });
 }
 
+/** Marks the inspect failed_timeout if it is still running past the cap (the decider re-checks the times). */
+async function reapIfOverdue(deps: CommandDeps, checkId: string, state: InspectState): Promise<InspectState> {
+  const now = deps.clock.now();
+  if (state.status !== 'running' || now.getTime() - Date.parse(state.request!.at) < INSPECT_TIMEOUT_MS) return state;
+  const reaped = await deps.executor.execute(
+    inspectStream(checkId),
+    inspectDecider,
+    { type: 'TimeOutInspect', at: now.toISOString() },
+    { commandId: `inspect-timeout:${checkId}` },
+    (after: InspectState) => after,
+  );
+  return reaped.view;
+}
+
 /** 200 with the result (charged on the first delivery), 202 while running, 502 when every provider failed, 404 if not the caller's. */
 export async function deliverInspect(deps: CommandDeps, input: { userId: string; checkId: string }): Promise<CallResponse> {
-  const { state } = await deps.executor.load(inspectStream(input.checkId), inspectDecider);
-  const request = state.request;
+  const loaded = (await deps.executor.load(inspectStream(input.checkId), inspectDecider)).state;
+  const request = loaded.request;
   // Someone else's check is indistinguishable from no check.
   if (!request || request.userId !== input.userId) throw fail('not_found', 'no such inspect');
+  const state = await reapIfOverdue(deps, input.checkId, loaded);
   if (state.status === 'running') return { status: 202, body: runningBody(input.checkId, request.at) };
   if (state.status === 'failed') throw await settleFailure(deps, input.checkId, request, state);
+  if (state.status === 'failed_timeout') {
+    throw fail('backend_unavailable', 'the inspect did not finish within 15 minutes (failed_timeout); nothing was charged', {
+      check_id: input.checkId,
+      providers: providerEntries(state),
+    });
+  }
   const answered = state.outcomes.filter((o) => o.ok).length;
   const { billing } = await chargeCall(deps, {
     userId: request.userId,

@@ -83,6 +83,18 @@ describe('inspect decider', () => {
     spec.given([requested]).when(answer('provider_c')).thenThrows('invalid_state');
   });
 
+  it('times out only while running and only 15 minutes after the request (failed_timeout)', () => {
+    const late = '2026-03-10T12:15:00.000Z';
+    spec.given([requested]).when({ type: 'TimeOutInspect', at: '2026-03-10T12:14:59.999Z' }).thenNothingHappened();
+    const state = spec.given([requested, answered('service')]).when({ type: 'TimeOutInspect', at: late }).then([{ type: 'InspectTimedOut', data: { at: late } }]);
+    expect(state).toMatchObject({ status: 'failed_timeout', finishedAt: late });
+    spec.given([requested, answered('service'), { type: 'InspectTimedOut', data: { at: late } }]).when(answer('provider_a')).thenNothingHappened();
+    spec.given([requested, answered('service'), failed('provider_a'), { type: 'InspectCompleted', data: { audit: synthesizeAudit([{ provider: 'service', assessment: sanctioned }], 1), at: T2 } }])
+      .when({ type: 'TimeOutInspect', at: late })
+      .thenNothingHappened();
+    spec.given([]).when({ type: 'TimeOutInspect', at: late }).thenNothingHappened();
+  });
+
   it('parse skips event types it does not know', () => {
     expect(inspectDecider.parse({ type: 'InspectRenamed', data: {} })).toBeNull();
   });

@@ -9,18 +9,24 @@ import type { ProviderAssessment } from './provider-assessment.js';
  * One multi-provider inspect. It is requested once (a retry with the same request decides nothing, a
  * different request under the same check id is an idempotency conflict); each provider's outcome is
  * recorded once (at-least-once processors may report it twice); the last outcome also decides the
- * result: the synthesized audit when at least one provider answered, a failure when none did.
+ * result: the synthesized audit when at least one provider answered, a failure when none did. One still
+ * running 15 minutes after its request times out (the reaper's `failed_timeout`); the time travels in the
+ * command and the decider checks it against the request's own time.
  */
+
+/** The spec's wall-clock cap of an asynchronous check: still running after it, an inspect is failed_timeout. */
+export const INSPECT_TIMEOUT_MS = 15 * 60 * 1000;
 
 export type InspectCommand =
   | ({ type: 'RequestInspect' } & InspectRequest)
-  | { type: 'RecordProviderOutcome'; provider: string; outcome: ProviderOutcome; elapsedMs: number; at: string };
+  | { type: 'RecordProviderOutcome'; provider: string; outcome: ProviderOutcome; elapsedMs: number; at: string }
+  | { type: 'TimeOutInspect'; at: string };
 
 export type RecordedOutcome =
   | { provider: string; ok: true; raw: unknown; assessment: ProviderAssessment; elapsedMs: number }
   | { provider: string; ok: false; error: string; elapsedMs: number };
 
-export type InspectStatus = 'none' | 'running' | 'completed' | 'failed';
+export type InspectStatus = 'none' | 'running' | 'completed' | 'failed' | 'failed_timeout';
 
 export interface InspectState {
   status: InspectStatus;
@@ -78,6 +84,9 @@ export function decideInspect(command: InspectCommand, state: InspectState): Ins
     }
     case 'RecordProviderOutcome':
       return decideOutcome(command, state);
+    case 'TimeOutInspect':
+      if (state.status !== 'running' || !(Date.parse(command.at) - Date.parse(state.request!.at) >= INSPECT_TIMEOUT_MS)) return [];
+      return [{ type: 'InspectTimedOut', data: { at: command.at } }];
   }
 }
 
@@ -97,6 +106,8 @@ export function evolveInspect(state: InspectState, event: InspectEvent): Inspect
       return { ...state, status: 'completed', audit: event.data.audit, finishedAt: event.data.at };
     case 'InspectFailed':
       return { ...state, status: 'failed', failure: event.data.reason, finishedAt: event.data.at };
+    case 'InspectTimedOut':
+      return { ...state, status: 'failed_timeout', failure: 'failed_timeout', finishedAt: event.data.at };
   }
 }
 

@@ -37,10 +37,12 @@ export const inspectEventSchemas = {
   InspectCompleted: z.object({ audit: finalAuditSchema, at: z.string() }),
   /** Every provider failed: the pipeline error of the spec (502, nothing kept charged). */
   InspectFailed: z.object({ reason: z.string(), at: z.string() }),
+  /** Still running at the spec's wall-clock cap of 15 minutes: `failed_timeout` (502, nothing charged). */
+  InspectTimedOut: z.object({ at: z.string() }),
 } as const;
 
 /** The events after which an inspect's outcome no longer changes. */
-export const INSPECT_TERMINAL_EVENTS = ['InspectCompleted', 'InspectFailed'] as const;
+export const INSPECT_TERMINAL_EVENTS = ['InspectCompleted', 'InspectFailed', 'InspectTimedOut'] as const;
 
 type Schemas = typeof inspectEventSchemas;
 export type InspectEvent = { [K in keyof Schemas]: { type: K; data: z.infer<Schemas[K]> } }[keyof Schemas];
