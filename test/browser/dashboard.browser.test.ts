@@ -5,11 +5,13 @@ import { ensureDemoPassword } from '../../infra/startup/demo-password.js';
 import { chromiumMissing, launchBrowser, type TestBrowser } from '../support/browser.js';
 import { givePassword } from '../support/dashboard-login.js';
 import { startTestService, type TestService } from '../support/test-service.js';
+import { startReceiver, type Receiver } from '../support/webhook-receiver.js';
 
 /**
  * The dashboard in a real browser (Debian's Chromium through playwright-core) against the whole service
- * listening on 127.0.0.1: log in, generate a key and screen with it, revoke it and see 401, usage, and a
- * non-member getting 404. Screenshots of each page go to test-artifacts/dashboard/.
+ * listening on 127.0.0.1: log in, generate a key and screen with it, revoke it and see 401, usage, a webhook
+ * to a local receiver with a test event seen in the delivery history, and a non-member getting 404.
+ * Screenshots of each page go to test-artifacts/dashboard/.
  */
 if (chromiumMissing) console.warn(`dashboard browser tests skipped: ${chromiumMissing}`);
 
@@ -23,6 +25,8 @@ describe.skipIf(chromiumMissing !== null)('dashboard in Chromium', () => {
   let browser: TestBrowser;
   let page: Page;
   let newKey: string;
+  let receiver: Receiver;
+  let webhookId: string;
 
   const screen = (apiKey: string) =>
     fetch(`${base}/v2/screen`, {
@@ -43,12 +47,14 @@ describe.skipIf(chromiumMissing !== null)('dashboard in Chromium', () => {
     await ensureDemoAccount(svc.services, () => undefined);
     await ensureDemoPassword(svc.services);
     base = await svc.app.listen({ host: '127.0.0.1', port: 0 });
+    receiver = await startReceiver();
     browser = await launchBrowser(base);
     page = await browser.newPage();
   });
 
   afterAll(async () => {
     await browser?.close();
+    await receiver?.close();
     await svc?.close();
   });
 
@@ -64,10 +70,14 @@ describe.skipIf(chromiumMissing !== null)('dashboard in Chromium', () => {
     await page.getByLabel('Password').press('Enter');
     await page.waitForURL(`${base}/account/api`);
     await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Account');
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Skip to content');
   });
 
   it('generates a key shown once with a copy button; the key screens', async () => {
-    await page.getByRole('button', { name: 'Generate a new key' }).click();
+    // From the keyboard: every control is a native button, link or input.
+    await page.getByRole('button', { name: 'Generate a new key' }).focus();
+    await page.keyboard.press('Enter');
     const secret = page.getByLabel('New API key', { exact: true });
     await secret.waitFor({ state: 'visible' });
     newKey = await secret.inputValue();
@@ -113,11 +123,54 @@ describe.skipIf(chromiumMissing !== null)('dashboard in Chromium', () => {
     await page.setViewportSize({ width: 1200, height: 900 });
   });
 
+  it('creates a webhook to a local receiver, edits it, rotates its secret, and sees a test event in the history', async () => {
+    await page.getByRole('link', { name: 'Webhooks' }).click();
+    await page.waitForURL(`${base}/webhooks`);
+    await page.getByLabel('Endpoint URL').fill(receiver.url);
+    await page.getByLabel('Description').fill('Compliance inbox');
+    await page.getByLabel('Minimum alert level').selectOption('High');
+    await page.getByRole('button', { name: 'Add webhook' }).click();
+    const secret = page.getByLabel('Signing secret of the new webhook', { exact: true }).locator('input');
+    await secret.waitFor({ state: 'visible' });
+    expect(await secret.inputValue()).toMatch(/^whsec_/);
+    const card = page.locator('article', { hasText: receiver.url });
+    await card.waitFor();
+    webhookId = (await card.getAttribute('id'))!.slice('webhook-'.length);
+    await browser.screenshot(page, '08-webhooks-created');
+
+    await card.getByText('Edit event types, level and URL').click();
+    await card.getByLabel('Address check found high risk').check();
+    await card.getByLabel('Minimum alert level').selectOption('Low');
+    await card.getByRole('button', { name: 'Save changes' }).click();
+    await expect.poll(() => page.locator(`#webhook-${webhookId} p.hint`).first().textContent()).toContain('minimum level Low');
+    await expect.poll(() => page.locator(`#webhook-${webhookId} p.hint`).first().textContent()).toContain('service.check.high_risk');
+
+    page.once('dialog', (dialog) => void dialog.accept());
+    await page.getByRole('button', { name: `Rotate the secret of ${receiver.url}` }).click();
+    const rotated = page.locator(`#secret-${webhookId}-value`);
+    await rotated.waitFor({ state: 'visible' });
+    expect(await rotated.inputValue()).toMatch(/^whsec_/);
+    expect(await rotated.inputValue()).not.toBe(await secret.inputValue());
+
+    await page.getByRole('button', { name: `Send a test event to ${receiver.url}` }).click();
+    const [arrived] = await receiver.waitFor(1);
+    expect(arrived!.json.payload.synthetic).toBe(true);
+    // The page re-renders the history by itself until the attempt shows up.
+    const row = page.locator(`#history-${webhookId} tr[data-delivery="${arrived!.json.delivery_id}"]`);
+    await expect.poll(() => row.textContent(), { timeout: 15_000 }).toContain('delivered');
+    expect(await row.textContent()).toContain('200');
+    expect(await row.textContent()).toContain('"schema_version":1');
+    await browser.screenshot(page, '09-webhooks-test-delivered');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await browser.screenshot(page, '10-webhooks-phone');
+    await page.setViewportSize({ width: 1200, height: 900 });
+  });
+
   it('has no console errors on the way', () => {
     expect(browser.problems).toEqual([]);
   });
 
-  it('a user outside the demo’s organization gets 404 for its key', async () => {
+  it('a user outside the demo’s organization gets 404 for its key, its webhooks page and the test action', async () => {
     const demo = (await svc.services.repositories.accounts.byEmail(DEMO_EMAIL))!;
     const demoKey = (await svc.services.repositories.apiKeys.listForUser(demo.userId)).find((k) => !k.revokedAt)!;
     const stranger = await svc.account();
@@ -135,5 +188,23 @@ describe.skipIf(chromiumMissing !== null)('dashboard in Chromium', () => {
     }, demoKey.keyId);
     expect(status).toBe(404);
     expect((await svc.services.repositories.apiKeys.listForUser(demo.userId)).find((k) => k.keyId === demoKey.keyId)!.revokedAt).toBeNull();
+
+    const demoSubgroup = demo.memberships[0]!.subgroupId;
+    const shown = await page.goto(`/webhooks?subgroup=${demoSubgroup}`);
+    expect(shown!.status()).toBe(404);
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Not found');
+    expect(await page.content()).not.toContain(receiver.url);
+    await browser.screenshot(page, '11-not-found-for-a-non-member');
+    const test = await page.evaluate(async (subscriptionId) => {
+      const csrf = document.querySelector('meta[name="csrf-token"]')!.getAttribute('content')!;
+      const response = await fetch('/api/webhooks/test', {
+        method: 'POST',
+        headers: { 'x-csrf-token': csrf, 'content-type': 'application/json' },
+        body: JSON.stringify({ subscription_id: subscriptionId }),
+      });
+      return { status: response.status, body: await response.json() };
+    }, webhookId);
+    expect(test).toEqual({ status: 404, body: { error: { code: 'not_found', message: 'no such webhook subscription' } } });
+    expect(receiver.received).toHaveLength(1);
   });
 });

@@ -108,7 +108,7 @@ describe('dashboard login', () => {
   });
 
   it('sends pages without a session to the login form, and /api calls get 401 login_required', async () => {
-    for (const url of ['/account/api', '/account/usage']) {
+    for (const url of ['/account/api', '/account/usage', '/webhooks']) {
       const page = await svc.app.inject({ method: 'GET', url });
       expect(page.statusCode, url).toBe(303);
       expect(page.headers.location).toBe(`/login?next=${encodeURIComponent(url)}`);

@@ -36,7 +36,8 @@ input[type=email], input[type=password], input[type=text], input[type=url], inpu
   font: inherit; width: 100%; max-width: 32rem; padding: .5rem .6rem; border: 1px solid #8c959f; border-radius: .35rem; background: #fff; }
 fieldset { border: 1px solid var(--line); border-radius: .4rem; margin: .75rem 0; padding: .5rem 1rem .75rem; max-width: 32rem; }
 legend { font-weight: 600; padding: 0 .25rem; }
-fieldset label { display: flex; gap: .5rem; align-items: center; font-weight: 400; margin: .35rem 0; }
+fieldset label { display: flex; gap: .5rem; align-items: flex-start; font-weight: 400; margin: .35rem 0; }
+fieldset label input { margin-top: .3rem; }
 .actions { display: flex; flex-wrap: wrap; gap: .5rem; margin-top: 1rem; align-items: center; }
 .status { margin: .75rem 0 0; min-height: 1.5rem; }
 .status.error, .error-box { color: var(--danger); }
@@ -73,11 +74,15 @@ code, .mono { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monosp
 .inline-form label { margin: 0; }
 .login { max-width: 26rem; margin: 3rem auto; }
 .login input { max-width: none; }
-details > summary { cursor: pointer; font-weight: 600; }
+details > summary { cursor: pointer; font-weight: 600; margin: .75rem 0; }
+.after-table { margin-top: .5rem; }
+article.card h3 { margin-top: .25rem; word-break: break-all; }
+.card > h2:first-child { margin-top: .25rem; }
 @media (max-width: 40rem) {
   header.top .who { width: 100%; justify-content: space-between; }
   h1 { font-size: 1.35rem; }
   main { padding: 1rem .75rem 2rem; }
   th, td { padding: .5rem .6rem; }
+  .card { padding: .75rem .85rem; }
 }
 `;

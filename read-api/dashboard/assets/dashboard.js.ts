@@ -7,7 +7,10 @@
  *         data-confirm="…"                            ask first (destructive actions)
  *         data-reveal="#new-key" data-reveal-field="api_key"   show a secret of the response, once
  *         data-refresh="#keys"                        re-render these regions from the server
+ *         data-poll="#history"                        …and keep re-rendering these for a while (deliveries)
+ *         data-reset                                  clear the form once done
  *         data-success="…">                           say so in the form's [data-status]
+ *   <form data-refresh-region="#history">              a button that only re-renders a region
  *   <button data-copy="#new-key-value">               copy an input's value
  */
 export const DASHBOARD_JS = `'use strict';
@@ -70,8 +73,21 @@ export const DASHBOARD_JS = `'use strict';
     input.select();
   }
 
+  // Asynchronous outcomes (a webhook delivery) show up within seconds: re-render every second, 15 times.
+  function poll(selectors, left) {
+    if (left <= 0) return;
+    setTimeout(function () {
+      refresh(selectors).then(function () { poll(selectors, left - 1); }, function () {});
+    }, 1000);
+  }
+
   document.addEventListener('submit', function (event) {
     var form = event.target;
+    if (form instanceof HTMLFormElement && form.hasAttribute('data-refresh-region')) {
+      event.preventDefault();
+      refresh(form.getAttribute('data-refresh-region')).catch(function () {});
+      return;
+    }
     if (!(form instanceof HTMLFormElement) || !form.hasAttribute('data-api')) return;
     event.preventDefault();
     var question = form.getAttribute('data-confirm');
@@ -95,7 +111,9 @@ export const DASHBOARD_JS = `'use strict';
           }
           if (!response.ok) { say(form, problemOf(response.status, body), 'error'); return; }
           if (form.hasAttribute('data-reveal')) reveal(form, body || {});
+          if (form.hasAttribute('data-reset')) form.reset();
           var done = form.hasAttribute('data-refresh') ? refresh(form.getAttribute('data-refresh')) : Promise.resolve();
+          if (form.hasAttribute('data-poll')) poll(form.getAttribute('data-poll'), 15);
           return done.then(function () { say(form, form.getAttribute('data-success') || 'Done.', 'ok'); });
         });
       })
