@@ -25,23 +25,27 @@ export async function screenAddress(
     product: 'screen',
     details: { endpoint: 'POST /v2/screen', keyId: input.keyId, network: input.network, subject: input.address },
   });
-  let result: ReturnType<typeof buildScreenVerdict>;
+  let verdict: ScreenVerdictBody;
   try {
-    result = buildScreenVerdict(deps.intel.lookup(input.address, input.network));
+    verdict = produceScreenVerdict(deps.intel, input);
   } catch (error) {
     await refundCall(deps, { userId: input.userId, chargeId: input.callId, reason: 'backend_unavailable' });
     throw isServiceError(error) && error.code === 'backend_unavailable' ? error : fail('backend_unavailable', 'the intelligence backend failed; the charge was refunded');
   }
+  return { status: 200, body: { ...verdict, billing } };
+}
+
+export type ScreenVerdictBody = ReturnType<typeof produceScreenVerdict>;
+
+/** The light screen's verdict without any billing: shared by the V2 ledger path and the x402 channel. */
+export function produceScreenVerdict(intel: IntelIndex, input: { address: string; network: Network }) {
+  const result = buildScreenVerdict(intel.lookup(input.address, input.network));
   return {
-    status: 200,
-    body: {
-      schema_version: SCREEN_SCHEMA_VERSION,
-      address: input.address,
-      network: input.network,
-      provider: OWN_ENGINE,
-      coverage: result.coverage,
-      verdict: result.verdict,
-      billing,
-    },
+    schema_version: SCREEN_SCHEMA_VERSION,
+    address: input.address,
+    network: input.network,
+    provider: OWN_ENGINE,
+    coverage: result.coverage,
+    verdict: result.verdict,
   };
 }

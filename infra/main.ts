@@ -1,5 +1,6 @@
 import { buildApp } from '../read-api/app.js';
 import { listen } from '../read-api/server.js';
+import { buildX402App } from '../read-api/x402/x402-app.js';
 import { createServices } from './bootstrap.js';
 import { registerAdminRoute } from './cli/admin-route.js';
 import { announceService, withdrawService } from './cli/service-file.js';
@@ -23,11 +24,15 @@ async function main() {
   const app = await buildApp(services.app, { logger: config.LOG_LEVEL === 'silent' ? false : { level: config.LOG_LEVEL } });
   const announced = { token: '' };
   registerAdminRoute(app, services, () => announced.token);
+  // The x402 channel, when configured, listens on its own port (X402_PORT) and closes before the services.
+  const x402App = services.x402.app ? await buildX402App(services.x402.app, { logger: config.LOG_LEVEL === 'silent' ? false : { level: config.LOG_LEVEL } }) : null;
+  const x402Address = x402App ? await x402App.listen({ port: config.X402_PORT, host: config.HOST }) : null;
   const address = await listen(app, {
     port: config.PORT,
     host: config.HOST,
     log,
     onClose: async () => {
+      await x402App?.close();
       await withdrawService(config.DATA_DIR);
       await services.close();
     },
@@ -35,6 +40,10 @@ async function main() {
   const port = app.server.address();
   announced.token = (await announceService(config.DATA_DIR, typeof port === 'object' && port ? port.port : config.PORT)).token;
   log(`listening on ${address} (data in ${config.DATA_DIR})`);
+  if (x402Address) {
+    const { terms } = services.x402.app!.deps;
+    log(`x402 channel listening on ${x402Address} (${terms.network.caip2}, ${terms.network.asset}, paid to ${terms.payTo})`);
+  }
 }
 
 main().catch((error: unknown) => {

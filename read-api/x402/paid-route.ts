@@ -1,0 +1,96 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { payForCall } from '../../commands/x402/pay-for-call.js';
+import { PRODUCTS, type Product } from '../../domain/billing/products.js';
+import { fail } from '../../domain/shared/errors.js';
+import { microsToUsd } from '../../domain/shared/money.js';
+import { quoteFor } from '../../domain/x402/quote.js';
+import { decodePaymentHeader, encodeHeaderJson, type SettlementResponse } from '../../domain/x402/x402-wire.js';
+import type { RateLimiter } from './rate-limiter.js';
+import type { X402AppServices } from './x402-services.js';
+
+/** What a paid x402 endpoint declares; the payment, rate limit, quote and receipt are handled here. */
+export interface PaidResource<Params, Input> {
+  readonly product: Product;
+  /** The quote's `resource.description`. */
+  readonly description: string;
+  /** Path parameters → backend input; throws the spec's 400s before any quote is made. */
+  parse(params: Params): Input;
+  /** Products paid once per subject (a transfer): the subject of this input. */
+  subject?(input: Input): string;
+  run(input: Input, context: { callId: string }): Promise<{ status: number; body: Record<string, unknown> }>;
+}
+
+export interface PaidRouteConfig {
+  readonly product: Product;
+  readonly description: string;
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Set on paid routes: every 402 of the route carries a fresh quote for it. */
+    x402?: PaidRouteConfig;
+  }
+}
+
+/** The payment proof: `X-PAYMENT` (the spec) or `PAYMENT-SIGNATURE` (what the reference v2 client sends). */
+export function paymentHeaderOf(request: FastifyRequest): string | undefined {
+  const value = request.headers['x-payment'] ?? request.headers['payment-signature'];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+export function registerPaidRoute<Params, Input>(
+  app: FastifyInstance,
+  context: { services: X402AppServices; limiter: RateLimiter },
+  path: string,
+  resource: PaidResource<Params, Input>,
+): void {
+  const { services, limiter } = context;
+  const price = PRODUCTS[resource.product].priceMicros;
+  app.get(path, { config: { x402: { product: resource.product, description: resource.description } } }, async (request, reply) => {
+    const started = performance.now();
+    const header = paymentHeaderOf(request);
+    limiter.take(header ? 'paid' : 'free', request.ip);
+    const input = resource.parse(request.params as Params);
+    if (!header) {
+      throw fail('payment_required', `this call costs ${microsToUsd(price)} USD: pay the quote in the payment-required header and send the proof in X-PAYMENT`);
+    }
+    const payment = decodePaymentHeader(header);
+    const callId = services.deps.ids.newId();
+    const { result, receipt } = await payForCall(services.deps, {
+      callId,
+      product: resource.product,
+      resource: `GET ${request.url.split('?')[0]}`,
+      ...(resource.subject ? { subject: resource.subject(input) } : {}),
+      payment,
+      run: () => resource.run(input, { callId }),
+    });
+    if (receipt) sendReceipt(reply, receipt);
+    const billing = {
+      model: 'x402',
+      currency: 'USD',
+      charged_usd: receipt ? microsToUsd(price) : 0,
+      network: services.deps.terms.network.caip2,
+      asset: services.deps.terms.network.asset,
+      payer: receipt?.payer ?? null,
+      transaction: receipt?.transaction ?? null,
+      replay: receipt === null,
+    };
+    return reply.status(result.status).send({ ...result.body, billing, elapsed_ms: Math.round(performance.now() - started) });
+  });
+}
+
+/** The settlement receipt, under the v2 name and the v1 name (clients read either). */
+export function sendReceipt(reply: FastifyReply, receipt: SettlementResponse): void {
+  const encoded = encodeHeaderJson(receipt);
+  reply.header('payment-response', encoded).header('x-payment-response', encoded);
+}
+
+/** A fresh quote for the route of this request, or null on a route that is not paid. */
+export function quoteHeaderFor(request: FastifyRequest, services: X402AppServices, error: string): string | null {
+  const paid = request.routeOptions.config.x402;
+  if (!paid) return null;
+  const base = services.publicUrl?.replace(/\/+$/, '') ?? `${request.protocol}://${request.host}`;
+  return encodeHeaderJson(
+    quoteFor(services.deps.terms, { priceMicros: PRODUCTS[paid.product].priceMicros, url: `${base}${request.url}`, description: paid.description, error }),
+  );
+}

@@ -1,0 +1,16 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { produceScreenVerdict } from '../../commands/screen-address.js';
+import { registerPaidRoute } from './paid-route.js';
+import type { RateLimiter } from './rate-limiter.js';
+import { parseAddressTarget } from './x402-input.js';
+import type { X402AppServices } from './x402-services.js';
+
+/** GET /screen/{chain}/{address}: the light screen (same verdict as POST /v2/screen), 0.10 USD. */
+export const x402ScreenRoutes: FastifyPluginAsync<{ services: X402AppServices; limiter: RateLimiter }> = async (app, context) => {
+  registerPaidRoute(app, context, '/screen/:chain/:address', {
+    product: 'screen',
+    description: 'Light screen of an address: sanctions and consensus labels, no graph',
+    parse: (params: { chain: string; address: string }) => parseAddressTarget(params),
+    run: async (target) => ({ status: 200, body: produceScreenVerdict(context.services.deps.intel, target) }),
+  });
+};

@@ -1,0 +1,53 @@
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { isServiceError } from '../../domain/shared/errors.js';
+import type { SettlementResponse } from '../../domain/x402/x402-wire.js';
+import { x402ErrorBody } from '../errors.js';
+import { quoteHeaderFor, sendReceipt } from './paid-route.js';
+import { createRateLimiter } from './rate-limiter.js';
+import { x402ScreenRoutes } from './screen.x402.routes.js';
+import type { X402AppServices } from './x402-services.js';
+
+/** Browsers' x402 clients need these readable and sendable across origins. */
+const EXPOSED = 'PAYMENT-REQUIRED, PAYMENT-RESPONSE, X-PAYMENT-RESPONSE, Retry-After';
+const ALLOWED = 'PAYMENT-SIGNATURE, X-PAYMENT, Access-Control-Expose-Headers, Content-Type';
+
+/**
+ * The x402 pay-per-call API ({x402_url}): its own Fastify app on its own port, beside the V2 app. No
+ * account, no Authorization: each paid call carries an EIP-3009 payment proof. Errors use the spec's x402
+ * envelope and codes; every 402 carries a fresh quote in `payment-required`.
+ */
+export async function buildX402App(services: X402AppServices, options: { logger?: FastifyServerOptions['logger'] } = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: options.logger ?? false,
+    // X-Forwarded-For is believed only for hops that are listed proxies, so a client cannot pick its bucket
+    ...(services.trustedProxies.length > 0 ? { trustProxy: [...services.trustedProxies] } : {}),
+    bodyLimit: 16 * 1024,
+    return503OnClosing: true,
+  });
+  const limiter = createRateLimiter({ clock: services.deps.clock, ...services.limits });
+
+  app.addHook('onSend', async (_request, reply) => {
+    reply.header('access-control-allow-origin', '*').header('access-control-expose-headers', EXPOSED);
+  });
+  app.options('*', async (_request, reply) =>
+    reply.status(204).header('access-control-allow-methods', 'GET, POST, OPTIONS').header('access-control-allow-headers', ALLOWED).send(),
+  );
+  app.setErrorHandler((error, request, reply) => {
+    const { status, body } = x402ErrorBody(error);
+    if (status >= 500) request.log.error({ err: error }, 'x402 request failed');
+    const details = isServiceError(error) ? (error.details ?? {}) : {};
+    if (details.receipt) sendReceipt(reply, details.receipt as SettlementResponse);
+    if (status === 429) reply.header('retry-after', String(details.retryAfterSeconds ?? 60));
+    if (status === 402) {
+      const quote = quoteHeaderFor(request, services, isServiceError(error) ? error.code : 'payment_required');
+      if (quote) reply.header('payment-required', quote).header('cache-control', 'no-store');
+    }
+    return reply.status(status).send(body);
+  });
+  app.setNotFoundHandler((request, reply) =>
+    reply.status(404).send({ error: { code: 'not_found', message: `no route ${request.method} ${request.url.split('?')[0]}` } }),
+  );
+
+  await app.register(x402ScreenRoutes, { services, limiter });
+  return app;
+}

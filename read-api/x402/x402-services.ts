@@ -1,0 +1,15 @@
+import type { X402Deps } from '../../commands/x402/pay-for-call.js';
+import type { IntelIndex } from '../../domain/ports/intel-index.port.js';
+
+/** What the x402 app uses; assembled by infra/bootstrap.ts when the channel is configured. */
+export interface X402AppServices {
+  readonly deps: X402Deps & { readonly intel: IntelIndex };
+  readonly limits: { readonly paidPerMinute: number; readonly freePerMinute: number };
+  /**
+   * Addresses or CIDR ranges of the proxies in front of the service (e.g. `10.0.0.0/8`, `loopback`): the
+   * client is the first X-Forwarded-For hop that is not one of them. Empty: the socket's peer is the client.
+   */
+  readonly trustedProxies: readonly string[];
+  /** The public base of the x402 URLs, for quotes' `resource.url`; the request's own host when unset. */
+  readonly publicUrl?: string;
+}
