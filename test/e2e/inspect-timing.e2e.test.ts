@@ -12,19 +12,22 @@ import { startTestService, type TestService } from '../support/test-service.js';
 let recorded: RecordedProviders;
 let waits: TestService;
 let caps: TestService;
+let budgets: TestService;
 
 beforeAll(async () => {
   recorded = await startRecordedProviders();
-  [waits, caps] = await Promise.all([
+  [waits, caps, budgets] = await Promise.all([
     // the POST gives up waiting after 150 ms (202), long before its cap
     startTestService({ ...recordedProviderEnv(recorded), SVC_INSPECT_WAIT_MS: '150', SVC_INSPECT_WALL_CLOCK_CAP_MS: '60000' }),
     // the wall-clock cap (300 ms) comes before the wait: 504
     startTestService({ ...recordedProviderEnv(recorded), SVC_INSPECT_WAIT_MS: '60000', SVC_INSPECT_WALL_CLOCK_CAP_MS: '300' }),
+    // each provider has 200 ms
+    startTestService({ ...recordedProviderEnv(recorded), SVC_INSPECT_PROVIDER_TIMEOUT_MS: '200' }),
   ]);
 });
 afterAll(async () => {
   await recorded?.close();
-  await Promise.all([waits?.close(), caps?.close()]);
+  await Promise.all([waits?.close(), caps?.close(), budgets?.close()]);
 });
 
 const requestsFor = (address: string) => recorded.requests.filter((r) => r.address === address).map((r) => r.api).sort();
@@ -76,5 +79,21 @@ describe('an inspect that takes longer than the request', () => {
     expect(requestsFor(address)).toEqual(['chainalysis', 'goplus']);
     expect((await api.usage()).rows).toHaveLength(1);
     expect((await api.balance()).balance_usd).toBe(9.7);
+  });
+
+  it('a provider that does not answer within its time budget is {ok: false, error: "timeout"}; the others complete and are charged', async () => {
+    const address = madeUpEvmAddress('inspect-provider-timeout').toLowerCase();
+    const { apiKey } = await entitledAccount(budgets);
+    const gate = recorded.hold('goplus');
+    try {
+      const body = (await inspectClient(budgets, apiKey).inspect({ address, network: 'BSC' })).json();
+      expect(body.providers.provider_a).toEqual({ ok: false, error: 'timeout', elapsed_ms: expect.any(Number) });
+      expect(body.providers.provider_a.elapsed_ms).toBeGreaterThanOrEqual(200);
+      expect(body.providers.service.ok && body.providers.provider_b.ok).toBe(true);
+      expect(body.audit).toMatchObject({ providers_answered: 2, providers_failed: 1 });
+      expect(body.billing.charged_usd).toBe(0.2);
+    } finally {
+      gate.release();
+    }
   });
 });
