@@ -91,7 +91,8 @@ export const inspectRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = a
       schema: {
         summary: 'Result of an inspect: 200 (charged once, on the first delivery), 202 while running',
         tags: ['inspect'],
-        params: z.object({ check_id: z.string().max(64) }),
+        // any string: what is not one of the caller's check ids is 404, never a validation error
+        params: z.object({ check_id: z.string() }),
       },
     },
     async (request, reply) => {

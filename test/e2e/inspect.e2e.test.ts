@@ -228,7 +228,7 @@ describe('who may inspect, and what is asked', () => {
     const owner = await entitledAccount(svc);
     const checkId = (await inspectClient(svc, owner.apiKey).inspect({ address: SANCTIONED, network: 'ETH' })).json().check_id;
     const stranger = inspectClient(svc, (await entitledAccount(svc)).apiKey);
-    for (const id of [checkId, '019a0000-0000-7000-8000-000000000000', 'not-a-check']) {
+    for (const id of [checkId, '019a0000-0000-7000-8000-000000000000', 'not-a-check', 'x'.repeat(90)]) {
       const response = await stranger.result(id);
       expect(response.statusCode, id).toBe(404);
       expect(response.json().error.code).toBe('not_found');
