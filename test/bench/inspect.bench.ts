@@ -1,6 +1,6 @@
 import autocannon from 'autocannon';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { madeUpEvmAddress } from '../helpers/made-up-addresses.js';
 import { freePort, spawnTsx, stop, updateReadme } from '../support/processes.js';
@@ -39,6 +39,8 @@ async function load(port: number, connections: number) {
 }
 
 async function main() {
+  // The machine is shared: the 1-minute load average at the start says how quiet it was.
+  const loadAverage = loadavg()[0]!.toFixed(1);
   const recorded = await startRecordedProviders();
   const dataDir = await mkdtemp(join(tmpdir(), 'bench-inspect-'));
   const port = await freePort();
@@ -73,7 +75,7 @@ async function main() {
   await rm(dataDir, { recursive: true, force: true });
 
   const table = [
-    `Measured by \`npm run bench:inspect\` (${new Date().toISOString().slice(0, 10)}, ${DURATION_S} s after a 2 s warm-up, autocannon on the same 2-core machine; the own engine and two HTTP providers answering from a local recorded server, each request a new address):`,
+    `Measured by \`npm run bench:inspect\` (${new Date().toISOString().slice(0, 10)}, ${DURATION_S} s after a 2 s warm-up, autocannon on the same 2-core machine at load average ${loadAverage}; the own engine and two HTTP providers answering from a local recorded server, each request a new address):`,
     '',
     '| POST /v2/inspect-address (embedded, fsync, 3 providers, charged) | req/s | p50 ms | p99 ms | non-2xx |',
     '|---|---|---|---|---|',
