@@ -1,5 +1,7 @@
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { accountDecider } from '../../domain/accounts/account.decider.js';
+import { accountStream } from '../../domain/accounts/account.events.js';
 import { startTestService, type TestService } from '../support/test-service.js';
 import { until } from '../support/webhook-events.js';
 import { startReceiver, type Receiver } from '../support/webhook-receiver.js';
@@ -99,6 +101,25 @@ describe('/v1/webhooks', () => {
     const refused = await loner.create(body());
     expect(refused.statusCode).toBe(409);
     expect(refused.json().error.code).toBe('webhook_requires_subgroup');
+  });
+
+  it('an account in several subgroups names the owning one', async () => {
+    const { userId, apiKey } = await svc.account();
+    const { commands } = svc.services;
+    const join = { type: 'JoinOrganization', organizationId: commands.ids.newId(), organizationName: 'Second', subgroupId: commands.ids.newId(), subgroupName: 'Ops', role: 'member', at: new Date().toISOString() } as const;
+    await commands.executor.execute(accountStream(userId), accountDecider, join, { commandId: commands.ids.newId() });
+    const user = api(apiKey);
+    const ambiguous = await user.create(body());
+    expect(ambiguous.statusCode).toBe(400);
+    expect(ambiguous.json().error.message).toMatch(/subgroup_id is required/);
+    const created = await user.create(body({ subgroup_id: join.subgroupId }));
+    expect(created.statusCode).toBe(201);
+    expect(created.json()).toMatchObject({ subgroup_id: join.subgroupId, organization_id: join.organizationId });
+  });
+
+  it('is described in the OpenAPI document', async () => {
+    const paths = Object.keys((await svc.app.inject({ method: 'GET', url: '/v2/openapi.json' })).json().paths);
+    expect(paths).toEqual(expect.arrayContaining(['/v1/webhooks', '/v1/webhooks/{id}', '/v1/webhooks/{id}/test', '/v1/webhooks/{id}/attempts']));
   });
 
   it('deletes', async () => {
