@@ -66,7 +66,6 @@ export const webhookPayloadSchemas = {
 } as const satisfies Record<WebhookEventType, z.ZodType>;
 
 export type WebhookPayload<T extends WebhookEventType = WebhookEventType> = z.infer<(typeof webhookPayloadSchemas)[T]>;
-export type TransferAlertPayload = WebhookPayload<'tx.policy.alert.triggered'>;
 
 /** Validates (and strips unknown fields from) a payload of the given type; throws a ZodError. */
 export function parseWebhookPayload(eventType: WebhookEventType, payload: unknown): Record<string, unknown> {
