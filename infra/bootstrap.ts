@@ -16,6 +16,7 @@ import { apiKeyHashesProjection, apiKeyRepository, apiKeysProjection } from '../
 import { balanceRepository, balancesProjection } from '../projections/balances.projection.js';
 import { createIntelIndex } from '../projections/intel-index.js';
 import { createInspectCompletions } from '../projections/inspect-completions.js';
+import { keyProviderSelectionRepository, keyProviderSelectionsProjection } from '../projections/key-provider-selections.projection.js';
 import { usageProjection, usageRepository } from '../projections/usage.projection.js';
 import { sessionRepository, sessionsProjection } from '../projections/sessions.projection.js';
 import { subgroupRepository, subgroupsProjection } from '../projections/subgroups.projection.js';
@@ -41,7 +42,7 @@ import type { HostResolver } from './webhooks/ssrf-guard.js';
 import { createWebhookModule, WEBHOOK_PROJECTIONS } from './webhooks/webhook-module.js';
 import { createX402Module, X402_PROJECTIONS, type X402Module } from './x402/x402-module.js';
 
-export const PROJECTIONS = [accountsProjection, apiKeysProjection, apiKeyHashesProjection, usageProjection, balancesProjection, sessionsProjection, subgroupsProjection, usageDaysProjection, ...X402_PROJECTIONS, ...WEBHOOK_PROJECTIONS];
+export const PROJECTIONS = [accountsProjection, keyProviderSelectionsProjection, apiKeysProjection, apiKeyHashesProjection, usageProjection, balancesProjection, sessionsProjection, subgroupsProjection, usageDaysProjection, ...X402_PROJECTIONS, ...WEBHOOK_PROJECTIONS];
 
 export interface Services {
   readonly config: Config;
@@ -182,6 +183,7 @@ export async function createServices(
     inspect: {
       catalog: providerCatalog(config.INSPECT_PROVIDERS),
       completions: inspectCompletions,
+      keySelections: keyProviderSelectionRepository(readStore),
       waitMs: config.SVC_INSPECT_WAIT_MS,
       wallClockCapMs: config.SVC_INSPECT_WALL_CLOCK_CAP_MS,
     },

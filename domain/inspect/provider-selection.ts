@@ -29,8 +29,8 @@ export interface ProviderSelection {
 }
 
 /**
- * Which providers an inspect runs. The caller's list (default: the key's saved active subset, else the
- * whole entitlement) is cut to the entitlement without a word about the rest; the own engine always
+ * Which providers an inspect runs. The caller's list (default: the saved active subset, the key's or else
+ * the account's, else the whole entitlement) is cut to the entitlement without a word about the rest; the own engine always
  * runs and cannot be asked away. Order follows the operator's catalog, so equal requests run alike.
  */
 export function selectProviders(input: {

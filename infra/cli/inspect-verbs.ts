@@ -1,3 +1,4 @@
+import { saveKeyProviderSelection } from '../../commands/inspect/save-key-provider-selection.js';
 import { saveProviderSelection } from '../../commands/inspect/save-provider-selection.js';
 import { inspectDecider } from '../../domain/inspect/inspect.decider.js';
 import { inspectStream } from '../../domain/inspect/inspect.events.js';
@@ -28,6 +29,17 @@ export const INSPECT_VERBS: Record<string, (services: Services, args: ParsedArgs
     const saved = await saveProviderSelection(services.commands, userId, list(flag(args, 'providers') ?? ''));
     await services.projections.whenProcessed(saved.position);
     return { exitCode: 0, output: { user_id: userId, entitled: saved.entitled, selected: saved.selected } };
+  },
+  /** Saves one key's active subset (it comes before the account's); `--clear` falls back to the account's. */
+  async 'key providers'(services, args) {
+    const userId = requiredFlag(args, 'user');
+    const keyId = requiredFlag(args, 'key');
+    const keys = await services.repositories.apiKeys.listForUser(userId);
+    if (!keys.some((k) => k.keyId === keyId)) throw fail('not_found', `no key ${keyId} of account ${userId}`);
+    const providers = args.flags.clear ? null : list(requiredFlag(args, 'providers'));
+    await services.projections.whenProcessed(await saveKeyProviderSelection(services.commands, { userId, keyId, providers }));
+    const account = await services.repositories.accounts.get(userId);
+    return { exitCode: 0, output: { user_id: userId, key_id: keyId, selected: providers, entitled: account?.inspectProviders ?? [] } };
   },
   /** One inspect as the event log holds it: request, each provider's outcome, the audit (charges nothing). */
   async 'inspect show'(services, args) {

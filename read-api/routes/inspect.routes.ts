@@ -60,7 +60,7 @@ export const inspectRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = a
       const selection = selectProviders({
         requested: request.body.providers,
         entitled: account.inspectProviders,
-        saved: account.selectedProviders,
+        saved: (await inspect.keySelections.providersOf(caller.keyId)) ?? account.selectedProviders,
         catalog: inspect.catalog,
         network,
       });

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { issueApiKey } from '../../commands/api-keys.commands.js';
 import { parseArgs } from '../../infra/cli/args.js';
 import { auditLedgers } from '../../infra/cli/ledger-audit.js';
 import { runVerb } from '../../infra/cli/verbs.js';
@@ -203,6 +204,21 @@ describe('who may inspect, and what is asked', () => {
     const shown = (await cli(`inspect show --check ${body.check_id}`)).output as { status: string; outcomes: unknown[] };
     expect(shown).toMatchObject({ status: 'completed', audit: { decision: 'do_not_deal' } });
     expect(shown.outcomes).toHaveLength(2);
+  });
+
+  it('a key’s saved subset comes before the account’s; another key of the account keeps the account’s', async () => {
+    const { userId, apiKey, keyId } = await entitledAccount(svc);
+    const other = await issueApiKey(svc.services.commands, userId);
+    await svc.services.projections.whenCaughtUp();
+    const cli = (line: string) => runVerb(svc.services, parseArgs(line.split(' ')));
+    await cli(`account providers --user ${userId} --providers provider_b`);
+    expect((await cli(`key providers --user ${userId} --key ${keyId} --providers provider_a`)).output).toMatchObject({ selected: ['provider_a'] });
+    const asked = async (key: string) => Object.keys((await inspectClient(svc, key).inspect({ address: SANCTIONED, network: 'ETH' })).json().providers);
+    expect(await asked(apiKey)).toEqual(['service', 'provider_a']);
+    expect(await asked(other.apiKey)).toEqual(['service', 'provider_b']);
+    await cli(`key providers --user ${userId} --key ${keyId} --clear`);
+    expect(await asked(apiKey)).toEqual(['service', 'provider_b']);
+    await expect(cli(`key providers --user ${userId} --key not-a-key --providers provider_a`)).rejects.toMatchObject({ code: 'not_found' });
   });
 
   it('the same Idempotency-Key with another body is 409 idempotency_conflict', async () => {

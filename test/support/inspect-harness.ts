@@ -29,7 +29,7 @@ export async function sourcesSubset(from: string, folders: readonly string[]): P
 export async function entitledAccount(
   svc: TestService,
   options: { plan?: Plan; depositUsd?: number; providers?: readonly string[] } = {},
-): Promise<{ userId: string; apiKey: string }> {
+): Promise<{ userId: string; apiKey: string; keyId: string }> {
   const account = await svc.account({ ...(options.plan ? { plan: options.plan } : {}), depositUsd: options.depositUsd ?? 10 });
   await grantInspect(svc.services.commands, account.userId, options.providers ?? ['provider_a', 'provider_b']);
   await svc.services.projections.whenCaughtUp();
