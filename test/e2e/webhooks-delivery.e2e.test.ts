@@ -5,6 +5,8 @@ import { createSubscription, deleteSubscription } from '../../commands/webhook-s
 import { MAX_ATTEMPTS } from '../../domain/webhooks/retry-schedule.js';
 import type { AlertLevel, WebhookEventType } from '../../domain/webhooks/webhook-event-types.js';
 import { webhookEventRaised } from '../../domain/webhooks/webhook-raised.js';
+import { toBusMessage } from '../../processors/relay.js';
+import { topicOfStream } from '../../processors/topics.js';
 import { madeUpAlert, madeUpTransfer, raise, until } from '../support/webhook-events.js';
 import { startTestService, type TestService } from '../support/test-service.js';
 import { startReceiver, type Answer, type Receiver } from '../support/webhook-receiver.js';
@@ -172,6 +174,21 @@ describe('webhook delivery', () => {
     expect(hooks.bfs.received[0]!.json).toMatchObject({ event_type: 'service.bfs.completed', payload: { job_id: 'j-2', complete: false } });
     const deliveryIds = [...hooks.medium.received, ...hooks.severe.received, ...hooks.bfs.received].map((r) => r.json.delivery_id);
     expect(new Set(deliveryIds).size).toBe(deliveryIds.length);
+  });
+
+  it('a raised event relayed twice (at-least-once) is delivered once', async () => {
+    const hook = await receiver();
+    const frank = await customer();
+    const { subscriptionId } = await frank.subscribe(hook.url, ['service.bfs.failed']);
+    const eventId = await raise(svc.services, webhookEventRaised({ eventType: 'service.bfs.failed', audience: { user_id: frank.userId }, payload: { job_id: 'j-4', address: 'a', network: 'ETH', error: 'e' } }), 'explore');
+    await settled(subscriptionId, 'delivered');
+    for await (const event of svc.services.store.readAll()) {
+      if (event.id === eventId) await svc.services.bus.publish(topicOfStream(event.streamId), [toBusMessage(event)]);
+    }
+    // Twice: a (wrongly) scheduled second delivery would be appended during the first catch-up.
+    for (let round = 0; round < 2; round++) await svc.services.whenCaughtUp();
+    expect(hook.received).toHaveLength(1);
+    expect(await deliveries.of(subscriptionId)).toHaveLength(1);
   });
 
   it('a raised event that breaks the contract goes to the dead-letter topic; the valid ones are still delivered', async () => {
