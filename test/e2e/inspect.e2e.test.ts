@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueApiKey } from '../../commands/api-keys.commands.js';
 import { parseArgs } from '../../infra/cli/args.js';
-import { auditLedgers } from '../../infra/cli/ledger-audit.js';
+import type { auditLedgers } from '../../infra/cli/ledger-audit.js';
 import { runVerb } from '../../infra/cli/verbs.js';
 import { madeUpEvmAddress } from '../helpers/made-up-addresses.js';
 import { fixtureText, SOURCE_FIXTURES } from '../helpers/source-fixtures.js';
@@ -153,9 +153,9 @@ describe('inspect with the engine and two providers', () => {
     expect(usage.rows).toHaveLength(1);
     expect(usage.rows[0]).toMatchObject({ call_id: body.check_id, charged_usd: 0.3, refunded_usd: 0.3 });
     expect(usage.rows[0].refund_reason).toMatch(/every provider failed: service \(backend_unavailable\), provider_a \(http_502\), provider_b \(http_503\)/);
-    const replay = await auditLedgers(svc.services, userId);
-    expect(replay.mismatches).toBe(0);
-    expect(replay.accounts[0]!.replayed).toMatchObject({ balance_micros: 10_000_000, charges: 1, refunds: 1 });
+    const replay = await runVerb(svc.services, parseArgs(['ledger', 'replay', '--account', userId]));
+    expect(replay.exitCode).toBe(0);
+    expect((replay.output as Awaited<ReturnType<typeof auditLedgers>>).accounts[0]!.replayed).toMatchObject({ balance_micros: 10_000_000, charges: 1, refunds: 1 });
   });
 });
 
