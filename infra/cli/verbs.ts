@@ -8,6 +8,7 @@ import { usdToMicros } from '../../domain/shared/money.js';
 import type { Services } from '../bootstrap.js';
 import { flag, numberFlag, requiredFlag, type ParsedArgs } from './args.js';
 import { auditLedgers } from './ledger-audit.js';
+import { X402_VERBS } from './x402-verbs.js';
 import { INSPECT_VERBS } from './inspect-verbs.js';
 import { DATA_VERBS } from './data-verbs.js';
 import { SCREEN_VERBS } from './screen-verb.js';
@@ -86,6 +87,7 @@ export const VERBS: Record<string, (services: Services, args: ParsedArgs) => Pro
     for await (const e of services.store.read(`ledger-${userId}`)) events.push({ revision: Number(e.revision), type: e.type, data: e.data, at: e.metadata.occurredAt });
     return ok({ user_id: userId, billing: (await readBalance(services.commands, userId)).billing, events });
   },
+  ...X402_VERBS,
   async 'ledger replay'(services, args) {
     const report = await auditLedgers(services, flag(args, 'account'));
     return { exitCode: report.mismatches === 0 ? 0 : 1, output: report };

@@ -22,6 +22,8 @@ export async function buildX402App(services: X402AppServices, options: { logger?
     // X-Forwarded-For is believed only for hops that are listed proxies, so a client cannot pick its bucket
     ...(services.trustedProxies.length > 0 ? { trustProxy: [...services.trustedProxies] } : {}),
     bodyLimit: 16 * 1024,
+    // path parameters carry addresses of up to 120 characters (longer ones are address_invalid, not 414)
+    routerOptions: { maxParamLength: 256 },
     return503OnClosing: true,
   });
   const limiter = createRateLimiter({ clock: services.deps.clock, ...services.limits });

@@ -41,7 +41,15 @@ export type PayingFetch = ((path: string, init?: RequestInit) => Promise<Respons
  * anvil (chain id 84532) with the test EIP-3009 token at the Base Sepolia USDC address, a whole service
  * configured for it (local facilitator, gas wallet = anvil account 1), and its x402 app on a loopback port.
  */
-export async function startX402Harness(options: { env?: Record<string, string>; services?: (services: X402AppServices) => X402AppServices } = {}): Promise<X402Harness> {
+export async function startX402Harness(
+  options: {
+    env?: Record<string, string>;
+    /** Settings that need the chain first (e.g. a facilitator running on it). */
+    lateEnv?: (anvil: Anvil) => Promise<Record<string, string>>;
+    /** Changes the x402 app's services (a fault to inject). */
+    services?: (services: X402AppServices) => X402AppServices;
+  } = {},
+): Promise<X402Harness> {
   const anvil = await startAnvil({ chainId: NETWORK.chainId });
   const payer = privateKeyToAccount(generatePrivateKey());
   const payTo = privateKeyToAccount(generatePrivateKey()).address;
@@ -55,6 +63,7 @@ export async function startX402Harness(options: { env?: Record<string, string>; 
     X402_PAID_CALLS_PER_MINUTE: '100000',
     X402_FREE_CALLS_PER_MINUTE: '100000',
     ...options.env,
+    ...(await options.lateEnv?.(anvil)),
   });
   const services = options.services ? options.services(svc.services.x402.app!) : svc.services.x402.app!;
   const x402 = await buildX402App(services);
