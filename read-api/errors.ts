@@ -39,6 +39,8 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   invalid_credentials: 401,
   too_many_attempts: 429,
   csrf_failed: 403,
+  tx_not_found: 502,
+  tx_decode_failed: 502,
   backend_unavailable: 502,
   gateway_timeout: 504,
   internal_error: 500,
@@ -59,11 +61,17 @@ const PUBLIC_DETAILS: Partial<Record<ErrorCode, (details: Readonly<Record<string
   // inspect: the check to poll, each provider's failure and the refund's envelope
   backend_unavailable: (d) => ({ check_id: d.check_id, providers: d.providers, billing: d.billing }),
   gateway_timeout: (d) => ({ check_id: d.check_id, retry_url: d.retry_url }),
+  // transfer check: the failed check (its poll answers the same)
+  tx_not_found: (d) => ({ check_id: d.check_id }),
+  tx_decode_failed: (d) => ({ check_id: d.check_id }),
 };
+
+/** Server-side failures whose code the client may see (a transfer check's 502s say why). */
+const PUBLIC_5XX: ReadonlySet<ErrorCode> = new Set(['backend_unavailable', 'gateway_timeout', 'tx_not_found', 'tx_decode_failed']);
 
 export function errorBody(error: ServiceError): { status: number; body: Record<string, unknown> } {
   const status = HTTP_STATUS[error.code];
-  if (status >= 500 && error.code !== 'backend_unavailable' && error.code !== 'gateway_timeout') {
+  if (status >= 500 && !PUBLIC_5XX.has(error.code)) {
     return { status: 500, body: { error: { code: 'internal_error', message: 'internal error' } } };
   }
   const extra = error.details ? (PUBLIC_DETAILS[error.code]?.(error.details) ?? {}) : {};

@@ -9,6 +9,11 @@ import type { Chain, Network } from '../shared/network.js';
 export interface AssetRef {
   readonly network: Network | Chain;
   readonly token: string | null;
+  /**
+   * The symbol the imported token lists give this contract (a curated listing, never what a contract
+   * says of itself): a price table may price a listed token by it. Absent or null: by contract only.
+   */
+  readonly listedSymbol?: string | null;
 }
 
 export interface PriceQuote {

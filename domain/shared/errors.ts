@@ -38,6 +38,9 @@ export const ERROR_CODES = [
   'too_many_attempts',
   'csrf_failed',
   // server side
+  // transfer check (KYT): the transaction is not on the chain (or not mined yet); the node's answer cannot be read
+  'tx_not_found',
+  'tx_decode_failed',
   'backend_unavailable',
   'gateway_timeout',
   'internal_error',

@@ -4,7 +4,7 @@ import { parseChain, parseNetwork, SCREEN_NETWORKS, type Network } from '../../d
 import { RequestValidationError } from '../validation.js';
 
 /** Chains a client may plausibly name that the address endpoints do not cover. */
-const KNOWN_UNSUPPORTED = new Set(['BTC', 'XBT', 'SOL', 'LTC', 'XRP', 'XMR', 'BCH', 'DOGE', 'AVAX', 'OPTIMISM', 'OP', 'ETC']);
+export const KNOWN_UNSUPPORTED = new Set(['BTC', 'XBT', 'SOL', 'LTC', 'XRP', 'XMR', 'BCH', 'DOGE', 'AVAX', 'OPTIMISM', 'OP', 'ETC']);
 
 /**
  * The address endpoints' rules beyond length: an empty address or unknown network is 400 bad_request,

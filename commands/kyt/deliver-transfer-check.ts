@@ -1,0 +1,41 @@
+import type { TransferCheckState } from '../../domain/kyt/transfer-check.decider.js';
+import { fail } from '../../domain/shared/errors.js';
+import { chargeCall } from '../billing.commands.js';
+import type { CommandDeps } from '../command-deps.js';
+import type { CallResponse } from '../idempotent-call.js';
+import { transferResultUrl } from './transfer-check.commands.js';
+
+/** The 202 body: the check is running; fetch `retry_url` (GET /v2/transfer/{check_id}/result). */
+export const runningTransferBody = (checkId: string) => ({ check_id: checkId, status: 'running', retry_url: transferResultUrl(checkId) });
+
+/** A failed check as the client sees it: 502 with why, and no charge. */
+export function transferFailure(checkId: string, state: TransferCheckState) {
+  const failure = state.failure ?? { code: 'internal_error', message: 'the transfer check failed' };
+  const code = failure.code === 'tx_not_found' || failure.code === 'tx_decode_failed' ? failure.code : 'backend_unavailable';
+  const message = state.status === 'failed_timeout' ? 'the transfer check did not finish within 15 minutes (failed_timeout)' : failure.message;
+  return fail(code, message, { check_id: checkId });
+}
+
+/**
+ * A V2 delivery: 202 while running, 502 when failed (never charged), and on completion the result
+ * with its billing envelope, charged 0.50 USD or 1 unit on the first delivery only — the charge id is
+ * the check id, so the submit's 200 and any number of polls charge it once (later deliveries carry
+ * `billing.replay: true`).
+ */
+export async function deliverTransferCheck(deps: CommandDeps, state: TransferCheckState, caller: { userId: string; keyId: string }): Promise<CallResponse> {
+  const request = state.request;
+  if (!request) throw fail('not_found', 'no such transfer check');
+  if (state.status === 'running') return { status: 202, body: runningTransferBody(request.checkId) };
+  if (state.status !== 'completed' || !state.result) throw transferFailure(request.checkId, state);
+  const { billing } = await chargeCall(deps, {
+    userId: caller.userId,
+    chargeId: request.checkId,
+    product: 'check_transfer',
+    details: { endpoint: 'POST /v2/check-transfer', keyId: caller.keyId, network: request.chain, subject: request.txHash },
+  });
+  return { status: 200, body: { ...state.result, billing } };
+}
+
+/** Whether this V2 caller may see the check: only its owner (anyone else gets 404, never a hint). */
+export const ownedBy = (state: TransferCheckState, userId: string): boolean =>
+  state.request?.requester.channel === 'v2' && state.request.requester.userId === userId;

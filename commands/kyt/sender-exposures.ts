@@ -1,0 +1,37 @@
+import { runTier } from '../../domain/address-check/tier-runners.js';
+import { intelOnChain, KYT_EXPOSURE_BUDGET, screeningNetworkOf } from '../../domain/kyt/chain-intel.js';
+import { directExposure, type GraphCoverage, type IndirectCategory, type SenderExposure } from '../../domain/kyt/sender-exposure.js';
+import { TAXONOMY } from '../../domain/intel/taxonomy.js';
+import type { Chain } from '../../domain/shared/network.js';
+import type { TransferCheckDeps } from './transfer-check-deps.js';
+
+type ExposureDeps = Pick<TransferCheckDeps, 'intel' | 'transfers' | 'monotonicNow'>;
+
+/**
+ * Indirect exposure of one sender: where its own funds came from, by the full check's breadth-first
+ * search over its incoming transfers (tier 3, with the transfer check's smaller budget). Only
+ * unattributed senders are traced: an attributed sender is what it is (a sanctioned address, an
+ * exchange whose funds are pooled), the same stop rule as the search itself.
+ */
+async function indirectExposure(deps: ExposureDeps, address: string, chain: Chain): Promise<{ indirect: IndirectCategory[]; graph: GraphCoverage }> {
+  const network = screeningNetworkOf(chain);
+  if (!deps.transfers || !network) return { indirect: [], graph: 'not_available' };
+  const outcome = await runTier(3, { intel: deps.intel, transfers: deps.transfers, now: deps.monotonicNow }, { address, network, budget: KYT_EXPOSURE_BUDGET });
+  if (outcome.tier !== 3 || !outcome.applied || !outcome.exposure) return { indirect: [], graph: outcome.tier === 3 && outcome.reason === 'service_address' ? 'not_available' : 'no_history' };
+  const exposure = outcome.exposure;
+  return {
+    indirect: exposure.categories.map((c) => ({ slug: c.slug, share: c.share, hops: c.minHops })),
+    graph: exposure.complete ? 'analysed' : 'budget_exhausted',
+  };
+}
+
+export async function senderExposures(deps: ExposureDeps, chain: Chain, senders: readonly string[]): Promise<Map<string, SenderExposure>> {
+  const entries = await Promise.all(
+    senders.map(async (address): Promise<[string, SenderExposure]> => {
+      const own = directExposure(intelOnChain(deps.intel, address, chain), TAXONOMY);
+      const traced = own.direct.length > 0 ? { indirect: [], graph: 'not_available' as const } : await indirectExposure(deps, address, chain);
+      return [address, { address, ...own, ...traced }];
+    }),
+  );
+  return new Map(entries);
+}

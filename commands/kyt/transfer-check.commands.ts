@@ -1,0 +1,91 @@
+import { accountDecider } from '../../domain/accounts/account.decider.js';
+import { accountStream } from '../../domain/accounts/account.events.js';
+import { PRODUCTS } from '../../domain/billing/products.js';
+import type { AlertLevel } from '../../domain/kyt/alert-level.js';
+import { kytSettingsDecider, kytSettingsStream } from '../../domain/kyt/kyt-settings.decider.js';
+import { TRANSFER_CHECK_TIMEOUT_MS, transferCheckStream, type Requester } from '../../domain/kyt/transfer-check.events.js';
+import { transferCheckDecider, type TransferCheckState } from '../../domain/kyt/transfer-check.decider.js';
+import type { TransactionDecoder } from '../../domain/ports/transaction-decoder.port.js';
+import { fail } from '../../domain/shared/errors.js';
+import type { Chain } from '../../domain/shared/network.js';
+import { assertCanCharge } from '../billing.commands.js';
+import type { CommandDeps } from '../command-deps.js';
+
+/**
+ * Starting, awaiting and reading transfer checks, for both channels: the V2 routes (bearer key,
+ * subgroup, ledger) and the x402 routes (anonymous, paid up front) compose these.
+ */
+
+export const transferResultUrl = (checkId: string): string => `/v2/transfer/${checkId}/result`;
+
+/** The subgroup a V2 check belongs to: the key user's first membership; none → 409 kyt_requires_subgroup. */
+export async function subgroupOf(deps: CommandDeps, userId: string): Promise<string> {
+  const { state } = await deps.executor.load(accountStream(userId), accountDecider);
+  const subgroupId = state.memberships[0]?.subgroupId;
+  if (!subgroupId) throw fail('kyt_requires_subgroup', 'the transfer check needs an organization: this key belongs to a user without a subgroup');
+  return subgroupId;
+}
+
+export async function alertMinLevelOf(deps: CommandDeps, subgroupId: string): Promise<AlertLevel> {
+  return (await deps.executor.load(kytSettingsStream(subgroupId), kytSettingsDecider)).state.alertMinLevel;
+}
+
+/** Records the request; the transfer-check processor picks it up. A repeated check id changes nothing. */
+export async function requestTransferCheck(
+  deps: CommandDeps & { readonly decoder: TransactionDecoder },
+  input: { checkId: string; chain: Chain; txHash: string; requester: Requester; alertMinLevel: AlertLevel },
+): Promise<void> {
+  if (!deps.decoder.chains().includes(input.chain)) throw fail('backend_unavailable', `this service has no endpoint configured for ${input.chain}`);
+  await deps.executor.execute(
+    transferCheckStream(input.checkId),
+    transferCheckDecider,
+    { type: 'RequestTransferCheck', ...input, at: deps.clock.now().toISOString() },
+    { commandId: `request-transfer:${input.checkId}` },
+  );
+}
+
+/**
+ * A V2 submit: 409 without a subgroup, 402 when the account could not pay the 0.50 USD (or 1 unit)
+ * the result will cost, then the request. Nothing is charged here.
+ */
+export async function submitTransferCheck(
+  deps: CommandDeps & { readonly decoder: TransactionDecoder },
+  input: { checkId: string; chain: Chain; txHash: string; userId: string; keyId: string },
+): Promise<void> {
+  const subgroupId = await subgroupOf(deps, input.userId);
+  const { units, priceMicros } = PRODUCTS.check_transfer;
+  await assertCanCharge(deps, { userId: input.userId, product: 'check_transfer', units, priceMicros });
+  await requestTransferCheck(deps, {
+    checkId: input.checkId,
+    chain: input.chain,
+    txHash: input.txHash,
+    requester: { channel: 'v2', userId: input.userId, keyId: input.keyId, subgroupId },
+    alertMinLevel: await alertMinLevelOf(deps, subgroupId),
+  });
+}
+
+/**
+ * The check's state, read from its stream (strongly consistent). A check still running after the
+ * 15-minute cap is timed out here, on read (failed_timeout), so a lost pipeline never leaves a client
+ * polling forever.
+ */
+export async function loadTransferCheck(deps: CommandDeps, checkId: string): Promise<TransferCheckState> {
+  const stream = transferCheckStream(checkId);
+  const { state } = await deps.executor.load(stream, transferCheckDecider);
+  if (state.status !== 'running' || !state.request) return state;
+  const at = deps.clock.now().toISOString();
+  if (Date.parse(at) - Date.parse(state.request.at) < TRANSFER_CHECK_TIMEOUT_MS) return state;
+  const outcome = await deps.executor.execute(stream, transferCheckDecider, { type: 'TimeOutTransferCheck', at }, { commandId: `timeout-transfer:${checkId}` }, (s) => s);
+  return outcome.view;
+}
+
+/** Waits, by bounded polling of the stream, until the check is no longer running or `waitMs` passed. */
+export async function awaitTransferCheck(deps: CommandDeps, checkId: string, waitMs: number): Promise<TransferCheckState> {
+  const deadline = Date.now() + waitMs;
+  for (let pause = 5; ; pause = Math.min(Math.ceil(pause * 1.5), 100)) {
+    const state = await loadTransferCheck(deps, checkId);
+    const left = deadline - Date.now();
+    if (state.status !== 'running' || left <= 0) return state;
+    await new Promise((resolve) => setTimeout(resolve, Math.min(pause, left)));
+  }
+}

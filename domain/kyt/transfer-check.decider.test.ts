@@ -1,0 +1,110 @@
+import { describe, expect, it } from 'vitest';
+import { deciderSpec } from '../../test/support/decider-spec.js';
+import type { PolicyAlert } from './policy-engine.js';
+import { transferCheckDecider, type TransferCheckCommand } from './transfer-check.decider.js';
+import type { TransferCheckEvent } from './transfer-check.events.js';
+
+const spec = deciderSpec(transferCheckDecider);
+
+const T0 = '2026-11-20T10:00:00.000Z';
+const later = (ms: number) => new Date(Date.parse(T0) + ms).toISOString();
+const CHECK = '0193a000-0000-7000-8000-000000000001';
+const SUBGROUP = '0193a000-0000-7000-8000-0000000000aa';
+const HASH = `0x${'ab'.repeat(32)}`;
+
+const requested = (channel: 'v2' | 'x402' = 'v2', minLevel: PolicyAlert['riskLevel'] = 'Medium'): TransferCheckEvent => ({
+  type: 'TransferCheckRequested',
+  data: { checkId: CHECK, chain: 'ETH', txHash: HASH, requester: requesterOf(channel), alertMinLevel: minLevel, at: T0 },
+});
+const requesterOf = (channel: 'v2' | 'x402') =>
+  channel === 'v2' ? ({ channel: 'v2', userId: 'user-1', keyId: 'key-1', subgroupId: SUBGROUP } as const) : ({ channel: 'x402', payer: null } as const);
+const request = (channel: 'v2' | 'x402' = 'v2'): TransferCheckCommand => ({
+  type: 'RequestTransferCheck',
+  checkId: CHECK,
+  chain: 'ETH',
+  txHash: HASH,
+  requester: requesterOf(channel),
+  alertMinLevel: 'Medium',
+  at: T0,
+});
+
+const alert = (riskLevel: PolicyAlert['riskLevel'], category = 'Sanctioned entity / address'): PolicyAlert => ({
+  category,
+  riskLevel,
+  ruleType: 'Direct exposure',
+  actualShare: 100,
+  thresholdShare: 0,
+  thresholdValue: 0,
+  entityName: 'LAZARUS GROUP',
+  entityAddress: '0x00000000000000000000000000000000000000a1',
+  direction: 'incoming',
+  entityScore: 0,
+});
+const RESULT = { check_id: CHECK, composite_result: {}, policy_result: {} };
+const complete = (alerts: PolicyAlert[], at = later(500)): TransferCheckCommand => ({ type: 'CompleteTransferCheck', result: RESULT, alerts, at });
+const completed = (alerts: PolicyAlert[], worst: PolicyAlert['riskLevel'] | null): TransferCheckEvent => ({
+  type: 'TransferCheckCompleted',
+  data: { checkId: CHECK, result: RESULT, worstLevel: worst, alertCount: alerts.length, at: later(500) },
+});
+
+describe('transfer check decider', () => {
+  it('a request starts a running check; a second request with the same id decides nothing', () => {
+    expect(spec.given([]).when(request()).then([requested()]).status).toBe('running');
+    spec.given([requested()]).when(request()).thenNothingHappened();
+  });
+
+  it('completing without alerts records the result and raises no webhook event', () => {
+    const state = spec.given([requested()]).when(complete([])).then([completed([], null)]);
+    expect(state.status).toBe('completed');
+    expect(state.result).toEqual(RESULT);
+  });
+
+  it('completing with an alert at or above the subgroup floor raises tx.policy.alert.triggered for the subgroup, in the same decision', () => {
+    spec.given([requested()]).when(complete([alert('Severe'), alert('Low', 'Crypto ATM')])).thenMatches((events) => {
+      expect(events.map((e) => e.type)).toEqual(['TransferCheckCompleted', 'WebhookEventRaised']);
+      const raised = events[1]!.data as { event_type: string; audience: unknown; payload: Record<string, unknown>; occurred_at: string };
+      expect(raised.event_type).toBe('tx.policy.alert.triggered');
+      expect(raised.audience).toEqual({ subgroup_id: SUBGROUP });
+      expect(raised.occurred_at).toBe(later(500));
+      // Alerts below the subgroup's floor (Medium) stay in the result but are not pushed.
+      expect(raised.payload).toEqual({ check_id: CHECK, tx_hash: HASH, chain: 'ETH', subgroup_id: SUBGROUP, worst_level: 'Severe', alerts: [alert('Severe')] });
+    });
+  });
+
+  it('alerts all below the floor raise nothing; a lower floor lets them through', () => {
+    spec.given([requested()]).when(complete([alert('Low')])).thenMatches((events) => expect(events.map((e) => e.type)).toEqual(['TransferCheckCompleted']));
+    spec.given([requested('v2', 'Low')]).when(complete([alert('Low')])).thenMatches((events) => expect(events).toHaveLength(2));
+  });
+
+  it('an x402 check belongs to no subgroup and raises nothing', () => {
+    spec.given([requested('x402')]).when(complete([alert('Severe')])).thenMatches((events) => expect(events.map((e) => e.type)).toEqual(['TransferCheckCompleted']));
+  });
+
+  it('a late completion, failure or second completion after the outcome decides nothing (at-least-once pipeline)', () => {
+    const done = [requested(), completed([], null)];
+    spec.given(done).when(complete([alert('Severe')])).thenNothingHappened();
+    spec.given(done).when({ type: 'FailTransferCheck', code: 'backend_unavailable', message: 'rpc down', at: later(900) }).thenNothingHappened();
+    const failed: TransferCheckEvent = { type: 'TransferCheckFailed', data: { checkId: CHECK, code: 'tx_not_found', message: 'no such transaction', at: later(100) } };
+    spec.given([requested(), failed]).when(complete([])).thenNothingHappened();
+  });
+
+  it('a failure is recorded with its code', () => {
+    const state = spec
+      .given([requested()])
+      .when({ type: 'FailTransferCheck', code: 'tx_not_found', message: 'no such transaction', at: later(100) })
+      .then([{ type: 'TransferCheckFailed', data: { checkId: CHECK, code: 'tx_not_found', message: 'no such transaction', at: later(100) } }]);
+    expect(state).toMatchObject({ status: 'failed', failure: { code: 'tx_not_found' } });
+  });
+
+  it('the reaper times a check out only after 15 minutes, once', () => {
+    spec.given([requested()]).when({ type: 'TimeOutTransferCheck', at: later(15 * 60_000 - 1) }).thenNothingHappened();
+    const timedOut: TransferCheckEvent = { type: 'TransferCheckTimedOut', data: { checkId: CHECK, at: later(15 * 60_000) } };
+    expect(spec.given([requested()]).when({ type: 'TimeOutTransferCheck', at: later(15 * 60_000) }).then([timedOut]).status).toBe('failed_timeout');
+    spec.given([requested(), timedOut]).when({ type: 'TimeOutTransferCheck', at: later(16 * 60_000) }).thenNothingHappened();
+  });
+
+  it('commands on a check that was never requested are refused with not_found', () => {
+    spec.given([]).when(complete([])).thenThrows('not_found');
+    spec.given([]).when({ type: 'TimeOutTransferCheck', at: T0 }).thenThrows('not_found');
+  });
+});

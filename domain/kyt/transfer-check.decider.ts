@@ -1,0 +1,120 @@
+import { parserFor, type Decider } from '../shared/decider.js';
+import { fail } from '../shared/errors.js';
+import type { Chain } from '../shared/network.js';
+import { atOrAbove, worstLevel, type AlertLevel } from './alert-level.js';
+import type { PolicyAlert } from './policy-engine.js';
+import { webhookEventRaised } from '../webhooks/webhook-raised.js';
+import {
+  TRANSFER_CHECK_TIMEOUT_MS,
+  transferCheckEventSchemas,
+  type Requester,
+  type TransferCheckEvent,
+  type TransferFailureCode,
+} from './transfer-check.events.js';
+
+/**
+ * One transfer check: requested → completed | failed | failed_timeout. Every command is idempotent, as
+ * the pipeline runs at least once: a second request, a late completion or failure, or a second timeout
+ * decides nothing. Completing a check requested by a subgroup raises `tx.policy.alert.triggered` (in
+ * the same append, so the notification exists exactly when the result does) when at least one alert is
+ * at or above the subgroup's alert_min_level; it carries those alerts, and each webhook subscription
+ * then keeps the ones at or above its own level. x402 checks belong to no subgroup and raise nothing.
+ */
+export type TransferCheckCommand =
+  | { type: 'RequestTransferCheck'; checkId: string; chain: Chain; txHash: string; requester: Requester; alertMinLevel: AlertLevel; at: string }
+  | { type: 'CompleteTransferCheck'; result: Record<string, unknown>; alerts: readonly PolicyAlert[]; at: string }
+  | { type: 'FailTransferCheck'; code: TransferFailureCode; message: string; at: string }
+  | { type: 'TimeOutTransferCheck'; at: string };
+
+export type TransferCheckStatus = 'absent' | 'running' | 'completed' | 'failed' | 'failed_timeout';
+
+type Requested = Extract<TransferCheckEvent, { type: 'TransferCheckRequested' }>['data'];
+
+export interface TransferCheckState {
+  readonly status: TransferCheckStatus;
+  readonly request: Requested | null;
+  readonly result: Record<string, unknown> | null;
+  readonly failure: { readonly code: TransferFailureCode; readonly message: string } | null;
+}
+
+export const initialTransferCheckState = (): TransferCheckState => ({ status: 'absent', request: null, result: null, failure: null });
+
+function alertEvent(request: Requested, alerts: readonly PolicyAlert[], at: string): TransferCheckEvent[] {
+  if (request.requester.channel !== 'v2') return [];
+  const pushed = alerts.filter((alert) => atOrAbove(alert.riskLevel, request.alertMinLevel));
+  const worst = worstLevel(pushed.map((alert) => alert.riskLevel));
+  if (worst === null) return [];
+  const raised = webhookEventRaised({
+    eventType: 'tx.policy.alert.triggered',
+    audience: { subgroup_id: request.requester.subgroupId },
+    payload: {
+      check_id: request.checkId,
+      tx_hash: request.txHash,
+      chain: request.chain,
+      subgroup_id: request.requester.subgroupId,
+      worst_level: worst,
+      alerts: pushed.map((alert) => ({ ...alert })),
+    },
+    occurredAt: at,
+  });
+  return [raised as TransferCheckEvent];
+}
+
+function running(state: TransferCheckState): Requested {
+  if (state.status === 'absent' || !state.request) throw fail('not_found', 'no such transfer check');
+  return state.request;
+}
+
+export function decideTransferCheck(command: TransferCheckCommand, state: TransferCheckState): TransferCheckEvent[] {
+  switch (command.type) {
+    case 'RequestTransferCheck': {
+      if (state.status !== 'absent') return [];
+      const { type: _type, ...data } = command;
+      return [{ type: 'TransferCheckRequested', data }];
+    }
+    case 'CompleteTransferCheck': {
+      const request = running(state);
+      if (state.status !== 'running') return [];
+      const alerts = command.alerts;
+      return [
+        {
+          type: 'TransferCheckCompleted',
+          data: { checkId: request.checkId, result: command.result, worstLevel: worstLevel(alerts.map((a) => a.riskLevel)), alertCount: alerts.length, at: command.at },
+        },
+        ...alertEvent(request, alerts, command.at),
+      ];
+    }
+    case 'FailTransferCheck': {
+      const request = running(state);
+      if (state.status !== 'running') return [];
+      return [{ type: 'TransferCheckFailed', data: { checkId: request.checkId, code: command.code, message: command.message, at: command.at } }];
+    }
+    case 'TimeOutTransferCheck': {
+      const request = running(state);
+      if (state.status !== 'running' || Date.parse(command.at) - Date.parse(request.at) < TRANSFER_CHECK_TIMEOUT_MS) return [];
+      return [{ type: 'TransferCheckTimedOut', data: { checkId: request.checkId, at: command.at } }];
+    }
+  }
+}
+
+export function evolveTransferCheck(state: TransferCheckState, event: TransferCheckEvent): TransferCheckState {
+  switch (event.type) {
+    case 'TransferCheckRequested':
+      return { ...state, status: 'running', request: event.data };
+    case 'TransferCheckCompleted':
+      return { ...state, status: 'completed', result: event.data.result };
+    case 'TransferCheckFailed':
+      return { ...state, status: 'failed', failure: { code: event.data.code, message: event.data.message } };
+    case 'TransferCheckTimedOut':
+      return { ...state, status: 'failed_timeout', failure: { code: 'backend_unavailable', message: 'the check did not finish within 15 minutes' } };
+    case 'WebhookEventRaised':
+      return state;
+  }
+}
+
+export const transferCheckDecider: Decider<TransferCheckCommand, TransferCheckEvent, TransferCheckState> = {
+  decide: decideTransferCheck,
+  evolve: evolveTransferCheck,
+  initialState: initialTransferCheckState,
+  parse: parserFor<TransferCheckEvent>(transferCheckEventSchemas),
+};

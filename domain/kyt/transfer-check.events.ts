@@ -1,0 +1,49 @@
+import { z } from 'zod';
+import { TRANSFER_CHAINS } from '../shared/network.js';
+import { WEBHOOK_EVENT_RAISED, webhookEventRaisedSchema } from '../webhooks/webhook-raised.js';
+import { ALERT_LEVELS } from './alert-level.js';
+
+/** Stream `transfer-{checkId}`: one transfer check (KYT), from request to result. */
+export const TRANSFER_STREAM_FAMILY = 'transfer';
+export const transferCheckStream = (checkId: string): string => `${TRANSFER_STREAM_FAMILY}-${checkId}`;
+
+/** How long a check may run before it is failed_timeout (the spec's stuck-check reaper). */
+export const TRANSFER_CHECK_TIMEOUT_MS = 15 * 60 * 1000;
+
+const alertLevel = z.enum(ALERT_LEVELS);
+
+export const requesterSchema = z.discriminatedUnion('channel', [
+  z.object({ channel: z.literal('v2'), userId: z.string(), keyId: z.string(), subgroupId: z.string() }),
+  z.object({ channel: z.literal('x402'), payer: z.string().nullable() }),
+]);
+export type Requester = z.infer<typeof requesterSchema>;
+
+export const FAILURE_CODES = ['tx_not_found', 'tx_decode_failed', 'backend_unavailable', 'internal_error'] as const;
+export type TransferFailureCode = (typeof FAILURE_CODES)[number];
+
+export const transferCheckEventSchemas = {
+  TransferCheckRequested: z.object({
+    checkId: z.string(),
+    chain: z.enum(TRANSFER_CHAINS),
+    txHash: z.string(),
+    requester: requesterSchema,
+    /** The subgroup's floor at request time: alerts below it never leave the service as webhooks. */
+    alertMinLevel: alertLevel,
+    at: z.string(),
+  }),
+  TransferCheckCompleted: z.object({
+    checkId: z.string(),
+    /** The 200 body without its billing envelope (added on delivery). */
+    result: z.record(z.string(), z.unknown()),
+    worstLevel: alertLevel.nullable(),
+    alertCount: z.number().int().nonnegative(),
+    at: z.string(),
+  }),
+  TransferCheckFailed: z.object({ checkId: z.string(), code: z.enum(FAILURE_CODES), message: z.string(), at: z.string() }),
+  TransferCheckTimedOut: z.object({ checkId: z.string(), at: z.string() }),
+  /** `tx.policy.alert.triggered` for the webhook fan-out (domain/webhooks/webhook-raised.ts). */
+  [WEBHOOK_EVENT_RAISED]: webhookEventRaisedSchema,
+} as const;
+
+type Schemas = typeof transferCheckEventSchemas;
+export type TransferCheckEvent = { [K in keyof Schemas]: { type: K; data: z.infer<Schemas[K]> } }[keyof Schemas];

@@ -1,0 +1,120 @@
+import { microsToUsd } from '../shared/money.js';
+import type { AlertLevel } from './alert-level.js';
+import type { Composite, ValuedLeg } from './composite.js';
+import type { DecodedTransaction } from './decoded-transaction.js';
+import type { PolicyOutcome } from './policy-engine.js';
+import type { Policy } from './policy.types.js';
+import type { PatternFinding } from './transfer-patterns.js';
+
+/** Bumped when a field of the transfer check's body changes meaning. */
+export const TRANSFER_RESULT_SCHEMA_VERSION = 1;
+
+/** Where the USD values came from: each price source used and the date of the row it answered from. */
+export interface PricingUsed {
+  readonly source: string;
+  readonly asOf: string;
+}
+
+const pct = (share: number): number => Math.round(share * 10_000) / 100;
+
+/** §2b's actions per level: Severe blocks, High holds, Medium asks for review, Low is an alert only. */
+export function recommendedAction(worst: AlertLevel | null): 'accept' | 'review' | 'hold' | 'block' {
+  switch (worst) {
+    case 'Severe':
+      return 'block';
+    case 'High':
+      return 'hold';
+    case 'Medium':
+      return 'review';
+    default:
+      return 'accept';
+  }
+}
+
+/** The composite's own level, from its 0..10 score: ≥ 9 severe, ≥ 7 high, ≥ 4 medium, > 0 low. */
+export function compositeLevel(score: number): 'none' | 'low' | 'medium' | 'high' | 'severe' {
+  if (score >= 9) return 'severe';
+  if (score >= 7) return 'high';
+  if (score >= 4) return 'medium';
+  return score > 0 ? 'low' : 'none';
+}
+
+/**
+ * The body of a completed transfer check (the 200 without `billing`): the transaction, the
+ * USD-weighted `composite_result` with every leg and sender, and the `policy_result` with the alerts in
+ * the spec's shape, each explained by the rule that raised it.
+ */
+export function transferResultBody(input: {
+  checkId: string;
+  tx: DecodedTransaction;
+  legs: readonly ValuedLeg[];
+  composite: Composite;
+  patterns: readonly PatternFinding[];
+  outcome: PolicyOutcome;
+  policy: Policy;
+  pricing: readonly PricingUsed[];
+  checkedAt: string;
+}): Record<string, unknown> {
+  const { tx, composite, outcome, policy } = input;
+  return {
+    schema_version: TRANSFER_RESULT_SCHEMA_VERSION,
+    check_id: input.checkId,
+    status: 'completed',
+    chain: tx.chain,
+    tx_hash: tx.txHash,
+    transaction: { block_number: tx.blockNumber, block_time: tx.blockTime, success: tx.success, signer: tx.signer, to: tx.to },
+    composite_result: {
+      total_usd: microsToUsd(composite.totalUsdMicros),
+      pricing: composite.pricing,
+      weighting: composite.weighting,
+      prices: input.pricing.map((p) => ({ source: p.source, as_of: p.asOf })),
+      risk_score: composite.riskScore,
+      risk_level: compositeLevel(composite.riskScore),
+      unknown_share: pct(composite.unknownShare),
+      legs: input.legs.map((leg) => ({
+        kind: leg.kind,
+        token: leg.token,
+        symbol: leg.symbol,
+        decimals: leg.decimals,
+        from: leg.from,
+        to: leg.to,
+        amount: leg.amount,
+        usd_value: leg.usdMicros === null ? null : microsToUsd(leg.usdMicros),
+        log_index: leg.logIndex,
+      })),
+      senders: composite.senders.map((s) => ({
+        address: s.address,
+        label: s.label,
+        usd_value: microsToUsd(s.usdMicros),
+        share: pct(s.weight),
+        legs: s.legs,
+        data_available: s.dataAvailable,
+        direct_categories: s.direct.map((c) => ({ slug: c.slug, level: c.level, severity: c.severity, confidence: c.confidence, sources: c.sources })),
+        indirect_categories: s.indirect.map((c) => ({ slug: c.slug, share: pct(c.share), hops: c.hops })),
+        graph: s.graph,
+      })),
+      categories: composite.categories.map((c) => ({
+        slug: c.slug,
+        display_name: c.displayName,
+        level: c.level,
+        severity: c.severity,
+        direct_share: c.direct ? pct(c.direct.share) : 0,
+        direct_usd: c.direct ? microsToUsd(c.direct.usdMicros) : 0,
+        indirect_share: c.indirect ? pct(c.indirect.share) : 0,
+        indirect_usd: c.indirect ? microsToUsd(c.indirect.usdMicros) : 0,
+      })),
+      patterns: input.patterns.map((p) => ({ slug: p.slug, address: p.anchor.address, detail: p.detail })),
+    },
+    policy_result: {
+      policy: policy.name,
+      version: policy.version,
+      taxonomy_version: policy.taxonomyVersion,
+      worst_level: outcome.worstLevel,
+      recommended_action: recommendedAction(outcome.worstLevel),
+      alert_count: outcome.alerts.length,
+      alerts: outcome.alerts,
+      explanations: outcome.matches.map((m) => ({ rule_id: m.ruleId, category_slug: m.categorySlug, exposure_usd: microsToUsd(m.exposureUsdMicros), note: m.note })),
+    },
+    checked_at: input.checkedAt,
+  };
+}
