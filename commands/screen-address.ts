@@ -1,4 +1,5 @@
 import { buildScreenVerdict } from '../domain/intel/screen-verdict.js';
+import type { ContractCodeReader } from '../domain/ports/contract-code.port.js';
 import type { IntelIndex } from '../domain/ports/intel-index.port.js';
 import { fail, isServiceError } from '../domain/shared/errors.js';
 import type { Network } from '../domain/shared/network.js';
@@ -16,7 +17,7 @@ export const OWN_ENGINE = 'service';
  * if the verdict then cannot be produced, the charge is refunded and the call answers 502.
  */
 export async function screenAddress(
-  deps: CommandDeps & { intel: IntelIndex },
+  deps: CommandDeps & { intel: IntelIndex; contracts?: ContractCodeReader },
   input: { userId: string; keyId: string; callId: string; address: string; network: Network },
 ): Promise<CallResponse> {
   const { billing } = await chargeCall(deps, {
@@ -27,7 +28,7 @@ export async function screenAddress(
   });
   let verdict: ScreenVerdictBody;
   try {
-    verdict = produceScreenVerdict(deps.intel, input);
+    verdict = await screenVerdictOf(deps, input);
   } catch (error) {
     await refundCall(deps, { userId: input.userId, chargeId: input.callId, reason: 'backend_unavailable' });
     throw isServiceError(error) && error.code === 'backend_unavailable' ? error : fail('backend_unavailable', 'the intelligence backend failed; the charge was refunded');
@@ -37,9 +38,19 @@ export async function screenAddress(
 
 export type ScreenVerdictBody = ReturnType<typeof produceScreenVerdict>;
 
+/**
+ * The verdict with the chain's own answer on contract code (eth_getCode) when a reader is configured
+ * for the network; the reader never throws and answers null when it cannot tell.
+ */
+export async function screenVerdictOf(deps: { intel: IntelIndex; contracts?: ContractCodeReader }, input: { address: string; network: Network }) {
+  const isContract = deps.contracts ? await deps.contracts.isContract(input.address, input.network) : null;
+  return produceScreenVerdict(deps.intel, input, isContract);
+}
+
 /** The light screen's verdict without any billing: shared by the V2 ledger path and the x402 channel. */
-export function produceScreenVerdict(intel: IntelIndex, input: { address: string; network: Network }) {
-  const result = buildScreenVerdict(intel.lookup(input.address, input.network));
+export function produceScreenVerdict(intel: IntelIndex, input: { address: string; network: Network }, isContract: boolean | null = null) {
+  const found = intel.lookup(input.address, input.network);
+  const result = buildScreenVerdict(isContract === null ? found : { ...found, onChain: { isContract } });
   return {
     schema_version: SCREEN_SCHEMA_VERSION,
     address: input.address,

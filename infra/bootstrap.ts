@@ -35,6 +35,7 @@ import { openFileEventStore } from './embedded/file-event-store.js';
 import { openFileMessageBus } from './embedded/file-message-bus.js';
 import { createMemoryCheckpointStore } from './embedded/memory-checkpoint-store.js';
 import { createMemoryReadStore } from './embedded/memory-read-store.js';
+import { rpcContractCodeReader } from './chain/rpc-contract-code.js';
 import { cryptoRandom } from './system/crypto-random.js';
 import { systemClock } from './system/system-clock.js';
 import { uuidIds } from './system/uuid-ids.js';
@@ -128,6 +129,10 @@ export async function createServices(
     random: cryptoRandom,
     bootId: uuidIds.newId(),
     intel,
+    // smart_contract.is_contract from eth_getCode on the networks with an RPC configured.
+    ...(config.SVC_RPC_URL_ETH || config.SVC_RPC_URL_BSC
+      ? { contracts: rpcContractCodeReader({ rpcUrls: { ETH: config.SVC_RPC_URL_ETH, BSC: config.SVC_RPC_URL_BSC } }) }
+      : {}),
   };
   const onError = (error: unknown, _event?: unknown, where?: string) => log(`error in ${where ?? 'runner'}: ${String(error)}`);
   const projections = createProjectionRunner({

@@ -1,6 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { OWN_ENGINE, SCREEN_SCHEMA_VERSION } from '../../commands/screen-address.js';
-import { buildScreenVerdict } from '../../domain/intel/screen-verdict.js';
+import { screenVerdictOf } from '../../commands/screen-address.js';
 import type { ContractCodeReader } from '../../domain/ports/contract-code.port.js';
 import type { IntelIndex } from '../../domain/ports/intel-index.port.js';
 import { isAddressOf, normalizeAddress } from '../../domain/shared/address.js';
@@ -40,10 +39,8 @@ export async function screenLine(intel: IntelIndex, contracts: ContractCodeReade
   if (!isAddressOf(network, address)) {
     return { address: raw, network, error: { code: 'validation_error', message: `not a well-formed ${network} address` } };
   }
-  const isContract = contracts ? await contracts.isContract(address, network) : null;
-  const intelOf = intel.lookup(address, network);
-  const { coverage, verdict } = buildScreenVerdict(isContract === null ? intelOf : { ...intelOf, onChain: { isContract } });
-  return { schema_version: SCREEN_SCHEMA_VERSION, address, network, provider: OWN_ENGINE, coverage, verdict, elapsed_ms: Math.round(performance.now() - started) };
+  const body = await screenVerdictOf(contracts ? { intel, contracts } : { intel }, { address, network });
+  return { ...body, elapsed_ms: Math.round(performance.now() - started) };
 }
 
 export const SCREEN_VERBS: Record<string, (services: Services, args: ParsedArgs) => Promise<VerbResult>> = {

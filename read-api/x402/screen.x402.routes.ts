@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { produceScreenVerdict } from '../../commands/screen-address.js';
+import { screenVerdictOf } from '../../commands/screen-address.js';
 import { registerPaidRoute } from './paid-route.js';
 import type { RateLimiter } from './rate-limiter.js';
 import { parseAddressTarget } from './x402-input.js';
@@ -11,6 +11,6 @@ export const x402ScreenRoutes: FastifyPluginAsync<{ services: X402AppServices; l
     product: 'screen',
     description: 'Light screen of an address: sanctions and consensus labels, no graph',
     parse: (params: { chain: string; address: string }) => parseAddressTarget(params),
-    run: async (target) => ({ status: 200, body: produceScreenVerdict(context.services.deps.intel, target) }),
+    run: async (target) => ({ status: 200, body: await screenVerdictOf(context.services.deps, target) }),
   });
 };

@@ -61,7 +61,7 @@ function exchangeCases(): Case[] {
 }
 
 function sanctionCases(sources: readonly LoadedSource[]): Case[] {
-  return (sources.find((s) => s.source === 'ofac_sdn')?.claims ?? []).flatMap((claim) =>
+  return (sources.find((s) => s.source === 'ofac_sdn')?.claims ?? []).flatMap((claim): Case[] =>
     claim.kind === 'sanction' && claim.sanction.entity
       ? claim.scope === 'TRON'
         ? [{ address: claim.address, network: 'TRON' as const, expect: claim.sanction.entity }]
