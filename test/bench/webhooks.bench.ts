@@ -1,5 +1,5 @@
 import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openAccount } from '../../commands/accounts.commands.js';
 import { loadWebhookActor } from '../../commands/webhook-actor.js';
@@ -54,8 +54,9 @@ async function main() {
     const burstSeconds = (performance.now() - burstStarted) / 1000;
 
     const ms = (value: number) => value.toFixed(1);
+    const load = loadavg()[0]!.toFixed(1);
     const table = [
-      `Measured by \`npm run bench:webhooks\` (${new Date().toISOString().slice(0, 10)}, embedded default with fsync, one process, receiver on 127.0.0.1 answering 204, same 2-core machine):`,
+      `Measured by \`npm run bench:webhooks\` (${new Date().toISOString().slice(0, 10)}, embedded default with fsync, one process, receiver on 127.0.0.1 answering 204, same 2-core machine, load average ${load} at the end):`,
       '',
       '| measure | value |',
       '|---|---|',
