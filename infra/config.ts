@@ -19,6 +19,8 @@ const schema = z.object({
   SVC_RPC_URL_BSC: z.url().optional(),
   /** Without SVC_SOURCES_DIR, sync the data sources from upstream at start (in the background). */
   SVC_SYNC_ON_START: z.enum(['0', '1']).default('1'),
+  /** Re-sync from upstream while running (hours; 0: only at start). */
+  SVC_SYNC_INTERVAL_HOURS: z.coerce.number().min(0).default(24),
   /** Where `data sync` downloads from instead of upstream: see infra/sources/upstream-mirror.ts. */
   SVC_UPSTREAM_MIRROR: z.string().optional(),
   SVC_DEMO_DEPOSIT_USD: z.coerce.number().nonnegative().default(10),

@@ -5,8 +5,9 @@ import { httpFetch, parseMirror } from '../sources/upstream-mirror.js';
 /**
  * The data sources at start. With SVC_SOURCES_DIR: imported from that directory before the service
  * answers. Without it: synced from upstream in the background (SVC_SYNC_ON_START=1, the default), so
- * that a slow or unreachable upstream never keeps the API from starting; what was imported before
- * stays current, and each failure is logged with its source and reason.
+ * that a slow or unreachable upstream never keeps the API from starting, and again every
+ * SVC_SYNC_INTERVAL_HOURS; what was imported before stays current, and each failure is logged with its
+ * source and reason.
  */
 export async function importConfiguredSources(
   services: Services,
@@ -24,22 +25,31 @@ export async function importConfiguredSources(
     return { background: null };
   }
   log('data sources: SVC_SOURCES_DIR is unset: syncing from upstream in the background');
-  const background = syncFromUpstream(services.commands, {
-    dataDir: services.config.DATA_DIR,
-    fetch: httpFetch(),
-    mirror: parseMirror(services.config.SVC_UPSTREAM_MIRROR),
-  }).then(
-    async (outcomes) => {
-      await services.projections.whenCaughtUp();
-      report(outcomes, 'from upstream', log);
-      return outcomes;
-    },
-    (error: unknown) => {
-      log(`data sources: sync from upstream failed: ${error instanceof Error ? error.message : String(error)}; the service goes on with the data it has`);
-      return [];
-    },
-  );
-  return { background };
+  let running: Promise<ImportOutcome[]> | null = null;
+  const sync = (): Promise<ImportOutcome[]> =>
+    (running ??= syncFromUpstream(services.commands, {
+      dataDir: services.config.DATA_DIR,
+      fetch: httpFetch(),
+      mirror: parseMirror(services.config.SVC_UPSTREAM_MIRROR),
+    })
+      .then(
+        async (outcomes) => {
+          await services.projections.whenCaughtUp();
+          report(outcomes, 'from upstream', log);
+          return outcomes;
+        },
+        (error: unknown) => {
+          log(`data sources: sync from upstream failed: ${error instanceof Error ? error.message : String(error)}; the service goes on with the data it has`);
+          return [];
+        },
+      )
+      .finally(() => {
+        running = null;
+      }));
+  // Upstream lists change daily; a restart is not needed to follow them (unref: never keeps the process alive).
+  const hours = services.config.SVC_SYNC_INTERVAL_HOURS;
+  if (hours > 0) setInterval(() => void sync(), hours * 3_600_000).unref();
+  return { background: sync() };
 }
 
 function report(outcomes: readonly ImportOutcome[], where: string, log: (line: string) => void): void {
