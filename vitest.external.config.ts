@@ -13,5 +13,7 @@ export default defineConfig({
     hookTimeout: 120_000,
     pool: 'forks',
     fileParallelism: false,
+    // As in vitest.config.ts: a service spawned without SVC_SOURCES_DIR never syncs from the internet.
+    env: { SVC_SYNC_ON_START: '0' },
   },
 });
