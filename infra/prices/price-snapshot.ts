@@ -54,6 +54,48 @@ const POL_LEVELS: readonly (readonly [string, number])[] = [
   ['2024-03-01', 1.0], ['2024-06-01', 0.6], ['2025-01-01', 0.45],
 ];
 
+const BTC_LEVELS: readonly (readonly [string, number])[] = [
+  ['2021-01-01', 33000], ['2021-04-01', 58000], ['2021-07-01', 35000], ['2021-10-01', 48000], ['2022-01-01', 46000],
+  ['2022-05-01', 38000], ['2022-06-01', 30000], ['2022-07-01', 20000], ['2022-12-01', 17000], ['2023-01-01', 16500],
+  ['2023-02-01', 23000], ['2023-06-01', 27000], ['2024-01-01', 42000], ['2024-03-01', 62000], ['2024-06-01', 67000],
+  ['2024-09-01', 58000], ['2024-12-01', 97000], ['2025-01-01', 94000],
+];
+
+const LINK_LEVELS: readonly (readonly [string, number])[] = [
+  ['2021-01-01', 11], ['2021-04-01', 28], ['2021-07-01', 18], ['2021-10-01', 26], ['2022-01-01', 21], ['2022-06-01', 7],
+  ['2023-01-01', 5.6], ['2023-06-01', 6], ['2023-10-01', 7.5], ['2024-01-01', 15], ['2024-03-01', 19], ['2024-06-01', 17],
+  ['2024-09-01', 11], ['2024-12-01', 21], ['2025-01-01', 20],
+];
+
+const UNI_LEVELS: readonly (readonly [string, number])[] = [
+  ['2021-01-01', 5], ['2021-04-01', 29], ['2021-07-01', 18], ['2021-10-01', 25], ['2022-01-01', 17], ['2022-06-01', 6],
+  ['2023-01-01', 5.2], ['2023-06-01', 5], ['2024-01-01', 6.2], ['2024-03-01', 11], ['2024-06-01', 10], ['2024-09-01', 6.5],
+  ['2024-12-01', 15], ['2025-01-01', 13],
+];
+
+const AAVE_LEVELS: readonly (readonly [string, number])[] = [
+  ['2021-01-01', 90], ['2021-04-01', 380], ['2021-07-01', 280], ['2022-01-01', 240], ['2022-06-01', 70], ['2023-01-01', 55],
+  ['2023-06-01', 60], ['2024-01-01', 105], ['2024-06-01', 95], ['2024-09-01', 140], ['2024-12-01', 330], ['2025-01-01', 320],
+];
+
+const ARB_LEVELS: readonly (readonly [string, number])[] = [
+  ['2023-03-01', 1.25], ['2023-06-01', 1.1], ['2023-09-01', 0.85], ['2024-01-01', 1.85], ['2024-03-01', 1.9],
+  ['2024-06-01', 0.95], ['2024-09-01', 0.55], ['2024-12-01', 0.85], ['2025-01-01', 0.75],
+];
+
+/**
+ * Tokens of the imported token lists, priced by the symbol a list gives their contract (a curated
+ * listing, not what a contract says of itself; see AssetRef.listedSymbol): stablecoins, wrapped native
+ * coins and a few large tokens. A listed token whose symbol is not here stays unpriced.
+ */
+export const LISTED_SYMBOL_LEVELS: Readonly<Record<string, readonly (readonly [string, number])[]>> = {
+  USDT: STABLE, USDC: STABLE, DAI: STABLE, BUSD: STABLE, TUSD: STABLE, USDP: STABLE, PAX: STABLE, GUSD: STABLE,
+  FDUSD: STABLE, USDD: STABLE, LUSD: STABLE, FRAX: STABLE,
+  ETH: ETH_LEVELS, WETH: ETH_LEVELS, BNB: BNB_LEVELS, WBNB: BNB_LEVELS, TRX: TRX_LEVELS, WTRX: TRX_LEVELS,
+  POL: POL_LEVELS, MATIC: POL_LEVELS, WMATIC: POL_LEVELS, WPOL: POL_LEVELS, JST: JST_LEVELS,
+  WBTC: BTC_LEVELS, BTCB: BTC_LEVELS, LINK: LINK_LEVELS, UNI: UNI_LEVELS, AAVE: AAVE_LEVELS, ARB: ARB_LEVELS,
+};
+
 export const SNAPSHOT_ASSETS: readonly SnapshotAsset[] = [
   { symbol: 'ETH', network: 'ETH', token: null, levels: ETH_LEVELS },
   { symbol: 'ETH', network: 'BASE', token: null, levels: ETH_LEVELS },
@@ -71,4 +113,19 @@ export const SNAPSHOT_ASSETS: readonly SnapshotAsset[] = [
   { symbol: 'USDT', network: 'TRON', token: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t', levels: STABLE },
   { symbol: 'USDC', network: 'TRON', token: 'TEkxiTehnzSmSe2XqrBj4w32RUN966rdz8', levels: STABLE },
   { symbol: 'JST', network: 'TRON', token: 'TCFLL5dx5ZJdKnWuesXxi1VPwjLVmWZZy9', levels: JST_LEVELS },
+  // The transfer check's chains beyond the screening networks, and the largest wrapped and bridged coins.
+  { symbol: 'WBTC', network: 'ETH', token: '0x2260fac5e5542a773aa44fbcfedf7c193bc2c599', levels: BTC_LEVELS },
+  { symbol: 'WBNB', network: 'BSC', token: '0xbb4cdb9cbd36b01bd1cbaebf2de08d9173bc095c', levels: BNB_LEVELS },
+  { symbol: 'BTCB', network: 'BSC', token: '0x7130d2a12b9bcbfae4f2634d864a1ee1ce3ead9c', levels: BTC_LEVELS },
+  { symbol: 'ETH', network: 'BSC', token: '0x2170ed0880ac9a755fd29b2688956bd959f933f8', levels: ETH_LEVELS },
+  { symbol: 'USDC', network: 'POLYGON', token: '0x3c499c542cef5e3811e1192ce70d8cc03d5c3359', levels: STABLE },
+  { symbol: 'USDT', network: 'POLYGON', token: '0xc2132d05d31c914a87c6611c10748aeb04b58e8f', levels: STABLE },
+  { symbol: 'WETH', network: 'POLYGON', token: '0x7ceb23fd6bc0add59e62ac25578270cff1b9f619', levels: ETH_LEVELS },
+  { symbol: 'WPOL', network: 'POLYGON', token: '0x0d500b1d8e8ef31e21c99d1db9a6444d3adf1270', levels: POL_LEVELS },
+  { symbol: 'USDC', network: 'BASE', token: '0x833589fcd6edb6e08f4c7c32d4f71b54bda02913', levels: STABLE },
+  { symbol: 'WETH', network: 'BASE', token: '0x4200000000000000000000000000000000000006', levels: ETH_LEVELS },
+  { symbol: 'USDC', network: 'ARBITRUM', token: '0xaf88d065e77c8cc2239327c5edb3a432268e5831', levels: STABLE },
+  { symbol: 'USDT', network: 'ARBITRUM', token: '0xfd086bc7cd5c481dcc9c85ebe478a1c0b69fcbb9', levels: STABLE },
+  { symbol: 'WETH', network: 'ARBITRUM', token: '0x82af49447d8a07e3bd95bd0d56f35241523fbab1', levels: ETH_LEVELS },
+  { symbol: 'ARB', network: 'ARBITRUM', token: '0x912ce59144191c1204e64559fe8253a0e49e6548', levels: ARB_LEVELS },
 ];
