@@ -35,6 +35,11 @@ describe.skipIf(chromiumMissing !== null)('dashboard in Chromium', () => {
       body: JSON.stringify({ address: SCREENED, network: 'ETH' }),
     });
 
+  /** Readable on a phone: nothing makes the page scroll sideways (wide tables scroll inside their box). */
+  async function expectNoSidewaysScroll() {
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+  }
+
   async function logIn(email: string, password: string) {
     await page.goto('/login');
     await page.getByLabel('Email').fill(email);
@@ -117,8 +122,10 @@ describe.skipIf(chromiumMissing !== null)('dashboard in Chromium', () => {
     expect(await page.locator('figure.chart rect').count()).toBe(60);
     await browser.screenshot(page, '05-usage');
     await page.setViewportSize({ width: 390, height: 844 });
+    await expectNoSidewaysScroll();
     await browser.screenshot(page, '06-usage-phone');
     await page.goto('/account/api');
+    await expectNoSidewaysScroll();
     await browser.screenshot(page, '07-api-keys-phone');
     await page.setViewportSize({ width: 1200, height: 900 });
   });
@@ -162,6 +169,7 @@ describe.skipIf(chromiumMissing !== null)('dashboard in Chromium', () => {
     expect(await row.textContent()).toContain('"schema_version":1');
     await browser.screenshot(page, '09-webhooks-test-delivered');
     await page.setViewportSize({ width: 390, height: 844 });
+    await expectNoSidewaysScroll();
     await browser.screenshot(page, '10-webhooks-phone');
     await page.setViewportSize({ width: 1200, height: 900 });
   });

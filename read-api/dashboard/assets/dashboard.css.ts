@@ -43,7 +43,7 @@ fieldset label input { margin-top: .3rem; }
 .status.error, .error-box { color: var(--danger); }
 .error-box { border: 1px solid var(--danger); background: #fff5f5; border-radius: .4rem; padding: .6rem .9rem; }
 .status.ok { color: var(--ok); }
-.table-wrap { overflow-x: auto; border: 1px solid var(--line); border-radius: .5rem; background: var(--card); }
+.table-wrap { position: relative; overflow-x: auto; border: 1px solid var(--line); border-radius: .5rem; background: var(--card); }
 table { border-collapse: collapse; width: 100%; font-size: .95rem; }
 caption { text-align: left; padding: .75rem 1rem; font-weight: 600; }
 th, td { text-align: left; padding: .55rem .9rem; border-top: 1px solid var(--line); vertical-align: top; white-space: nowrap; }
