@@ -1,4 +1,5 @@
 import { cp, mkdtemp, rename, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import type { CommandDeps } from '../../commands/command-deps.js';
 import { importDataset } from '../../commands/import-dataset.js';
@@ -137,7 +138,7 @@ export async function importOneSource(commands: CommandDeps, source: string, pat
   if (!entry) throw fail('bad_request', `unknown source '${source}'; one of ${SOURCE_CATALOG.map((e) => e.descriptor.slug).join(', ')}`);
   const info = await stat(path).catch(() => null);
   if (!info) throw fail('bad_request', `no file or folder at ${path}`);
-  const staging = await mkdtemp(join(process.env.TMPDIR ?? '/tmp', 'svc-import-'));
+  const staging = await mkdtemp(join(tmpdir(), 'svc-import-'));
   try {
     const folder = join(staging, entry.folder);
     await cp(path, info.isDirectory() ? folder : join(folder, fileNameFor(entry, path)), { recursive: true });
