@@ -39,6 +39,7 @@ import { rpcContractCodeReader } from './chain/rpc-contract-code.js';
 import { cryptoRandom } from './system/crypto-random.js';
 import { systemClock } from './system/system-clock.js';
 import { uuidIds } from './system/uuid-ids.js';
+import { createFullCheckModule, type FullCheckModule } from './full-check/full-check-module.js';
 import type { HostResolver } from './webhooks/ssrf-guard.js';
 import { createWebhookModule, WEBHOOK_PROJECTIONS } from './webhooks/webhook-module.js';
 import { createX402Module, X402_PROJECTIONS, type X402Module } from './x402/x402-module.js';
@@ -57,6 +58,8 @@ export interface Services {
   readonly app: AppServices;
   /** The x402 channel: the x402 app's services (null while the channel is off) and its accounting read models. */
   readonly x402: X402Module;
+  /** Full check, explore jobs and the reaper: the transfer index, prices, pipeline processors. */
+  readonly fullCheck: FullCheckModule;
   readonly repositories: {
     readonly accounts: ReturnType<typeof accountRepository>;
     readonly apiKeys: ReturnType<typeof apiKeyRepository>;
@@ -134,6 +137,7 @@ export async function createServices(
       ? { contracts: rpcContractCodeReader({ rpcUrls: { ETH: config.SVC_RPC_URL_ETH, BSC: config.SVC_RPC_URL_BSC } }) }
       : {}),
   };
+  const fullCheck = createFullCheckModule({ config, commands, intel, bus, log });
   const onError = (error: unknown, _event?: unknown, where?: string) => log(`error in ${where ?? 'runner'}: ${String(error)}`);
   const projections = createProjectionRunner({
     store,
@@ -141,7 +145,7 @@ export async function createServices(
     checkpoints: createMemoryCheckpointStore(),
     // A processors-only process folds no read model, only the in-process indexes its commands use.
     projections: config.ROLE === 'processors' ? [] : PROJECTIONS,
-    sinks: [intel, inspectCompletions],
+    sinks: [intel, inspectCompletions, fullCheck.runningJobs],
     onError,
   });
   const inspectProcessor = createInspectProcessor({
@@ -192,6 +196,7 @@ export async function createServices(
       waitMs: config.SVC_INSPECT_WAIT_MS,
       wallClockCapMs: config.SVC_INSPECT_WALL_CLOCK_CAP_MS,
     },
+    pipeline: fullCheck.api,
     info: () => ({ mode: config.MODE, version: '2.0.0', ready }),
     webhooks: webhooks.app,
   };
@@ -208,9 +213,11 @@ export async function createServices(
     app,
     x402,
     repositories,
+    fullCheck,
     async start() {
       await projections.start();
       await projections.whenCaughtUp();
+      await fullCheck.start({ runProcessors: config.ROLE === 'all' || config.ROLE === 'processors' });
       // One relay per deployment (its checkpoint is a compare-and-set): in the all-in-one or projections process.
       if (config.ROLE === 'all' || config.ROLE === 'projections') await relay.start();
       if (config.ROLE === 'all' || config.ROLE === 'processors') await processors.start();
@@ -220,10 +227,12 @@ export async function createServices(
       await projections.whenCaughtUp();
       await relay.whenCaughtUp();
       await processors.whenCaughtUp();
+      await fullCheck.whenCaughtUp();
     },
     async close() {
       ready = false;
       await processors.stop();
+      await fullCheck.close();
       await webhooks.close();
       await relay.stop();
       await projections.stop();

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { fail } from '../domain/shared/errors.js';
 import { adapterSettings, resolveAdapters, type Resolved } from './external/adapter-config.js';
+import { fullCheckSettings } from './full-check/full-check-config.js';
 import { inspectSettings, providerSettingsFromEnv, type ProviderSetting } from './providers/provider-settings.js';
 import { x402Settings } from './x402/x402-config.js';
 
@@ -35,6 +36,8 @@ const schema = z.object({
   SVC_PASSWORD_SCRYPT_LOG_N: z.coerce.number().int().min(10).max(20).default(17),
   /** The x402 pay-per-call channel (README, "x402 channel"); off while X402_PAY_TO is unset. */
   ...x402Settings,
+  /** Full check, explore jobs, the transfer index and prices (README, "Full check"). */
+  ...fullCheckSettings,
   /** Webhooks (README, "Webhooks"). A development setting: 1 lets deliveries reach http:// and https:// on loopback (127.0.0.1). */
   WEBHOOK_ALLOW_LOCAL: z.enum(['0', '1']).default('0'),
   /** How long a receiver has to answer a delivery (the spec: 2xx within 10 s). */

@@ -4,6 +4,8 @@ import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import { errorHandler } from './errors.js';
 import { dashboardRoutes } from './dashboard/dashboard.routes.js';
 import { billingRoutes } from './routes/billing.routes.js';
+import { checkAddressRoutes } from './routes/check-address.routes.js';
+import { exploreRoutes } from './routes/explore.routes.js';
 import { inspectRoutes } from './routes/inspect.routes.js';
 import { screenRoutes } from './routes/screen.routes.js';
 import { systemRoutes } from './routes/system.routes.js';
@@ -39,6 +41,8 @@ export async function buildApp(services: AppServices, options: { logger?: Fastif
   await app.register(systemRoutes, { services });
   await app.register(screenRoutes, { services });
   await app.register(billingRoutes, { services });
+  await app.register(checkAddressRoutes, { services });
+  await app.register(exploreRoutes, { services });
   await app.register(inspectRoutes, { services });
   await app.register(webhookRoutes, { services });
   await app.register(dashboardRoutes(services));

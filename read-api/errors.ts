@@ -43,6 +43,7 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   tx_decode_failed: 502,
   backend_unavailable: 502,
   gateway_timeout: 504,
+  check_failed: 502,
   internal_error: 500,
   wrong_expected_version: 500,
   invalid_state: 500,
@@ -55,6 +56,7 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
 /** Details a client may see, per code; everything else stays in the logs. */
 const PUBLIC_DETAILS: Partial<Record<ErrorCode, (details: Readonly<Record<string, unknown>>) => Record<string, unknown>>> = {
   unsupported_network: (d) => ({ supported_networks: d.supported_networks }),
+  check_failed: (d) => ({ ...(d.check_id ? { check_id: d.check_id } : { job_id: d.job_id }), status: d.status }),
   insufficient_funds: (d) => ({ billing: d.billing }),
   quota_exceeded: (d) => (d.billing ? { billing: d.billing } : {}),
   monthly_cap_exceeded: (d) => (d.billing ? { billing: d.billing } : {}),
@@ -67,7 +69,7 @@ const PUBLIC_DETAILS: Partial<Record<ErrorCode, (details: Readonly<Record<string
 };
 
 /** Server-side failures whose code the client may see (a transfer check's 502s say why). */
-const PUBLIC_5XX: ReadonlySet<ErrorCode> = new Set(['backend_unavailable', 'gateway_timeout', 'tx_not_found', 'tx_decode_failed']);
+const PUBLIC_5XX: ReadonlySet<ErrorCode> = new Set(['backend_unavailable', 'gateway_timeout', 'tx_not_found', 'tx_decode_failed', 'check_failed']);
 
 export function errorBody(error: ServiceError): { status: number; body: Record<string, unknown> } {
   const status = HTTP_STATUS[error.code];

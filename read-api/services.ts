@@ -5,6 +5,7 @@ import type { AccountRepository } from '../projections/accounts.projection.js';
 import type { ApiKeyRepository } from '../projections/api-keys.projection.js';
 import type { UsageRepository } from '../projections/usage.projection.js';
 import type { InspectApi } from './inspect-api.js';
+import type { PipelineApi } from './pipeline-api.js';
 import type { WebhookDeps } from '../commands/webhook-deps.js';
 import type { WebhookSubscriptionRepository } from '../projections/webhook-subscriptions.projection.js';
 import type { WebhookDeliveryRepository } from '../projections/webhook-deliveries.projection.js';
@@ -20,6 +21,8 @@ export interface AppServices {
   readonly whenProjected: (position: Position | null) => Promise<void>;
   /** Multi-provider inspect: the provider catalog, completion waiters and time limits. */
   readonly inspect: InspectApi;
+  /** Full check and explore jobs: the graph-search budgets new jobs get. */
+  readonly pipeline: PipelineApi;
   /** Login, sessions and the dashboard's read models. */
   readonly dashboard: DashboardServices;
   readonly info: () => { mode: string; version: string; ready: boolean };

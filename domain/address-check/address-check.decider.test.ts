@@ -54,9 +54,26 @@ describe('the address check decider', () => {
       .when({ type: 'Complete', at: later(5000) })
       .then([
         { type: 'CheckCompleted', data: { result, at: later(5000) } },
-        { type: 'service.check.high_risk', data: { owner: OWNER, payload: { check_id: 'c-1', address: 's', network: 'ETH', risk_level: 'severe', risk_score: 100, tier_hit: 0, categories: ['sanctions'] } } },
+        {
+          type: 'WebhookEventRaised',
+          data: {
+            event_type: 'service.check.high_risk',
+            audience: { user_id: 'user-1' },
+            payload: { check_id: 'c-1', address: 's', network: 'ETH', risk_level: 'severe', risk_score: 100, tier_hit: 0, categories: ['sanctions'] },
+            occurred_at: later(5000),
+          },
+        },
       ]);
     expect(state.status).toBe('completed');
+  });
+
+  it('raises no webhook for an anonymous (x402) check: it has no audience', () => {
+    const x402Owner = { channel: 'x402' as const, ownerId: 'payment-1', keyId: null };
+    const anonymous = { ...requested, data: { ...requested.data, owner: x402Owner } } as AddressCheckEvent;
+    spec
+      .given([anonymous, ...allTiers()])
+      .when({ type: 'Complete', at: later(5000) })
+      .thenMatches((events) => expect(events.map((e) => e.type)).toEqual(['CheckCompleted']));
   });
 
   it('ignores anything for a finished check: late tiers, failures, a second completion, the reaper', () => {

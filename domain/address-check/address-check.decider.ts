@@ -2,9 +2,10 @@ import type { ExposureBudget } from '../exposure/exposure.schema.js';
 import { parserFor, type Decider } from '../shared/decider.js';
 import { fail } from '../shared/errors.js';
 import type { Network } from '../shared/network.js';
-import { addressCheckEventSchemas, HIGH_RISK_EVENT, type AddressCheckEvent, type CheckOwner } from './address-check.events.js';
+import { addressCheckEventSchemas, type AddressCheckEvent, type CheckOwner } from './address-check.events.js';
 import type { FullCheckResult } from './full-check-result.schema.js';
 import { buildFullCheckResult, highRiskPayload, type CompletedTiers } from './full-verdict.js';
+import { WEBHOOK_EVENT_RAISED } from './raised-webhook.js';
 import { TIERS, type Tier, type TierOutcome } from './tier-outcome.schema.js';
 
 /**
@@ -83,7 +84,9 @@ function decide(command: AddressCheckCommand, state: AddressCheckState): Address
       );
       const completed: AddressCheckEvent = { type: 'CheckCompleted', data: { result, at: command.at } };
       const payload = highRiskPayload(result);
-      return payload ? [completed, { type: HIGH_RISK_EVENT, data: { owner: request.owner, payload } }] : [completed];
+      if (!payload || request.owner.channel !== 'v2') return [completed];
+      const audience = { user_id: request.owner.ownerId };
+      return [completed, { type: WEBHOOK_EVENT_RAISED, data: { event_type: 'service.check.high_risk', audience, payload, occurred_at: command.at } }];
     }
     case 'TimeOut': {
       if (state.status !== 'running') return [];
@@ -115,7 +118,7 @@ function evolve(state: AddressCheckState, event: AddressCheckEvent): AddressChec
       return { ...state, status: 'failed_timeout', failure: { tier: null, error: 'still running after the 15-minute cap', at: event.data.at } };
     case 'CheckResultDelivered':
       return { ...state, delivered: { billing: event.data.billing, at: event.data.at } };
-    case HIGH_RISK_EVENT:
+    case WEBHOOK_EVENT_RAISED:
       return state;
   }
 }

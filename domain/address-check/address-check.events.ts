@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { exposureBudgetSchema } from '../exposure/exposure.schema.js';
-import { fullCheckResultSchema, highRiskPayloadSchema } from './full-check-result.schema.js';
+import { fullCheckResultSchema } from './full-check-result.schema.js';
+import { raisedWebhookSchema, WEBHOOK_EVENT_RAISED } from './raised-webhook.js';
 import { tierOutcomeSchema } from './tier-outcome.schema.js';
 
 /**
@@ -11,8 +12,6 @@ import { tierOutcomeSchema } from './tier-outcome.schema.js';
 export const checkStream = (checkId: string): string => `check-${checkId}`;
 export const CHECK_STREAM_PREFIX = 'check-';
 
-/** Webhook-ready event type, appended with CheckCompleted when the verdict is high or severe. */
-export const HIGH_RISK_EVENT = 'service.check.high_risk';
 
 const at = z.string();
 const tier = z.number().int().min(0).max(4);
@@ -44,7 +43,8 @@ export const addressCheckEventSchemas = {
   CheckTimedOut: z.object({ runningMs: z.number().int().nonnegative(), at }),
   /** The first 200 of the result: the billing envelope it carried, returned again on later polls. */
   CheckResultDelivered: z.object({ billing: z.record(z.string(), z.unknown()).nullable(), at }),
-  [HIGH_RISK_EVENT]: z.object({ owner: checkOwnerSchema, payload: highRiskPayloadSchema }),
+  /** service.check.high_risk for a V2 owner, appended with CheckCompleted when the verdict is high or severe. */
+  [WEBHOOK_EVENT_RAISED]: raisedWebhookSchema,
 } as const;
 
 type Schemas = typeof addressCheckEventSchemas;

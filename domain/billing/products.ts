@@ -7,6 +7,8 @@ export const PRODUCTS = {
   check_transfer: { priceMicros: 500_000, units: 1, endpoint: 'POST /v2/check-transfer' },
   /** Per provider run (the own engine included); the spec gives no inspect price, see README "Billing". */
   inspect: { priceMicros: 100_000, units: 1, endpoint: 'POST /v2/inspect-address' },
+  /** A V2 explore job (graph exposure report): the spec prices none; the full check's price, see README "Explore jobs". */
+  explore: { priceMicros: 1_000_000, units: 1, endpoint: 'GET /v2/explore/{job_id}/result' },
 } as const satisfies Record<string, { priceMicros: Micros; units: number; endpoint: string }>;
 
 export type Product = keyof typeof PRODUCTS;

@@ -10,7 +10,7 @@ import type { ExploreEvent } from './explore.events.js';
 const spec = deciderSpec(exploreDecider);
 const T0 = '2026-05-01T10:00:00.000Z';
 const later = (ms: number) => new Date(Date.parse(T0) + ms).toISOString();
-const OWNER = { channel: 'x402' as const, ownerId: 'payment-1', keyId: null };
+const OWNER = { channel: 'v2' as const, ownerId: 'user-1', keyId: 'key-1' };
 const request: ExploreCommand = { type: 'Request', jobId: 'j-1', owner: OWNER, address: 'd', network: 'ETH', direction: 'both', budget: TEST_BUDGET, at: T0 };
 const requested: ExploreEvent = { type: 'ExploreRequested', data: { jobId: 'j-1', owner: OWNER, address: 'd', network: 'ETH', direction: 'both', budget: TEST_BUDGET, requestedAt: T0 } };
 const attemptFailed = (attempt: number): ExploreEvent => ({ type: 'ExploreAttemptFailed', data: { attempt, error: 'rpc down', at: later(attempt) } });
@@ -39,9 +39,11 @@ describe('the explore job decider', () => {
       .thenMatches(([completed, webhook]) => {
         expect(completed!.type).toBe('ExploreCompleted');
         expect(webhook).toEqual({
-          type: 'service.bfs.completed',
+          type: 'WebhookEventRaised',
           data: {
-            owner: OWNER,
+            event_type: 'service.bfs.completed',
+            audience: { user_id: 'user-1' },
+            occurred_at: later(100),
             payload: {
               job_id: 'j-1', address: 'd', network: 'ETH', report_id: 'r-1', complete: true,
               categories: [
@@ -55,6 +57,14 @@ describe('the explore job decider', () => {
       });
   });
 
+  it('raises nothing for an anonymous (x402) job', () => {
+    const anonymous = { ...requested, data: { ...requested.data, owner: { channel: 'x402' as const, ownerId: 'payment-1', keyId: null } } } as ExploreEvent;
+    spec
+      .given([anonymous])
+      .when({ type: 'Complete', reportId: 'r-1', incoming, outgoing, at: later(100) })
+      .thenMatches((events) => expect(events.map((e) => e.type)).toEqual(['ExploreCompleted']));
+  });
+
   it('fails after the retry budget with service.bfs.failed, and not before', () => {
     spec.given([requested, attemptFailed(1)]).when({ type: 'RecordFailure', error: 'rpc down', at: later(2) }).then([attemptFailed(2)]);
     spec
@@ -63,7 +73,10 @@ describe('the explore job decider', () => {
       .then([
         attemptFailed(3),
         { type: 'ExploreFailed', data: { error: 'rpc down', attempts: 3, at: later(3) } },
-        { type: 'service.bfs.failed', data: { owner: OWNER, payload: { job_id: 'j-1', address: 'd', network: 'ETH', error: 'rpc down' } } },
+        {
+          type: 'WebhookEventRaised',
+          data: { event_type: 'service.bfs.failed', audience: { user_id: 'user-1' }, payload: { job_id: 'j-1', address: 'd', network: 'ETH', error: 'rpc down' }, occurred_at: later(3) },
+        },
       ]);
   });
 
@@ -72,7 +85,7 @@ describe('the explore job decider', () => {
     const state = spec
       .given([requested])
       .when({ type: 'TimeOut', at: later(EXPLORE_TIMEOUT_MS) })
-      .thenMatches((events) => expect(events.map((e) => e.type)).toEqual(['ExploreFailed', 'service.bfs.failed']));
+      .thenMatches((events) => expect(events.map((e) => e.type)).toEqual(['ExploreFailed', 'WebhookEventRaised']));
     expect(state.status).toBe('failed');
     const failed: ExploreEvent = { type: 'ExploreFailed', data: { error: 'timed out', attempts: 0, at: later(EXPLORE_TIMEOUT_MS) } };
     spec.given([requested, failed]).when({ type: 'Complete', reportId: 'r-1', incoming, outgoing: null, at: later(EXPLORE_TIMEOUT_MS + 1) }).thenNothingHappened();

@@ -4,7 +4,8 @@ import { parserFor, type Decider } from '../shared/decider.js';
 import { fail } from '../shared/errors.js';
 import type { Network } from '../shared/network.js';
 import { buildExploreReport, type ExploreReport } from './explore-report.js';
-import { BFS_COMPLETED_EVENT, BFS_FAILED_EVENT, exploreEventSchemas, type ExploreEvent } from './explore.events.js';
+import { WEBHOOK_EVENT_RAISED } from '../address-check/raised-webhook.js';
+import { exploreEventSchemas, type ExploreEvent } from './explore.events.js';
 
 /**
  * One explore job: running until its search completes (service.bfs.completed), or fails
@@ -35,12 +36,20 @@ export type ExploreCommand =
 
 const initialState = (): ExploreState => ({ status: 'none', request: null, attempts: 0, report: null, error: null, delivered: null });
 
+/** The outcome, and beside it the webhook a V2 owner's subscriptions receive (x402 jobs are anonymous). */
+function withWebhook(state: ExploreState, outcome: ExploreEvent, webhook: Omit<Extract<ExploreEvent, { type: 'WebhookEventRaised' }>['data'], 'audience'>): ExploreEvent[] {
+  const owner = state.request!.owner;
+  if (owner.channel !== 'v2') return [outcome];
+  return [outcome, { type: WEBHOOK_EVENT_RAISED, data: { ...webhook, audience: { user_id: owner.ownerId } } as Extract<ExploreEvent, { type: 'WebhookEventRaised' }>['data'] }];
+}
+
 function failed(state: ExploreState, error: string, attempts: number, at: string): ExploreEvent[] {
-  const { jobId, owner, address, network } = state.request!;
-  return [
-    { type: 'ExploreFailed', data: { error, attempts, at } },
-    { type: BFS_FAILED_EVENT, data: { owner, payload: { job_id: jobId, address, network, error } } },
-  ];
+  const { jobId, address, network } = state.request!;
+  return withWebhook(state, { type: 'ExploreFailed', data: { error, attempts, at } }, {
+    event_type: 'service.bfs.failed',
+    payload: { job_id: jobId, address, network, error },
+    occurred_at: at,
+  });
 }
 
 function decide(command: ExploreCommand, state: ExploreState): ExploreEvent[] {
@@ -56,13 +65,14 @@ function decide(command: ExploreCommand, state: ExploreState): ExploreEvent[] {
   switch (command.type) {
     case 'Complete': {
       if (state.status !== 'running') return [];
-      const { jobId, owner, address, network, direction, requestedAt } = state.request!;
+      const { jobId, address, network, direction, requestedAt } = state.request!;
       const report = buildExploreReport({ jobId, reportId: command.reportId, address, network, direction, incoming: command.incoming, outgoing: command.outgoing, requestedAt, completedAt: command.at });
       const categories = report.categories.map((c) => ({ slug: c.slug, severity: c.severity, contribution: c.contribution_usd }));
-      return [
-        { type: 'ExploreCompleted', data: { report, at: command.at } },
-        { type: BFS_COMPLETED_EVENT, data: { owner, payload: { job_id: jobId, address, network, report_id: command.reportId, categories, complete: report.complete } } },
-      ];
+      return withWebhook(state, { type: 'ExploreCompleted', data: { report, at: command.at } }, {
+        event_type: 'service.bfs.completed',
+        payload: { job_id: jobId, address, network, report_id: command.reportId, categories, complete: report.complete },
+        occurred_at: command.at,
+      });
     }
     case 'RecordFailure': {
       if (state.status !== 'running') return [];
@@ -95,8 +105,7 @@ function evolve(state: ExploreState, event: ExploreEvent): ExploreState {
       return { ...state, status: 'failed', error: event.data.error };
     case 'ExploreResultDelivered':
       return { ...state, delivered: { billing: event.data.billing, at: event.data.at } };
-    case BFS_COMPLETED_EVENT:
-    case BFS_FAILED_EVENT:
+    case WEBHOOK_EVENT_RAISED:
       return state;
   }
 }

@@ -43,6 +43,8 @@ export const ERROR_CODES = [
   'tx_decode_failed',
   'backend_unavailable',
   'gateway_timeout',
+  // full check and explore jobs: the job failed or timed out; its result answers 502, nothing charged
+  'check_failed',
   'internal_error',
   // infrastructure, never shown to clients as such
   'wrong_expected_version',

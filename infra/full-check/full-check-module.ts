@@ -1,0 +1,119 @@
+import type { CommandDeps } from '../../commands/command-deps.js';
+import type { ExposureBudget } from '../../domain/exposure/exposure.schema.js';
+import type { IntelIndex } from '../../domain/ports/intel-index.port.js';
+import type { MessageBus } from '../../domain/ports/message-bus.port.js';
+import type { Prices } from '../../domain/ports/prices.port.js';
+import { createAddressCheckProcessors } from '../../processors/address-check/address-check.processors.js';
+import { createExploreProcessor } from '../../processors/explore.processor.js';
+import { createPipelineReaper, type PipelineReaper } from '../../processors/pipeline-reaper.js';
+import { createProcessorRunner } from '../../processors/processor-runner.js';
+import { createRunningJobsIndex, type RunningJobsIndex } from '../../projections/running-jobs.index.js';
+import type { PipelineApi } from '../../read-api/pipeline-api.js';
+import { createEmbeddedTransferIndex, type EmbeddedTransferIndex } from '../chain/embedded-transfer-index.js';
+import { loadTransferSamples } from '../chain/transfer-samples.js';
+import type { Config } from '../config.js';
+import { createSnapshotPrices } from '../prices/snapshot-prices.js';
+
+/**
+ * The full check, explore jobs and their reaper, assembled from the configuration: prices (the embedded
+ * snapshot and operator pins), the transfer index (embedded: the samples of SVC_SOURCES_DIR), the
+ * pipeline processors on their own runner, the in-memory index of running jobs the reaper sweeps, and
+ * the budgets the routes give new jobs.
+ */
+
+export interface FullCheckModule {
+  readonly api: PipelineApi;
+  /** The embedded transfer index the pipeline reads (tests add their own data sets to it). */
+  readonly transfers: EmbeddedTransferIndex;
+  readonly prices: Prices;
+  /** Folded from the log by the projection runner (pass it as a sink). */
+  readonly runningJobs: RunningJobsIndex;
+  readonly reaper: PipelineReaper;
+  /** The pipeline's processors, for tests that simulate a pipeline that is down. */
+  readonly processors: { start(): Promise<void>; stop(): Promise<void> };
+  /** Loads the transfer data, then starts the processors and the reaper (in processes that run them). */
+  start(options: { runProcessors: boolean }): Promise<void>;
+  whenCaughtUp(): Promise<void>;
+  close(): Promise<void>;
+}
+
+function budgets(config: Config): { check: ExposureBudget; exploreMax: ExposureBudget } {
+  return {
+    check: {
+      maxNodes: config.SVC_GRAPH_MAX_NODES,
+      maxEdges: config.SVC_GRAPH_MAX_EDGES,
+      maxHops: config.SVC_GRAPH_MAX_HOPS,
+      timeMs: config.SVC_GRAPH_TIME_BUDGET_MS,
+      perNodeLimit: config.SVC_GRAPH_PER_NODE_LIMIT,
+    },
+    exploreMax: {
+      maxNodes: config.SVC_EXPLORE_MAX_NODES,
+      maxEdges: config.SVC_EXPLORE_MAX_NODES * 20,
+      maxHops: config.SVC_EXPLORE_MAX_HOPS,
+      timeMs: config.SVC_EXPLORE_TIME_BUDGET_MS,
+      perNodeLimit: config.SVC_GRAPH_PER_NODE_LIMIT,
+    },
+  };
+}
+
+export function createFullCheckModule(deps: { config: Config; commands: CommandDeps; intel: IntelIndex; bus: MessageBus; log: (line: string) => void }): FullCheckModule {
+  const { config } = deps;
+  const prices = createSnapshotPrices(config.SVC_PRICE_PINS ?? []);
+  const transfers = createEmbeddedTransferIndex();
+  const tierDeps = { intel: deps.intel, transfers, now: () => performance.now() };
+  const runningJobs = createRunningJobsIndex();
+  const reaper = createPipelineReaper({
+    commands: deps.commands,
+    running: () => runningJobs.running(),
+    intervalMs: config.SVC_REAPER_INTERVAL_MS,
+    onError: (error) => deps.log(`reaper: ${String(error)}`),
+  });
+  const runner = createProcessorRunner({
+    bus: deps.bus,
+    processors: [...createAddressCheckProcessors(tierDeps), createExploreProcessor(tierDeps)],
+    context: deps.commands,
+  });
+  const { check, exploreMax } = budgets(config);
+  let running = false;
+
+  async function loadSamples() {
+    if (!config.SVC_SOURCES_DIR) return;
+    const samples = await loadTransferSamples(config.SVC_SOURCES_DIR, prices);
+    for (const sample of samples) transfers.add(sample.network, { name: sample.name, caveat: sample.caveat }, sample.transfers);
+    const count = samples.reduce((sum, s) => sum + s.transfers.length, 0);
+    if (samples.length > 0) deps.log(`transfer samples: ${count} transfers from ${samples.length} files`);
+  }
+
+  return {
+    api: { checkBudget: check, exploreMaxBudget: exploreMax },
+    transfers,
+    prices,
+    runningJobs,
+    reaper,
+    processors: {
+      async start() {
+        await runner.start();
+        running = true;
+      },
+      async stop() {
+        running = false;
+        await runner.stop();
+      },
+    },
+    async start({ runProcessors }) {
+      await loadSamples();
+      if (!runProcessors) return;
+      await runner.start();
+      running = true;
+      reaper.start();
+    },
+    async whenCaughtUp() {
+      if (running) await runner.whenCaughtUp();
+    },
+    async close() {
+      await reaper.stop();
+      if (running) await runner.stop();
+      running = false;
+    },
+  };
+}

@@ -1,0 +1,52 @@
+import type { CommandDeps } from '../commands/command-deps.js';
+import { loadExplore, recordExploreStep } from '../commands/explore.commands.js';
+import type { TierDeps } from '../domain/address-check/tier-runners.js';
+import { searchExposure } from '../domain/exposure/exposure-search.js';
+import { labelFromIntel, memoized } from '../domain/exposure/node-label.js';
+import { EXPLORE_STREAM_PREFIX } from '../domain/explore/explore.events.js';
+import type { FlowDirection } from '../domain/ports/chain-data.port.js';
+import type { Processor } from './processor.js';
+import { topicOfFamily } from './topics.js';
+
+/**
+ * Runs each requested explore job: the exposure search in the asked direction(s), then the report. A
+ * failure records an attempt, which is itself the retry trigger; the decider turns the last allowed
+ * attempt into the job's failure (and service.bfs.failed). The report id derives from the job id, so a
+ * re-run completes with the same report id.
+ */
+export function createExploreProcessor(deps: TierDeps): Processor<CommandDeps> {
+  async function run(context: CommandDeps, jobId: string) {
+    const { state } = await loadExplore(context, jobId);
+    if (state.status !== 'running' || !state.request) return;
+    const { address, network, direction, budget } = state.request;
+    const classify = memoized((a) => labelFromIntel(deps.intel.lookup(a, network)));
+    const searchDeps = { flows: deps.transfers.flows.bind(deps.transfers), classify, now: deps.now };
+    const search = (d: FlowDirection) => searchExposure(searchDeps, { address, network, direction: d, budget });
+    let results;
+    try {
+      results = {
+        incoming: direction === 'out' ? null : await search('in'),
+        outgoing: direction === 'in' ? null : await search('out'),
+      };
+    } catch (error) {
+      const message = (error instanceof Error ? error.message : String(error)).slice(0, 500);
+      await recordExploreStep(context, jobId, { type: 'RecordFailure', error: message, at: context.clock.now().toISOString() }, `explore-failure:${jobId}:${state.attempts + 1}`);
+      return;
+    }
+    const reportId = context.ids.eventId(`explore-report:${jobId}`, 0);
+    await recordExploreStep(context, jobId, { type: 'Complete', reportId, ...results, at: context.clock.now().toISOString() }, `explore-complete:${jobId}`);
+  }
+
+  return {
+    name: 'explore-search',
+    topics: [topicOfFamily('explore')],
+    async handle(batch, context) {
+      const jobs = new Set(
+        batch
+          .filter((e) => e.streamId.startsWith(EXPLORE_STREAM_PREFIX) && (e.type === 'ExploreRequested' || e.type === 'ExploreAttemptFailed'))
+          .map((e) => e.streamId.slice(EXPLORE_STREAM_PREFIX.length)),
+      );
+      await Promise.all([...jobs].map((jobId) => run(context, jobId)));
+    },
+  };
+}

@@ -1,0 +1,62 @@
+import { z } from 'zod';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { deliverExploreResult, submitExplore } from '../../commands/explore.commands.js';
+import { idempotentCall } from '../../commands/idempotent-call.js';
+import { fail } from '../../domain/shared/errors.js';
+import { bearerAuth, callerOf } from '../auth.js';
+import type { AppServices } from '../services.js';
+import { parseAddressInput } from './address-input.js';
+import { idempotencyHeader } from './request-schemas.js';
+
+const POLL_AFTER_SECONDS = 2;
+const jobIdParams = z.object({ job_id: z.string() });
+
+export const exploreBody = z.strictObject({
+  address: z.string().max(120),
+  network: z.string().max(20),
+  /** in: where the funds came from; out: where they went; both. */
+  direction: z.enum(['in', 'out', 'both']).default('in'),
+  max_hops: z.number().int().min(1).max(20).optional(),
+  max_nodes: z.number().int().min(1).optional(),
+});
+
+/**
+ * POST /v2/explore and GET /v2/explore/{job_id}/result: an asynchronous graph exposure job on the V2
+ * channel (the x402 channel serves POST /explore). Charged like the full check, once on the first 200.
+ * Its outcome raises service.bfs.completed / service.bfs.failed for the key's user.
+ */
+export const exploreRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = async (app, { services }) => {
+  app.addHook('onRequest', bearerAuth(services.apiKeys));
+
+  app.post(
+    '/v2/explore',
+    { schema: { summary: 'Start a graph exposure job; answers 202 at once', tags: ['explore'], body: exploreBody, headers: idempotencyHeader } },
+    async (request, reply) => {
+      const caller = callerOf(request);
+      const { address, network } = parseAddressInput(request.body);
+      const max = services.pipeline.exploreMaxBudget;
+      const body = request.body;
+      const budget = { ...max, maxHops: Math.min(body.max_hops ?? max.maxHops, max.maxHops), maxNodes: Math.min(body.max_nodes ?? max.maxNodes, max.maxNodes) };
+      const run = (jobId: string) => submitExplore(services.commands, { ...caller, jobId, address, network, direction: body.direction, budget });
+      const key = request.headers['idempotency-key'];
+      const normalized = { address, network, direction: body.direction, max_hops: budget.maxHops, max_nodes: budget.maxNodes };
+      const response = key
+        ? await idempotentCall(services.commands, { userId: caller.userId, key, route: 'POST /v2/explore', body: normalized }, run)
+        : await run(services.commands.ids.newId());
+      return reply.status(response.status).send(response.body);
+    },
+  );
+
+  app.get(
+    '/v2/explore/:job_id/result',
+    { schema: { summary: 'The explore report: 202 running, 200 report (charged once), 502 failed', tags: ['explore'], params: jobIdParams } },
+    async (request, reply) => {
+      const caller = callerOf(request);
+      const jobId = request.params.job_id;
+      if (jobId.length === 0 || jobId.length > 64) throw fail('not_found', 'no such explore job');
+      const response = await deliverExploreResult(services.commands, { jobId, owner: { channel: 'v2', ownerId: caller.userId }, keyId: caller.keyId });
+      if (response.status === 202) reply.header('retry-after', String(POLL_AFTER_SECONDS));
+      return reply.status(response.status).send(response.body);
+    },
+  );
+};
