@@ -8,6 +8,12 @@ cd "$(dirname "$0")/.."
 mkdir -p .tmp/servers
 trap 'ci/kafka/stop.sh; ci/ferretdb/stop.sh' EXIT
 
+# Free loopback ports unless given: another checkout on the same machine may be running its own servers.
+free_port() { node -e "const s=require('net').createServer();s.listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})"; }
+export KAFKA_PORT="${KAFKA_PORT:-$(free_port)}"
+export KAFKA_CONTROLLER_PORT="${KAFKA_CONTROLLER_PORT:-$(free_port)}"
+export FERRETDB_PORT="${FERRETDB_PORT:-$(free_port)}"
+
 started=$SECONDS
 ci/kafka/start.sh >.tmp/servers/kafka.address 2>.tmp/servers/kafka.start.log &
 kafka_pid=$!
@@ -24,6 +30,7 @@ echo "== servers ready in $((SECONDS - started)) s: Kafka $(cat .tmp/servers/kaf
 
 export KAFKA_BROKERS="$(cat .tmp/servers/kafka.address)"
 export MONGO_URL="$(cat .tmp/servers/ferretdb.address)"
-export BUS=kafka READ_STORE=mongo KAFKAJS_NO_PARTITIONER_WARNING=1
+# A killed test process holds its partitions for the session timeout: 6 s (Kafka's minimum) instead of 30 s.
+export BUS=kafka READ_STORE=mongo KAFKA_SESSION_TIMEOUT_MS=6000 KAFKAJS_NO_PARTITIONER_WARNING=1
 # run-vitest.mjs prints the closing line; nothing may be printed after it (the stop scripts are silent).
 node test/support/run-vitest.mjs --config vitest.external.config.ts "$@"

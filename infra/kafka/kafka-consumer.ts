@@ -53,6 +53,7 @@ export async function startKafkaConsumer(deps: KafkaConsumerDeps, options: Consu
   const member = new Member(consumer, deps, groupId, physicalTopics, { maxBatchSize, maxAttempts, retryDelayMs, handle: options.handle });
   const joined = new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(fail('backend_unavailable', `consumer group ${groupId} did not join within ${JOIN_TIMEOUT_MS} ms`)), JOIN_TIMEOUT_MS);
+    timer.unref();
     consumer.on(consumer.events.GROUP_JOIN, () => {
       clearTimeout(timer);
       resolve();
@@ -67,8 +68,14 @@ export async function startKafkaConsumer(deps: KafkaConsumerDeps, options: Consu
       partitionsConsumedConcurrently: deps.concurrency,
       eachBatch: (payload) => member.eachBatch(payload),
     });
-    await joined;
-    await member.markStart(startFrom);
+    if (startFrom === 'latest') {
+      await joined;
+      await member.markStart(startFrom);
+    } else {
+      // Not awaited: after a crash the broker holds the dead member's partitions for up to the session
+      // timeout, and a restarting service must not wait that long to serve. 'earliest' loses nothing by it.
+      joined.then(() => member.markStart(startFrom)).catch(() => undefined);
+    }
   } catch (error) {
     await member.stop().catch(() => undefined);
     throw error;
@@ -113,7 +120,7 @@ class Member implements Consumer {
   async markStart(startFrom: 'earliest' | 'latest'): Promise<void> {
     const committed = startFrom === 'latest' ? await this.deps.admin.fetchOffsets({ groupId: this.groupId, topics: [...this.physicalTopics] }) : [];
     for (const topic of this.physicalTopics) {
-      for (const mark of await this.deps.admin.fetchTopicOffsets(topic)) {
+      for (const mark of await this.deps.topics.watermarks(topic)) {
         this.starts.set(`${topic}/${mark.partition}`, BigInt(startFrom === 'latest' ? mark.high : mark.low));
         const none = committed.find((t) => t.topic === topic)?.partitions.find((p) => p.partition === mark.partition)?.offset === '-1';
         if (none) this.consumer.seek({ topic, partition: mark.partition, offset: mark.high });
@@ -210,7 +217,7 @@ class Member implements Consumer {
     if (this.stopped !== null) throw fail('invalid_state', 'the consumer is stopped');
     const targets = new Map<string, bigint>();
     for (const topic of this.physicalTopics) {
-      for (const mark of await this.deps.admin.fetchTopicOffsets(topic)) targets.set(`${topic}/${mark.partition}`, BigInt(mark.high));
+      for (const mark of await this.deps.topics.watermarks(topic)) targets.set(`${topic}/${mark.partition}`, BigInt(mark.high));
     }
     // Partitions held by other members of the group are read from the broker's committed offsets.
     for (;;) {

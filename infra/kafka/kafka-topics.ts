@@ -10,6 +10,7 @@ import { fail } from '../../domain/shared/errors.js';
  */
 
 const TOPIC_NAME = /^[a-zA-Z0-9._-]{1,249}$/;
+const LEADER_WAIT_MS = 15_000;
 
 export class KafkaTopics {
   private readonly ensured = new Map<string, Promise<void>>();
@@ -40,15 +41,51 @@ export class KafkaTopics {
     const name = this.physical(topic);
     let ensured = this.ensured.get(name);
     if (ensured === undefined) {
-      ensured = this.admin
-        .createTopics({
-          topics: [{ topic: name, numPartitions: this.partitions, configEntries: [{ name: 'max.message.bytes', value: String(this.maxMessageBytes) }] }],
-          waitForLeaders: true,
-        })
-        .then(() => undefined);
+      ensured = this.create(name);
       ensured.catch(() => this.ensured.delete(name));
       this.ensured.set(name, ensured);
     }
     return ensured;
+  }
+
+  /**
+   * Low and high watermarks per partition. kafkajs' fetchTopicOffsets fails outright (a TypeError inside it,
+   * or UNKNOWN_TOPIC_OR_PARTITION) while a new topic's metadata is still propagating: retried, bounded.
+   */
+  async watermarks(physicalTopic: string): Promise<{ partition: number; low: string; high: string }[]> {
+    const deadline = Date.now() + LEADER_WAIT_MS;
+    for (;;) {
+      try {
+        return await this.admin.fetchTopicOffsets(physicalTopic);
+      } catch (error) {
+        if (Date.now() > deadline) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    }
+  }
+
+  /**
+   * Creates, then waits (bounded) until every partition has a leader. kafkajs' own `waitForLeaders` gives up
+   * when the metadata still says UNKNOWN_TOPIC_OR_PARTITION, which a KRaft broker answers for a moment after
+   * a create (seen under load with many topics created at once), so the wait is ours.
+   */
+  private async create(name: string): Promise<void> {
+    await this.admin.createTopics({
+      topics: [{ topic: name, numPartitions: this.partitions, configEntries: [{ name: 'max.message.bytes', value: String(this.maxMessageBytes) }] }],
+      waitForLeaders: false,
+    });
+    const deadline = Date.now() + LEADER_WAIT_MS;
+    let last: unknown;
+    while (Date.now() < deadline) {
+      try {
+        const { topics } = await this.admin.fetchTopicMetadata({ topics: [name] });
+        const partitions = topics.find((t) => t.name === name)?.partitions ?? [];
+        if (partitions.length > 0 && partitions.every((p) => p.leader >= 0)) return;
+      } catch (error) {
+        last = error;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    throw fail('backend_unavailable', `Kafka topic ${name} has no leader after ${LEADER_WAIT_MS} ms${last ? `: ${String(last)}` : ''}`);
   }
 }

@@ -105,6 +105,9 @@ describe('webhook retries across restarts', () => {
       await second.services.whenCaughtUp();
       return (await deliveries.get(deliveryId))?.status === 'delivered';
     });
+    // The delivery and its attempts are two read models: with real I/O (MongoDB) the first can show the
+    // event before the second has applied it, so wait until the event seen is projected everywhere.
+    await second.services.whenCaughtUp();
     expect(await deliveries.attemptsOf(deliveryId)).toEqual([
       expect.objectContaining({ attempt: 1, status: 'failed', http_status: 503 }),
       expect.objectContaining({ attempt: 2, status: 'delivered', http_status: 200 }),
