@@ -11,6 +11,8 @@ export const systemRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = as
       status: info.ready ? 'ok' : 'starting',
       version: info.version,
       mode: info.mode,
+      // The id verdicts carry in coverage.data_versions.snapshot: the whole data state.
+      data_snapshot: services.commands.intel.snapshot(),
       datasets: datasets.map((d) => ({ source: d.source, version: d.version, content_hash: d.contentHash, claims: d.claimCount })),
     });
   });
