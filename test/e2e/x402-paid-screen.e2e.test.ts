@@ -38,6 +38,18 @@ describe('x402 GET /screen/{chain}/{address} with the real @x402/fetch client', 
     });
   });
 
+  it('lets browser clients read the x402 headers and send a proof from any origin', async () => {
+    const quoted = await fetch(`${h.url}/screen/ETH/${madeUpEvmAddress('x402-cors')}`, { headers: { origin: 'https://agent.example' } });
+    expect(quoted.headers.get('access-control-allow-origin')).toBe('*');
+    expect(quoted.headers.get('access-control-expose-headers')).toMatch(/PAYMENT-REQUIRED.*PAYMENT-RESPONSE.*X-PAYMENT-RESPONSE/);
+    const preflight = await fetch(`${h.url}/screen/ETH/${madeUpEvmAddress('x402-cors')}`, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://agent.example', 'access-control-request-method': 'GET', 'access-control-request-headers': 'payment-signature' },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-headers')).toMatch(/PAYMENT-SIGNATURE.*X-PAYMENT/);
+  });
+
   it('a paid screen settles on chain before the verdict is served, with the receipt in both headers', async () => {
     const target = madeUpEvmAddress('x402-paid');
     const [payerBefore, payeeBefore] = await Promise.all([h.balance(h.payer.address), h.balance(h.payTo)]);

@@ -1,0 +1,81 @@
+import { toHex } from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isServiceError } from '../../domain/shared/errors.js';
+import { requirementFor } from '../../domain/x402/quote.js';
+import { X402_NETWORKS, type X402Terms } from '../../domain/x402/x402-networks.js';
+import { devAccount, startAnvil, type Anvil } from '../../test/support/chain/anvil.js';
+import { installTestUsdc, usdcBalance } from '../../test/support/chain/test-usdc.js';
+import { freePort } from '../../test/support/processes.js';
+import { signPayment } from '../../test/support/x402-payloads.js';
+import { systemClock } from '../system/system-clock.js';
+import { publicClientFor } from './chain-reader.js';
+import { createGasWallet } from './gas-wallet.js';
+import { createLocalFacilitator } from './local-facilitator.js';
+
+/** The local facilitator on a real chain: anvil with the test EIP-3009 token at the Base Sepolia USDC address. */
+const network = X402_NETWORKS['base-sepolia'];
+const terms: X402Terms = { network, payTo: privateKeyToAccount(generatePrivateKey()).address, maxTimeoutSeconds: 300 };
+const requirements = requirementFor(terms, 100_000);
+const funded = Array.from({ length: 10 }, () => privateKeyToAccount(generatePrivateKey()));
+
+let anvil: Anvil;
+beforeAll(async () => {
+  anvil = await startAnvil({ chainId: network.chainId });
+  await installTestUsdc(anvil.rpcUrl, network.asset, funded.map((p) => ({ to: p.address, amount: 1_000_000n })));
+});
+afterAll(() => anvil?.stop());
+
+function facilitatorOn(rpcUrl: string) {
+  const client = publicClientFor(network, rpcUrl, 2000);
+  const wallet = createGasWallet({ client, privateKey: toHex(devAccount(2).getHdKey().privateKey!), chainId: network.chainId, receiptPollMs: 5, receiptTimeoutMs: 5000 });
+  return createLocalFacilitator({ network, client, wallet, clock: systemClock });
+}
+
+describe('local facilitator on anvil', () => {
+  it('verifies a funded, unused authorization; settles it on chain; then refuses it as used, without broadcasting again', async () => {
+    const facilitator = facilitatorOn(anvil.rpcUrl);
+    const payment = await signPayment(funded[0]!, terms);
+    expect(await facilitator.verify(payment, requirements)).toEqual({ isValid: true, payer: funded[0]!.address });
+    const settled = await facilitator.settle(payment, requirements);
+    expect(settled).toEqual({ success: true, transaction: expect.stringMatching(/^0x[0-9a-f]{64}$/), network: 'eip155:84532', payer: funded[0]!.address });
+    expect(await usdcBalance(anvil.rpcUrl, network.asset, terms.payTo)).toBe(100_000n);
+    expect(await facilitator.verify(payment, requirements)).toMatchObject({ isValid: false, invalidReason: 'invalid_exact_evm_nonce_already_used' });
+    expect(await facilitator.settle(payment, requirements)).toMatchObject({ success: false, transaction: '', errorReason: 'invalid_exact_evm_nonce_already_used' });
+  });
+
+  it('refuses an unfunded payer at verify, and a settlement the token would revert before broadcasting it', async () => {
+    const facilitator = facilitatorOn(anvil.rpcUrl);
+    const broke = await signPayment(privateKeyToAccount(generatePrivateKey()), terms);
+    expect(await facilitator.verify(broke, requirements)).toMatchObject({ isValid: false, invalidReason: 'invalid_exact_evm_insufficient_balance' });
+    expect(await facilitator.settle(broke, requirements)).toMatchObject({ success: false, transaction: '', errorReason: 'invalid_exact_evm_insufficient_balance' });
+  });
+
+  it('refuses requirements of another network, and a proof under another domain', async () => {
+    const facilitator = facilitatorOn(anvil.rpcUrl);
+    const payment = await signPayment(funded[1]!, terms);
+    expect(await facilitator.verify(payment, { ...requirements, network: 'eip155:8453' })).toMatchObject({ isValid: false, invalidReason: 'invalid_exact_evm_network_mismatch' });
+    const foreign = await signPayment(funded[1]!, terms, { domainName: 'USD Coin' });
+    expect(await facilitator.verify(foreign, requirements)).toMatchObject({ isValid: false, invalidReason: 'payment_invalid' });
+  });
+
+  it('settles concurrent authorizations from one gas wallet: its nonces are assigned one at a time', async () => {
+    const facilitator = facilitatorOn(anvil.rpcUrl);
+    const payments = await Promise.all(funded.slice(2).map((payer) => signPayment(payer, terms)));
+    const before = await usdcBalance(anvil.rpcUrl, network.asset, terms.payTo);
+    const settled = await Promise.all(payments.map((p) => facilitator.settle(p, requirements)));
+    expect(settled.every((s) => s.success)).toBe(true);
+    expect(new Set(settled.map((s) => s.transaction)).size).toBe(payments.length);
+    expect(await usdcBalance(anvil.rpcUrl, network.asset, terms.payTo)).toBe(before + BigInt(payments.length) * 100_000n);
+  });
+
+  it('an unreachable chain is backend_unavailable, and nothing was broadcast', async () => {
+    const facilitator = facilitatorOn(`http://127.0.0.1:${await freePort()}`);
+    const payment = await signPayment(funded[1]!, terms);
+    for (const attempt of [() => facilitator.verify(payment, requirements), () => facilitator.settle(payment, requirements)]) {
+      const error = await attempt().then(() => null, (e: unknown) => e);
+      expect(isServiceError(error) && { code: error.code, broadcast: error.details?.broadcast }).toEqual({ code: 'backend_unavailable', broadcast: false });
+    }
+  });
+});
+
