@@ -101,21 +101,12 @@ describe('intel index', () => {
     expect(index.lookup(contract, 'BSC').token).toBeNull();
   });
 
-  it('stays fast at scale: 200k claims over 100k addresses load in seconds, lookups take microseconds', () => {
+  it('holds 200k claims over 100k addresses and answers each address (speed: npm run bench:intel)', () => {
     const index = createIntelIndex();
     const addresses = Array.from({ length: 100_000 }, (_, i) => `0x${i.toString(16).padStart(40, '0')}`);
     const claims = addresses.flatMap((address, i) => [risk(address, 'curator', i % 2 ? 'phishing' : 'scam'), risk(address, 'curator', 'contract', 'ETH')]);
-    const started = performance.now();
     importInto(index, { source: 'curator', contentHash: 'big', descriptor: CURATOR, tokens: [], claims });
-    const loadMs = performance.now() - started;
-    const timings = addresses.slice(0, 10_000).map((address) => {
-      const t = performance.now();
-      index.lookup(address, 'ETH');
-      return performance.now() - t;
-    });
-    timings.sort((a, b) => a - b);
-    expect(loadMs).toBeLessThan(10_000);
-    expect(timings[Math.floor(timings.length * 0.99)]!).toBeLessThan(1);
+    for (const address of addresses.slice(0, 10_000)) expect(index.lookup(address, 'ETH').claims).toHaveLength(2);
   });
 });
 
