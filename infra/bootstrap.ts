@@ -40,6 +40,7 @@ import { cryptoRandom } from './system/crypto-random.js';
 import { systemClock } from './system/system-clock.js';
 import { uuidIds } from './system/uuid-ids.js';
 import { createFullCheckModule, type FullCheckModule } from './full-check/full-check-module.js';
+import { createTransferCheckModule, type TransferCheckModule } from './kyt/transfer-check-module.js';
 import type { HostResolver } from './webhooks/ssrf-guard.js';
 import { createWebhookModule, WEBHOOK_PROJECTIONS } from './webhooks/webhook-module.js';
 import { createX402Module, X402_PROJECTIONS, type X402Module } from './x402/x402-module.js';
@@ -60,6 +61,8 @@ export interface Services {
   readonly x402: X402Module;
   /** Full check, explore jobs and the reaper: the transfer index, prices, pipeline processors. */
   readonly fullCheck: FullCheckModule;
+  /** Transfer checks (KYT): decoders, prices and the commands' deps (the x402 channel and tests use them). */
+  readonly transferChecks: TransferCheckModule;
   readonly repositories: {
     readonly accounts: ReturnType<typeof accountRepository>;
     readonly apiKeys: ReturnType<typeof apiKeyRepository>;
@@ -138,6 +141,7 @@ export async function createServices(
       : {}),
   };
   const fullCheck = createFullCheckModule({ config, commands, intel, bus, log });
+  const transferChecks = createTransferCheckModule({ config, commands, prices: fullCheck.prices, transfers: fullCheck.transfers });
   const onError = (error: unknown, _event?: unknown, where?: string) => log(`error in ${where ?? 'runner'}: ${String(error)}`);
   const projections = createProjectionRunner({
     store,
@@ -161,7 +165,7 @@ export async function createServices(
     whenProjected: (position) => projections.whenProcessed(position),
     ...(outside.webhookResolver ? { resolver: outside.webhookResolver } : {}),
   });
-  const processors = createProcessorRunner({ bus, processors: [...webhooks.processors, inspectProcessor], context: commands });
+  const processors = createProcessorRunner({ bus, processors: [...webhooks.processors, inspectProcessor, transferChecks.processor], context: commands });
 
   const x402 = createX402Module({ config, commands, readStore });
   const repositories = {
@@ -197,6 +201,7 @@ export async function createServices(
       wallClockCapMs: config.SVC_INSPECT_WALL_CLOCK_CAP_MS,
     },
     pipeline: fullCheck.api,
+    transfers: transferChecks.api,
     info: () => ({ mode: config.MODE, version: '2.0.0', ready }),
     webhooks: webhooks.app,
   };
@@ -214,6 +219,7 @@ export async function createServices(
     x402,
     repositories,
     fullCheck,
+    transferChecks,
     async start() {
       await projections.start();
       await projections.whenCaughtUp();

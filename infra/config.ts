@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { fail } from '../domain/shared/errors.js';
 import { adapterSettings, resolveAdapters, type Resolved } from './external/adapter-config.js';
 import { fullCheckSettings } from './full-check/full-check-config.js';
+import { kytSettings } from './kyt/kyt-config.js';
 import { inspectSettings, providerSettingsFromEnv, type ProviderSetting } from './providers/provider-settings.js';
 import { x402Settings } from './x402/x402-config.js';
 
@@ -38,6 +39,8 @@ const schema = z.object({
   ...x402Settings,
   /** Full check, explore jobs, the transfer index and prices (README, "Full check"). */
   ...fullCheckSettings,
+  /** Transfer check (KYT): chain endpoints, the POST's wait, prices (README, "Transfer check"). */
+  ...kytSettings,
   /** Webhooks (README, "Webhooks"). A development setting: 1 lets deliveries reach http:// and https:// on loopback (127.0.0.1). */
   WEBHOOK_ALLOW_LOCAL: z.enum(['0', '1']).default('0'),
   /** How long a receiver has to answer a delivery (the spec: 2xx within 10 s). */

@@ -8,6 +8,7 @@ import { loadConfig } from './config.js';
 import { DEMO_EMAIL, ensureDemoAccount } from './startup/demo-account.js';
 import { ensureDemoPassword } from './startup/demo-password.js';
 import { importConfiguredSources } from './startup/import-sources.js';
+import { probeChainEndpoints } from './kyt/probe-chain-endpoints.js';
 
 /** `npm start`: API, relay, processors and projections in one process on the embedded default. */
 async function main() {
@@ -16,6 +17,7 @@ async function main() {
   const services = await createServices(config, log);
   await services.start();
   await importConfiguredSources(services, log);
+  void probeChainEndpoints(config, log); // reports in the background; never holds the start
   const demo = await ensureDemoAccount(services, log);
   if (demo.created && demo.apiKey) process.stdout.write(`demo api key: ${demo.apiKey}\n`);
   const demoPassword = await ensureDemoPassword(services);

@@ -9,6 +9,7 @@ import { exploreRoutes } from './routes/explore.routes.js';
 import { inspectRoutes } from './routes/inspect.routes.js';
 import { screenRoutes } from './routes/screen.routes.js';
 import { systemRoutes } from './routes/system.routes.js';
+import { transferCheckRoutes } from './routes/transfer-check.routes.js';
 import { webhookRoutes } from './routes/webhooks.routes.js';
 import type { AppServices } from './services.js';
 import { zodValidatorCompiler } from './validation.js';
@@ -44,6 +45,7 @@ export async function buildApp(services: AppServices, options: { logger?: Fastif
   await app.register(checkAddressRoutes, { services });
   await app.register(exploreRoutes, { services });
   await app.register(inspectRoutes, { services });
+  await app.register(transferCheckRoutes, { services });
   await app.register(webhookRoutes, { services });
   await app.register(dashboardRoutes(services));
   return app;

@@ -6,6 +6,7 @@ import type { ApiKeyRepository } from '../projections/api-keys.projection.js';
 import type { UsageRepository } from '../projections/usage.projection.js';
 import type { InspectApi } from './inspect-api.js';
 import type { PipelineApi } from './pipeline-api.js';
+import type { TransferApi } from './transfer-api.js';
 import type { WebhookDeps } from '../commands/webhook-deps.js';
 import type { WebhookSubscriptionRepository } from '../projections/webhook-subscriptions.projection.js';
 import type { WebhookDeliveryRepository } from '../projections/webhook-deliveries.projection.js';
@@ -23,6 +24,8 @@ export interface AppServices {
   readonly inspect: InspectApi;
   /** Full check and explore jobs: the graph-search budgets new jobs get. */
   readonly pipeline: PipelineApi;
+  /** Transfer checks (KYT): the pipeline's ports and the POST's synchronous wait. */
+  readonly transfers: TransferApi;
   /** Login, sessions and the dashboard's read models. */
   readonly dashboard: DashboardServices;
   readonly info: () => { mode: string; version: string; ready: boolean };

@@ -13,6 +13,7 @@ import { INSPECT_VERBS } from './inspect-verbs.js';
 import { DATA_VERBS } from './data-verbs.js';
 import { SCREEN_VERBS } from './screen-verb.js';
 import { DASHBOARD_VERBS } from './dashboard-verbs.js';
+import { KYT_VERBS } from './kyt-verbs.js';
 
 export interface VerbResult {
   readonly exitCode: number;
@@ -96,6 +97,7 @@ export const VERBS: Record<string, (services: Services, args: ParsedArgs) => Pro
   ...SCREEN_VERBS,
   ...DASHBOARD_VERBS,
   ...INSPECT_VERBS,
+  ...KYT_VERBS,
 };
 
 export async function runVerb(services: Services, args: ParsedArgs): Promise<VerbResult> {

@@ -1,0 +1,31 @@
+import { alertMinLevelOf } from '../../commands/kyt/transfer-check.commands.js';
+import { setAlertMinLevel } from '../../commands/kyt/kyt-settings.commands.js';
+import { ALERT_LEVELS, parseAlertLevel } from '../../domain/kyt/alert-level.js';
+import { STANDARD_POLICY } from '../../domain/kyt/standard-policy.js';
+import { fail } from '../../domain/shared/errors.js';
+import type { Services } from '../bootstrap.js';
+import { flag, requiredFlag, type ParsedArgs } from './args.js';
+
+/** What verbs.ts's VerbResult holds (declared here: importing verbs.ts would be a cycle). */
+interface VerbResult {
+  readonly exitCode: number;
+  readonly output: unknown;
+}
+
+/**
+ * `kyt alert-level --subgroup <id> [--level Low|Medium|High|Severe]`: shows or sets a subgroup's floor
+ * for transfer alerts pushed to its webhooks. `kyt policy`: the standard policy's rules, as data.
+ */
+export const KYT_VERBS: Record<string, (services: Services, args: ParsedArgs) => Promise<VerbResult>> = {
+  async 'kyt alert-level'(services, args) {
+    const subgroupId = requiredFlag(args, 'subgroup');
+    const wanted = flag(args, 'level');
+    if (wanted === undefined) return { exitCode: 0, output: { subgroup_id: subgroupId, alert_min_level: await alertMinLevelOf(services.commands, subgroupId) } };
+    const level = parseAlertLevel(wanted);
+    if (!level) throw fail('bad_request', `--level is one of ${ALERT_LEVELS.join(', ')}`);
+    return { exitCode: 0, output: { subgroup_id: subgroupId, alert_min_level: await setAlertMinLevel(services.commands, subgroupId, level) } };
+  },
+  async 'kyt policy'() {
+    return { exitCode: 0, output: STANDARD_POLICY };
+  },
+};

@@ -1,0 +1,54 @@
+import type { CommandDeps } from '../../commands/command-deps.js';
+import type { TransferCheckDeps } from '../../commands/kyt/transfer-check-deps.js';
+import type { TransferIndex } from '../../domain/ports/chain-data.port.js';
+import type { IntelIndex } from '../../domain/ports/intel-index.port.js';
+import type { Prices } from '../../domain/ports/prices.port.js';
+import type { Chain } from '../../domain/shared/network.js';
+import type { Processor } from '../../processors/processor.js';
+import { transferCheckProcessor } from '../../processors/transfer-check.processor.js';
+import type { TransferApi } from '../../read-api/transfer-api.js';
+import { createChainDecoders } from '../chain/chain-decoders.js';
+import type { Config } from '../config.js';
+import { createCoinGeckoPrices, firstPriced } from '../prices/coingecko-prices.js';
+
+/**
+ * The transfer check (KYT), assembled from the configuration: one transaction decoder per configured
+ * chain, the prices (the service's snapshot, or CoinGecko in front of it), the full check's transfer
+ * index for indirect exposure, the pipeline processor and what the routes need.
+ */
+export interface TransferCheckModule {
+  readonly api: TransferApi;
+  /** For the x402 channel and tests: the deps the transfer-check commands take. */
+  readonly deps: TransferCheckDeps;
+  readonly processor: Processor<unknown>;
+}
+
+export function createTransferCheckModule(input: {
+  config: Config;
+  commands: CommandDeps & { readonly intel: IntelIndex };
+  prices: Prices;
+  transfers: TransferIndex | null;
+}): TransferCheckModule {
+  const { config } = input;
+  const rpcUrls: Partial<Record<Exclude<Chain, 'TRON'>, string>> = {
+    ...(config.CHAIN_RPC_ETH ? { ETH: config.CHAIN_RPC_ETH } : {}),
+    ...(config.CHAIN_RPC_BSC ? { BSC: config.CHAIN_RPC_BSC } : {}),
+    ...(config.CHAIN_RPC_POLYGON ? { POLYGON: config.CHAIN_RPC_POLYGON } : {}),
+    ...(config.CHAIN_RPC_BASE ? { BASE: config.CHAIN_RPC_BASE } : {}),
+    ...(config.CHAIN_RPC_ARBITRUM ? { ARBITRUM: config.CHAIN_RPC_ARBITRUM } : {}),
+  };
+  const decoder = createChainDecoders({
+    rpcUrls,
+    ...(config.CHAIN_RPC_TRON ? { tron: { baseUrl: config.CHAIN_RPC_TRON, ...(config.CHAIN_TRON_API_KEY ? { apiKey: config.CHAIN_TRON_API_KEY } : {}) } } : {}),
+    timeoutMs: config.CHAIN_RPC_TIMEOUT_MS,
+  });
+  const prices =
+    config.SVC_KYT_PRICES === 'coingecko'
+      ? firstPriced([
+          createCoinGeckoPrices({ baseUrl: config.COINGECKO_API_URL, timeoutMs: config.CHAIN_RPC_TIMEOUT_MS, ...(config.COINGECKO_API_KEY ? { apiKey: config.COINGECKO_API_KEY } : {}) }),
+          input.prices,
+        ])
+      : input.prices;
+  const deps: TransferCheckDeps = { ...input.commands, decoder, prices, transfers: input.transfers, monotonicNow: () => performance.now() };
+  return { api: { deps, syncWaitMs: config.SVC_KYT_SYNC_WAIT_MS }, deps, processor: transferCheckProcessor(deps) };
+}
