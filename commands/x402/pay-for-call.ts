@@ -26,8 +26,12 @@ export interface PaidCall<Result> {
   /** Products paid once per subject (a transfer): a later proof for the same subject is never settled. */
   readonly subject?: string;
   readonly payment: PaymentPayload;
-  /** The backend; it runs only once the payment is settled (or waived for an already paid subject). */
-  run(): Promise<Result>;
+  /**
+   * The backend; it runs only once the payment is settled, or waived for an already paid subject.
+   * `paidBy` is the call whose payment covers this one: this call, or the subject's first payer (whose
+   * call id names the subject's work, e.g. the transfer check, so every payer of the subject finds it).
+   */
+  run(context: { paidBy: string }): Promise<Result>;
 }
 
 export interface PaidCallResult<Result> {
@@ -69,13 +73,13 @@ export async function payForCall<Result extends { status: number }>(deps: X402De
     throw await refuse('verify', paymentCodeForReason(reason), reason, null, `the payment was refused: ${verdict.invalidMessage ?? reason}`);
   }
 
-  const subject = call.subject ? await claimSubject(deps, call, now()) : null;
-  if (subject === 'already_paid') {
+  const holder = call.subject ? await claimSubject(deps, call, now()) : call.callId;
+  if (holder !== call.callId) {
     await record({ type: 'RecordWaiver', callId: call.callId, subject: call.subject!, at: now() });
-    return { result: await runBackend(deps, call, record, null), receipt: null };
+    return { result: await runBackend(deps, call, record, null, holder), receipt: null };
   }
   const receipt = await settle(deps, call, verified, requirements, record, now);
-  return { result: await runBackend(deps, call, record, receipt), receipt };
+  return { result: await runBackend(deps, call, record, receipt, call.callId), receipt };
 }
 
 function reservation(deps: X402Deps, call: PaidCall<unknown>, verified: VerifiedPayment) {
@@ -147,11 +151,12 @@ async function runBackend<Result extends { status: number }>(
   call: PaidCall<Result>,
   record: (command: PaymentCommand) => Promise<unknown>,
   receipt: SettlementResponse | null,
+  paidBy: string,
 ): Promise<Result> {
   const at = () => deps.clock.now().toISOString();
   let result: Result;
   try {
-    result = await call.run();
+    result = await call.run({ paidBy });
   } catch (error) {
     const code: ErrorCode = isServiceError(error) && error.code === 'backend_unavailable' ? 'backend_unavailable' : 'service_internal_error';
     await record({ type: 'RecordBackendFailure', callId: call.callId, code, at: at() });
@@ -163,15 +168,16 @@ async function runBackend<Result extends { status: number }>(
   return result;
 }
 
-async function claimSubject(deps: X402Deps, call: PaidCall<unknown>, at: string): Promise<'claimed' | 'already_paid'> {
+/** The subject's holder after this call's claim: this call, or the one that claimed it first. */
+async function claimSubject(deps: X402Deps, call: PaidCall<unknown>, at: string): Promise<string> {
   const outcome = await deps.executor.execute(
     paidSubjectStream(call.product, call.subject!),
     paidSubjectDecider,
     { type: 'Claim', callId: call.callId, product: call.product, subject: call.subject!, at },
     { commandId: `x402:${call.callId}:claim` },
-    (state) => state.holder,
+    (state) => state.holder!,
   );
-  return outcome.view === call.callId ? 'claimed' : 'already_paid';
+  return outcome.view;
 }
 
 async function releaseSubject(deps: X402Deps, call: PaidCall<unknown>, at: string): Promise<void> {

@@ -6,6 +6,7 @@ import type { ReadStore } from '../../domain/ports/read-store.port.js';
 import type { X402Terms } from '../../domain/x402/x402-networks.js';
 import { x402PaymentRepository, x402PaymentsProjection, type X402PaymentRepository } from '../../projections/x402-payments.projection.js';
 import { x402RevenueProjection, x402RevenueRepository, type X402RevenueRepository } from '../../projections/x402-revenue.projection.js';
+import type { PipelineApi } from '../../read-api/pipeline-api.js';
 import type { X402AppServices } from '../../read-api/x402/x402-services.js';
 import { publicClientFor } from './chain-reader.js';
 import { withChainChecks } from './chain-checked-facilitator.js';
@@ -29,7 +30,13 @@ export interface X402Module {
  * `local` settles from our gas wallet on X402_RPC_URL; `http` asks a hosted facilitator, with on-chain
  * checks on X402_RPC_URL when it is set) and its read models.
  */
-export function createX402Module(deps: { config: X402Config; commands: CommandDeps & { readonly intel: IntelIndex }; readStore: ReadStore }): X402Module {
+export function createX402Module(deps: {
+  config: X402Config;
+  commands: CommandDeps & { readonly intel: IntelIndex };
+  readStore: ReadStore;
+  /** The full check and explore jobs, served on the channel too. */
+  pipeline?: PipelineApi;
+}): X402Module {
   const { config } = deps;
   const terms = x402TermsOf(config);
   const accounting = { payments: x402PaymentRepository(deps.readStore), revenue: x402RevenueRepository(deps.readStore) };
@@ -40,6 +47,8 @@ export function createX402Module(deps: { config: X402Config; commands: CommandDe
       limits: { paidPerMinute: config.X402_PAID_CALLS_PER_MINUTE, freePerMinute: config.X402_FREE_CALLS_PER_MINUTE },
       trustedProxies: trustedProxiesOf(config),
       ...(config.X402_PUBLIC_URL ? { publicUrl: config.X402_PUBLIC_URL } : {}),
+      ...(deps.pipeline ? { pipeline: deps.pipeline } : {}),
+      checkWaitMs: config.X402_CHECK_WAIT_MS,
     },
     ...accounting,
   };

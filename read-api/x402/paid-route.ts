@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
 import { payForCall } from '../../commands/x402/pay-for-call.js';
 import { PRODUCTS, type Product } from '../../domain/billing/products.js';
 import { fail } from '../../domain/shared/errors.js';
@@ -10,14 +10,16 @@ import type { X402AppServices } from './x402-services.js';
 
 /** What a paid x402 endpoint declares; the payment, rate limit, quote and receipt are handled here. */
 export interface PaidResource<Params, Input> {
+  readonly method?: 'GET' | 'POST';
   readonly product: Product;
   /** The quote's `resource.description`. */
   readonly description: string;
-  /** Path parameters → backend input; throws the spec's 400s before any quote is made. */
-  parse(params: Params): Input;
+  /** Path parameters (and the body of a POST) → backend input; throws the spec's 400s before any quote. */
+  parse(params: Params, body: unknown): Input;
   /** Products paid once per subject (a transfer): the subject of this input. */
   subject?(input: Input): string;
-  run(input: Input, context: { callId: string }): Promise<{ status: number; body: Record<string, unknown> }>;
+  /** `paidBy`: the call whose payment covers this one (see PaidCall.run). */
+  run(input: Input, context: { callId: string; paidBy: string }): Promise<{ status: number; body: Record<string, unknown> }>;
 }
 
 export interface PaidRouteConfig {
@@ -46,11 +48,11 @@ export function registerPaidRoute<Params, Input>(
 ): void {
   const { services, limiter } = context;
   const price = PRODUCTS[resource.product].priceMicros;
-  app.get(path, { config: { x402: { product: resource.product, description: resource.description } } }, async (request, reply) => {
+  const handler: RouteHandlerMethod = async (request, reply) => {
     const started = performance.now();
     const header = paymentHeaderOf(request);
     limiter.take(header ? 'paid' : 'free', request.ip);
-    const input = resource.parse(request.params as Params);
+    const input = resource.parse(request.params as Params, request.body);
     if (!header) {
       throw fail('payment_required', `this call costs ${microsToUsd(price)} USD: pay the quote in the payment-required header and send the proof in X-PAYMENT`);
     }
@@ -59,10 +61,10 @@ export function registerPaidRoute<Params, Input>(
     const { result, receipt } = await payForCall(services.deps, {
       callId,
       product: resource.product,
-      resource: `GET ${request.url.split('?')[0]}`,
+      resource: `${request.method} ${request.url.split('?')[0]}`,
       ...(resource.subject ? { subject: resource.subject(input) } : {}),
       payment,
-      run: () => resource.run(input, { callId }),
+      run: ({ paidBy }) => resource.run(input, { callId, paidBy }),
     });
     if (receipt) sendReceipt(reply, receipt);
     const billing = {
@@ -76,7 +78,8 @@ export function registerPaidRoute<Params, Input>(
       replay: receipt === null,
     };
     return reply.status(result.status).send({ ...result.body, billing, elapsed_ms: Math.round(performance.now() - started) });
-  });
+  };
+  app.route({ method: resource.method ?? 'GET', url: path, config: { x402: { product: resource.product, description: resource.description } }, handler });
 }
 
 /** The settlement receipt, under the v2 name and the v1 name (clients read either). */

@@ -4,6 +4,8 @@ import type { SettlementResponse } from '../../domain/x402/x402-wire.js';
 import { x402ErrorBody } from '../errors.js';
 import { quoteHeaderFor, sendReceipt } from './paid-route.js';
 import { createRateLimiter } from './rate-limiter.js';
+import { x402CheckAddressRoutes } from './check-address.x402.routes.js';
+import { x402ExploreRoutes } from './explore.x402.routes.js';
 import { x402ScreenRoutes } from './screen.x402.routes.js';
 import type { X402AppServices } from './x402-services.js';
 
@@ -51,5 +53,9 @@ export async function buildX402App(services: X402AppServices, options: { logger?
   );
 
   await app.register(x402ScreenRoutes, { services, limiter });
+  if (services.pipeline) {
+    await app.register(x402CheckAddressRoutes, { services, limiter, pipeline: services.pipeline });
+    await app.register(x402ExploreRoutes, { services, limiter, pipeline: services.pipeline });
+  }
   return app;
 }

@@ -1,5 +1,6 @@
 import type { X402Deps } from '../../commands/x402/pay-for-call.js';
 import type { IntelIndex } from '../../domain/ports/intel-index.port.js';
+import type { PipelineApi } from '../pipeline-api.js';
 
 /** What the x402 app uses; assembled by infra/bootstrap.ts when the channel is configured. */
 export interface X402AppServices {
@@ -12,4 +13,8 @@ export interface X402AppServices {
   readonly trustedProxies: readonly string[];
   /** The public base of the x402 URLs, for quotes' `resource.url`; the request's own host when unset. */
   readonly publicUrl?: string;
+  /** The full check and explore jobs (budgets); their paid routes exist when this is set. */
+  readonly pipeline?: PipelineApi;
+  /** How long a paid asynchronous check waits for its result before answering 202 (the spec: 30 s). */
+  readonly checkWaitMs: number;
 }

@@ -65,6 +65,16 @@ describe('x402 rate limit: 60 paid calls per minute per client', () => {
     expect((await paid(app, '198.51.100.20')).statusCode).toBe(402);
   });
 
+  it('the free result endpoints are rate-limited too: 429 with Retry-After', async () => {
+    const app = await x402App();
+    const result = (remoteAddress: string) => app.inject({ method: 'GET', url: '/check-address-result/00000000-0000-4000-8000-000000000000', remoteAddress });
+    for (let i = 0; i < 120; i++) expect((await result('198.51.100.30')).statusCode).toBe(404);
+    const refused = await result('198.51.100.30');
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json().error.code).toBe('rate_limit_exceeded');
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+  });
+
   it('IPv6 clients are grouped by /64, and an IPv4-mapped address is its IPv4 client', async () => {
     const app = await x402App();
     await spend(app, 60, '2001:db8:1:2::1');

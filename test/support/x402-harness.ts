@@ -26,7 +26,7 @@ export interface X402Harness {
   /** A funded payer (10 USDC) and the collecting wallet (0 USDC). */
   readonly payer: LocalAccount;
   readonly payTo: Address;
-  /** The real @x402/fetch client paying as `account`; the last payment header it sent is kept in `sent`. */
+  /** The real @x402/fetch client paying as `account` (paths are on this app, or absolute URLs); the payment headers it sent are kept in `sent`. */
   payingFetch(account?: LocalAccount, options?: { tamper?: QuoteTamper; spendControls?: false }): PayingFetch;
   receiptOf(response: Response): { success: boolean; transaction: string; network: string; payer?: string };
   balance(owner: Address): Promise<bigint>;
@@ -94,7 +94,7 @@ export async function startX402Harness(
       const client = new x402Client().register('eip155:*', new ExactEvmScheme(account));
       if (fetchOptions.spendControls === false) client.setSpendControls(false);
       const paying = wrapFetchWithPayment(inner, client);
-      return Object.assign((path: string, init?: RequestInit) => paying(`${url}${path}`, init), { sent });
+      return Object.assign((path: string, init?: RequestInit) => paying(path.startsWith('http') ? path : `${url}${path}`, init), { sent });
     },
     receiptOf(response) {
       return new x402HTTPClient(new x402Client()).getPaymentSettleResponse((name) => response.headers.get(name));

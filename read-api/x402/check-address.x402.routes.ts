@@ -1,0 +1,27 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { startX402AddressCheck, x402AddressCheckOutcome } from '../../commands/x402/x402-checks.js';
+import type { PipelineApi } from '../pipeline-api.js';
+import { registerFreeResultRoute } from './free-route.js';
+import { registerPaidRoute } from './paid-route.js';
+import type { RateLimiter } from './rate-limiter.js';
+import { parseAddressTarget } from './x402-input.js';
+import type { X402AppServices } from './x402-services.js';
+
+/**
+ * GET /check-address/{chain}/{address} (1.00 USD): the four-tier full check, paid before it is requested,
+ * waiting up to 30 s for the verdict: 200 with it, or 202 with `check_id` and the free
+ * GET /check-address-result/{check_id} (a hyphenated sibling, like the transfer check's result path).
+ */
+export const x402CheckAddressRoutes: FastifyPluginAsync<{ services: X402AppServices; limiter: RateLimiter; pipeline: PipelineApi }> = async (app, context) => {
+  const { deps, checkWaitMs } = context.services;
+  registerPaidRoute(app, context, '/check-address/:chain/:address', {
+    product: 'check_address',
+    description: 'Full check of an address: sanctions, consensus, one hop and graph exposure',
+    parse: (params: { chain: string; address: string }) => parseAddressTarget(params),
+    run: async (target, { callId }) => {
+      await startX402AddressCheck(deps, { checkId: callId, ...target, budget: context.pipeline.checkBudget });
+      return x402AddressCheckOutcome(deps, callId, checkWaitMs);
+    },
+  });
+  registerFreeResultRoute(app, context.limiter, '/check-address-result/:id', (checkId) => x402AddressCheckOutcome(deps, checkId, 0));
+};
