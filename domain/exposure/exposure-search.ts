@@ -73,7 +73,7 @@ export async function searchExposure(
     }
     const next = new Map<string, Reached>();
     const ordered = [...frontier].sort((a, b) => b[1].share - a[1].share);
-    for (const [node, reached] of ordered) {
+    scan: for (const [node, reached] of ordered) {
       if (deps.now() - started > budget.timeMs) {
         stoppedBy = 'time';
         break levels;
@@ -104,8 +104,15 @@ export async function searchExposure(
         if (part <= 0) continue;
         const estimated = reached.estimated || page.estimated(row);
         const entry = next.get(counterparty);
-        if (!entry) next.set(counterparty, { share: part, parent: node, bestPart: part, hop, estimated });
-        else {
+        if (!entry) {
+          // Addresses past the node budget would be dropped: stop reading flows that can only lead to them.
+          if (reachedAt.size - 1 + next.size >= budget.maxNodes) {
+            stoppedBy = 'max_nodes';
+            hopsReached = hop;
+            break scan;
+          }
+          next.set(counterparty, { share: part, parent: node, bestPart: part, hop, estimated });
+        } else {
           entry.share += part;
           entry.estimated ||= estimated;
           if (part > entry.bestPart) {
@@ -128,6 +135,7 @@ export async function searchExposure(
       if (label) hits.push({ address, label, share: reached.share, hop, estimated: reached.estimated });
       else if (reached.share >= MIN_SHARE) frontier.set(address, reached);
     }
+    if (stoppedBy === 'max_nodes') break;
   }
 
   const totals = anchorTotals;

@@ -84,9 +84,12 @@ export function createEmbeddedTransferIndex(): EmbeddedTransferIndex {
       const graph = graphOf(network);
       const id = graph?.idOf(normalizeAddress(address));
       if (!graph || id === undefined) return null;
+      const incoming = graph.totals(id, 'in');
+      const outgoing = graph.totals(id, 'out');
+      if (incoming.transfers + outgoing.transfers === 0) return null;
       return {
-        incoming: graph.totals(id, 'in'),
-        outgoing: graph.totals(id, 'out'),
+        incoming,
+        outgoing,
         firstAt: new Date(graph.firstAt[id]!).toISOString(),
         lastAt: new Date(graph.lastAt[id]!).toISOString(),
       };
@@ -122,15 +125,16 @@ const EMPTY_PAGE: FlowPage = {
 function pageOf(graph: CompactTransferGraph | null, address: string, direction: FlowDirection, limit: number): FlowPage {
   const id = graph?.idOf(address);
   if (!graph || id === undefined) return EMPTY_PAGE;
-  const [start, end] = graph.range(id, direction);
-  const pair = (row: number) => graph.pairAt(direction, start + row);
+  const { start, end, order, counterparty } = graph.slice(id, direction);
+  const { addresses, pairUsd, pairTransfers, pairEstimated } = graph;
+  const pair = (row: number) => order[start + row]!;
   return {
     size: Math.max(0, Math.min(limit, end - start)),
     totals: graph.totals(id, direction),
-    counterparty: (row) => graph.addresses[graph.counterpartyOf(direction, pair(row))]!,
-    usdMicros: (row) => Math.round(graph.pairUsd[pair(row)]!),
-    transfers: (row) => graph.pairTransfers[pair(row)]!,
-    estimated: (row) => graph.pairEstimated[pair(row)] === 1,
+    counterparty: (row) => addresses[counterparty[order[start + row]!]!]!,
+    usdMicros: (row) => Math.round(pairUsd[order[start + row]!]!),
+    transfers: (row) => pairTransfers[pair(row)]!,
+    estimated: (row) => pairEstimated[pair(row)] === 1,
     sampleTx: (row) => graph.sampleTx(pair(row)),
   };
 }

@@ -111,18 +111,13 @@ export class CompactTransferGraph {
     return this.ids(address);
   }
 
-  /** Counterparties of address `id` in a direction: `[start, end)` into `pairsOf`. */
-  range(id: number, direction: FlowDirection): [number, number] {
+  /**
+   * The counterparties of address `id` in a direction, heaviest first: slot `start + k` of `order` is
+   * the k-th pair, and `counterparty[pair]` the address on the other end.
+   */
+  slice(id: number, direction: FlowDirection): { start: number; end: number; order: Int32Array; counterparty: Int32Array } {
     const side = direction === 'out' ? this.out : this.in_;
-    return [side.offsets[id]!, side.offsets[id + 1]!];
-  }
-
-  pairAt(direction: FlowDirection, slot: number): number {
-    return (direction === 'out' ? this.out : this.in_).order[slot]!;
-  }
-
-  counterpartyOf(direction: FlowDirection, pair: number): number {
-    return direction === 'out' ? this.pairTo[pair]! : this.pairFrom[pair]!;
+    return { start: side.offsets[id]!, end: side.offsets[id + 1]!, order: side.order, counterparty: direction === 'out' ? this.pairTo : this.pairFrom };
   }
 
   sampleTx(pair: number): string | null {
