@@ -167,7 +167,7 @@ export async function createServices(
   });
   const processors = createProcessorRunner({ bus, processors: [...webhooks.processors, inspectProcessor, transferChecks.processor], context: commands });
 
-  const x402 = createX402Module({ config, commands, readStore, pipeline: fullCheck.api });
+  const x402 = createX402Module({ config, commands, readStore, pipeline: fullCheck.api, transferChecks: transferChecks.deps });
   const repositories = {
     accounts: accountRepository(readStore),
     apiKeys: apiKeyRepository(readStore),

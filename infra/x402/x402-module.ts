@@ -1,5 +1,6 @@
 import type { Hex } from 'viem';
 import type { CommandDeps } from '../../commands/command-deps.js';
+import type { TransferCheckDeps } from '../../commands/kyt/transfer-check-deps.js';
 import type { Facilitator } from '../../domain/ports/facilitator.port.js';
 import type { IntelIndex } from '../../domain/ports/intel-index.port.js';
 import type { ReadStore } from '../../domain/ports/read-store.port.js';
@@ -34,8 +35,9 @@ export function createX402Module(deps: {
   config: X402Config;
   commands: CommandDeps & { readonly intel: IntelIndex };
   readStore: ReadStore;
-  /** The full check and explore jobs, served on the channel too. */
+  /** The full check, explore jobs and transfer checks, served on the channel too. */
   pipeline?: PipelineApi;
+  transferChecks?: TransferCheckDeps;
 }): X402Module {
   const { config } = deps;
   const terms = x402TermsOf(config);
@@ -48,6 +50,7 @@ export function createX402Module(deps: {
       trustedProxies: trustedProxiesOf(config),
       ...(config.X402_PUBLIC_URL ? { publicUrl: config.X402_PUBLIC_URL } : {}),
       ...(deps.pipeline ? { pipeline: deps.pipeline } : {}),
+      ...(deps.transferChecks ? { transfers: deps.transferChecks } : {}),
       checkWaitMs: config.X402_CHECK_WAIT_MS,
     },
     ...accounting,

@@ -7,6 +7,7 @@ import { createRateLimiter } from './rate-limiter.js';
 import { x402CheckAddressRoutes } from './check-address.x402.routes.js';
 import { x402ExploreRoutes } from './explore.x402.routes.js';
 import { x402ScreenRoutes } from './screen.x402.routes.js';
+import { x402TransferRoutes } from './transfer.x402.routes.js';
 import type { X402AppServices } from './x402-services.js';
 
 /** Browsers' x402 clients need these readable and sendable across origins. */
@@ -57,5 +58,6 @@ export async function buildX402App(services: X402AppServices, options: { logger?
     await app.register(x402CheckAddressRoutes, { services, limiter, pipeline: services.pipeline });
     await app.register(x402ExploreRoutes, { services, limiter, pipeline: services.pipeline });
   }
+  if (services.transfers) await app.register(x402TransferRoutes, { services, limiter, transfers: services.transfers });
   return app;
 }

@@ -1,3 +1,4 @@
+import type { TransferCheckDeps } from '../../commands/kyt/transfer-check-deps.js';
 import type { X402Deps } from '../../commands/x402/pay-for-call.js';
 import type { IntelIndex } from '../../domain/ports/intel-index.port.js';
 import type { PipelineApi } from '../pipeline-api.js';
@@ -15,6 +16,8 @@ export interface X402AppServices {
   readonly publicUrl?: string;
   /** The full check and explore jobs (budgets); their paid routes exist when this is set. */
   readonly pipeline?: PipelineApi;
+  /** The transfer check (KYT); its paid route and free result route exist when this is set. */
+  readonly transfers?: TransferCheckDeps;
   /** How long a paid asynchronous check waits for its result before answering 202 (the spec: 30 s). */
   readonly checkWaitMs: number;
 }
