@@ -1,11 +1,11 @@
 /**
- * The asynchronous jobs of the full-check pipeline (address checks, explore jobs) that are still running,
+ * The asynchronous jobs (address checks, explore jobs, transfer checks) that are still running,
  * folded in memory from their events like the intelligence index (an in-process index, rebuilt from the
  * log at each start, in every process role): what the reaper sweeps. It holds only unfinished jobs.
  */
 
 export interface RunningJob {
-  readonly kind: 'address_check' | 'explore';
+  readonly kind: 'address_check' | 'explore' | 'transfer_check';
   readonly id: string;
   readonly requestedAt: string;
 }
@@ -16,8 +16,12 @@ export interface RunningJobsIndex {
   running(): readonly RunningJob[];
 }
 
-const STARTS: Readonly<Record<string, RunningJob['kind']>> = { AddressCheckRequested: 'address_check', ExploreRequested: 'explore' };
-const ENDS = ['CheckCompleted', 'CheckFailed', 'CheckTimedOut', 'ExploreCompleted', 'ExploreFailed'];
+const STARTS: Readonly<Record<string, RunningJob['kind']>> = {
+  AddressCheckRequested: 'address_check',
+  ExploreRequested: 'explore',
+  TransferCheckRequested: 'transfer_check',
+};
+const ENDS = ['CheckCompleted', 'CheckFailed', 'CheckTimedOut', 'ExploreCompleted', 'ExploreFailed', 'TransferCheckCompleted', 'TransferCheckFailed', 'TransferCheckTimedOut'];
 
 export function createRunningJobsIndex(): RunningJobsIndex {
   const jobs = new Map<string, RunningJob>();
@@ -26,8 +30,9 @@ export function createRunningJobsIndex(): RunningJobsIndex {
     apply(event) {
       const kind = STARTS[event.type];
       if (kind) {
-        const data = event.data as { checkId?: string; jobId?: string; requestedAt: string };
-        jobs.set(event.streamId, { kind, id: (data.checkId ?? data.jobId)!, requestedAt: data.requestedAt });
+        // Transfer checks name their request time `at`.
+        const data = event.data as { checkId?: string; jobId?: string; requestedAt?: string; at?: string };
+        jobs.set(event.streamId, { kind, id: (data.checkId ?? data.jobId)!, requestedAt: (data.requestedAt ?? data.at)! });
       } else if (ENDS.includes(event.type)) {
         jobs.delete(event.streamId);
       }

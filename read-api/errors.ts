@@ -61,11 +61,11 @@ const PUBLIC_DETAILS: Partial<Record<ErrorCode, (details: Readonly<Record<string
   quota_exceeded: (d) => (d.billing ? { billing: d.billing } : {}),
   monthly_cap_exceeded: (d) => (d.billing ? { billing: d.billing } : {}),
   // inspect: the check to poll, each provider's failure and the refund's envelope
-  backend_unavailable: (d) => ({ check_id: d.check_id, providers: d.providers, billing: d.billing }),
+  backend_unavailable: (d) => ({ check_id: d.check_id, status: d.status, providers: d.providers, billing: d.billing }),
   gateway_timeout: (d) => ({ check_id: d.check_id, retry_url: d.retry_url }),
   // transfer check: the failed check (its poll answers the same)
-  tx_not_found: (d) => ({ check_id: d.check_id }),
-  tx_decode_failed: (d) => ({ check_id: d.check_id }),
+  tx_not_found: (d) => ({ check_id: d.check_id, status: d.status }),
+  tx_decode_failed: (d) => ({ check_id: d.check_id, status: d.status }),
 };
 
 /** Server-side failures whose code the client may see (a transfer check's 502s say why). */

@@ -13,7 +13,7 @@ export function transferFailure(checkId: string, state: TransferCheckState) {
   const failure = state.failure ?? { code: 'internal_error', message: 'the transfer check failed' };
   const code = failure.code === 'tx_not_found' || failure.code === 'tx_decode_failed' ? failure.code : 'backend_unavailable';
   const message = state.status === 'failed_timeout' ? 'the transfer check did not finish within 15 minutes (failed_timeout)' : failure.message;
-  return fail(code, message, { check_id: checkId });
+  return fail(code, message, { check_id: checkId, status: state.status === 'failed_timeout' ? 'failed_timeout' : 'failed' });
 }
 
 /**

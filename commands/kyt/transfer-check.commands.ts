@@ -70,12 +70,22 @@ export async function submitTransferCheck(
  * polling forever.
  */
 export async function loadTransferCheck(deps: CommandDeps, checkId: string): Promise<TransferCheckState> {
-  const stream = transferCheckStream(checkId);
-  const { state } = await deps.executor.load(stream, transferCheckDecider);
+  const { state } = await deps.executor.load(transferCheckStream(checkId), transferCheckDecider);
   if (state.status !== 'running' || !state.request) return state;
   const at = deps.clock.now().toISOString();
   if (Date.parse(at) - Date.parse(state.request.at) < TRANSFER_CHECK_TIMEOUT_MS) return state;
-  const outcome = await deps.executor.execute(stream, transferCheckDecider, { type: 'TimeOutTransferCheck', at }, { commandId: `timeout-transfer:${checkId}` }, (s) => s);
+  return timeOutTransferCheck(deps, checkId, at);
+}
+
+/** Fails a check still running past the 15-minute cap (failed_timeout); the decider re-checks the cap. */
+export async function timeOutTransferCheck(deps: CommandDeps, checkId: string, at: string): Promise<TransferCheckState> {
+  const outcome = await deps.executor.execute(
+    transferCheckStream(checkId),
+    transferCheckDecider,
+    { type: 'TimeOutTransferCheck', at },
+    { commandId: `timeout-transfer:${checkId}` },
+    (state) => state,
+  );
   return outcome.view;
 }
 

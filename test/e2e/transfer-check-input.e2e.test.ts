@@ -81,7 +81,7 @@ describe('bad input to POST /v2/check-transfer: the spec status and code, never 
     const response = await api.submit({ chain: 'eth', tx_hash: UNKNOWN_HASH.toUpperCase().replace('0X', '0x') });
     expect(response.statusCode).toBe(502);
     const body = response.json();
-    expect(body.error.code).toBe('tx_not_found');
+    expect(body).toMatchObject({ error: { code: 'tx_not_found' }, status: 'failed' });
     const poll = await api.result(body.check_id);
     expect(poll.statusCode).toBe(502);
     expect(poll.json().error.code).toBe('tx_not_found');
