@@ -157,6 +157,10 @@ class EsdbEventStore implements EventStore {
         const event = toRecorded(resolved);
         if (event && (head === null || isAfter(event.position, head)) && matchesFilter(event, filter)) yield { kind: 'event', event };
       }
+    } catch (error) {
+      // Unsubscribing on abort may end the stream with a cancellation error: that is the end asked for.
+      if (signal?.aborted) return;
+      throw error;
     } finally {
       signal?.removeEventListener('abort', stop);
       stop();

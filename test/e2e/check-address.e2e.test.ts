@@ -75,6 +75,8 @@ describe('POST /v2/check-address and its result', () => {
     expect(againRest).toEqual(firstRest);
     expect(againBilling).toEqual({ ...firstBilling, replay: true });
     expect(await balanceOf(user.apiKey)).toBe(4);
+    // The balance is read from the ledger stream, usage rows from a read model that may lag it (MongoDB).
+    await service.services.whenCaughtUp();
     const usage = (await service.app.inject({ method: 'GET', url: '/v2/me/usage', headers: auth(user.apiKey) })).json();
     expect(usage.rows.filter((r: { call_id: string }) => r.call_id === check_id)).toHaveLength(1);
   });

@@ -152,7 +152,8 @@ describe('/v1/webhooks', () => {
     const detail = await until(async () => {
       await svc.services.whenCaughtUp();
       const response = (await user.call('GET', `/v1/webhooks/${created.id}/deliveries/${deliveryId}`)).json();
-      return response.status === 'delivered' && response;
+      // The delivery and its attempts are two read models: wait until both show the delivered attempt.
+      return response.status === 'delivered' && response.attempts?.length === 1 && response;
     });
     expect(detail).toMatchObject({ delivery_id: deliveryId, synthetic: true, attempts: [expect.objectContaining({ attempt: 1, status: 'delivered', http_status: 200, error: null })] });
     expect(detail.attempts[0].payload_preview).toBe(delivery!.body.slice(0, 200));

@@ -56,6 +56,8 @@ describe('SSRF guard at delivery time', () => {
       const [found] = await services.app.webhooks.deliveries.recentDeliveries(created.subscriptionId);
       return found?.status === 'gave_up' && found;
     }, 15_000);
+    // Two read models: the attempt history may apply the last event just after the delivery shows it.
+    await services.whenCaughtUp();
     const attempts = await services.app.webhooks.deliveries.attemptsOf(delivery.delivery_id);
     expect(attempts).toHaveLength(5);
     for (const attempt of attempts) {
