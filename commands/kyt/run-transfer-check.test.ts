@@ -124,6 +124,16 @@ describe('transfer check pipeline', () => {
     expect((await deps.executor.load(transferCheckStream(checkId), transferCheckDecider)).revision).toBe(before);
   });
 
+  it('traces the 20 largest senders only; the rest keep their direct exposure and say skipped', async () => {
+    const many = Array.from({ length: 25 }, (_, i) => leg(party(`many-${i}`), i + 1));
+    decode = async () => ({ ...TX, legs: many });
+    const state = await checked(uuidIds.newId());
+    const composite = (state.result as { composite_result: { legs_total: number; senders_total: number; senders: { usd_value: number; graph: string }[] } }).composite_result;
+    expect(composite).toMatchObject({ legs_total: 25, senders_total: 25 });
+    expect(composite.senders.slice(0, 20).every((s) => s.graph === 'no_history')).toBe(true);
+    expect(composite.senders.slice(20).map((s) => [s.usd_value, s.graph])).toEqual([5, 4, 3, 2, 1].map((eth) => [eth * ETH_ON_DAY, 'skipped']));
+  });
+
   it('a decoder failure fails the check with its code; anything unexpected is internal_error', async () => {
     decode = async () => {
       throw fail('tx_not_found', 'no such transaction');

@@ -7,7 +7,7 @@ import { findPatterns } from '../../domain/kyt/transfer-patterns.js';
 import { transferResultBody } from '../../domain/kyt/transfer-result.js';
 import { TAXONOMY } from '../../domain/intel/taxonomy.js';
 import { isServiceError } from '../../domain/shared/errors.js';
-import { senderExposures } from './sender-exposures.js';
+import { senderExposures, sendersByValue } from './sender-exposures.js';
 import type { TransferCheckDeps } from './transfer-check-deps.js';
 import { valueLegs } from './value-legs.js';
 
@@ -27,7 +27,7 @@ export async function runTransferCheck(deps: TransferCheckDeps, checkId: string)
   try {
     const tx = await deps.decoder.decode(chain, txHash);
     const { legs, pricing } = await valueLegs(deps, tx);
-    const exposures = await senderExposures(deps, chain, [...new Set(legs.map((leg) => leg.from))]);
+    const exposures = await senderExposures(deps, chain, sendersByValue(legs));
     const composite = computeComposite(legs, exposures, TAXONOMY);
     const patterns = findPatterns(tx);
     const judged = evaluatePolicy(STANDARD_POLICY, composite, patterns, TAXONOMY);

@@ -2,6 +2,7 @@ import { runTier } from '../../domain/address-check/tier-runners.js';
 import { intelOnChain, KYT_EXPOSURE_BUDGET, screeningNetworkOf } from '../../domain/kyt/chain-intel.js';
 import { directExposure, type GraphCoverage, type IndirectCategory, type SenderExposure } from '../../domain/kyt/sender-exposure.js';
 import { TAXONOMY } from '../../domain/intel/taxonomy.js';
+import type { ValuedLeg } from '../../domain/kyt/composite.js';
 import type { Chain } from '../../domain/shared/network.js';
 import type { TransferCheckDeps } from './transfer-check-deps.js';
 
@@ -25,11 +26,31 @@ async function indirectExposure(deps: ExposureDeps, address: string, chain: Chai
   };
 }
 
+/**
+ * The graph search runs for the largest senders only: a transaction with hundreds of senders (a
+ * collection contract, an airdrop sweep) would otherwise cost hundreds of searches. Smaller senders
+ * still get their direct exposure; their graph coverage says `skipped`.
+ */
+export const MAX_TRACED_SENDERS = 20;
+
+/** Distinct senders of the legs, most USD first (then first seen). */
+export function sendersByValue(legs: readonly ValuedLeg[]): string[] {
+  const usd = new Map<string, number>();
+  for (const leg of legs) usd.set(leg.from, (usd.get(leg.from) ?? 0) + (leg.usdMicros ?? 0));
+  return [...usd.keys()].sort((a, b) => usd.get(b)! - usd.get(a)!);
+}
+
+/** Direct and indirect exposure of each sender; `senders` most valuable first (see sendersByValue). */
 export async function senderExposures(deps: ExposureDeps, chain: Chain, senders: readonly string[]): Promise<Map<string, SenderExposure>> {
   const entries = await Promise.all(
-    senders.map(async (address): Promise<[string, SenderExposure]> => {
+    senders.map(async (address, rank): Promise<[string, SenderExposure]> => {
       const own = directExposure(intelOnChain(deps.intel, address, chain), TAXONOMY);
-      const traced = own.direct.length > 0 ? { indirect: [], graph: 'not_available' as const } : await indirectExposure(deps, address, chain);
+      const traced =
+        own.direct.length > 0
+          ? { indirect: [], graph: 'not_available' as const }
+          : rank >= MAX_TRACED_SENDERS
+            ? { indirect: [], graph: 'skipped' as const }
+            : await indirectExposure(deps, address, chain);
       return [address, { address, ...own, ...traced }];
     }),
   );

@@ -25,7 +25,8 @@ export interface IndirectCategory {
   readonly hops: number | null;
 }
 
-export type GraphCoverage = 'analysed' | 'budget_exhausted' | 'no_history' | 'not_available';
+/** `skipped`: beyond the largest senders a check traces (MAX_TRACED_SENDERS). */
+export type GraphCoverage = 'analysed' | 'budget_exhausted' | 'no_history' | 'not_available' | 'skipped';
 
 export interface SenderExposure {
   readonly address: string;

@@ -17,6 +17,9 @@ export interface PricingUsed {
 
 const pct = (share: number): number => Math.round(share * 10_000) / 100;
 
+/** A transaction can move value thousands of times (an airdrop sweep): the body lists this many legs and senders at most, and says how many there are. */
+export const MAX_LISTED = 500;
+
 /** §2b's actions per level: Severe blocks, High holds, Medium asks for review, Low is an alert only. */
 export function recommendedAction(worst: AlertLevel | null): 'accept' | 'review' | 'hold' | 'block' {
   switch (worst) {
@@ -71,7 +74,8 @@ export function transferResultBody(input: {
       risk_score: composite.riskScore,
       risk_level: compositeLevel(composite.riskScore),
       unknown_share: pct(composite.unknownShare),
-      legs: input.legs.map((leg) => ({
+      legs_total: input.legs.length,
+      legs: input.legs.slice(0, MAX_LISTED).map((leg) => ({
         kind: leg.kind,
         token: leg.token,
         symbol: leg.symbol,
@@ -82,7 +86,8 @@ export function transferResultBody(input: {
         usd_value: leg.usdMicros === null ? null : microsToUsd(leg.usdMicros),
         log_index: leg.logIndex,
       })),
-      senders: composite.senders.map((s) => ({
+      senders_total: composite.senders.length,
+      senders: composite.senders.slice(0, MAX_LISTED).map((s) => ({
         address: s.address,
         label: s.label,
         usd_value: microsToUsd(s.usdMicros),
