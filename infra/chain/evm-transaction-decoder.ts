@@ -24,27 +24,39 @@ import type { Chain } from '../../domain/shared/network.js';
 
 const TRANSFER_TOPIC = '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef';
 const ADDRESS_WORD = /^0x0{24}[0-9a-f]{40}$/;
+const META_CACHE_SIZE = 10_000;
 
 export function evmTransactionDecoder(options: { readonly chain: Chain; readonly rpcUrl: string; readonly timeoutMs: number }) {
   const client: PublicClient = createPublicClient({ transport: http(options.rpcUrl, { timeout: options.timeoutMs, retryCount: 1, retryDelay: 50 }) });
 
+  /** A token's decimals and symbol hardly ever change: remembered (bounded) instead of asked per check. */
+  const metas = new Map<string, { symbol: string | null; decimals: number | null }>();
   async function tokenMeta(token: `0x${string}`): Promise<{ symbol: string | null; decimals: number | null }> {
+    const known = metas.get(token);
+    if (known) return known;
     const [decimals, symbol] = await Promise.all([
       client.readContract({ address: token, abi: erc20Abi, functionName: 'decimals' }).catch(() => null),
       client.readContract({ address: token, abi: erc20Abi, functionName: 'symbol' }).catch(() => null),
     ]);
-    return { decimals: decimals === null ? null : Number(decimals), symbol: symbol || null };
+    const meta = { decimals: decimals === null ? null : Number(decimals), symbol: symbol || null };
+    // Only a complete answer is kept: a node that failed once is asked again next time.
+    if (meta.decimals !== null && meta.symbol !== null) {
+      if (metas.size >= META_CACHE_SIZE) metas.delete(metas.keys().next().value!);
+      metas.set(token, meta);
+    }
+    return meta;
   }
 
   async function read(hash: Hash) {
     try {
-      const transaction = await client.getTransaction({ hash });
-      const receipt = await client.getTransactionReceipt({ hash }).catch((error: unknown) => {
-        if (error instanceof TransactionReceiptNotFoundError) throw fail('tx_not_found', `transaction ${hash} on ${options.chain} is not mined yet`);
-        throw error;
-      });
-      const block = await client.getBlock({ blockNumber: receipt.blockNumber });
-      return { transaction, receipt, block };
+      const [transaction, receipt] = await Promise.allSettled([client.getTransaction({ hash }), client.getTransactionReceipt({ hash })]);
+      if (transaction.status === 'rejected') throw transaction.reason;
+      if (receipt.status === 'rejected') {
+        if (receipt.reason instanceof TransactionReceiptNotFoundError) throw fail('tx_not_found', `transaction ${hash} on ${options.chain} is not mined yet`);
+        throw receipt.reason;
+      }
+      const block = await client.getBlock({ blockNumber: receipt.value.blockNumber });
+      return { transaction: transaction.value, receipt: receipt.value, block };
     } catch (error) {
       if (isServiceError(error)) throw error;
       if (error instanceof TransactionNotFoundError) throw fail('tx_not_found', `no transaction ${hash} on ${options.chain}`);
