@@ -50,6 +50,8 @@ export const fullCheckSettings = {
   SVC_INGEST_FROM_BLOCK: z.coerce.number().int().min(0).default(0),
   SVC_INGEST_BATCH_BLOCKS: z.coerce.number().int().min(1).max(10_000).default(100),
   SVC_INGEST_POLL_MS: positive(2000),
+  /** Blocks behind the head the ingester stays (reorganisations deeper than that are not undone). */
+  SVC_INGEST_CONFIRMATIONS: z.coerce.number().int().min(0).max(1000).default(0),
   /** An Etherscan-compatible account-history API (e.g. https://api.etherscan.io/v2/api) for the networks listed. */
   SVC_ETHERSCAN_URL: z.url().optional(),
   SVC_ETHERSCAN_API_KEY: z.string().optional(),

@@ -10,13 +10,15 @@ import { createProcessorRunner } from '../../processors/processor-runner.js';
 import { createRunningJobsIndex, type RunningJobsIndex } from '../../projections/running-jobs.index.js';
 import type { PipelineApi } from '../../read-api/pipeline-api.js';
 import { createEmbeddedTransferIndex, type EmbeddedTransferIndex } from '../chain/embedded-transfer-index.js';
+import { createEvmBlockIngester, type EvmBlockIngester } from '../chain/evm-block-ingester.js';
 import { loadTransferSamples } from '../chain/transfer-samples.js';
 import type { Config } from '../config.js';
 import { createSnapshotPrices } from '../prices/snapshot-prices.js';
 
 /**
  * The full check, explore jobs and their reaper, assembled from the configuration: prices (the embedded
- * snapshot and operator pins), the transfer index (embedded: the samples of SVC_SOURCES_DIR), the
+ * snapshot and operator pins), the transfer index (embedded: the samples of SVC_SOURCES_DIR and the
+ * blocks the ingester reads from SVC_INGEST_RPC_URL), the
  * pipeline processors on their own runner, the in-memory index of running jobs the reaper sweeps, and
  * the budgets the routes give new jobs.
  */
@@ -29,6 +31,8 @@ export interface FullCheckModule {
   /** Folded from the log by the projection runner (pass it as a sink). */
   readonly runningJobs: RunningJobsIndex;
   readonly reaper: PipelineReaper;
+  /** The block ingester, when SVC_INGEST_RPC_URL is set. */
+  readonly ingester: EvmBlockIngester | null;
   /** The pipeline's processors, for tests that simulate a pipeline that is down. */
   readonly processors: { start(): Promise<void>; stop(): Promise<void> };
   /** Loads the transfer data, then starts the processors and the reaper (in processes that run them). */
@@ -74,6 +78,21 @@ export function createFullCheckModule(deps: { config: Config; commands: CommandD
     context: deps.commands,
   });
   const { check, exploreMax } = budgets(config);
+  const ingester = config.SVC_INGEST_RPC_URL
+    ? createEvmBlockIngester({
+        rpcUrl: config.SVC_INGEST_RPC_URL,
+        network: config.SVC_INGEST_NETWORK,
+        fromBlock: config.SVC_INGEST_FROM_BLOCK,
+        batchBlocks: config.SVC_INGEST_BATCH_BLOCKS,
+        pollMs: config.SVC_INGEST_POLL_MS,
+        confirmations: config.SVC_INGEST_CONFIRMATIONS,
+        dataDir: config.DATA_DIR,
+        fsync: config.SVC_FSYNC === '1',
+        index: transfers,
+        prices,
+        log: deps.log,
+      })
+    : null;
   let running = false;
 
   async function loadSamples() {
@@ -90,6 +109,7 @@ export function createFullCheckModule(deps: { config: Config; commands: CommandD
     prices,
     runningJobs,
     reaper,
+    ingester,
     processors: {
       async start() {
         await runner.start();
@@ -103,6 +123,10 @@ export function createFullCheckModule(deps: { config: Config; commands: CommandD
     async start({ runProcessors }) {
       await loadSamples();
       if (!runProcessors) return;
+      if (ingester) {
+        await ingester.open();
+        ingester.start();
+      }
       await runner.start();
       running = true;
       reaper.start();
@@ -112,6 +136,7 @@ export function createFullCheckModule(deps: { config: Config; commands: CommandD
     },
     async close() {
       await reaper.stop();
+      await ingester?.stop();
       if (running) await runner.stop();
       running = false;
     },
