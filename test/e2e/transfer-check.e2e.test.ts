@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { madeUpEvmAddress } from '../helpers/made-up-addresses.js';
 import { devAccount, startAnvil, type Anvil } from '../support/chain/anvil.js';
 import { transferChain } from '../support/chain/transfer-chain.js';
+import { startReceiver, type Receiver } from '../support/webhook-receiver.js';
 import { startTestService, type TestService } from '../support/test-service.js';
 
 /**
@@ -34,6 +35,7 @@ let linked: string;
 let svc: TestService;
 let key: string;
 let chain: ReturnType<typeof transferChain>;
+let receiver: Receiver;
 
 const recipient = (seed: string) => madeUpEvmAddress(`transfer-check:${seed}`) as Address;
 
@@ -52,11 +54,21 @@ describe.skipIf(!available)(`transfer check on a local anvil chain (OFAC list fr
     chain = transferChain(anvil.rpcUrl);
     linked = await mkdtemp(join(tmpdir(), 'svc-kyt-sources-'));
     await symlink(join(sourcesDir, OFAC_FOLDER), join(linked, OFAC_FOLDER));
-    svc = await startTestService({ SVC_SOURCES_DIR: linked, CHAIN_RPC_ETH: anvil.rpcUrl });
+    svc = await startTestService({ SVC_SOURCES_DIR: linked, CHAIN_RPC_ETH: anvil.rpcUrl, WEBHOOK_ALLOW_LOCAL: '1' });
     ({ apiKey: key } = await svc.account({ depositUsd: 10 }));
+    // The customer's webhook, subscribed as a user would: every transfer alert of Medium and above.
+    receiver = await startReceiver();
+    const subscribed = await svc.app.inject({
+      method: 'POST',
+      url: '/v1/webhooks',
+      headers: { authorization: `Bearer ${key}` },
+      payload: { url: receiver.url, event_types: ['tx.policy.alert.triggered'] },
+    });
+    expect(subscribed.statusCode).toBe(201);
   }, 60_000);
   afterAll(async () => {
     await svc?.close();
+    await receiver?.close();
     await anvil?.stop();
     if (linked) await rm(linked, { recursive: true, force: true });
   });
@@ -97,6 +109,11 @@ describe.skipIf(!available)(`transfer check on a local anvil chain (OFAC list fr
     const raised = events.find((e) => e.type === 'WebhookEventRaised')!.data as { event_type: string; payload: Record<string, unknown> };
     expect(raised.event_type).toBe('tx.policy.alert.triggered');
     expect(raised.payload).toMatchObject({ check_id: body.check_id, tx_hash: txHash, chain: 'ETH', worst_level: 'Severe', alerts: body.policy_result.alerts });
+
+    // …delivered to the customer's endpoint in the spec's envelope.
+    const [delivered] = await receiver.waitFor(1);
+    expect(delivered!.json).toMatchObject({ schema_version: 1, event_type: 'tx.policy.alert.triggered', attempt: 1, payload: raised.payload });
+    expect(delivered!.headers['x-service-event']).toBe('tx.policy.alert.triggered');
   });
 
   it('a clean transfer yields no alert (and says its sender is unknown, not clean)', async () => {
