@@ -5,6 +5,7 @@ import { runVerb } from '../../infra/cli/verbs.js';
 import { loadConfig } from '../../infra/config.js';
 import { probeChainEndpoints } from '../../infra/kyt/probe-chain-endpoints.js';
 import { startJsonServer } from '../support/json-server.js';
+import { RECORDED_TRON, startRecordedTronApi, tronTxId } from '../support/recorded-tron-api.js';
 import { madeUpEvmAddress } from '../helpers/made-up-addresses.js';
 import { devAccount, startAnvil, type Anvil } from '../support/chain/anvil.js';
 import { transferChain } from '../support/chain/transfer-chain.js';
@@ -15,9 +16,11 @@ import { startTestService, type TestService } from '../support/test-service.js';
 /**
  * POST /v2/check-transfer and its result poll, for every kind of bad input and every billing outcome:
  * each gets the spec's status and code, and nothing but a delivered result is ever charged. ETH is a
- * local anvil chain; BSC points at a port nobody listens on (the RPC is down); POLYGON has no endpoint.
+ * local anvil chain; TRON a recorded TRON HTTP API; BSC points at a port nobody listens on (the RPC is
+ * down); POLYGON has no endpoint.
  */
 let anvil: Anvil;
+let tron: Awaited<ReturnType<typeof startRecordedTronApi>>;
 let svc: TestService;
 let chain: ReturnType<typeof transferChain>;
 const UNKNOWN_HASH = `0x${'ab'.repeat(32)}`;
@@ -41,10 +44,12 @@ const cleanTransfer = async (seed: string) => chain.sendNative(devAccount(1).add
 beforeAll(async () => {
   anvil = await startAnvil({ chainId: 31337 });
   chain = transferChain(anvil.rpcUrl);
-  svc = await startTestService({ CHAIN_RPC_ETH: anvil.rpcUrl, CHAIN_RPC_BSC: `http://127.0.0.1:${await freePort()}`, CHAIN_RPC_TIMEOUT_MS: '2000' });
+  tron = await startRecordedTronApi();
+  svc = await startTestService({ CHAIN_RPC_ETH: anvil.rpcUrl, CHAIN_RPC_BSC: `http://127.0.0.1:${await freePort()}`, CHAIN_RPC_TRON: tron.url, CHAIN_RPC_TIMEOUT_MS: '2000' });
 }, 60_000);
 afterAll(async () => {
   await svc?.close();
+  await tron?.close();
   await anvil?.stop();
 });
 
@@ -230,5 +235,26 @@ describe('chain endpoints, validated at start', () => {
     } finally {
       await tron.close();
     }
+  });
+});
+
+describe('TRON through its HTTP API (recorded responses)', () => {
+  it('a TRX transfer: one native leg in base58, valued at the snapshot TRX price of its day; the id in any case and prefix', async () => {
+    const { apiKey } = await svc.account({ depositUsd: 1 });
+    const bare = tronTxId(RECORDED_TRON.trx).slice(2).toUpperCase();
+    const response = await client(apiKey).submit({ chain: 'tron', tx_hash: bare });
+    expect(response.statusCode, response.body).toBe(200);
+    const body = response.json();
+    expect(body).toMatchObject({ chain: 'TRON', tx_hash: tronTxId(RECORDED_TRON.trx), billing: { charged_usd: 0.5 } });
+    expect(body.composite_result).toMatchObject({ total_usd: 2500 * 0.066, prices: [{ source: 'snapshot-2025-01', as_of: '2023-02-01' }] });
+    expect(body.composite_result.legs).toEqual([expect.objectContaining({ kind: 'native', symbol: 'TRX', amount: '2500000000', usd_value: 165, from: expect.stringMatching(/^T/) })]);
+  });
+
+  it('a TRC-20 transfer of a token nobody prices: decoded, unvalued, the senders weighed equally', async () => {
+    const { apiKey } = await svc.account({ depositUsd: 1 });
+    const body = (await client(apiKey).submit({ chain: 'TRON', tx_hash: tronTxId(RECORDED_TRON.trc20) })).json();
+    expect(body.composite_result).toMatchObject({ pricing: 'none', weighting: 'equal', total_usd: 0 });
+    expect(body.composite_result.legs).toEqual([expect.objectContaining({ kind: 'token', symbol: 'KYTT', decimals: 6, amount: '1250000000', usd_value: null })]);
+    expect(body.policy_result.alerts).toEqual([]);
   });
 });
