@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { Chain } from '../../domain/shared/network.js';
 
 /** An http(s) URL, checked at start so that a typo stops the service instead of failing every check. */
 const endpoint = z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).optional();
@@ -27,3 +28,31 @@ export const kytSettings = {
   /** Sent as `x-cg-pro-api-key` to pro-api.coingecko.com, else as `x-cg-demo-api-key`. */
   COINGECKO_API_KEY: z.string().min(1).optional(),
 };
+
+type EndpointSettings = { readonly [K in `CHAIN_RPC_${Chain}`]?: string | undefined } & {
+  readonly CHAIN_TRON_API_KEY?: string | undefined;
+  /** The same nodes, when configured for other parts of the service (is_contract, TRON transfer history). */
+  readonly SVC_RPC_URL_ETH?: string | undefined;
+  readonly SVC_RPC_URL_BSC?: string | undefined;
+  readonly SVC_TRON_API_URL?: string | undefined;
+  readonly SVC_TRON_API_KEY?: string | undefined;
+};
+
+/**
+ * The transfer check's endpoint per chain: CHAIN_RPC_<CHAIN>, else the node the service already knows
+ * for that chain (SVC_RPC_URL_ETH / _BSC, SVC_TRON_API_URL), so one node need not be configured twice.
+ */
+export function chainEndpoints(config: EndpointSettings): {
+  evm: Partial<Record<Exclude<Chain, 'TRON'>, string>>;
+  tron: { baseUrl: string; apiKey?: string } | null;
+} {
+  const evm: Partial<Record<Exclude<Chain, 'TRON'>, string>> = {};
+  const fallback: Partial<Record<Chain, string | undefined>> = { ETH: config.SVC_RPC_URL_ETH, BSC: config.SVC_RPC_URL_BSC };
+  for (const chain of ['ETH', 'BSC', 'POLYGON', 'BASE', 'ARBITRUM'] as const) {
+    const url = config[`CHAIN_RPC_${chain}`] ?? fallback[chain];
+    if (url) evm[chain] = url;
+  }
+  const tronUrl = config.CHAIN_RPC_TRON ?? config.SVC_TRON_API_URL;
+  const tronKey = config.CHAIN_TRON_API_KEY ?? config.SVC_TRON_API_KEY;
+  return { evm, tron: tronUrl ? { baseUrl: tronUrl, ...(tronKey ? { apiKey: tronKey } : {}) } : null };
+}

@@ -1,6 +1,7 @@
 import { createPublicClient, http } from 'viem';
 import type { Chain } from '../../domain/shared/network.js';
 import type { Config } from '../config.js';
+import { chainEndpoints } from './kyt-config.js';
 
 /** The chain id each EVM transfer chain's mainnet answers to eth_chainId. */
 const MAINNET_CHAIN_ID: Readonly<Record<Exclude<Chain, 'TRON'>, number>> = { ETH: 1, BSC: 56, POLYGON: 137, BASE: 8453, ARBITRUM: 42161 };
@@ -13,8 +14,9 @@ const MAINNET_CHAIN_ID: Readonly<Record<Exclude<Chain, 'TRON'>, number>> = { ETH
  */
 export async function probeChainEndpoints(config: Config, log: (line: string) => void): Promise<void> {
   const timeout = Math.min(config.CHAIN_RPC_TIMEOUT_MS, 5_000);
+  const endpoints = chainEndpoints(config);
   const evm = (Object.keys(MAINNET_CHAIN_ID) as Exclude<Chain, 'TRON'>[]).flatMap((chain) => {
-    const url = config[`CHAIN_RPC_${chain}`];
+    const url = endpoints.evm[chain];
     return url ? [{ chain, url }] : [];
   });
   await Promise.all([
@@ -28,9 +30,13 @@ export async function probeChainEndpoints(config: Config, log: (line: string) =>
       }
     }),
     (async () => {
-      if (!config.CHAIN_RPC_TRON) return;
+      if (!endpoints.tron) return;
       try {
-        const response = await fetch(`${config.CHAIN_RPC_TRON.replace(/\/+$/, '')}/wallet/getnowblock`, { method: 'POST', signal: AbortSignal.timeout(timeout) });
+        const response = await fetch(`${endpoints.tron.baseUrl.replace(/\/+$/, '')}/wallet/getnowblock`, {
+          method: 'POST',
+          headers: endpoints.tron.apiKey ? { 'TRON-PRO-API-KEY': endpoints.tron.apiKey } : {},
+          signal: AbortSignal.timeout(timeout),
+        });
         const block = (await response.json()) as { block_header?: { raw_data?: { number?: number } } };
         const number = block.block_header?.raw_data?.number;
         log(number === undefined ? `transfer check: TRON endpoint answered HTTP ${response.status} without a block` : `transfer check: TRON endpoint at block ${number}`);

@@ -3,13 +3,13 @@ import type { TransferCheckDeps } from '../../commands/kyt/transfer-check-deps.j
 import type { TransferIndex } from '../../domain/ports/chain-data.port.js';
 import type { IntelIndex } from '../../domain/ports/intel-index.port.js';
 import type { Prices } from '../../domain/ports/prices.port.js';
-import type { Chain } from '../../domain/shared/network.js';
 import type { Processor } from '../../processors/processor.js';
 import { transferCheckProcessor } from '../../processors/transfer-check.processor.js';
 import type { TransferApi } from '../../read-api/transfer-api.js';
 import { createChainDecoders } from '../chain/chain-decoders.js';
 import type { Config } from '../config.js';
 import { createCoinGeckoPrices, firstPriced } from '../prices/coingecko-prices.js';
+import { chainEndpoints } from './kyt-config.js';
 
 /**
  * The transfer check (KYT), assembled from the configuration: one transaction decoder per configured
@@ -30,18 +30,8 @@ export function createTransferCheckModule(input: {
   transfers: TransferIndex | null;
 }): TransferCheckModule {
   const { config } = input;
-  const rpcUrls: Partial<Record<Exclude<Chain, 'TRON'>, string>> = {
-    ...(config.CHAIN_RPC_ETH ? { ETH: config.CHAIN_RPC_ETH } : {}),
-    ...(config.CHAIN_RPC_BSC ? { BSC: config.CHAIN_RPC_BSC } : {}),
-    ...(config.CHAIN_RPC_POLYGON ? { POLYGON: config.CHAIN_RPC_POLYGON } : {}),
-    ...(config.CHAIN_RPC_BASE ? { BASE: config.CHAIN_RPC_BASE } : {}),
-    ...(config.CHAIN_RPC_ARBITRUM ? { ARBITRUM: config.CHAIN_RPC_ARBITRUM } : {}),
-  };
-  const decoder = createChainDecoders({
-    rpcUrls,
-    ...(config.CHAIN_RPC_TRON ? { tron: { baseUrl: config.CHAIN_RPC_TRON, ...(config.CHAIN_TRON_API_KEY ? { apiKey: config.CHAIN_TRON_API_KEY } : {}) } } : {}),
-    timeoutMs: config.CHAIN_RPC_TIMEOUT_MS,
-  });
+  const endpoints = chainEndpoints(config);
+  const decoder = createChainDecoders({ rpcUrls: endpoints.evm, ...(endpoints.tron ? { tron: endpoints.tron } : {}), timeoutMs: config.CHAIN_RPC_TIMEOUT_MS });
   const prices =
     config.SVC_KYT_PRICES === 'coingecko'
       ? firstPriced([
