@@ -363,8 +363,10 @@ describe('command executor over the file event store: a second process with a st
               const op = ops[i]!;
               if (r.status === 'rejected') {
                 const code = (r.reason as { code?: string }).code;
-                const allowed = op.kind === 'charge' ? ['insufficient_funds'] : op.kind === 'refund' ? ['not_found'] : [];
+                // A charge id whose charge was refunded is refused (backend_unavailable), never served again for free.
+                const allowed = op.kind === 'charge' ? ['insufficient_funds', 'backend_unavailable'] : op.kind === 'refund' ? ['not_found'] : [];
                 expect(allowed, `${op.kind} refused with ${code}`).toContain(code);
+                if (code === 'backend_unavailable') expect(audit.charges.has(`c${op.id}`), `c${op.id} refused as refunded but never charged`).toBe(true);
               } else if (op.kind === 'charge') {
                 expect(audit.charges.has(`c${op.id}`), `c${op.id} reported charged but not in the stream`).toBe(true);
               }
