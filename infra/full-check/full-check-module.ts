@@ -1,5 +1,6 @@
 import type { CommandDeps } from '../../commands/command-deps.js';
 import type { ExposureBudget } from '../../domain/exposure/exposure.schema.js';
+import type { TransferIndex } from '../../domain/ports/chain-data.port.js';
 import type { IntelIndex } from '../../domain/ports/intel-index.port.js';
 import type { MessageBus } from '../../domain/ports/message-bus.port.js';
 import type { Prices } from '../../domain/ports/prices.port.js';
@@ -10,7 +11,10 @@ import { createProcessorRunner } from '../../processors/processor-runner.js';
 import { createRunningJobsIndex, type RunningJobsIndex } from '../../projections/running-jobs.index.js';
 import type { PipelineApi } from '../../read-api/pipeline-api.js';
 import { createEmbeddedTransferIndex, type EmbeddedTransferIndex } from '../chain/embedded-transfer-index.js';
+import { createEtherscanTransferIndex } from '../chain/etherscan-transfer-index.js';
 import { createEvmBlockIngester, type EvmBlockIngester } from '../chain/evm-block-ingester.js';
+import { routedTransferIndex } from '../chain/routed-transfer-index.js';
+import { createTronHttpTransferIndex } from '../chain/tron-http-transfer-index.js';
 import { loadTransferSamples } from '../chain/transfer-samples.js';
 import type { Config } from '../config.js';
 import { createSnapshotPrices } from '../prices/snapshot-prices.js';
@@ -25,8 +29,10 @@ import { createSnapshotPrices } from '../prices/snapshot-prices.js';
 
 export interface FullCheckModule {
   readonly api: PipelineApi;
-  /** The embedded transfer index the pipeline reads (tests add their own data sets to it). */
-  readonly transfers: EmbeddedTransferIndex;
+  /** The transfer index the pipeline reads: per network, a configured history API or the embedded index. */
+  readonly transfers: TransferIndex;
+  /** The embedded index: the samples and ingested blocks (tests add their own data sets to it). */
+  readonly embedded: EmbeddedTransferIndex;
   readonly prices: Prices;
   /** Folded from the log by the projection runner (pass it as a sink). */
   readonly runningJobs: RunningJobsIndex;
@@ -60,10 +66,23 @@ function budgets(config: Config): { check: ExposureBudget; exploreMax: ExposureB
   };
 }
 
+/** Per network: the Etherscan-compatible API or the TRON HTTP API when configured, else the embedded index. */
+function chooseTransferIndex(config: Config, embedded: EmbeddedTransferIndex, prices: Prices): TransferIndex {
+  const etherscan = config.SVC_ETHERSCAN_URL
+    ? createEtherscanTransferIndex({ baseUrl: config.SVC_ETHERSCAN_URL, networks: config.SVC_ETHERSCAN_NETWORKS, prices, ...(config.SVC_ETHERSCAN_API_KEY ? { apiKey: config.SVC_ETHERSCAN_API_KEY } : {}) })
+    : null;
+  const tron = config.SVC_TRON_API_URL
+    ? createTronHttpTransferIndex({ baseUrl: config.SVC_TRON_API_URL, prices, ...(config.SVC_TRON_API_KEY ? { apiKey: config.SVC_TRON_API_KEY } : {}) })
+    : null;
+  const evm = (network: 'ETH' | 'BSC') => (etherscan && config.SVC_ETHERSCAN_NETWORKS.includes(network) ? etherscan : embedded);
+  return routedTransferIndex({ ETH: evm('ETH'), BSC: evm('BSC'), TRON: tron ?? embedded });
+}
+
 export function createFullCheckModule(deps: { config: Config; commands: CommandDeps; intel: IntelIndex; bus: MessageBus; log: (line: string) => void }): FullCheckModule {
   const { config } = deps;
   const prices = createSnapshotPrices(config.SVC_PRICE_PINS ?? []);
-  const transfers = createEmbeddedTransferIndex();
+  const embedded = createEmbeddedTransferIndex();
+  const transfers = chooseTransferIndex(config, embedded, prices);
   const tierDeps = { intel: deps.intel, transfers, now: () => performance.now() };
   const runningJobs = createRunningJobsIndex();
   const reaper = createPipelineReaper({
@@ -88,7 +107,7 @@ export function createFullCheckModule(deps: { config: Config; commands: CommandD
         confirmations: config.SVC_INGEST_CONFIRMATIONS,
         dataDir: config.DATA_DIR,
         fsync: config.SVC_FSYNC === '1',
-        index: transfers,
+        index: embedded,
         prices,
         log: deps.log,
       })
@@ -98,7 +117,7 @@ export function createFullCheckModule(deps: { config: Config; commands: CommandD
   async function loadSamples() {
     if (!config.SVC_SOURCES_DIR) return;
     const samples = await loadTransferSamples(config.SVC_SOURCES_DIR, prices);
-    for (const sample of samples) transfers.add(sample.network, { name: sample.name, caveat: sample.caveat }, sample.transfers);
+    for (const sample of samples) embedded.add(sample.network, { name: sample.name, caveat: sample.caveat }, sample.transfers);
     const count = samples.reduce((sum, s) => sum + s.transfers.length, 0);
     if (samples.length > 0) deps.log(`transfer samples: ${count} transfers from ${samples.length} files`);
   }
@@ -106,6 +125,7 @@ export function createFullCheckModule(deps: { config: Config; commands: CommandD
   return {
     api: { checkBudget: check, exploreMaxBudget: exploreMax },
     transfers,
+    embedded,
     prices,
     runningJobs,
     reaper,

@@ -95,7 +95,7 @@ describe('full check on blocks indexed from a local chain', () => {
     const service = await startService();
     try {
       await caughtUp(service);
-      const transfers = service.services.fullCheck.transfers;
+      const transfers = service.services.fullCheck.embedded;
       expect(await transfers.activity(d, 'ETH')).toMatchObject({ incoming: { transfers: 2, usdMicros: 1000e6, counterparties: 2 } });
       // Mints are not transfers between holders; the native 2 ETH is valued at the snapshot's ETH level.
       expect((await transfers.activity(r, 'ETH'))?.incoming.transfers).toBe(0);
@@ -123,9 +123,9 @@ describe('full check on blocks indexed from a local chain', () => {
   it('resumes after a restart from the blocks it recorded, without indexing them twice', async () => {
     const service = await startService();
     try {
-      expect(service.services.fullCheck.transfers.size('ETH')).toBe(7);
+      expect(service.services.fullCheck.embedded.size('ETH')).toBe(7);
       await caughtUp(service);
-      expect(service.services.fullCheck.transfers.size('ETH')).toBe(7);
+      expect(service.services.fullCheck.embedded.size('ETH')).toBe(7);
     } finally {
       await service.close();
     }
