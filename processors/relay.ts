@@ -19,6 +19,8 @@ export interface Relay {
 const NAME = 'relay';
 const MAX_ROUND = 1024;
 const CHECKPOINT_INTERVAL_MS = 200;
+/** After a failed publish the round stays pending and is tried again after this pause. */
+const RETRY_AFTER_MS = 500;
 
 export function toBusMessage(event: RecordedEvent): BusMessage {
   return {
@@ -83,11 +85,19 @@ export function createRelay(deps: {
     const running = (async () => {
       while (pending.length > 0) await publishRound();
     })();
-    publishing = running.finally(() => {
-      publishing = null;
-      // An event pushed between the loop's last check and here would otherwise wait for the next one.
-      if (pending.length > 0) void drain().catch((error) => deps.onError?.(error));
-    });
+    publishing = running.then(
+      () => {
+        publishing = null;
+        // An event pushed between the loop's last check and here would otherwise wait for the next one.
+        if (pending.length > 0) void drain();
+      },
+      (error: unknown) => {
+        publishing = null;
+        deps.onError?.(error);
+        // The bus is down or refused the round: it is still pending, so try again shortly, not never.
+        if (!abort.signal.aborted) setTimeout(() => void drain(), RETRY_AFTER_MS).unref();
+      },
+    );
     return publishing;
   }
 
@@ -101,7 +111,7 @@ export function createRelay(deps: {
       pending.push(delivery.event);
       // Back-pressure: reading the log never runs far ahead of the bus.
       if (pending.length >= MAX_ROUND) await drain();
-      else void drain().catch((error) => deps.onError?.(error));
+      else void drain();
     }
   }
 
