@@ -27,7 +27,7 @@ const PATHS_PER_CATEGORY = 3;
 const TIME_CHECK_EVERY_EDGES = 256;
 
 export interface ExposureSearchDeps {
-  readonly flows: (address: string, network: Network, direction: FlowDirection, limit: number) => Promise<FlowPage>;
+  readonly flows: (address: string, network: Network, direction: FlowDirection, limit: number) => FlowPage | Promise<FlowPage>;
   readonly classify: Classify;
   /** Milliseconds from a monotonic clock (performance.now in production). */
   readonly now: () => number;
@@ -56,29 +56,31 @@ export async function searchExposure(
 ): Promise<ExposureResult> {
   const { address: anchor, network, direction, budget } = input;
   const started = deps.now();
-  const parents = new Map<string, string>();
-  const reachedAt = new Set<string>([anchor]);
+  // Every address reached so far (the anchor at hop 0), with the share that reached it: one map, so a
+  // flow costs one lookup whether it leads somewhere new, to this level's addresses or back.
+  const reached = new Map<string, Reached>([[anchor, { share: 1, parent: anchor, bestPart: 1, hop: 0, estimated: false }]]);
   const hits: Hit[] = [];
-  let frontier = new Map<string, Reached>([[anchor, { share: 1, parent: anchor, bestPart: 1, hop: 0, estimated: false }]]);
+  let frontier: [string, Reached][] = [[anchor, reached.get(anchor)!]];
   let stoppedBy: ExposureResult['stoppedBy'] = null;
   let edges = 0;
   let hopsReached = 0;
   let anchorTotals: FlowPage['totals'] | null = null;
   let weighting: ExposureResult['weighting'] = 'usd';
 
-  levels: for (let hop = 1; frontier.size > 0; hop++) {
+  levels: for (let hop = 1; frontier.length > 0; hop++) {
     if (hop > budget.maxHops) {
       stoppedBy = 'max_hops';
       break;
     }
-    const next = new Map<string, Reached>();
-    const ordered = [...frontier].sort((a, b) => b[1].share - a[1].share);
-    scan: for (const [node, reached] of ordered) {
+    const found: string[] = [];
+    frontier.sort((a, b) => b[1].share - a[1].share);
+    scan: for (const [node, from] of frontier) {
       if (deps.now() - started > budget.timeMs) {
         stoppedBy = 'time';
         break levels;
       }
-      const page = await deps.flows(node, network, direction, budget.perNodeLimit);
+      const answer = deps.flows(node, network, direction, budget.perNodeLimit);
+      const page = answer instanceof Promise ? await answer : answer;
       if (hop === 1) {
         anchorTotals = page.totals;
         weighting = page.totals.usdMicros > 0 ? 'usd' : 'transfer_count';
@@ -99,19 +101,21 @@ export async function searchExposure(
           break levels;
         }
         const counterparty = page.counterparty(row);
-        if (reachedAt.has(counterparty)) continue;
-        const part = (reached.share * (byUsd ? page.usdMicros(row) : page.transfers(row))) / total;
+        const entry = reached.get(counterparty);
+        // Reached at an earlier level (or the anchor): funds coming back add nothing new.
+        if (entry && entry.hop < hop) continue;
+        const part = (from.share * (byUsd ? page.usdMicros(row) : page.transfers(row))) / total;
         if (part <= 0) continue;
-        const estimated = reached.estimated || page.estimated(row);
-        const entry = next.get(counterparty);
+        const estimated = from.estimated || page.estimated(row);
         if (!entry) {
           // Addresses past the node budget would be dropped: stop reading flows that can only lead to them.
-          if (reachedAt.size - 1 + next.size >= budget.maxNodes) {
+          if (reached.size - 1 >= budget.maxNodes) {
             stoppedBy = 'max_nodes';
             hopsReached = hop;
             break scan;
           }
-          next.set(counterparty, { share: part, parent: node, bestPart: part, hop, estimated });
+          reached.set(counterparty, { share: part, parent: node, bestPart: part, hop, estimated });
+          found.push(counterparty);
         } else {
           entry.share += part;
           entry.estimated ||= estimated;
@@ -123,24 +127,19 @@ export async function searchExposure(
       }
     }
     hopsReached = hop;
-    frontier = new Map();
-    for (const [address, reached] of next) {
-      if (reachedAt.size - 1 >= budget.maxNodes) {
-        stoppedBy = 'max_nodes';
-        break levels;
-      }
-      reachedAt.add(address);
-      parents.set(address, reached.parent);
+    frontier = [];
+    for (const address of found) {
+      const entry = reached.get(address)!;
       const label = deps.classify(address);
-      if (label) hits.push({ address, label, share: reached.share, hop, estimated: reached.estimated });
-      else if (reached.share >= MIN_SHARE) frontier.set(address, reached);
+      if (label) hits.push({ address, label, share: entry.share, hop, estimated: entry.estimated });
+      else if (entry.share >= MIN_SHARE) frontier.push([address, entry]);
     }
     if (stoppedBy === 'max_nodes') break;
   }
 
   const totals = anchorTotals;
   const totalUsd = totals?.usdMicros ?? 0;
-  const categories = aggregate(hits, (address) => routeOf(parents, anchor, address, direction), totalUsd, weighting);
+  const categories = aggregate(hits, (address) => routeOf(reached, anchor, address, direction), totalUsd, weighting);
   const attributed = Math.min(1, categories.reduce((sum, c) => sum + c.share, 0));
   return {
     direction,
@@ -151,7 +150,7 @@ export async function searchExposure(
     totalTransfers: totals?.transfers ?? 0,
     categories,
     unattributedShare: totals ? clamp01(1 - attributed) : 0,
-    nodesVisited: reachedAt.size - 1,
+    nodesVisited: reached.size - 1,
     edgesScanned: Math.min(edges, budget.maxEdges),
     hopsReached,
     elapsedMs: Math.round((deps.now() - started) * 1000) / 1000,
@@ -160,10 +159,10 @@ export async function searchExposure(
 }
 
 /** The route of the largest part from the anchor to `address`, in the direction funds moved. */
-function routeOf(parents: Map<string, string>, anchor: string, address: string, direction: FlowDirection): string[] {
+function routeOf(reached: Map<string, Reached>, anchor: string, address: string, direction: FlowDirection): string[] {
   const route = [address];
   for (let at = address; at !== anchor; ) {
-    at = parents.get(at)!;
+    at = reached.get(at)!.parent;
     route.push(at);
   }
   // The walk goes entity → … → anchor: that is the flow of incoming funds; outgoing funds flow the other way.

@@ -61,7 +61,8 @@ export interface IndexCoverage {
 export interface TransferIndex {
   /** What the index holds about the address, or null when it holds no transfer of it. */
   activity(address: string, network: Network): Promise<AddressActivity | null>;
-  flows(address: string, network: Network, direction: FlowDirection, limit: number): Promise<FlowPage>;
+  /** In memory, the embedded index answers at once (no promise): a graph search reads thousands of pages. */
+  flows(address: string, network: Network, direction: FlowDirection, limit: number): FlowPage | Promise<FlowPage>;
   coverage(network: Network): Promise<IndexCoverage>;
 }
 

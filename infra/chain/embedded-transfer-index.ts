@@ -95,7 +95,7 @@ export function createEmbeddedTransferIndex(): EmbeddedTransferIndex {
       };
     },
 
-    async flows(address, network, direction, limit) {
+    flows(address, network, direction, limit) {
       return pageOf(graphOf(network), normalizeAddress(address), direction, limit);
     },
 
