@@ -14,6 +14,7 @@ import { DATA_VERBS } from './data-verbs.js';
 import { SCREEN_VERBS } from './screen-verb.js';
 import { DASHBOARD_VERBS } from './dashboard-verbs.js';
 import { KYT_VERBS } from './kyt-verbs.js';
+import { FULL_CHECK_VERBS } from './full-check-verbs.js';
 
 export interface VerbResult {
   readonly exitCode: number;
@@ -98,6 +99,7 @@ export const VERBS: Record<string, (services: Services, args: ParsedArgs) => Pro
   ...DASHBOARD_VERBS,
   ...INSPECT_VERBS,
   ...KYT_VERBS,
+  ...FULL_CHECK_VERBS,
 };
 
 export async function runVerb(services: Services, args: ParsedArgs): Promise<VerbResult> {
