@@ -1,5 +1,6 @@
 import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { deposit } from '../../commands/billing.commands.js';
 import { ETH_USD_ON_SAMPLE_DAY, PARTIES, writeFullCheckSources } from '../support/full-check-data.js';
 import { pollUntil } from '../support/polling.js';
 import { startTestService, type TestService } from '../support/test-service.js';
@@ -118,6 +119,20 @@ describe('POST /v2/check-address and its result', () => {
     expect(replay.statusCode).toBe(202);
     expect(replay.json().check_id).toBe(first.json().check_id);
     expect((await submit(user.apiKey, { address: PARTIES.a, network: 'ETH' }, { 'idempotency-key': 'order-1' })).statusCode).toBe(409);
+  });
+
+  it('keeps a finished result waiting with 402 when the key can no longer pay, and delivers it after a deposit', async () => {
+    const user = await service.account({ depositUsd: 1.5 });
+    const first = (await submit(user.apiKey, { address: PARTIES.b, network: 'ETH' })).json();
+    const second = (await submit(user.apiKey, { address: PARTIES.e, network: 'ETH' })).json();
+    expect((await resultOf(user.apiKey, first.result_url)).statusCode).toBe(200);
+    const refused = await resultOf(user.apiKey, second.result_url);
+    expect(refused.statusCode).toBe(402);
+    expect(refused.json()).toMatchObject({ error: { code: 'insufficient_funds' }, billing: { charged_usd: 0, balance_usd: 0.5 } });
+    await deposit(service.services.commands, { userId: user.userId, amountMicros: 1_000_000 });
+    const delivered = await poll(user.apiKey, second.result_url);
+    expect(delivered.statusCode).toBe(200);
+    expect(delivered.json().billing).toMatchObject({ charged_usd: 1, balance_usd: 0.5 });
   });
 
   it('charges a quota plan one unit on the first 200 only', async () => {
