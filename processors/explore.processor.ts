@@ -20,7 +20,7 @@ export function createExploreProcessor(deps: TierDeps): Processor<CommandDeps> {
     if (state.status !== 'running' || !state.request) return;
     const { address, network, direction, budget } = state.request;
     const classify = memoized((a) => labelFromIntel(deps.intel.lookup(a, network)));
-    const searchDeps = { flows: deps.transfers.flows.bind(deps.transfers), classify, now: deps.now };
+    const searchDeps = { flows: deps.transfers.flows.bind(deps.transfers), classify, now: deps.now, ...(deps.breathe ? { breathe: deps.breathe } : {}) };
     const search = (d: FlowDirection) => searchExposure(searchDeps, { address, network, direction: d, budget });
     let results;
     try {

@@ -21,6 +21,8 @@ export interface TierDeps {
   readonly transfers: TransferIndex;
   /** Monotonic milliseconds, for the search's time budget. */
   readonly now: () => number;
+  /** Yields to other work during a long in-memory search (see ExposureSearchDeps.breathe). */
+  readonly breathe?: () => Promise<void>;
 }
 
 export interface TierSubject {
@@ -47,7 +49,7 @@ function summary(activity: AddressActivity): ActivitySummary {
 
 function search(deps: TierDeps, subject: TierSubject, direction: FlowDirection, budget: ExposureBudget, classify: Classify) {
   return searchExposure(
-    { flows: (...args) => deps.transfers.flows(...args), classify, now: deps.now },
+    { flows: (...args) => deps.transfers.flows(...args), classify, now: deps.now, ...(deps.breathe ? { breathe: deps.breathe } : {}) },
     { address: subject.address, network: subject.network, direction, budget },
   );
 }

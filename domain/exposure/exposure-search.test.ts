@@ -94,6 +94,18 @@ describe('breadth-first exposure search', () => {
     expect(result.categories).toEqual([]);
   });
 
+  it('lets other work run during a long search (breathes), with the same result', async () => {
+    const index = fixtureIndex(GRAPH);
+    let tick = 0;
+    let breaths = 0;
+    const result = await searchExposure(
+      { flows: (...args) => index.flows(...args), classify: LABELS, now: () => (tick += 15), breathe: async () => void breaths++ },
+      { address: 'd', network: 'ETH', direction: 'in', budget: { ...BUDGET, timeMs: 1e9 } },
+    );
+    expect(breaths).toBeGreaterThan(0);
+    expect(result.categories.map((c) => [c.slug, c.usdMicros])).toEqual((await search()).categories.map((c) => [c.slug, c.usdMicros]));
+  });
+
   it('answers an address without history with an empty, complete result', async () => {
     const result = await search({ anchor: 'nobody' });
     expect(result).toMatchObject({ complete: true, categories: [], totalUsdMicros: 0, totalTransfers: 0, nodesVisited: 0 });

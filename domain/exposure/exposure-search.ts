@@ -25,12 +25,18 @@ export const DECAY = 0.5;
 export const MIN_SHARE = 1e-4;
 const PATHS_PER_CATEGORY = 3;
 const TIME_CHECK_EVERY_EDGES = 256;
+const BREATHE_EVERY_MS = 20;
 
 export interface ExposureSearchDeps {
   readonly flows: (address: string, network: Network, direction: FlowDirection, limit: number) => FlowPage | Promise<FlowPage>;
   readonly classify: Classify;
   /** Milliseconds from a monotonic clock (performance.now in production). */
   readonly now: () => number;
+  /**
+   * Lets the process serve other work (HTTP requests) during a long search over an in-memory index,
+   * which never waits on I/O by itself; called about every BREATHE_EVERY_MS of search.
+   */
+  readonly breathe?: () => Promise<void>;
 }
 
 interface Reached {
@@ -66,6 +72,7 @@ export async function searchExposure(
   let hopsReached = 0;
   let anchorTotals: FlowPage['totals'] | null = null;
   let weighting: ExposureResult['weighting'] = 'usd';
+  let breathed = started;
 
   levels: for (let hop = 1; frontier.length > 0; hop++) {
     if (hop > budget.maxHops) {
@@ -75,9 +82,14 @@ export async function searchExposure(
     const found: string[] = [];
     frontier.sort((a, b) => b[1].share - a[1].share);
     scan: for (const [node, from] of frontier) {
-      if (deps.now() - started > budget.timeMs) {
+      const now = deps.now();
+      if (now - started > budget.timeMs) {
         stoppedBy = 'time';
         break levels;
+      }
+      if (deps.breathe && now - breathed > BREATHE_EVERY_MS) {
+        await deps.breathe();
+        breathed = deps.now();
       }
       const answer = deps.flows(node, network, direction, budget.perNodeLimit);
       const page = answer instanceof Promise ? await answer : answer;

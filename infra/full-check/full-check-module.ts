@@ -83,7 +83,7 @@ export function createFullCheckModule(deps: { config: Config; commands: CommandD
   const prices = createSnapshotPrices(config.SVC_PRICE_PINS ?? []);
   const embedded = createEmbeddedTransferIndex();
   const transfers = chooseTransferIndex(config, embedded, prices);
-  const tierDeps = { intel: deps.intel, transfers, now: () => performance.now() };
+  const tierDeps = { intel: deps.intel, transfers, now: () => performance.now(), breathe: () => new Promise<void>((resolve) => setImmediate(resolve)) };
   const runningJobs = createRunningJobsIndex();
   const reaper = createPipelineReaper({
     commands: deps.commands,
