@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { exposureResultSchema } from '../exposure/exposure.schema.js';
-import { screenVerdictSchema, sdnMatchSchema } from '../intel/screen-verdict.schema.js';
+import type { ScreenVerdict } from '../intel/screen-verdict.schema.js';
+import { sdnMatchSchema } from '../intel/screen-verdict.schema.js';
 
 /**
  * What each tier of the full check found, as recorded in its TierCompleted event. Tiers:
@@ -53,7 +54,9 @@ export const tierOutcomeSchema = z.discriminatedUnion('tier', [
     /** The intelligence data sets the index held (`source@version`): what "not listed" was checked against. */
     datasetsChecked: z.array(z.string()),
   }),
-  z.object({ tier: z.literal(1), screen: screenVerdictSchema }),
+  // The light screen's verdict as it was when the tier ran: its shape is the screen's to evolve, and a
+  // stored outcome must stay readable after it does (so it is not re-validated field by field).
+  z.object({ tier: z.literal(1), screen: z.custom<ScreenVerdict>((value) => typeof value === 'object' && value !== null) }),
   z.object({
     tier: z.literal(2),
     applied: z.boolean(),

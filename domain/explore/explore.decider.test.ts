@@ -5,6 +5,7 @@ import { edge, fixtureIndex, label, labelsOf } from '../../test/support/transfer
 import { searchExposure } from '../exposure/exposure-search.js';
 import type { ExposureResult } from '../exposure/exposure.schema.js';
 import { EXPLORE_TIMEOUT_MS, exploreDecider, type ExploreCommand } from './explore.decider.js';
+import { exploreReportSchema } from './explore-report.js';
 import type { ExploreEvent } from './explore.events.js';
 
 const spec = deciderSpec(exploreDecider);
@@ -38,6 +39,7 @@ describe('the explore job decider', () => {
       .when({ type: 'Complete', reportId: 'r-1', incoming, outgoing, at: later(100) })
       .thenMatches(([completed, webhook]) => {
         expect(completed!.type).toBe('ExploreCompleted');
+        exploreReportSchema.parse((completed!.data as { report: unknown }).report);
         expect(webhook).toEqual({
           type: 'WebhookEventRaised',
           data: {
