@@ -1,22 +1,19 @@
-import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PARTIES, writeFullCheckSources } from '../../test/support/full-check-data.js';
+import { PARTIES } from '../../test/support/full-check-data.js';
 import { pollUntil } from '../../test/support/polling.js';
-import { startTestService, type TestService } from '../../test/support/test-service.js';
+import type { TestService } from '../../test/support/test-service.js';
+import { startFullCheckService } from '../../test/support/full-check-service.js';
 import { parseArgs } from './args.js';
 import { runVerb } from './verbs.js';
 
 let service: TestService;
-let sources: string;
 const verb = (line: string) => runVerb(service.services, parseArgs(line.split(' ')));
 
 beforeAll(async () => {
-  sources = await writeFullCheckSources();
-  service = await startTestService({ SVC_SOURCES_DIR: sources });
+  service = await startFullCheckService();
 });
 afterAll(async () => {
   await service?.close();
-  await rm(sources, { recursive: true, force: true });
 });
 
 describe('the full check operator verbs', () => {

@@ -1,9 +1,9 @@
-import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deposit } from '../../commands/billing.commands.js';
-import { ETH_USD_ON_SAMPLE_DAY, PARTIES, writeFullCheckSources } from '../support/full-check-data.js';
+import { ETH_USD_ON_SAMPLE_DAY, PARTIES } from '../support/full-check-data.js';
 import { pollUntil } from '../support/polling.js';
-import { startTestService, type TestService } from '../support/test-service.js';
+import type { TestService } from '../support/test-service.js';
+import { startFullCheckService } from '../support/full-check-service.js';
 
 /**
  * The full check as a new user meets it: submit (202, never charged, never waiting), poll with backoff
@@ -12,16 +12,13 @@ import { startTestService, type TestService } from '../support/test-service.js';
  */
 
 let service: TestService;
-let sources: string;
 const auth = (key: string) => ({ authorization: `Bearer ${key}` });
 
 beforeAll(async () => {
-  sources = await writeFullCheckSources();
-  service = await startTestService({ SVC_SOURCES_DIR: sources });
+  service = await startFullCheckService();
 });
 afterAll(async () => {
   await service?.close();
-  await rm(sources, { recursive: true, force: true });
 });
 
 const submit = (key: string, body: unknown, headers: Record<string, string> = {}) =>

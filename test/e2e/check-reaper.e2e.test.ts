@@ -1,9 +1,9 @@
-import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Clock } from '../../domain/ports/clock.port.js';
 import { createPipelineReaper } from '../../processors/pipeline-reaper.js';
-import { PARTIES, writeFullCheckSources } from '../support/full-check-data.js';
-import { startTestService, type TestService } from '../support/test-service.js';
+import { PARTIES } from '../support/full-check-data.js';
+import type { TestService } from '../support/test-service.js';
+import { startFullCheckService } from '../support/full-check-service.js';
 
 /**
  * The stuck-check reaper with a controllable clock: the pipeline is down (its processors stopped), a
@@ -13,17 +13,14 @@ import { startTestService, type TestService } from '../support/test-service.js';
  */
 
 let service: TestService;
-let sources: string;
 const auth = (key: string) => ({ authorization: `Bearer ${key}` });
 const MINUTE = 60_000;
 
 beforeAll(async () => {
-  sources = await writeFullCheckSources();
-  service = await startTestService({ SVC_SOURCES_DIR: sources });
+  service = await startFullCheckService();
 });
 afterAll(async () => {
   await service?.close();
-  await rm(sources, { recursive: true, force: true });
 });
 
 describe('the reaper', () => {

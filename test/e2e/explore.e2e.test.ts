@@ -1,22 +1,19 @@
-import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PARTIES, writeFullCheckSources } from '../support/full-check-data.js';
+import { PARTIES } from '../support/full-check-data.js';
 import { pollUntil } from '../support/polling.js';
-import { startTestService, type TestService } from '../support/test-service.js';
+import type { TestService } from '../support/test-service.js';
+import { startFullCheckService } from '../support/full-check-service.js';
 
 /** Explore jobs on the V2 channel: 202, a report with categories by severity, charged once, bfs.completed raised. */
 
 let service: TestService;
-let sources: string;
 const auth = (key: string) => ({ authorization: `Bearer ${key}` });
 
 beforeAll(async () => {
-  sources = await writeFullCheckSources();
-  service = await startTestService({ SVC_SOURCES_DIR: sources });
+  service = await startFullCheckService();
 });
 afterAll(async () => {
   await service?.close();
-  await rm(sources, { recursive: true, force: true });
 });
 
 describe('POST /v2/explore', () => {
