@@ -51,9 +51,21 @@ export interface Consumer {
   stop(): Promise<void>;
 }
 
+/** How far a consumer group is behind on one topic: messages published but not yet committed by the group. */
+export interface TopicLag {
+  readonly topic: string;
+  /** Sum over the topic's partitions of (end offset − the group's committed offset); delayed messages count. */
+  readonly messages: number;
+}
+
 export interface MessageBus {
   publish(topic: string, messages: readonly BusMessage[]): Promise<void>;
   consume(options: ConsumeOptions): Promise<Consumer>;
+  /**
+   * The group's lag on each of `topics` (metrics). A partition the group never committed counts from where
+   * an 'earliest' consumer would start. Reads committed offsets, so it sees every member of the group.
+   */
+  lag(group: string, topics: readonly string[]): Promise<readonly TopicLag[]>;
   close(): Promise<void>;
 }
 

@@ -1,6 +1,6 @@
 import { mkdir, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { BusMessage, ConsumeOptions, ConsumedMessage, Consumer, MessageBus } from '../../domain/ports/message-bus.port.js';
+import type { BusMessage, ConsumeOptions, ConsumedMessage, Consumer, MessageBus, TopicLag } from '../../domain/ports/message-bus.port.js';
 import { HEADER, deadLetterTopic } from '../../domain/ports/message-bus.port.js';
 import { fail } from '../../domain/shared/errors.js';
 import { AtomicJsonFile } from './atomic-json-file.js';
@@ -54,6 +54,8 @@ export async function openFileMessageBus(dir: string, options: { partitions?: nu
   }
   await Promise.all(topics.values());
   const groups = new Map<string, BusConsumer>();
+  /** Offsets of the groups consumed in this process (their latest commits, durable or about to be). */
+  const liveOffsets = new Map<string, GroupOffsets>();
   let closing = false;
 
   const isOpen = (): void => {
@@ -100,8 +102,10 @@ export async function openFileMessageBus(dir: string, options: { partitions?: nu
     const consumer = new BusConsumer(async () => {
       await offsets.flush();
       groups.delete(group);
+      liveOffsets.delete(group);
     });
     groups.set(group, consumer);
+    liveOffsets.set(group, offsets);
     try {
       const assigned = (await Promise.all([...new Set(names)].map(topicPartitions))).flat();
       // Where a partition starts, persisted at once, so that messages published after this call are this
@@ -128,12 +132,26 @@ export async function openFileMessageBus(dir: string, options: { partitions?: nu
     return consumer;
   }
 
+  async function lag(group: string, names: readonly string[]): Promise<TopicLag[]> {
+    isOpen();
+    const offsets = liveOffsets.get(group) ?? (await GroupOffsets.open(join(dir, 'groups'), group));
+    return Promise.all(
+      [...new Set(names)].map(async (topic) => {
+        // A topic nobody published to or consumed yet has nothing behind; looking must not create it.
+        const parts = topics.has(topic) ? await topicPartitions(topic) : [];
+        const messages = parts.reduce((sum, p) => sum + p.end - Math.min(offsets.get(topic, p.index) ?? 0, p.end), 0);
+        return { topic, messages };
+      }),
+    );
+  }
+
   return {
     async publish(topic, messages) {
       isOpen();
       if (messages.length > 0) await append(topic, messages);
     },
     consume,
+    lag,
     async close() {
       if (closing) return;
       closing = true;

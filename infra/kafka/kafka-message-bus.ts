@@ -4,6 +4,7 @@ import { HEADER, deadLetterTopic } from '../../domain/ports/message-bus.port.js'
 import { fail } from '../../domain/shared/errors.js';
 import { requireReachable, splitHostPort } from '../external/tcp-probe.js';
 import { toRecord } from './kafka-codec.js';
+import { kafkaGroupLag } from './kafka-lag.js';
 import { startKafkaConsumer } from './kafka-consumer.js';
 import { KafkaTopics } from './kafka-topics.js';
 
@@ -157,6 +158,10 @@ export async function openKafkaMessageBus(options: KafkaBusOptions): Promise<Mes
       };
       consumers.add(tracked);
       return tracked;
+    },
+    lag(group, logicalTopics) {
+      isOpen();
+      return kafkaGroupLag(admin, topics, group, logicalTopics);
     },
     close() {
       closing ??= (async () => {

@@ -168,6 +168,26 @@ export function messageBusContract(name: string, open: () => Promise<MessageBus>
       expect(events).toEqual(['handled', 'stopped']);
     });
 
+    it('lag: per topic, what a group has not committed (a group that never consumed counts from the start)', async () => {
+      const [topic, other, never, group] = [unique('t'), unique('t'), unique('t'), unique('g')];
+      await bus.publish(topic, Array.from({ length: 6 }, (_, i) => msg(`k${i % 3}`, i)));
+      await bus.publish(other, [msg('k', 'x')]);
+      expect(await bus.lag(group, [topic, other, never])).toEqual([
+        { topic, messages: 6 },
+        { topic: other, messages: 1 },
+        { topic: never, messages: 0 },
+      ]);
+      // Value 5 (the last of key k2) keeps failing: everything else gets committed, it stays behind.
+      const stuck = await consume({ group, topics: [topic], maxBatchSize: 1, maxAttempts: 1000, retryDelayMs: 20 }, (m) => {
+        if (m.value === 5) throw new Error('not now');
+      });
+      await eventually(async () => expect(await bus.lag(group, [topic])).toEqual([{ topic, messages: 1 }]));
+      await stuck.consumer.stop();
+      const fine = await consume({ group, topics: [topic] });
+      await fine.consumer.whenCaughtUp();
+      await eventually(async () => expect(await bus.lag(group, [topic, other])).toEqual([{ topic, messages: 0 }, { topic: other, messages: 1 }]));
+    });
+
     it('a new consumer of the group resumes after the committed offsets and gets the uncommitted ones again', async () => {
       const topic = unique('t');
       const group = unique('g');
