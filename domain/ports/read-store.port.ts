@@ -38,8 +38,17 @@ export interface Collection<D extends Doc> {
 export interface ReadStore {
   /** `indexes` lists the fields queried with `where`/`since`/`orderBy`, created at start. */
   collection<D extends Doc>(name: string, indexes?: readonly string[]): Collection<D>;
-  /** Removes every document of every collection (a projection rebuild). */
+  /** Removes every document of every collection. */
   clear(): Promise<void>;
+  /**
+   * Gives `target` the documents (and tombstones) of `source` and removes `source`: a read model rebuilt
+   * beside the live one takes over; handles already held on `target` see the new documents. Not atomic on
+   * every adapter (a write racing with it may be overwritten), so a rebuild re-applies the events after
+   * its last position, which the position guard makes safe.
+   */
+  replace(target: string, source: string): Promise<void>;
+  /** Removes one collection and its documents (e.g. an abandoned rebuild). */
+  drop(name: string): Promise<void>;
   close(): Promise<void>;
 }
 

@@ -1,10 +1,18 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
+import { isServiceError } from '../../domain/shared/errors.js';
 import type { Services } from '../bootstrap.js';
 import { parseArgs } from './args.js';
+import { lineProgress } from './progress.js';
 import { runVerb } from './verbs.js';
 
-/** POST /admin/cli: the CLI's verbs run inside the service; loopback callers with the admin token only. */
+export const NDJSON = 'application/x-ndjson';
+
+/**
+ * POST /admin/cli: the CLI's verbs run inside the service; loopback callers with the admin token only.
+ * With `Accept: application/x-ndjson` the answer is a stream: `{progress}` lines while the verb works
+ * (the CLI draws its progress bar from them), then one `{result}` or `{error}` line.
+ */
 export function registerAdminRoute(app: FastifyInstance, services: Services, token: () => string): void {
   app.post('/admin/cli', { schema: { hide: true } }, async (request, reply) => {
     const expected = Buffer.from(token());
@@ -17,6 +25,17 @@ export function registerAdminRoute(app: FastifyInstance, services: Services, tok
     if (!Array.isArray(argv) || !argv.every((a) => typeof a === 'string')) {
       return reply.status(400).send({ error: { code: 'bad_request', message: 'argv must be an array of strings' } });
     }
-    return runVerb(services, parseArgs(argv));
+    if (!String(request.headers.accept ?? '').includes(NDJSON)) return runVerb(services, parseArgs(argv));
+
+    reply.hijack();
+    reply.raw.writeHead(200, { 'content-type': NDJSON, 'cache-control': 'no-store' });
+    const write = (line: unknown) => reply.raw.write(`${JSON.stringify(line)}\n`);
+    try {
+      write({ result: await runVerb(services, parseArgs(argv), { progress: () => lineProgress(write) }) });
+    } catch (error) {
+      write({ error: isServiceError(error) ? { code: error.code, message: error.message } : { code: 'internal_error', message: String(error) } });
+    } finally {
+      reply.raw.end();
+    }
   });
 }

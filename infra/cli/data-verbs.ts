@@ -6,7 +6,7 @@ import { importFromDirectory, importOneSource, syncFromUpstream, type ImportOutc
 import { SOURCE_CATALOG } from '../sources/source-catalog.js';
 import { httpFetch, parseMirror } from '../sources/upstream-mirror.js';
 import { flag, numberFlag, requiredFlag, type ParsedArgs } from './args.js';
-import { stderrProgress } from './progress.js';
+import { terminalIo, type VerbIo } from './progress.js';
 
 
 /** What verbs.ts's VerbResult holds (declared here: importing verbs.ts would be a cycle). */
@@ -25,9 +25,9 @@ const finished = (outcomes: readonly ImportOutcome[]): VerbResult => ({
   output: { sources: outcomes },
 });
 
-export const DATA_VERBS: Record<string, (services: Services, args: ParsedArgs) => Promise<VerbResult>> = {
-  async 'data sync'(services, args) {
-    const progress = stderrProgress();
+export const DATA_VERBS: Record<string, (services: Services, args: ParsedArgs, io?: VerbIo) => Promise<VerbResult>> = {
+  async 'data sync'(services, args, io = terminalIo) {
+    const progress = io.progress();
     try {
       const dir = args.flags['from-dir'] === true ? services.config.SVC_SOURCES_DIR : flag(args, 'from-dir');
       if (args.flags['from-dir'] !== undefined && !dir) throw fail('bad_request', '--from-dir needs a directory (or SVC_SOURCES_DIR)');
@@ -46,10 +46,10 @@ export const DATA_VERBS: Record<string, (services: Services, args: ParsedArgs) =
       progress.stop();
     }
   },
-  async 'data import'(services, args) {
+  async 'data import'(services, args, io = terminalIo) {
     const [, , source, path] = args.words;
     if (!source || !path) throw fail('bad_request', `usage: data import <source> <path>; sources: ${SOURCE_CATALOG.map((e) => e.descriptor.slug).join(', ')}`);
-    const progress = stderrProgress();
+    const progress = io.progress();
     try {
       const outcomes = await importOneSource(services.commands, source, path, (p) => progress.update('parse', p.filesDone, p.filesTotal, p.file ?? ''));
       await services.projections.whenCaughtUp();

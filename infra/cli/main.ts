@@ -2,6 +2,7 @@ import { isServiceError } from '../../domain/shared/errors.js';
 import { createServices } from '../bootstrap.js';
 import { loadConfig } from '../config.js';
 import { parseArgs } from './args.js';
+import { runRemoteVerb } from './remote-verb.js';
 import { findRunningService } from './service-file.js';
 import { runVerb, type VerbResult } from './verbs.js';
 
@@ -14,13 +15,7 @@ async function main(argv: string[]): Promise<number> {
   const running = await findRunningService(config.DATA_DIR);
   let result: VerbResult;
   if (running) {
-    const response = await fetch(`http://127.0.0.1:${running.port}/admin/cli`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-admin-token': running.token },
-      body: JSON.stringify({ argv }),
-    });
-    const body = (await response.json()) as VerbResult | { error: unknown };
-    result = 'exitCode' in body ? body : { exitCode: 1, output: body };
+    result = await runRemoteVerb(running, argv);
   } else {
     const services = await createServices(config, (line) => process.stderr.write(`${line}\n`));
     try {

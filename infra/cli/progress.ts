@@ -31,3 +31,33 @@ export function stderrProgress(): Progress {
     },
   };
 }
+
+/** What a verb may use besides the services: where its progress goes (the terminal, or the CLI over HTTP). */
+export interface VerbIo {
+  progress(): Progress;
+}
+
+export const terminalIo: VerbIo = { progress: stderrProgress };
+
+/** One progress update as a line of the admin route's NDJSON stream. */
+export interface ProgressLine {
+  readonly progress: { readonly phase: string; readonly done: number; readonly total: number; readonly detail: string };
+}
+
+const LINE_EVERY_MS = 100;
+
+/** Progress sent as NDJSON lines, at most one per 100 ms within a phase (each new phase at once). */
+export function lineProgress(write: (line: ProgressLine) => void): Progress {
+  let phase: string | null = null;
+  let sentAt = 0;
+  return {
+    update(next, done, total, detail) {
+      const now = Date.now();
+      if (next === phase && now - sentAt < LINE_EVERY_MS && done < total) return;
+      phase = next;
+      sentAt = now;
+      write({ progress: { phase: next, done, total, detail } });
+    },
+    stop() {},
+  };
+}

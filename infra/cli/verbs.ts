@@ -15,6 +15,8 @@ import { SCREEN_VERBS } from './screen-verb.js';
 import { DASHBOARD_VERBS } from './dashboard-verbs.js';
 import { KYT_VERBS } from './kyt-verbs.js';
 import { FULL_CHECK_VERBS } from './full-check-verbs.js';
+import { PROJECTION_VERBS } from './projection-verbs.js';
+import type { VerbIo } from './progress.js';
 
 export interface VerbResult {
   readonly exitCode: number;
@@ -35,7 +37,7 @@ function planFrom(args: ParsedArgs): Plan | undefined {
 }
 
 /** The operator's verbs. Each returns JSON; the same code runs in the CLI or inside the running service. */
-export const VERBS: Record<string, (services: Services, args: ParsedArgs) => Promise<VerbResult>> = {
+export const VERBS: Record<string, (services: Services, args: ParsedArgs, io?: VerbIo) => Promise<VerbResult>> = {
   async 'account create'(services, args) {
     const org = flag(args, 'org');
     const opened = await openAccount(services.commands, {
@@ -100,12 +102,14 @@ export const VERBS: Record<string, (services: Services, args: ParsedArgs) => Pro
   ...INSPECT_VERBS,
   ...KYT_VERBS,
   ...FULL_CHECK_VERBS,
+  ...PROJECTION_VERBS,
 };
 
-export async function runVerb(services: Services, args: ParsedArgs): Promise<VerbResult> {
+/** `io` defaults to the terminal (each verb's own default); the admin route streams progress instead. */
+export async function runVerb(services: Services, args: ParsedArgs, io?: VerbIo): Promise<VerbResult> {
   const name = [args.words.slice(0, 2).join(' '), args.words[0] ?? ''].find((n) => n in VERBS);
   if (!name) {
     return { exitCode: 2, output: { error: { code: 'bad_request', message: `unknown command "${args.words.join(' ')}"`, commands: Object.keys(VERBS) } } };
   }
-  return VERBS[name]!(services, args);
+  return VERBS[name]!(services, args, io);
 }

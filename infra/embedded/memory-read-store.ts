@@ -52,6 +52,16 @@ class MemoryCollection<D extends Doc> implements Collection<D> {
     for (const index of this.indexes.values()) index.clear();
   }
 
+  /** Takes over `source`'s documents (and its indexed fields), in place: handles on this one stay valid. */
+  adopt(source: MemoryCollection<Doc>): void {
+    this.clear();
+    for (const field of source.indexes.keys()) if (!this.indexes.has(field)) this.indexes.set(field, new Map());
+    for (const [id, entry] of source.entries) {
+      this.entries.set(id, entry);
+      if (entry.doc !== null) this.reindex(id, entry.doc, 'add');
+    }
+  }
+
   async get(id: string): Promise<StoredDoc<D> | null> {
     this.isOpen();
     const entry = this.entries.get(id);
@@ -139,6 +149,19 @@ export function createMemoryReadStore(): ReadStore {
     async clear() {
       isOpen();
       for (const collection of collections.values()) collection.clear();
+    },
+    async replace(target, source) {
+      isOpen();
+      const from = collections.get(source) ?? new MemoryCollection(isOpen);
+      const into = collections.get(target);
+      if (into === undefined) collections.set(target, from);
+      else into.adopt(from);
+      collections.delete(source);
+    },
+    async drop(name) {
+      isOpen();
+      collections.get(name)?.clear();
+      collections.delete(name);
     },
     async close() {
       closed = true;

@@ -106,18 +106,68 @@ class MongoReadCollection<D extends Doc> implements Collection<D> {
   }
 }
 
+function checkName(name: string): void {
+  if (name.startsWith('_') || name.startsWith('system.') || name.includes('$') || name.length === 0) {
+    throw fail('invalid_state', `invalid read-model collection name ${JSON.stringify(name)}`);
+  }
+}
+
+const COPY_BATCH = 1000;
+
+/**
+ * Overwrites `into` with the documents of `from` (tombstones included) and deletes what `from` lacks.
+ * A copy, not renameCollection: FerretDB v1 implements no `dropTarget`. Not atomic: a racing write to
+ * `into` may be overwritten, which is why a rebuild re-applies the events after its last position.
+ */
+async function copyOver(from: MongoCollection<Stored>, into: MongoCollection<Stored>): Promise<void> {
+  const kept = new Set<string>();
+  let batch: Stored[] = [];
+  const flush = async () => {
+    if (batch.length > 0) await into.bulkWrite(batch.map((doc) => ({ replaceOne: { filter: { _id: doc._id }, replacement: doc, upsert: true } })), { ordered: false });
+    batch = [];
+  };
+  for await (const doc of from.find({})) {
+    kept.add(doc._id);
+    batch.push(doc);
+    if (batch.length >= COPY_BATCH) await flush();
+  }
+  await flush();
+  let stale: string[] = [];
+  for await (const { _id } of into.find({}, { projection: { _id: 1 } })) {
+    if (!kept.has(_id)) stale.push(_id);
+    if (stale.length >= COPY_BATCH) {
+      await into.deleteMany({ _id: { $in: stale } });
+      stale = [];
+    }
+  }
+  if (stale.length > 0) await into.deleteMany({ _id: { $in: stale } });
+}
+
+/** MongoDB's NamespaceNotFound (26): dropping what is not there. */
+const isNamespaceNotFound = (error: unknown): boolean => (error as { code?: unknown }).code === 26;
+
 export function createMongoReadStore(db: Db, options: { onClose?: () => Promise<void> } = {}): ReadStore {
   const indexed = new Map<string, Promise<unknown>>();
   let closed = false;
   const isOpen = () => {
     if (closed) throw fail('store_closed', 'the read store is closed');
   };
+  /** A dropped collection gets its indexes again when it is next named. */
+  const forgetIndexes = (name: string) => {
+    for (const key of [...indexed.keys()]) if (key.startsWith(`${name}/`)) indexed.delete(key);
+  };
+  const drop = async (name: string) => {
+    isOpen();
+    checkName(name);
+    await db.collection(name).drop().catch((error: unknown) => {
+      if (!isNamespaceNotFound(error)) throw error;
+    });
+    forgetIndexes(name);
+  };
   return {
     collection<D extends Doc>(name: string, indexes: readonly string[] = []): Collection<D> {
       isOpen();
-      if (name.startsWith('_') || name.startsWith('system.') || name.includes('$') || name.length === 0) {
-        throw fail('invalid_state', `invalid read-model collection name ${JSON.stringify(name)}`);
-      }
+      checkName(name);
       const docs = db.collection<Stored>(name);
       // Indexes are created when the collection is first named (at start) and awaited before its first use.
       const pending = indexes.filter((field) => !indexed.has(`${name}/${field}`));
@@ -136,6 +186,14 @@ export function createMongoReadStore(db: Db, options: { onClose?: () => Promise<
       const names = (await db.listCollections({}, { nameOnly: true }).toArray()).map((c) => c.name as string);
       await Promise.all(names.filter((n) => !n.startsWith('_') && !n.startsWith('system.')).map((n) => db.collection(n).deleteMany({})));
     },
+    async replace(target, source) {
+      isOpen();
+      checkName(target);
+      checkName(source);
+      await copyOver(db.collection<Stored>(source), db.collection<Stored>(target));
+      await drop(source);
+    },
+    drop,
     async close() {
       if (closed) return;
       closed = true;

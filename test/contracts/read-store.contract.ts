@@ -159,6 +159,49 @@ export function readStoreContract(name: string, open: () => Promise<ReadStore>):
       }
     });
 
+    it('replace hands the source documents, tombstones and indexes to the target, through handles already held', async () => {
+      const target = uniqueName('t');
+      const source = uniqueName('s');
+      const live = store.collection<Row>(target, ['user']);
+      await live.apply('old', pos(1), set({ user: 'u', at: 'x', n: 1 }));
+      await live.apply('kept', pos(2), set({ user: 'u', at: 'x', n: 2 }));
+      const rebuilt = store.collection<Row>(source, ['user']);
+      await rebuilt.apply('kept', pos(2), set({ user: 'u', at: 'x', n: 20 }));
+      await rebuilt.apply('new', pos(3), set({ user: 'v', at: 'y', n: 3 }));
+      await rebuilt.apply('gone', pos(4), set({ user: 'u', at: 'x', n: 4 }));
+      await rebuilt.apply('gone', pos(5), () => null);
+
+      await store.replace(target, source);
+
+      expect(await live.get('old')).toBeNull();
+      expect(await live.get('kept')).toEqual({ id: 'kept', doc: { user: 'u', at: 'x', n: 20 }, position: pos(2) });
+      expect((await live.find({ where: { user: 'v' } })).map((d) => d.n)).toEqual([3]);
+      expect(await live.count({})).toBe(2);
+      // The tombstone came along: an older replayed event does not bring the document back.
+      expect(await live.apply('gone', pos(4), set({ user: 'u', at: 'x', n: 4 }))).toBe('duplicate');
+      expect(await live.apply('new', pos(6), (current) => ({ ...current!, n: 30 }))).toBe('applied');
+      expect((await store.collection<Row>(target).get('new'))?.doc.n).toBe(30);
+      // The source is gone: naming it again gives an empty collection.
+      expect(await store.collection<Row>(source).count({})).toBe(0);
+    });
+
+    it('replace with a source never written empties the target; drop removes a collection', async () => {
+      const target = uniqueName('t');
+      const live = store.collection<Row>(target);
+      await live.apply('a', pos(1), set({ user: 'u', at: 'x', n: 1 }));
+      await store.replace(target, uniqueName('never'));
+      expect(await live.count({})).toBe(0);
+
+      const doomed = uniqueName('d');
+      await store.collection<Row>(doomed, ['user']).apply('a', pos(1), set({ user: 'u', at: 'x', n: 1 }));
+      await store.drop(doomed);
+      await store.drop(uniqueName('absent'));
+      const again = store.collection<Row>(doomed, ['user']);
+      expect(await again.count({})).toBe(0);
+      expect(await again.apply('a', pos(1), set({ user: 'u', at: 'x', n: 2 }))).toBe('applied');
+      expect((await again.find({ where: { user: 'u' } })).map((d) => d.n)).toEqual([2]);
+    });
+
     it('applying events with duplicates delivered anywhere after their original equals applying each once', async () => {
       type Op = { id: string; add: number } | { id: string; remove: true };
       const op = fc.oneof(
