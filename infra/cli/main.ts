@@ -17,7 +17,9 @@ async function main(argv: string[]): Promise<number> {
   if (running) {
     result = await runRemoteVerb(running, argv);
   } else {
-    const services = await createServices(config, (line) => process.stderr.write(`${line}\n`));
+    // On a shared EventStoreDB the deployment's own processes relay and process; the CLI only folds and acts.
+    const local = config.ROLE === 'all' && config.EVENT_STORE === 'esdb' ? { ...config, ROLE: 'api' as const } : config;
+    const services = await createServices(local, (line) => process.stderr.write(`${line}\n`));
     try {
       await services.start();
       result = await runVerb(services, parseArgs(argv));
