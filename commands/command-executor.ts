@@ -1,4 +1,5 @@
 import type { Clock } from '../domain/ports/clock.port.js';
+import type { Correlation, CorrelationScope } from '../domain/ports/correlation.port.js';
 import type { EventData, EventStore, Position, Revision } from '../domain/ports/event-store.port.js';
 import type { Ids } from '../domain/ports/ids.port.js';
 import { fold, type Decider, type DomainEvent } from '../domain/shared/decider.js';
@@ -36,6 +37,8 @@ export interface CommandOutcome<Event extends DomainEvent, View> {
 interface Pending {
   readonly command: unknown;
   readonly context: CommandContext;
+  /** The caller's correlation, taken when `execute` was called: a batch mixes commands of many callers. */
+  readonly ambient: Correlation | undefined;
   readonly view: (state: unknown, events: readonly DomainEvent[]) => unknown;
   resolve(outcome: CommandOutcome<DomainEvent, unknown>): void;
   reject(error: unknown): void;
@@ -73,7 +76,19 @@ export interface CommandExecutor {
   ): Promise<{ state: State; revision: Revision }>;
 }
 
-export function createCommandExecutor(deps: { store: EventStore; clock: Clock; ids: Ids }): CommandExecutor {
+/** The command's own causationId, else the ambient one (the event a processor is handling). */
+function causationOf(pending: Pending): { causationId?: string } {
+  const causationId = pending.context.causationId ?? pending.ambient?.causationId;
+  return causationId ? { causationId } : {};
+}
+
+export function createCommandExecutor(deps: {
+  store: EventStore;
+  clock: Clock;
+  ids: Ids;
+  /** Where a command without its own correlationId finds the request's or the source event's. */
+  correlation?: Pick<CorrelationScope, 'current'>;
+}): CommandExecutor {
   const queues = new Map<string, { decider: Decider<unknown, DomainEvent, unknown>; pending: Pending[] }>();
   const cache = new Map<string, CachedStream>();
 
@@ -123,8 +138,8 @@ export function createCommandExecutor(deps: { store: EventStore; clock: Clock; i
               type: event.type,
               data: event.data,
               metadata: {
-                correlationId: pending.context.correlationId ?? pending.context.commandId,
-                ...(pending.context.causationId ? { causationId: pending.context.causationId } : {}),
+                correlationId: pending.context.correlationId ?? pending.ambient?.correlationId ?? pending.context.commandId,
+                ...causationOf(pending),
                 occurredAt,
                 schemaVersion: SCHEMA_VERSION,
               },
@@ -182,6 +197,7 @@ export function createCommandExecutor(deps: { store: EventStore; clock: Clock; i
         const pending: Pending = {
           command,
           context,
+          ambient: deps.correlation?.current(),
           view: (view ?? (() => undefined)) as Pending['view'],
           resolve: resolve as Pending['resolve'],
           reject,

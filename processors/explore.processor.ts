@@ -5,6 +5,7 @@ import { searchExposure } from '../domain/exposure/exposure-search.js';
 import { labelFromIntel, memoized } from '../domain/exposure/node-label.js';
 import { EXPLORE_STREAM_PREFIX } from '../domain/explore/explore.events.js';
 import type { FlowDirection } from '../domain/ports/chain-data.port.js';
+import { asConsequenceOf, firstPerKey } from './event-scope.js';
 import type { Processor } from './processor.js';
 import { topicOfFamily } from './topics.js';
 
@@ -41,12 +42,11 @@ export function createExploreProcessor(deps: TierDeps): Processor<CommandDeps> {
     name: 'explore-search',
     topics: [topicOfFamily('explore')],
     async handle(batch, context) {
-      const jobs = new Set(
-        batch
-          .filter((e) => e.streamId.startsWith(EXPLORE_STREAM_PREFIX) && (e.type === 'ExploreRequested' || e.type === 'ExploreAttemptFailed'))
-          .map((e) => e.streamId.slice(EXPLORE_STREAM_PREFIX.length)),
+      const jobs = firstPerKey(
+        batch.filter((e) => e.streamId.startsWith(EXPLORE_STREAM_PREFIX) && (e.type === 'ExploreRequested' || e.type === 'ExploreAttemptFailed')),
+        (e) => e.streamId.slice(EXPLORE_STREAM_PREFIX.length),
       );
-      await Promise.all([...jobs].map((jobId) => run(context, jobId)));
+      await Promise.all([...jobs].map(([jobId, event]) => asConsequenceOf(event, () => run(context, jobId))));
     },
   };
 }

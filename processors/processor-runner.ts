@@ -1,4 +1,7 @@
+import type { CorrelationScope } from '../domain/ports/correlation.port.js';
+import { silentLogger, type Logger } from '../domain/ports/logger.port.js';
 import { HEADER, type ConsumedMessage, type Consumer, type MessageBus } from '../domain/ports/message-bus.port.js';
+import { correlationOf } from './event-scope.js';
 import type { BusEvent, Processor } from './processor.js';
 
 export function toBusEvent(message: ConsumedMessage): BusEvent {
@@ -9,8 +12,43 @@ export function toBusEvent(message: ConsumedMessage): BusEvent {
     streamId: message.key,
     revision: BigInt(message.headers[HEADER.revision] ?? '-1'),
     data: value.data,
-    metadata: value.metadata,
+    metadata: value.metadata ?? {},
     message,
+  };
+}
+
+interface Tracing {
+  readonly correlation?: CorrelationScope;
+  readonly log: Logger;
+  /** Monotonic milliseconds, for the duration in the log line. */
+  readonly now: () => number;
+}
+
+/** The event with its `scope`: the work a processor does about it runs in its correlation, and is logged. */
+function traced(event: BusEvent, processor: string, tracing: Tracing): BusEvent {
+  const correlation = correlationOf(event);
+  const fields = {
+    processor,
+    eventId: event.id,
+    eventType: event.type,
+    streamId: event.streamId,
+    correlationId: correlation?.correlationId ?? null,
+    attempt: event.message.attempt,
+  };
+  return {
+    ...event,
+    async scope(work) {
+      const started = tracing.now();
+      const ms = () => Math.round((tracing.now() - started) * 1000) / 1000;
+      try {
+        const result = await (tracing.correlation && correlation ? tracing.correlation.run(correlation, work) : work());
+        tracing.log.info({ ...fields, ms: ms() }, 'processor handled event');
+        return result;
+      } catch (error) {
+        tracing.log.warn({ ...fields, ms: ms(), error: error instanceof Error ? error.message : String(error) }, 'processor failed on event');
+        throw error;
+      }
+    },
   };
 }
 
@@ -19,7 +57,12 @@ export function createProcessorRunner<Context>(deps: {
   bus: MessageBus;
   processors: readonly Processor<Context>[];
   context: Context;
+  /** Where the commands of a processor find the correlation of the event it handles. */
+  correlation?: CorrelationScope;
+  log?: Logger;
+  now?: () => number;
 }) {
+  const tracing: Tracing = { log: deps.log ?? silentLogger, now: deps.now ?? (() => 0), ...(deps.correlation ? { correlation: deps.correlation } : {}) };
   let consumers: Consumer[] = [];
   return {
     async start() {
@@ -28,7 +71,10 @@ export function createProcessorRunner<Context>(deps: {
           deps.bus.consume({
             group: processor.name,
             topics: processor.topics,
-            handle: (batch) => processor.handle(batch.map(toBusEvent), deps.context),
+            handle: (batch) => {
+              tracing.log.debug({ processor: processor.name, messages: batch.length, topic: batch[0]?.topic }, 'processor batch');
+              return processor.handle(batch.map((message) => traced(toBusEvent(message), processor.name, tracing)), deps.context);
+            },
           }),
         ),
       );

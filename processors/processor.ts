@@ -9,6 +9,12 @@ export interface BusEvent {
   readonly data: unknown;
   readonly metadata: Readonly<Record<string, unknown>>;
   readonly message: ConsumedMessage;
+  /**
+   * Set by the runner: runs `work` as this event's consequence, so the commands it issues carry the event's
+   * correlationId with the event's id as causationId, and logs it (processor, event, correlation, outcome).
+   * Processors call it through `asConsequenceOf` (event-scope.ts).
+   */
+  readonly scope?: <T>(work: () => Promise<T>) => Promise<T>;
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { EventStore, Position, RecordedEvent } from '../domain/ports/event-store.port.js';
 import type { CheckpointStore, ReadStore } from '../domain/ports/read-store.port.js';
 import type { Projection } from '../domain/ports/projection.port.js';
+import type { LogProgress } from './log-progress.js';
 import { createPositionWaiters } from './position-waiters.js';
 
 /**
@@ -13,6 +14,8 @@ export interface ProjectionRunner {
   whenCaughtUp(): Promise<void>;
   whenProcessed(position: Position | null): Promise<void>;
   stop(): Promise<void>;
+  /** The last event folded (metrics: projection lag). */
+  progress(): LogProgress;
 }
 
 const CHECKPOINT_EVERY = 500;
@@ -42,6 +45,7 @@ export function createProjectionRunner(deps: {
   const abort = new AbortController();
   let saved: Position | null = null;
   let sinceSave = 0;
+  let recordedAt: Date | null = null;
   let loop: Promise<void> | null = null;
 
   async function save(position: Position | null) {
@@ -75,6 +79,7 @@ export function createProjectionRunner(deps: {
       }
       await project(delivery.event);
       waiters.advance(delivery.event.position);
+      recordedAt = delivery.event.created;
       if (++sinceSave >= CHECKPOINT_EVERY) await save(delivery.event.position);
     }
   }
@@ -90,6 +95,7 @@ export function createProjectionRunner(deps: {
       await waiters.until(await deps.store.headPosition());
     },
     whenProcessed: (position) => waiters.until(position),
+    progress: () => ({ position: waiters.processed, recordedAt }),
     async stop() {
       abort.abort();
       await loop?.catch(() => undefined);

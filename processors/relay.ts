@@ -1,6 +1,7 @@
 import type { EventStore, Position, RecordedEvent } from '../domain/ports/event-store.port.js';
 import { HEADER, type BusMessage, type MessageBus } from '../domain/ports/message-bus.port.js';
 import type { CheckpointStore } from '../domain/ports/read-store.port.js';
+import type { LogProgress } from './log-progress.js';
 import { createPositionWaiters } from './position-waiters.js';
 import { topicOfStream } from './topics.js';
 
@@ -14,6 +15,8 @@ export interface Relay {
   start(): Promise<void>;
   whenCaughtUp(): Promise<void>;
   stop(): Promise<void>;
+  /** The last event on the bus (metrics: relay lag). */
+  progress(): LogProgress;
 }
 
 const NAME = 'relay';
@@ -49,6 +52,7 @@ export function createRelay(deps: {
   let savedAt = 0;
   let pending: RecordedEvent[] = [];
   let publishing: Promise<void> | null = null;
+  let recordedAt: Date | null = null;
   let loop: Promise<void> | null = null;
 
   async function saveCheckpoint(force: boolean) {
@@ -75,6 +79,7 @@ export function createRelay(deps: {
       throw error;
     }
     waiters.advance(round[round.length - 1]!.position);
+    recordedAt = round[round.length - 1]!.created;
     await saveCheckpoint(false);
   }
 
@@ -125,6 +130,7 @@ export function createRelay(deps: {
     async whenCaughtUp() {
       await waiters.until(await deps.store.headPosition());
     },
+    progress: () => ({ position: waiters.processed, recordedAt }),
     async stop() {
       abort.abort();
       await loop?.catch(() => undefined);

@@ -1,6 +1,7 @@
 import { runTransferCheck } from '../commands/kyt/run-transfer-check.js';
 import type { TransferCheckDeps } from '../commands/kyt/transfer-check-deps.js';
 import { TRANSFER_STREAM_FAMILY } from '../domain/kyt/transfer-check.events.js';
+import { asConsequenceOf } from './event-scope.js';
 import type { Processor } from './processor.js';
 import { topicOfFamily } from './topics.js';
 
@@ -15,7 +16,7 @@ export function transferCheckProcessor(deps: TransferCheckDeps): Processor<unkno
     topics: [topicOfFamily(TRANSFER_STREAM_FAMILY)],
     async handle(batch) {
       const requested = batch.filter((event) => event.type === 'TransferCheckRequested');
-      await Promise.all(requested.map((event) => runTransferCheck(deps, (event.data as { checkId: string }).checkId)));
+      await Promise.all(requested.map((event) => asConsequenceOf(event, () => runTransferCheck(deps, (event.data as { checkId: string }).checkId))));
     },
   };
 }

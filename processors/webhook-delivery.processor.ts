@@ -3,6 +3,7 @@ import type { WebhookDeps } from '../commands/webhook-deps.js';
 import type { BusMessage, MessageBus } from '../domain/ports/message-bus.port.js';
 import { MAX_ATTEMPTS } from '../domain/webhooks/retry-schedule.js';
 import type { WebhookDeliveryEvent } from '../domain/webhooks/webhook-delivery.events.js';
+import { asConsequenceOf, correlationOf } from './event-scope.js';
 import type { BusEvent, Processor } from './processor.js';
 import { topicOfFamily } from './topics.js';
 
@@ -24,16 +25,16 @@ export function webhookDeliveryProcessor(deps: { commands: WebhookDeps; bus: Pic
     name: 'webhook-delivery',
     topics: [DELIVERIES_TOPIC, ...RETRY_TOPICS],
     async handle(batch) {
-      const attempts = new Map<string, { deliveryId: string; attempt: number }>();
+      const attempts = new Map<string, { deliveryId: string; attempt: number; event: BusEvent }>();
       const retries = new Map<string, BusMessage[]>();
       for (const event of batch) {
         if (event.type === ATTEMPT_DUE) {
           const due = event.data as { deliveryId: string; attempt: number };
-          attempts.set(`${due.deliveryId}:${due.attempt}`, due);
+          attempts.set(`${due.deliveryId}:${due.attempt}`, { ...due, event });
           continue;
         }
         const delivery = { type: event.type, data: event.data } as WebhookDeliveryEvent;
-        if (delivery.type === 'WebhookDeliveryScheduled') attempts.set(`${delivery.data.deliveryId}:1`, { deliveryId: delivery.data.deliveryId, attempt: 1 });
+        if (delivery.type === 'WebhookDeliveryScheduled') attempts.set(`${delivery.data.deliveryId}:1`, { deliveryId: delivery.data.deliveryId, attempt: 1, event });
         if (delivery.type === 'WebhookDeliveryAttempted' && delivery.data.status === 'failed' && delivery.data.nextAttemptAt) {
           const next = delivery.data.attempt + 1;
           const topic = attemptTopic(next);
@@ -41,7 +42,7 @@ export function webhookDeliveryProcessor(deps: { commands: WebhookDeps; bus: Pic
         }
       }
       await Promise.all([
-        ...[...attempts.values()].map(({ deliveryId, attempt }) => attemptDelivery(deps.commands, deliveryId, attempt)),
+        ...[...attempts.values()].map(({ deliveryId, attempt, event }) => asConsequenceOf(event, () => attemptDelivery(deps.commands, deliveryId, attempt))),
         ...[...retries].map(([topic, messages]) => deps.bus.publish(topic, messages)),
       ]);
     },
@@ -51,7 +52,8 @@ export function webhookDeliveryProcessor(deps: { commands: WebhookDeps; bus: Pic
 function retryMessage(cause: BusEvent, deliveryId: string, attempt: number, dueAt: string): BusMessage {
   return {
     key: cause.streamId,
-    value: { type: ATTEMPT_DUE, data: { deliveryId, attempt }, metadata: { causationId: cause.id } },
+    // The retry keeps the chain's correlation: the attempt it triggers is logged and recorded under it.
+    value: { type: ATTEMPT_DUE, data: { deliveryId, attempt }, metadata: { causationId: cause.id, correlationId: correlationOf(cause)?.correlationId } },
     headers: { 'event-type': ATTEMPT_DUE, 'stream-id': cause.streamId },
     notBefore: Date.parse(dueAt),
   };

@@ -7,6 +7,7 @@ import type { WebhookSubscriptionFinder } from '../domain/ports/webhook-subscrip
 import { parseWebhookPayload } from '../domain/webhooks/webhook-event-types.js';
 import { payloadFor } from '../domain/webhooks/webhook-matching.js';
 import { WEBHOOK_EVENT_RAISED, WEBHOOK_SOURCE_FAMILIES, webhookEventRaisedSchema } from '../domain/webhooks/webhook-raised.js';
+import { asConsequenceOf } from './event-scope.js';
 import type { BusEvent, Processor } from './processor.js';
 import { topicOfFamily } from './topics.js';
 
@@ -62,7 +63,7 @@ export function webhookFanOutProcessor(deps: {
     name: 'webhook-fanout',
     topics: WEBHOOK_SOURCE_FAMILIES.map(topicOfFamily),
     async handle(batch) {
-      await Promise.all(batch.filter((event) => event.type === WEBHOOK_EVENT_RAISED).map(fanOut));
+      await Promise.all(batch.filter((event) => event.type === WEBHOOK_EVENT_RAISED).map((event) => asConsequenceOf(event, () => fanOut(event))));
     },
   };
 }

@@ -4,6 +4,7 @@ import { missingTiers } from '../../domain/address-check/address-check.decider.j
 import { CHECK_STREAM_PREFIX } from '../../domain/address-check/address-check.events.js';
 import type { Tier } from '../../domain/address-check/tier-outcome.schema.js';
 import { runTier, type TierDeps } from '../../domain/address-check/tier-runners.js';
+import { asConsequenceOf, firstPerKey } from '../event-scope.js';
 import type { BusEvent, Processor } from '../processor.js';
 import { topicOfFamily } from '../topics.js';
 
@@ -24,7 +25,6 @@ const TOPIC = topicOfFamily('check');
 
 const isAddressCheck = (event: BusEvent): boolean => event.streamId.startsWith(CHECK_STREAM_PREFIX);
 const checkIdOf = (event: BusEvent): string => event.streamId.slice(CHECK_STREAM_PREFIX.length);
-const distinct = (ids: readonly string[]): string[] => [...new Set(ids)];
 
 const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error)).slice(0, 500);
 
@@ -54,8 +54,8 @@ function tierProcessor(name: string, tiers: readonly Tier[], deps: TierDeps): Pr
     name,
     topics: [TOPIC],
     async handle(batch, context) {
-      const checks = distinct(batch.filter((e) => isAddressCheck(e) && mine(e)).map(checkIdOf));
-      await Promise.all(checks.map((checkId) => runTiers(context, deps, checkId, tiers)));
+      const checks = firstPerKey(batch.filter((e) => isAddressCheck(e) && mine(e)), checkIdOf);
+      await Promise.all([...checks].map(([checkId, event]) => asConsequenceOf(event, () => runTiers(context, deps, checkId, tiers))));
     },
   };
 }
@@ -64,13 +64,15 @@ const verdictProcessor: Processor<CommandDeps> = {
   name: 'check-verdict',
   topics: [TOPIC],
   async handle(batch, context) {
-    const checks = distinct(batch.filter((e) => isAddressCheck(e) && e.type === 'TierCompleted').map(checkIdOf));
+    const checks = firstPerKey(batch.filter((e) => isAddressCheck(e) && e.type === 'TierCompleted'), checkIdOf);
     await Promise.all(
-      checks.map(async (checkId) => {
-        const { state } = await loadAddressCheck(context, checkId);
-        if (state.status !== 'running' || missingTiers(state).length > 0) return;
-        await recordCheckStep(context, checkId, { type: 'Complete', at: context.clock.now().toISOString() }, `check-complete:${checkId}`);
-      }),
+      [...checks].map(([checkId, event]) =>
+        asConsequenceOf(event, async () => {
+          const { state } = await loadAddressCheck(context, checkId);
+          if (state.status !== 'running' || missingTiers(state).length > 0) return;
+          await recordCheckStep(context, checkId, { type: 'Complete', at: context.clock.now().toISOString() }, `check-complete:${checkId}`);
+        }),
+      ),
     );
   },
 };

@@ -3,6 +3,7 @@ import { inspectDecider, pendingProviders } from '../../domain/inspect/inspect.d
 import { inspectStream, INSPECT_STREAM_PREFIX } from '../../domain/inspect/inspect.events.js';
 import type { ProviderOutcome, RiskProvider } from '../../domain/ports/risk-provider.port.js';
 import type { Network } from '../../domain/shared/network.js';
+import { asConsequenceOf, firstPerKey } from '../event-scope.js';
 import type { Processor } from '../processor.js';
 import { topicOfFamily } from '../topics.js';
 
@@ -58,8 +59,8 @@ export function createInspectProcessor(deps: { providers: readonly RiskProvider[
     name: 'inspect',
     topics: [topicOfFamily('inspect')],
     async handle(batch, context) {
-      const checkIds = new Set(batch.filter((e) => e.type === 'InspectRequested').map((e) => e.streamId.slice(INSPECT_STREAM_PREFIX.length)));
-      await Promise.all([...checkIds].map((checkId) => runInspect(context, checkId)));
+      const checks = firstPerKey(batch.filter((e) => e.type === 'InspectRequested'), (e) => e.streamId.slice(INSPECT_STREAM_PREFIX.length));
+      await Promise.all([...checks].map(([checkId, event]) => asConsequenceOf(event, () => runInspect(context, checkId))));
     },
   };
 }
