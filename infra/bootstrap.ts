@@ -75,6 +75,12 @@ export interface Services {
   whenCaughtUp(): Promise<void>;
   /** Stops in reverse start order, waiting for work in flight. */
   close(): Promise<void>;
+  /**
+   * Starts one more instance of every processor on `bus`, in the same consumer groups, with its own command
+   * executor on `store` (default: this service's), as a ROLE=processors process would; scale-out tests run
+   * several in one process. It shares this process's read models and in-memory indexes.
+   */
+  startProcessorsOn(options: { bus: MessageBus; store?: EventStore }): Promise<{ whenCaughtUp(): Promise<void>; stop(): Promise<void> }>;
 }
 
 /**
@@ -157,15 +163,25 @@ export async function createServices(
     providerTimeoutMs: config.SVC_INSPECT_PROVIDER_TIMEOUT_MS,
   });
   const relay = createRelay({ store, bus, checkpoints: processorCheckpoints, onError });
-  const webhooks = createWebhookModule({
-    settings: config,
-    commands,
-    bus,
-    readStore,
-    whenProjected: (position) => projections.whenProcessed(position),
-    ...(outside.webhookResolver ? { resolver: outside.webhookResolver } : {}),
-  });
-  const processors = createProcessorRunner({ bus, processors: [...webhooks.processors, inspectProcessor, transferChecks.processor], context: commands });
+  /**
+   * The processors of one instance on a bus, issuing commands through `context`: this process's own, or
+   * another instance in the same consumer groups (startProcessorsOn). The full-check pipeline runs here
+   * only for another instance; this process's runs on fullCheck's runner (with its reaper).
+   */
+  const processorSet = (onBus: MessageBus, context: typeof commands, withPipeline: boolean) => {
+    const webhooks = createWebhookModule({
+      settings: config,
+      commands: context,
+      bus: onBus,
+      readStore,
+      whenProjected: (position) => projections.whenProcessed(position),
+      ...(outside.webhookResolver ? { resolver: outside.webhookResolver } : {}),
+    });
+    const pipeline = withPipeline ? fullCheck.pipeline : [];
+    const processors = [...webhooks.processors, inspectProcessor, transferChecks.processorFor(context), ...pipeline];
+    return { webhooks, runner: createProcessorRunner({ bus: onBus, processors, context }) };
+  };
+  const { webhooks, runner: processors } = processorSet(bus, commands, false);
 
   const x402 = createX402Module({ config, commands, readStore, pipeline: fullCheck.api, transferChecks: transferChecks.deps });
   const repositories = {
@@ -234,6 +250,18 @@ export async function createServices(
       await relay.whenCaughtUp();
       await processors.whenCaughtUp();
       await fullCheck.whenCaughtUp();
+    },
+    async startProcessorsOn(options) {
+      const executor = createCommandExecutor({ store: options.store ?? store, clock: systemClock, ids: uuidIds });
+      const instance = processorSet(options.bus, { ...commands, executor, bootId: uuidIds.newId() }, true);
+      await instance.runner.start();
+      return {
+        whenCaughtUp: () => instance.runner.whenCaughtUp(),
+        async stop() {
+          await instance.runner.stop();
+          await instance.webhooks.close();
+        },
+      };
     },
     async close() {
       ready = false;

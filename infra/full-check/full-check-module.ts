@@ -7,6 +7,7 @@ import type { Prices } from '../../domain/ports/prices.port.js';
 import { createAddressCheckProcessors } from '../../processors/address-check/address-check.processors.js';
 import { createExploreProcessor } from '../../processors/explore.processor.js';
 import { createPipelineReaper, type PipelineReaper } from '../../processors/pipeline-reaper.js';
+import type { Processor } from '../../processors/processor.js';
 import { createProcessorRunner } from '../../processors/processor-runner.js';
 import { createRunningJobsIndex, type RunningJobsIndex } from '../../projections/running-jobs.index.js';
 import type { PipelineApi } from '../../read-api/pipeline-api.js';
@@ -41,6 +42,8 @@ export interface FullCheckModule {
   readonly ingester: EvmBlockIngester | null;
   /** The pipeline's processors, for tests that simulate a pipeline that is down. */
   readonly processors: { start(): Promise<void>; stop(): Promise<void> };
+  /** What those processors are (each its own consumer group), for another instance on another bus. */
+  readonly pipeline: readonly Processor<CommandDeps>[];
   /** Loads the transfer data, then starts the processors and the reaper (in processes that run them). */
   start(options: { runProcessors: boolean }): Promise<void>;
   whenCaughtUp(): Promise<void>;
@@ -91,11 +94,8 @@ export function createFullCheckModule(deps: { config: Config; commands: CommandD
     intervalMs: config.SVC_REAPER_INTERVAL_MS,
     onError: (error) => deps.log(`reaper: ${String(error)}`),
   });
-  const runner = createProcessorRunner({
-    bus: deps.bus,
-    processors: [...createAddressCheckProcessors(tierDeps), createExploreProcessor(tierDeps)],
-    context: deps.commands,
-  });
+  const pipeline = [...createAddressCheckProcessors(tierDeps), createExploreProcessor(tierDeps)];
+  const runner = createProcessorRunner({ bus: deps.bus, processors: pipeline, context: deps.commands });
   const { check, exploreMax } = budgets(config);
   const ingester = config.SVC_INGEST_RPC_URL
     ? createEvmBlockIngester({
@@ -130,6 +130,7 @@ export function createFullCheckModule(deps: { config: Config; commands: CommandD
     runningJobs,
     reaper,
     ingester,
+    pipeline,
     processors: {
       async start() {
         await runner.start();

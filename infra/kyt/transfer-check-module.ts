@@ -20,7 +20,8 @@ export interface TransferCheckModule {
   readonly api: TransferApi;
   /** For the x402 channel and tests: the deps the transfer-check commands take. */
   readonly deps: TransferCheckDeps;
-  readonly processor: Processor<unknown>;
+  /** The pipeline processor, issuing its commands through `commands` (this process's or another instance's). */
+  processorFor(commands: CommandDeps): Processor<unknown>;
 }
 
 export function createTransferCheckModule(input: {
@@ -40,5 +41,5 @@ export function createTransferCheckModule(input: {
         ])
       : input.prices;
   const deps: TransferCheckDeps = { ...input.commands, decoder, prices, transfers: input.transfers, monotonicNow: () => performance.now() };
-  return { api: { deps, syncWaitMs: config.SVC_KYT_SYNC_WAIT_MS }, deps, processor: transferCheckProcessor(deps) };
+  return { api: { deps, syncWaitMs: config.SVC_KYT_SYNC_WAIT_MS }, deps, processorFor: (commands) => transferCheckProcessor({ ...deps, ...commands }) };
 }

@@ -6,7 +6,7 @@ import { openAccount } from '../../commands/accounts.commands.js';
 import { issueApiKey } from '../../commands/api-keys.commands.js';
 import type { Plan } from '../../domain/ledger/ledger.events.js';
 import { createServices, type Services } from '../../infra/bootstrap.js';
-import { loadConfig } from '../../infra/config.js';
+import { loadConfig, type Config } from '../../infra/config.js';
 import { importConfiguredSources } from '../../infra/startup/import-sources.js';
 import { buildApp } from '../../read-api/app.js';
 import { adapterEnv } from '../external/adapter-env.js';
@@ -21,10 +21,15 @@ export interface TestService {
   close(): Promise<void>;
 }
 
-export async function startTestService(env: Record<string, string> = {}, dataDir?: string): Promise<TestService> {
+export async function startTestService(
+  env: Record<string, string> = {},
+  dataDir?: string,
+  /** Adjusts the loaded configuration past its checks (e.g. ROLE=projections on the embedded log, for a test whose other roles live in this process). */
+  adjust: (config: Config) => Config = (config) => config,
+): Promise<TestService> {
   const dir = dataDir ?? (await mkdtemp(join(tmpdir(), 'svc-test-')));
   // Embedded unless this run chose other adapters (npm run test:external: Kafka and FerretDB).
-  const config = loadConfig({ DATA_DIR: dir, LOG_LEVEL: 'silent', ...adapterEnv(), ...env });
+  const config = adjust(loadConfig({ DATA_DIR: dir, LOG_LEVEL: 'silent', ...adapterEnv(), ...env }));
   const services = await createServices(config);
   await services.start();
   if (config.SVC_SOURCES_DIR) await importConfiguredSources(services, () => undefined);
