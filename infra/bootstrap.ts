@@ -44,6 +44,12 @@ import { createTransferCheckModule, type TransferCheckModule } from './kyt/trans
 import type { HostResolver } from './webhooks/ssrf-guard.js';
 import { createWebhookModule, WEBHOOK_PROJECTIONS } from './webhooks/webhook-module.js';
 import { createX402Module, X402_PROJECTIONS, type X402Module } from './x402/x402-module.js';
+import { silentLogger, type Logger } from '../domain/ports/logger.port.js';
+import { trackConsumerGroups } from './metrics/consumer-groups.js';
+import { registerBusLag, registerLogLag } from './metrics/lag-metrics.js';
+import { createServiceMetrics } from './metrics/service-metrics.js';
+import { timedEventStore } from './metrics/timed-event-store.js';
+import { createAsyncCorrelation } from './system/async-correlation.js';
 
 export const PROJECTIONS = [accountsProjection, keyProviderSelectionsProjection, apiKeysProjection, apiKeyHashesProjection, usageProjection, balancesProjection, sessionsProjection, subgroupsProjection, usageDaysProjection, ...X402_PROJECTIONS, ...WEBHOOK_PROJECTIONS];
 
@@ -127,19 +133,27 @@ async function openPorts(config: Config): Promise<{ store: EventStore; bus: Mess
 export async function createServices(
   config: Config,
   log: (message: string) => void = () => undefined,
-  /** Test doubles of the outside world: a DNS resolver for the webhook SSRF guard. */
-  outside: { webhookResolver?: HostResolver } = {},
+  /** Test doubles of the outside world: a DNS resolver for the webhook SSRF guard; `logger`: main's (silent without). */
+  outside: { webhookResolver?: HostResolver; logger?: Logger } = {},
 ): Promise<Services> {
-  const { store, bus, readStore, processorCheckpoints } = await openPorts(config);
+  const opened = await openPorts(config);
+  const { readStore, processorCheckpoints } = opened;
+  // Metrics wrap the chosen adapters: append latency on any event store, the consumer groups this process runs.
+  const metrics = createServiceMetrics({ token: config.METRICS_TOKEN ?? null });
+  const store = timedEventStore(opened.store, metrics.registry);
+  const bus = trackConsumerGroups(opened.bus);
+  const correlation = createAsyncCorrelation();
   const intel = createIntelIndex();
   const inspectCompletions = createInspectCompletions();
 
   const commands = {
-    executor: createCommandExecutor({ store, clock: systemClock, ids: uuidIds }),
+    executor: createCommandExecutor({ store, clock: systemClock, ids: uuidIds, correlation }),
     clock: systemClock,
     ids: uuidIds,
     random: cryptoRandom,
     bootId: uuidIds.newId(),
+    correlation,
+    log: outside.logger ?? silentLogger,
     intel,
     // smart_contract.is_contract from eth_getCode on the networks with an RPC configured.
     ...(config.SVC_RPC_URL_ETH || config.SVC_RPC_URL_BSC
@@ -220,7 +234,12 @@ export async function createServices(
     transfers: transferChecks.api,
     info: () => ({ mode: config.MODE, version: '2.0.0', ready }),
     webhooks: webhooks.app,
+    correlation,
+    metrics,
   };
+  registerBusLag(metrics, bus, () => bus.groups());
+  const relayRuns = config.ROLE === 'all' || config.ROLE === 'projections';
+  registerLogLag(metrics, store, () => [{ name: 'projections', progress: () => projections.progress() }, ...(relayRuns ? [{ name: 'relay', progress: () => relay.progress() }] : [])], () => systemClock.now());
 
   return {
     config,

@@ -48,6 +48,8 @@ const schema = z.object({
   /** Multiplies the retry schedule (5 s, 5 min, 30 min, 2 h); tests shrink it, production keeps 1. */
   WEBHOOK_RETRY_SCALE: z.coerce.number().positive().max(10).default(1),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** GET /metrics: when set, a scrape needs `Authorization: Bearer <token>` (README, "Metrics and logs"). */
+  METRICS_TOKEN: z.string().min(16).max(256).regex(/^[\x21-\x7e]+$/, 'printable ASCII without spaces').optional(),
   /** Set to 0 in tests of crash recovery only; fsync is what makes an acknowledged call durable. */
   SVC_FSYNC: z.enum(['0', '1']).default('1'),
 });

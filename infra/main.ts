@@ -9,12 +9,15 @@ import { DEMO_EMAIL, ensureDemoAccount } from './startup/demo-account.js';
 import { ensureDemoPassword } from './startup/demo-password.js';
 import { importConfiguredSources } from './startup/import-sources.js';
 import { probeChainEndpoints } from './kyt/probe-chain-endpoints.js';
+import { createServiceLogger } from './system/logger.js';
 
 /** `npm start`: API, relay, processors and projections in one process on the embedded default. */
 async function main() {
   const config = loadConfig();
-  const log = (line: string) => process.stderr.write(`${new Date().toISOString()} ${line}\n`);
-  const services = await createServices(config, log);
+  // One logger: request lines (with their correlationId), processor lines and these lifecycle lines.
+  const { logger, lifecycle } = createServiceLogger(config.LOG_LEVEL);
+  const log = (line: string) => lifecycle.info(line);
+  const services = await createServices(config, log, { logger });
   await services.start();
   await importConfiguredSources(services, log);
   void probeChainEndpoints(config, log); // reports in the background; never holds the start
@@ -23,11 +26,11 @@ async function main() {
   const demoPassword = await ensureDemoPassword(services);
   if (demoPassword.generated) process.stdout.write(`demo password: ${demoPassword.generated} (dashboard login as ${DEMO_EMAIL})\n`);
 
-  const app = await buildApp(services.app, { logger: config.LOG_LEVEL === 'silent' ? false : { level: config.LOG_LEVEL } });
+  const app = await buildApp(services.app, { loggerInstance: logger });
   const announced = { token: '' };
   registerAdminRoute(app, services, () => announced.token);
   // The x402 channel, when configured, listens on its own port (X402_PORT) and closes before the services.
-  const x402App = services.x402.app ? await buildX402App(services.x402.app, { logger: config.LOG_LEVEL === 'silent' ? false : { level: config.LOG_LEVEL } }) : null;
+  const x402App = services.x402.app ? await buildX402App(services.x402.app, { loggerInstance: logger.child({ app: 'x402' }) }) : null;
   const x402Address = x402App ? await x402App.listen({ port: config.X402_PORT, host: config.HOST }) : null;
   const address = await listen(app, {
     port: config.PORT,
@@ -41,14 +44,18 @@ async function main() {
   });
   const port = app.server.address();
   announced.token = (await announceService(config.DATA_DIR, typeof port === 'object' && port ? port.port : config.PORT)).token;
-  log(`listening on ${address} (data in ${config.DATA_DIR})`);
+  lifecycle.info({ address, dataDir: config.DATA_DIR, role: config.ROLE, metrics: `${address}/metrics` }, `listening on ${address} (data in ${config.DATA_DIR})`);
   if (x402Address) {
     const { terms } = services.x402.app!.deps;
-    log(`x402 channel listening on ${x402Address} (${terms.network.caip2}, ${terms.network.asset}, paid to ${terms.payTo})`);
+    lifecycle.info(
+      { address: x402Address, network: terms.network.caip2, asset: terms.network.asset, payTo: terms.payTo },
+      `x402 channel listening on ${x402Address} (${terms.network.caip2}, ${terms.network.asset}, paid to ${terms.payTo})`,
+    );
   }
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
+  // The configuration may be what failed: this line does not depend on LOG_LEVEL.
+  createServiceLogger('info').lifecycle.fatal({ error: error instanceof Error ? error.message : String(error) }, `failed to start: ${error instanceof Error ? error.message : String(error)}`);
   process.exit(1);
 });

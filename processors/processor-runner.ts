@@ -1,3 +1,4 @@
+import type { Clock } from '../domain/ports/clock.port.js';
 import type { CorrelationScope } from '../domain/ports/correlation.port.js';
 import { silentLogger, type Logger } from '../domain/ports/logger.port.js';
 import { HEADER, type ConsumedMessage, type Consumer, type MessageBus } from '../domain/ports/message-bus.port.js';
@@ -52,17 +53,29 @@ function traced(event: BusEvent, processor: string, tracing: Tracing): BusEvent 
   };
 }
 
+/** The context's own scope, logger and clock when it has them (CommandDeps do), so every runner on them is traced. */
+function tracingOf(context: unknown): Partial<Tracing> {
+  const deps = (typeof context === 'object' && context !== null ? context : {}) as { correlation?: CorrelationScope; log?: Logger; clock?: Clock };
+  return {
+    ...(deps.correlation ? { correlation: deps.correlation } : {}),
+    ...(deps.log ? { log: deps.log } : {}),
+    ...(deps.clock ? { now: () => deps.clock!.now().getTime() } : {}),
+  };
+}
+
 /** Runs each processor as its own consumer group on the bus. */
 export function createProcessorRunner<Context>(deps: {
   bus: MessageBus;
   processors: readonly Processor<Context>[];
   context: Context;
-  /** Where the commands of a processor find the correlation of the event it handles. */
+  /** Where the commands of a processor find the correlation of the event it handles (default: the context's). */
   correlation?: CorrelationScope;
   log?: Logger;
   now?: () => number;
 }) {
-  const tracing: Tracing = { log: deps.log ?? silentLogger, now: deps.now ?? (() => 0), ...(deps.correlation ? { correlation: deps.correlation } : {}) };
+  const own = tracingOf(deps.context);
+  const correlation = deps.correlation ?? own.correlation;
+  const tracing: Tracing = { log: deps.log ?? own.log ?? silentLogger, now: deps.now ?? own.now ?? (() => 0), ...(correlation ? { correlation } : {}) };
   let consumers: Consumer[] = [];
   return {
     async start() {

@@ -1,11 +1,14 @@
 import swagger from '@fastify/swagger';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import { errorHandler } from './errors.js';
 import { dashboardRoutes } from './dashboard/dashboard.routes.js';
 import { billingRoutes } from './routes/billing.routes.js';
 import { checkAddressRoutes } from './routes/check-address.routes.js';
 import { exploreRoutes } from './routes/explore.routes.js';
+import { metricsRoutes } from './observability/metrics.routes.js';
+import { REQUEST_ID_HEADER, requestIdFrom } from './observability/request-id.js';
+import { addRequestTracing } from './observability/request-tracing.js';
 import { inspectRoutes } from './routes/inspect.routes.js';
 import { screenRoutes } from './routes/screen.routes.js';
 import { systemRoutes } from './routes/system.routes.js';
@@ -17,9 +20,24 @@ import { zodValidatorCompiler } from './validation.js';
 /** Bodies of the V2 API are small JSON objects; anything larger is refused with 413. */
 export const BODY_LIMIT_BYTES = 16 * 1024;
 
-/** Builds the HTTP app (no listening: read-api/server.ts does that, tests use inject). */
-export async function buildApp(services: AppServices, options: { logger?: FastifyServerOptions['logger'] } = {}): Promise<FastifyInstance> {
-  const app = Fastify({ logger: options.logger ?? false, bodyLimit: BODY_LIMIT_BYTES, return503OnClosing: true });
+/**
+ * Builds the HTTP app (no listening: read-api/server.ts does that, tests use inject). `loggerInstance`: the
+ * service's one logger (infra/system/logger.ts); request log lines carry the request's `correlationId`.
+ */
+export async function buildApp(
+  services: AppServices,
+  options: { logger?: FastifyServerOptions['logger']; loggerInstance?: FastifyBaseLogger } = {},
+): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: options.logger ?? false,
+    ...(options.loggerInstance ? { loggerInstance: options.loggerInstance } : {}),
+    bodyLimit: BODY_LIMIT_BYTES,
+    return503OnClosing: true,
+    genReqId: (request) => requestIdFrom(request.headers[REQUEST_ID_HEADER], () => services.commands.ids.newId()),
+    // Request log lines carry the id as `correlationId`, the name processors and events use for it.
+    logController: new LogController({ requestIdLogLabel: 'correlationId' }),
+  });
+  addRequestTracing(app, { correlation: services.correlation, metrics: services.metrics });
   app.decorateRequest('caller', null);
   // The API speaks JSON only: any other body is 415, not a string for the validators to puzzle over.
   app.removeContentTypeParser('text/plain');
@@ -39,6 +57,7 @@ export async function buildApp(services: AppServices, options: { logger?: Fastif
   });
   app.get('/v2/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
+  if (services.metrics) await app.register(metricsRoutes(services.metrics));
   await app.register(systemRoutes, { services });
   await app.register(screenRoutes, { services });
   await app.register(billingRoutes, { services });

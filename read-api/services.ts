@@ -11,6 +11,8 @@ import type { WebhookDeps } from '../commands/webhook-deps.js';
 import type { WebhookSubscriptionRepository } from '../projections/webhook-subscriptions.projection.js';
 import type { WebhookDeliveryRepository } from '../projections/webhook-deliveries.projection.js';
 import type { DashboardServices } from './dashboard/dashboard-services.js';
+import type { CorrelationScope } from '../domain/ports/correlation.port.js';
+import type { HttpMetrics } from './observability/http-metrics.js';
 
 /** Everything the HTTP layer uses: command deps and read-model repositories, chosen by infra/bootstrap.ts. */
 export interface AppServices {
@@ -31,6 +33,10 @@ export interface AppServices {
   readonly info: () => { mode: string; version: string; ready: boolean };
   /** Webhook subscriptions and deliveries (the /v1/webhooks routes and the dashboard share them). */
   readonly webhooks: WebhookAppServices;
+  /** Where a request's id becomes the correlation of the commands it runs (absent: commands use their own ids). */
+  readonly correlation?: CorrelationScope;
+  /** HTTP metrics and GET /metrics (absent: no /metrics route). */
+  readonly metrics?: HttpMetrics;
 }
 
 export interface WebhookAppServices {

@@ -1,4 +1,6 @@
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { REQUEST_ID_HEADER, requestIdFrom } from '../observability/request-id.js';
+import { addRequestTracing } from '../observability/request-tracing.js';
 import { isServiceError } from '../../domain/shared/errors.js';
 import type { SettlementResponse } from '../../domain/x402/x402-wire.js';
 import { x402ErrorBody } from '../errors.js';
@@ -19,16 +21,24 @@ const ALLOWED = 'PAYMENT-SIGNATURE, X-PAYMENT, Access-Control-Expose-Headers, Co
  * account, no Authorization: each paid call carries an EIP-3009 payment proof. Errors use the spec's x402
  * envelope and codes; every 402 carries a fresh quote in `payment-required`.
  */
-export async function buildX402App(services: X402AppServices, options: { logger?: FastifyServerOptions['logger'] } = {}): Promise<FastifyInstance> {
+export async function buildX402App(
+  services: X402AppServices,
+  options: { logger?: FastifyServerOptions['logger']; loggerInstance?: FastifyBaseLogger } = {},
+): Promise<FastifyInstance> {
   const app = Fastify({
     logger: options.logger ?? false,
+    ...(options.loggerInstance ? { loggerInstance: options.loggerInstance } : {}),
     // X-Forwarded-For is believed only for hops that are listed proxies, so a client cannot pick its bucket
     ...(services.trustedProxies.length > 0 ? { trustProxy: [...services.trustedProxies] } : {}),
     bodyLimit: 16 * 1024,
     // path parameters carry addresses of up to 120 characters (longer ones are address_invalid, not 414)
     routerOptions: { maxParamLength: 256 },
     return503OnClosing: true,
+    genReqId: (request) => requestIdFrom(request.headers[REQUEST_ID_HEADER], () => services.deps.ids.newId()),
+    logController: new LogController({ requestIdLogLabel: 'correlationId' }),
   });
+  // The same X-Request-Id handling as the V2 app: echoed, and the correlation of the paid call's events.
+  addRequestTracing(app, { correlation: services.deps.correlation });
   const limiter = createRateLimiter({ clock: services.deps.clock, ...services.limits });
 
   app.addHook('onSend', async (_request, reply) => {
