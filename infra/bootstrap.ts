@@ -42,7 +42,7 @@ import { uuidIds } from './system/uuid-ids.js';
 import { createFullCheckModule, type FullCheckModule } from './full-check/full-check-module.js';
 import { createTransferCheckModule, type TransferCheckModule } from './kyt/transfer-check-module.js';
 import type { HostResolver } from './webhooks/ssrf-guard.js';
-import { createWebhookModule, WEBHOOK_PROJECTIONS } from './webhooks/webhook-module.js';
+import { createWebhookModule, PROCESSOR_READ_MODELS, WEBHOOK_PROJECTIONS } from './webhooks/webhook-module.js';
 import { createX402Module, X402_PROJECTIONS, type X402Module } from './x402/x402-module.js';
 import { silentLogger, type Logger } from '../domain/ports/logger.port.js';
 import { trackConsumerGroups } from './metrics/consumer-groups.js';
@@ -167,8 +167,8 @@ export async function createServices(
     store,
     readStore,
     checkpoints: createMemoryCheckpointStore(),
-    // A processors-only process folds no read model, only the in-process indexes its commands use.
-    projections: config.ROLE === 'processors' ? [] : PROJECTIONS,
+    // A processors-only process folds only what its processors read (webhook subscriptions) and its indexes.
+    projections: config.ROLE === 'processors' ? PROCESSOR_READ_MODELS : PROJECTIONS,
     sinks: [intel, inspectCompletions, fullCheck.runningJobs],
     onError,
   });
@@ -271,7 +271,7 @@ export async function createServices(
       await fullCheck.whenCaughtUp();
     },
     async startProcessorsOn(options) {
-      const executor = createCommandExecutor({ store: options.store ?? store, clock: systemClock, ids: uuidIds });
+      const executor = createCommandExecutor({ store: options.store ?? store, clock: systemClock, ids: uuidIds, correlation });
       const instance = processorSet(options.bus, { ...commands, executor, bootId: uuidIds.newId() }, true);
       await instance.runner.start();
       return {

@@ -15,6 +15,11 @@ import { createUndiciWebhookTransport } from './undici-webhook-transport.js';
 
 /** The webhook read models, registered with the others in bootstrap's PROJECTIONS. */
 export const WEBHOOK_PROJECTIONS = [webhookSubscriptionsProjection, webhookDeliveriesProjection, webhookAttemptsProjection];
+/**
+ * The read models the processors themselves read: the fan-out looks up subscriptions as of its event, so a
+ * processors-only process folds them too (position-guarded, so several folders of one collection agree).
+ */
+export const PROCESSOR_READ_MODELS = [webhookSubscriptionsProjection];
 
 export interface WebhookSettings {
   readonly WEBHOOK_ALLOW_LOCAL: '0' | '1';
