@@ -26,7 +26,7 @@ export const PROJECTION_VERBS: Record<string, (services: Services, args: ParsedA
     const progress = io.progress();
     try {
       const report = await rebuildProjection({ store: services.store, readStore: services.readStore, ids: services.commands.ids }, projection, (p) =>
-        progress.update(`${p.phase} ${projection.name}`, percent(p.position, p.head), 100, `% of the log · ${p.events} events read, ${p.applied} applied`),
+        progress.update(`${p.phase} ${projection.name} (% of the log)`, percent(p.position, p.head), 100, `${p.events} events read, ${p.applied} applied`),
       );
       return { exitCode: report.failed === 0 ? 0 : 1, output: { read_store: services.config.READ_STORE, ...report } };
     } finally {

@@ -38,8 +38,8 @@ describe('projections rebuild', () => {
 
       expect(result.exitCode).toBe(0);
       expect(result.output).toMatchObject({ projection: 'accounts', collection: accountsProjection.collection, failed: 0 });
-      expect(lines.map((l) => l.progress.phase)).toContain('fold accounts');
-      expect(lines.at(-1)!.progress).toMatchObject({ phase: 'catch-up accounts', done: 100, total: 100 });
+      expect(lines.map((l) => l.progress.phase)).toContain('fold accounts (% of the log)');
+      expect(lines.at(-1)!.progress).toMatchObject({ phase: 'catch-up accounts (% of the log)', done: 100, total: 100 });
 
       // The reference: $all folded from scratch through the projection alone.
       const expected = new Map<string, Doc | null>();
@@ -76,8 +76,8 @@ describe('projections rebuild', () => {
       expect(report).toMatchObject({ projection: 'api-key-hashes', failed: 0 });
       expect(report.documents).toBe(listed.projections.find((p: { name: string }) => p.name === 'api-key-hashes').documents);
       // stderr is not a terminal here: one line per phase instead of a redrawn bar.
-      expect(rebuilt.stderr).toContain('fold api-key-hashes…');
-      expect(rebuilt.stderr).toContain('catch-up api-key-hashes…');
+      expect(rebuilt.stderr).toContain('fold api-key-hashes (% of the log)…');
+      expect(rebuilt.stderr).toContain('catch-up api-key-hashes (% of the log)…');
 
       const screened = await fetch(`http://127.0.0.1:${port}/v2/screen`, {
         method: 'POST',
