@@ -1,14 +1,18 @@
-import type { EventStore, Position, RecordedEvent } from '../domain/ports/event-store.port.js';
-import type { Ids } from '../domain/ports/ids.port.js';
+import type { CommandDeps } from '../commands/command-deps.js';
+import { finishProjectionRebuild, startProjectionRebuild } from '../commands/projection-rebuild.commands.js';
+import { comparePositions, type EventStore, type Position, type RecordedEvent } from '../domain/ports/event-store.port.js';
 import type { Projection } from '../domain/ports/projection.port.js';
 import type { Collection, Doc, ReadStore } from '../domain/ports/read-store.port.js';
 
 /**
- * Rebuilds one read model from `$all` while the service keeps running:
- * 1. fold every event into a fresh shadow collection (the live read model keeps answering meanwhile);
- * 2. the shadow replaces the live collection (the old documents are dropped);
- * 3. re-apply the events appended since the shadow's last one: live runners kept folding them into the
- *    old collection, and the position guard makes re-applying them a no-op wherever they already landed.
+ * Rebuilds one read model from `$all` while the service keeps answering from the old documents:
+ * 1. `ProjectionRebuildStarted` is appended: every projection runner, in every process, stops writing
+ *    this read model when it reads it (processors/rebuild-pauses.ts);
+ * 2. every event of `$all` is folded into a fresh shadow collection;
+ * 3. the shadow replaces the live collection (the old documents are dropped) — no runner is writing it;
+ * 4. `ProjectionRebuildFinished` names the shadow's last event: each runner applies what it skipped from
+ *    there and goes on. The position guard makes runners of several processes agree.
+ * On failure the shadow is dropped and the rebuild finishes as abandoned: runners resume on the old one.
  */
 
 export interface RebuildProgress {
@@ -23,13 +27,13 @@ export interface RebuildProgress {
 export interface RebuildReport {
   readonly projection: string;
   readonly collection: string;
-  /** Events read from `$all`, and how many of them changed a document. */
+  /** Events read from `$all` into the shadow, and how many of them changed a document. */
   readonly events: number;
   readonly applied: number;
   /** Events whose `evolve` threw: skipped, as the live runner skips them. */
   readonly failed: number;
   readonly firstError: string | null;
-  /** Events appended during the rebuild, re-applied after the swap. */
+  /** Events appended during the rebuild, applied by the runners after the swap. */
   readonly caughtUp: number;
   readonly documents: number;
   readonly ms: number;
@@ -38,7 +42,13 @@ export interface RebuildReport {
 const REPORT_EVERY = 1000;
 
 export async function rebuildProjection(
-  deps: { store: Pick<EventStore, 'readAll' | 'headPosition'>; readStore: ReadStore; ids: Ids },
+  deps: {
+    store: Pick<EventStore, 'readAll' | 'headPosition'>;
+    readStore: ReadStore;
+    commands: CommandDeps;
+    /** Resolves once this process's projection runner has processed `position`. */
+    whenProjected(position: Position): Promise<void>;
+  },
   projection: Projection,
   onProgress: (progress: RebuildProgress) => void = () => undefined,
 ): Promise<RebuildReport> {
@@ -48,20 +58,6 @@ export async function rebuildProjection(
   let applied = 0;
   let failed = 0;
   let firstError: string | null = null;
-
-  async function fold(into: Collection<Doc>, phase: RebuildProgress['phase'], after: Position | null): Promise<Position | null> {
-    const head = (await deps.store.headPosition())?.commit ?? 0n;
-    let last = after;
-    const report = () => onProgress({ phase, position: last?.commit ?? 0n, head, events, applied });
-    for await (const event of deps.store.readAll({ after: after ?? 'start' })) {
-      events += 1;
-      last = event.position;
-      if (handles.has(event.type)) await applyOne(into, event);
-      if (events % REPORT_EVERY === 0) report();
-    }
-    report();
-    return last;
-  }
 
   async function applyOne(into: Collection<Doc>, event: RecordedEvent) {
     try {
@@ -73,27 +69,49 @@ export async function rebuildProjection(
     }
   }
 
-  const shadowName = `${projection.collection}__rebuild_${deps.ids.newId().replaceAll('-', '').slice(0, 12)}`;
+  async function fold(into: Collection<Doc>): Promise<Position | null> {
+    const head = (await deps.store.headPosition())?.commit ?? 0n;
+    let last: Position | null = null;
+    const report = () => onProgress({ phase: 'fold', position: last?.commit ?? 0n, head, events, applied });
+    for await (const event of deps.store.readAll()) {
+      events += 1;
+      last = event.position;
+      if (handles.has(event.type)) await applyOne(into, event);
+      if (events % REPORT_EVERY === 0) report();
+    }
+    report();
+    return last;
+  }
+
+  const { rebuildId } = await startProjectionRebuild(deps.commands, projection.name);
+  const shadowName = `${projection.collection}__rebuild_${rebuildId.replaceAll('-', '').slice(-12)}`;
   let last: Position | null;
   try {
-    last = await fold(deps.readStore.collection(shadowName, projection.indexes), 'fold', null);
+    last = await fold(deps.readStore.collection(shadowName, projection.indexes));
     await deps.readStore.replace(projection.collection, shadowName);
   } catch (error) {
     await deps.readStore.drop(shadowName).catch(() => undefined);
+    await finishProjectionRebuild(deps.commands, projection.name, rebuildId, null).catch(() => undefined);
     throw error;
   }
-  const live = deps.readStore.collection(projection.collection, projection.indexes);
-  const folded = events;
-  await fold(live, 'catch-up', last);
+  const finished = await finishProjectionRebuild(deps.commands, projection.name, rebuildId, last);
+  await deps.whenProjected(finished);
+
+  let caughtUp = 0;
+  for await (const event of deps.store.readAll({ after: last ?? 'start' })) {
+    if (comparePositions(event.position, finished) >= 0) break;
+    caughtUp += 1;
+  }
+  onProgress({ phase: 'catch-up', position: finished.commit, head: finished.commit, events, applied });
   return {
     projection: projection.name,
     collection: projection.collection,
-    events: folded,
+    events,
     applied,
     failed,
     firstError,
-    caughtUp: events - folded,
-    documents: await live.count({}),
+    caughtUp,
+    documents: await deps.readStore.collection(projection.collection, projection.indexes).count({}),
     ms: Math.round(performance.now() - started),
   };
 }

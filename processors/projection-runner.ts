@@ -3,6 +3,7 @@ import type { CheckpointStore, ReadStore } from '../domain/ports/read-store.port
 import type { Projection } from '../domain/ports/projection.port.js';
 import type { LogProgress } from './log-progress.js';
 import { createPositionWaiters } from './position-waiters.js';
+import { createRebuildPauses } from './rebuild-pauses.js';
 
 /**
  * Folds `$all` into the read models, in log order, from the last checkpoint. Writes go through the
@@ -57,17 +58,24 @@ export function createProjectionRunner(deps: {
     sinceSave = 0;
   }
 
+  async function applyProjection(projection: Projection, event: RecordedEvent) {
+    try {
+      const id = projection.idOf(event);
+      if (id !== null) await collections.get(projection.name)!.apply(id, event.position, (doc) => projection.evolve(doc, event));
+    } catch (error) {
+      deps.onError?.(error, event, projection.name);
+    }
+  }
+
+  const rebuilds = createRebuildPauses({ store: deps.store, projections: deps.projections, apply: applyProjection });
+
   async function project(event: RecordedEvent) {
     for (const sink of deps.sinks ?? []) {
       if (sink.handles.includes(event.type)) sink.apply(event);
     }
+    await rebuilds.observe(event);
     for (const projection of byType.get(event.type) ?? []) {
-      try {
-        const id = projection.idOf(event);
-        if (id !== null) await collections.get(projection.name)!.apply(id, event.position, (doc) => projection.evolve(doc, event));
-      } catch (error) {
-        deps.onError?.(error, event, projection.name);
-      }
+      if (!rebuilds.isPaused(projection.name)) await applyProjection(projection, event);
     }
   }
 

@@ -43,8 +43,8 @@ export interface ReadStore {
   /**
    * Gives `target` the documents (and tombstones) of `source` and removes `source`: a read model rebuilt
    * beside the live one takes over; handles already held on `target` see the new documents. Not atomic on
-   * every adapter (a write racing with it may be overwritten), so a rebuild re-applies the events after
-   * its last position, which the position guard makes safe.
+   * every adapter (a write racing with it may be lost): callers keep writers of `target` away meanwhile,
+   * as a rebuild does by pausing every projection runner through the log.
    */
   replace(target: string, source: string): Promise<void>;
   /** Removes one collection and its documents (e.g. an abandoned rebuild). */

@@ -25,7 +25,7 @@ export const PROJECTION_VERBS: Record<string, (services: Services, args: ParsedA
     if (!projection) throw fail('not_found', `${name ? `no projection "${name}"` : 'usage: projections rebuild <name>'}; projections: ${PROJECTIONS.map((p) => p.name).join(', ')}`);
     const progress = io.progress();
     try {
-      const report = await rebuildProjection({ store: services.store, readStore: services.readStore, ids: services.commands.ids }, projection, (p) =>
+      const report = await rebuildProjection({ store: services.store, readStore: services.readStore, commands: services.commands, whenProjected: (position) => services.projections.whenProcessed(position) }, projection, (p) =>
         progress.update(`${p.phase} ${projection.name} (% of the log)`, percent(p.position, p.head), 100, `${p.events} events read, ${p.applied} applied`),
       );
       return { exitCode: report.failed === 0 ? 0 : 1, output: { read_store: services.config.READ_STORE, ...report } };

@@ -117,7 +117,7 @@ const COPY_BATCH = 1000;
 /**
  * Overwrites `into` with the documents of `from` (tombstones included) and deletes what `from` lacks.
  * A copy, not renameCollection: FerretDB v1 implements no `dropTarget`. Not atomic: a racing write to
- * `into` may be overwritten, which is why a rebuild re-applies the events after its last position.
+ * `into` may be lost, which is why a rebuild first pauses every projection runner (through the log).
  */
 async function copyOver(from: MongoCollection<Stored>, into: MongoCollection<Stored>): Promise<void> {
   const kept = new Set<string>();
