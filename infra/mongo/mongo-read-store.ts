@@ -112,7 +112,8 @@ function checkName(name: string): void {
   }
 }
 
-const COPY_BATCH = 1000;
+/** FerretDB 1.24 never answers an update command of 100 or more replacements of existing documents. */
+const COPY_BATCH = 50;
 
 /**
  * Overwrites `into` with the documents of `from` (tombstones included) and deletes what `from` lacks.

@@ -185,6 +185,20 @@ export function readStoreContract(name: string, open: () => Promise<ReadStore>):
       expect(await store.collection<Row>(source).count({})).toBe(0);
     });
 
+    it('replace carries hundreds of documents over hundreds already there (a batch size FerretDB stalls on)', async () => {
+      const target = uniqueName('t');
+      const source = uniqueName('s');
+      const live = store.collection<Row>(target, ['user']);
+      const rebuilt = store.collection<Row>(source, ['user']);
+      for (let i = 0; i < 240; i++) await live.apply(`d${i}`, pos(i + 1), set({ user: 'old', at: 'x', n: i }));
+      for (let i = 40; i < 280; i++) await rebuilt.apply(`d${i}`, pos(i + 1), set({ user: 'new', at: 'x', n: i }));
+      await store.replace(target, source);
+      expect(await live.count({})).toBe(240);
+      expect(await live.count({ where: { user: 'new' } })).toBe(240);
+      expect(await live.get('d0')).toBeNull();
+      expect((await live.get('d279'))?.doc.n).toBe(279);
+    });
+
     it('replace with a source never written empties the target; drop removes a collection', async () => {
       const target = uniqueName('t');
       const live = store.collection<Row>(target);
