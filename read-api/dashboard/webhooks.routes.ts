@@ -1,13 +1,13 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { loadWebhookActor } from '../../commands/webhook-actor.js';
-import { createSubscription, deleteSubscription, rotateSecret, sendTestEvent, updateSubscription } from '../../commands/webhook-subscriptions.commands.js';
+import { deleteSubscription, sendTestEvent } from '../../commands/webhook-subscriptions.commands.js';
 import { fail } from '../../domain/shared/errors.js';
 import { mayManage, type WebhookActor } from '../../domain/webhooks/webhook-access.js';
 import { WEBHOOK_EVENT_TYPES } from '../../domain/webhooks/webhook-event-types.js';
 import type { SubgroupDoc } from '../../projections/subgroups.projection.js';
 import { createWebhookBody, rotateSecretBody, updateWebhookBody, webhookParams } from '../routes/webhook-schemas.js';
-import { managedSubscription } from '../routes/webhook-views.js';
+import { webhookActions } from '../routes/webhook-actions.js';
 import type { AppServices } from '../services.js';
 import { webhooksPage, type HistoryRow, type WebhookView } from './pages/webhooks.page.js';
 import { requireUser } from './session-auth.js';
@@ -25,6 +25,7 @@ const testBody = z.strictObject({ subscription_id: z.string().min(1).max(100), e
 export function webhookDashboardRoutes(services: AppServices): FastifyPluginAsync {
   const { commands, subscriptions, deliveries } = services.webhooks;
   const actorOf = (request: FastifyRequest) => loadWebhookActor(commands, requireUser(request).userId, 'dashboard');
+  const actions = webhookActions(services);
 
   /** The subgroups the actor manages, by organization and name. */
   async function manageableSubgroups(actor: WebhookActor): Promise<SubgroupDoc[]> {
@@ -70,32 +71,13 @@ export function webhookDashboardRoutes(services: AppServices): FastifyPluginAsyn
       return reply.type('text/html; charset=utf-8').send(webhooksPage(user, { subgroups, selected, mayCreate, webhooks }).value);
     });
 
-    app.post('/api/webhooks', { schema: { hide: true, body: createWebhookBody } }, async (request, reply) => {
-      const actor = await actorOf(request);
-      const body = request.body as z.infer<typeof createWebhookBody>;
-      const created = await createSubscription(commands, actor, {
-        url: body.url,
-        eventTypes: body.event_types,
-        ...(body.subgroup_id !== undefined ? { subgroupId: body.subgroup_id } : {}),
-        ...(body.alert_min_level !== undefined ? { alertMinLevel: body.alert_min_level } : {}),
-        ...(body.description !== undefined ? { description: body.description } : {}),
-      });
-      await services.whenProjected(created.position);
-      return reply.status(201).send({ ...(await managedSubscription(subscriptions, actor, created.subscriptionId)), secret: created.secret });
-    });
+    app.post('/api/webhooks', { schema: { hide: true, body: createWebhookBody } }, async (request, reply) =>
+      reply.status(201).send(await actions.create(await actorOf(request), request.body as z.infer<typeof createWebhookBody>)),
+    );
 
     app.patch('/api/webhooks/:id', { schema: { hide: true, params: webhookParams, body: updateWebhookBody } }, async (request) => {
-      const actor = await actorOf(request);
       const { id } = request.params as z.infer<typeof webhookParams>;
-      const { url, event_types: eventTypes, alert_min_level: alertMinLevel, description } = request.body as z.infer<typeof updateWebhookBody>;
-      const written = await updateSubscription(commands, actor, id, {
-        ...(url !== undefined ? { url } : {}),
-        ...(eventTypes !== undefined ? { eventTypes } : {}),
-        ...(alertMinLevel !== undefined ? { alertMinLevel } : {}),
-        ...(description !== undefined ? { description } : {}),
-      });
-      await services.whenProjected(written.position);
-      return managedSubscription(subscriptions, actor, id);
+      return actions.update(await actorOf(request), id, request.body as z.infer<typeof updateWebhookBody>);
     });
 
     app.delete('/api/webhooks/:id', { schema: { hide: true, params: webhookParams } }, async (request) => {
@@ -105,12 +87,8 @@ export function webhookDashboardRoutes(services: AppServices): FastifyPluginAsyn
     });
 
     app.post('/api/webhooks/:id/rotate-secret', { schema: { hide: true, params: webhookParams, body: rotateSecretBody } }, async (request) => {
-      const actor = await actorOf(request);
       const { id } = request.params as z.infer<typeof webhookParams>;
-      const hours = (request.body as z.infer<typeof rotateSecretBody>)?.previous_secret_valid_hours;
-      const rotated = await rotateSecret(commands, actor, id, hours === undefined ? {} : { previousSecretValidHours: hours });
-      await services.whenProjected(rotated.position);
-      return { ...(await managedSubscription(subscriptions, actor, id)), secret: rotated.secret, previous_secret_valid_until: rotated.previousValidUntil };
+      return actions.rotate(await actorOf(request), id, request.body as z.infer<typeof rotateSecretBody>);
     });
 
     // The spec's dashboard test action: a synthetic event to one subscription, delivered like any other.
