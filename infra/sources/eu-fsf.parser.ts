@@ -1,5 +1,5 @@
-import { SANCTIONS_CATEGORY } from '../../domain/intel/native-tags.js';
 import { isoDay, malformed, ParsedFileBuilder, type ParsedFile } from './parsed-file.js';
+import { sanctionDraft } from './sanction-draft.js';
 import { addressesInText } from './sanctions-text-addresses.js';
 import { xmlTokens } from './xml-tokenizer.js';
 
@@ -39,24 +39,14 @@ export function parseEuFsfXml(text: string, file: string): ParsedFile {
       out.records += 1;
       const located = out.locate(raw, `line ${done.line}`);
       if (!located) continue;
-      out.claims.push({
-        kind: 'sanction',
-        address: located.address,
-        scope: ParsedFileBuilder.scopeOf(located),
-        category: SANCTIONS_CATEGORY,
-        label: entityName,
-        confidence: 100,
-        sourceUrl: EU_FSF_PAGE,
-        seenAt: null,
-        sanction: {
+      out.claims.push(sanctionDraft(located, EU_FSF_PAGE, {
           list: 'EU',
           entity: entityName,
           program: done.programmes.length > 0 ? [...new Set(done.programmes)].join('; ') : null,
           listEntryId: done.id,
           listDate,
           asset,
-        },
-      });
+        }));
     }
   };
 

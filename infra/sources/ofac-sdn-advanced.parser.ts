@@ -1,5 +1,5 @@
-import { SANCTIONS_CATEGORY } from '../../domain/intel/native-tags.js';
 import { malformed, ParsedFileBuilder, type ParsedFile } from './parsed-file.js';
+import { sanctionDraft } from './sanction-draft.js';
 import { xmlTokens } from './xml-tokenizer.js';
 
 /**
@@ -134,24 +134,14 @@ export function parseOfacSdnAdvanced(text: string, file: string): ParsedFile {
       out.records += 1;
       const located = out.locate(raw, `line ${line}`);
       if (!located) continue;
-      out.claims.push({
-        kind: 'sanction',
-        address: located.address,
-        scope: ParsedFileBuilder.scopeOf(located),
-        category: SANCTIONS_CATEGORY,
-        label: party.name,
-        confidence: 100,
-        sourceUrl: listed ? `${OFAC_DETAILS_URL}${listed.id}` : null,
-        seenAt: null,
-        sanction: {
+      out.claims.push(sanctionDraft(located, listed ? `${OFAC_DETAILS_URL}${listed.id}` : null, {
           list: 'US',
           entity: party.name,
           program: listed && listed.programs.length > 0 ? listed.programs.join('; ') : null,
           listEntryId: listed?.id ?? null,
           listDate: listed ? ([...listed.dates].sort()[0] ?? null) : null,
           asset,
-        },
-      });
+        }));
     }
   }
   return out.finish();

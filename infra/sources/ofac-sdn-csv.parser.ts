@@ -1,7 +1,7 @@
-import { SANCTIONS_CATEGORY } from '../../domain/intel/native-tags.js';
 import { parseCsv } from './csv.js';
 import { OFAC_DETAILS_URL } from './ofac-sdn-advanced.parser.js';
 import { malformed, ParsedFileBuilder, type ParsedFile } from './parsed-file.js';
+import { sanctionDraft } from './sanction-draft.js';
 
 /**
  * OFAC's legacy SDN.CSV: no header, 12 columns (ent_num, SDN_Name, SDN_Type, Program, Title,
@@ -44,17 +44,7 @@ export function parseOfacSdnCsv(text: string, file: string): ParsedFile {
       const located = out.locate(raw, `line ${line}`);
       if (!located) continue;
       const entity = valueOf(name ?? '');
-      out.claims.push({
-        kind: 'sanction',
-        address: located.address,
-        scope: ParsedFileBuilder.scopeOf(located),
-        category: SANCTIONS_CATEGORY,
-        label: entity,
-        confidence: 100,
-        sourceUrl: `${OFAC_DETAILS_URL}${entNum.trim()}`,
-        seenAt: null,
-        sanction: { list: 'US', entity, program: programsOf(program ?? ''), listEntryId: entNum.trim(), listDate: null, asset },
-      });
+      out.claims.push(sanctionDraft(located, `${OFAC_DETAILS_URL}${entNum.trim()}`, { list: 'US', entity, program: programsOf(program ?? ''), listEntryId: entNum.trim(), listDate: null, asset }));
     }
   }
   return out.finish();

@@ -1,6 +1,6 @@
-import { SANCTIONS_CATEGORY } from '../../domain/intel/native-tags.js';
 import { parseCsv } from './csv.js';
 import { malformed, ParsedFileBuilder, type ParsedFile } from './parsed-file.js';
+import { sanctionDraft } from './sanction-draft.js';
 import { addressesInText, ukDay } from './sanctions-text-addresses.js';
 
 /**
@@ -59,17 +59,7 @@ export function parseOfsiConList(text: string, file: string): ParsedFile {
       out.records += 1;
       const located = out.locate(raw, `line ${line}`);
       if (!located) continue;
-      out.claims.push({
-        kind: 'sanction',
-        address: located.address,
-        scope: ParsedFileBuilder.scopeOf(located),
-        category: SANCTIONS_CATEGORY,
-        label: entity,
-        confidence: 100,
-        sourceUrl: OFSI_SEARCH_URL,
-        seenAt: null,
-        sanction: { list: 'UK', entity, program: target.regime, listEntryId: group, listDate: target.listedOn, asset },
-      });
+      out.claims.push(sanctionDraft(located, OFSI_SEARCH_URL, { list: 'UK', entity, program: target.regime, listEntryId: group, listDate: target.listedOn, asset }));
     }
   }
   return out.finish();
