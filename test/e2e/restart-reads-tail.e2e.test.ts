@@ -1,0 +1,40 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, expect, it } from 'vitest';
+import { startTestService } from '../support/test-service.js';
+
+/**
+ * A restart resumes the read models from the checkpoint committed with them: it reads only what was
+ * appended after it (plus the dataset streams its in-memory indexes are rebuilt from), not all of `$all`.
+ */
+const dirs: string[] = [];
+afterAll(async () => {
+  for (const dir of dirs) await rm(dir, { recursive: true, force: true });
+});
+
+it('a restart reads only the tail of the log, and the read models it kept still answer', { timeout: 60_000 }, async () => {
+  const dataDir = await mkdtemp(join(tmpdir(), 'svc-restart-'));
+  dirs.push(dataDir);
+  const first = await startTestService({ SVC_SOURCES_DIR: '' }, dataDir);
+  const accounts = [];
+  for (let i = 0; i < 60; i++) accounts.push(await first.account({ depositUsd: 5 }));
+  const appended = first.services.projections.eventsRead();
+  expect(appended).toBeGreaterThan(200);
+  await first.close();
+
+  const second = await startTestService({ SVC_SOURCES_DIR: '' }, dataDir);
+  try {
+    await second.services.whenCaughtUp();
+    expect(second.services.projections.eventsRead()).toBe(0);
+    expect((await second.services.repositories.balances.get(accounts[59]!.userId))?.balance_micros).toBe(5_000_000);
+    // New events after the restart are folded on top of what was kept.
+    const late = await second.account({ depositUsd: 7 });
+    expect(second.services.projections.eventsRead()).toBeGreaterThan(0);
+    expect(second.services.projections.eventsRead()).toBeLessThan(20);
+    expect((await second.services.repositories.balances.get(late.userId))?.balance_micros).toBe(7_000_000);
+    expect((await second.services.repositories.accounts.get(accounts[0]!.userId))?.userId).toBe(accounts[0]!.userId);
+  } finally {
+    await second.close();
+  }
+});
