@@ -1,4 +1,4 @@
-import { comparePositions, type EventStore, type Position, type RecordedEvent, type SubscriptionFilter } from '../domain/ports/event-store.port.js';
+import { comparePositions, type EventStore, type Position, type RecordedEvent } from '../domain/ports/event-store.port.js';
 import type { ReadStore } from '../domain/ports/read-store.port.js';
 import type { Projection } from '../domain/ports/projection.port.js';
 import type { LogProgress } from './log-progress.js';
@@ -26,6 +26,24 @@ export interface ProjectionRunner {
 }
 
 const BATCH_EVENTS = 500;
+/** The streams the sinks are rebuilt from (one document per stream), kept by the runner itself. */
+const SINK_STREAMS = 'sink_streams';
+type SinkStreamDoc = { readonly stream: string };
+
+/** k-way merge of streams by `$all` position (k is small: the dataset and curation streams). */
+async function* mergeInLogOrder(streams: AsyncIterator<RecordedEvent>[]): AsyncGenerator<RecordedEvent> {
+  const heads = await Promise.all(streams.map(async (it) => ({ it, next: await it.next() })));
+  for (;;) {
+    let first: (typeof heads)[number] | undefined;
+    for (const head of heads) {
+      if (head.next.done) continue;
+      if (!first || comparePositions(head.next.value.position, first.next.value.position) < 0) first = head;
+    }
+    if (!first || first.next.done) return;
+    yield first.next.value;
+    first.next = await first.it.next();
+  }
+}
 
 /**
  * An in-process index fed by events (e.g. the intelligence index). A restart resumes the read models from
@@ -50,6 +68,8 @@ export function createProjectionRunner(deps: {
 }): ProjectionRunner {
   const name = deps.name ?? 'projections';
   const sinks = deps.sinks ?? [];
+  const withHistory = sinks.filter((sink) => sink.history !== 'none');
+  const historyPrefixes = [...new Set(withHistory.flatMap((sink) => (sink.history === 'none' ? [] : sink.history.streamPrefixes)))];
   const byType = new Map<string, Projection[]>();
   for (const projection of deps.projections) {
     for (const type of projection.handles) byType.set(type, [...(byType.get(type) ?? []), projection]);
@@ -127,6 +147,7 @@ export function createProjectionRunner(deps: {
     for (const sink of sinks) {
       if (sink.handles.includes(event.type)) sink.apply(event);
     }
+    await noteSinkStream(event);
     // A rebuild swaps collections underneath: what is folded so far goes in first.
     if (rebuilds.concerns(event)) await commit();
     await rebuilds.observe(event);
@@ -135,19 +156,27 @@ export function createProjectionRunner(deps: {
     }
   }
 
-  /** Sinks with a history get the events of their streams up to the checkpoint; the main loop brings the rest. */
+  /**
+   * Sinks with a history get the events of their streams up to the checkpoint (the main loop brings the
+   * rest): the streams are listed by a read model the runner keeps (SINK_STREAMS) and read one by one, merged
+   * in log order, so a start reads the dataset streams only, however long `$all` has grown.
+   */
   async function catchUpSinks(upTo: Position) {
-    const withHistory = sinks.filter((sink) => sink.history !== 'none');
-    const streamPrefixes = [...new Set(withHistory.flatMap((sink) => (sink.history === 'none' ? [] : sink.history.streamPrefixes)))];
-    if (streamPrefixes.length === 0) return;
-    const filter: SubscriptionFilter = { streamPrefixes };
-    const done = new AbortController();
-    for await (const delivery of deps.store.subscribeToAll({ from: 'start', filter, signal: done.signal })) {
-      if (delivery.kind === 'caughtUp' || comparePositions(delivery.event.position, upTo) > 0) break;
+    if (historyPrefixes.length === 0) return;
+    const streams = await deps.readStore.collection<SinkStreamDoc>(SINK_STREAMS).find({});
+    const merged = mergeInLogOrder(streams.map((doc) => deps.store.read(doc.stream)[Symbol.asyncIterator]()));
+    for await (const event of merged) {
+      if (comparePositions(event.position, upTo) > 0) break;
       read += 1;
-      for (const sink of withHistory) if (sink.handles.includes(delivery.event.type)) sink.apply(delivery.event);
+      for (const sink of withHistory) if (sink.handles.includes(event.type)) sink.apply(event);
     }
-    done.abort();
+  }
+
+  /** Records a stream a sink is rebuilt from, the first time one of its events is folded. */
+  async function noteSinkStream(event: RecordedEvent) {
+    if (!historyPrefixes.some((prefix) => event.streamId.startsWith(prefix))) return;
+    if (await batch.current(SINK_STREAMS, event.streamId)) return;
+    batch.stage({ collection: SINK_STREAMS, id: event.streamId, doc: { stream: event.streamId }, position: event.position });
   }
 
   async function run(from: Position | null) {

@@ -1,6 +1,6 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { startTestService } from '../support/test-service.js';
 
@@ -8,6 +8,7 @@ import { startTestService } from '../support/test-service.js';
  * A restart resumes the read models from the checkpoint committed with them: it reads only what was
  * appended after it (plus the dataset streams its in-memory indexes are rebuilt from), not all of `$all`.
  */
+const LAZARUS = '0x098b716b8aaf21512996dc57eb0615e2383e2f96';
 const dirs: string[] = [];
 afterAll(async () => {
   for (const dir of dirs) await rm(dir, { recursive: true, force: true });
@@ -55,5 +56,28 @@ it('opens a data directory written before the read models were on disk: the firs
     expect((await upgraded.services.repositories.balances.get(account.userId))?.balance_micros).toBe(3_000_000);
   } finally {
     await upgraded.close();
+  }
+});
+
+it('rebuilds the intelligence index at a restart from the dataset streams alone', { timeout: 120_000 }, async () => {
+  const dataDir = await mkdtemp(join(tmpdir(), 'svc-restart-intel-'));
+  dirs.push(dataDir);
+  const sources = resolve(process.env.SVC_SOURCES_DIR || '../shared/data');
+  const first = await startTestService({ SVC_SOURCES_DIR: sources }, dataDir);
+  for (let i = 0; i < 20; i++) await first.account({ depositUsd: 1 });
+  const before = first.services.intel.lookup(LAZARUS, 'ETH');
+  await first.close();
+
+  const second = await startTestService({ SVC_SOURCES_DIR: sources }, dataDir);
+  try {
+    await second.services.whenCaughtUp();
+    let datasetEvents = 0;
+    for await (const event of second.services.store.readAll()) if (/^(dataset|curation)-/.test(event.streamId)) datasetEvents += 1;
+    expect(datasetEvents).toBeGreaterThan(0);
+    // The dataset streams, and none of the accounts' events.
+    expect(second.services.projections.eventsRead()).toBe(datasetEvents);
+    expect(second.services.intel.lookup(LAZARUS, 'ETH')).toEqual(before);
+  } finally {
+    await second.close();
   }
 });
