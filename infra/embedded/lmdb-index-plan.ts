@@ -44,9 +44,28 @@ export interface QueryPlan {
   /** The index yields documents in the query's order (skip/limit can stream). */
   readonly ordered: boolean;
   readonly reverse: boolean;
+  /** The index range alone decides `where` and `since`: counts and skips need no document. */
+  readonly covered: boolean;
+}
+
+/** Whether `index` decides every condition of the query exactly (prefix strings indexed whole). */
+function covers(index: IndexKey | null, query: Pick<DocQuery, 'where' | 'since'>): boolean {
+  // Without an index the documents themselves are walked (tombstones among them): never covered.
+  if (index === null) return false;
+  const names = index.name.split('>');
+  const fixed = names.slice(0, index.prefix.length);
+  const where = Object.entries(query.where ?? {});
+  if (where.length !== fixed.length || !where.every(([field, value]) => fixed.includes(field) && (typeof value !== 'string' || value.length <= MAX_INDEXED_STRING))) return false;
+  if (query.since === undefined) return index.from === undefined;
+  return index.from !== undefined && names[index.prefix.length] === query.since.field && query.since.value.length <= MAX_INDEXED_STRING;
 }
 
 export function planQuery(fields: readonly string[], query: Pick<DocQuery, 'where' | 'since' | 'orderBy'>): QueryPlan {
+  const plan = choosePlan(fields, query);
+  return { ...plan, covered: covers(plan.index, query) };
+}
+
+function choosePlan(fields: readonly string[], query: Pick<DocQuery, 'where' | 'since' | 'orderBy'>): Omit<QueryPlan, 'covered'> {
   const where = query.where ?? {};
   const equal = Object.keys(where).filter((field) => fields.includes(field));
   const order = query.orderBy;

@@ -82,12 +82,15 @@ class LmdbCollection<D extends Doc> implements Collection<D> {
     this.isOpen();
     const plan = planQuery(this.fields(), query);
     if (plan.ordered) {
-      // The index yields the documents in the query's order: skip and limit as they stream by.
+      // The index yields the documents in the query's order: skip and limit as they stream by (a covering
+      // index skips on its keys alone, without reading the skipped documents).
       const out: D[] = [];
       let skip = Math.max(0, query.skip ?? 0);
       const limit = query.limit === undefined ? Infinity : Math.max(0, query.limit);
       if (limit === 0) return out;
-      for (const doc of this.scan(plan.index, plan.reverse)) {
+      const ids = plan.covered ? this.ids(plan.index, plan.reverse, skip) : null;
+      if (ids !== null) skip = 0;
+      for (const doc of ids === null ? this.scan(plan.index, plan.reverse) : this.docsOf(ids)) {
         if (!matches(doc, query)) continue;
         if (skip > 0) {
           skip -= 1;
@@ -106,6 +109,7 @@ class LmdbCollection<D extends Doc> implements Collection<D> {
   async count(query: Omit<DocQuery, 'skip' | 'limit' | 'orderBy'>): Promise<number> {
     this.isOpen();
     const plan = planQuery(this.fields(), query);
+    if (plan.covered && plan.index !== null) return this.dbs.index.getKeysCount(this.bounds(plan.index, false));
     let n = 0;
     for (const { doc } of this.rows(plan.index)) if (matches(doc, query)) n += 1;
     return n;
@@ -115,6 +119,28 @@ class LmdbCollection<D extends Doc> implements Collection<D> {
     for (const row of this.rows(index, reverse)) yield row.doc;
   }
 
+  private bounds(index: IndexKey, reverse: boolean) {
+    const low = [this.name, index.name, ...index.prefix, ...(index.from === undefined ? [] : [index.from])] as Key[];
+    const high = [this.name, index.name, ...index.prefix, END] as Key[];
+    return reverse ? { start: high, end: low, reverse: true } : { start: low, end: high };
+  }
+
+  /** Document ids under an index range, in its order, past the first `offset`. */
+  private *ids(index: IndexKey | null, reverse: boolean, offset = 0): Iterable<string> {
+    if (index === null) {
+      for (const key of this.dbs.docs.getKeys({ start: [this.name], end: [this.name, END], offset })) yield String(key[1]);
+      return;
+    }
+    for (const key of this.dbs.index.getKeys({ ...this.bounds(index, reverse), offset })) yield String(key[key.length - 1]);
+  }
+
+  private *docsOf(ids: Iterable<string>): Iterable<D> {
+    for (const id of ids) {
+      const stored = this.dbs.docs.get([this.name, id]);
+      if (stored?.d != null) yield stored.d as D;
+    }
+  }
+
   /** Live documents under an index range (ids read from the index, then their documents), else all of them. */
   private *rows(index: IndexKey | null, reverse = false): Iterable<{ id: string; doc: D }> {
     if (index === null) {
@@ -122,11 +148,7 @@ class LmdbCollection<D extends Doc> implements Collection<D> {
       for (const { key, value } of range) if (value.d !== null) yield { id: String(key[1]), doc: value.d as D };
       return;
     }
-    const low = [this.name, index.name, ...index.prefix, ...(index.from === undefined ? [] : [index.from])] as Key[];
-    const high = [this.name, index.name, ...index.prefix, END] as Key[];
-    const range = this.dbs.index.getKeys(reverse ? { start: high, end: low, reverse: true } : { start: low, end: high });
-    for (const key of range) {
-      const id = String(key[key.length - 1]);
+    for (const id of this.ids(index, reverse)) {
       const stored = this.dbs.docs.get([this.name, id]);
       if (stored?.d != null) yield { id, doc: stored.d as D };
     }
