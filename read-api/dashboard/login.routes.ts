@@ -7,10 +7,10 @@ import type { AppServices } from '../services.js';
 import { parseCookies, serializeCookie } from './cookies.js';
 import type { LoginThrottle } from './login-throttle.js';
 import { loginPage } from './pages/login.page.js';
+import { HOME, safeNext } from './safe-next.js';
 import { checkCsrf, isSecureRequest, sameToken, setSessionCookie } from './session-auth.js';
 
 const LOGIN_CSRF_COOKIE = 'svc_login_csrf';
-const HOME = '/account/api';
 
 const loginForm = z.object({
   email: z.string().trim().min(1).max(320),
@@ -18,11 +18,6 @@ const loginForm = z.object({
   csrf: z.string().max(128),
   next: z.string().max(2048).optional(),
 });
-
-/** Only a path of this site: `//evil.example` and `/\evil.example` would leave it. */
-function safeNext(next: unknown): string {
-  return typeof next === 'string' && /^\/(?![/\\])/.test(next) ? next : HOME;
-}
 
 const hex = (bytes: Uint8Array) => Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
 
