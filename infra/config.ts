@@ -34,6 +34,9 @@ const schema = z.object({
   SVC_COOKIE_SECURE: z.enum(['auto', 'always', 'never']).default('auto'),
   SVC_LOGIN_MAX_FAILURES: z.coerce.number().int().min(1).max(1000).default(5),
   SVC_LOGIN_WINDOW_MINUTES: z.coerce.number().int().min(1).max(1440).default(15),
+  /** Login password checks (scrypt, 128 MiB each at N=2^17) running at once, and waiting beyond those. */
+  SVC_LOGIN_MAX_CONCURRENT_CHECKS: z.coerce.number().int().min(1).max(64).default(2),
+  SVC_LOGIN_MAX_QUEUED_CHECKS: z.coerce.number().int().min(0).max(10_000).default(32),
   SVC_PASSWORD_SCRYPT_LOG_N: z.coerce.number().int().min(10).max(20).default(17),
   /** The x402 pay-per-call channel (README, "x402 channel"); off while X402_PAY_TO is unset. */
   ...x402Settings,
