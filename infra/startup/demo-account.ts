@@ -1,6 +1,6 @@
 import { openAccount } from '../../commands/accounts.commands.js';
 import { issueApiKey } from '../../commands/api-keys.commands.js';
-import { isWellFormedApiKey } from '../../domain/apikeys/api-key.js';
+import { hashApiKey, isWellFormedApiKey } from '../../domain/apikeys/api-key.js';
 import { usdToMicros } from '../../domain/shared/money.js';
 import type { Services } from '../bootstrap.js';
 
@@ -22,7 +22,8 @@ export async function ensureDemoAccount(services: Services, log: (line: string) 
   const wanted = chosen !== undefined && isWellFormedApiKey(chosen) ? chosen : undefined;
   const existing = await repositories.accounts.byEmail(DEMO_EMAIL);
   if (existing) {
-    if (wanted) await issueApiKey(commands, existing.userId, wanted);
+    // Installed once: its hash is already known (keys of older data directories, with ids `k-…`, included).
+    if (wanted && !(await repositories.apiKeys.byHash(hashApiKey(wanted)))) await issueApiKey(commands, existing.userId, wanted);
     return { created: false, apiKey: null };
   }
   const { userId } = await openAccount(commands, {
