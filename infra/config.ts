@@ -50,6 +50,11 @@ const schema = z.object({
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(50).max(60_000).default(10_000),
   /** Multiplies the retry schedule (5 s, 5 min, 30 min, 2 h); tests shrink it, production keeps 1. */
   WEBHOOK_RETRY_SCALE: z.coerce.number().positive().max(10).default(1),
+  /** Slow and greedy clients, on the V2 app (with the dashboard) and the x402 app: read-api/server-limits.ts. */
+  SVC_HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
+  SVC_HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
+  SVC_HTTP_KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(65_000),
+  SVC_HTTP_MAX_CONNECTIONS_PER_CLIENT: z.coerce.number().int().min(0).max(100_000).default(64),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** GET /metrics: when set, a scrape needs `Authorization: Bearer <token>` (README, "Metrics and logs"). */
   METRICS_TOKEN: z.string().min(16).max(256).regex(/^[\x21-\x7e]+$/, 'printable ASCII without spaces').optional(),
