@@ -1,5 +1,6 @@
-import type { Socket } from 'node:net';
-import type { FastifyInstance, FastifyServerOptions } from 'fastify';
+import type { FastifyInstance, FastifyRequest, FastifyServerOptions } from 'fastify';
+
+type Socket = FastifyRequest['raw']['socket'];
 
 /**
  * How long a client may take and how many connections it may hold, on every listening app (V2 with the
@@ -49,7 +50,7 @@ export function capConnectionsPerClient(app: FastifyInstance, max: number): void
   if (max <= 0) return;
   const open = new Map<string, number>();
   const refused = new WeakSet<Socket>();
-  app.server.on('connection', (socket: Socket) => {
+  app.server.on('connection', (socket) => {
     const client = socket.remoteAddress ?? 'unknown';
     const count = open.get(client) ?? 0;
     if (count >= max) {
