@@ -25,6 +25,8 @@ const schema = z.object({
   SVC_SYNC_INTERVAL_HOURS: z.coerce.number().min(0).default(24),
   /** Where `data sync` downloads from instead of upstream: see infra/sources/upstream-mirror.ts. */
   SVC_UPSTREAM_MIRROR: z.string().optional(),
+  /** The demo account (demo@localhost, funded, with a key): 1 for trying the service out, 0 in production. */
+  SVC_DEMO_ACCOUNT: z.enum(['0', '1']).default('1'),
   SVC_DEMO_DEPOSIT_USD: z.coerce.number().nonnegative().default(10),
   SVC_DEMO_API_KEY: z.string().optional(),
   /** Dashboard: the demo account's password; when unset, one is generated and printed once on first start. */
