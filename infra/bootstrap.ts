@@ -233,6 +233,8 @@ export async function createServices(
         cookieSecure: config.SVC_COOKIE_SECURE,
         loginMaxFailures: config.SVC_LOGIN_MAX_FAILURES,
         loginWindowMs: config.SVC_LOGIN_WINDOW_MINUTES * 60_000,
+        loginMaxConcurrentChecks: config.SVC_LOGIN_MAX_CONCURRENT_CHECKS,
+        loginMaxQueuedChecks: config.SVC_LOGIN_MAX_QUEUED_CHECKS,
       },
     },
     inspect: {
