@@ -25,7 +25,7 @@ export function registerFreeResultRoute(
 ): void {
   app.get(path, async (request, reply) => {
     const started = performance.now();
-    limiter.take('free', request.ip);
+    await limiter.take('free', request.ip);
     const id = (request.params as { id: string }).id;
     if (!UUID.test(id)) throw fail('not_found', 'no such check');
     const response = await outcome(id.toLowerCase());

@@ -53,7 +53,7 @@ export function registerPaidRoute<Params, Input>(
   const handler: RouteHandlerMethod = async (request, reply) => {
     const started = performance.now();
     const header = paymentHeaderOf(request);
-    limiter.take(header ? 'paid' : 'free', request.ip);
+    await limiter.take(header ? 'paid' : 'free', request.ip);
     const input = resource.parse(request.params as Params, request.body);
     if (!header) {
       throw fail('payment_required', `this call costs ${microsToUsd(price)} USD: pay the quote in the payment-required header and send the proof in X-PAYMENT`);
