@@ -43,7 +43,7 @@ export async function buildX402App(
   // The same X-Request-Id handling as the V2 app: echoed, and the correlation of the paid call's events.
   capConnectionsPerClient(app, limits.maxConnectionsPerClient); // first hook: a refused connection reaches nothing else
   addRequestTracing(app, { correlation: services.deps.correlation });
-  const limiter = createRateLimiter({ clock: services.deps.clock, ...services.limits });
+  const limiter = createRateLimiter({ clock: services.deps.clock, ...services.limits, limits: services.rateLimits });
 
   app.addHook('onSend', async (_request, reply) => {
     reply.header('access-control-allow-origin', '*').header('access-control-expose-headers', EXPOSED);
