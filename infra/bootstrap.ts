@@ -50,8 +50,9 @@ import { registerBusLag, registerLogLag } from './metrics/lag-metrics.js';
 import { createServiceMetrics } from './metrics/service-metrics.js';
 import { timedEventStore } from './metrics/timed-event-store.js';
 import { createAsyncCorrelation } from './system/async-correlation.js';
+import { createMonitorModule, MONITOR_PROJECTIONS, type MonitorModule } from './monitors/monitor-module.js';
 
-export const PROJECTIONS = [accountsProjection, keyProviderSelectionsProjection, apiKeysProjection, apiKeyHashesProjection, usageProjection, balancesProjection, sessionsProjection, subgroupsProjection, usageDaysProjection, ...X402_PROJECTIONS, ...WEBHOOK_PROJECTIONS];
+export const PROJECTIONS = [accountsProjection, keyProviderSelectionsProjection, apiKeysProjection, apiKeyHashesProjection, usageProjection, balancesProjection, sessionsProjection, subgroupsProjection, usageDaysProjection, ...X402_PROJECTIONS, ...WEBHOOK_PROJECTIONS, ...MONITOR_PROJECTIONS];
 
 export interface Services {
   readonly config: Config;
@@ -69,6 +70,8 @@ export interface Services {
   readonly fullCheck: FullCheckModule;
   /** Transfer checks (KYT): decoders, prices and the commands' deps (the x402 channel and tests use them). */
   readonly transferChecks: TransferCheckModule;
+  /** Monitors: the re-evaluation processor, monthly renewals and the operator's stats. */
+  readonly monitors: MonitorModule;
   readonly repositories: {
     readonly accounts: ReturnType<typeof accountRepository>;
     readonly apiKeys: ReturnType<typeof apiKeyRepository>;
@@ -168,7 +171,7 @@ export async function createServices(
     readStore,
     checkpoints: createMemoryCheckpointStore(),
     // A processors-only process folds only what its processors read (webhook subscriptions) and its indexes.
-    projections: config.ROLE === 'processors' ? PROCESSOR_READ_MODELS : PROJECTIONS,
+    projections: config.ROLE === 'processors' ? [...PROCESSOR_READ_MODELS, ...MONITOR_PROJECTIONS] : PROJECTIONS,
     sinks: [intel, inspectCompletions, fullCheck.runningJobs],
     onError,
   });
@@ -176,6 +179,7 @@ export async function createServices(
     providers: [ownEngineProvider(intel), ...httpRiskProviders(config.INSPECT_PROVIDERS)],
     providerTimeoutMs: config.SVC_INSPECT_PROVIDER_TIMEOUT_MS,
   });
+  const monitors = createMonitorModule({ commands, store, readStore, whenProjected: (position) => projections.whenProcessed(position), metrics, onError });
   const relay = createRelay({ store, bus, checkpoints: processorCheckpoints, onError });
   /**
    * The processors of one instance on a bus, issuing commands through `context`: this process's own, or
@@ -192,7 +196,7 @@ export async function createServices(
       ...(outside.webhookResolver ? { resolver: outside.webhookResolver } : {}),
     });
     const pipeline = withPipeline ? fullCheck.pipeline : [];
-    const processors = [...webhooks.processors, inspectProcessor, transferChecks.processorFor(context), ...pipeline];
+    const processors = [...webhooks.processors, inspectProcessor, transferChecks.processorFor(context), monitors.processorFor(context), ...pipeline];
     return { webhooks, runner: createProcessorRunner({ bus: onBus, processors, context }) };
   };
   const { webhooks, runner: processors } = processorSet(bus, commands, false);
@@ -234,6 +238,7 @@ export async function createServices(
     transfers: transferChecks.api,
     info: () => ({ mode: config.MODE, version: '2.0.0', ready }),
     webhooks: webhooks.app,
+    monitors: monitors.api,
     correlation,
     metrics,
   };
@@ -255,6 +260,7 @@ export async function createServices(
     repositories,
     fullCheck,
     transferChecks,
+    monitors,
     async start() {
       await projections.start();
       await projections.whenCaughtUp();
@@ -262,6 +268,7 @@ export async function createServices(
       // One relay per deployment (its checkpoint is a compare-and-set): in the all-in-one or projections process.
       if (config.ROLE === 'all' || config.ROLE === 'projections') await relay.start();
       if (config.ROLE === 'all' || config.ROLE === 'processors') await processors.start();
+      if (config.ROLE === 'all' || config.ROLE === 'processors') monitors.renewals.start();
       ready = true;
     },
     async whenCaughtUp() {
@@ -284,6 +291,7 @@ export async function createServices(
     },
     async close() {
       ready = false;
+      await monitors.renewals.stop();
       await processors.stop();
       await fullCheck.close();
       await webhooks.close();

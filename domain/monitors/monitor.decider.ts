@@ -23,6 +23,10 @@ export interface MonitorState {
   readonly reference: string | null;
   readonly verdict: MonitorVerdict | null;
   readonly paidPeriod: string | null;
+  readonly pausedReason: string | null;
+  readonly dataVersions: MonitorDataVersions | null;
+  readonly createdAt: string | null;
+  readonly lastChangedAt: string | null;
   /** Change keys already applied, newest last; bounded (a change is re-delivered soon or not at all). */
   readonly recentChanges: readonly string[];
 }
@@ -57,7 +61,7 @@ export type MonitorCommand =
   | { readonly type: 'Delete'; readonly at: string };
 
 export const initialMonitorState = (): MonitorState => ({
-  status: 'none', monitorId: null, userId: null, address: null, network: null, reference: null, verdict: null, paidPeriod: null, recentChanges: [],
+  status: 'none', monitorId: null, userId: null, address: null, network: null, reference: null, verdict: null, paidPeriod: null, pausedReason: null, dataVersions: null, createdAt: null, lastChangedAt: null, recentChanges: [],
 });
 
 /** Whether the monitor still has to pay for `period` (periods are ISO instants, so they sort as strings). */
@@ -120,16 +124,17 @@ export function evolveMonitor(state: MonitorState, event: MonitorEvent): Monitor
   switch (event.type) {
     case 'MonitorCreated': {
       const d = event.data;
-      return { ...state, status: 'active', monitorId: d.monitorId, userId: d.userId, address: d.address, network: d.network, reference: d.reference, verdict: d.verdict, paidPeriod: d.paidPeriod };
+      return { ...state, status: 'active', monitorId: d.monitorId, userId: d.userId, address: d.address, network: d.network, reference: d.reference, verdict: d.verdict, paidPeriod: d.paidPeriod,
+        pausedReason: null, dataVersions: d.dataVersions, createdAt: d.createdAt, lastChangedAt: null, recentChanges: [] };
     }
     case 'MonitorVerdictChanged':
-      return { ...state, verdict: event.data.current, recentChanges: remember(state.recentChanges, event.data.changeKey) };
+      return { ...state, verdict: event.data.current, dataVersions: event.data.dataVersions, lastChangedAt: event.data.at, recentChanges: remember(state.recentChanges, event.data.changeKey) };
     case 'MonitorRenewed':
       return { ...state, paidPeriod: event.data.period };
     case 'MonitorPaused':
-      return { ...state, status: 'paused' };
+      return { ...state, status: 'paused', pausedReason: event.data.reason };
     case 'MonitorResumed':
-      return { ...state, status: 'active', paidPeriod: event.data.period };
+      return { ...state, status: 'active', pausedReason: null, paidPeriod: event.data.period };
     case 'MonitorDeleted':
       return { ...state, status: 'deleted' };
     default:
