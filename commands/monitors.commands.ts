@@ -7,7 +7,8 @@ import type { Position } from '../domain/ports/event-store.port.js';
 import type { IntelIndex } from '../domain/ports/intel-index.port.js';
 import { fail, isServiceError } from '../domain/shared/errors.js';
 import type { Network } from '../domain/shared/network.js';
-import { chargeCall, refundCall } from './billing.commands.js';
+import type { BillingEnvelope } from '../domain/ledger/billing-envelope.js';
+import { chargeCall, readBalance, refundCall } from './billing.commands.js';
 import type { CommandDeps } from './command-deps.js';
 
 /**
@@ -47,13 +48,13 @@ const currentVerdict = (deps: MonitorDeps, address: string, network: Network) =>
 export async function createMonitor(
   deps: MonitorDeps,
   input: { userId: string; keyId: string | null; callId: string; address: string; network: Network; reference: string | null },
-): Promise<{ created: boolean; state: MonitorState; position: Position | null }> {
+): Promise<{ created: boolean; state: MonitorState; billing: BillingEnvelope; position: Position | null }> {
   const monitorId = monitorIdOf(deps, input.userId, input.network, input.address);
   const existing = await loadMonitor(deps, monitorId);
-  if (existing.status === 'active' || existing.status === 'paused') return { created: false, state: existing, position: null };
+  if (existing.status === 'active' || existing.status === 'paused') return { created: false, state: existing, billing: (await readBalance(deps, input.userId)).billing, position: null };
   const at = deps.clock.now().toISOString();
   const chargeId = `monitor-create:${input.callId}`;
-  await chargeCall(deps, {
+  const { billing } = await chargeCall(deps, {
     userId: input.userId,
     chargeId,
     product: 'monitor',
@@ -68,8 +69,11 @@ export async function createMonitor(
       { commandId: `monitor-create:${input.callId}` },
       (state: MonitorState) => state,
     );
-    if (outcome.events.length === 0) await refundCall(deps, { userId: input.userId, chargeId, reason: 'already_monitored' });
-    return { created: outcome.events.length > 0, state: outcome.view, position: outcome.position };
+    if (outcome.events.length === 0) {
+      const refunded = await refundCall(deps, { userId: input.userId, chargeId, reason: 'already_monitored' });
+      return { created: false, state: outcome.view, billing: refunded, position: null };
+    }
+    return { created: true, state: outcome.view, billing, position: outcome.position };
   } catch (error) {
     await refundCall(deps, { userId: input.userId, chargeId, reason: 'backend_unavailable' });
     throw isServiceError(error) && error.code === 'backend_unavailable' ? error : fail('backend_unavailable', 'the monitor could not be created; the charge was refunded');
