@@ -2,7 +2,7 @@ import { reevaluateMonitor, type MonitorDeps } from '../commands/monitors.comman
 import type { EventStore, Position } from '../domain/ports/event-store.port.js';
 import { HEADER } from '../domain/ports/message-bus.port.js';
 import type { Network } from '../domain/shared/network.js';
-import type { MonitorRepository } from '../projections/monitors.projection.js';
+import type { MonitorFinder } from '../domain/ports/monitors.port.js';
 import { asConsequenceOf } from './event-scope.js';
 import { INTEL_CHANGE_EVENTS, intelChangeOf } from './monitor-intel-changes.js';
 import type { BusEvent, Processor } from './processor.js';
@@ -32,7 +32,7 @@ export interface ReevaluationRecord {
 export function monitorReevaluationProcessor(deps: {
   commands: MonitorDeps;
   store: EventStore;
-  monitors: MonitorRepository;
+  monitors: MonitorFinder;
   /** Resolves once the read models and the intelligence index reflect `position`. */
   whenProjected: (position: Position | null) => Promise<void>;
   onReevaluated?: (record: ReevaluationRecord) => void;
@@ -71,7 +71,7 @@ export function monitorReevaluationProcessor(deps: {
 const networksOf = (address: string): readonly Network[] => (/^0x[0-9a-f]{40}$/.test(address) ? ['ETH', 'BSC'] : ['TRON']);
 
 /** The active monitors of these addresses, by (network, address) through the index. */
-async function monitorsOf(monitors: MonitorRepository, addresses: ReadonlySet<string>): Promise<string[]> {
+async function monitorsOf(monitors: MonitorFinder, addresses: ReadonlySet<string>): Promise<string[]> {
   const ids: string[] = [];
   await inBatches([...addresses], 256, async (address) => {
     for (const network of networksOf(address)) {

@@ -1,6 +1,6 @@
 import { renewMonitor, type MonitorDeps } from '../commands/monitors.commands.js';
 import { periodStartOf } from '../domain/billing/period.js';
-import type { MonitorRepository } from '../projections/monitors.projection.js';
+import type { MonitorFinder } from '../domain/ports/monitors.port.js';
 
 /**
  * Charges each monitor's new month when a period starts (README "Monitors"). A sweep takes the active
@@ -27,7 +27,7 @@ function previousPeriods(current: string, count: number): string[] {
 
 export function createMonitorRenewals(deps: {
   commands: MonitorDeps;
-  monitors: MonitorRepository;
+  monitors: MonitorFinder;
   intervalMs: number;
   onError?: (error: unknown) => void;
 }): MonitorRenewals {

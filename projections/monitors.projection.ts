@@ -2,6 +2,7 @@ import type { MonitorEvent } from '../domain/monitors/monitor.events.js';
 import { MONITOR_EVENT_TYPES, MONITOR_STREAM_PREFIX } from '../domain/monitors/monitor.events.js';
 import type { ChangeReason, MonitorDataVersions, MonitorVerdict } from '../domain/monitors/monitor-verdict.js';
 import { defineProjection } from '../domain/ports/projection.port.js';
+import type { MonitorFinder } from '../domain/ports/monitors.port.js';
 import type { ReadStore } from '../domain/ports/read-store.port.js';
 import type { Network } from '../domain/shared/network.js';
 
@@ -79,13 +80,10 @@ export const monitorsProjection = defineProjection<MonitorDoc>({
   },
 });
 
-export interface MonitorRepository {
+export interface MonitorRepository extends MonitorFinder {
   get(monitorId: string): Promise<MonitorDoc | null>;
-  /** The monitors of one (network, address), through the watch_key index. */
   watching(network: Network, address: string): Promise<readonly MonitorDoc[]>;
   page(userId: string, options: { page: number; pageSize: number }): Promise<{ rows: readonly MonitorDoc[]; total: number }>;
-  /** Up to `limit` monitors in a status whose last paid period is `paidPeriod` (the renewal's work list). */
-  due(status: MonitorDoc['status'], paidPeriod: string, limit: number): Promise<readonly MonitorDoc[]>;
   count(status?: MonitorDoc['status']): Promise<number>;
 }
 
