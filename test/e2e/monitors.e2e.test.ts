@@ -3,7 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadWebhookActor } from '../../commands/webhook-actor.js';
+import { deposit } from '../../commands/billing.commands.js';
+import { renewMonitor } from '../../commands/monitors.commands.js';
 import { createSubscription } from '../../commands/webhook-subscriptions.commands.js';
+import { parseArgs } from '../../infra/cli/args.js';
+import { MONITOR_VERBS } from '../../infra/cli/monitor-verbs.js';
 import { importOneSource } from '../../infra/sources/import-sources.js';
 import { fixtureText } from '../helpers/source-fixtures.js';
 import { startTestService, type TestService } from '../support/test-service.js';
@@ -96,5 +100,95 @@ describe('monitors', () => {
     expect(delisted!.json.delivery_id).not.toBe(listed!.json.delivery_id);
     expect((await call(customer.apiKey, 'GET', `/v2/monitors/${monitor.monitor_id}`)).json().history).toHaveLength(2);
     expect(receiver.received.filter((r) => r.json.payload?.monitor_id === bystander.monitor_id)).toEqual([]);
+  });
+
+  it('answers per the API rules: idempotent creation, another user\'s monitor is 404, paging, delete', async () => {
+    const alice = await svc.account({ depositUsd: 5 });
+    const bob = await svc.account({ depositUsd: 5 });
+    const body = { address: '0x7e57000000000000000000000000000000e2e101', network: 'BSC' };
+    const first = await call(alice.apiKey, 'POST', '/v2/monitors', body, { 'idempotency-key': 'watch-1' });
+    const replay = await call(alice.apiKey, 'POST', '/v2/monitors', body, { 'idempotency-key': 'watch-1' });
+    expect(first.statusCode).toBe(201);
+    expect(replay.statusCode).toBe(201);
+    expect(replay.json().billing.replay).toBe(true);
+    expect((await call(alice.apiKey, 'POST', '/v2/monitors', { ...body, network: 'ETH' }, { 'idempotency-key': 'watch-1' })).statusCode).toBe(409);
+    // The same address again without a key is the same monitor, not charged again.
+    const again = await call(alice.apiKey, 'POST', '/v2/monitors', body);
+    expect(again.statusCode).toBe(200);
+    expect(again.json().monitor_id).toBe(first.json().monitor_id);
+    const usage = (await call(alice.apiKey, 'GET', '/v2/me/usage')).json();
+    expect(usage.rows.filter((row: { product: string; refunded_usd: number }) => row.product === 'monitor' && row.refunded_usd === 0)).toHaveLength(1);
+
+    const id = first.json().monitor_id;
+    expect((await call(bob.apiKey, 'GET', `/v2/monitors/${id}`)).statusCode).toBe(404);
+    expect((await call(bob.apiKey, 'DELETE', `/v2/monitors/${id}`)).statusCode).toBe(404);
+    expect((await call(bob.apiKey, 'GET', '/v2/monitors')).json().pagination.total).toBe(0);
+
+    expect((await call(alice.apiKey, 'POST', '/v2/monitors', { address: 'not-an-address', network: 'ETH' })).statusCode).toBe(422);
+    expect((await call(alice.apiKey, 'POST', '/v2/monitors', { address: body.address, network: 'BTC' })).statusCode).toBe(400);
+
+    const bulk = await call(alice.apiKey, 'POST', '/v2/monitors/bulk', {
+      monitors: [{ address: '0x7e57000000000000000000000000000000e2e102', network: 'ETH', reference: 'r-2' }, { address: 'nope', network: 'ETH' }, body, { address: body.address, network: 'SOL' }],
+    });
+    expect(bulk.statusCode).toBe(200);
+    expect(bulk.json().results.map((r: { status: number }) => r.status)).toEqual([201, 422, 200, 400]);
+    expect(bulk.json().results[1].body.detail[0].loc).toEqual(['body', 'monitors', 1, 'address']);
+    expect(bulk.json().summary).toEqual({ created: 1, existing: 1, failed: 2 });
+    const tooMany = await call(alice.apiKey, 'POST', '/v2/monitors/bulk', { monitors: Array.from({ length: 1001 }, () => body) });
+    expect(tooMany.statusCode).toBe(422);
+
+    const page = (await call(alice.apiKey, 'GET', '/v2/monitors?page=1&page_size=1')).json();
+    expect(page.pagination).toEqual({ page: 1, page_size: 1, total: 2, total_pages: 2 });
+    expect(page.data).toHaveLength(1);
+
+    expect((await call(alice.apiKey, 'DELETE', `/v2/monitors/${id}`)).statusCode).toBe(204);
+    expect((await call(alice.apiKey, 'GET', `/v2/monitors/${id}`)).statusCode).toBe(404);
+    expect((await call(alice.apiKey, 'GET', '/v2/monitors')).json().pagination.total).toBe(1);
+  });
+
+  it('refuses a creation that cannot be paid (402, nothing created); an unpaid month pauses the monitor, funds resume it', async () => {
+    const broke = await svc.account({ depositUsd: 0 });
+    const refused = await call(broke.apiKey, 'POST', '/v2/monitors', { address: WATCHED, network: 'ETH' });
+    expect(refused.statusCode).toBe(402);
+    expect(refused.json().error.code).toBe('insufficient_funds');
+    expect((await call(broke.apiKey, 'GET', '/v2/monitors')).json().pagination.total).toBe(0);
+
+    const tight = await svc.account({ depositUsd: 0.15 });
+    const monitor = (await call(tight.apiKey, 'POST', '/v2/monitors', { address: WATCHED, network: 'ETH' })).json();
+    const nextMonth = new Date(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth() + 1, 2));
+    const later = { ...svc.services.commands, clock: { now: () => nextMonth } };
+    expect(await renewMonitor(later, { monitorId: monitor.monitor_id, period: new Date(Date.UTC(nextMonth.getUTCFullYear(), nextMonth.getUTCMonth(), 1)).toISOString() })).toBe('paused');
+    await svc.services.whenCaughtUp();
+    const paused = (await call(tight.apiKey, 'GET', `/v2/monitors/${monitor.monitor_id}`)).json();
+    expect(paused).toMatchObject({ status: 'paused', paused_reason: 'insufficient_funds' });
+    expect((await call(tight.apiKey, 'GET', '/v2/monitors')).json().data[0].status).toBe('paused');
+
+    await deposit(svc.services.commands, { userId: tight.userId, amountMicros: 1_000_000 });
+    const period = new Date(Date.UTC(nextMonth.getUTCFullYear(), nextMonth.getUTCMonth(), 1)).toISOString();
+    expect(await renewMonitor(later, { monitorId: monitor.monitor_id, period })).toBe('resumed');
+    expect(await renewMonitor(later, { monitorId: monitor.monitor_id, period })).toBe('unchanged');
+    await svc.services.whenCaughtUp();
+    expect((await call(tight.apiKey, 'GET', `/v2/monitors/${monitor.monitor_id}`)).json()).toMatchObject({ status: 'active', paused_reason: null, paid_period_start: period });
+    const rows = (await call(tight.apiKey, 'GET', '/v2/me/usage')).json().rows.filter((row: { product: string }) => row.product === 'monitor');
+    expect(rows).toHaveLength(2);
+  });
+
+  it('sends a synthetic risk_changed on the webhook test action, lists the routes in the OpenAPI document, and reports stats', async () => {
+    const customer = await svc.account({ depositUsd: 1 });
+    const created = await call(customer.apiKey, 'POST', '/v1/webhooks', { url: receiver.url, event_types: ['service.address.risk_changed'] });
+    expect(created.statusCode).toBe(201);
+    const before = receiver.received.length;
+    const test = await call(customer.apiKey, 'POST', `/v1/webhooks/${created.json().id}/test`, { event_type: 'service.address.risk_changed' });
+    expect(test.statusCode).toBe(202);
+    const [synthetic] = (await receiver.waitFor(before + 1)).slice(before);
+    expect(synthetic!.json).toMatchObject({ event_type: 'service.address.risk_changed', payload: { synthetic: true, previous: { risk_level: 'none' } } });
+
+    const openapi = (await svc.app.inject({ method: 'GET', url: '/v2/openapi.json' })).json();
+    expect(Object.keys(openapi.paths)).toEqual(expect.arrayContaining(['/v2/monitors', '/v2/monitors/bulk', '/v2/monitors/{id}']));
+    expect(Object.keys(openapi.paths['/v2/monitors/{id}'])).toEqual(expect.arrayContaining(['get', 'delete']));
+
+    const stats = await MONITOR_VERBS['monitors stats']!(svc.services, parseArgs(['monitors', 'stats']));
+    expect(stats.output).toMatchObject({ monitors: { active: expect.any(Number), paused: expect.any(Number) }, last_reevaluation: { change: expect.stringMatching(/^dataset:ofac_sdn:/) } });
+    expect((stats.output as { lag_seconds: number }).lag_seconds).toBeGreaterThanOrEqual(0);
   });
 });
