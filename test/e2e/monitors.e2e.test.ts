@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadWebhookActor } from '../../commands/webhook-actor.js';
 import { deposit } from '../../commands/billing.commands.js';
 import { renewMonitor } from '../../commands/monitors.commands.js';
+import { createMonitorRenewals } from '../../processors/monitor-renewal.js';
 import { createSubscription } from '../../commands/webhook-subscriptions.commands.js';
 import { parseArgs } from '../../infra/cli/args.js';
 import { MONITOR_VERBS } from '../../infra/cli/monitor-verbs.js';
@@ -157,7 +158,9 @@ describe('monitors', () => {
     const monitor = (await call(tight.apiKey, 'POST', '/v2/monitors', { address: WATCHED, network: 'ETH' })).json();
     const nextMonth = new Date(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth() + 1, 2));
     const later = { ...svc.services.commands, clock: { now: () => nextMonth } };
-    expect(await renewMonitor(later, { monitorId: monitor.monitor_id, period: new Date(Date.UTC(nextMonth.getUTCFullYear(), nextMonth.getUTCMonth(), 1)).toISOString() })).toBe('paused');
+    // The renewal sweep of the next month, on that month's clock: this monitor's owner cannot pay it.
+    const renewals = createMonitorRenewals({ commands: later, monitors: svc.services.monitors.api.repository, intervalMs: 60_000 });
+    expect((await renewals.sweep()).paused).toBeGreaterThanOrEqual(1);
     await svc.services.whenCaughtUp();
     const paused = (await call(tight.apiKey, 'GET', `/v2/monitors/${monitor.monitor_id}`)).json();
     expect(paused).toMatchObject({ status: 'paused', paused_reason: 'insufficient_funds' });
@@ -165,8 +168,10 @@ describe('monitors', () => {
 
     await deposit(svc.services.commands, { userId: tight.userId, amountMicros: 1_000_000 });
     const period = new Date(Date.UTC(nextMonth.getUTCFullYear(), nextMonth.getUTCMonth(), 1)).toISOString();
-    expect(await renewMonitor(later, { monitorId: monitor.monitor_id, period })).toBe('resumed');
+    expect((await renewals.sweep()).resumed).toBe(1);
     expect(await renewMonitor(later, { monitorId: monitor.monitor_id, period })).toBe('unchanged');
+    await svc.services.whenCaughtUp();
+    expect(await renewals.sweep()).toEqual({ renewed: 0, resumed: 0, paused: 0 });
     await svc.services.whenCaughtUp();
     expect((await call(tight.apiKey, 'GET', `/v2/monitors/${monitor.monitor_id}`)).json()).toMatchObject({ status: 'active', paused_reason: null, paid_period_start: period });
     const rows = (await call(tight.apiKey, 'GET', '/v2/me/usage')).json().rows.filter((row: { product: string }) => row.product === 'monitor');
