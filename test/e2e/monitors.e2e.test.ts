@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadWebhookActor } from '../../commands/webhook-actor.js';
 import { deposit } from '../../commands/billing.commands.js';
+import { addCuratorEntry, retractCuratorEntry } from '../../commands/curate.js';
 import { renewMonitor } from '../../commands/monitors.commands.js';
 import { createMonitorRenewals } from '../../processors/monitor-renewal.js';
 import { createSubscription } from '../../commands/webhook-subscriptions.commands.js';
@@ -103,6 +104,24 @@ describe('monitors', () => {
     expect(receiver.received.filter((r) => r.json.payload?.monitor_id === bystander.monitor_id)).toEqual([]);
   });
 
+  it('re-screens on a curated entry added and retracted, with the curator as the reason', async () => {
+    const customer = await svc.account({ depositUsd: 1 });
+    const address = '0x7e57000000000000000000000000000000e2e201';
+    const monitor = (await call(customer.apiKey, 'POST', '/v2/monitors', { address, network: 'BSC' })).json();
+    const entry = await addCuratorEntry(svc.services.commands, {
+      address, network: 'BSC', kind: 'risk', category: 'scam', label: null, confidence: 95, evidenceUrl: 'https://example.org/evidence/e2e', curator: 'analyst-1',
+    });
+    await svc.services.whenCaughtUp();
+    await retractCuratorEntry(svc.services.commands, { entryId: entry.entryId, reason: 'false positive', curator: 'analyst-1' });
+    await svc.services.whenCaughtUp();
+    const history = (await call(customer.apiKey, 'GET', `/v2/monitors/${monitor.monitor_id}`)).json().history;
+    expect(history.map((h: { current: { risk_categories: string[] } }) => h.current.risk_categories)).toEqual([['scam'], []]);
+    expect(history.map((h: { reasons: { source: string; change: string }[] }) => h.reasons[0])).toMatchObject([
+      { source: 'curator', change: 'curator_entry_added' },
+      { source: 'curator', change: 'curator_entry_retracted' },
+    ]);
+  });
+
   it('answers per the API rules: idempotent creation, another user\'s monitor is 404, paging, delete', async () => {
     const alice = await svc.account({ depositUsd: 5 });
     const bob = await svc.account({ depositUsd: 5 });
@@ -193,7 +212,7 @@ describe('monitors', () => {
     expect(Object.keys(openapi.paths['/v2/monitors/{id}'])).toEqual(expect.arrayContaining(['get', 'delete']));
 
     const stats = await MONITOR_VERBS['monitors stats']!(svc.services, parseArgs(['monitors', 'stats']));
-    expect(stats.output).toMatchObject({ monitors: { active: expect.any(Number), paused: expect.any(Number) }, last_reevaluation: { change: expect.stringMatching(/^dataset:ofac_sdn:/) } });
+    expect(stats.output).toMatchObject({ monitors: { active: expect.any(Number), paused: expect.any(Number) }, last_reevaluation: { change: expect.stringMatching(/^(dataset|curation):/), monitors_reevaluated: expect.any(Number) } });
     expect((stats.output as { lag_seconds: number }).lag_seconds).toBeGreaterThanOrEqual(0);
   });
 });
