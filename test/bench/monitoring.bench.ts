@@ -73,7 +73,9 @@ async function main() {
         appends.push(services.store.append(monitorStream(monitorId), [created], { expected: 'no_stream' }));
       }
       await Promise.all(appends);
+      if ((from + APPEND_CONCURRENCY) % 100_000 === 0) process.stderr.write(`${from + APPEND_CONCURRENCY} monitors appended\n`);
     }
+    process.stderr.write('projecting and relaying them\n');
     await services.whenCaughtUp();
     const populateSeconds = (performance.now() - populateStarted) / 1000;
     const heapAfter = heapMb();
