@@ -53,8 +53,9 @@ import { registerBusLag, registerLogLag } from './metrics/lag-metrics.js';
 import { createServiceMetrics } from './metrics/service-metrics.js';
 import { timedEventStore } from './metrics/timed-event-store.js';
 import { createAsyncCorrelation } from './system/async-correlation.js';
+import { createMonitorModule, MONITOR_PROJECTIONS, type MonitorModule } from './monitors/monitor-module.js';
 
-export const PROJECTIONS = [runningJobsProjection, accountsProjection, keyProviderSelectionsProjection, apiKeysProjection, apiKeyHashesProjection, usageProjection, balancesProjection, sessionsProjection, subgroupsProjection, usageDaysProjection, ...X402_PROJECTIONS, ...WEBHOOK_PROJECTIONS];
+export const PROJECTIONS = [runningJobsProjection, accountsProjection, keyProviderSelectionsProjection, apiKeysProjection, apiKeyHashesProjection, usageProjection, balancesProjection, sessionsProjection, subgroupsProjection, usageDaysProjection, ...X402_PROJECTIONS, ...WEBHOOK_PROJECTIONS, ...MONITOR_PROJECTIONS];
 
 export interface Services {
   readonly config: Config;
@@ -72,6 +73,8 @@ export interface Services {
   readonly fullCheck: FullCheckModule;
   /** Transfer checks (KYT): decoders, prices and the commands' deps (the x402 channel and tests use them). */
   readonly transferChecks: TransferCheckModule;
+  /** Monitors: the re-evaluation processor, monthly renewals and the operator's stats. */
+  readonly monitors: MonitorModule;
   readonly repositories: {
     readonly accounts: ReturnType<typeof accountRepository>;
     readonly apiKeys: ReturnType<typeof apiKeyRepository>;
@@ -183,8 +186,8 @@ export async function createServices(
     store,
     readStore,
     name: projectionCheckpointName(config),
-    // A processors-only process folds only what its processors read (webhook subscriptions, running jobs) and its indexes.
-    projections: config.ROLE === 'processors' ? [...PROCESSOR_READ_MODELS, runningJobsProjection] : PROJECTIONS,
+    // A processors-only process folds only what its processors read (webhook subscriptions, running jobs, monitors) and its indexes.
+    projections: config.ROLE === 'processors' ? [...PROCESSOR_READ_MODELS, runningJobsProjection, ...MONITOR_PROJECTIONS] : PROJECTIONS,
     sinks: [intel, inspectCompletions, fullCheck.runningJobs],
     onError,
   });
@@ -192,6 +195,7 @@ export async function createServices(
     providers: [ownEngineProvider(intel), ...httpRiskProviders(config.INSPECT_PROVIDERS)],
     providerTimeoutMs: config.SVC_INSPECT_PROVIDER_TIMEOUT_MS,
   });
+  const monitors = createMonitorModule({ commands, store, readStore, whenProjected: (position) => projections.whenProcessed(position), metrics, onError });
   const relay = createRelay({ store, bus, checkpoints: processorCheckpoints, onError });
   /**
    * The processors of one instance on a bus, issuing commands through `context`: this process's own, or
@@ -208,7 +212,7 @@ export async function createServices(
       ...(outside.webhookResolver ? { resolver: outside.webhookResolver } : {}),
     });
     const pipeline = withPipeline ? fullCheck.pipeline : [];
-    const processors = [...webhooks.processors, inspectProcessor, transferChecks.processorFor(context), ...pipeline];
+    const processors = [...webhooks.processors, inspectProcessor, transferChecks.processorFor(context), monitors.processorFor(context), ...pipeline];
     return { webhooks, runner: createProcessorRunner({ bus: onBus, processors, context }) };
   };
   const { webhooks, runner: processors } = processorSet(bus, commands, false);
@@ -259,6 +263,7 @@ export async function createServices(
     transfers: transferChecks.api,
     info: () => ({ mode: config.MODE, version: '2.0.0', ready }),
     webhooks: webhooks.app,
+    monitors: monitors.api,
     correlation,
     metrics,
   };
@@ -280,6 +285,7 @@ export async function createServices(
     repositories,
     fullCheck,
     transferChecks,
+    monitors,
     async start() {
       await fullCheck.runningJobs.load(readStore);
       await projections.start();
@@ -288,6 +294,7 @@ export async function createServices(
       // One relay per deployment (its checkpoint is a compare-and-set): in the all-in-one or projections process.
       if (config.ROLE === 'all' || config.ROLE === 'projections') await relay.start();
       if (config.ROLE === 'all' || config.ROLE === 'processors') await processors.start();
+      if (config.ROLE === 'all' || config.ROLE === 'processors') monitors.renewals.start();
       ready = true;
     },
     async whenCaughtUp() {
@@ -310,6 +317,7 @@ export async function createServices(
     },
     async close() {
       ready = false;
+      await monitors.renewals.stop();
       await processors.stop();
       await fullCheck.close();
       await webhooks.close();

@@ -10,6 +10,7 @@ import { metricsRoutes } from './observability/metrics.routes.js';
 import { REQUEST_ID_HEADER, requestIdFrom } from './observability/request-id.js';
 import { addRequestTracing } from './observability/request-tracing.js';
 import { inspectRoutes } from './routes/inspect.routes.js';
+import { monitorRoutes } from './routes/monitors.routes.js';
 import { screenRoutes } from './routes/screen.routes.js';
 import { systemRoutes } from './routes/system.routes.js';
 import { transferCheckRoutes } from './routes/transfer-check.routes.js';
@@ -70,6 +71,7 @@ export async function buildApp(
   await app.register(inspectRoutes, { services });
   await app.register(transferCheckRoutes, { services });
   await app.register(webhookRoutes, { services });
+  if (services.monitors) await app.register(monitorRoutes, { services, monitors: services.monitors });
   await app.register(dashboardRoutes(services));
   return app;
 }

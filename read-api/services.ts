@@ -13,6 +13,7 @@ import type { WebhookDeliveryRepository } from '../projections/webhook-deliverie
 import type { DashboardServices } from './dashboard/dashboard-services.js';
 import type { CorrelationScope } from '../domain/ports/correlation.port.js';
 import type { HttpMetrics } from './observability/http-metrics.js';
+import type { MonitorRepository } from '../projections/monitors.projection.js';
 
 /** Everything the HTTP layer uses: command deps and read-model repositories, chosen by infra/bootstrap.ts. */
 export interface AppServices {
@@ -37,6 +38,19 @@ export interface AppServices {
   readonly correlation?: CorrelationScope;
   /** HTTP metrics and GET /metrics (absent: no /metrics route). */
   readonly metrics?: HttpMetrics;
+  /** Monitors (the /v2/monitors routes; absent: no such routes). */
+  readonly monitors?: MonitorApi;
+}
+
+export interface MonitorStats {
+  readonly monitors: { readonly total: number; readonly active: number; readonly paused: number };
+  readonly last_reevaluation: Readonly<Record<string, unknown>> | null;
+  readonly lag_seconds: number | null;
+}
+
+export interface MonitorApi {
+  readonly repository: MonitorRepository;
+  stats(): Promise<MonitorStats>;
 }
 
 export interface WebhookAppServices {

@@ -9,6 +9,8 @@ export const PRODUCTS = {
   inspect: { priceMicros: 100_000, units: 1, endpoint: 'POST /v2/inspect-address' },
   /** A V2 explore job (graph exposure report): the spec prices none; the full check's price, see README "Explore jobs". */
   explore: { priceMicros: 1_000_000, units: 1, endpoint: 'GET /v2/explore/{job_id}/result' },
+  /** One monitored address for one calendar month (at creation, then at each period start): a light screen's price, see README "Monitors". */
+  monitor: { priceMicros: 100_000, units: 1, endpoint: 'POST /v2/monitors' },
 } as const satisfies Record<string, { priceMicros: Micros; units: number; endpoint: string }>;
 
 export type Product = keyof typeof PRODUCTS;

@@ -58,5 +58,16 @@ export function syntheticPayload(eventType: WebhookEventType, alertLevel: AlertL
         categories: ['synthetic_test'],
         synthetic: true,
       };
+    case 'service.address.risk_changed':
+      return {
+        monitor_id: SENTINEL_ID,
+        address: ZERO_ADDRESS,
+        network: 'ETH',
+        reference: null,
+        previous: { risk_level: 'none', risk_score: null, risk_categories: [], sdn_match: null, label: null },
+        current: { risk_level: 'high', risk_score: 0, risk_categories: ['synthetic_test'], sdn_match: null, label: null },
+        reasons: [{ source: 'synthetic_test', change: 'dataset_imported', version: null, changed_at: '1970-01-01T00:00:00.000Z' }],
+        synthetic: true,
+      };
   }
 }

@@ -1,11 +1,12 @@
 import { z } from 'zod';
+import { changeReasonSchema, monitorVerdictSchema } from '../monitors/monitor-verdict.js';
 
 /**
  * The webhook event types of the spec and the shape of each payload. Ids are checked as non-empty
  * strings rather than UUIDs: a raised event that fails its schema is a bug of its emitter, and these
  * schemas are there to catch that bug in the emitter's own tests (see webhook-raised.ts).
  */
-export const WEBHOOK_EVENT_TYPES = ['tx.policy.alert.triggered', 'service.bfs.completed', 'service.bfs.failed', 'service.check.high_risk'] as const;
+export const WEBHOOK_EVENT_TYPES = ['tx.policy.alert.triggered', 'service.bfs.completed', 'service.bfs.failed', 'service.check.high_risk', 'service.address.risk_changed'] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 export const TRANSFER_ALERT_EVENT: WebhookEventType = 'tx.policy.alert.triggered';
 
@@ -61,6 +62,17 @@ export const webhookPayloadSchemas = {
     risk_score: z.number().min(0).max(100),
     tier_hit: z.union([z.number(), z.string()]),
     categories: z.array(z.string()),
+    ...synthetic,
+  }),
+  /** A monitored address's verdict changed after an intelligence change (README "Monitors"). */
+  'service.address.risk_changed': z.object({
+    monitor_id: id,
+    address: z.string(),
+    network: z.string(),
+    reference: z.string().nullable(),
+    previous: monitorVerdictSchema,
+    current: monitorVerdictSchema,
+    reasons: z.array(changeReasonSchema).min(1),
     ...synthetic,
   }),
 } as const satisfies Record<WebhookEventType, z.ZodType>;

@@ -18,6 +18,7 @@ import { DASHBOARD_VERBS } from './dashboard-verbs.js';
 import { KYT_VERBS } from './kyt-verbs.js';
 import { FULL_CHECK_VERBS } from './full-check-verbs.js';
 import { PROJECTION_VERBS } from './projection-verbs.js';
+import { MONITOR_VERBS } from './monitor-verbs.js';
 import type { VerbIo } from './progress.js';
 
 export interface VerbResult {
@@ -112,6 +113,7 @@ export const VERBS: Record<string, (services: Services, args: ParsedArgs, io?: V
   ...KYT_VERBS,
   ...FULL_CHECK_VERBS,
   ...PROJECTION_VERBS,
+  ...MONITOR_VERBS,
 };
 
 /** `io` defaults to the terminal (each verb's own default); the admin route streams progress instead. */

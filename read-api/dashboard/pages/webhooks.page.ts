@@ -29,6 +29,7 @@ const EVENT_LABELS: Record<WebhookEventType, string> = {
   'service.bfs.completed': 'Graph exposure job completed',
   'service.bfs.failed': 'Graph exposure job failed',
   'service.check.high_risk': 'Address check found high risk',
+  'service.address.risk_changed': 'Monitored address risk changed',
 };
 
 const subgroupLabel = (s: SubgroupDoc) => `${s.organizationName} / ${s.subgroupName}`;

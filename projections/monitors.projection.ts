@@ -1,0 +1,108 @@
+import type { MonitorEvent } from '../domain/monitors/monitor.events.js';
+import { MONITOR_EVENT_TYPES, MONITOR_STREAM_PREFIX } from '../domain/monitors/monitor.events.js';
+import type { ChangeReason, MonitorDataVersions, MonitorVerdict } from '../domain/monitors/monitor-verdict.js';
+import { defineProjection } from '../domain/ports/projection.port.js';
+import type { MonitorFinder } from '../domain/ports/monitors.port.js';
+import type { ReadStore } from '../domain/ports/read-store.port.js';
+import type { Network } from '../domain/shared/network.js';
+
+/**
+ * Monitors as documents, found by `watch_key` (`{network}:{address}`, indexed) when an intelligence change
+ * touches an address, by `user_id` for the owner's pages, and by `renewal_key` (`{status}:{paid period}`)
+ * when a period starts. A deleted monitor's document is removed. The history keeps the last
+ * HISTORY_KEPT changes (the monitor stream keeps them all).
+ */
+export const HISTORY_KEPT = 100;
+
+export interface MonitorChangeRow {
+  readonly at: string;
+  readonly previous: MonitorVerdict;
+  readonly current: MonitorVerdict;
+  readonly reasons: readonly ChangeReason[];
+}
+
+export interface MonitorDoc extends Record<string, unknown> {
+  monitor_id: string;
+  user_id: string;
+  address: string;
+  network: Network;
+  watch_key: string;
+  reference: string | null;
+  status: 'active' | 'paused';
+  paused_reason: string | null;
+  paid_period: string;
+  renewal_key: string;
+  verdict: MonitorVerdict;
+  data_versions: MonitorDataVersions;
+  created_at: string;
+  last_evaluated_at: string;
+  last_changed_at: string | null;
+  history: readonly MonitorChangeRow[];
+}
+
+export const watchKey = (network: Network, address: string): string => `${network}:${address}`;
+export const renewalKey = (status: MonitorDoc['status'], paidPeriod: string): string => `${status}:${paidPeriod}`;
+
+export const monitorsProjection = defineProjection<MonitorDoc>({
+  name: 'monitors',
+  collection: 'monitors',
+  indexes: ['watch_key', 'user_id', 'renewal_key', 'status'],
+  handles: MONITOR_EVENT_TYPES,
+  idOf: (event) => (event.streamId.startsWith(MONITOR_STREAM_PREFIX) ? event.streamId.slice(MONITOR_STREAM_PREFIX.length) : null),
+  evolve: (doc, recorded) => {
+    const event = { type: recorded.type, data: recorded.data } as MonitorEvent;
+    switch (event.type) {
+      case 'MonitorCreated': {
+        const d = event.data;
+        return {
+          monitor_id: d.monitorId, user_id: d.userId, address: d.address, network: d.network, watch_key: watchKey(d.network, d.address),
+          reference: d.reference, status: 'active', paused_reason: null, paid_period: d.paidPeriod, renewal_key: renewalKey('active', d.paidPeriod),
+          verdict: d.verdict, data_versions: d.dataVersions, created_at: d.createdAt, last_evaluated_at: d.createdAt, last_changed_at: null, history: [],
+        };
+      }
+      case 'MonitorVerdictChanged': {
+        if (!doc) return doc;
+        const { at, previous, current, reasons, dataVersions } = event.data;
+        const history = [...doc.history, { at, previous, current, reasons }].slice(-HISTORY_KEPT);
+        return { ...doc, verdict: current, data_versions: dataVersions, last_evaluated_at: at, last_changed_at: at, history };
+      }
+      case 'MonitorRenewed':
+        return doc && { ...doc, paid_period: event.data.period, renewal_key: renewalKey(doc.status, event.data.period) };
+      case 'MonitorPaused':
+        return doc && { ...doc, status: 'paused', paused_reason: event.data.reason, renewal_key: renewalKey('paused', doc.paid_period) };
+      case 'MonitorResumed':
+        return doc && { ...doc, status: 'active', paused_reason: null, paid_period: event.data.period, renewal_key: renewalKey('active', event.data.period) };
+      case 'MonitorDeleted':
+        return null;
+      default:
+        return doc;
+    }
+  },
+});
+
+export interface MonitorRepository extends MonitorFinder {
+  get(monitorId: string): Promise<MonitorDoc | null>;
+  watching(network: Network, address: string): Promise<readonly MonitorDoc[]>;
+  page(userId: string, options: { page: number; pageSize: number }): Promise<{ rows: readonly MonitorDoc[]; total: number }>;
+  count(status?: MonitorDoc['status']): Promise<number>;
+}
+
+export function monitorRepository(store: ReadStore): MonitorRepository {
+  const monitors = store.collection<MonitorDoc>(monitorsProjection.collection, monitorsProjection.indexes);
+  return {
+    async get(monitorId) {
+      return (await monitors.get(monitorId))?.doc ?? null;
+    },
+    watching: (network, address) => monitors.find({ where: { watch_key: watchKey(network, address) } }),
+    async page(userId, { page, pageSize }) {
+      const filter = { where: { user_id: userId } };
+      const [rows, total] = await Promise.all([
+        monitors.find({ ...filter, orderBy: { field: 'created_at', direction: 'desc' }, skip: (page - 1) * pageSize, limit: pageSize }),
+        monitors.count(filter),
+      ]);
+      return { rows, total };
+    },
+    due: (status, paidPeriod, limit) => monitors.find({ where: { renewal_key: renewalKey(status, paidPeriod) }, limit }),
+    count: (status) => monitors.count(status ? { where: { status } } : {}),
+  };
+}

@@ -1,0 +1,19 @@
+import { z } from 'zod';
+
+/** Request and response shapes of /v2/monitors (README "Monitors"); in the OpenAPI document through the routes. */
+export const MAX_BULK_MONITORS = 1000;
+
+export const monitorEntry = z.strictObject({
+  address: z.string().max(120),
+  network: z.string().max(20),
+  reference: z.string().min(1).max(200).nullish(),
+});
+
+export const bulkMonitorBody = z.strictObject({ monitors: z.array(z.looseObject({})).min(1).max(MAX_BULK_MONITORS) });
+
+export const monitorParams = z.strictObject({ id: z.string().min(1).max(100) });
+
+export const monitorListQuery = z.strictObject({
+  page: z.coerce.number().int().min(1).default(1),
+  page_size: z.coerce.number().int().min(1).max(100).default(20),
+});

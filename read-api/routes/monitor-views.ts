@@ -1,0 +1,35 @@
+import type { MonitorState } from '../../domain/monitors/monitor.decider.js';
+import type { MonitorDoc } from '../../projections/monitors.projection.js';
+
+/** One monitor as the API shows it, whether read from its stream (after a write) or its document. */
+export function monitorFromState(state: MonitorState) {
+  return {
+    monitor_id: state.monitorId!,
+    address: state.address!,
+    network: state.network!,
+    reference: state.reference,
+    status: state.status,
+    paused_reason: state.pausedReason,
+    paid_period_start: state.paidPeriod,
+    created_at: state.createdAt,
+    last_changed_at: state.lastChangedAt,
+    verdict: state.verdict,
+    data_versions: state.dataVersions,
+  };
+}
+
+export function monitorFromDoc(doc: MonitorDoc) {
+  return {
+    monitor_id: doc.monitor_id,
+    address: doc.address,
+    network: doc.network,
+    reference: doc.reference,
+    status: doc.status,
+    paused_reason: doc.paused_reason,
+    paid_period_start: doc.paid_period,
+    created_at: doc.created_at,
+    last_changed_at: doc.last_changed_at,
+    verdict: doc.verdict,
+    data_versions: doc.data_versions,
+  };
+}

@@ -1,0 +1,118 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { idempotentCall, type CallResponse } from '../../commands/idempotent-call.js';
+import { createMonitor, deleteMonitor } from '../../commands/monitors.commands.js';
+import { fail, isServiceError } from '../../domain/shared/errors.js';
+import { bearerAuth, callerOf, type Caller } from '../auth.js';
+import { errorBody } from '../errors.js';
+import type { AppServices, MonitorApi } from '../services.js';
+import { RequestValidationError, toValidationDetail, validationBody, type ValidationDetail } from '../validation.js';
+import { parseAddressInput } from './address-input.js';
+import { bulkMonitorBody, MAX_BULK_MONITORS, monitorEntry, monitorListQuery, monitorParams } from './monitor-schemas.js';
+import { monitorFromDoc, monitorFromState } from './monitor-views.js';
+import { idempotencyHeader } from './request-schemas.js';
+
+/** A bulk body of 1,000 entries is larger than the API's usual 16 KiB. */
+const BULK_BODY_LIMIT_BYTES = 512 * 1024;
+/** Bulk entries created at once: their charges share one ledger append per batch. */
+const BULK_CONCURRENCY = 100;
+
+/**
+ * /v2/monitors: standing watches on addresses, re-screened whenever the intelligence changes (README
+ * "Monitors"). Writes wait until the read model shows them, so a read right after a write sees it.
+ */
+export const monitorRoutes: FastifyPluginAsyncZod<{ services: AppServices; monitors: MonitorApi }> = async (app, { services, monitors }) => {
+  app.addHook('onRequest', bearerAuth(services.apiKeys));
+  const tags = ['monitors'];
+
+  /** One entry: 201 created (charged), 200 already watched (not charged); errors as ServiceErrors. */
+  async function createOne(caller: Caller, callId: string, entry: { address: string; network: string; reference?: string | null | undefined }): Promise<CallResponse> {
+    const { address, network } = parseAddressInput(entry);
+    const created = await createMonitor(services.commands, { userId: caller.userId, keyId: caller.keyId, callId, address, network, reference: entry.reference ?? null });
+    await services.whenProjected(created.position);
+    return { status: created.created ? 201 : 200, body: { ...monitorFromState(created.state), billing: created.billing } };
+  }
+
+  function idempotent(request: { headers: Record<string, unknown> }, caller: Caller, route: string, body: unknown, run: (callId: string) => Promise<CallResponse>) {
+    const key = request.headers['idempotency-key'];
+    return typeof key === 'string' ? idempotentCall(services.commands, { userId: caller.userId, key, route, body }, run) : run(services.commands.ids.newId());
+  }
+
+  app.post(
+    '/v2/monitors',
+    { schema: { summary: 'Watch an address: re-screened on every intelligence change (charged per address per month)', tags, body: monitorEntry, headers: idempotencyHeader } },
+    async (request, reply) => {
+      const caller = callerOf(request);
+      const response = await idempotent(request, caller, 'POST /v2/monitors', request.body, (callId) => createOne(caller, callId, request.body));
+      return reply.status(response.status).send(response.body);
+    },
+  );
+
+  app.post(
+    '/v2/monitors/bulk',
+    {
+      bodyLimit: BULK_BODY_LIMIT_BYTES,
+      schema: { summary: `Watch up to ${MAX_BULK_MONITORS} addresses at once; one result per entry`, tags, body: bulkMonitorBody, headers: idempotencyHeader },
+    },
+    async (request, reply) => {
+      const caller = callerOf(request);
+      const entries = request.body.monitors;
+      const run = async (callId: string): Promise<CallResponse> => {
+        const results: Record<string, unknown>[] = new Array(entries.length);
+        for (let start = 0; start < entries.length; start += BULK_CONCURRENCY) {
+          await Promise.all(
+            entries.slice(start, start + BULK_CONCURRENCY).map(async (raw, offset) => {
+              const index = start + offset;
+              results[index] = { index, ...(await bulkEntry(caller, `${callId}:${index}`, raw, index)) };
+            }),
+          );
+        }
+        const count = (status: number) => results.filter((r) => r.status === status).length;
+        return { status: 200, body: { results, summary: { created: count(201), existing: count(200), failed: results.length - count(201) - count(200) } } };
+      };
+      const response = await idempotent(request, caller, 'POST /v2/monitors/bulk', request.body, run);
+      return reply.status(response.status).send(response.body);
+    },
+  );
+
+  /** One bulk entry's result: its status and the monitor, or its error body as the single POST would answer. */
+  async function bulkEntry(caller: Caller, callId: string, raw: unknown, index: number): Promise<{ status: number; body: unknown }> {
+    // Locations name the entry: ["body", "monitors", 3, "address"].
+    const located = (detail: ValidationDetail[]) => validationBody(detail.map((d) => ({ ...d, loc: ['body', 'monitors', index, ...d.loc.slice(1)] })));
+    const parsed = monitorEntry.safeParse(raw);
+    if (!parsed.success) return located(toValidationDetail(parsed.error, 'body', raw));
+    try {
+      return await createOne(caller, callId, parsed.data);
+    } catch (error) {
+      if (error instanceof RequestValidationError) return located(error.detail);
+      if (isServiceError(error)) return errorBody(error);
+      throw error;
+    }
+  }
+
+  app.get('/v2/monitors', { schema: { summary: 'Your monitors, newest first', tags, querystring: monitorListQuery } }, async (request) => {
+    const { page, page_size: pageSize } = request.query;
+    const found = await monitors.repository.page(callerOf(request).userId, { page, pageSize });
+    return {
+      data: found.rows.map(monitorFromDoc),
+      pagination: { page, page_size: pageSize, total: found.total, total_pages: Math.ceil(found.total / pageSize) },
+    };
+  });
+
+  async function ownDoc(userId: string, monitorId: string) {
+    const doc = await monitors.repository.get(monitorId);
+    if (doc === null || doc.user_id !== userId) throw fail('not_found', 'no such monitor');
+    return doc;
+  }
+
+  app.get('/v2/monitors/:id', { schema: { summary: 'One monitor: its current verdict and the history of its changes', tags, params: monitorParams } }, async (request) => {
+    const doc = await ownDoc(callerOf(request).userId, request.params.id);
+    return { ...monitorFromDoc(doc), history: doc.history };
+  });
+
+  app.delete('/v2/monitors/:id', { schema: { summary: 'Stop watching; the month already paid is not refunded', tags, params: monitorParams } }, async (request, reply) => {
+    const { userId } = callerOf(request);
+    await ownDoc(userId, request.params.id);
+    await services.whenProjected(await deleteMonitor(services.commands, { userId, monitorId: request.params.id }));
+    return reply.status(204).send();
+  });
+};
