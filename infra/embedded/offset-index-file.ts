@@ -1,0 +1,106 @@
+import { constants, type FileHandle, open } from 'node:fs/promises';
+
+const ENTRY_BYTES = 8;
+const PAGE_ENTRIES = 512;
+const CACHED_PAGES = 16;
+/** Entries checked at open for a run the OS may have lost after a crash (the file is not fsynced). */
+const CHECKED_TAIL_ENTRIES = 65_536;
+
+/**
+ * A partition's offset index on disk: message offset n → byte offset of its record in the partition log,
+ * as a big-endian u64 at byte 8n. It is derived from the log and never fsynced: after a crash its tail is
+ * checked and whatever is missing is indexed again from the log. Memory: at most CACHED_PAGES pages of
+ * PAGE_ENTRIES entries (64 KB), whatever the partition's length.
+ */
+export class OffsetIndexFile {
+  private readonly pages = new Map<number, BigUint64Array>();
+
+  private constructor(
+    private readonly handle: FileHandle,
+    readonly path: string,
+    private length: number,
+  ) {}
+
+  static async open(path: string): Promise<OffsetIndexFile> {
+    const handle = await open(path, constants.O_RDWR | constants.O_CREAT);
+    try {
+      const { size } = await handle.stat();
+      return new OffsetIndexFile(handle, path, Math.floor(size / ENTRY_BYTES));
+    } catch (error) {
+      await handle.close();
+      throw error;
+    }
+  }
+
+  /** Entries indexed: the next message gets this offset. */
+  get count(): number {
+    return this.length;
+  }
+
+  async at(n: number): Promise<number> {
+    if (!(Number.isInteger(n) && n >= 0 && n < this.length)) throw new RangeError(`${this.path} has no entry ${n}`);
+    const page = Math.floor(n / PAGE_ENTRIES);
+    const cached = this.pages.get(page);
+    if (cached) return Number(cached[n % PAGE_ENTRIES]);
+    const entries = await this.read(page * PAGE_ENTRIES, Math.min(PAGE_ENTRIES, this.length - page * PAGE_ENTRIES));
+    // Only whole pages are cached: a partial last page would go stale on the next append.
+    if (entries.length === PAGE_ENTRIES) {
+      this.pages.set(page, entries);
+      if (this.pages.size > CACHED_PAGES) this.pages.delete(this.pages.keys().next().value!);
+    }
+    return Number(entries[n % PAGE_ENTRIES]);
+  }
+
+  /**
+   * The longest prefix whose checked tail is strictly increasing and below `logSize`: after an OS crash an
+   * unflushed page reads back as zeros or is missing. The caller still checks the last entry's record.
+   */
+  async plausibleCount(logSize: number): Promise<number> {
+    const from = Math.max(0, this.length - CHECKED_TAIL_ENTRIES);
+    const tail = await this.read(from, this.length - from);
+    let previous = from === 0 ? -1 : Number((await this.read(from - 1, 1))[0]);
+    for (let i = 0; i < tail.length; i += 1) {
+      const position = Number(tail[i]);
+      if (position <= previous || position >= logSize || (from + i === 0 && position !== 0)) return from + i;
+      previous = position;
+    }
+    return this.length;
+  }
+
+  /** Drops entries from `count` on, so that appends continue right after the last good one. */
+  async truncate(count: number): Promise<void> {
+    if (count >= this.length) return;
+    await this.handle.truncate(count * ENTRY_BYTES);
+    this.length = count;
+    for (const page of this.pages.keys()) if ((page + 1) * PAGE_ENTRIES > count) this.pages.delete(page);
+  }
+
+  /** Writes entries for the next messages, in order; resolves once written (not synced). */
+  async append(positions: readonly bigint[]): Promise<void> {
+    if (positions.length === 0) return;
+    const bytes = Buffer.allocUnsafe(positions.length * ENTRY_BYTES);
+    positions.forEach((position, i) => bytes.writeBigUInt64BE(position, i * ENTRY_BYTES));
+    const at = this.length * ENTRY_BYTES;
+    for (let done = 0; done < bytes.length; ) {
+      const { bytesWritten } = await this.handle.write(bytes, done, bytes.length - done, at + done);
+      done += bytesWritten;
+    }
+    this.length += positions.length;
+  }
+
+  close(): Promise<void> {
+    return this.handle.close();
+  }
+
+  private async read(first: number, count: number): Promise<BigUint64Array> {
+    const bytes = Buffer.alloc(count * ENTRY_BYTES);
+    for (let done = 0; done < bytes.length; ) {
+      const { bytesRead } = await this.handle.read(bytes, done, bytes.length - done, first * ENTRY_BYTES + done);
+      if (bytesRead === 0) break;
+      done += bytesRead;
+    }
+    const entries = new BigUint64Array(count);
+    for (let i = 0; i < count; i += 1) entries[i] = bytes.readBigUInt64BE(i * ENTRY_BYTES);
+    return entries;
+  }
+}
