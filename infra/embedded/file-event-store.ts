@@ -93,7 +93,8 @@ async function indexRecords(index: StreamIndex, records: readonly LogRecord[], p
     return { offset: Number(offset), stream, ids: events.map((event) => event.id) };
   });
   const last = records[records.length - 1]!;
-  await index.add(appends, Number(last.offset) + FRAME_HEADER_BYTES + last.payload.length);
+  const { committed } = await index.add(appends, Number(last.offset) + FRAME_HEADER_BYTES + last.payload.length);
+  await committed;
 }
 
 interface AppendRequest {
@@ -166,6 +167,8 @@ export class FileEventStore implements EventStore {
     const { fromRevision, maxCount = Number.POSITIVE_INFINITY } = options;
     if (fromRevision !== undefined && fromRevision < 0n) throw fail('bad_request', `invalid fromRevision ${fromRevision}`);
     const direction = options.direction ?? 'forwards';
+    // Range reads see committed index entries only: wait for the appends already acknowledged.
+    await this.index.settled();
     // What the stream holds now: events appended while the caller iterates are not part of this read.
     const last = Number(this.index.revision(stream));
     let next = direction === 'backwards' ? Math.min(last, Number(fromRevision ?? last)) : Number(fromRevision ?? 0n);
@@ -316,6 +319,7 @@ export class FileEventStore implements EventStore {
   }
 
   private async writeRound(requests: readonly AppendRequest[]): Promise<void> {
+    if (this.index.broken && !this.failure) this.failure = fail('store_closed', `the event store refuses appends after a failed index write: ${String(this.index.broken)}`);
     if (this.failure) {
       for (const request of requests) request.reject(this.failure);
       return;
@@ -340,12 +344,10 @@ export class FileEventStore implements EventStore {
       }
     }
 
-    let firstRevisions: number[];
     let offsets: bigint[];
+    let firstRevisions: number[];
     try {
-      offsets = await this.log.append(writes.map((write) => write.payload));
-      const appends = writes.map(({ request, ids }, i) => ({ offset: Number(offsets[i]), stream: request.stream, ids }));
-      firstRevisions = await this.index.add(appends, Number(this.log.size));
+      ({ offsets, firstRevisions } = await this.writeAndIndex(writes));
     } catch (error) {
       // Written but not indexed (or not written): the next round cannot be decided against this index.
       this.failure = fail('store_closed', `the event store refuses appends after a failed write: ${String(error)}`);
@@ -368,6 +370,17 @@ export class FileEventStore implements EventStore {
       request.resolve({ nextExpectedRevision: lastRevision, position: { commit: BigInt(original.commit), prepare: BigInt(original.prepare) } });
     }
     if (writes.length > 0) this.wakeSubscribers();
+  }
+
+  /** Writes the round's appends (one fsync) and indexes them; the index commits in the background. */
+  private async writeAndIndex(writes: readonly { request: AppendRequest; ids: string[]; payload: Buffer }[]) {
+    if (writes.length === 0) return { offsets: [], firstRevisions: [] };
+    const offsets = await this.log.append(writes.map((write) => write.payload));
+    const appends = writes.map(({ request, ids }, i) => ({ offset: Number(offsets[i]), stream: request.stream, ids }));
+    const { firstRevisions, committed } = await this.index.add(appends, Number(this.log.size));
+    // Not awaited: lookups see the entries already, and a failed commit shows through `index.broken`.
+    committed.catch(() => undefined);
+    return { offsets, firstRevisions };
   }
 
   private assertOpen(): void {
