@@ -13,7 +13,7 @@ const CHECKED_TAIL_ENTRIES = 65_536;
  * PAGE_ENTRIES entries (64 KB), whatever the partition's length.
  */
 export class OffsetIndexFile {
-  private readonly pages = new Map<number, BigUint64Array>();
+  private readonly pages = new Map<number, Float64Array>();
 
   private constructor(
     private readonly handle: FileHandle,
@@ -41,14 +41,14 @@ export class OffsetIndexFile {
     if (!(Number.isInteger(n) && n >= 0 && n < this.length)) throw new RangeError(`${this.path} has no entry ${n}`);
     const page = Math.floor(n / PAGE_ENTRIES);
     const cached = this.pages.get(page);
-    if (cached) return Number(cached[n % PAGE_ENTRIES]);
+    if (cached) return cached[n % PAGE_ENTRIES]!;
     const entries = await this.read(page * PAGE_ENTRIES, Math.min(PAGE_ENTRIES, this.length - page * PAGE_ENTRIES));
     // Only whole pages are cached: a partial last page would go stale on the next append.
     if (entries.length === PAGE_ENTRIES) {
       this.pages.set(page, entries);
       if (this.pages.size > CACHED_PAGES) this.pages.delete(this.pages.keys().next().value!);
     }
-    return Number(entries[n % PAGE_ENTRIES]);
+    return entries[n % PAGE_ENTRIES]!;
   }
 
   /**
@@ -58,9 +58,9 @@ export class OffsetIndexFile {
   async plausibleCount(logSize: number): Promise<number> {
     const from = Math.max(0, this.length - CHECKED_TAIL_ENTRIES);
     const tail = await this.read(from, this.length - from);
-    let previous = from === 0 ? -1 : Number((await this.read(from - 1, 1))[0]);
+    let previous = from === 0 ? -1 : (await this.read(from - 1, 1))[0]!;
     for (let i = 0; i < tail.length; i += 1) {
-      const position = Number(tail[i]);
+      const position = tail[i]!;
       if (position <= previous || position >= logSize || (from + i === 0 && position !== 0)) return from + i;
       previous = position;
     }
@@ -92,15 +92,16 @@ export class OffsetIndexFile {
     return this.handle.close();
   }
 
-  private async read(first: number, count: number): Promise<BigUint64Array> {
+  /** Entries as numbers (byte offsets stay far below 2^53). */
+  private async read(first: number, count: number): Promise<Float64Array> {
     const bytes = Buffer.alloc(count * ENTRY_BYTES);
     for (let done = 0; done < bytes.length; ) {
       const { bytesRead } = await this.handle.read(bytes, done, bytes.length - done, first * ENTRY_BYTES + done);
       if (bytesRead === 0) break;
       done += bytesRead;
     }
-    const entries = new BigUint64Array(count);
-    for (let i = 0; i < count; i += 1) entries[i] = bytes.readBigUInt64BE(i * ENTRY_BYTES);
+    const entries = new Float64Array(count);
+    for (let i = 0; i < count; i += 1) entries[i] = bytes.readUInt32BE(i * ENTRY_BYTES) * 2 ** 32 + bytes.readUInt32BE(i * ENTRY_BYTES + 4);
     return entries;
   }
 }
