@@ -2,7 +2,7 @@ import type { BusMessage, MessageHeaders } from '../../domain/ports/message-bus.
 import { fail } from '../../domain/shared/errors.js';
 import { FRAME_HEADER_BYTES } from './frame.codec.js';
 import { FramedLog } from './framed-log.js';
-import { OffsetIndexFile } from './offset-index-file.js';
+import { MAX_UNWRITTEN_ENTRIES, OffsetIndexFile } from './offset-index-file.js';
 
 /**
  * One topic-partition of the embedded bus: a framed log file `<n>.log` plus an offset index file `<n>.idx`
@@ -43,8 +43,6 @@ export class BusPartition {
   private readonly recent = new Map<number, Buffer>();
   private readonly listeners = new Set<() => void>();
   private visible: Promise<unknown> = Promise.resolve();
-  /** Set when a durable record could not be indexed: later offsets would be wrong until a reopen re-indexes. */
-  private failure: unknown = null;
 
   private constructor(
     readonly topic: string,
@@ -59,7 +57,10 @@ export class BusPartition {
       const log = await FramedLog.openFrom(path, {
         fsync: true,
         from: (unverified) => resumeIndexing(offsets, unverified),
-        onRecords: (records) => offsets.append(records.map((r) => r.offset)),
+        onRecords: (records) => {
+          offsets.append(records.map((r) => r.offset));
+          return offsets.drained();
+        },
       });
       return new BusPartition(topic, index, log, offsets);
     } catch (error) {
@@ -75,15 +76,14 @@ export class BusPartition {
 
   /** Resolves once the payloads are durable and visible, in call order. */
   append(payloads: Buffer[]): Promise<void> {
-    if (this.failure) return Promise.reject(this.failure);
+    if (this.offsets.failure) return Promise.reject(indexFailure(this.offsets));
     const written = this.log.append(payloads);
     const shown = Promise.all([written, this.visible]).then(async ([positions]) => {
-      if (this.failure) throw this.failure;
+      if (this.offsets.failure) throw indexFailure(this.offsets);
+      // Far behind on writing entries: wait, so that what is held in memory stays bounded.
+      if (this.offsets.unwrittenCount >= MAX_UNWRITTEN_ENTRIES) await this.offsets.drained();
       const first = this.offsets.count;
-      await this.offsets.append(positions).catch((error: unknown) => {
-        this.failure = fail('store_closed', `${this.offsets.path} refuses appends after a failed write: ${String(error)}`);
-        throw this.failure;
-      });
+      this.offsets.append(positions);
       payloads.forEach((payload, i) => this.recent.set(first + i, payload));
       for (const oldest of this.recent.keys()) {
         if (this.recent.size <= RECENT) break;
@@ -113,6 +113,10 @@ export class BusPartition {
     await this.log.close();
     await this.offsets.close();
   }
+}
+
+function indexFailure(offsets: OffsetIndexFile) {
+  return fail('store_closed', `${offsets.path} refuses appends after a failed write: ${String(offsets.failure)}`);
 }
 
 /**

@@ -6,20 +6,31 @@ const CACHED_PAGES = 16;
 /** Entries checked at open for a run the OS may have lost after a crash (the file is not fsynced). */
 const CHECKED_TAIL_ENTRIES = 65_536;
 
+/** Entries appended but not yet written beyond which `append`'s callers should wait for `drained()`. */
+export const MAX_UNWRITTEN_ENTRIES = 65_536;
+
 /**
  * A partition's offset index on disk: message offset n → byte offset of its record in the partition log,
  * as a big-endian u64 at byte 8n. It is derived from the log and never fsynced: after a crash its tail is
- * checked and whatever is missing is indexed again from the log. Memory: at most CACHED_PAGES pages of
- * PAGE_ENTRIES entries (64 KB), whatever the partition's length.
+ * checked and whatever is missing is indexed again from the log. Entries are written in the background,
+ * batched; until then they are answered from memory. Memory: at most CACHED_PAGES pages of PAGE_ENTRIES
+ * entries (64 KB) plus the unwritten entries, whatever the partition's length.
  */
 export class OffsetIndexFile {
   private readonly pages = new Map<number, Float64Array>();
+  /** Entries [written, length), not on file yet. */
+  private unwritten: bigint[] = [];
+  private written: number;
+  private writing: Promise<void> | null = null;
+  private writeFailure: unknown = null;
 
   private constructor(
     private readonly handle: FileHandle,
     readonly path: string,
     private length: number,
-  ) {}
+  ) {
+    this.written = length;
+  }
 
   static async open(path: string): Promise<OffsetIndexFile> {
     const handle = await open(path, constants.O_RDWR | constants.O_CREAT);
@@ -37,12 +48,22 @@ export class OffsetIndexFile {
     return this.length;
   }
 
+  /** Why writing entries failed, if it did: later offsets would be wrong until a reopen re-indexes. */
+  get failure(): unknown {
+    return this.writeFailure;
+  }
+
+  get unwrittenCount(): number {
+    return this.unwritten.length;
+  }
+
   async at(n: number): Promise<number> {
     if (!(Number.isInteger(n) && n >= 0 && n < this.length)) throw new RangeError(`${this.path} has no entry ${n}`);
+    if (n >= this.written) return Number(this.unwritten[n - this.written]);
     const page = Math.floor(n / PAGE_ENTRIES);
     const cached = this.pages.get(page);
     if (cached) return cached[n % PAGE_ENTRIES]!;
-    const entries = await this.read(page * PAGE_ENTRIES, Math.min(PAGE_ENTRIES, this.length - page * PAGE_ENTRIES));
+    const entries = await this.read(page * PAGE_ENTRIES, Math.min(PAGE_ENTRIES, this.written - page * PAGE_ENTRIES));
     // Only whole pages are cached: a partial last page would go stale on the next append.
     if (entries.length === PAGE_ENTRIES) {
       this.pages.set(page, entries);
@@ -70,26 +91,50 @@ export class OffsetIndexFile {
   /** Drops entries from `count` on, so that appends continue right after the last good one. */
   async truncate(count: number): Promise<void> {
     if (count >= this.length) return;
+    await this.drained();
     await this.handle.truncate(count * ENTRY_BYTES);
     this.length = count;
+    this.written = count;
     for (const page of this.pages.keys()) if ((page + 1) * PAGE_ENTRIES > count) this.pages.delete(page);
   }
 
-  /** Writes entries for the next messages, in order; resolves once written (not synced). */
-  async append(positions: readonly bigint[]): Promise<void> {
-    if (positions.length === 0) return;
-    const bytes = Buffer.allocUnsafe(positions.length * ENTRY_BYTES);
-    positions.forEach((position, i) => bytes.writeBigUInt64BE(position, i * ENTRY_BYTES));
-    const at = this.length * ENTRY_BYTES;
-    for (let done = 0; done < bytes.length; ) {
-      const { bytesWritten } = await this.handle.write(bytes, done, bytes.length - done, at + done);
-      done += bytesWritten;
-    }
+  /** Entries for the next messages, in order: counted and readable at once, written in the background. */
+  append(positions: readonly bigint[]): void {
+    this.unwritten.push(...positions);
     this.length += positions.length;
+    this.writing ??= this.writeUnwritten();
   }
 
-  close(): Promise<void> {
-    return this.handle.close();
+  /** Resolves once every entry appended so far is written (not synced). */
+  async drained(): Promise<void> {
+    while (this.writing) await this.writing;
+    if (this.writeFailure) throw this.writeFailure;
+  }
+
+  private async writeUnwritten(): Promise<void> {
+    try {
+      while (this.unwritten.length > 0 && !this.writeFailure) {
+        const batch = this.unwritten.slice();
+        const bytes = Buffer.allocUnsafe(batch.length * ENTRY_BYTES);
+        batch.forEach((position, i) => bytes.writeBigUInt64BE(position, i * ENTRY_BYTES));
+        const at = this.written * ENTRY_BYTES;
+        for (let done = 0; done < bytes.length; ) {
+          const { bytesWritten } = await this.handle.write(bytes, done, bytes.length - done, at + done);
+          done += bytesWritten;
+        }
+        this.unwritten.splice(0, batch.length);
+        this.written += batch.length;
+      }
+    } catch (error) {
+      this.writeFailure = error;
+    } finally {
+      this.writing = null;
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.drained().catch(() => undefined);
+    await this.handle.close();
   }
 
   /** Entries as numbers (byte offsets stay far below 2^53). */
