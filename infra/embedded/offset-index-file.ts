@@ -102,7 +102,8 @@ export class OffsetIndexFile {
   append(positions: readonly bigint[]): void {
     this.unwritten.push(...positions);
     this.length += positions.length;
-    this.writing ??= this.writeUnwritten();
+    // Deferred to the next turn, so that the appends made visible together share one write.
+    this.writing ??= new Promise(setImmediate).then(() => this.writeUnwritten());
   }
 
   /** Resolves once every entry appended so far is written (not synced). */
