@@ -4,7 +4,7 @@ const ENTRY_BYTES = 8;
 const PAGE_ENTRIES = 512;
 const CACHED_PAGES = 16;
 /** Entries checked at open for a run the OS may have lost after a crash (the file is not fsynced). */
-const CHECKED_TAIL_ENTRIES = 65_536;
+const CHECKED_TAIL_ENTRIES = 16_384;
 
 /** Entries appended but not yet written beyond which `append`'s callers should wait for `drained()`. */
 export const MAX_UNWRITTEN_ENTRIES = 65_536;
