@@ -1,10 +1,11 @@
 import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { EventData, EventStore } from '../../domain/ports/event-store.port.js';
+import { updateReadme } from '../support/processes.js';
 
 /**
  * bench:log — what the embedded event store and bus cost after a restart, as the log grows. For each size N
@@ -12,12 +13,18 @@ import type { EventData, EventStore } from '../../domain/ports/event-store.port.
  * streams and publishes each append to the embedded bus (as the relay does), in a child process; then
  * opens both in a fresh process and prints open time, RSS after a gc, and disk use. `--upgrade 1` also times
  * the first open of the same directory without its index files (as main wrote it before they existed).
- *   npm run bench:log [-- --sizes 0,200000,1000000] [-- --store /path/to/file-event-store.ts --bus /path/to/file-message-bus.ts]
+ *   npm run bench:log [-- --sizes 0,200000,1000000] [--upgrade] [--write-readme]
+ *     [--store /path/to/file-event-store.ts --bus /path/to/file-message-bus.ts]
  * `--store`/`--bus` run the same bench against another checkout's adapters (e.g. main's, for the figures before).
  */
 const here = fileURLToPath(new URL('.', import.meta.url));
 const args = new Map<string, string>();
-for (let i = 2; i < process.argv.length; i += 2) args.set(process.argv[i]!.replace(/^--/, ''), process.argv[i + 1] ?? '');
+for (let i = 2; i < process.argv.length; i += 1) {
+  const value = process.argv[i + 1];
+  const flag = value === undefined || value.startsWith('--');
+  args.set(process.argv[i]!.replace(/^--/, ''), flag ? '1' : value);
+  if (!flag) i += 1;
+}
 const storeModule = resolve(args.get('store') ?? join(here, '../../infra/embedded/file-event-store.ts'));
 const busModule = resolve(args.get('bus') ?? join(here, '../../infra/embedded/file-message-bus.ts'));
 const STREAMS = 10_000;
@@ -112,8 +119,13 @@ async function main(): Promise<void> {
   const sizes = (args.get('sizes') ?? '0,200000,1000000').split(',').map(Number);
   console.log(`bench:log — store ${storeModule}\n            bus   ${busModule}`);
   const upgrade = args.get('upgrade') === '1';
-  console.log(`| events | event log on disk | bus on disk | fill s | open store ms | open store+bus ms | RSS after open (MB, after gc) |${upgrade ? ' first open without index files, ms |' : ''}`);
-  console.log(`|---:|---:|---:|---:|---:|---:|---:|${upgrade ? '---:|' : ''}`);
+  const lines: string[] = [];
+  const print = (line: string) => {
+    console.log(line);
+    lines.push(line);
+  };
+  print(`| events | event log on disk | bus on disk | fill s | open store ms | open store+bus ms | RSS after open (MB, after gc) |${upgrade ? ' first open without index files, ms |' : ''}`);
+  print(`|---:|---:|---:|---:|---:|---:|---:|${upgrade ? '---:|' : ''}`);
   for (const events of sizes) {
     const dir = await mkdtemp(join(tmpdir(), 'bench-log-'));
     try {
@@ -126,10 +138,14 @@ async function main(): Promise<void> {
         await dropIndexes(dir);
         upgraded = ` ${(JSON.parse(child('reopen', dir, events).trim().split('\n').pop()!) as { openMs: number }).openMs.toFixed(0)} |`;
       }
-      console.log(`| ${events.toLocaleString('en')} | ${mb(du(join(dir, 'events')))} MB | ${mb(du(join(dir, 'bus')))} MB | ${fillS.toFixed(0)} | ${opened.storeMs.toFixed(0)} | ${opened.openMs.toFixed(0)} | ${mb(opened.rss)} |${upgraded}`);
+      print(`| ${events.toLocaleString('en')} | ${mb(du(join(dir, 'events')))} MB | ${mb(du(join(dir, 'bus')))} MB | ${fillS.toFixed(0)} | ${opened.storeMs.toFixed(0)} | ${opened.openMs.toFixed(0)} | ${mb(opened.rss)} |${upgraded}`);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  }
+  if (args.has('write-readme')) {
+    const intro = `Measured by \`npm run bench:log\` (${new Date().toISOString().slice(0, 10)}, Node ${process.version}, load average ${loadavg()[0]!.toFixed(1)}; RSS of a process that opened only the store and the bus):`;
+    await updateReadme('bench:log', [intro, '', ...lines].join('\n'));
   }
 }
 
