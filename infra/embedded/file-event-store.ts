@@ -16,13 +16,14 @@ import {
   type SubscriptionFilter,
 } from '../../domain/ports/event-store.port.js';
 import { fail } from '../../domain/shared/errors.js';
-import { decideAppend, type StreamView, validateAppend } from './append-decision.js';
+import { decideAppend, validateAppend } from './append-decision.js';
 import { type DirectoryLock, lockDirectory } from './directory-lock.js';
 import { decodeAppend, encodeAppend } from './event-record.codec.js';
-import { FRAME_HEADER_BYTES } from './frame.codec.js';
-import { FramedLog, type LogRecord } from './framed-log.js';
+import { indexRecords, unindexedTail } from './event-log-recovery.js';
+import { FramedLog } from './framed-log.js';
 import { type DecodedRecord, RecordCache, recordedEvent } from './record-cache.js';
-import { type IndexMark, StreamIndex } from './stream-index.js';
+import { StagedStreams } from './staged-streams.js';
+import { StreamIndex } from './stream-index.js';
 
 export interface FileEventStoreOptions {
   /** fdatasync before acknowledging an append. Defaults to true. */
@@ -64,37 +65,6 @@ export async function openFileEventStore(dir: string, options: FileEventStoreOpt
     await lock.release();
     throw error;
   }
-}
-
-/** Where indexing must resume: the mark, unless the log is not the one indexed (then from scratch). */
-async function unindexedTail(index: StreamIndex, log: FramedLog): Promise<bigint> {
-  const mark = index.mark;
-  if (mark === undefined) return 0n;
-  if (await markFitsLog(mark, log)) return BigInt(mark.end);
-  await index.clear();
-  return 0n;
-}
-
-/** The mark's last record must be a whole record of this log that ends exactly at the mark. */
-async function markFitsLog(mark: IndexMark, log: FramedLog): Promise<boolean> {
-  if (mark.end > Number(log.size)) return false;
-  if (mark.last === null) return mark.end === 0;
-  try {
-    const payload = await log.read(BigInt(mark.last.commit));
-    return mark.last.commit + FRAME_HEADER_BYTES + payload.length === mark.end;
-  } catch {
-    return false;
-  }
-}
-
-async function indexRecords(index: StreamIndex, records: readonly LogRecord[], path: string): Promise<void> {
-  const appends = records.map(({ offset, payload }) => {
-    const { stream, events } = decodeAppend(payload, `${path} at byte offset ${offset}`);
-    return { offset: Number(offset), stream, ids: events.map((event) => event.id) };
-  });
-  const last = records[records.length - 1]!;
-  const { committed } = await index.add(appends, Number(last.offset) + FRAME_HEADER_BYTES + last.payload.length);
-  await committed;
 }
 
 interface AppendRequest {
@@ -392,37 +362,6 @@ export class FileEventStore implements EventStore {
 interface Cursor {
   readonly from: number;
   readonly skipThrough: number | null;
-}
-
-/** Streams as they will be once the current round is written, so later appends of the round see earlier ones. */
-class StagedStreams {
-  private readonly staged = new Map<string, { ids: string[]; revisionById: Map<string, Revision> }>();
-
-  constructor(private readonly index: StreamIndex) {}
-
-  view(stream: string): StreamView {
-    const stored = this.index.view(stream);
-    const staged = this.staged.get(stream);
-    if (!staged) return stored;
-    return {
-      revision: stored.revision + BigInt(staged.ids.length),
-      idAt: (revision) => (revision <= stored.revision ? stored.idAt(revision) : staged.ids[Number(revision - stored.revision - 1n)]),
-      revisionOfId: (id) => staged.revisionById.get(id) ?? stored.revisionOfId(id),
-    };
-  }
-
-  stage(stream: string, ids: readonly string[]): void {
-    let staged = this.staged.get(stream);
-    if (!staged) {
-      staged = { ids: [], revisionById: new Map() };
-      this.staged.set(stream, staged);
-    }
-    const base = this.index.revision(stream) + 1n;
-    for (const id of ids) {
-      staged.revisionById.set(id, base + BigInt(staged.ids.length));
-      staged.ids.push(id);
-    }
-  }
 }
 
 function closedError() {
