@@ -36,6 +36,7 @@ export async function indexRecords(index: StreamIndex, records: readonly LogReco
     return { offset: Number(offset), stream, ids: events.map((event) => event.id) };
   });
   const last = records[records.length - 1]!;
+  // Not awaited: the next chunk is read while this one commits (the opener waits for `index.settled()`).
   const { committed } = await index.add(appends, Number(last.offset) + FRAME_HEADER_BYTES + last.payload.length);
-  await committed;
+  committed.catch(() => undefined);
 }

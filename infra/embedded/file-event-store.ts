@@ -59,6 +59,12 @@ export async function openFileEventStore(dir: string, options: FileEventStoreOpt
       from: (unverified) => unindexedTail(opened, unverified),
       onRecords: (records) => indexRecords(opened, records, path),
     });
+    try {
+      await opened.settled();
+    } catch (error) {
+      await log.close();
+      throw error;
+    }
     return new FileEventStore(log, opened, lock);
   } catch (error) {
     await index?.close();
