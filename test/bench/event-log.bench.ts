@@ -73,17 +73,20 @@ async function reopen(dir: string): Promise<void> {
   gc();
   const base = process.memoryUsage().rss;
   const started = performance.now();
+  const cpu = process.cpuUsage();
   const store = await openFileEventStore(join(dir, 'events'));
   const storeMs = performance.now() - started;
   const bus = await openFileMessageBus(join(dir, 'bus'));
   const openMs = performance.now() - started;
+  const used = process.cpuUsage(cpu);
+  const cpuMs = (used.user + used.system) / 1000;
   gc();
   const rss = process.memoryUsage().rss;
   // A sanity read: the store answers after the restart.
   const revision = await store.streamRevision('account-1');
   await store.close();
   await bus.close();
-  process.stdout.write(`${JSON.stringify({ storeMs, openMs, rss, base, revision: String(revision) })}\n`);
+  process.stdout.write(`${JSON.stringify({ storeMs, openMs, cpuMs, rss, base, revision: String(revision) })}\n`);
 }
 
 /** Removes what the old code path did not write: the event index and the bus offset indexes. */
@@ -124,21 +127,22 @@ async function main(): Promise<void> {
     console.log(line);
     lines.push(line);
   };
-  print(`| events | event log on disk | bus on disk | fill s | open store ms | open store+bus ms | RSS after open (MB, after gc) |${upgrade ? ' first open without index files, ms |' : ''}`);
-  print(`|---:|---:|---:|---:|---:|---:|---:|${upgrade ? '---:|' : ''}`);
+  print(`| events | event log on disk | bus on disk | fill s | open store ms | open store+bus ms | open CPU ms | RSS after open (MB, after gc) |${upgrade ? ' first open without index files: ms (CPU ms) |' : ''}`);
+  print(`|---:|---:|---:|---:|---:|---:|---:|---:|${upgrade ? '---:|' : ''}`);
   for (const events of sizes) {
     const dir = await mkdtemp(join(tmpdir(), 'bench-log-'));
     try {
       const filling = performance.now();
       child('fill', dir, events);
       const fillS = (performance.now() - filling) / 1000;
-      const opened = JSON.parse(child('reopen', dir, events).trim().split('\n').pop()!) as { storeMs: number; openMs: number; rss: number };
+      const opened = JSON.parse(child('reopen', dir, events).trim().split('\n').pop()!) as { storeMs: number; openMs: number; cpuMs: number; rss: number };
       let upgraded = '';
       if (upgrade) {
         await dropIndexes(dir);
-        upgraded = ` ${(JSON.parse(child('reopen', dir, events).trim().split('\n').pop()!) as { openMs: number }).openMs.toFixed(0)} |`;
+        const first = JSON.parse(child('reopen', dir, events).trim().split('\n').pop()!) as { openMs: number; cpuMs: number };
+        upgraded = ` ${first.openMs.toFixed(0)} (${first.cpuMs.toFixed(0)}) |`;
       }
-      print(`| ${events.toLocaleString('en')} | ${mb(du(join(dir, 'events')))} MB | ${mb(du(join(dir, 'bus')))} MB | ${fillS.toFixed(0)} | ${opened.storeMs.toFixed(0)} | ${opened.openMs.toFixed(0)} | ${mb(opened.rss)} |${upgraded}`);
+      print(`| ${events.toLocaleString('en')} | ${mb(du(join(dir, 'events')))} MB | ${mb(du(join(dir, 'bus')))} MB | ${fillS.toFixed(0)} | ${opened.storeMs.toFixed(0)} | ${opened.openMs.toFixed(0)} | ${opened.cpuMs.toFixed(0)} | ${mb(opened.rss)} |${upgraded}`);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
