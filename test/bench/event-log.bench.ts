@@ -136,13 +136,14 @@ async function main(): Promise<void> {
       child('fill', dir, events);
       const fillS = (performance.now() - filling) / 1000;
       const opened = JSON.parse(child('reopen', dir, events).trim().split('\n').pop()!) as { storeMs: number; openMs: number; cpuMs: number; rss: number };
+      const disk = `${mb(du(join(dir, 'events')))} MB | ${mb(du(join(dir, 'bus')))} MB`;
       let upgraded = '';
       if (upgrade) {
         await dropIndexes(dir);
         const first = JSON.parse(child('reopen', dir, events).trim().split('\n').pop()!) as { openMs: number; cpuMs: number };
         upgraded = ` ${first.openMs.toFixed(0)} (${first.cpuMs.toFixed(0)}) |`;
       }
-      print(`| ${events.toLocaleString('en')} | ${mb(du(join(dir, 'events')))} MB | ${mb(du(join(dir, 'bus')))} MB | ${fillS.toFixed(0)} | ${opened.storeMs.toFixed(0)} | ${opened.openMs.toFixed(0)} | ${opened.cpuMs.toFixed(0)} | ${mb(opened.rss)} |${upgraded}`);
+      print(`| ${events.toLocaleString('en')} | ${disk} | ${fillS.toFixed(0)} | ${opened.storeMs.toFixed(0)} | ${opened.openMs.toFixed(0)} | ${opened.cpuMs.toFixed(0)} | ${mb(opened.rss)} |${upgraded}`);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
