@@ -43,7 +43,10 @@ export class FramedLog {
   /** Opens (creating if missing), verifies every frame, and cuts a torn or corrupt tail away. */
   static async open(path: string, options: FramedLogOptions = {}): Promise<{ log: FramedLog; records: LogRecord[] }> {
     const records: LogRecord[] = [];
-    const log = await FramedLog.openFrom(path, { ...options, from: () => 0n, onRecords: (chunk) => void records.push(...chunk) });
+    const onRecords = (chunk: LogRecord[]) => {
+      for (const record of chunk) records.push(record);
+    };
+    const log = await FramedLog.openFrom(path, { ...options, from: () => 0n, onRecords });
     return { log, records };
   }
 
