@@ -110,6 +110,13 @@ describe('file event store index', () => {
     expect(await collect((await open(dir)).read('same'))).toEqual(live);
   });
 
+  it('refuses a stream name too long for an index key, writing nothing', async () => {
+    const store = await open(await newDir());
+    await expect(store.append('s'.repeat(1025), [event()], { expected: 'any' })).rejects.toMatchObject({ code: 'bad_request' });
+    expect(await store.headPosition()).toBeNull();
+    expect((await store.append('s'.repeat(1024), [event()], { expected: 'any' })).nextExpectedRevision).toBe(0n);
+  });
+
   it('keeps no more decoded records than its cache holds, however much is read', async () => {
     const dir = await newDir();
     const store = (await open(dir)) as FileEventStore;
