@@ -88,12 +88,13 @@ describe('file event store', () => {
     expect(await (await open(dir)).streamRevision('torn')).toBe(survivingRevision + 1n);
   });
 
-  it('refuses to open when a record in the middle is corrupt', async () => {
+  it('refuses to open when a record in the middle of the unindexed log is corrupt', async () => {
     const dir = await newDir();
     const store = await open(dir);
     await store.append('s', [event()], { expected: 'any' });
     await store.append('s', [event()], { expected: 'any' });
     await store.close();
+    await rm(join(dir, 'events.index.mdb'));
     const bytes = await readFile(logOf(dir));
     bytes[FRAME_HEADER_BYTES + 3] = bytes[FRAME_HEADER_BYTES + 3]! ^ 0xff;
     await writeFile(logOf(dir), bytes);
@@ -102,6 +103,23 @@ describe('file event store', () => {
     await expect(opening).rejects.toThrow(`${logOf(dir)}: corrupt record at byte offset 0`);
     // The failed open released the directory.
     await expect(readFile(join(dir, 'LOCK'))).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
+  it('opens without reading the indexed log, and reports a corrupt indexed record when it is read', async () => {
+    const dir = await newDir();
+    const store = await open(dir);
+    await store.append('s', [event()], { expected: 'any' });
+    await store.append('s', [event()], { expected: 'any' });
+    await store.close();
+    const bytes = await readFile(logOf(dir));
+    bytes[FRAME_HEADER_BYTES + 3] = bytes[FRAME_HEADER_BYTES + 3]! ^ 0xff;
+    await writeFile(logOf(dir), bytes);
+    const reopened = await open(dir);
+    expect(await reopened.streamRevision('s')).toBe(1n);
+    const corrupt = { code: 'store_corrupt', message: `${logOf(dir)}: corrupt record at byte offset 0` };
+    await expect(collect(reopened.read('s'))).rejects.toMatchObject(corrupt);
+    await expect(collect(reopened.readAll())).rejects.toMatchObject(corrupt);
+    expect((await collect(reopened.read('s', { fromRevision: 1n }))).map((e) => e.revision)).toEqual([1n]);
   });
 
   it('locks its directory against a second open and takes over a dead owner', async () => {

@@ -16,10 +16,13 @@ import {
   type SubscriptionFilter,
 } from '../../domain/ports/event-store.port.js';
 import { fail } from '../../domain/shared/errors.js';
-import { decideAppend, type StreamView, validateAppend } from './append-decision.js';
+import { decideAppend, validateAppend } from './append-decision.js';
 import { type DirectoryLock, lockDirectory } from './directory-lock.js';
 import { decodeAppend, encodeAppend } from './event-record.codec.js';
+import { indexRecords, unindexedTail } from './event-log-recovery.js';
 import { FramedLog } from './framed-log.js';
+import { type DecodedRecord, RecordCache, recordedEvent } from './record-cache.js';
+import { StagedStreams } from './staged-streams.js';
 import { StreamIndex } from './stream-index.js';
 
 export interface FileEventStoreOptions {
@@ -28,22 +31,43 @@ export interface FileEventStoreOptions {
 }
 
 const LOG_FILE = 'events.log';
+/** LMDB's data file; LMDB keeps its lock file beside it (`events.index.mdb-lock`). */
+const INDEX_FILE = 'events.index.mdb';
+/** Decoded records kept for readers (the most recent ones): 1,024 appends, a few MB at most for ~1 KB appends. */
+export const RECORD_CACHE_SIZE = 1024;
+/** Stream reads fetch index entries this many at a time. */
+const READ_PAGE = 256;
+/** LMDB keys are at most 1,978 bytes and an id key is the stream name plus a 36-character event id. */
+const MAX_STREAM_BYTES = 1024;
 
-/** Opens (creating if needed) the store in `dir`, locks the directory and rebuilds the index from the log. */
+/**
+ * Opens (creating if needed) the store in `dir` and locks the directory. The index covers the log up to its
+ * mark; only the log's tail past the mark is read (and indexed), so opening does not grow with the log. A
+ * directory without an index (written before it existed) is indexed from the start, once.
+ */
 export async function openFileEventStore(dir: string, options: FileEventStoreOptions = {}): Promise<FileEventStore> {
   await mkdir(dir, { recursive: true });
   const lock = await lockDirectory(dir);
-  let log: FramedLog | undefined;
+  const fsync = options.fsync ?? true;
+  let index: StreamIndex | undefined;
   try {
-    const opened = await FramedLog.open(join(dir, LOG_FILE), options);
-    log = opened.log;
-    const index = new StreamIndex();
-    for (const { offset, payload } of opened.records) {
-      index.add(decodeAppend(payload, `${opened.log.path} at byte offset ${offset}`), offset);
+    const opened = StreamIndex.open(join(dir, INDEX_FILE), { fsync });
+    index = opened;
+    const path = join(dir, LOG_FILE);
+    const log = await FramedLog.openFrom(path, {
+      fsync,
+      from: (unverified) => unindexedTail(opened, unverified),
+      onRecords: (records) => indexRecords(opened, records, path),
+    });
+    try {
+      await opened.settled();
+    } catch (error) {
+      await log.close();
+      throw error;
     }
-    return new FileEventStore(opened.log, index, lock);
+    return new FileEventStore(log, opened, lock);
   } catch (error) {
-    await log?.close();
+    await index?.close();
     await lock.release();
     throw error;
   }
@@ -58,33 +82,52 @@ interface AppendRequest {
 }
 
 /**
- * The embedded EventStore: one log record per append, every event in memory. Appends are decided and
- * written in rounds: a round takes every append queued while the previous round's write+fsync was in
- * flight, decides them in order against the stored streams plus the round's earlier appends, and writes
- * them with one fsync. Readers only ever see durable events.
+ * The embedded EventStore: one log record per append; what is kept per event or per stream is on disk in
+ * the index (stream-index.ts), and event bodies are read from the log on demand, through a bounded cache of
+ * recent records. Appends are decided and written in rounds: a round takes every append queued while the
+ * previous round's write+fsync was in flight, decides them in order against the index plus the round's
+ * earlier appends, writes them with one fsync, then indexes them. Readers only ever see durable, indexed
+ * events.
  */
 export class FileEventStore implements EventStore {
   private readonly queue: AppendRequest[] = [];
   private writing: Promise<void> | null = null;
   private closing: Promise<void> | null = null;
+  /** Set when a round was written but could not be indexed: only a reopen (which indexes the tail) may go on. */
+  private failure: unknown = null;
   /** Subscribers waiting for new events (or for close or their abort). */
   private readonly waiters = new Set<() => void>();
+  private readonly cache = new RecordCache(RECORD_CACHE_SIZE);
+  /** Log bytes readers may see: written, durable and indexed. */
+  private end: number;
+  private head: Position | null;
 
   constructor(
     private readonly log: FramedLog,
     private readonly index: StreamIndex,
     private readonly lock: DirectoryLock,
-  ) {}
+  ) {
+    this.end = Number(log.size);
+    const last = index.mark?.last;
+    this.head = last ? Object.freeze({ commit: BigInt(last.commit), prepare: BigInt(last.count - 1) }) : null;
+  }
 
   /** Write+fsync rounds so far; with concurrent appends it grows slower than the append count. */
   get flushes(): number {
     return this.log.flushes;
   }
 
+  /** Decoded records held for readers; never more than RECORD_CACHE_SIZE. */
+  get cachedRecords(): number {
+    return this.cache.size;
+  }
+
   append(stream: string, events: readonly EventData[], options: { expected: ExpectedRevision }): Promise<AppendResult> {
     if (this.closing) return Promise.reject(closedError());
+    if (this.failure) return Promise.reject(this.failure);
     try {
       validateAppend(stream, events, options.expected);
+      if (Buffer.byteLength(stream) > MAX_STREAM_BYTES) throw fail('bad_request', `stream names are limited to ${MAX_STREAM_BYTES} bytes`);
     } catch (error) {
       return Promise.reject(error);
     }
@@ -99,14 +142,18 @@ export class FileEventStore implements EventStore {
     this.assertOpen();
     const { fromRevision, maxCount = Number.POSITIVE_INFINITY } = options;
     if (fromRevision !== undefined && fromRevision < 0n) throw fail('bad_request', `invalid fromRevision ${fromRevision}`);
-    const events = this.index.streamEvents(stream);
-    const last = events.length - 1;
-    let yielded = 0;
-    if (options.direction === 'backwards') {
-      const from = fromRevision === undefined ? last : Math.min(last, Number(fromRevision));
-      for (let i = from; i >= 0 && yielded < maxCount; i -= 1, yielded += 1) yield events[i]!;
-    } else {
-      for (let i = Number(fromRevision ?? 0n); i <= last && yielded < maxCount; i += 1, yielded += 1) yield events[i]!;
+    const direction = options.direction ?? 'forwards';
+    // Range reads see committed index entries only: wait for the appends already acknowledged.
+    await this.index.settled();
+    // What the stream holds now: events appended while the caller iterates are not part of this read.
+    const last = Number(this.index.revision(stream));
+    let next = direction === 'backwards' ? Math.min(last, Number(fromRevision ?? last)) : Number(fromRevision ?? 0n);
+    for (let left = maxCount; left > 0 && next >= 0 && next <= last; ) {
+      const page = this.index.locations(stream, next, direction, Math.min(left, READ_PAGE)).filter((at) => at.revision <= last);
+      if (page.length === 0) return;
+      for (const at of page) yield recordedEvent(await this.recordAt(at.commit), at.prepare);
+      left -= page.length;
+      next = page[page.length - 1]!.revision + (direction === 'backwards' ? -1 : 1);
     }
   }
 
@@ -118,55 +165,107 @@ export class FileEventStore implements EventStore {
   async *readAll(options: ReadAllOptions = {}): AsyncIterable<RecordedEvent> {
     this.assertOpen();
     const { after = 'start', maxCount = Number.POSITIVE_INFINITY } = options;
-    const end = this.index.length;
+    if (maxCount <= 0) return;
     let yielded = 0;
-    for (let i = after === 'start' ? 0 : this.index.indexAfter(after); i < end && yielded < maxCount; i += 1, yielded += 1) {
-      yield this.index.at(i)!;
+    for await (const event of this.eventsBetween(this.cursorAfter(after), this.end)) {
+      yield event;
+      if (++yielded >= maxCount) return;
     }
   }
 
   async headPosition(): Promise<Position | null> {
     this.assertOpen();
-    return this.index.head();
+    return this.head;
   }
 
   subscribeToAll(options: SubscribeToAllOptions): AsyncIterable<SubscriptionDelivery> {
     // Resolved now, not at the first next(): 'end' means the end when the caller subscribed.
     const { from } = options;
-    const start = from === 'start' ? 0 : from === 'end' ? this.index.length : this.index.indexAfter(from);
-    return this.deliver(start, options.filter, options.signal);
+    const cursor = from === 'end' ? { from: this.end, skipThrough: null } : this.cursorAfter(from);
+    return this.deliver(cursor, options.filter, options.signal);
   }
 
-  /** Lets queued appends finish, ends subscriptions, closes the log and releases the directory. */
+  /** Lets queued appends finish, ends subscriptions, closes the log and the index and releases the directory. */
   close(): Promise<void> {
     this.closing ??= (async () => {
       this.wakeSubscribers();
       await this.writing;
       await this.log.close();
+      await this.index.close();
       await this.lock.release();
     })();
     return this.closing;
   }
 
+  /** `$all` from just after `after`: a position is a record's offset and an index in that record. */
+  private cursorAfter(after: 'start' | Position): Cursor {
+    if (after === 'start') return { from: 0, skipThrough: null };
+    // No event lies past the end: a position beyond it (from another store) waits for what comes next.
+    if (Number(after.commit) >= this.end) return { from: this.end, skipThrough: null };
+    return { from: Number(after.commit), skipThrough: Number(after.prepare) };
+  }
+
+  /** The events from the cursor up to log byte `to`, read sequentially from the log. */
+  private async *eventsBetween(cursor: Cursor, to: number): AsyncGenerator<RecordedEvent> {
+    const { from, skipThrough } = cursor;
+    if (from >= to) return;
+    // A position must name a record: reading it first turns a made-up one into bad_request, not corruption.
+    if (skipThrough !== null && this.cache.get(from) === undefined) await this.log.read(BigInt(from));
+    for await (const { offset, payload } of this.log.scan(BigInt(from), BigInt(to))) {
+      const commit = Number(offset);
+      const record = this.cache.get(commit) ?? this.decode(commit, payload);
+      const first = commit === from && skipThrough !== null ? skipThrough + 1 : 0;
+      for (let prepare = first; prepare < record.append.events.length; prepare += 1) yield recordedEvent(record, prepare);
+    }
+  }
+
   private async *deliver(
-    start: number,
+    start: Cursor,
     filter: SubscriptionFilter | undefined,
     signal: AbortSignal | undefined,
   ): AsyncIterable<SubscriptionDelivery> {
-    let next = start;
+    let cursor = start;
     let caughtUp = false;
     while (!signal?.aborted && !this.closing) {
-      const event = this.index.at(next);
-      if (event) {
-        next += 1;
-        if (matchesFilter(event, filter)) yield { kind: 'event', event };
+      const to = this.end;
+      if (cursor.from < to) {
+        try {
+          for await (const event of this.eventsBetween(cursor, to)) {
+            if (signal?.aborted || this.closing) return;
+            if (matchesFilter(event, filter)) yield { kind: 'event', event };
+          }
+        } catch (error) {
+          // Closing closes the log under a reader; that ends the subscription, as close promises.
+          if (this.closing) return;
+          throw error;
+        }
+        cursor = { from: to, skipThrough: null };
       } else if (!caughtUp) {
         caughtUp = true;
-        yield { kind: 'caughtUp', position: this.index.head() };
+        yield { kind: 'caughtUp', position: this.head };
       } else {
         await this.changed(signal);
       }
     }
+  }
+
+  private async recordAt(commit: number): Promise<DecodedRecord> {
+    const cached = this.cache.get(commit);
+    if (cached) return cached;
+    const payload = await this.log.read(BigInt(commit)).catch((error: unknown) => {
+      // The index points here, so the record was whole when it was indexed.
+      if ((error as { code?: unknown }).code !== 'bad_request') throw error;
+      throw fail('store_corrupt', `${this.log.path}: corrupt record at byte offset ${commit}`, { path: this.log.path, offset: commit });
+    });
+    return this.decode(commit, payload);
+  }
+
+  private decode(commit: number, payload: Buffer): DecodedRecord {
+    const firstRevision = this.index.firstRevisionAt(commit);
+    if (firstRevision === undefined) throw fail('store_corrupt', `${this.log.path}: the record at byte offset ${commit} is not indexed`);
+    const record = { commit, firstRevision, append: decodeAppend(payload, `${this.log.path} at byte offset ${commit}`) };
+    this.cache.set(record);
+    return record;
   }
 
   /** Resolves on the next appended round, on close, or on abort. One waiter per waiting subscriber, no leaks. */
@@ -196,9 +295,14 @@ export class FileEventStore implements EventStore {
   }
 
   private async writeRound(requests: readonly AppendRequest[]): Promise<void> {
+    if (this.index.broken && !this.failure) this.failure = fail('store_closed', `the event store refuses appends after a failed index write: ${String(this.index.broken)}`);
+    if (this.failure) {
+      for (const request of requests) request.reject(this.failure);
+      return;
+    }
     const staged = new StagedStreams(this.index);
     const created = new Date();
-    const writes: { request: AppendRequest; payload: Buffer }[] = [];
+    const writes: { request: AppendRequest; ids: string[]; payload: Buffer }[] = [];
     const duplicates: { request: AppendRequest; lastRevision: Revision }[] = [];
     for (const request of requests) {
       const { stream, events, expected } = request;
@@ -208,7 +312,7 @@ export class FileEventStore implements EventStore {
         if (decision.kind === 'duplicate') {
           duplicates.push({ request, lastRevision: decision.lastRevision });
         } else {
-          writes.push({ request, payload: encodeAppend({ stream, created, events }) });
+          writes.push({ request, ids, payload: encodeAppend({ stream, created, events }) });
           staged.stage(stream, ids);
         }
       } catch (error) {
@@ -217,24 +321,42 @@ export class FileEventStore implements EventStore {
     }
 
     let offsets: bigint[];
+    let firstRevisions: number[];
     try {
-      offsets = await this.log.append(writes.map((write) => write.payload));
+      ({ offsets, firstRevisions } = await this.writeAndIndex(writes));
     } catch (error) {
+      // Written but not indexed (or not written): the next round cannot be decided against this index.
+      this.failure = fail('store_closed', `the event store refuses appends after a failed write: ${String(error)}`);
       for (const { request } of [...writes, ...duplicates]) request.reject(error);
       return;
     }
 
+    this.end = Number(this.log.size);
     writes.forEach(({ request, payload }, i) => {
-      // Decoding what was written keeps memory identical to what a restart rebuilds.
-      const recorded = this.index.add(decodeAppend(payload, this.log.path), offsets[i]!);
-      const last = recorded[recorded.length - 1]!;
-      request.resolve({ nextExpectedRevision: last.revision, position: last.position });
+      const commit = Number(offsets[i]);
+      // Decoding what was written keeps what readers get identical to what a restart reads.
+      const record = { commit, firstRevision: firstRevisions[i]!, append: decodeAppend(payload, this.log.path) };
+      this.cache.set(record);
+      const count = record.append.events.length;
+      this.head = Object.freeze({ commit: BigInt(commit), prepare: BigInt(count - 1) });
+      request.resolve({ nextExpectedRevision: BigInt(record.firstRevision + count - 1), position: this.head });
     });
     for (const { request, lastRevision } of duplicates) {
-      const original = this.index.streamEvents(request.stream)[Number(lastRevision)]!;
-      request.resolve({ nextExpectedRevision: lastRevision, position: original.position });
+      const original = this.index.location(request.stream, Number(lastRevision))!;
+      request.resolve({ nextExpectedRevision: lastRevision, position: { commit: BigInt(original.commit), prepare: BigInt(original.prepare) } });
     }
     if (writes.length > 0) this.wakeSubscribers();
+  }
+
+  /** Writes the round's appends (one fsync) and indexes them; the index commits in the background. */
+  private async writeAndIndex(writes: readonly { request: AppendRequest; ids: string[]; payload: Buffer }[]) {
+    if (writes.length === 0) return { offsets: [], firstRevisions: [] };
+    const offsets = await this.log.append(writes.map((write) => write.payload));
+    const appends = writes.map(({ request, ids }, i) => ({ offset: Number(offsets[i]), stream: request.stream, ids }));
+    const { firstRevisions, committed } = await this.index.add(appends, Number(this.log.size));
+    // Not awaited: lookups see the entries already, and a failed commit shows through `index.broken`.
+    committed.catch(() => undefined);
+    return { offsets, firstRevisions };
   }
 
   private assertOpen(): void {
@@ -242,35 +364,10 @@ export class FileEventStore implements EventStore {
   }
 }
 
-/** Streams as they will be once the current round is written, so later appends of the round see earlier ones. */
-class StagedStreams {
-  private readonly staged = new Map<string, { ids: string[]; revisionById: Map<string, Revision> }>();
-
-  constructor(private readonly index: StreamIndex) {}
-
-  view(stream: string): StreamView {
-    const stored = this.index.view(stream);
-    const staged = this.staged.get(stream);
-    if (!staged) return stored;
-    return {
-      revision: stored.revision + BigInt(staged.ids.length),
-      idAt: (revision) => (revision <= stored.revision ? stored.idAt(revision) : staged.ids[Number(revision - stored.revision - 1n)]),
-      revisionOfId: (id) => staged.revisionById.get(id) ?? stored.revisionOfId(id),
-    };
-  }
-
-  stage(stream: string, ids: readonly string[]): void {
-    let staged = this.staged.get(stream);
-    if (!staged) {
-      staged = { ids: [], revisionById: new Map() };
-      this.staged.set(stream, staged);
-    }
-    const base = this.index.revision(stream) + 1n;
-    for (const id of ids) {
-      staged.revisionById.set(id, base + BigInt(staged.ids.length));
-      staged.ids.push(id);
-    }
-  }
+/** Where a `$all` read starts: a record's offset, and the last index in it already delivered (if any). */
+interface Cursor {
+  readonly from: number;
+  readonly skipThrough: number | null;
 }
 
 function closedError() {

@@ -126,6 +126,39 @@ describe('FramedLog', () => {
     expect(payloadsOf((await openLog()).records)).toEqual(['in flight']);
   });
 
+  it('opens from an offset, handing over only the records after it, and still cuts a torn tail', async () => {
+    const { log } = await openLog();
+    const [, second, third] = await log.append([Buffer.from('a'), Buffer.from('b'), Buffer.from('c')]);
+    const size = log.size;
+    await log.close();
+    await appendFile(path, Buffer.from('torn'));
+    const seen: string[] = [];
+    const reopened = await FramedLog.openFrom(path, { from: () => second!, onRecords: (records) => void seen.push(...payloadsOf(records)) });
+    open.push(reopened);
+    expect(seen).toEqual(['b', 'c']);
+    expect(reopened.size).toBe(size);
+    const scanned: string[] = [];
+    for await (const record of reopened.scan(second!, size)) scanned.push(record.payload.toString());
+    expect(scanned).toEqual(['b', 'c']);
+    const upToThird: string[] = [];
+    for await (const record of reopened.scan(0n, third!)) upToThird.push(record.payload.toString());
+    expect(upToThird).toEqual(['a', 'b']);
+  });
+
+  it('reports a bad frame met while scanning as corruption', async () => {
+    const { log } = await openLog();
+    const [, second] = await log.append([Buffer.from('first'), Buffer.from('second')]);
+    const size = log.size;
+    await log.close();
+    await flipByte(Number(second!) + FRAME_HEADER_BYTES + 1);
+    const reopened = await FramedLog.openFrom(path, { from: () => size, onRecords: () => undefined });
+    open.push(reopened);
+    const scanning = (async () => {
+      for await (const _ of reopened.scan(0n, size));
+    })();
+    await expect(scanning).rejects.toMatchObject({ code: 'store_corrupt', details: { offset: Number(second!) } });
+  });
+
   async function flipByte(at: number): Promise<void> {
     const bytes = await readFile(path);
     bytes[at] = bytes[at]! ^ 0xff;

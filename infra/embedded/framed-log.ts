@@ -42,14 +42,40 @@ export class FramedLog {
 
   /** Opens (creating if missing), verifies every frame, and cuts a torn or corrupt tail away. */
   static async open(path: string, options: FramedLogOptions = {}): Promise<{ log: FramedLog; records: LogRecord[] }> {
+    const records: LogRecord[] = [];
+    const onRecords = (chunk: LogRecord[]) => {
+      for (const record of chunk) records.push(record);
+    };
+    const log = await FramedLog.openFrom(path, { ...options, from: () => 0n, onRecords });
+    return { log, records };
+  }
+
+  /**
+   * Opens (creating if missing) and verifies only the frames from `from` on, handing them to `onRecords`
+   * chunk by chunk, then cuts a torn or corrupt tail away. Frames before `from` were verified when they
+   * were indexed, so opening costs the unindexed tail, not the whole log. `from` gets the log before
+   * recovery (its size is the file's) to check its index against it.
+   */
+  static async openFrom(
+    path: string,
+    options: FramedLogOptions & {
+      readonly from: (unverified: FramedLog) => bigint | Promise<bigint>;
+      readonly onRecords: (records: LogRecord[]) => void | Promise<void>;
+    },
+  ): Promise<FramedLog> {
     const fsync = options.fsync ?? true;
     const { handle, created } = await openOrCreate(path);
     try {
       if (created && fsync) await syncDirectory(dirname(path));
       const fileSize = (await handle.stat()).size;
-      const { records, validSize } = await scanFrames(handle, fileSize);
-      if (validSize < fileSize) await cutTornTail(handle, path, validSize, fileSize, fsync);
-      return { log: new FramedLog(handle, path, validSize, fsync), records };
+      const log = new FramedLog(handle, path, fileSize, fsync);
+      const from = Number(await options.from(log));
+      if (!(from >= 0 && from <= fileSize)) throw fail('store_corrupt', `${path}: cannot start reading at ${from}, the file has ${fileSize} bytes`);
+      const scanned = { end: from };
+      for await (const records of readFrames(handle, from, fileSize, scanned)) await options.onRecords(records);
+      if (scanned.end < fileSize) await cutTornTail(handle, path, scanned.end, fileSize, fsync);
+      log.end = scanned.end;
+      return log;
     } catch (error) {
       await handle.close();
       throw error;
@@ -92,6 +118,20 @@ export class FramedLog {
     await readInto(this.handle, frame, FRAME_HEADER_BYTES, at + FRAME_HEADER_BYTES);
     if (checkFrame(frame, 0).kind !== 'ok') throw noRecord();
     return frame.subarray(FRAME_HEADER_BYTES);
+  }
+
+  /**
+   * The records from `from` (a record's offset) up to `to` (another's, or the size), read in chunks and
+   * checked: what was durable once must still be whole, so a bad frame here is corruption.
+   */
+  async *scan(from: bigint, to: bigint): AsyncGenerator<LogRecord> {
+    if (this.closed) throw fail('store_closed', `${this.path} is closed`);
+    const limit = Math.min(Number(to), this.end);
+    const scanned = { end: Number(from) };
+    for await (const records of readFrames(this.handle, scanned.end, limit, scanned)) yield* records;
+    if (scanned.end < limit) {
+      throw fail('store_corrupt', `${this.path}: corrupt record at byte offset ${scanned.end}`, { path: this.path, offset: scanned.end });
+    }
   }
 
   /** Waits for appends already accepted, then closes the file. */
@@ -155,24 +195,29 @@ async function syncDirectory(dir: string): Promise<void> {
   }
 }
 
-/** Reads frames in chunks; stops at the first frame that is incomplete or fails its check. */
-async function scanFrames(handle: FileHandle, fileSize: number): Promise<{ records: LogRecord[]; validSize: number }> {
-  const records: LogRecord[] = [];
+/**
+ * Reads the frames in [from, limit) in chunks, yielding each chunk's records; stops at the first frame that
+ * is incomplete or fails its check. `scanned.end` is the end of the last valid frame read.
+ */
+async function* readFrames(handle: FileHandle, from: number, limit: number, scanned: { end: number }): AsyncGenerator<LogRecord[]> {
   let buf = Buffer.alloc(0);
-  let base = 0; // file offset of buf[0]
+  let base = from; // file offset of buf[0]
   let at = 0;
   for (;;) {
-    const check = checkFrame(buf, at);
-    if (check.kind === 'ok') {
+    const records: LogRecord[] = [];
+    let check = checkFrame(buf, at);
+    while (check.kind === 'ok') {
       const start = at + FRAME_HEADER_BYTES;
       records.push({ offset: BigInt(base + at), payload: buf.subarray(start, start + check.length) });
       at = start + check.length;
-      continue;
+      check = checkFrame(buf, at);
     }
+    scanned.end = base + at;
+    if (records.length > 0) yield records;
     const loadedEnd = base + buf.length;
-    if (check.kind === 'bad' || loadedEnd >= fileSize) return { records, validSize: base + at };
+    if (check.kind === 'bad' || loadedEnd >= limit) return;
     const kept = buf.length - at;
-    const toRead = Math.min(fileSize - loadedEnd, Math.max(SCAN_CHUNK_BYTES, check.needed - kept));
+    const toRead = Math.min(limit - loadedEnd, Math.max(SCAN_CHUNK_BYTES, check.needed - kept));
     // A fresh buffer per chunk: earlier payloads stay views of the old one, nothing is copied twice.
     const next = Buffer.allocUnsafe(kept + toRead);
     buf.copy(next, 0, at);

@@ -1,0 +1,157 @@
+import { spawnSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { loadavg, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { EventData, EventStore } from '../../domain/ports/event-store.port.js';
+import { updateReadme } from '../support/processes.js';
+
+/**
+ * bench:log — what the embedded event store and bus cost after a restart, as the log grows. For each size N
+ * it appends N events of ~600 bytes (two per append, like a Charged and its usage event) across 10,000
+ * streams and publishes each append to the embedded bus (as the relay does), in a child process; then
+ * opens both in a fresh process and prints open time, RSS after a gc, and disk use. `--upgrade 1` also times
+ * the first open of the same directory without its index files (as main wrote it before they existed).
+ *   npm run bench:log [-- --sizes 0,200000,1000000] [--upgrade] [--write-readme]
+ *     [--store /path/to/file-event-store.ts --bus /path/to/file-message-bus.ts]
+ * `--store`/`--bus` run the same bench against another checkout's adapters (e.g. main's, for the figures before).
+ */
+const here = fileURLToPath(new URL('.', import.meta.url));
+const args = new Map<string, string>();
+for (let i = 2; i < process.argv.length; i += 1) {
+  const value = process.argv[i + 1];
+  const flag = value === undefined || value.startsWith('--');
+  args.set(process.argv[i]!.replace(/^--/, ''), flag ? '1' : value);
+  if (!flag) i += 1;
+}
+const storeModule = resolve(args.get('store') ?? join(here, '../../infra/embedded/file-event-store.ts'));
+const busModule = resolve(args.get('bus') ?? join(here, '../../infra/embedded/file-message-bus.ts'));
+const STREAMS = 10_000;
+const CONCURRENT_APPENDS = 64;
+
+interface StoreModule {
+  openFileEventStore(dir: string, options?: { fsync?: boolean }): Promise<EventStore>;
+}
+interface BusModule {
+  openFileMessageBus(dir: string): Promise<{ publish(topic: string, m: unknown[]): Promise<void>; close(): Promise<void> }>;
+}
+
+const padding = 'x'.repeat(330);
+function paidCall(i: number): EventData[] {
+  const metadata = { correlationId: randomUUID(), occurredAt: new Date().toISOString(), schemaVersion: 1 };
+  return [
+    { id: randomUUID(), type: 'Charged', data: { callId: randomUUID(), amountUsd: '0.50', address: `0x${i.toString(16).padStart(40, '0')}`, note: padding }, metadata },
+    { id: randomUUID(), type: 'UsageRecorded', data: { endpoint: '/v1/screen', units: 1, at: new Date().toISOString(), note: padding }, metadata },
+  ];
+}
+
+async function fill(dir: string, events: number): Promise<void> {
+  const { openFileEventStore } = (await import(pathToFileURL(storeModule).href)) as StoreModule;
+  const { openFileMessageBus } = (await import(pathToFileURL(busModule).href)) as BusModule;
+  const store = await openFileEventStore(join(dir, 'events'), { fsync: false });
+  const bus = await openFileMessageBus(join(dir, 'bus'));
+  const appends = Math.ceil(events / 2);
+  for (let from = 0; from < appends; from += CONCURRENT_APPENDS) {
+    const round: Promise<unknown>[] = [];
+    for (let i = from; i < Math.min(appends, from + CONCURRENT_APPENDS); i += 1) {
+      const batch = paidCall(i);
+      round.push(store.append(`account-${i % STREAMS}`, batch, { expected: 'any' }));
+      round.push(bus.publish('events', batch.map((e) => ({ key: `account-${i % STREAMS}`, value: e, headers: {} }))));
+    }
+    await Promise.all(round);
+  }
+  await store.close();
+  await bus.close();
+}
+
+async function reopen(dir: string): Promise<void> {
+  const { openFileEventStore } = (await import(pathToFileURL(storeModule).href)) as StoreModule;
+  const { openFileMessageBus } = (await import(pathToFileURL(busModule).href)) as BusModule;
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (!gc) throw new Error('run with node --expose-gc');
+  gc();
+  const base = process.memoryUsage().rss;
+  const started = performance.now();
+  const cpu = process.cpuUsage();
+  const store = await openFileEventStore(join(dir, 'events'));
+  const storeMs = performance.now() - started;
+  const bus = await openFileMessageBus(join(dir, 'bus'));
+  const openMs = performance.now() - started;
+  const used = process.cpuUsage(cpu);
+  const cpuMs = (used.user + used.system) / 1000;
+  gc();
+  const rss = process.memoryUsage().rss;
+  // A sanity read: the store answers after the restart.
+  const revision = await store.streamRevision('account-1');
+  await store.close();
+  await bus.close();
+  process.stdout.write(`${JSON.stringify({ storeMs, openMs, cpuMs, rss, base, revision: String(revision) })}\n`);
+}
+
+/** Removes what the old code path did not write: the event index and the bus offset indexes. */
+async function dropIndexes(dir: string): Promise<void> {
+  const events = join(dir, 'events');
+  for (const file of await readdir(events)) if (file.startsWith('events.index')) await rm(join(events, file));
+  const topics = join(dir, 'bus', 'topics');
+  for (const topic of await readdir(topics).catch(() => [])) {
+    for (const file of await readdir(join(topics, topic))) if (file.endsWith('.idx')) await rm(join(topics, topic, file));
+  }
+}
+
+function du(path: string): number {
+  const out = spawnSync('du', ['-sb', path], { encoding: 'utf8' }).stdout;
+  return Number(out.split('\t')[0] ?? 0);
+}
+
+function child(mode: string, dir: string, events: number): string {
+  const run = spawnSync(process.execPath, ['--expose-gc', '--max-old-space-size=8192', '--import', 'tsx', fileURLToPath(import.meta.url), '--child', mode, '--dir', dir, '--events', String(events), '--store', storeModule, '--bus', busModule], {
+    encoding: 'utf8',
+    maxBuffer: 1 << 20,
+  });
+  if (run.status !== 0) throw new Error(`${mode} child failed: ${run.stderr}`);
+  return run.stdout;
+}
+
+const mb = (bytes: number) => (bytes / 1e6).toFixed(1);
+
+async function main(): Promise<void> {
+  const mode = args.get('child');
+  if (mode === 'fill') return fill(args.get('dir')!, Number(args.get('events')));
+  if (mode === 'reopen') return reopen(args.get('dir')!);
+  const sizes = (args.get('sizes') ?? '0,200000,1000000').split(',').map(Number);
+  console.log(`bench:log — store ${storeModule}\n            bus   ${busModule}`);
+  const upgrade = args.get('upgrade') === '1';
+  const lines: string[] = [];
+  const print = (line: string) => {
+    console.log(line);
+    lines.push(line);
+  };
+  print(`| events | event log on disk | bus on disk | fill s | open store ms | open store+bus ms | open CPU ms | RSS after open (MB, after gc) |${upgrade ? ' first open without index files: ms (CPU ms) |' : ''}`);
+  print(`|---:|---:|---:|---:|---:|---:|---:|---:|${upgrade ? '---:|' : ''}`);
+  for (const events of sizes) {
+    const dir = await mkdtemp(join(tmpdir(), 'bench-log-'));
+    try {
+      const filling = performance.now();
+      child('fill', dir, events);
+      const fillS = (performance.now() - filling) / 1000;
+      const opened = JSON.parse(child('reopen', dir, events).trim().split('\n').pop()!) as { storeMs: number; openMs: number; cpuMs: number; rss: number };
+      const disk = `${mb(du(join(dir, 'events')))} MB | ${mb(du(join(dir, 'bus')))} MB`;
+      let upgraded = '';
+      if (upgrade) {
+        await dropIndexes(dir);
+        const first = JSON.parse(child('reopen', dir, events).trim().split('\n').pop()!) as { openMs: number; cpuMs: number };
+        upgraded = ` ${first.openMs.toFixed(0)} (${first.cpuMs.toFixed(0)}) |`;
+      }
+      print(`| ${events.toLocaleString('en')} | ${disk} | ${fillS.toFixed(0)} | ${opened.storeMs.toFixed(0)} | ${opened.openMs.toFixed(0)} | ${opened.cpuMs.toFixed(0)} | ${mb(opened.rss)} |${upgraded}`);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }
+  if (args.has('write-readme')) {
+    const intro = `Measured by \`npm run bench:log\` (${new Date().toISOString().slice(0, 10)}, Node ${process.version}, load average ${loadavg()[0]!.toFixed(1)}; RSS of a process that opened only the store and the bus):`;
+    await updateReadme('bench:log', [intro, '', ...lines].join('\n'));
+  }
+}
+
+await main();
