@@ -2,14 +2,15 @@ import autocannon from 'autocannon';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort, spawnTsx, stop, updateReadme } from '../support/processes.js';
+import { freePort, spawnTsx, stop } from '../support/processes.js';
+import { updateReadme } from '../support/readme-figures.js';
 import { startReceiver } from '../support/webhook-receiver.js';
 
 /**
  * bench:dashboard — the dashboard on the real service (embedded default, fsync, production scrypt cost):
  * login (scrypt N=2^17 plus the session's event), and the three pages rendered from the read models with
  * realistic content: 2,000 usage rows behind the usage page, a webhook with a full 100-attempt history.
- * Prints a table and writes it into README.md between the bench:dashboard markers.
+ * Prints a table; with --write-readme, also writes it into README.md between the bench:dashboard markers.
  */
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);

@@ -2,12 +2,13 @@ import autocannon from 'autocannon';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort, spawnTsx, stop, updateReadme } from '../support/processes.js';
+import { freePort, spawnTsx, stop } from '../support/processes.js';
+import { updateReadme } from '../support/readme-figures.js';
 
 /**
  * bench:screen — POST /v2/screen on the embedded default (fsync on, every call charged) side by side with
  * a bare Fastify route returning a same-sized JSON, in one run, same load generator and settings.
- * Prints a table and writes it into README.md between the bench:screen markers.
+ * Prints a table; with --write-readme, also writes it into README.md between the bench:screen markers.
  */
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);

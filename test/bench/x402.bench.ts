@@ -8,14 +8,15 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { X402_NETWORKS } from '../../domain/x402/x402-networks.js';
 import { devAccount, startAnvil } from '../support/chain/anvil.js';
 import { installTestUsdc } from '../support/chain/test-usdc.js';
-import { freePort, spawnTsx, stop, updateReadme } from '../support/processes.js';
+import { freePort, spawnTsx, stop } from '../support/processes.js';
+import { updateReadme } from '../support/readme-figures.js';
 
 /**
  * bench:x402 — paid round trips of GET /screen/{chain}/{address} with the real @x402/fetch client against the
  * real service (its own process, embedded default, fsync on), settling on a local anvil chain. Measures:
  * the whole round trip as a client lives it (402 quote, signature, paid request with verification,
  * reservation, on-chain checks, settlement with its receipt, verdict), the paid request alone (a proof
- * signed beforehand), and both under concurrency. Writes the table into README.md (bench:x402 markers).
+ * signed beforehand), and both under concurrency. With --write-readme, writes the table into README.md (bench:x402 markers).
  */
 const CALLS = Number(process.env.BENCH_CALLS ?? 200);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
