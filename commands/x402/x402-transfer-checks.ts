@@ -1,6 +1,5 @@
 import { awaitTransferCheck, requestTransferCheck } from '../kyt/transfer-check.commands.js';
 import type { TransferCheckDeps } from '../kyt/transfer-check-deps.js';
-import { DEFAULT_ALERT_MIN_LEVEL } from '../../domain/kyt/alert-level.js';
 import { fail } from '../../domain/shared/errors.js';
 import type { Chain } from '../../domain/shared/network.js';
 import type { Outcome } from './x402-checks.js';
@@ -12,7 +11,7 @@ import type { Outcome } from './x402-checks.js';
 export const x402TransferResultPath = (checkId: string): string => `/check-transfer-result/${checkId}`;
 
 export async function startX402TransferCheck(deps: TransferCheckDeps, input: { checkId: string; chain: Chain; txHash: string }): Promise<void> {
-  await requestTransferCheck(deps, { ...input, requester: { channel: 'x402', payer: null }, alertMinLevel: DEFAULT_ALERT_MIN_LEVEL });
+  await requestTransferCheck(deps, { ...input, requester: { channel: 'x402', payer: null } });
 }
 
 /**
