@@ -40,6 +40,7 @@ export function createTransferCheckModule(input: {
           input.prices,
         ])
       : input.prices;
+  const limits = { concurrency: config.SVC_KYT_CHECK_CONCURRENCY, timeoutMs: config.SVC_KYT_CHECK_TIMEOUT_MS };
   const deps: TransferCheckDeps = { ...input.commands, decoder, prices, transfers: input.transfers, monotonicNow: () => performance.now() };
-  return { api: { deps, syncWaitMs: config.SVC_KYT_SYNC_WAIT_MS }, deps, processorFor: (commands) => transferCheckProcessor({ ...deps, ...commands }) };
+  return { api: { deps, syncWaitMs: config.SVC_KYT_SYNC_WAIT_MS }, deps, processorFor: (commands) => transferCheckProcessor({ ...deps, ...commands }, limits) };
 }
