@@ -233,6 +233,7 @@ export async function createServices(
     pipeline: fullCheck.api,
     transfers: transferChecks.api,
     info: () => ({ mode: config.MODE, version: '2.0.0', ready }),
+    sanctionsMaxAgeDays: config.SVC_SANCTIONS_MAX_AGE_DAYS,
     webhooks: webhooks.app,
     correlation,
     metrics,

@@ -1,6 +1,5 @@
 import { openAccount } from '../../commands/accounts.commands.js';
 import { issueApiKey } from '../../commands/api-keys.commands.js';
-import { isWellFormedApiKey } from '../../domain/apikeys/api-key.js';
 import { usdToMicros } from '../../domain/shared/money.js';
 import type { Services } from '../bootstrap.js';
 
@@ -15,11 +14,8 @@ export const DEMO_PROVIDERS = ['provider_a', 'provider_b'];
  */
 export async function ensureDemoAccount(services: Services, log: (line: string) => void): Promise<{ created: boolean; apiKey: string | null }> {
   const { config, commands, repositories } = services;
-  const chosen = config.SVC_DEMO_API_KEY;
-  if (chosen !== undefined && !isWellFormedApiKey(chosen)) {
-    log('SVC_DEMO_API_KEY is not a well-formed key (svc_ + 44 letters or digits): ignored, a key is generated instead');
-  }
-  const wanted = chosen !== undefined && isWellFormedApiKey(chosen) ? chosen : undefined;
+  // Checked by loadConfig: a malformed SVC_DEMO_API_KEY stops the start.
+  const wanted = config.SVC_DEMO_API_KEY;
   const existing = await repositories.accounts.byEmail(DEMO_EMAIL);
   if (existing) {
     if (wanted) await issueApiKey(commands, existing.userId, wanted);
