@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { freePort, spawnTsx, stop } from '../support/processes.js';
 import { updateReadme } from '../support/readme-figures.js';
 import { startReceiver } from '../support/webhook-receiver.js';
+import { MINIMAL_SANCTIONS_DIR } from '../helpers/source-fixtures.js';
 
 /**
  * bench:dashboard — the dashboard on the real service (embedded default, fsync, production scrypt cost):
@@ -53,6 +54,7 @@ async function main() {
       HOST: '127.0.0.1',
       LOG_LEVEL: 'silent',
       SVC_SYNC_ON_START: '0',
+      SVC_SOURCES_DIR: MINIMAL_SANCTIONS_DIR, // screening fails closed without a sanctions list
       SVC_DEMO_API_KEY: KEY,
       SVC_DEMO_PASSWORD: PASSWORD,
       SVC_DEMO_DEPOSIT_USD: '1000000',

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort, spawnTsx, stop } from '../support/processes.js';
 import { updateReadme } from '../support/readme-figures.js';
+import { MINIMAL_SANCTIONS_DIR } from '../helpers/source-fixtures.js';
 
 /**
  * bench:screen — POST /v2/screen on the embedded default (fsync on, every call charged) side by side with
@@ -41,7 +42,7 @@ async function main() {
   const servicePort = await freePort();
   const service = await spawnTsx(
     'infra/main.ts',
-    { DATA_DIR: dataDir, PORT: String(servicePort), HOST: '127.0.0.1', LOG_LEVEL: 'silent', SVC_DEMO_API_KEY: KEY, SVC_DEMO_DEPOSIT_USD: '1000000' },
+    { DATA_DIR: dataDir, PORT: String(servicePort), HOST: '127.0.0.1', LOG_LEVEL: 'silent', SVC_DEMO_API_KEY: KEY, SVC_DEMO_DEPOSIT_USD: '1000000', SVC_SOURCES_DIR: MINIMAL_SANCTIONS_DIR },
     /listening on/,
   );
   const sample = await fetch(`http://127.0.0.1:${servicePort}/v2/screen`, {

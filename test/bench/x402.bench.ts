@@ -10,6 +10,7 @@ import { devAccount, startAnvil } from '../support/chain/anvil.js';
 import { installTestUsdc } from '../support/chain/test-usdc.js';
 import { freePort, spawnTsx, stop } from '../support/processes.js';
 import { updateReadme } from '../support/readme-figures.js';
+import { MINIMAL_SANCTIONS_DIR } from '../helpers/source-fixtures.js';
 
 /**
  * bench:x402 — paid round trips of GET /screen/{chain}/{address} with the real @x402/fetch client against the
@@ -43,7 +44,7 @@ async function main() {
       PORT: String(port),
       LOG_LEVEL: 'silent',
       SVC_SYNC_ON_START: '0',
-      SVC_SOURCES_DIR: '',
+      SVC_SOURCES_DIR: MINIMAL_SANCTIONS_DIR, // screening fails closed without a sanctions list
       X402_PORT: String(x402Port),
       X402_PAY_TO: privateKeyToAccount(generatePrivateKey()).address,
       X402_RPC_URL: anvil.rpcUrl,
