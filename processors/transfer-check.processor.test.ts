@@ -130,4 +130,13 @@ describe('transfer checks run side by side, each with its own deadline', () => {
     expect(await statusOf(other.id)).toBe('completed');
     await runner.stop();
   });
+
+  it('resume runs again a check a stopped process left in flight (its request no longer on the bus)', async () => {
+    const processor = transferCheckProcessor(deps, { concurrency: 4, timeoutMs: 60_000 });
+    const orphan = uuidIds.newId();
+    await requestTransferCheck(deps, { checkId: orphan, chain: 'ETH', txHash: hashOf(7), requester: { channel: 'x402', payer: null } });
+    await processor.resume([orphan]);
+    await processor.whenIdle!();
+    expect(await statusOf(orphan)).toBe('completed');
+  });
 });

@@ -18,9 +18,15 @@ export interface TransferCheckRunLimits {
  * on its own in a bounded pool, with its own deadline: the batch is handed over as soon as its checks
  * have started, so one transaction whose node lookup hangs delays only its own check, never the checks
  * behind it on the same partition. Redelivery is harmless: a check that already has an outcome is
- * skipped. A check in flight when the process stops is finished by the reaper (failed_timeout).
+ * skipped. As a batch is committed once its checks have started, a check in flight when the process
+ * stopped is run again at the next start (`resume`, from the index of running jobs).
  */
-export function transferCheckProcessor(deps: TransferCheckDeps, limits: TransferCheckRunLimits): Processor<unknown> {
+export interface TransferCheckProcessor extends Processor<unknown> {
+  /** Runs these checks again (those a stopped process left running); a check with an outcome is skipped. */
+  resume(checkIds: readonly string[]): Promise<void>;
+}
+
+export function transferCheckProcessor(deps: TransferCheckDeps, limits: TransferCheckRunLimits): TransferCheckProcessor {
   const pool = createWorkPool(limits.concurrency, (error) =>
     deps.log?.warn({ error: error instanceof Error ? error.message : String(error) }, 'transfer check could not record its outcome'),
   );
@@ -35,5 +41,8 @@ export function transferCheckProcessor(deps: TransferCheckDeps, limits: Transfer
       }
     },
     whenIdle: () => pool.whenIdle(),
+    async resume(checkIds) {
+      for (const checkId of checkIds) await pool.admit(() => runTransferCheck(deps, checkId, { timeoutMs: limits.timeoutMs }));
+    },
   };
 }
