@@ -19,6 +19,7 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   monthly_cap_exceeded: 402,
   consensus_not_entitled: 403,
   not_found: 404,
+  email_taken: 409,
   idempotency_conflict: 409,
   kyt_requires_subgroup: 409,
   payload_too_large: 413,

@@ -28,7 +28,7 @@ export async function startTestService(
   dataDir?: string,
   /** Adjusts the loaded configuration past its checks (e.g. ROLE=projections on the embedded log, for a test whose other roles live in this process). */
   adjust: (config: Config) => Config = (config) => config,
-  /** `sanctions: 'none'`: a service that never imported a sanctions list (to test that it fails closed). */
+  /** `sanctions: 'none'` (or SVC_SOURCES_DIR: ''): a service that never imported a sanctions list (it fails closed). */
   options: { sanctions?: 'minimal' | 'none' } = {},
 ): Promise<TestService> {
   const dir = dataDir ?? (await mkdtemp(join(tmpdir(), 'svc-test-')));
@@ -38,8 +38,9 @@ export async function startTestService(
   await services.start();
   if (config.SVC_SOURCES_DIR) await importConfiguredSources(services, () => undefined);
   // Without SVC_SOURCES_DIR the service would hold no sanctions list and fail closed: import the minimal
-  // OFAC fixture the way an operator's `data sync` would (one real import, made-up data).
-  else if (options.sanctions !== 'none') {
+  // OFAC fixture the way an operator's `data sync` would (one real import, made-up data). A test that sets
+  // SVC_SOURCES_DIR to '' asks for a service without any data, as does `sanctions: 'none'`.
+  else if (options.sanctions !== 'none' && env.SVC_SOURCES_DIR === undefined) {
     await importFromDirectory(services.commands, MINIMAL_SANCTIONS_DIR);
     await services.projections.whenCaughtUp();
   }
