@@ -1,3 +1,4 @@
+import { requireSanctionsList } from '../domain/intel/sanctions-data.js';
 import { buildScreenVerdict } from '../domain/intel/screen-verdict.js';
 import type { ContractCodeReader } from '../domain/ports/contract-code.port.js';
 import type { IntelIndex } from '../domain/ports/intel-index.port.js';
@@ -13,13 +14,16 @@ export const OWN_ENGINE = 'service';
 
 /**
  * The light screen: sanctions and consensus from the intelligence index, no graph. Charged 1 unit or
- * 0.10 USD whether or not data exists. Charged first so that a call that cannot pay never computes;
- * if the verdict then cannot be produced, the charge is refunded and the call answers 502.
+ * 0.10 USD whether or not data exists for the address. Without any sanctions list it fails closed
+ * (502 backend_unavailable) before charging: "no risk" from no data would release funds. Charged first
+ * so that a call that cannot pay never computes; if the verdict then cannot be produced, the charge is
+ * refunded and the call answers 502.
  */
 export async function screenAddress(
   deps: CommandDeps & { intel: IntelIndex; contracts?: ContractCodeReader },
   input: { userId: string; keyId: string; callId: string; address: string; network: Network },
 ): Promise<CallResponse> {
+  requireSanctionsList(deps.intel);
   const { billing } = await chargeCall(deps, {
     userId: input.userId,
     chargeId: input.callId,
@@ -43,6 +47,7 @@ export type ScreenVerdictBody = ReturnType<typeof produceScreenVerdict>;
  * for the network; the reader never throws and answers null when it cannot tell.
  */
 export async function screenVerdictOf(deps: { intel: IntelIndex; contracts?: ContractCodeReader }, input: { address: string; network: Network }) {
+  requireSanctionsList(deps.intel);
   const isContract = deps.contracts ? await deps.contracts.isContract(input.address, input.network) : null;
   return produceScreenVerdict(deps.intel, input, isContract);
 }

@@ -1,11 +1,12 @@
 import type { Position } from '../domain/ports/event-store.port.js';
 import { fail } from '../domain/shared/errors.js';
 import { mayManage, type WebhookActor } from '../domain/webhooks/webhook-access.js';
-import { DEFAULT_ALERT_MIN_LEVEL, TRANSFER_ALERT_EVENT, type AlertLevel, type WebhookEventType } from '../domain/webhooks/webhook-event-types.js';
+import { TRANSFER_ALERT_EVENT, type AlertLevel, type WebhookEventType } from '../domain/webhooks/webhook-event-types.js';
 import { SECRET_BYTES, secretFromBytes } from '../domain/webhooks/webhook-signature.js';
 import { webhookSubscriptionDecider, type SubscriptionChanges } from '../domain/webhooks/webhook-subscription.decider.js';
 import { webhookStream } from '../domain/webhooks/webhook-subscription.events.js';
 import { syntheticPayload } from '../domain/webhooks/synthetic-event.js';
+import { alertMinLevelOf } from './kyt/kyt-settings.commands.js';
 import { scheduleDelivery } from './webhook-delivery.commands.js';
 import type { WebhookDeps } from './webhook-deps.js';
 
@@ -65,7 +66,8 @@ export async function createSubscription(deps: WebhookDeps, actor: WebhookActor,
       organizationId: membership.organizationId,
       url: input.url,
       eventTypes: input.eventTypes,
-      alertMinLevel: input.alertMinLevel ?? DEFAULT_ALERT_MIN_LEVEL,
+      // The subscription's own level; unnamed, its subgroup's default (Medium unless an operator chose another).
+      alertMinLevel: input.alertMinLevel ?? (await alertMinLevelOf(deps, membership.subgroupId)),
       description: input.description ?? null,
       secret,
       at: deps.clock.now().toISOString(),

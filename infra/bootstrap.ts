@@ -54,6 +54,7 @@ import { createServiceMetrics } from './metrics/service-metrics.js';
 import { timedEventStore } from './metrics/timed-event-store.js';
 import { createAsyncCorrelation } from './system/async-correlation.js';
 import { createMonitorModule, MONITOR_PROJECTIONS, type MonitorModule } from './monitors/monitor-module.js';
+import { TRANSFER_CHECK_TIMEOUT_MS } from '../domain/kyt/transfer-check.events.js';
 
 export const PROJECTIONS = [runningJobsProjection, accountsProjection, keyProviderSelectionsProjection, apiKeysProjection, apiKeyHashesProjection, usageProjection, balancesProjection, sessionsProjection, subgroupsProjection, usageDaysProjection, ...X402_PROJECTIONS, ...WEBHOOK_PROJECTIONS, ...MONITOR_PROJECTIONS];
 
@@ -212,10 +213,11 @@ export async function createServices(
       ...(outside.webhookResolver ? { resolver: outside.webhookResolver } : {}),
     });
     const pipeline = withPipeline ? fullCheck.pipeline : [];
-    const processors = [...webhooks.processors, inspectProcessor, transferChecks.processorFor(context), monitors.processorFor(context), ...pipeline];
-    return { webhooks, runner: createProcessorRunner({ bus: onBus, processors, context }) };
+    const transfers = transferChecks.processorFor(context);
+    const processors = [...webhooks.processors, inspectProcessor, transfers, monitors.processorFor(context), ...pipeline];
+    return { webhooks, transfers, runner: createProcessorRunner({ bus: onBus, processors, context }) };
   };
-  const { webhooks, runner: processors } = processorSet(bus, commands, false);
+  const { webhooks, transfers, runner: processors } = processorSet(bus, commands, false);
 
   const x402 = createX402Module({
     config,
@@ -262,6 +264,7 @@ export async function createServices(
     pipeline: fullCheck.api,
     transfers: transferChecks.api,
     info: () => ({ mode: config.MODE, version: '2.0.0', ready }),
+    sanctionsMaxAgeDays: config.SVC_SANCTIONS_MAX_AGE_DAYS,
     webhooks: webhooks.app,
     monitors: monitors.api,
     correlation,
@@ -293,8 +296,15 @@ export async function createServices(
       await fullCheck.start({ runProcessors: config.ROLE === 'all' || config.ROLE === 'processors' });
       // One relay per deployment (its checkpoint is a compare-and-set): in the all-in-one or projections process.
       if (config.ROLE === 'all' || config.ROLE === 'projections') await relay.start();
-      if (config.ROLE === 'all' || config.ROLE === 'processors') await processors.start();
-      if (config.ROLE === 'all' || config.ROLE === 'processors') monitors.renewals.start();
+      if (config.ROLE === 'all' || config.ROLE === 'processors') {
+        await processors.start();
+        // Transfer checks a stopped process left in flight (their requests already committed on the bus),
+        // in the background: a hung node must not hold the start. Past the 15-minute cap the reaper has them.
+        const now = systemClock.now().getTime();
+        const orphans = fullCheck.runningJobs.running().filter((job) => job.kind === 'transfer_check' && now - Date.parse(job.requestedAt) < TRANSFER_CHECK_TIMEOUT_MS);
+        void transfers.resume(orphans.map((job) => job.id));
+        monitors.renewals.start();
+      }
       ready = true;
     },
     async whenCaughtUp() {

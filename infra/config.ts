@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isWellFormedApiKey } from '../domain/apikeys/api-key.js';
 import { fail } from '../domain/shared/errors.js';
 import { adapterSettings, resolveAdapters, type Resolved } from './external/adapter-config.js';
 import { fullCheckSettings } from './full-check/full-check-config.js';
@@ -25,10 +26,13 @@ const schema = z.object({
   SVC_SYNC_INTERVAL_HOURS: z.coerce.number().min(0).default(24),
   /** Where `data sync` downloads from instead of upstream: see infra/sources/upstream-mirror.ts. */
   SVC_UPSTREAM_MIRROR: z.string().optional(),
+  /** A sanctions list older than this (its own date, else its import) makes /v2/health `degraded`; it still screens. */
+  SVC_SANCTIONS_MAX_AGE_DAYS: z.coerce.number().int().min(1).max(3650).default(14),
   /** The demo account (demo@localhost, funded, with a key): 1 for trying the service out, 0 in production. */
   SVC_DEMO_ACCOUNT: z.enum(['0', '1']).default('1'),
   SVC_DEMO_DEPOSIT_USD: z.coerce.number().nonnegative().default(10),
-  SVC_DEMO_API_KEY: z.string().optional(),
+  /** Installed as the demo key; a malformed one stops the start (it would otherwise be silently replaced). */
+  SVC_DEMO_API_KEY: z.string().refine(isWellFormedApiKey, 'not a well-formed key: svc_ followed by 44 letters or digits').optional(),
   /** Dashboard: the demo account's password; when unset, one is generated and printed once on first start. */
   SVC_DEMO_PASSWORD: z.string().min(8).max(256).optional(),
   /** Dashboard sessions, login throttling and password hashing (README, "Dashboard"). */

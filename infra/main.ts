@@ -19,7 +19,7 @@ async function main() {
   const log = (line: string) => lifecycle.info(line);
   const services = await createServices(config, log, { logger });
   await services.start();
-  await importConfiguredSources(services, log);
+  await importConfiguredSources(services, log, (line) => lifecycle.warn(line));
   void probeChainEndpoints(config, log); // reports in the background; never holds the start
   const demo = await ensureDemoAccount(services, log);
   if (demo.created && demo.apiKey) process.stdout.write(`demo api key: ${demo.apiKey}\n`);

@@ -94,10 +94,12 @@ export function createProcessorRunner<Context>(deps: {
     },
     async whenCaughtUp() {
       await Promise.all(consumers.map((c) => c.whenCaughtUp()));
+      await Promise.all(deps.processors.map((processor) => processor.whenIdle?.()));
     },
     async stop() {
       await Promise.all(consumers.map((c) => c.stop()));
       consumers = [];
+      await Promise.all(deps.processors.map((processor) => processor.whenIdle?.()));
     },
   };
 }

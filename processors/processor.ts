@@ -25,4 +25,6 @@ export interface Processor<Context> {
   readonly name: string;
   readonly topics: readonly string[];
   handle(batch: readonly BusEvent[], context: Context): Promise<void>;
+  /** For a processor whose work outlives `handle` (it hands events to its own pool): resolves once that work is done. */
+  whenIdle?(): Promise<void>;
 }

@@ -66,7 +66,7 @@ class InMemoryIntelIndex implements IntelIndexProjection {
         const { source, version, contentHash, claimCount, importedAt, descriptor } = data;
         this.pending.set(source, {
           descriptor,
-          version: { source, version, contentHash, claimCount, importedAt },
+          version: { source, version, contentHash, claimCount, importedAt, sourceClass: descriptor.class },
           claims: new ClaimColumns(new StringPool(), source),
           tokens: new Map(),
           broken: false,
@@ -158,7 +158,7 @@ class InMemoryIntelIndex implements IntelIndexProjection {
   private curationChanged(at: string): void {
     const ids = [...this.curated.keys()].sort();
     this.curatedVersion = ids.length === 0 ? null : {
-      source: CURATOR_SOURCE.slug, version: at.slice(0, 10), contentHash: `sha256:${sha256Hex(ids.join('\n'))}`, claimCount: ids.length, importedAt: at,
+      source: CURATOR_SOURCE.slug, version: at.slice(0, 10), contentHash: `sha256:${sha256Hex(ids.join('\n'))}`, claimCount: ids.length, importedAt: at, sourceClass: 'curator',
     };
     this.snapshotId = null;
   }

@@ -2,6 +2,7 @@ import swagger from '@fastify/swagger';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import { errorHandler } from './errors.js';
+import { parseJsonStrictly } from './json-body.js';
 import { dashboardRoutes } from './dashboard/dashboard.routes.js';
 import { billingRoutes } from './routes/billing.routes.js';
 import { checkAddressRoutes } from './routes/check-address.routes.js';
@@ -46,6 +47,7 @@ export async function buildApp(
   app.decorateRequest('caller', null);
   // The API speaks JSON only: any other body is 415, not a string for the validators to puzzle over.
   app.removeContentTypeParser('text/plain');
+  parseJsonStrictly(app);
   app.setValidatorCompiler(zodValidatorCompiler);
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler((request, reply) =>

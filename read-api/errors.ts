@@ -57,6 +57,8 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
 /** Details a client may see, per code; everything else stays in the logs. */
 const PUBLIC_DETAILS: Partial<Record<ErrorCode, (details: Readonly<Record<string, unknown>>) => Record<string, unknown>>> = {
   unsupported_network: (d) => ({ supported_networks: d.supported_networks }),
+  // a body refused while parsed (a repeated key): the 422's detail[]
+  validation_error: (d) => (d.detail ? { detail: d.detail } : {}),
   check_failed: (d) => ({ ...(d.check_id ? { check_id: d.check_id } : { job_id: d.job_id }), status: d.status }),
   insufficient_funds: (d) => ({ billing: d.billing }),
   quota_exceeded: (d) => (d.billing ? { billing: d.billing } : {}),
@@ -133,6 +135,8 @@ export function x402ErrorBody(error: unknown): { status: number; body: Record<st
   }
   const status = HTTP_STATUS[error.code];
   if (error.code === 'payment_required') return { status, body: {} };
+  // A body refused while parsed (json-body.ts): its status (415 or 422), the channel's one body code.
+  if (error.code === 'unsupported_media_type' || error.code === 'validation_error') return envelope(status, 'body_invalid', error.message);
   if (status >= 500 && !X402_PUBLIC_5XX.has(error.code)) {
     return envelope(500, 'service_internal_error', 'internal error');
   }

@@ -32,6 +32,8 @@ export interface AppServices {
   /** Login, sessions and the dashboard's read models. */
   readonly dashboard: DashboardServices;
   readonly info: () => { mode: string; version: string; ready: boolean };
+  /** Sanctions lists older than this many days make /v2/health `degraded` (default 14). */
+  readonly sanctionsMaxAgeDays?: number;
   /** Webhook subscriptions and deliveries (the /v1/webhooks routes and the dashboard share them). */
   readonly webhooks: WebhookAppServices;
   /** Where a request's id becomes the correlation of the commands it runs (absent: commands use their own ids). */

@@ -82,7 +82,6 @@ async function checked(checkId: string) {
     chain: 'ETH',
     txHash: TX.txHash,
     requester: { channel: 'v2', userId: 'user-1', keyId: 'key-1', subgroupId: 'subgroup-1' },
-    alertMinLevel: 'Medium',
   });
   await runTransferCheck(deps, checkId);
   return (await deps.executor.load(transferCheckStream(checkId), transferCheckDecider)).state;

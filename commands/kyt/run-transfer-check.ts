@@ -7,6 +7,7 @@ import { findPatterns } from '../../domain/kyt/transfer-patterns.js';
 import { transferResultBody } from '../../domain/kyt/transfer-result.js';
 import { TAXONOMY } from '../../domain/intel/taxonomy.js';
 import { isServiceError } from '../../domain/shared/errors.js';
+import type { Chain } from '../../domain/shared/network.js';
 import { senderExposures, sendersByValue } from './sender-exposures.js';
 import type { TransferCheckDeps } from './transfer-check-deps.js';
 import { valueLegs } from './value-legs.js';
@@ -16,13 +17,37 @@ import { valueLegs } from './value-legs.js';
  * find each sender's direct and indirect exposure, build the USD-weighted composite, apply the standard
  * policy and record the result (or the failure) on the check's stream. Idempotent: a check that is
  * not running is left alone, and the outcome commands carry deterministic ids, so a redelivered
- * request records one outcome. A parse or RPC failure fails the check (the client gets 502, no charge).
+ * request records one outcome. A parse or RPC failure fails the check (the client gets 502, no charge),
+ * and so does a check still without an answer after `timeoutMs` (its late answer is then dropped).
  */
-export async function runTransferCheck(deps: TransferCheckDeps, checkId: string): Promise<void> {
+export async function runTransferCheck(deps: TransferCheckDeps, checkId: string, options: { timeoutMs?: number } = {}): Promise<void> {
   const stream = transferCheckStream(checkId);
   const { state } = await deps.executor.load(stream, transferCheckDecider);
   if (state.status !== 'running' || !state.request) return;
   const { chain, txHash } = state.request;
+  const work = judge(deps, checkId, chain, txHash);
+  const outcome = options.timeoutMs === undefined ? await work : await withDeadline(deps, work, options.timeoutMs);
+  await deps.executor.execute(stream, transferCheckDecider, outcome, { commandId: `transfer-outcome:${checkId}`, causationId: checkId });
+}
+
+/** The check's outcome, or its failure after `timeoutMs`: a hung node holds no check past its deadline. */
+async function withDeadline(deps: TransferCheckDeps, work: Promise<TransferCheckCommand>, timeoutMs: number): Promise<TransferCheckCommand> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<TransferCheckCommand>((resolve) => {
+    timer = setTimeout(() => {
+      const message = `the chain lookups did not finish within ${Math.round(timeoutMs / 100) / 10} s`;
+      resolve({ type: 'FailTransferCheck', code: 'backend_unavailable', message, at: deps.clock.now().toISOString() });
+    }, timeoutMs);
+  });
+  try {
+    return await Promise.race([work, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Decode, value, expose, judge: the outcome command (a failure never throws out of here). */
+async function judge(deps: TransferCheckDeps, checkId: string, chain: Chain, txHash: string): Promise<TransferCheckCommand> {
   let outcome: TransferCheckCommand;
   try {
     const tx = await deps.decoder.decode(chain, txHash);
@@ -37,7 +62,7 @@ export async function runTransferCheck(deps: TransferCheckDeps, checkId: string)
   } catch (error) {
     outcome = { type: 'FailTransferCheck', ...failureOf(error), at: deps.clock.now().toISOString() };
   }
-  await deps.executor.execute(stream, transferCheckDecider, outcome, { commandId: `transfer-outcome:${checkId}`, causationId: checkId });
+  return outcome;
 }
 
 function failureOf(error: unknown): { code: TransferFailureCode; message: string } {

@@ -46,7 +46,6 @@ describe('the reaper and transfer checks', () => {
       chain: 'ETH',
       txHash: `0x${'7'.repeat(64)}`,
       requester: { channel: 'x402', payer: null },
-      alertMinLevel: 'Medium',
     });
     const index = createRunningJobsIndex();
     for await (const event of store.read(transferCheckStream(checkId))) index.apply(event);

@@ -1,8 +1,6 @@
 import { accountDecider } from '../../domain/accounts/account.decider.js';
 import { accountStream } from '../../domain/accounts/account.events.js';
 import { PRODUCTS } from '../../domain/billing/products.js';
-import type { AlertLevel } from '../../domain/kyt/alert-level.js';
-import { kytSettingsDecider, kytSettingsStream } from '../../domain/kyt/kyt-settings.decider.js';
 import { TRANSFER_CHECK_TIMEOUT_MS, transferCheckStream, type Requester } from '../../domain/kyt/transfer-check.events.js';
 import { transferCheckDecider, type TransferCheckState } from '../../domain/kyt/transfer-check.decider.js';
 import type { TransactionDecoder } from '../../domain/ports/transaction-decoder.port.js';
@@ -26,14 +24,10 @@ export async function subgroupOf(deps: CommandDeps, userId: string): Promise<str
   return subgroupId;
 }
 
-export async function alertMinLevelOf(deps: CommandDeps, subgroupId: string): Promise<AlertLevel> {
-  return (await deps.executor.load(kytSettingsStream(subgroupId), kytSettingsDecider)).state.alertMinLevel;
-}
-
 /** Records the request; the transfer-check processor picks it up. A repeated check id changes nothing. */
 export async function requestTransferCheck(
   deps: CommandDeps & { readonly decoder: TransactionDecoder },
-  input: { checkId: string; chain: Chain; txHash: string; requester: Requester; alertMinLevel: AlertLevel },
+  input: { checkId: string; chain: Chain; txHash: string; requester: Requester },
 ): Promise<void> {
   if (!deps.decoder.chains().includes(input.chain)) throw fail('backend_unavailable', `this service has no endpoint configured for ${input.chain}`);
   await deps.executor.execute(
@@ -60,7 +54,6 @@ export async function submitTransferCheck(
     chain: input.chain,
     txHash: input.txHash,
     requester: { channel: 'v2', userId: input.userId, keyId: input.keyId, subgroupId },
-    alertMinLevel: await alertMinLevelOf(deps, subgroupId),
   });
 }
 

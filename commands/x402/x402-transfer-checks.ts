@@ -1,6 +1,5 @@
 import { awaitTransferCheck, loadTransferCheck, requestTransferCheck } from '../kyt/transfer-check.commands.js';
 import type { TransferCheckDeps } from '../kyt/transfer-check-deps.js';
-import { DEFAULT_ALERT_MIN_LEVEL } from '../../domain/kyt/alert-level.js';
 import { fail, isServiceError } from '../../domain/shared/errors.js';
 import type { Chain } from '../../domain/shared/network.js';
 import type { Outcome } from './x402-checks.js';
@@ -46,7 +45,7 @@ export async function startX402TransferCheck(deps: TransferCheckDeps, input: { p
     checkId = deps.ids.eventId(`x402-transfer-rerun:${input.paidBy}`, rerun);
   }
   const { chain, txHash } = input;
-  await requestTransferCheck(deps, { checkId, chain, txHash, requester: { channel: 'x402', payer: null }, alertMinLevel: DEFAULT_ALERT_MIN_LEVEL });
+  await requestTransferCheck(deps, { checkId, chain, txHash, requester: { channel: 'x402', payer: null } });
   return checkId;
 }
 

@@ -106,6 +106,8 @@ export interface DatasetVersion {
   readonly contentHash: string;
   readonly claimCount: number;
   readonly importedAt: string;
+  /** The class of its source (the index fills it in): which versions are sanctions lists. */
+  readonly sourceClass?: SourceClass;
 }
 
 export interface AddressIntel {

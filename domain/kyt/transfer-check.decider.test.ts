@@ -12,9 +12,10 @@ const CHECK = '0193a000-0000-7000-8000-000000000001';
 const SUBGROUP = '0193a000-0000-7000-8000-0000000000aa';
 const HASH = `0x${'ab'.repeat(32)}`;
 
-const requested = (channel: 'v2' | 'x402' = 'v2', minLevel: PolicyAlert['riskLevel'] = 'Medium'): TransferCheckEvent => ({
+/** `recordedFloor`: a request recorded by an older version, which stored the subgroup's floor in it. */
+const requested = (channel: 'v2' | 'x402' = 'v2', recordedFloor?: PolicyAlert['riskLevel']): TransferCheckEvent => ({
   type: 'TransferCheckRequested',
-  data: { checkId: CHECK, chain: 'ETH', txHash: HASH, requester: requesterOf(channel), alertMinLevel: minLevel, at: T0 },
+  data: { checkId: CHECK, chain: 'ETH', txHash: HASH, requester: requesterOf(channel), ...(recordedFloor ? { alertMinLevel: recordedFloor } : {}), at: T0 },
 });
 const requesterOf = (channel: 'v2' | 'x402') =>
   channel === 'v2' ? ({ channel: 'v2', userId: 'user-1', keyId: 'key-1', subgroupId: SUBGROUP } as const) : ({ channel: 'x402', payer: null } as const);
@@ -24,7 +25,6 @@ const request = (channel: 'v2' | 'x402' = 'v2'): TransferCheckCommand => ({
   chain: 'ETH',
   txHash: HASH,
   requester: requesterOf(channel),
-  alertMinLevel: 'Medium',
   at: T0,
 });
 
@@ -59,21 +59,29 @@ describe('transfer check decider', () => {
     expect(state.result).toEqual(RESULT);
   });
 
-  it('completing with an alert at or above the subgroup floor raises tx.policy.alert.triggered for the subgroup, in the same decision', () => {
+  it('completing with alerts raises tx.policy.alert.triggered for the subgroup with every alert, in the same decision', () => {
     spec.given([requested()]).when(complete([alert('Severe'), alert('Low', 'Crypto ATM')])).thenMatches((events) => {
       expect(events.map((e) => e.type)).toEqual(['TransferCheckCompleted', 'WebhookEventRaised']);
       const raised = events[1]!.data as { event_type: string; audience: unknown; payload: Record<string, unknown>; occurred_at: string };
       expect(raised.event_type).toBe('tx.policy.alert.triggered');
       expect(raised.audience).toEqual({ subgroup_id: SUBGROUP });
       expect(raised.occurred_at).toBe(later(500));
-      // Alerts below the subgroup's floor (Medium) stay in the result but are not pushed.
-      expect(raised.payload).toEqual({ check_id: CHECK, tx_hash: HASH, chain: 'ETH', subgroup_id: SUBGROUP, worst_level: 'Severe', alerts: [alert('Severe')] });
+      // Every alert: each subscription keeps those at or above its own alert_min_level (webhook-matching).
+      expect(raised.payload).toEqual({
+        check_id: CHECK,
+        tx_hash: HASH,
+        chain: 'ETH',
+        subgroup_id: SUBGROUP,
+        worst_level: 'Severe',
+        alerts: [alert('Severe'), alert('Low', 'Crypto ATM')],
+      });
     });
   });
 
-  it('alerts all below the floor raise nothing; a lower floor lets them through', () => {
-    spec.given([requested()]).when(complete([alert('Low')])).thenMatches((events) => expect(events.map((e) => e.type)).toEqual(['TransferCheckCompleted']));
-    spec.given([requested('v2', 'Low')]).when(complete([alert('Low')])).thenMatches((events) => expect(events).toHaveLength(2));
+  it('a Low alert is raised too, so a subscription that asked for Low receives it; no subgroup floor filters it', () => {
+    spec.given([requested()]).when(complete([alert('Low')])).thenMatches((events) => expect(events.map((e) => e.type)).toEqual(['TransferCheckCompleted', 'WebhookEventRaised']));
+    // A request recorded with a subgroup floor by an older version: the floor is not applied either.
+    spec.given([requested('v2', 'High')]).when(complete([alert('Low')])).thenMatches((events) => expect(events).toHaveLength(2));
   });
 
   it('an x402 check belongs to no subgroup and raises nothing', () => {

@@ -1,7 +1,7 @@
 import { parserFor, type Decider } from '../shared/decider.js';
 import { fail } from '../shared/errors.js';
 import type { Chain } from '../shared/network.js';
-import { atOrAbove, worstLevel, type AlertLevel } from './alert-level.js';
+import { worstLevel } from './alert-level.js';
 import type { PolicyAlert } from './policy-engine.js';
 import { webhookEventRaised } from '../webhooks/webhook-raised.js';
 import {
@@ -16,12 +16,13 @@ import {
  * One transfer check: requested → completed | failed | failed_timeout. Every command is idempotent, as
  * the pipeline runs at least once: a second request, a late completion or failure, or a second timeout
  * decides nothing. Completing a check requested by a subgroup raises `tx.policy.alert.triggered` (in
- * the same append, so the notification exists exactly when the result does) when at least one alert is
- * at or above the subgroup's alert_min_level; it carries those alerts, and each webhook subscription
- * then keeps the ones at or above its own level. x402 checks belong to no subgroup and raise nothing.
+ * the same append, so the notification exists exactly when the result does) when it has any alert; it
+ * carries every alert, and each webhook subscription then keeps the ones at or above its own
+ * `alert_min_level` (the spec: the subscription's level, nothing else filters). x402 checks belong to
+ * no subgroup and raise nothing.
  */
 export type TransferCheckCommand =
-  | { type: 'RequestTransferCheck'; checkId: string; chain: Chain; txHash: string; requester: Requester; alertMinLevel: AlertLevel; at: string }
+  | { type: 'RequestTransferCheck'; checkId: string; chain: Chain; txHash: string; requester: Requester; at: string }
   | { type: 'CompleteTransferCheck'; result: Record<string, unknown>; alerts: readonly PolicyAlert[]; at: string }
   | { type: 'FailTransferCheck'; code: TransferFailureCode; message: string; at: string }
   | { type: 'TimeOutTransferCheck'; at: string };
@@ -41,8 +42,7 @@ export const initialTransferCheckState = (): TransferCheckState => ({ status: 'a
 
 function alertEvent(request: Requested, alerts: readonly PolicyAlert[], at: string): TransferCheckEvent[] {
   if (request.requester.channel !== 'v2') return [];
-  const pushed = alerts.filter((alert) => atOrAbove(alert.riskLevel, request.alertMinLevel));
-  const worst = worstLevel(pushed.map((alert) => alert.riskLevel));
+  const worst = worstLevel(alerts.map((alert) => alert.riskLevel));
   if (worst === null) return [];
   const raised = webhookEventRaised({
     eventType: 'tx.policy.alert.triggered',
@@ -53,7 +53,7 @@ function alertEvent(request: Requested, alerts: readonly PolicyAlert[], at: stri
       chain: request.chain,
       subgroup_id: request.requester.subgroupId,
       worst_level: worst,
-      alerts: pushed.map((alert) => ({ ...alert })),
+      alerts: alerts.map((alert) => ({ ...alert })),
     },
     occurredAt: at,
   });

@@ -27,8 +27,8 @@ export const transferCheckEventSchemas = {
     chain: z.enum(TRANSFER_CHAINS),
     txHash: z.string(),
     requester: requesterSchema,
-    /** The subgroup's floor at request time: alerts below it never leave the service as webhooks. */
-    alertMinLevel: alertLevel,
+    /** Recorded by older versions (a subgroup floor applied to every subscription); read, never used. */
+    alertMinLevel: alertLevel.optional(),
     at: z.string(),
   }),
   TransferCheckCompleted: z.object({

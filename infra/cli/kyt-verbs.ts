@@ -1,5 +1,4 @@
-import { alertMinLevelOf } from '../../commands/kyt/transfer-check.commands.js';
-import { setAlertMinLevel } from '../../commands/kyt/kyt-settings.commands.js';
+import { alertMinLevelOf, setAlertMinLevel } from '../../commands/kyt/kyt-settings.commands.js';
 import { ALERT_LEVELS, parseAlertLevel } from '../../domain/kyt/alert-level.js';
 import { STANDARD_POLICY } from '../../domain/kyt/standard-policy.js';
 import { fail } from '../../domain/shared/errors.js';
@@ -13,8 +12,8 @@ interface VerbResult {
 }
 
 /**
- * `kyt alert-level --subgroup <id> [--level Low|Medium|High|Severe]`: shows or sets a subgroup's floor
- * for transfer alerts pushed to its webhooks. `kyt policy`: the standard policy's rules, as data.
+ * `kyt alert-level --subgroup <id> [--level Low|Medium|High|Severe]`: shows or sets a subgroup's default
+ * `alert_min_level` for webhook subscriptions created from now on (each subscription keeps its own). `kyt policy`: the standard policy's rules, as data.
  */
 export const KYT_VERBS: Record<string, (services: Services, args: ParsedArgs) => Promise<VerbResult>> = {
   async 'kyt alert-level'(services, args) {

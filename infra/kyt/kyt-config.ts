@@ -20,6 +20,10 @@ export const kytSettings = {
   CHAIN_TRON_API_KEY: z.string().min(1).optional(),
   /** Each call to a chain endpoint gives up after this long (then the check fails with 502). */
   CHAIN_RPC_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(8_000),
+  /** Transfer checks running at once per process (each on its own: a slow node delays only its check). */
+  SVC_KYT_CHECK_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(32),
+  /** Each transfer check's own deadline, all chain lookups included; past it the check fails (502, not charged). */
+  SVC_KYT_CHECK_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(60_000),
   /** How long POST /v2/check-transfer waits for the result before answering 202 (the spec: about 25 s). */
   SVC_KYT_SYNC_WAIT_MS: z.coerce.number().int().min(0).max(120_000).default(25_000),
   /** USD prices of the transfer check: the embedded snapshot, or CoinGecko's API with the snapshot behind it. */

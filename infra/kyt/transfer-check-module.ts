@@ -3,8 +3,7 @@ import type { TransferCheckDeps } from '../../commands/kyt/transfer-check-deps.j
 import type { TransferIndex } from '../../domain/ports/chain-data.port.js';
 import type { IntelIndex } from '../../domain/ports/intel-index.port.js';
 import type { Prices } from '../../domain/ports/prices.port.js';
-import type { Processor } from '../../processors/processor.js';
-import { transferCheckProcessor } from '../../processors/transfer-check.processor.js';
+import { transferCheckProcessor, type TransferCheckProcessor } from '../../processors/transfer-check.processor.js';
 import type { TransferApi } from '../../read-api/transfer-api.js';
 import { createChainDecoders } from '../chain/chain-decoders.js';
 import type { Config } from '../config.js';
@@ -21,7 +20,7 @@ export interface TransferCheckModule {
   /** For the x402 channel and tests: the deps the transfer-check commands take. */
   readonly deps: TransferCheckDeps;
   /** The pipeline processor, issuing its commands through `commands` (this process's or another instance's). */
-  processorFor(commands: CommandDeps): Processor<unknown>;
+  processorFor(commands: CommandDeps): TransferCheckProcessor;
 }
 
 export function createTransferCheckModule(input: {
@@ -40,6 +39,7 @@ export function createTransferCheckModule(input: {
           input.prices,
         ])
       : input.prices;
+  const limits = { concurrency: config.SVC_KYT_CHECK_CONCURRENCY, timeoutMs: config.SVC_KYT_CHECK_TIMEOUT_MS };
   const deps: TransferCheckDeps = { ...input.commands, decoder, prices, transfers: input.transfers, monotonicNow: () => performance.now() };
-  return { api: { deps, syncWaitMs: config.SVC_KYT_SYNC_WAIT_MS }, deps, processorFor: (commands) => transferCheckProcessor({ ...deps, ...commands }) };
+  return { api: { deps, syncWaitMs: config.SVC_KYT_SYNC_WAIT_MS }, deps, processorFor: (commands) => transferCheckProcessor({ ...deps, ...commands }, limits) };
 }

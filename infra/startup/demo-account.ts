@@ -1,6 +1,6 @@
 import { openAccount } from '../../commands/accounts.commands.js';
 import { issueApiKey } from '../../commands/api-keys.commands.js';
-import { hashApiKey, isWellFormedApiKey } from '../../domain/apikeys/api-key.js';
+import { hashApiKey } from '../../domain/apikeys/api-key.js';
 import { hasCode } from '../../domain/shared/errors.js';
 import { usdToMicros } from '../../domain/shared/money.js';
 import type { Services } from '../bootstrap.js';
@@ -25,11 +25,8 @@ export const demoAccountWanted = (config: Pick<Config, 'SVC_DEMO_ACCOUNT' | 'ROL
 export async function ensureDemoAccount(services: Services, log: (line: string) => void): Promise<{ created: boolean; apiKey: string | null }> {
   const { config, commands, repositories } = services;
   if (!demoAccountWanted(config)) return { created: false, apiKey: null };
-  const chosen = config.SVC_DEMO_API_KEY;
-  if (chosen !== undefined && !isWellFormedApiKey(chosen)) {
-    log('SVC_DEMO_API_KEY is not a well-formed key (svc_ + 44 letters or digits): ignored, a key is generated instead');
-  }
-  const wanted = chosen !== undefined && isWellFormedApiKey(chosen) ? chosen : undefined;
+  // Checked by loadConfig: a malformed SVC_DEMO_API_KEY stops the start.
+  const wanted = config.SVC_DEMO_API_KEY;
   const existing = await repositories.accounts.byEmail(DEMO_EMAIL);
   if (existing) {
     // Installed once: its hash is already known (keys of older data directories, with ids `k-…`, included).

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { deliverAddressCheckResult, submitAddressCheck } from '../../commands/address-check.commands.js';
 import { idempotentCall } from '../../commands/idempotent-call.js';
+import { requireSanctionsList } from '../../domain/intel/sanctions-data.js';
 import { fail } from '../../domain/shared/errors.js';
 import { bearerAuth, callerOf } from '../auth.js';
 import type { AppServices } from '../services.js';
@@ -36,6 +37,8 @@ export const checkAddressRoutes: FastifyPluginAsyncZod<{ services: AppServices }
       const caller = callerOf(request);
       // An unknown network is a 400 here, before any job exists.
       const { address, network } = parseAddressInput(request.body);
+      // Without any sanctions list the check would clear a sanctioned address: 502 before any job or charge.
+      requireSanctionsList(services.commands.intel);
       const run = (checkId: string) =>
         submitAddressCheck(services.commands, { ...caller, checkId, address, network, budget: services.pipeline.checkBudget });
       const key = request.headers['idempotency-key'];

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { dataDegradations } from '../../domain/intel/sanctions-data.js';
 import { SCREEN_NETWORKS, TRANSFER_CHAINS } from '../../domain/shared/network.js';
 import type { AppServices } from '../services.js';
 
@@ -7,8 +8,11 @@ export const systemRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = as
   app.get('/v2/health', { schema: { summary: 'Liveness and data versions', tags: ['system'] } }, async (_request, reply) => {
     const info = services.info();
     const datasets = services.commands.intel.datasets();
+    // Degraded (still 200: the service answers, and says why): no sanctions list, or one past its age.
+    const reasons = info.ready ? dataDegradations(datasets, services.commands.clock.now(), services.sanctionsMaxAgeDays ?? 14) : [];
     return reply.status(info.ready ? 200 : 503).send({
-      status: info.ready ? 'ok' : 'starting',
+      status: info.ready ? (reasons.length > 0 ? 'degraded' : 'ok') : 'starting',
+      ...(reasons.length > 0 ? { reasons } : {}),
       version: info.version,
       mode: info.mode,
       // The id verdicts carry in coverage.data_versions.snapshot: the whole data state.

@@ -2,6 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { startX402AddressCheck, x402AddressCheckOutcome } from '../../commands/x402/x402-checks.js';
 import type { PipelineApi } from '../pipeline-api.js';
 import { registerFreeResultRoute } from './free-route.js';
+import { requireSanctionsList } from '../../domain/intel/sanctions-data.js';
 import { registerPaidRoute } from './paid-route.js';
 import type { RateLimiter } from './rate-limiter.js';
 import { parseAddressTarget } from './x402-input.js';
@@ -17,7 +18,11 @@ export const x402CheckAddressRoutes: FastifyPluginAsync<{ services: X402AppServi
   registerPaidRoute(app, context, '/check-address/:chain/:address', {
     product: 'check_address',
     description: 'Full check of an address: sanctions, consensus, one hop and graph exposure',
-    parse: (params: { chain: string; address: string }) => parseAddressTarget(params),
+    parse: (params: { chain: string; address: string }) => {
+      const target = parseAddressTarget(params);
+      requireSanctionsList(deps.intel); // no sanctions list: 502 before any quote or settlement
+      return target;
+    },
     run: async (target, { callId }) => {
       await startX402AddressCheck(deps, { checkId: callId, ...target, budget: context.pipeline.checkBudget });
       return x402AddressCheckOutcome(deps, callId, checkWaitMs);

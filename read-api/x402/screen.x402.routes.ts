@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { screenVerdictOf } from '../../commands/screen-address.js';
+import { requireSanctionsList } from '../../domain/intel/sanctions-data.js';
 import { registerPaidRoute } from './paid-route.js';
 import type { RateLimiter } from './rate-limiter.js';
 import { parseAddressTarget } from './x402-input.js';
@@ -10,7 +11,11 @@ export const x402ScreenRoutes: FastifyPluginAsync<{ services: X402AppServices; l
   registerPaidRoute(app, context, '/screen/:chain/:address', {
     product: 'screen',
     description: 'Light screen of an address: sanctions and consensus labels, no graph',
-    parse: (params: { chain: string; address: string }) => parseAddressTarget(params),
+    parse: (params: { chain: string; address: string }) => {
+      const target = parseAddressTarget(params);
+      requireSanctionsList(context.services.deps.intel); // no sanctions list: 502 before any quote or settlement
+      return target;
+    },
     run: async (target) => ({ status: 200, body: await screenVerdictOf(context.services.deps, target) }),
   });
 };

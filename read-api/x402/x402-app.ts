@@ -5,6 +5,7 @@ import { isServiceError } from '../../domain/shared/errors.js';
 import { capConnectionsPerClient, DEFAULT_SERVER_LIMITS, serverLimitOptions, type ServerLimits } from '../server-limits.js';
 import type { SettlementResponse } from '../../domain/x402/x402-wire.js';
 import { x402ErrorBody } from '../errors.js';
+import { parseJsonStrictly } from '../json-body.js';
 import { quoteHeaderFor, sendReceipt } from './paid-route.js';
 import { createRateLimiter } from './rate-limiter.js';
 import { x402CheckAddressRoutes } from './check-address.x402.routes.js';
@@ -43,6 +44,7 @@ export async function buildX402App(
   // The same X-Request-Id handling as the V2 app: echoed, and the correlation of the paid call's events.
   capConnectionsPerClient(app, limits.maxConnectionsPerClient); // first hook: a refused connection reaches nothing else
   addRequestTracing(app, { correlation: services.deps.correlation });
+  parseJsonStrictly(app); // UTF-8 only, no repeated keys: refused before any quote or payment
   const limiter = createRateLimiter({ clock: services.deps.clock, ...services.limits, limits: services.rateLimits });
 
   app.addHook('onSend', async (_request, reply) => {

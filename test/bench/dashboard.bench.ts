@@ -2,14 +2,16 @@ import autocannon from 'autocannon';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort, spawnTsx, stop, updateReadme } from '../support/processes.js';
+import { freePort, spawnTsx, stop } from '../support/processes.js';
+import { updateReadme } from '../support/readme-figures.js';
 import { startReceiver } from '../support/webhook-receiver.js';
+import { MINIMAL_SANCTIONS_DIR } from '../helpers/source-fixtures.js';
 
 /**
  * bench:dashboard — the dashboard on the real service (embedded default, fsync, production scrypt cost):
  * login (scrypt N=2^17 plus the session's event), and the three pages rendered from the read models with
  * realistic content: 2,000 usage rows behind the usage page, a webhook with a full 100-attempt history.
- * Prints a table and writes it into README.md between the bench:dashboard markers.
+ * Prints a table; with --write-readme, also writes it into README.md between the bench:dashboard markers.
  */
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
@@ -52,6 +54,7 @@ async function main() {
       HOST: '127.0.0.1',
       LOG_LEVEL: 'silent',
       SVC_SYNC_ON_START: '0',
+      SVC_SOURCES_DIR: MINIMAL_SANCTIONS_DIR, // screening fails closed without a sanctions list
       SVC_DEMO_API_KEY: KEY,
       SVC_DEMO_PASSWORD: PASSWORD,
       SVC_DEMO_DEPOSIT_USD: '1000000',

@@ -5,7 +5,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { EventData, EventStore } from '../../domain/ports/event-store.port.js';
-import { updateReadme } from '../support/processes.js';
+import { updateReadme } from '../support/readme-figures.js';
 
 /**
  * bench:log — what the embedded event store and bus cost after a restart, as the log grows. For each size N

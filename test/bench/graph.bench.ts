@@ -5,7 +5,7 @@ import { searchExposure } from '../../domain/exposure/exposure-search.js';
 import type { ExposureBudget } from '../../domain/exposure/exposure.schema.js';
 import { labelFromIntel, memoized } from '../../domain/exposure/node-label.js';
 import { PARTIES, writeFullCheckSources } from '../support/full-check-data.js';
-import { updateReadme } from '../support/processes.js';
+import { updateReadme } from '../support/readme-figures.js';
 import { startTestService, type TestService } from '../support/test-service.js';
 import { generateSyntheticGraph, syntheticAddress, toTagpack } from '../synthetic/synthetic-graph.js';
 
@@ -14,7 +14,7 @@ import { generateSyntheticGraph, syntheticAddress, toTagpack } from '../syntheti
  * addresses and 10M transfers held in the embedded index (typed arrays), labels from the intelligence
  * index (a TagPack of the graph's exchanges, mixers and sanctioned clusters): latency p50/p99 and
  * memory. Then the end-to-end full check on the embedded default (submit, poll every millisecond, first
- * 200), on that graph and on a small graph. Writes the table into README.md between the bench:graph markers.
+ * 200), on that graph and on a small graph. With --write-readme, writes the table into README.md between the bench:graph markers.
  */
 
 const ADDRESSES = Number(process.env.BENCH_GRAPH_ADDRESSES ?? 1_000_000);

@@ -3,7 +3,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { madeUpEvmAddress } from '../helpers/made-up-addresses.js';
-import { freePort, spawnTsx, stop, updateReadme } from '../support/processes.js';
+import { freePort, spawnTsx, stop } from '../support/processes.js';
+import { updateReadme } from '../support/readme-figures.js';
 import { startRecordedProviders } from '../support/recorded-providers.js';
 
 /**
@@ -11,7 +12,7 @@ import { startRecordedProviders } from '../support/recorded-providers.js';
  * the relay and bus, the inspect processor calling the own engine and two HTTP providers (recorded
  * GoPlus and Chainalysis answers from a local server), the audit, and the charge on delivery. Every
  * request is a new inspect of another address. One connection gives the latency of a lone inspect,
- * sixteen the throughput. Writes the table into README.md between the bench:inspect markers.
+ * sixteen the throughput. With --write-readme, writes the table into README.md between the bench:inspect markers.
  */
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
 const KEY = `svc_${'I'.repeat(44)}`;

@@ -3,14 +3,14 @@ import type { Claim, SourceDescriptor } from '../../domain/intel/intel.types.js'
 import { buildScreenVerdict } from '../../domain/intel/screen-verdict.js';
 import type { Network } from '../../domain/shared/network.js';
 import { createIntelIndex } from '../../projections/intel-index.js';
-import { updateReadme } from '../support/processes.js';
+import { updateReadme } from '../support/readme-figures.js';
 
 /**
  * `npm run bench:intel`: the intelligence index at scale, on SYNTHETIC data (no real address): 1,000,000
  * claims over 500,000 addresses from 5 sources. Load = what a restart does for each stored dataset
  * event: JSON.parse of its payload and the index's fold (with validation). Then in-process light
  * screens (index lookup + consensus + verdict) on listed and unknown addresses, and the heap per address.
- * Writes the figures into the README between <!-- bench:intel:start --> and <!-- bench:intel:end -->.
+ * With --write-readme, writes the figures into the README between <!-- bench:intel:start --> and <!-- bench:intel:end -->.
  */
 
 const ADDRESSES = 500_000;

@@ -5,14 +5,15 @@ import type { Address, Hash } from 'viem';
 import { madeUpEvmAddress } from '../helpers/made-up-addresses.js';
 import { devAccount, startAnvil } from '../support/chain/anvil.js';
 import { transferChain } from '../support/chain/transfer-chain.js';
-import { freePort, spawnTsx, stop, updateReadme } from '../support/processes.js';
+import { freePort, spawnTsx, stop } from '../support/processes.js';
+import { updateReadme } from '../support/readme-figures.js';
 
 /**
  * bench:kyt — transfer check latency: POST /v2/check-transfer until its 200 (decode over JSON-RPC,
  * prices, exposure per sender, composite, policy, the charge), against the real service in its own
  * process (embedded default, fsync on) with a local anvil chain as the ETH RPC. Every check is a
  * distinct real transaction made beforehand: native transfers, ERC-20 transfers and transactions with
- * several senders through a contract. Writes the table into README.md (bench:kyt markers).
+ * several senders through a contract. With --write-readme, writes the table into README.md (bench:kyt markers).
  */
 const CALLS = Number(process.env.BENCH_CALLS ?? 150);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 4);

@@ -9,7 +9,7 @@ import type { EventData } from '../../domain/ports/event-store.port.js';
 import { createServices } from '../../infra/bootstrap.js';
 import { loadConfig } from '../../infra/config.js';
 import { TAXONOMY } from '../../domain/intel/taxonomy.js';
-import { updateReadme } from '../support/processes.js';
+import { updateReadme } from '../support/readme-figures.js';
 
 /**
  * bench:monitoring — continuous monitoring at scale on the embedded default: BENCH_MONITORS (1,000,000)

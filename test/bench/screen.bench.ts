@@ -2,12 +2,14 @@ import autocannon from 'autocannon';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort, spawnTsx, stop, updateReadme } from '../support/processes.js';
+import { freePort, spawnTsx, stop } from '../support/processes.js';
+import { updateReadme } from '../support/readme-figures.js';
+import { MINIMAL_SANCTIONS_DIR } from '../helpers/source-fixtures.js';
 
 /**
  * bench:screen — POST /v2/screen on the embedded default (fsync on, every call charged) side by side with
  * a bare Fastify route returning a same-sized JSON, in one run, same load generator and settings.
- * Prints a table and writes it into README.md between the bench:screen markers.
+ * Prints a table; with --write-readme, also writes it into README.md between the bench:screen markers.
  */
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
@@ -40,7 +42,7 @@ async function main() {
   const servicePort = await freePort();
   const service = await spawnTsx(
     'infra/main.ts',
-    { DATA_DIR: dataDir, PORT: String(servicePort), HOST: '127.0.0.1', LOG_LEVEL: 'silent', SVC_DEMO_API_KEY: KEY, SVC_DEMO_DEPOSIT_USD: '1000000' },
+    { DATA_DIR: dataDir, PORT: String(servicePort), HOST: '127.0.0.1', LOG_LEVEL: 'silent', SVC_DEMO_API_KEY: KEY, SVC_DEMO_DEPOSIT_USD: '1000000', SVC_SOURCES_DIR: MINIMAL_SANCTIONS_DIR },
     /listening on/,
   );
   const sample = await fetch(`http://127.0.0.1:${servicePort}/v2/screen`, {

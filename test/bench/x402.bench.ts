@@ -8,14 +8,16 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { X402_NETWORKS } from '../../domain/x402/x402-networks.js';
 import { devAccount, startAnvil } from '../support/chain/anvil.js';
 import { installTestUsdc } from '../support/chain/test-usdc.js';
-import { freePort, spawnTsx, stop, updateReadme } from '../support/processes.js';
+import { freePort, spawnTsx, stop } from '../support/processes.js';
+import { updateReadme } from '../support/readme-figures.js';
+import { MINIMAL_SANCTIONS_DIR } from '../helpers/source-fixtures.js';
 
 /**
  * bench:x402 — paid round trips of GET /screen/{chain}/{address} with the real @x402/fetch client against the
  * real service (its own process, embedded default, fsync on), settling on a local anvil chain. Measures:
  * the whole round trip as a client lives it (402 quote, signature, paid request with verification,
  * reservation, on-chain checks, settlement with its receipt, verdict), the paid request alone (a proof
- * signed beforehand), and both under concurrency. Writes the table into README.md (bench:x402 markers).
+ * signed beforehand), and both under concurrency. With --write-readme, writes the table into README.md (bench:x402 markers).
  */
 const CALLS = Number(process.env.BENCH_CALLS ?? 200);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
@@ -42,7 +44,7 @@ async function main() {
       PORT: String(port),
       LOG_LEVEL: 'silent',
       SVC_SYNC_ON_START: '0',
-      SVC_SOURCES_DIR: '',
+      SVC_SOURCES_DIR: MINIMAL_SANCTIONS_DIR, // screening fails closed without a sanctions list
       X402_PORT: String(x402Port),
       X402_PAY_TO: privateKeyToAccount(generatePrivateKey()).address,
       X402_RPC_URL: anvil.rpcUrl,

@@ -1,10 +1,11 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createPublicClient, createWalletClient, http, parseAbi, type Address } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { madeUpEvmAddress } from '../helpers/made-up-addresses.js';
+import { MINIMAL_SANCTIONS_DIR } from '../helpers/source-fixtures.js';
 import { devAccount, startAnvil, type Anvil } from '../support/chain/anvil.js';
 import { compileContract } from '../support/chain/solc-compile.js';
 import { transferChain } from '../support/chain/transfer-chain.js';
@@ -52,6 +53,8 @@ beforeAll(async () => {
 
   sources = await mkdtemp(join(tmpdir(), 'svc-anvil-sources-'));
   await mkdir(join(sources, 'graphsense-tagpacks'));
+  // The check fails closed without a sanctions list: the minimal made-up OFAC list beside the tags.
+  await cp(join(MINIMAL_SANCTIONS_DIR, 'ofac-sdn-official'), join(sources, 'ofac-sdn-official'), { recursive: true });
   await writeFile(
     join(sources, 'graphsense-tagpacks', 'anvil-test.json'),
     JSON.stringify({

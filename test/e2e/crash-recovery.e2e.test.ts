@@ -6,6 +6,7 @@ import { createServices } from '../../infra/bootstrap.js';
 import { auditLedgers } from '../../infra/cli/ledger-audit.js';
 import { loadConfig } from '../../infra/config.js';
 import { freePort, spawnTsx, stop } from '../support/processes.js';
+import { MINIMAL_SANCTIONS_DIR } from '../helpers/source-fixtures.js';
 import { dumpReadModels } from '../support/read-model-dump.js';
 
 /**
@@ -25,7 +26,7 @@ afterAll(async () => {
 async function startService(dataDir: string, port: number) {
   return spawnTsx(
     'infra/main.ts',
-    { DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'silent', SVC_DEMO_API_KEY: KEY, SVC_DEMO_DEPOSIT_USD: '1000', SVC_SOURCES_DIR: '' },
+    { DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'silent', SVC_DEMO_API_KEY: KEY, SVC_DEMO_DEPOSIT_USD: '1000', SVC_SOURCES_DIR: MINIMAL_SANCTIONS_DIR },
     /listening on/,
   );
 }

@@ -11,7 +11,9 @@ import type { RecordedEvent } from '../../domain/ports/event-store.port.js';
 import { createServices, type Services } from '../../infra/bootstrap.js';
 import { loadConfig } from '../../infra/config.js';
 import { buildApp } from '../../read-api/app.js';
+import { importFromDirectory } from '../../infra/sources/import-sources.js';
 import { adapterEnv } from '../external/adapter-env.js';
+import { MINIMAL_SANCTIONS_DIR } from '../helpers/source-fixtures.js';
 import { pollUntil } from '../support/polling.js';
 import { parsePrometheusText, samplesOf, valueOf } from '../support/prometheus-text.js';
 
@@ -40,6 +42,8 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'svc-observability-'));
   services = await createServices(loadConfig({ DATA_DIR: dir, LOG_LEVEL: 'silent', ...adapterEnv() }), () => undefined, { logger });
   await services.start();
+  // Screening fails closed without a sanctions list: the minimal made-up OFAC list, imported as `data sync` would.
+  await importFromDirectory(services.commands, MINIMAL_SANCTIONS_DIR);
   app = await buildApp(services.app);
   const opened = await openAccount(services.commands, { email: `ops-${randomUUID()}@example.test`, plan: { kind: 'ledger' }, depositMicros: 5_000_000, organization: { name: 'Org', subgroup: 'Team' } });
   apiKey = (await issueApiKey(services.commands, opened.userId)).apiKey;

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort, spawnTsx, stop } from '../support/processes.js';
+import { MINIMAL_SANCTIONS_DIR } from '../helpers/source-fixtures.js';
 
 const run = promisify(execFile);
 const dirs: string[] = [];
@@ -58,7 +59,7 @@ describe('operator CLI', () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'svc-cli-live-'));
     dirs.push(dataDir);
     const port = await freePort();
-    const service = await spawnTsx('infra/main.ts', { DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'silent', SVC_SOURCES_DIR: '' }, /listening on/);
+    const service = await spawnTsx('infra/main.ts', { DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'silent', SVC_SOURCES_DIR: MINIMAL_SANCTIONS_DIR }, /listening on/);
     try {
       const created = await cli(dataDir, 'account', 'create', '--email', 'live@example.test', '--plan', 'quota', '--quota', '2', '--with-key');
       expect(created.code).toBe(0);

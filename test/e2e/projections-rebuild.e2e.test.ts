@@ -11,6 +11,7 @@ import { runVerb } from '../../infra/cli/verbs.js';
 import { accountsProjection, type AccountDoc } from '../../projections/accounts.projection.js';
 import { freePort, spawnTsx, stop } from '../support/processes.js';
 import { startTestService } from '../support/test-service.js';
+import { MINIMAL_SANCTIONS_DIR } from '../helpers/source-fixtures.js';
 
 const run = promisify(execFile);
 const dirs: string[] = [];
@@ -63,7 +64,7 @@ describe('projections rebuild', () => {
     dirs.push(dataDir);
     const port = await freePort();
     const env = { ...process.env, MODE: 'embedded', DATA_DIR: dataDir, LOG_LEVEL: 'silent', SVC_SOURCES_DIR: '' };
-    const service = await spawnTsx('infra/main.ts', { DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'silent', SVC_SOURCES_DIR: '' }, /listening on/);
+    const service = await spawnTsx('infra/main.ts', { DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'silent', SVC_SOURCES_DIR: MINIMAL_SANCTIONS_DIR }, /listening on/);
     const cli = (...argv: string[]) => run(process.execPath, ['--import', 'tsx', 'infra/cli/main.ts', ...argv], { env });
     try {
       const created = JSON.parse((await cli('account', 'create', '--email', 'rebuild@example.test', '--plan', 'quota', '--quota', '5', '--with-key')).stdout);

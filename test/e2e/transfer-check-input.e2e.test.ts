@@ -188,7 +188,7 @@ describe('the asynchronous path: 202, then the poll', () => {
   });
 });
 
-describe("a subgroup's alert floor (operator verb kyt alert-level)", () => {
+describe("a subgroup's default alert_min_level (operator verb kyt alert-level)", () => {
   const TOKEN: Address = '0x00000000000000000000000000000000000f10a7';
 
   async function raisedFor(apiKey: string, txHash: string) {
@@ -200,7 +200,7 @@ describe("a subgroup's alert floor (operator verb kyt alert-level)", () => {
     return { alerts: body.policy_result.alerts as { riskLevel: string }[], raised: types.includes('WebhookEventRaised') };
   }
 
-  it('a Medium alert is pushed under the default floor and kept back once the subgroup raises it to High', async () => {
+  it('a Medium alert is raised under either setting: the subgroup level is only the default of new subscriptions', async () => {
     await chain.installToken(TOKEN, []);
     const { userId, apiKey } = await svc.account({ depositUsd: 2 });
     const subgroupId = (await svc.services.repositories.accounts.get(userId))!.memberships[0]!.subgroupId;
@@ -210,7 +210,8 @@ describe("a subgroup's alert floor (operator verb kyt alert-level)", () => {
     expect(await raisedFor(apiKey, await poison())).toEqual({ alerts: [expect.objectContaining({ riskLevel: 'Medium' })], raised: true });
     const set = await runVerb(svc.services, parseArgs(['kyt', 'alert-level', '--subgroup', subgroupId, '--level', 'high']));
     expect(set.output).toEqual({ subgroup_id: subgroupId, alert_min_level: 'High' });
-    expect(await raisedFor(apiKey, await poison())).toEqual({ alerts: [expect.objectContaining({ riskLevel: 'Medium' })], raised: false });
+    // Each subscription filters by its own alert_min_level (test/e2e/webhooks-alert-level.e2e.test.ts).
+    expect(await raisedFor(apiKey, await poison())).toEqual({ alerts: [expect.objectContaining({ riskLevel: 'Medium' })], raised: true });
     expect((await runVerb(svc.services, parseArgs(['kyt', 'alert-level', '--subgroup', subgroupId]))).output).toMatchObject({ alert_min_level: 'High' });
   });
 });

@@ -6,7 +6,7 @@ import { buildScreenVerdict } from '../../domain/intel/screen-verdict.js';
 import type { Network } from '../../domain/shared/network.js';
 import { loadSourcesFromDir, type LoadedSource } from '../../infra/sources/load-sources.js';
 import { createIntelIndex, type IntelIndexProjection } from '../../projections/intel-index.js';
-import { updateReadme } from '../support/processes.js';
+import { updateReadme } from '../support/readme-figures.js';
 
 /**
  * `npm run eval`: how right the light screen is on the real public data (SVC_SOURCES_DIR, default
@@ -21,7 +21,7 @@ import { updateReadme } from '../support/processes.js';
  *   right = risk_level `high`, `critical` or `sanctioned`.
  *
  * Weight variants re-run the same screens with other trust weights, to see what the weights change.
- * Prints the table and writes it into the README between <!-- eval:start --> and <!-- eval:end -->.
+ * Prints the table; with --write-readme, also writes it into the README between <!-- eval:start --> and <!-- eval:end -->.
  */
 
 const DATA_DIR = resolve(process.env.SVC_SOURCES_DIR ?? '../shared/data');

@@ -5,6 +5,14 @@ import { isServiceError, type ServiceError } from '../../domain/shared/errors.js
 /** Made-up data sets in the official formats (test/fixtures/sources) and broken variants of them. */
 export const SOURCE_FIXTURES = resolve(import.meta.dirname, '../fixtures/sources');
 export const BROKEN_SOURCE_FIXTURES = resolve(import.meta.dirname, '../fixtures/sources-broken');
+/**
+ * The smallest sanctions data a service can screen with (one made-up OFAC SDN entry, in the official
+ * format): what test services import when a test names no SVC_SOURCES_DIR, as the service fails closed
+ * without any sanctions list. A folder laid out like ../shared/data, so it also serves as SVC_SOURCES_DIR.
+ */
+export const MINIMAL_SANCTIONS_DIR = resolve(import.meta.dirname, '../fixtures/sanctions-minimal');
+/** The one address that list names (madeUpEvmAddress('sanctions-minimal:listed')). */
+export const MINIMAL_SANCTIONS_ADDRESS = '0x28598aca91a164292ce15e617e4a6b820c8d9b85';
 
 export const fixtureText = (path: string, encoding: BufferEncoding = 'utf8'): string =>
   readFileSync(join(SOURCE_FIXTURES, path), encoding);

@@ -37,6 +37,6 @@ export function fixtureIntel(claims: readonly FixtureClaim[]): IntelIndex {
       const found = byAddress.get(address) ?? [];
       return { claims: found, sources: Object.fromEntries(found.map((c) => [c.source, SOURCES[c.source]!])), token: null };
     },
-    datasets: () => [{ source: 'ofac_sdn', version: '2025-01-01', contentHash: 'fixture', claimCount: claims.length, importedAt: SEEN }],
+    datasets: () => [{ source: 'ofac_sdn', version: '2025-01-01', contentHash: 'fixture', claimCount: claims.length, importedAt: SEEN, sourceClass: 'sanctions_registry' }],
   } as IntelIndex;
 }

@@ -1,5 +1,4 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFile, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 
 export async function freePort(): Promise<number> {
@@ -42,15 +41,4 @@ export async function stop(child: ChildProcess): Promise<void> {
     child.once('exit', () => resolve());
     child.kill('SIGTERM');
   });
-}
-
-/** Replaces the README section between `<!-- name:start -->` and `<!-- name:end -->` with `content`. */
-export async function updateReadme(name: string, content: string): Promise<void> {
-  const readme = await readFile('README.md', 'utf8');
-  const start = `<!-- ${name}:start -->`;
-  const end = `<!-- ${name}:end -->`;
-  const from = readme.indexOf(start);
-  const to = readme.indexOf(end);
-  if (from < 0 || to < 0) return;
-  await writeFile('README.md', `${readme.slice(0, from + start.length)}\n${content}\n${readme.slice(to)}`);
 }

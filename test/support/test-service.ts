@@ -7,7 +7,9 @@ import { issueApiKey } from '../../commands/api-keys.commands.js';
 import type { Plan } from '../../domain/ledger/ledger.events.js';
 import { createServices, type Services } from '../../infra/bootstrap.js';
 import { loadConfig, type Config } from '../../infra/config.js';
+import { importFromDirectory } from '../../infra/sources/import-sources.js';
 import { importConfiguredSources } from '../../infra/startup/import-sources.js';
+import { MINIMAL_SANCTIONS_DIR } from '../helpers/source-fixtures.js';
 import { buildApp } from '../../read-api/app.js';
 import { adapterEnv } from '../external/adapter-env.js';
 
@@ -26,6 +28,8 @@ export async function startTestService(
   dataDir?: string,
   /** Adjusts the loaded configuration past its checks (e.g. ROLE=projections on the embedded log, for a test whose other roles live in this process). */
   adjust: (config: Config) => Config = (config) => config,
+  /** `sanctions: 'none'` (or SVC_SOURCES_DIR: ''): a service that never imported a sanctions list (it fails closed). */
+  options: { sanctions?: 'minimal' | 'none' } = {},
 ): Promise<TestService> {
   const dir = dataDir ?? (await mkdtemp(join(tmpdir(), 'svc-test-')));
   // Embedded unless this run chose other adapters (npm run test:external: Kafka and FerretDB).
@@ -33,6 +37,13 @@ export async function startTestService(
   const services = await createServices(config);
   await services.start();
   if (config.SVC_SOURCES_DIR) await importConfiguredSources(services, () => undefined);
+  // Without SVC_SOURCES_DIR the service would hold no sanctions list and fail closed: import the minimal
+  // OFAC fixture the way an operator's `data sync` would (one real import, made-up data). A test that sets
+  // SVC_SOURCES_DIR to '' asks for a service without any data, as does `sanctions: 'none'`.
+  else if (options.sanctions !== 'none' && env.SVC_SOURCES_DIR === undefined) {
+    await importFromDirectory(services.commands, MINIMAL_SANCTIONS_DIR);
+    await services.projections.whenCaughtUp();
+  }
   const app = await buildApp(services.app);
   return {
     services,

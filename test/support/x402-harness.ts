@@ -48,6 +48,8 @@ export async function startX402Harness(
     lateEnv?: (anvil: Anvil) => Promise<Record<string, string>>;
     /** Changes the x402 app's services (a fault to inject). */
     services?: (services: X402AppServices) => X402AppServices;
+    /** 'none': the service never imported a sanctions list (see startTestService). */
+    sanctions?: 'minimal' | 'none';
   } = {},
 ): Promise<X402Harness> {
   const anvil = await startAnvil({ chainId: NETWORK.chainId });
@@ -64,7 +66,7 @@ export async function startX402Harness(
     X402_FREE_CALLS_PER_MINUTE: '100000',
     ...options.env,
     ...(await options.lateEnv?.(anvil)),
-  });
+  }, undefined, undefined, options.sanctions ? { sanctions: options.sanctions } : {});
   const services = options.services ? options.services(svc.services.x402.app!) : svc.services.x402.app!;
   const x402 = await buildX402App(services);
   await x402.listen({ port: 0, host: '127.0.0.1' });
