@@ -2,7 +2,7 @@ import { periodStartOf } from '../billing/period.js';
 import type { Decider } from '../shared/decider.js';
 import { fail } from '../shared/errors.js';
 import { decideLedger, ledgerDecider, type LedgerCommand, type LedgerState } from './ledger.decider.js';
-import type { LedgerEvent } from './ledger.events.js';
+import type { LedgerEvent, LedgerSnapshot, Plan } from './ledger.events.js';
 
 /**
  * Closing the books: a user's ledger is a chain of period streams, one per month with activity. A period
@@ -66,4 +66,18 @@ export function originOf(id: string, now: number): number | null {
 export function oldestMonthHolding(id: string, now: number): number | null {
   const origin = originOf(id, now);
   return origin === null ? null : Date.parse(periodStartOf(new Date(origin - CLOCK_SKEW_MARGIN_MS)));
+}
+
+const planKey = (plan: Plan) => (plan.kind === 'quota' ? `quota:${plan.monthlyUnits}` : plan.kind);
+
+/** Whether two period snapshots (a closing and the next opening) carry the same money, plan, cap and quota use. */
+export function sameSnapshot(a: LedgerSnapshot, b: LedgerSnapshot): boolean {
+  return (
+    planKey(a.plan) === planKey(b.plan) &&
+    a.balanceMicros === b.balanceMicros &&
+    a.monthlyCapMicros === b.monthlyCapMicros &&
+    a.periodStart === b.periodStart &&
+    a.periodUnitsUsed === b.periodUnitsUsed &&
+    a.periodSpentMicros === b.periodSpentMicros
+  );
 }
