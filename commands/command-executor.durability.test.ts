@@ -10,7 +10,7 @@ import { openFileEventStore } from '../infra/embedded/file-event-store.js';
 import { cryptoRandom } from '../infra/system/crypto-random.js';
 import { uuidIds } from '../infra/system/uuid-ids.js';
 import { errorHandler } from '../read-api/errors.js';
-import { changePlan, chargeCall, deposit, readBalance } from './billing.commands.js';
+import { changePlan, chargeCall, deposit, readBalance, refundCall } from './billing.commands.js';
 import type { CommandDeps } from './command-deps.js';
 import { createCommandExecutor, type ExecutorLimits } from './command-executor.js';
 
@@ -127,6 +127,27 @@ describe('command executor: state is visible only after it is durable', () => {
     // the same charge goes through afterwards, once
     await chargeCall(deps, { userId, chargeId: 'c1', product: 'screen', details });
     expect(await balanceUsd(deps, userId)).toBe(0.9);
+  });
+});
+
+describe('command executor: a refund in flight', () => {
+  it('changes neither the balance nor the charge it names before its append is durable', async () => {
+    const { store, holdNextAppend, failNextAppend } = await controllableStore();
+    const deps = processOn(store);
+    const userId = await fundedUser(deps);
+    await chargeCall(deps, { userId, chargeId: 'c1', product: 'screen', details });
+    const held = holdNextAppend();
+    failNextAppend();
+    const refunding = refundCall(deps, { userId, chargeId: 'c1', reason: 'backend_unavailable' });
+    await held.entered;
+    const during = (await readBalance(deps, userId)).state;
+    expect(during.balanceMicros).toBe(900_000);
+    expect(during.charges.get('c1')).toMatchObject({ refundedMicros: 0 });
+    held.release();
+    await expect(refunding).rejects.toMatchObject({ code: 'store_closed' });
+    expect((await readBalance(deps, userId)).state.charges.get('c1')).toMatchObject({ refundedMicros: 0 });
+    await refundCall(deps, { userId, chargeId: 'c1', reason: 'backend_unavailable' });
+    expect(await balanceUsd(deps, userId)).toBe(1);
   });
 });
 

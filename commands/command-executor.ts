@@ -145,7 +145,7 @@ export function createCommandExecutor(deps: {
       const toAppend: EventData[] = [];
       const decided: Decided[] = [];
       // Deciders may evolve in place: decide on a copy, so nothing is visible before the append is durable.
-      let state = structuredClone(base.state);
+      let state = decider.clone ? decider.clone(base.state) : structuredClone(base.state);
       for (const pending of batch) {
         try {
           const events = [...decider.decide(pending.command, state)];

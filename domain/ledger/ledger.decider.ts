@@ -40,8 +40,8 @@ export interface ChargeRecord {
   readonly units: number;
   readonly amountMicros: Micros;
   readonly periodStart: string;
-  refundedUnits: number;
-  refundedMicros: Micros;
+  readonly refundedUnits: number;
+  readonly refundedMicros: Micros;
   /** A refund, in this period, of a charge taken in an earlier one: only the refunded amounts are known here. */
   readonly refundOfEarlier?: boolean;
 }
@@ -258,14 +258,11 @@ export function evolveLedger(state: LedgerState, event: LedgerEvent): LedgerStat
       break;
     }
     case 'Refunded': {
-      let charge = state.charges.get(event.data.chargeId);
-      if (!charge) {
-        // a charge of an earlier period: it counted in that period's month, so no usage moves here
-        charge = { units: 0, amountMicros: 0, periodStart: '', refundedUnits: 0, refundedMicros: 0, refundOfEarlier: true };
-        state.charges.set(event.data.chargeId, charge);
-      }
-      charge.refundedUnits += event.data.units;
-      charge.refundedMicros += event.data.amountMicros;
+      // a charge of an earlier period: it counted in that period's month, so no usage moves here
+      let charge: ChargeRecord = state.charges.get(event.data.chargeId) ?? { units: 0, amountMicros: 0, periodStart: '', refundedUnits: 0, refundedMicros: 0, refundOfEarlier: true };
+      // a new record, never a change to the old one: copies of the state share their records (cloneLedger)
+      charge = { ...charge, refundedUnits: charge.refundedUnits + event.data.units, refundedMicros: charge.refundedMicros + event.data.amountMicros };
+      state.charges.set(event.data.chargeId, charge);
       state.balanceMicros += event.data.amountMicros;
       if (state.periodStart === charge.periodStart) {
         state.periodUnitsUsed -= event.data.units;
@@ -294,9 +291,16 @@ function monthOf(event: LedgerEvent): string | null {
   }
 }
 
+/**
+ * A copy evolve may change: new collections holding the same records (evolve replaces a record, never
+ * changes it). Linear in the period's charges, not in the account's history; a deep copy cost ten times more.
+ */
+export const cloneLedger = (state: LedgerState): LedgerState => ({ ...state, deposits: new Set(state.deposits), charges: new Map(state.charges) });
+
 export const ledgerDecider: Decider<LedgerCommand, LedgerEvent, LedgerState> = {
   decide: decideLedger,
   evolve: evolveLedger,
   initialState: initialLedgerState,
+  clone: cloneLedger,
   parse: parserFor<LedgerEvent>(ledgerEventSchemas),
 };
