@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadWebhookActor } from '../../commands/webhook-actor.js';
 import { createSubscription } from '../../commands/webhook-subscriptions.commands.js';
 import { chargeCall } from '../../commands/billing.commands.js';
+import { ledgerPeriodStream, ledgerStream } from '../../domain/ledger/ledger.events.js';
 import { webhookEventRaised } from '../../domain/webhooks/webhook-raised.js';
 import { runVerb } from '../../infra/cli/verbs.js';
 import { raise, until } from '../support/webhook-events.js';
@@ -49,5 +50,18 @@ describe('ledger tools with a webhook retry waiting', () => {
     expect(replay.output).toMatchObject({ mismatches: 0, accounts: [{ user_id: account.userId, replayed: { charges: 1, balance_micros: 4_900_000 } }] });
     const shown = await answeredWithin(runVerb(svc.services, { words: ['ledger', 'show'], flags: { user: account.userId } }));
     expect((shown.output as { events: { type: string }[] }).events.map((e) => e.type)).toContain('Charged');
+  });
+
+  it('ledger replay reports a period stream that the chain does not reach', async () => {
+    const account = await svc.account({ depositUsd: 1 });
+    const opening = { plan: { kind: 'ledger' }, balanceMicros: 50_000_000, monthlyCapMicros: null, periodStart: null, periodUnitsUsed: 0, periodSpentMicros: 0 };
+    await svc.services.store.append(
+      ledgerPeriodStream(account.userId, '2030-01-01T00:00:00.000Z'),
+      [{ id: svc.services.commands.ids.newId(), type: 'PeriodOpened', data: { month: '2030-01-01T00:00:00.000Z', previous: ledgerStream(account.userId), opening, at: '2030-01-01T00:00:00.000Z' }, metadata: { correlationId: 'forged', occurredAt: '2030-01-01T00:00:00.000Z', schemaVersion: 1 } }],
+      { expected: 'no_stream' },
+    );
+    const replay = await runVerb(svc.services, { words: ['ledger', 'replay'], flags: { account: account.userId } });
+    expect(replay.exitCode).toBe(1);
+    expect(JSON.stringify(replay.output)).toContain(`chain break: ${ledgerPeriodStream(account.userId, '2030-01-01T00:00:00.000Z')} is not reachable`);
   });
 });
