@@ -1,5 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { hostname } from 'node:os';
 import { createCommandExecutor } from '../commands/command-executor.js';
 import type { CommandDeps } from '../commands/command-deps.js';
 import type { EventStore } from '../domain/ports/event-store.port.js';
@@ -18,6 +19,7 @@ import { createIntelIndex } from '../projections/intel-index.js';
 import { createInspectCompletions } from '../projections/inspect-completions.js';
 import { keyProviderSelectionRepository, keyProviderSelectionsProjection } from '../projections/key-provider-selections.projection.js';
 import { usageProjection, usageRepository } from '../projections/usage.projection.js';
+import { runningJobsProjection } from '../projections/running-jobs.index.js';
 import { sessionRepository, sessionsProjection } from '../projections/sessions.projection.js';
 import { subgroupRepository, subgroupsProjection } from '../projections/subgroups.projection.js';
 import { usageDayRepository, usageDaysProjection } from '../projections/usage-days.projection.js';
@@ -33,7 +35,7 @@ import { openKafkaMessageBus } from './kafka/kafka-message-bus.js';
 import { openMongoStores } from './mongo/mongo-stores.js';
 import { openFileEventStore } from './embedded/file-event-store.js';
 import { openFileMessageBus } from './embedded/file-message-bus.js';
-import { createMemoryCheckpointStore } from './embedded/memory-checkpoint-store.js';
+import { openLmdbReadStore } from './embedded/lmdb-read-store.js';
 import { createMemoryReadStore } from './embedded/memory-read-store.js';
 import { rpcContractCodeReader } from './chain/rpc-contract-code.js';
 import { cryptoRandom } from './system/crypto-random.js';
@@ -51,7 +53,7 @@ import { createServiceMetrics } from './metrics/service-metrics.js';
 import { timedEventStore } from './metrics/timed-event-store.js';
 import { createAsyncCorrelation } from './system/async-correlation.js';
 
-export const PROJECTIONS = [accountsProjection, keyProviderSelectionsProjection, apiKeysProjection, apiKeyHashesProjection, usageProjection, balancesProjection, sessionsProjection, subgroupsProjection, usageDaysProjection, ...X402_PROJECTIONS, ...WEBHOOK_PROJECTIONS];
+export const PROJECTIONS = [runningJobsProjection, accountsProjection, keyProviderSelectionsProjection, apiKeysProjection, apiKeyHashesProjection, usageProjection, balancesProjection, sessionsProjection, subgroupsProjection, usageDaysProjection, ...X402_PROJECTIONS, ...WEBHOOK_PROJECTIONS];
 
 export interface Services {
   readonly config: Config;
@@ -120,13 +122,23 @@ async function openPorts(config: Config): Promise<{ store: EventStore; bus: Mess
         : await openFileMessageBus(join(dataDir, 'bus')),
     );
     const mongo = config.READ_STORE === 'mongo' ? await openMongoStores(config.MONGO_URL!, names!.mongoDb, timeout) : null;
-    const readStore = track(mongo?.readStore ?? createMemoryReadStore());
+    const readStore = track(
+      mongo?.readStore ?? (config.READ_STORE === 'memory' ? createMemoryReadStore() : await openLmdbReadStore(join(dataDir, 'read-models'))),
+    );
     const processorCheckpoints = track(mongo?.checkpoints ?? (await openFileCheckpointStore(join(dataDir, 'checkpoints'))));
     return { store, bus, readStore, processorCheckpoints };
   } catch (error) {
     await Promise.allSettled(opened.reverse().map((port) => port.close()));
     throw error;
   }
+}
+
+/**
+ * The projection checkpoint of this process: the all-in-one process owns its read store; in a shared
+ * MongoDB every folding process resumes from its own (role and instance), writes being position-guarded.
+ */
+function projectionCheckpointName(config: Config): string {
+  return config.ROLE === 'all' ? 'projections' : `projections-${config.ROLE}-${config.INSTANCE_ID ?? hostname()}`;
 }
 
 /** Embedded by default; see openPorts for the adapters and ROLE (in start) for what this process runs. */
@@ -166,9 +178,9 @@ export async function createServices(
   const projections = createProjectionRunner({
     store,
     readStore,
-    checkpoints: createMemoryCheckpointStore(),
-    // A processors-only process folds only what its processors read (webhook subscriptions) and its indexes.
-    projections: config.ROLE === 'processors' ? PROCESSOR_READ_MODELS : PROJECTIONS,
+    name: projectionCheckpointName(config),
+    // A processors-only process folds only what its processors read (webhook subscriptions, running jobs) and its indexes.
+    projections: config.ROLE === 'processors' ? [...PROCESSOR_READ_MODELS, runningJobsProjection] : PROJECTIONS,
     sinks: [intel, inspectCompletions, fullCheck.runningJobs],
     onError,
   });
@@ -256,6 +268,7 @@ export async function createServices(
     fullCheck,
     transferChecks,
     async start() {
+      await fullCheck.runningJobs.load(readStore);
       await projections.start();
       await projections.whenCaughtUp();
       await fullCheck.start({ runProcessors: config.ROLE === 'all' || config.ROLE === 'processors' });

@@ -9,7 +9,6 @@ import type { EventStore } from '../domain/ports/event-store.port.js';
 import { defineProjection } from '../domain/ports/projection.port.js';
 import type { ReadStore } from '../domain/ports/read-store.port.js';
 import { openFileEventStore } from '../infra/embedded/file-event-store.js';
-import { createMemoryCheckpointStore } from '../infra/embedded/memory-checkpoint-store.js';
 import { createMemoryReadStore } from '../infra/embedded/memory-read-store.js';
 import { cryptoRandom } from '../infra/system/crypto-random.js';
 import { systemClock } from '../infra/system/system-clock.js';
@@ -61,7 +60,7 @@ async function harness(): Promise<Harness> {
   const store = await openFileEventStore(dir, { fsync: false });
   const readStore = createMemoryReadStore();
   const commands: CommandDeps = { executor: createCommandExecutor({ store, clock: systemClock, ids: uuidIds }), clock: systemClock, ids: uuidIds, random: cryptoRandom, bootId: 'test' };
-  const runner = createProjectionRunner({ store, readStore, checkpoints: createMemoryCheckpointStore(), projections: [counters] });
+  const runner = createProjectionRunner({ store, readStore, projections: [counters] });
   await runner.start();
   cleanups.push(async () => {
     await runner.stop();

@@ -1,6 +1,6 @@
 import { comparePositions, type EventStore, type Position, type RecordedEvent } from '../domain/ports/event-store.port.js';
 import type { Projection } from '../domain/ports/projection.port.js';
-import { PROJECTION_REBUILD_FINISHED, PROJECTION_REBUILD_STARTED, type ProjectionRebuildEvent } from '../domain/projections/projection-rebuild.events.js';
+import { PROJECTION_REBUILD_FINISHED, PROJECTION_REBUILD_STARTED, projectionRebuildStream, type ProjectionRebuildEvent } from '../domain/projections/projection-rebuild.events.js';
 
 /**
  * A projection runner's side of a rebuild (domain/projections/projection-rebuild.events.ts): from a
@@ -10,12 +10,16 @@ import { PROJECTION_REBUILD_FINISHED, PROJECTION_REBUILD_STARTED, type Projectio
  */
 export interface RebuildPauses {
   isPaused(projection: string): boolean;
+  /** Whether the event starts or finishes a rebuild of one of the runner's projections. */
+  concerns(event: RecordedEvent): boolean;
+  /** After a restart from `checkpoint`: the rebuilds started at or before it and not finished by then still pause. */
+  restore(checkpoint: Position): Promise<void>;
   /** Acts on the rebuild events of the runner's projections; resolves once the skipped events are applied. */
   observe(event: RecordedEvent): Promise<void>;
 }
 
 export function createRebuildPauses(deps: {
-  store: Pick<EventStore, 'readAll'>;
+  store: Pick<EventStore, 'readAll' | 'read'>;
   projections: readonly Projection[];
   apply(projection: Projection, event: RecordedEvent): Promise<void>;
 }): RebuildPauses {
@@ -30,10 +34,23 @@ export function createRebuildPauses(deps: {
     }
   }
 
+  const concerns = (event: RecordedEvent): boolean =>
+    (event.type === PROJECTION_REBUILD_STARTED || event.type === PROJECTION_REBUILD_FINISHED) && byName.has((event.data as { projection?: string }).projection ?? '');
+
   return {
     isPaused: (name) => paused.has(name),
+    concerns,
+    async restore(checkpoint) {
+      for (const projection of deps.projections) {
+        for await (const event of deps.store.read(projectionRebuildStream(projection.name))) {
+          if (comparePositions(event.position, checkpoint) > 0) break;
+          if (event.type === PROJECTION_REBUILD_STARTED && !paused.has(projection.name)) paused.set(projection.name, event.position);
+          if (event.type === PROJECTION_REBUILD_FINISHED) paused.delete(projection.name);
+        }
+      }
+    },
     async observe(event) {
-      if (event.type !== PROJECTION_REBUILD_STARTED && event.type !== PROJECTION_REBUILD_FINISHED) return;
+      if (!concerns(event)) return;
       const rebuild = { type: event.type, data: event.data } as ProjectionRebuildEvent;
       const projection = byName.get(rebuild.data.projection);
       if (!projection) return;

@@ -8,6 +8,8 @@ import { INSPECT_STREAM_PREFIX, INSPECT_TERMINAL_EVENTS } from '../domain/inspec
  */
 export interface InspectCompletions {
   readonly handles: readonly string[];
+  /** Wakes only this process's waiters: nothing from before the start matters. */
+  readonly history: 'none';
   apply(event: Pick<RecordedEvent, 'type' | 'streamId'>): void;
   /**
    * Resolves true when the inspect finishes, false after `timeoutMs`. Register BEFORE reading the
@@ -21,6 +23,7 @@ export function createInspectCompletions(): InspectCompletions {
 
   return {
     handles: INSPECT_TERMINAL_EVENTS,
+    history: 'none',
     apply(event) {
       const checkId = event.streamId.slice(INSPECT_STREAM_PREFIX.length);
       const wakers = waiting.get(checkId);

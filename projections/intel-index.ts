@@ -1,5 +1,5 @@
-import { CURATION_EVENT_TYPES, CURATOR_SOURCE, curationEventSchemas, type CuratorEntry } from '../domain/intel/curation.events.js';
-import { DATASET_EVENT_TYPES, datasetEventSchemas } from '../domain/intel/dataset.events.js';
+import { CURATION_EVENT_TYPES, CURATOR_SOURCE, curationEventSchemas, curationStream, type CuratorEntry } from '../domain/intel/curation.events.js';
+import { DATASET_EVENT_TYPES, datasetEventSchemas, datasetStream } from '../domain/intel/dataset.events.js';
 import type {
   AddressIntel,
   Claim,
@@ -25,6 +25,8 @@ import { ClaimColumns, StringPool } from './claim-columns.js';
 
 export interface IntelIndexProjection extends IntelIndex {
   readonly handles: readonly string[];
+  /** Rebuilt at start from the dataset and curation streams only (no other stream changes it). */
+  readonly history: { readonly streamPrefixes: readonly string[] };
   apply(event: { readonly type: string; readonly data: unknown }): void;
 }
 
@@ -47,6 +49,7 @@ const tokenKey = (address: string, chain: Network): string => `${address}|${chai
 
 class InMemoryIntelIndex implements IntelIndexProjection {
   readonly handles = [...DATASET_EVENT_TYPES, ...CURATION_EVENT_TYPES];
+  readonly history = { streamPrefixes: [datasetStream(''), curationStream('')] };
   private readonly curated = new Map<string, Claim>();
   private readonly curatedByAddress = new Map<string, string[]>();
   private curatedVersion: DatasetVersion | null = null;

@@ -24,8 +24,31 @@ export interface DocQuery {
   readonly limit?: number;
 }
 
+/** What a collection holds under an id: the document, or null for a tombstone, with its last position. */
+export interface DocEntry<D extends Doc> {
+  readonly doc: D | null;
+  readonly position: Position;
+}
+
+/** One document write of a batch: the next state (null deletes) at the position of the event behind it. */
+export interface DocWrite {
+  readonly collection: string;
+  readonly id: string;
+  readonly doc: Doc | null;
+  readonly position: Position;
+}
+
+/** A checkpoint move, compare-and-set from `previous` (see CheckpointStore.store). */
+export interface CheckpointMove {
+  readonly name: string;
+  readonly next: Position;
+  readonly previous: Position | null;
+}
+
 export interface Collection<D extends Doc> {
   get(id: string): Promise<StoredDoc<D> | null>;
+  /** The live document or the tombstone under `id`, with its position; null when never written. */
+  entry(id: string): Promise<DocEntry<D> | null>;
   /**
    * Applies `update` to the current document (null when absent) unless `position` is not after the stored
    * one. `update` returning null deletes the document. Resolves 'applied' or 'duplicate'.
@@ -49,6 +72,16 @@ export interface ReadStore {
   replace(target: string, source: string): Promise<void>;
   /** Removes one collection and its documents (e.g. an abandoned rebuild). */
   drop(name: string): Promise<void>;
+  /** Where the projection runners writing through `commit` have got to. */
+  checkpoint(name: string): Promise<Position | null>;
+  /**
+   * Writes a batch of documents and moves a runner's checkpoint together. Each write is guarded by its
+   * position like `apply` (a write not after the stored position is skipped). Embedded: one transaction, so
+   * a crash never leaves documents and checkpoint apart, and 'mismatch' writes nothing. MongoDB (no
+   * multi-document transactions on FerretDB): the documents first, then the checkpoint, so a crash in
+   * between leaves only writes that the replay from the old checkpoint repeats as no-ops.
+   */
+  commit(writes: readonly DocWrite[], checkpoint: CheckpointMove): Promise<'ok' | 'mismatch'>;
   close(): Promise<void>;
 }
 

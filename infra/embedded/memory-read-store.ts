@@ -1,7 +1,8 @@
 import type { Position } from '../../domain/ports/event-store.port.js';
-import type { Collection, Doc, DocQuery, ReadStore, StoredDoc } from '../../domain/ports/read-store.port.js';
+import type { Collection, Doc, DocEntry, DocQuery, DocWrite, ReadStore, StoredDoc } from '../../domain/ports/read-store.port.js';
 import { fail } from '../../domain/shared/errors.js';
 import { matches, runQuery, type Row } from './doc-query.js';
+import { samePosition } from './memory-checkpoint-store.js';
 
 /**
  * The embedded read store: plain maps, rebuilt by replaying the event log at start. Deleted documents keep a
@@ -68,8 +69,19 @@ class MemoryCollection<D extends Doc> implements Collection<D> {
     return entry?.doc == null ? null : { id, doc: entry.doc as D, position: entry.position };
   }
 
+  async entry(id: string): Promise<DocEntry<D> | null> {
+    this.isOpen();
+    const entry = this.entries.get(id);
+    return entry === undefined ? null : { doc: entry.doc as D | null, position: entry.position };
+  }
+
   async apply(id: string, position: Position, update: (current: D | null) => D | null): Promise<'applied' | 'duplicate'> {
     this.isOpen();
+    return this.write(id, position, update);
+  }
+
+  /** The position-guarded write, synchronous so that a batch of them is atomic. */
+  write(id: string, position: Position, update: (current: D | null) => D | null): 'applied' | 'duplicate' {
     const entry = this.entries.get(id);
     if (entry !== undefined && !isAfter(position, entry.position)) return 'duplicate';
     const current = (entry?.doc ?? null) as D | null;
@@ -134,6 +146,12 @@ class MemoryCollection<D extends Doc> implements Collection<D> {
 
 export function createMemoryReadStore(): ReadStore {
   const collections = new Map<string, MemoryCollection<Doc>>();
+  const checkpoints = new Map<string, Position>();
+  const named = (name: string): MemoryCollection<Doc> => {
+    let collection = collections.get(name);
+    if (collection === undefined) collections.set(name, (collection = new MemoryCollection(isOpen)));
+    return collection;
+  };
   let closed = false;
   const isOpen = (): void => {
     if (closed) throw fail('store_closed', 'the read store is closed');
@@ -141,8 +159,7 @@ export function createMemoryReadStore(): ReadStore {
   return {
     collection<D extends Doc>(name: string, indexes: readonly string[] = []): Collection<D> {
       isOpen();
-      let collection = collections.get(name);
-      if (collection === undefined) collections.set(name, (collection = new MemoryCollection(isOpen)));
+      const collection = named(name);
       collection.addIndexes(indexes);
       return collection as unknown as Collection<D>;
     },
@@ -162,6 +179,17 @@ export function createMemoryReadStore(): ReadStore {
       isOpen();
       collections.get(name)?.clear();
       collections.delete(name);
+    },
+    async checkpoint(name) {
+      isOpen();
+      return checkpoints.get(name) ?? null;
+    },
+    async commit(writes: readonly DocWrite[], move) {
+      isOpen();
+      if (!samePosition(checkpoints.get(move.name) ?? null, move.previous)) return 'mismatch';
+      for (const write of writes) named(write.collection).write(write.id, write.position, () => write.doc);
+      checkpoints.set(move.name, move.next);
+      return 'ok';
     },
     async close() {
       closed = true;

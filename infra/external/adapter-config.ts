@@ -3,7 +3,7 @@ import { fail } from '../../domain/shared/errors.js';
 
 /**
  * Which adapter serves each port, and where the servers are. `MODE` only sets the defaults (embedded: file
- * log, file bus, memory read models; external: EventStoreDB, Kafka, MongoDB); each port can be chosen on
+ * log, file bus, LMDB read models; external: EventStoreDB, Kafka, MongoDB); each port can be chosen on
  * its own. Combinations that cannot work are refused at start with a message saying why.
  */
 export const adapterSettings = {
@@ -12,7 +12,13 @@ export const adapterSettings = {
   ROLE: z.enum(['all', 'api', 'processors', 'projections']).default('all'),
   EVENT_STORE: z.enum(['embedded', 'esdb']).optional(),
   BUS: z.enum(['embedded', 'kafka']).optional(),
-  READ_STORE: z.enum(['memory', 'mongo']).optional(),
+  /** `embedded`: LMDB files under DATA_DIR; `memory`: maps rebuilt by a full replay at each start (tests). */
+  READ_STORE: z.enum(['embedded', 'memory', 'mongo']).optional(),
+  /**
+   * Names this process's projection checkpoint in a shared read store, so a restarted instance resumes where
+   * it stopped (default: the host name; give each replica of a role a stable, distinct one).
+   */
+  INSTANCE_ID: z.string().regex(/^[a-zA-Z0-9._-]{1,64}$/).optional(),
   /** e.g. esdb://127.0.0.1:2113?tls=false */
   ESDB_URL: z.string().min(1).optional(),
   /** Comma-separated host:port list, e.g. 127.0.0.1:9092 */
@@ -34,7 +40,7 @@ interface Settings {
   ROLE: 'all' | 'api' | 'processors' | 'projections';
   EVENT_STORE?: 'embedded' | 'esdb' | undefined;
   BUS?: 'embedded' | 'kafka' | undefined;
-  READ_STORE?: 'memory' | 'mongo' | undefined;
+  READ_STORE?: 'embedded' | 'memory' | 'mongo' | undefined;
   ESDB_URL?: string | undefined;
   KAFKA_BROKERS?: string | undefined;
   MONGO_URL?: string | undefined;
@@ -43,7 +49,7 @@ interface Settings {
 export type Resolved<C extends Settings> = Omit<C, 'EVENT_STORE' | 'BUS' | 'READ_STORE'> & {
   EVENT_STORE: 'embedded' | 'esdb';
   BUS: 'embedded' | 'kafka';
-  READ_STORE: 'memory' | 'mongo';
+  READ_STORE: 'embedded' | 'memory' | 'mongo';
 };
 
 export function resolveAdapters<C extends Settings>(config: C): Resolved<C> {
@@ -52,7 +58,7 @@ export function resolveAdapters<C extends Settings>(config: C): Resolved<C> {
     ...config,
     EVENT_STORE: config.EVENT_STORE ?? (external ? 'esdb' : 'embedded'),
     BUS: config.BUS ?? (external ? 'kafka' : 'embedded'),
-    READ_STORE: config.READ_STORE ?? (external ? 'mongo' : 'memory'),
+    READ_STORE: config.READ_STORE ?? (external ? 'mongo' : 'embedded'),
   } as Resolved<C>;
   const problems: string[] = [];
   if (resolved.EVENT_STORE === 'esdb' && !config.ESDB_URL) problems.push('EVENT_STORE=esdb needs ESDB_URL');
@@ -63,7 +69,7 @@ export function resolveAdapters<C extends Settings>(config: C): Resolved<C> {
     // and memory read models would be private to the process that folds them.
     if (resolved.EVENT_STORE !== 'esdb') problems.push(`ROLE=${config.ROLE} needs EVENT_STORE=esdb (the embedded log belongs to one process)`);
     if (resolved.BUS !== 'kafka') problems.push(`ROLE=${config.ROLE} needs BUS=kafka (the embedded bus belongs to one process)`);
-    if (resolved.READ_STORE !== 'mongo') problems.push(`ROLE=${config.ROLE} needs READ_STORE=mongo (memory read models belong to one process)`);
+    if (resolved.READ_STORE !== 'mongo') problems.push(`ROLE=${config.ROLE} needs READ_STORE=mongo (embedded read models belong to one process)`);
   }
   if (problems.length > 0) throw fail('config_invalid', `invalid configuration: ${problems.join('; ')}`);
   return resolved;

@@ -1,8 +1,10 @@
 import type { Collection as MongoCollection, Db, Document, Filter, Sort } from 'mongodb';
 import type { Position } from '../../domain/ports/event-store.port.js';
-import type { Collection, Doc, DocQuery, ReadStore, StoredDoc } from '../../domain/ports/read-store.port.js';
+import type { Collection, Doc, DocEntry, DocQuery, DocWrite, ReadStore, StoredDoc } from '../../domain/ports/read-store.port.js';
+import { createMongoCheckpointStore } from './mongo-checkpoint-store.js';
 import { fail } from '../../domain/shared/errors.js';
 import { isDuplicateKey, positionKey, positionOfKey } from './mongo-connect.js';
+import { samePosition } from '../embedded/memory-checkpoint-store.js';
 
 /**
  * The read-store port on MongoDB, one collection per read model, stored as
@@ -62,6 +64,12 @@ class MongoReadCollection<D extends Doc> implements Collection<D> {
     return stored?.j == null ? null : { id, doc: JSON.parse(stored.j) as D, position: positionOfKey(stored.p) };
   }
 
+  async entry(id: string): Promise<DocEntry<D> | null> {
+    await this.ready();
+    const stored = await this.docs.findOne({ _id: id });
+    return stored === null ? null : { doc: stored.j === null ? null : (JSON.parse(stored.j) as D), position: positionOfKey(stored.p) };
+  }
+
   async apply(id: string, position: Position, update: (current: D | null) => D | null): Promise<'applied' | 'duplicate'> {
     await this.ready();
     const key = positionKey(position);
@@ -112,6 +120,9 @@ function checkName(name: string): void {
   }
 }
 
+/** Projection checkpoints, kept apart from the processors' (a `_` collection is not a read model). */
+const PROJECTION_CHECKPOINTS = '_projection_checkpoints';
+
 /** FerretDB 1.24 never answers an update command of 100 or more replacements of existing documents. */
 const COPY_BATCH = 50;
 
@@ -144,11 +155,34 @@ async function copyOver(from: MongoCollection<Stored>, into: MongoCollection<Sto
   if (stale.length > 0) await into.deleteMany({ _id: { $in: stale } });
 }
 
+/**
+ * A batch's writes as guarded upserts, `COPY_BATCH` per command: the filter matches only a document older
+ * than the write, so a newer stored one turns the upsert into an insert that fails on `_id` (a duplicate,
+ * which is the position guard saying no).
+ */
+async function writeGuarded(docs: MongoCollection<Stored>, writes: readonly DocWrite[]): Promise<void> {
+  for (let i = 0; i < writes.length; i += COPY_BATCH) {
+    const operations = writes.slice(i, i + COPY_BATCH).map((write) => {
+      const p = positionKey(write.position);
+      const fields = { p, live: write.doc !== null, j: write.doc === null ? null : JSON.stringify(write.doc), f: write.doc === null ? {} : scalars(write.doc) };
+      return { updateOne: { filter: { _id: write.id, p: { $lt: p } }, update: { $set: fields }, upsert: true } };
+    });
+    try {
+      await docs.bulkWrite(operations, { ordered: false });
+    } catch (error) {
+      const failures = (error as { writeErrors?: unknown }).writeErrors;
+      const list = Array.isArray(failures) ? failures : failures ? [failures] : [];
+      if (list.length === 0 || !list.every((failure) => isDuplicateKey(failure))) throw error;
+    }
+  }
+}
+
 /** MongoDB's NamespaceNotFound (26): dropping what is not there. */
 const isNamespaceNotFound = (error: unknown): boolean => (error as { code?: unknown }).code === 26;
 
 export function createMongoReadStore(db: Db, options: { onClose?: () => Promise<void> } = {}): ReadStore {
   const indexed = new Map<string, Promise<unknown>>();
+  const checkpoints = createMongoCheckpointStore(db, { collection: PROJECTION_CHECKPOINTS });
   let closed = false;
   const isOpen = () => {
     if (closed) throw fail('store_closed', 'the read store is closed');
@@ -195,6 +229,22 @@ export function createMongoReadStore(db: Db, options: { onClose?: () => Promise<
       await drop(source);
     },
     drop,
+    async checkpoint(name) {
+      isOpen();
+      return checkpoints.load(name);
+    },
+    async commit(writes, move) {
+      isOpen();
+      // The checkpoint is checked first so that a runner that lost its name to another writes nothing.
+      if (!samePosition(await checkpoints.load(move.name), move.previous)) return 'mismatch';
+      const byCollection = new Map<string, DocWrite[]>();
+      for (const write of writes) byCollection.set(write.collection, [...(byCollection.get(write.collection) ?? []), write]);
+      for (const [name, list] of byCollection) {
+        checkName(name);
+        await writeGuarded(db.collection<Stored>(name), list);
+      }
+      return checkpoints.store(move.name, move.next, move.previous);
+    },
     async close() {
       if (closed) return;
       closed = true;

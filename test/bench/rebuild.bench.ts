@@ -7,7 +7,6 @@ import { createCommandExecutor } from '../../commands/command-executor.js';
 import type { EventData, EventStore } from '../../domain/ports/event-store.port.js';
 import type { ReadStore } from '../../domain/ports/read-store.port.js';
 import { openFileEventStore } from '../../infra/embedded/file-event-store.js';
-import { createMemoryCheckpointStore } from '../../infra/embedded/memory-checkpoint-store.js';
 import { createMemoryReadStore } from '../../infra/embedded/memory-read-store.js';
 import { openMongoStores } from '../../infra/mongo/mongo-stores.js';
 import { cryptoRandom } from '../../infra/system/crypto-random.js';
@@ -56,7 +55,7 @@ async function measure(label: string, accounts: number, openReadStore: () => Pro
   const store = await openFileEventStore(dir, { fsync: false });
   const { readStore, close } = await openReadStore();
   const commands: CommandDeps = { executor: createCommandExecutor({ store, clock: systemClock, ids: uuidIds }), clock: systemClock, ids: uuidIds, random: cryptoRandom, bootId: 'bench' };
-  const runner = createProjectionRunner({ store, readStore, checkpoints: createMemoryCheckpointStore(), projections: [accountsProjection], onError: (error) => console.error(`projection runner: ${String(error)}`) });
+  const runner = createProjectionRunner({ store, readStore, projections: [accountsProjection], onError: (error) => console.error(`projection runner: ${String(error)}`) });
   try {
     const phase = (name: string) => console.error(`${label}: ${name}`);
     await fill(store, accounts);

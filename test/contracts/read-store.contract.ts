@@ -216,6 +216,48 @@ export function readStoreContract(name: string, open: () => Promise<ReadStore>):
       expect((await again.find({ where: { user: 'u' } })).map((d) => d.n)).toEqual([2]);
     });
 
+    it('entry shows a tombstone with its position, and null for an id never written', async () => {
+      const rows = fresh<Row>();
+      expect(await rows.entry('a')).toBeNull();
+      await rows.apply('a', pos(1), set({ user: 'u', at: 'x', n: 1 }));
+      expect(await rows.entry('a')).toEqual({ doc: { user: 'u', at: 'x', n: 1 }, position: pos(1) });
+      await rows.apply('a', pos(2), () => null);
+      expect(await rows.entry('a')).toEqual({ doc: null, position: pos(2) });
+    });
+
+    it('commit writes a batch of documents and moves the checkpoint; a stale previous checkpoint writes nothing', async () => {
+      const [one, two] = [uniqueName('c'), uniqueName('c')];
+      const runner = uniqueName('runner');
+      expect(await store.checkpoint(runner)).toBeNull();
+      const writes = [
+        { collection: one, id: 'a', doc: { user: 'u', at: 'x', n: 1 }, position: pos(3) },
+        { collection: two, id: 'b', doc: { user: 'v', at: 'y', n: 2 }, position: pos(4) },
+      ];
+      expect(await store.commit(writes, { name: runner, next: pos(4), previous: null })).toBe('ok');
+      expect(await store.checkpoint(runner)).toEqual(pos(4));
+      expect((await store.collection<Row>(one).get('a'))?.doc.n).toBe(1);
+      expect((await store.collection<Row>(two, ['user']).find({ where: { user: 'v' } })).map((d) => d.n)).toEqual([2]);
+
+      const stale = [{ collection: one, id: 'c', doc: { user: 'u', at: 'x', n: 9 }, position: pos(5) }];
+      expect(await store.commit(stale, { name: runner, next: pos(5), previous: null })).toBe('mismatch');
+      expect(await store.collection<Row>(one).get('c')).toBeNull();
+      expect(await store.checkpoint(runner)).toEqual(pos(4));
+    });
+
+    it('commit guards each write by its position and deletes with a tombstone', async () => {
+      const rows = uniqueName('c');
+      const runner = uniqueName('runner');
+      await store.collection<Row>(rows).apply('a', pos(10), set({ user: 'u', at: 'x', n: 1 }));
+      const writes = [
+        { collection: rows, id: 'a', doc: { user: 'u', at: 'x', n: 2 }, position: pos(9) },
+        { collection: rows, id: 'b', doc: { user: 'u', at: 'x', n: 3 }, position: pos(11) },
+        { collection: rows, id: 'b', doc: null, position: pos(12) },
+      ];
+      expect(await store.commit(writes, { name: runner, next: pos(12), previous: null })).toBe('ok');
+      expect((await store.collection<Row>(rows).get('a'))?.doc.n).toBe(1);
+      expect(await store.collection<Row>(rows).entry('b')).toEqual({ doc: null, position: pos(12) });
+    });
+
     it('applying events with duplicates delivered anywhere after their original equals applying each once', async () => {
       type Op = { id: string; add: number } | { id: string; remove: true };
       const op = fc.oneof(

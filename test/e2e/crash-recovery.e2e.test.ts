@@ -6,10 +6,12 @@ import { createServices } from '../../infra/bootstrap.js';
 import { auditLedgers } from '../../infra/cli/ledger-audit.js';
 import { loadConfig } from '../../infra/config.js';
 import { freePort, spawnTsx, stop } from '../support/processes.js';
+import { dumpReadModels } from '../support/read-model-dump.js';
 
 /**
  * kill -9 during a load of screens, restart, retry what was not acknowledged with the same
- * Idempotency-Key: nothing acknowledged is lost, nothing is charged twice, the ledger replay agrees.
+ * Idempotency-Key: nothing acknowledged is lost, nothing is charged twice, the ledger replay agrees, and
+ * the read models on disk (whose commits the kills interrupt) equal a fold of the log from scratch.
  */
 const KEY = `svc_${'K'.repeat(44)}`;
 const ROUNDS = 3;
@@ -93,7 +95,10 @@ describe('crash recovery of the embedded default', () => {
 
     const services = await createServices(loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent' }));
     await services.start();
+    let persisted: Record<string, unknown[]>;
     try {
+      // The read models on disk, committed with their checkpoint while the kills landed mid-commit…
+      persisted = await dumpReadModels(services);
       const report = await auditLedgers(services);
       expect(report.mismatches).toBe(0);
       const demo = report.accounts.find((a) => a.replayed.charges > 0)!;
@@ -101,6 +106,14 @@ describe('crash recovery of the embedded default', () => {
       expect(demo.replayed.balance_micros).toBe(1000_000_000 - acknowledged.size * 100_000);
     } finally {
       await services.close();
+    }
+    // …equal a fold of the whole log from scratch: no document lost, doubled or ahead of its checkpoint.
+    const fresh = await createServices(loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', READ_STORE: 'memory' }));
+    await fresh.start();
+    try {
+      expect(persisted).toEqual(await dumpReadModels(fresh));
+    } finally {
+      await fresh.close();
     }
   });
 });

@@ -1,0 +1,267 @@
+import { open, type Database, type Key, type RootDatabase } from 'lmdb';
+import type { Position } from '../../domain/ports/event-store.port.js';
+import type { Collection, Doc, DocEntry, DocQuery, DocWrite, ReadStore, StoredDoc } from '../../domain/ports/read-store.port.js';
+import { fail } from '../../domain/shared/errors.js';
+import { matches, runQuery } from './doc-query.js';
+import { samePosition } from './memory-checkpoint-store.js';
+import { indexKeys, planQuery, type IndexKey } from './lmdb-index-plan.js';
+
+/**
+ * The embedded read store on LMDB (the `lmdb` package: a memory-mapped B+tree with ACID transactions;
+ * its prebuilt binary ships inside @lmdb/lmdb-linux-x64, so nothing is downloaded at install). Documents,
+ * their secondary indexes and the projection checkpoints live in one environment, so `commit` writes a
+ * batch of documents and its checkpoint in ONE transaction: a crash never leaves them apart, and a
+ * restart folds only the log after the checkpoint. The JS heap holds no documents: reads go through the
+ * memory map (the OS page cache is the only cache), so memory depends on the working set, not on history.
+ *
+ * Layout: `docs` [collection, id] → { d: document | null (tombstone), c, p: position as decimal strings };
+ * `index` [collection, index name, value(s)…, id] → true (see lmdb-index-plan.ts); `checkpoints` name → {c, p}.
+ */
+
+interface StoredEntry {
+  d: Doc | null;
+  c: string;
+  p: string;
+}
+
+const toPosition = (entry: { c: string; p: string }): Position => ({ commit: BigInt(entry.c), prepare: BigInt(entry.p) });
+const isAfter = (a: Position, b: Position): boolean => a.commit > b.commit || (a.commit === b.commit && a.prepare > b.prepare);
+/** Sorts after every id and index value (strings, numbers, booleans, null): the end of a key prefix. */
+const END = '\uffff';
+
+interface Dbs {
+  readonly root: RootDatabase;
+  readonly docs: Database<StoredEntry, Key[]>;
+  /** Keys hold nulls too (LMDB's key encoding orders them first; its typings omit them). */
+  readonly index: Database<true, Key[]>;
+  readonly checkpoints: Database<{ c: string; p: string }, string>;
+  /** Collection → its indexed fields, so a start does not re-index what is already indexed. */
+  readonly fields: Database<string[], string>;
+}
+
+class LmdbCollection<D extends Doc> implements Collection<D> {
+  constructor(
+    private readonly dbs: Dbs,
+    readonly name: string,
+    readonly fields: () => readonly string[],
+    private readonly isOpen: () => void,
+  ) {}
+
+  async get(id: string): Promise<StoredDoc<D> | null> {
+    this.isOpen();
+    const stored = this.dbs.docs.get([this.name, id]);
+    return stored?.d == null ? null : { id, doc: stored.d as D, position: toPosition(stored) };
+  }
+
+  async entry(id: string): Promise<DocEntry<D> | null> {
+    this.isOpen();
+    const stored = this.dbs.docs.get([this.name, id]);
+    return stored === undefined ? null : { doc: stored.d as D | null, position: toPosition(stored) };
+  }
+
+  async apply(id: string, position: Position, update: (current: D | null) => D | null): Promise<'applied' | 'duplicate'> {
+    this.isOpen();
+    return this.dbs.root.transaction(() => this.writeInTransaction(id, position, update));
+  }
+
+  /** The position-guarded write; runs inside a write transaction (apply, commit). */
+  writeInTransaction(id: string, position: Position, update: (current: D | null) => D | null): 'applied' | 'duplicate' {
+    const key = [this.name, id];
+    const stored = this.dbs.docs.get(key);
+    if (stored !== undefined && !isAfter(position, toPosition(stored))) return 'duplicate';
+    const current = (stored?.d ?? null) as D | null;
+    const next = update(current);
+    const fields = this.fields();
+    if (current !== null) for (const indexKey of indexKeys(this.name, fields, id, current)) this.dbs.index.removeSync(indexKey as Key[]);
+    if (next !== null) for (const indexKey of indexKeys(this.name, fields, id, next)) this.dbs.index.putSync(indexKey as Key[], true);
+    this.dbs.docs.putSync(key, { d: next, c: String(position.commit), p: String(position.prepare) });
+    return 'applied';
+  }
+
+  async find(query: DocQuery): Promise<readonly D[]> {
+    this.isOpen();
+    const plan = planQuery(this.fields(), query);
+    if (plan.ordered) {
+      // The index yields the documents in the query's order: skip and limit as they stream by (a covering
+      // index skips on its keys alone, without reading the skipped documents).
+      const out: D[] = [];
+      let skip = Math.max(0, query.skip ?? 0);
+      const limit = query.limit === undefined ? Infinity : Math.max(0, query.limit);
+      if (limit === 0) return out;
+      const ids = plan.covered ? this.ids(plan.index, plan.reverse, skip) : null;
+      if (ids !== null) skip = 0;
+      for (const doc of ids === null ? this.scan(plan.index, plan.reverse) : this.docsOf(ids)) {
+        if (!matches(doc, query)) continue;
+        if (skip > 0) {
+          skip -= 1;
+          continue;
+        }
+        out.push(doc);
+        if (out.length >= limit) break;
+      }
+      return out;
+    }
+    const rows = [];
+    for (const row of this.rows(plan.index)) rows.push(row);
+    return runQuery(rows, query);
+  }
+
+  async count(query: Omit<DocQuery, 'skip' | 'limit' | 'orderBy'>): Promise<number> {
+    this.isOpen();
+    const plan = planQuery(this.fields(), query);
+    if (plan.covered && plan.index !== null) return this.dbs.index.getKeysCount(this.bounds(plan.index, false));
+    let n = 0;
+    for (const { doc } of this.rows(plan.index)) if (matches(doc, query)) n += 1;
+    return n;
+  }
+
+  private *scan(index: IndexKey | null, reverse: boolean): Iterable<D> {
+    for (const row of this.rows(index, reverse)) yield row.doc;
+  }
+
+  private bounds(index: IndexKey, reverse: boolean) {
+    const low = [this.name, index.name, ...index.prefix, ...(index.from === undefined ? [] : [index.from])] as Key[];
+    const high = [this.name, index.name, ...index.prefix, END] as Key[];
+    return reverse ? { start: high, end: low, reverse: true } : { start: low, end: high };
+  }
+
+  /** Document ids under an index range, in its order, past the first `offset`. */
+  private *ids(index: IndexKey | null, reverse: boolean, offset = 0): Iterable<string> {
+    if (index === null) {
+      for (const key of this.dbs.docs.getKeys({ start: [this.name], end: [this.name, END], offset })) yield String(key[1]);
+      return;
+    }
+    for (const key of this.dbs.index.getKeys({ ...this.bounds(index, reverse), offset })) yield String(key[key.length - 1]);
+  }
+
+  private *docsOf(ids: Iterable<string>): Iterable<D> {
+    for (const id of ids) {
+      const stored = this.dbs.docs.get([this.name, id]);
+      if (stored?.d != null) yield stored.d as D;
+    }
+  }
+
+  /** Live documents under an index range (ids read from the index, then their documents), else all of them. */
+  private *rows(index: IndexKey | null, reverse = false): Iterable<{ id: string; doc: D }> {
+    if (index === null) {
+      const range = this.dbs.docs.getRange({ start: [this.name], end: [this.name, END] });
+      for (const { key, value } of range) if (value.d !== null) yield { id: String(key[1]), doc: value.d as D };
+      return;
+    }
+    for (const id of this.ids(index, reverse)) {
+      const stored = this.dbs.docs.get([this.name, id]);
+      if (stored?.d != null) yield { id, doc: stored.d as D };
+    }
+  }
+}
+
+export async function openLmdbReadStore(path: string): Promise<ReadStore> {
+  const root = open({ path, compression: false });
+  const dbs: Dbs = {
+    root,
+    docs: root.openDB({ name: 'docs' }),
+    index: root.openDB({ name: 'index' }),
+    checkpoints: root.openDB({ name: 'checkpoints' }),
+    fields: root.openDB({ name: 'fields' }),
+  };
+  /** The indexed fields of each collection, as declared by its readers since this process started. */
+  const fields = new Map<string, string[]>();
+  const collections = new Map<string, LmdbCollection<Doc>>();
+  let closed = false;
+  const isOpen = (): void => {
+    if (closed) throw fail('store_closed', 'the read store is closed');
+  };
+  const named = (name: string): LmdbCollection<Doc> => {
+    let collection = collections.get(name);
+    if (collection === undefined) {
+      collection = new LmdbCollection(dbs, name, () => fields.get(name) ?? [], isOpen);
+      collections.set(name, collection);
+    }
+    return collection;
+  };
+  /** Index entries are derived data: a field declared for the first time is indexed from the documents. */
+  const declare = (name: string, wanted: readonly string[]) => {
+    const known = fields.get(name) ?? dbs.fields.get(name) ?? [];
+    fields.set(name, known);
+    const added = wanted.filter((field) => !known.includes(field));
+    if (added.length === 0) return;
+    fields.set(name, [...known, ...added]);
+    reindex(name);
+  };
+  const reindex = (name: string) => {
+    const all = fields.get(name) ?? [];
+    root.transactionSync(() => {
+      for (const key of dbs.index.getKeys({ start: [name], end: [name, END] })) dbs.index.removeSync(key);
+      for (const { key, value } of dbs.docs.getRange({ start: [name], end: [name, END] })) {
+        if (value.d !== null) for (const indexKey of indexKeys(name, all, String(key[1]), value.d)) dbs.index.putSync(indexKey as Key[], true);
+      }
+      dbs.fields.putSync(name, all);
+    });
+  };
+  const removeAll = (name: string) => {
+    dbs.fields.removeSync(name);
+    for (const key of dbs.docs.getKeys({ start: [name], end: [name, END] })) dbs.docs.removeSync(key);
+    for (const key of dbs.index.getKeys({ start: [name], end: [name, END] })) dbs.index.removeSync(key);
+  };
+
+  return {
+    collection<D extends Doc>(name: string, indexes: readonly string[] = []): Collection<D> {
+      isOpen();
+      const collection = named(name);
+      declare(name, indexes);
+      return collection as unknown as Collection<D>;
+    },
+    async clear() {
+      isOpen();
+      await root.transaction(() => {
+        for (const key of dbs.docs.getKeys()) dbs.docs.removeSync(key);
+        for (const key of dbs.index.getKeys()) dbs.index.removeSync(key);
+        for (const key of dbs.checkpoints.getKeys()) dbs.checkpoints.removeSync(key);
+      });
+      for (const [name, list] of fields) if (list.length > 0) reindex(name);
+    },
+    async replace(target, source) {
+      isOpen();
+      declare(target, fields.get(source) ?? []);
+      const targetFields = fields.get(target) ?? [];
+      await root.transaction(() => {
+        removeAll(target);
+        dbs.fields.putSync(target, targetFields);
+        for (const { key, value } of dbs.docs.getRange({ start: [source], end: [source, END] })) {
+          const id = String(key[1]);
+          dbs.docs.putSync([target, id], value);
+          if (value.d !== null) for (const indexKey of indexKeys(target, targetFields, id, value.d)) dbs.index.putSync(indexKey as Key[], true);
+        }
+        removeAll(source);
+      });
+      fields.delete(source);
+      collections.delete(source);
+    },
+    async drop(name) {
+      isOpen();
+      await root.transaction(() => removeAll(name));
+      fields.delete(name);
+      collections.delete(name);
+    },
+    async checkpoint(name) {
+      isOpen();
+      const stored = dbs.checkpoints.get(name);
+      return stored === undefined ? null : toPosition(stored);
+    },
+    async commit(writes: readonly DocWrite[], move) {
+      isOpen();
+      return root.transaction(() => {
+        const stored = dbs.checkpoints.get(move.name);
+        if (!samePosition(stored === undefined ? null : toPosition(stored), move.previous)) return 'mismatch' as const;
+        for (const write of writes) named(write.collection).writeInTransaction(write.id, write.position, () => write.doc);
+        dbs.checkpoints.putSync(move.name, { c: String(move.next.commit), p: String(move.next.prepare) });
+        return 'ok' as const;
+      });
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      await root.close();
+    },
+  };
+}
