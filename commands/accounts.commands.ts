@@ -1,9 +1,14 @@
 import { accountDecider, type AccountCommand } from '../domain/accounts/account.decider.js';
 import { accountStream } from '../domain/accounts/account.events.js';
+import { emailClaimDecider } from '../domain/accounts/email-claim.decider.js';
+import { emailClaimStream, normalizeEmail } from '../domain/accounts/email-claim.events.js';
+import type { BillingEnvelope } from '../domain/ledger/billing-envelope.js';
 import { ledgerDecider } from '../domain/ledger/ledger.decider.js';
 import { ledgerStream, type Plan } from '../domain/ledger/ledger.events.js';
 import { fail } from '../domain/shared/errors.js';
 import type { Micros } from '../domain/shared/money.js';
+import { requireOpenAccount } from './account-guards.js';
+import { deposit } from './billing.commands.js';
 import type { CommandDeps } from './command-deps.js';
 
 export interface OpenAccountInput {
@@ -26,15 +31,29 @@ export interface OpenedAccount {
 
 const EMAIL = /^[^\s@]+@[^\s@]+$/;
 
-/** Opens an account with its organization, subgroup, plan and first deposit, one stream at a time. */
-export async function openAccount(deps: CommandDeps, input: OpenAccountInput): Promise<OpenedAccount> {
-  if (!EMAIL.test(input.email)) throw fail('bad_request', `not an email address: ${input.email}`);
+/** Who the accounts read model says owns an email (accounts opened before email claims have no claim stream). */
+export type EmailOwnerLookup = (email: string) => Promise<string | null>;
+
+/**
+ * Opens an account with its organization, subgroup, plan and first deposit, one stream at a time. The email
+ * is claimed first (one account per email, or email_taken), so a refused open writes nothing else.
+ */
+export async function openAccount(deps: CommandDeps, input: OpenAccountInput, ownerOfEmail?: EmailOwnerLookup): Promise<OpenedAccount> {
+  const email = normalizeEmail(input.email);
+  if (!EMAIL.test(email)) throw fail('bad_request', `not an email address: ${input.email}`);
   const userId = input.userId ?? deps.ids.newId();
   const at = deps.clock.now().toISOString();
+  const knownOwner = ownerOfEmail ? await ownerOfEmail(email) : null;
+  await deps.executor.execute(
+    emailClaimStream(email),
+    emailClaimDecider,
+    { type: 'ClaimEmail', email, userId, knownOwner, at },
+    { commandId: `open-account:${userId}:email` },
+  );
   const run = (command: AccountCommand, step: string) =>
     deps.executor.execute(accountStream(userId), accountDecider, command, { commandId: `open-account:${userId}:${step}` });
 
-  await run({ type: 'OpenAccount', userId, email: input.email.toLowerCase(), displayName: input.displayName ?? input.email, at }, 'open');
+  await run({ type: 'OpenAccount', userId, email, displayName: input.displayName ?? input.email.trim(), at }, 'open');
   let organizationId: string | null = null;
   let subgroupId: string | null = null;
   if (input.organization) {
@@ -72,7 +91,19 @@ export async function openAccount(deps: CommandDeps, input: OpenAccountInput): P
   return { userId, organizationId, subgroupId };
 }
 
-export async function grantInspect(deps: CommandDeps, userId: string, providers: readonly string[]): Promise<void> {
+/** Replaces the account's inspect entitlement; with `catalog`, a provider this service does not have is refused. */
+export async function grantInspect(deps: CommandDeps, userId: string, providers: readonly string[], catalog?: readonly string[]): Promise<void> {
   const at = deps.clock.now().toISOString();
-  await deps.executor.execute(accountStream(userId), accountDecider, { type: 'GrantInspect', providers: [...providers], at }, { commandId: deps.ids.newId() });
+  await deps.executor.execute(
+    accountStream(userId),
+    accountDecider,
+    { type: 'GrantInspect', providers: [...providers], ...(catalog ? { catalog: [...catalog] } : {}), at },
+    { commandId: deps.ids.newId() },
+  );
+}
+
+/** A deposit an operator makes: only into an account that exists (not_found otherwise, nothing recorded). */
+export async function depositToAccount(deps: CommandDeps, input: { userId: string; depositId?: string; amountMicros: Micros }): Promise<BillingEnvelope> {
+  await requireOpenAccount(deps, input.userId);
+  return deposit(deps, input);
 }

@@ -14,26 +14,26 @@ export interface IssuedApiKey {
   readonly position: Position | null;
 }
 
-/** Issues a new key for the user; `chosenKey` lets an operator install a known key (SVC_DEMO_API_KEY). */
+/**
+ * Issues a new key for the user; `chosenKey` lets an operator install a known key (SVC_DEMO_API_KEY). The key
+ * id is always a fresh random id: it is shown in usage rows and the dashboard, so it must say nothing about
+ * the key (an id derived from the key's hash would let a weak chosen key be guessed offline). Installing a
+ * chosen key only once is the caller's check (infra/startup/demo-account.ts looks its hash up first).
+ */
 export async function issueApiKey(deps: CommandDeps, userId: string, chosenKey?: string): Promise<IssuedApiKey> {
   if (chosenKey !== undefined && !isWellFormedApiKey(chosenKey)) {
     throw fail('bad_request', 'an API key is 48 characters: svc_ followed by 44 letters or digits');
   }
   const apiKey = chosenKey ?? apiKeyFromRandom(deps.random.bytes);
-  const hash = hashApiKey(apiKey);
-  // A chosen key gets an id derived from its hash, so installing it again on restart changes nothing.
-  const keyId = chosenKey ? `k-${hash.slice(0, 32)}` : deps.ids.newId();
+  const keyId = deps.ids.newId();
   const at = deps.clock.now().toISOString();
   const outcome = await deps.executor.execute(
     apiKeyStream(keyId),
     apiKeyDecider,
-    { type: 'IssueApiKey', keyId, userId, hash, prefix: apiKeyPrefix(apiKey), at },
+    { type: 'IssueApiKey', keyId, userId, hash: hashApiKey(apiKey), prefix: apiKeyPrefix(apiKey), at },
     { commandId: `issue-key:${keyId}` },
-  ).catch((error) => {
-    if (chosenKey && (error as { code?: string }).code === 'invalid_state') return null;
-    throw error;
-  });
-  return { keyId, apiKey, prefix: apiKeyPrefix(apiKey), createdAt: at, position: outcome?.position ?? null };
+  );
+  return { keyId, apiKey, prefix: apiKeyPrefix(apiKey), createdAt: at, position: outcome.position };
 }
 
 /** Revokes the key now; resolves with the position the read models must reach for it to take effect. */

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { hostname } from 'node:os';
 import { createCommandExecutor } from '../commands/command-executor.js';
 import type { CommandDeps } from '../commands/command-deps.js';
+import type { CallRateLimits } from '../domain/ports/call-rate-limits.port.js';
 import type { EventStore } from '../domain/ports/event-store.port.js';
 import type { MessageBus } from '../domain/ports/message-bus.port.js';
 import type { ReadStore } from '../domain/ports/read-store.port.js';
@@ -97,7 +98,9 @@ export interface Services {
  * checks its server at open with a bounded timeout, and what was opened before a failure is closed again
  * (the file store holds a directory lock).
  */
-async function openPorts(config: Config): Promise<{ store: EventStore; bus: MessageBus; readStore: ReadStore; processorCheckpoints: CheckpointStore }> {
+async function openPorts(
+  config: Config,
+): Promise<{ store: EventStore; bus: MessageBus; readStore: ReadStore; processorCheckpoints: CheckpointStore; rateLimits?: CallRateLimits }> {
   const dataDir = config.DATA_DIR;
   await mkdir(dataDir, { recursive: true });
   const timeout = config.CONNECT_TIMEOUT_MS;
@@ -126,7 +129,8 @@ async function openPorts(config: Config): Promise<{ store: EventStore; bus: Mess
       mongo?.readStore ?? (config.READ_STORE === 'memory' ? createMemoryReadStore() : await openLmdbReadStore(join(dataDir, 'read-models'))),
     );
     const processorCheckpoints = track(mongo?.checkpoints ?? (await openFileCheckpointStore(join(dataDir, 'checkpoints'))));
-    return { store, bus, readStore, processorCheckpoints };
+    // x402 rate limits: counted in MongoDB when it is there, so every API instance shares them
+    return { store, bus, readStore, processorCheckpoints, ...(mongo ? { rateLimits: mongo.rateLimits } : {}) };
   } catch (error) {
     await Promise.allSettled(opened.reverse().map((port) => port.close()));
     throw error;
@@ -209,7 +213,14 @@ export async function createServices(
   };
   const { webhooks, runner: processors } = processorSet(bus, commands, false);
 
-  const x402 = createX402Module({ config, commands, readStore, pipeline: fullCheck.api, transferChecks: transferChecks.deps });
+  const x402 = createX402Module({
+    config,
+    commands,
+    readStore,
+    pipeline: fullCheck.api,
+    transferChecks: transferChecks.deps,
+    ...(opened.rateLimits ? { rateLimits: opened.rateLimits } : {}),
+  });
   const repositories = {
     accounts: accountRepository(readStore),
     apiKeys: apiKeyRepository(readStore),
@@ -233,6 +244,8 @@ export async function createServices(
         cookieSecure: config.SVC_COOKIE_SECURE,
         loginMaxFailures: config.SVC_LOGIN_MAX_FAILURES,
         loginWindowMs: config.SVC_LOGIN_WINDOW_MINUTES * 60_000,
+        loginMaxConcurrentChecks: config.SVC_LOGIN_MAX_CONCURRENT_CHECKS,
+        loginMaxQueuedChecks: config.SVC_LOGIN_MAX_QUEUED_CHECKS,
       },
     },
     inspect: {

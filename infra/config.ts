@@ -25,6 +25,8 @@ const schema = z.object({
   SVC_SYNC_INTERVAL_HOURS: z.coerce.number().min(0).default(24),
   /** Where `data sync` downloads from instead of upstream: see infra/sources/upstream-mirror.ts. */
   SVC_UPSTREAM_MIRROR: z.string().optional(),
+  /** The demo account (demo@localhost, funded, with a key): 1 for trying the service out, 0 in production. */
+  SVC_DEMO_ACCOUNT: z.enum(['0', '1']).default('1'),
   SVC_DEMO_DEPOSIT_USD: z.coerce.number().nonnegative().default(10),
   SVC_DEMO_API_KEY: z.string().optional(),
   /** Dashboard: the demo account's password; when unset, one is generated and printed once on first start. */
@@ -34,6 +36,9 @@ const schema = z.object({
   SVC_COOKIE_SECURE: z.enum(['auto', 'always', 'never']).default('auto'),
   SVC_LOGIN_MAX_FAILURES: z.coerce.number().int().min(1).max(1000).default(5),
   SVC_LOGIN_WINDOW_MINUTES: z.coerce.number().int().min(1).max(1440).default(15),
+  /** Login password checks (scrypt, 128 MiB each at N=2^17) running at once, and waiting beyond those. */
+  SVC_LOGIN_MAX_CONCURRENT_CHECKS: z.coerce.number().int().min(1).max(64).default(2),
+  SVC_LOGIN_MAX_QUEUED_CHECKS: z.coerce.number().int().min(0).max(10_000).default(32),
   SVC_PASSWORD_SCRYPT_LOG_N: z.coerce.number().int().min(10).max(20).default(17),
   /** The x402 pay-per-call channel (README, "x402 channel"); off while X402_PAY_TO is unset. */
   ...x402Settings,
@@ -47,6 +52,11 @@ const schema = z.object({
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(50).max(60_000).default(10_000),
   /** Multiplies the retry schedule (5 s, 5 min, 30 min, 2 h); tests shrink it, production keeps 1. */
   WEBHOOK_RETRY_SCALE: z.coerce.number().positive().max(10).default(1),
+  /** Slow and greedy clients, on the V2 app (with the dashboard) and the x402 app: read-api/server-limits.ts. */
+  SVC_HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
+  SVC_HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
+  SVC_HTTP_KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(65_000),
+  SVC_HTTP_MAX_CONNECTIONS_PER_CLIENT: z.coerce.number().int().min(0).max(100_000).default(64),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** GET /metrics: when set, a scrape needs `Authorization: Bearer <token>` (README, "Metrics and logs"). */
   METRICS_TOKEN: z.string().min(16).max(256).regex(/^[\x21-\x7e]+$/, 'printable ASCII without spaces').optional(),

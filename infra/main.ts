@@ -26,11 +26,17 @@ async function main() {
   const demoPassword = await ensureDemoPassword(services);
   if (demoPassword.generated) process.stdout.write(`demo password: ${demoPassword.generated} (dashboard login as ${DEMO_EMAIL})\n`);
 
-  const app = await buildApp(services.app, { loggerInstance: logger });
+  const limits = {
+    requestTimeoutMs: config.SVC_HTTP_REQUEST_TIMEOUT_MS,
+    headersTimeoutMs: config.SVC_HTTP_HEADERS_TIMEOUT_MS,
+    keepAliveTimeoutMs: config.SVC_HTTP_KEEP_ALIVE_TIMEOUT_MS,
+    maxConnectionsPerClient: config.SVC_HTTP_MAX_CONNECTIONS_PER_CLIENT,
+  };
+  const app = await buildApp(services.app, { loggerInstance: logger, limits });
   const announced = { token: '' };
   registerAdminRoute(app, services, () => announced.token);
   // The x402 channel, when configured, listens on its own port (X402_PORT) and closes before the services.
-  const x402App = services.x402.app ? await buildX402App(services.x402.app, { loggerInstance: logger.child({ app: 'x402' }) }) : null;
+  const x402App = services.x402.app ? await buildX402App(services.x402.app, { loggerInstance: logger.child({ app: 'x402' }), limits }) : null;
   const x402Address = x402App ? await x402App.listen({ port: config.X402_PORT, host: config.HOST }) : null;
   const address = await listen(app, {
     port: config.PORT,

@@ -20,7 +20,7 @@ type Data = Record<string, unknown> & { at: string };
 export const accountsProjection = defineProjection<AccountDoc>({
   name: 'accounts',
   collection: 'accounts',
-  indexes: ['email'],
+  indexes: ['email', 'openedAt'],
   handles: ['AccountOpened', 'OrganizationJoined', 'EntitlementGranted', 'ProvidersSelected', 'SuperAdminGranted', 'PasswordSet'],
   idOf: (event) => event.streamId.slice('account-'.length),
   evolve: (doc, event) => {
@@ -65,6 +65,9 @@ export const accountsProjection = defineProjection<AccountDoc>({
 export interface AccountRepository {
   get(userId: string): Promise<AccountDoc | null>;
   byEmail(email: string): Promise<AccountDoc | null>;
+  /** Oldest first, a page at a time (operators finding a user id). */
+  list(page: { skip: number; limit: number }): Promise<readonly AccountDoc[]>;
+  count(): Promise<number>;
 }
 
 export function accountRepository(store: ReadStore): AccountRepository {
@@ -72,5 +75,7 @@ export function accountRepository(store: ReadStore): AccountRepository {
   return {
     get: async (userId) => (await accounts.get(userId))?.doc ?? null,
     byEmail: async (email) => (await accounts.find({ where: { email: email.toLowerCase() }, limit: 1 }))[0] ?? null,
+    list: (page) => accounts.find({ orderBy: { field: 'openedAt', direction: 'asc' }, skip: page.skip, limit: page.limit }),
+    count: () => accounts.count({}),
   };
 }

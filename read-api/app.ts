@@ -16,6 +16,7 @@ import { transferCheckRoutes } from './routes/transfer-check.routes.js';
 import { webhookRoutes } from './routes/webhooks.routes.js';
 import type { AppServices } from './services.js';
 import { zodValidatorCompiler } from './validation.js';
+import { capConnectionsPerClient, DEFAULT_SERVER_LIMITS, serverLimitOptions, type ServerLimits } from './server-limits.js';
 
 /** Bodies of the V2 API are small JSON objects; anything larger is refused with 413. */
 export const BODY_LIMIT_BYTES = 16 * 1024;
@@ -26,9 +27,11 @@ export const BODY_LIMIT_BYTES = 16 * 1024;
  */
 export async function buildApp(
   services: AppServices,
-  options: { logger?: FastifyServerOptions['logger']; loggerInstance?: FastifyBaseLogger } = {},
+  options: { logger?: FastifyServerOptions['logger']; loggerInstance?: FastifyBaseLogger; limits?: ServerLimits } = {},
 ): Promise<FastifyInstance> {
+  const limits = options.limits ?? DEFAULT_SERVER_LIMITS;
   const app = Fastify({
+    ...serverLimitOptions(limits),
     logger: options.logger ?? false,
     ...(options.loggerInstance ? { loggerInstance: options.loggerInstance } : {}),
     bodyLimit: BODY_LIMIT_BYTES,
@@ -37,6 +40,7 @@ export async function buildApp(
     // Request log lines carry the id as `correlationId`, the name processors and events use for it.
     logController: new LogController({ requestIdLogLabel: 'correlationId' }),
   });
+  capConnectionsPerClient(app, limits.maxConnectionsPerClient); // first hook: a refused connection reaches nothing else
   addRequestTracing(app, { correlation: services.correlation, metrics: services.metrics });
   app.decorateRequest('caller', null);
   // The API speaks JSON only: any other body is 415, not a string for the validators to puzzle over.

@@ -19,6 +19,7 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   monthly_cap_exceeded: 402,
   consensus_not_entitled: 403,
   not_found: 404,
+  email_taken: 409,
   idempotency_conflict: 409,
   kyt_requires_subgroup: 409,
   payload_too_large: 413,
@@ -116,6 +117,9 @@ export function errorHandler(error: FastifyError, request: FastifyRequest, reply
   return reply.status(500).send({ error: { code: 'internal_error', message: 'internal error' } });
 }
 
+/** The x402 channel's server-side codes a client may see: a transfer check's 502s say why, as on V2. */
+const X402_PUBLIC_5XX: ReadonlySet<ErrorCode> = new Set(['backend_unavailable', 'service_internal_error', 'tx_not_found', 'tx_decode_failed']);
+
 /**
  * The x402 channel's errors (the spec's x402 table): the same `{ error: { code, message } }` envelope,
  * except a call without any payment, whose 402 body is `{}` (its quote is in the `payment-required`
@@ -132,7 +136,7 @@ export function x402ErrorBody(error: unknown): { status: number; body: Record<st
   }
   const status = HTTP_STATUS[error.code];
   if (error.code === 'payment_required') return { status, body: {} };
-  if (status >= 500 && error.code !== 'backend_unavailable' && error.code !== 'service_internal_error') {
+  if (status >= 500 && !X402_PUBLIC_5XX.has(error.code)) {
     return envelope(500, 'service_internal_error', 'internal error');
   }
   return envelope(status, error.code, error.message);

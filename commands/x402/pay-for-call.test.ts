@@ -94,6 +94,21 @@ describe('payForCall: settle first, then serve', () => {
     expect(await eventTypes(deps.store)).toEqual(['PaymentReserved', 'PaymentFailed']);
   });
 
+  it("a refused precheck (the client's own fact) touches nothing: no event, no facilitator call, and the same proof pays later", async () => {
+    const { facilitator, calls } = scripted();
+    const deps = await processOn(facilitator);
+    const payment = await signPayment(payer, terms);
+    let mined = false;
+    const precheck = async () => {
+      if (!mined) throw fail('tx_not_found', 'not mined yet');
+    };
+    expect(await codeOf(payForCall(deps, await call({ payment, precheck })))).toBe('tx_not_found');
+    expect(calls).toEqual({ verify: 0, settle: 0 });
+    expect(await eventTypes(deps.store)).toEqual([]);
+    mined = true;
+    expect((await payForCall(deps, await call({ payment, precheck }))).receipt?.success).toBe(true);
+  });
+
   it('a settlement refused on chain answers with its receipt (success: false); the backend never runs', async () => {
     const { facilitator } = scripted({ settle: async () => ({ success: false, errorReason: 'invalid_exact_evm_transaction_failed', transaction: TX, network: 'eip155:84532' }) });
     const deps = await processOn(facilitator);

@@ -27,6 +27,12 @@ export interface PaidCall<Result> {
   readonly subject?: string;
   readonly payment: PaymentPayload;
   /**
+   * Facts of the request the client answers for, checked once the proof is verified and before the payment
+   * is touched (e.g. that the transfer to check exists and is mined). A refusal here settles nothing and
+   * leaves the proof's nonce unused, so the same proof can be sent again once the fact holds.
+   */
+  precheck?(): Promise<void>;
+  /**
    * The backend; it runs only once the payment is settled, or waived for an already paid subject.
    * `paidBy` is the call whose payment covers this one: this call, or the subject's first payer (whose
    * call id names the subject's work, e.g. the transfer check, so every payer of the subject finds it).
@@ -42,7 +48,8 @@ export interface PaidCallResult<Result> {
 
 /**
  * The paid-call pipeline of the x402 channel, settle-first as the spec's errors imply:
- * 1. verify the proof locally against our own terms (no I/O);
+ * 1. verify the proof locally against our own terms (no I/O), then the call's own precheck (nothing is
+ *    recorded when it refuses: the proof stays usable);
  * 2. reserve (chain, asset, payer, nonce): the first append to the payment's stream, so a replayed proof,
  *    sequential or concurrent, is `payment_replayed` before any work;
  * 3. the facilitator verifies on-chain state (nonce unused, balance) and settles;
@@ -57,6 +64,8 @@ export async function payForCall<Result extends { status: number }>(deps: X402De
   const stream = paymentStream({ chainId: deps.terms.network.chainId, asset: deps.terms.network.asset, payer: verified.payer, nonce: verified.authorization.nonce });
   const record = (command: PaymentCommand) =>
     deps.executor.execute(stream, paymentDecider, command, { commandId: `x402:${call.callId}:${command.type}` });
+
+  await call.precheck?.();
 
   await record({ type: 'Reserve', ...reservation(deps, call, verified), at: now() });
 
@@ -146,6 +155,9 @@ async function settle(
   return receipt;
 }
 
+/** Backend failures the client sees as they are; any other is `service_internal_error`. */
+const PUBLIC_BACKEND_FAILURES: ReadonlySet<ErrorCode> = new Set(['backend_unavailable', 'tx_not_found', 'tx_decode_failed']);
+
 async function runBackend<Result extends { status: number }>(
   deps: X402Deps,
   call: PaidCall<Result>,
@@ -158,10 +170,10 @@ async function runBackend<Result extends { status: number }>(
   try {
     result = await call.run({ paidBy });
   } catch (error) {
-    const code: ErrorCode = isServiceError(error) && error.code === 'backend_unavailable' ? 'backend_unavailable' : 'service_internal_error';
+    const code: ErrorCode = isServiceError(error) && PUBLIC_BACKEND_FAILURES.has(error.code) ? error.code : 'service_internal_error';
     await record({ type: 'RecordBackendFailure', callId: call.callId, code, at: at() });
     const paid = receipt ? `after the payment was settled (transaction ${receipt.transaction})` : 'for an already paid call';
-    const what = code === 'backend_unavailable' ? 'the screening backend is unreachable' : 'the call failed';
+    const what = code === 'backend_unavailable' ? 'the screening backend is unreachable' : code === 'service_internal_error' ? 'the call failed' : (error as Error).message;
     throw fail(code, `${what} ${paid}; the payment is recorded for reconciliation and is not refunded automatically`, receipt ? { receipt } : undefined);
   }
   await record({ type: 'RecordServed', callId: call.callId, status: result.status, at: at() });

@@ -1,7 +1,7 @@
-import { awaitTransferCheck, requestTransferCheck } from '../kyt/transfer-check.commands.js';
+import { awaitTransferCheck, loadTransferCheck, requestTransferCheck } from '../kyt/transfer-check.commands.js';
 import type { TransferCheckDeps } from '../kyt/transfer-check-deps.js';
 import { DEFAULT_ALERT_MIN_LEVEL } from '../../domain/kyt/alert-level.js';
-import { fail } from '../../domain/shared/errors.js';
+import { fail, isServiceError } from '../../domain/shared/errors.js';
 import type { Chain } from '../../domain/shared/network.js';
 import type { Outcome } from './x402-checks.js';
 
@@ -11,14 +11,48 @@ import type { Outcome } from './x402-checks.js';
  */
 export const x402TransferResultPath = (checkId: string): string => `/check-transfer-result/${checkId}`;
 
-export async function startX402TransferCheck(deps: TransferCheckDeps, input: { checkId: string; chain: Chain; txHash: string }): Promise<void> {
-  await requestTransferCheck(deps, { ...input, requester: { channel: 'x402', payer: null }, alertMinLevel: DEFAULT_ALERT_MIN_LEVEL });
+/** Checks of a paid transfer run again after a failure at most this many times (a failure is not charged twice, but costs us reads). */
+export const MAX_TRANSFER_RERUNS = 3;
+
+/**
+ * The transaction must exist and be mined before anyone pays for its check: a client-side fact, answered
+ * 502 `tx_not_found` (as on V2) before the payment is touched; an unreachable chain endpoint is
+ * `backend_unavailable`, also before any settlement.
+ */
+export async function assertTransferMined(deps: TransferCheckDeps, target: { chain: Chain; txHash: string }): Promise<void> {
+  try {
+    await deps.decoder.decode(target.chain, target.txHash);
+  } catch (error) {
+    if (!isServiceError(error)) throw error;
+    const unpaid = 'nothing was charged and the proof was not used';
+    if (error.code === 'tx_not_found') throw fail('tx_not_found', `${error.message}: ${unpaid}; send it again once the transaction is mined`);
+    throw fail(error.code, `${error.message}; ${unpaid}`);
+  }
+}
+
+/**
+ * Starts (or finds) the check of a paid transfer and answers its id. The first check is named by the call
+ * that paid (`paidBy`); when it failed, the payment still covers the transfer ("one payment per (chain,
+ * tx_hash)"), so a later request runs it again under an id derived from `paidBy` (at most
+ * MAX_TRANSFER_RERUNS times), free of charge.
+ */
+export async function startX402TransferCheck(deps: TransferCheckDeps, input: { paidBy: string; chain: Chain; txHash: string }): Promise<string> {
+  let checkId = input.paidBy;
+  for (let rerun = 0; ; rerun++) {
+    const state = await loadTransferCheck(deps, checkId);
+    if (state.status === 'absent') break;
+    const failed = state.status === 'failed' || state.status === 'failed_timeout';
+    if (!failed || rerun === MAX_TRANSFER_RERUNS) return checkId;
+    checkId = deps.ids.eventId(`x402-transfer-rerun:${input.paidBy}`, rerun);
+  }
+  const { chain, txHash } = input;
+  await requestTransferCheck(deps, { checkId, chain, txHash, requester: { channel: 'x402', payer: null }, alertMinLevel: DEFAULT_ALERT_MIN_LEVEL });
+  return checkId;
 }
 
 /**
  * The check's outcome, waiting up to `waitMs`: 200 with the result, 202 `{check_id, status, retry_url}`
- * while it runs, 502 `backend_unavailable` when it failed (the transaction could not be found, decoded or
- * fetched), 404 for an unknown check or one that is not the x402 channel's.
+ * while it runs, 502 when it failed (`tx_not_found`, `tx_decode_failed`, else `backend_unavailable`), 404 for an unknown check or one that is not the x402 channel's.
  */
 export async function x402TransferOutcome(deps: TransferCheckDeps, checkId: string, waitMs: number): Promise<Outcome> {
   const state = await awaitTransferCheck(deps, checkId, waitMs);
@@ -26,5 +60,7 @@ export async function x402TransferOutcome(deps: TransferCheckDeps, checkId: stri
   if (state.status === 'running') return { status: 202, body: { check_id: checkId, status: 'running', retry_url: x402TransferResultPath(checkId) } };
   if (state.status === 'completed' && state.result) return { status: 200, body: { ...state.result } };
   const why = state.status === 'failed_timeout' ? 'it did not finish within 15 minutes' : (state.failure?.message ?? 'pipeline error');
-  throw fail('backend_unavailable', `the transfer check failed: ${why}`);
+  // the transaction's own facts (gone after a reorg, unreadable) are not the backend's fault
+  const code = state.status === 'failed' && (state.failure?.code === 'tx_not_found' || state.failure?.code === 'tx_decode_failed') ? state.failure.code : 'backend_unavailable';
+  throw fail(code, `the transfer check failed: ${why}`);
 }

@@ -63,6 +63,19 @@ describe('account decider', () => {
     expect(kept.selectedProviders).toEqual(['p2']);
   });
 
+  it('refuses a provider outside the service’s catalog, leaving the entitlement as it was', () => {
+    const error = spec
+      .given([opened, granted(['provider_a'])])
+      .when({ type: 'GrantInspect', providers: ['provider_a', 'provider_zz'], catalog: ['provider_a', 'provider_b'], at: T })
+      .thenThrows('bad_request');
+    expect(error.message).toContain('"provider_zz"');
+    expect(error.message).toContain('provider_a, provider_b');
+    spec
+      .given([opened])
+      .when({ type: 'GrantInspect', providers: ['provider_b', 'provider_b'], catalog: ['provider_a', 'provider_b'], at: T })
+      .then([granted(['provider_b'])]);
+  });
+
   it('selecting providers keeps only the entitled ones (none without an entitlement)', () => {
     spec
       .given([opened, granted(['p1', 'p2'])])

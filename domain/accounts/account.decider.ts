@@ -13,7 +13,8 @@ export type AccountCommand =
       role: Role;
       at: string;
     }
-  | { type: 'GrantInspect'; providers: string[]; at: string }
+  /** `catalog`: the providers this service has; when given, a name outside it is refused (a typo must not replace the entitlement). */
+  | { type: 'GrantInspect'; providers: string[]; catalog?: readonly string[]; at: string }
   | { type: 'SelectProviders'; providers: string[]; at: string }
   | { type: 'GrantSuperAdmin'; at: string }
   | { type: 'SetPassword'; passwordHash: string; at: string };
@@ -63,9 +64,15 @@ export function decideAccount(command: AccountCommand, state: AccountState): Acc
       if (state.memberships.some((m) => m.subgroupId === command.subgroupId && m.role === command.role)) return [];
       return [{ type: 'OrganizationJoined', data }];
     }
-    case 'GrantInspect':
+    case 'GrantInspect': {
       requireOpen(state);
-      return [{ type: 'EntitlementGranted', data: { entitlement: 'inspect', providers: command.providers, at: command.at } }];
+      const unknown = command.catalog ? command.providers.filter((p) => !command.catalog!.includes(p)) : [];
+      if (unknown.length > 0) {
+        throw fail('bad_request', `unknown inspect provider ${unknown.map((p) => JSON.stringify(p)).join(', ')}; this service has ${command.catalog!.join(', ')}`);
+      }
+      const providers = [...new Set(command.providers)];
+      return [{ type: 'EntitlementGranted', data: { entitlement: 'inspect', providers, at: command.at } }];
+    }
     case 'SelectProviders': {
       requireOpen(state);
       const entitled = state.inspectProviders ?? [];

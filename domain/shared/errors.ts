@@ -16,6 +16,8 @@ export const ERROR_CODES = [
   'idempotency_conflict',
   'kyt_requires_subgroup',
   'not_found',
+  // an account with this email already exists (one account per email: logins find accounts by email)
+  'email_taken',
   'payload_too_large',
   'unsupported_media_type',
   // webhooks: a target URL refused (HTTPS only, no private or local addresses); no subgroup to own one

@@ -1,12 +1,14 @@
-import { grantInspect, openAccount } from '../../commands/accounts.commands.js';
+import { requireOpenAccount } from '../../commands/account-guards.js';
+import { depositToAccount, grantInspect, openAccount } from '../../commands/accounts.commands.js';
 import { issueApiKey, revokeApiKey } from '../../commands/api-keys.commands.js';
-import { deposit, readBalance, setMonthlyCap, changePlan } from '../../commands/billing.commands.js';
+import { readBalance, setMonthlyCap, changePlan } from '../../commands/billing.commands.js';
 import { DEFAULT_MONTHLY_QUOTA } from '../../domain/billing/products.js';
 import type { Plan } from '../../domain/ledger/ledger.events.js';
 import { fail } from '../../domain/shared/errors.js';
 import { usdToMicros } from '../../domain/shared/money.js';
 import type { Services } from '../bootstrap.js';
 import { flag, numberFlag, requiredFlag, type ParsedArgs } from './args.js';
+import { ACCOUNT_VERBS, emailOwner } from './account-verbs.js';
 import { auditLedgers } from './ledger-audit.js';
 import { walkLedgerChain } from '../../commands/ledger-chain-walk.js';
 import { X402_VERBS } from './x402-verbs.js';
@@ -48,7 +50,7 @@ export const VERBS: Record<string, (services: Services, args: ParsedArgs, io?: V
       ...(numberFlag(args, 'deposit') !== undefined ? { depositMicros: usdToMicros(numberFlag(args, 'deposit')!) } : {}),
       ...(numberFlag(args, 'cap') !== undefined ? { monthlyCapMicros: usdToMicros(numberFlag(args, 'cap')!) } : {}),
       ...(args.flags.inspect ? { inspectProviders: ['provider_a', 'provider_b'] } : {}),
-    });
+    }, emailOwner(services));
     const key = args.flags['with-key'] ? await issueApiKey(services.commands, opened.userId) : null;
     await services.projections.whenCaughtUp();
     return ok({ user_id: opened.userId, organization_id: opened.organizationId, subgroup_id: opened.subgroupId, ...(key ? { api_key: key.apiKey, key_id: key.keyId } : {}) });
@@ -57,13 +59,19 @@ export const VERBS: Record<string, (services: Services, args: ParsedArgs, io?: V
     const userId = requiredFlag(args, 'user');
     const plan = planFrom(args);
     if (!plan) throw fail('bad_request', '--plan is required');
+    await requireOpenAccount(services.commands, userId);
     await changePlan(services.commands, userId, plan);
     if (args.flags.cap !== undefined) await setMonthlyCap(services.commands, userId, flag(args, 'cap') === 'none' ? null : usdToMicros(numberFlag(args, 'cap')!));
     return ok((await readBalance(services.commands, userId)).billing);
   },
   async 'account entitle'(services, args) {
-    await grantInspect(services.commands, requiredFlag(args, 'user'), (flag(args, 'providers') ?? 'provider_a,provider_b').split(','));
-    return ok({ entitled: true });
+    const userId = requiredFlag(args, 'user');
+    const providers = (flag(args, 'providers') ?? 'provider_a,provider_b').split(',').map((p) => p.trim());
+    // The entitlement is replaced, not added to: the answer says what it was.
+    const previous = (await requireOpenAccount(services.commands, userId)).inspectProviders;
+    await grantInspect(services.commands, userId, providers, services.config.INSPECT_PROVIDERS.map((p) => p.name));
+    await services.projections.whenCaughtUp();
+    return ok({ entitled: true, providers: [...new Set(providers)], previous_providers: previous });
   },
   async 'key issue'(services, args) {
     const userId = requiredFlag(args, 'user');
@@ -84,7 +92,7 @@ export const VERBS: Record<string, (services: Services, args: ParsedArgs, io?: V
     const usd = numberFlag(args, 'usd');
     if (!usd) throw fail('bad_request', '--usd must be a positive amount');
     const userId = requiredFlag(args, 'user');
-    return ok({ billing: await deposit(services.commands, { userId, amountMicros: usdToMicros(usd), ...(flag(args, 'id') ? { depositId: flag(args, 'id')! } : {}) }) });
+    return ok({ billing: await depositToAccount(services.commands, { userId, amountMicros: usdToMicros(usd), ...(flag(args, 'id') ? { depositId: flag(args, 'id')! } : {}) }) });
   },
   async 'ledger show'(services, args) {
     // the chain of periods from the root; --period YYYY-MM lists the events of that period only
@@ -100,6 +108,7 @@ export const VERBS: Record<string, (services: Services, args: ParsedArgs, io?: V
     }
     return ok({ user_id: userId, billing: (await readBalance(services.commands, userId)).billing, periods, events });
   },
+  ...ACCOUNT_VERBS,
   ...X402_VERBS,
   async 'ledger replay'(services, args) {
     const report = await auditLedgers(services, flag(args, 'account'));

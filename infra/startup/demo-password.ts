@@ -1,6 +1,6 @@
 import { setPassword } from '../../commands/passwords.commands.js';
 import type { Services } from '../bootstrap.js';
-import { DEMO_EMAIL } from './demo-account.js';
+import { DEMO_EMAIL, demoAccountWanted } from './demo-account.js';
 
 const ALPHABET = 'abcdefghijkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789';
 const GENERATED_LENGTH = 20;
@@ -12,6 +12,7 @@ const GENERATED_LENGTH = 20;
  */
 export async function ensureDemoPassword(services: Services): Promise<{ generated: string | null }> {
   const { config, commands, repositories, app } = services;
+  if (!demoAccountWanted(config)) return { generated: null };
   const demo = await repositories.accounts.byEmail(DEMO_EMAIL);
   if (!demo) return { generated: null };
   const hasher = app.dashboard.passwords;

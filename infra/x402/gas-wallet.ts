@@ -1,6 +1,6 @@
 import { BaseError, encodeFunctionData, keccak256, RpcRequestError, type Abi, type Address, type Hex, type PublicClient } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { fail } from '../../domain/shared/errors.js';
+import { fail, isServiceError } from '../../domain/shared/errors.js';
 import { firstLine } from './chain-reader.js';
 
 /** The contract call to submit, as viem's encodeFunctionData takes it. */
@@ -14,19 +14,33 @@ export interface ContractCall {
 /** The node's simulation refused the call (a revert): nothing was broadcast. */
 export class CallRefused extends Error {}
 
+/**
+ * Whether a call may still be broadcast, decided in the wallet's queue (one at a time), e.g. that the payer
+ * can cover it beside the settlements in flight. `admit` throws CallRefused (or backend_unavailable) to
+ * refuse; then exactly one of `sent` (the call is, or may be, on the network) or `dropped` follows.
+ */
+export interface Admission {
+  admit(): Promise<void>;
+  sent(hash: Hex): void;
+  dropped(): void;
+}
+
 export interface GasWallet {
   readonly address: Address;
-  /** Simulates, signs and broadcasts; resolves with the transaction hash once the node accepted it. */
-  submit(call: ContractCall): Promise<Hex>;
+  /** Admits, simulates, signs and broadcasts; resolves with the transaction hash once the node accepted it. */
+  submit(call: ContractCall, admission?: Admission): Promise<Hex>;
   /** The mined receipt's status; rejects `backend_unavailable` (broadcast: true) when it does not come in time. */
   waitForReceipt(hash: Hex): Promise<'success' | 'reverted'>;
 }
 
 /**
- * The wallet that pays gas for settlements. Its transaction nonces are assigned here, one submission at
- * a time, so concurrent settlements never race for a nonce; gas estimation (which also simulates the
- * call) and fee lookup run outside that queue. The hash is computed before broadcasting, so a send whose
- * fate is unknown (a timeout) is still reported with the transaction to reconcile.
+ * The wallet that pays gas for settlements. Everything that decides a submission runs in one queue, one
+ * submission at a time: the admission, gas estimation (which also simulates the call against the state
+ * left by the previous submission), the fee lookup (fresh for each transaction: a fee estimated before
+ * other settlements were mined can be below the base fee by the time it is sent) and the nonce, so
+ * concurrent settlements never race for a nonce nor are decided on state another one is about to change.
+ * The hash is computed before broadcasting, so a send whose fate is unknown (a timeout) is still reported
+ * with the transaction to reconcile.
  */
 export function createGasWallet(options: { client: PublicClient; privateKey: Hex; chainId: number; receiptPollMs: number; receiptTimeoutMs: number }): GasWallet {
   const { client } = options;
@@ -69,11 +83,24 @@ export function createGasWallet(options: { client: PublicClient; privateKey: Hex
     }
   }
 
+  async function submitInTurn(call: ContractCall, admission: Admission | undefined): Promise<Hex> {
+    await admission?.admit();
+    try {
+      const hash = await signAndSend(await prepare(call));
+      admission?.sent(hash);
+      return hash;
+    } catch (error) {
+      const details = isServiceError(error) ? (error.details ?? {}) : {};
+      if (details.broadcast === true && typeof details.transaction === 'string') admission?.sent(details.transaction as Hex);
+      else admission?.dropped();
+      throw error;
+    }
+  }
+
   return {
     address: account.address,
-    async submit(call) {
-      const prepared = await prepare(call);
-      const sent = queue.then(() => signAndSend(prepared));
+    async submit(call, admission) {
+      const sent = queue.then(() => submitInTurn(call, admission));
       queue = sent.catch(() => undefined);
       return sent;
     },

@@ -1,4 +1,4 @@
-import { toHex } from 'viem';
+import { createTestClient, http, parseGwei, toHex, type PublicClient } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isServiceError } from '../../domain/shared/errors.js';
@@ -26,8 +26,7 @@ beforeAll(async () => {
 });
 afterAll(() => anvil?.stop());
 
-function facilitatorOn(rpcUrl: string) {
-  const client = publicClientFor(network, rpcUrl, 2000);
+function facilitatorOn(rpcUrl: string, client: PublicClient = publicClientFor(network, rpcUrl, 2000)) {
   const wallet = createGasWallet({ client, privateKey: toHex(devAccount(2).getHdKey().privateKey!), chainId: network.chainId, receiptPollMs: 5, receiptTimeoutMs: 5000 });
   return createLocalFacilitator({ network, client, wallet, clock: systemClock });
 }
@@ -67,6 +66,34 @@ describe('local facilitator on anvil', () => {
     expect(settled.every((s) => s.success)).toBe(true);
     expect(new Set(settled.map((s) => s.transaction)).size).toBe(payments.length);
     expect(await usdcBalance(anvil.rpcUrl, network.asset, terms.payTo)).toBe(before + BigInt(payments.length) * 100_000n);
+  });
+
+  it('fees are looked up for each transaction in its turn: a base fee that jumps during a burst fails none of it', async () => {
+    const client = publicClientFor(network, anvil.rpcUrl, 2000);
+    const chain = createTestClient({ mode: 'anvil', transport: http(anvil.rpcUrl) });
+    const send = client.sendRawTransaction.bind(client);
+    const estimate = client.estimateFeesPerGas.bind(client);
+    let estimates = 0;
+    client.estimateFeesPerGas = (async (args?: Parameters<typeof estimate>[0]) => (estimates++, estimate(args))) as typeof estimate;
+    let jumped = false;
+    // right after the burst's first broadcast, the base fee jumps to 100 gwei (blocks filled by others); the
+    // first broadcast waits (up to 300 ms) for fee estimates of the others that are made before their turn
+    client.sendRawTransaction = async (args) => {
+      for (let waited = 0; !jumped && estimates < 4 && waited < 300; waited += 10) await new Promise((resolve) => setTimeout(resolve, 10));
+      const hash = await send(args);
+      if (!jumped) {
+        jumped = true;
+        await chain.setNextBlockBaseFeePerGas({ baseFeePerGas: parseGwei('100') });
+        await chain.mine({ blocks: 1 });
+      }
+      return hash;
+    };
+    const facilitator = facilitatorOn(anvil.rpcUrl, client);
+    const payers = Array.from({ length: 4 }, () => privateKeyToAccount(generatePrivateKey()));
+    await installTestUsdc(anvil.rpcUrl, network.asset, payers.map((p) => ({ to: p.address, amount: 100_000n })));
+    const payments = await Promise.all(payers.map((payer) => signPayment(payer, terms)));
+    const settled = await Promise.all(payments.map((p) => facilitator.settle(p, requirements).catch((e: unknown) => (isServiceError(e) ? e.code : e))));
+    expect(settled).toEqual(payments.map(() => expect.objectContaining({ success: true })));
   });
 
   it('an unreachable chain is backend_unavailable, and nothing was broadcast', async () => {

@@ -7,6 +7,7 @@ import type { X402Network } from '../../domain/x402/x402-networks.js';
 import type { PaymentPayload } from '../../domain/x402/x402-wire.js';
 import { checkOnChain, eip3009Abi } from './chain-reader.js';
 import { CallRefused, type GasWallet } from './gas-wallet.js';
+import { createPendingSettlements } from './pending-settlements.js';
 
 /**
  * The facilitator run by the service itself: verify = the proof against the requirements (EIP-712 with the
@@ -15,6 +16,8 @@ import { CallRefused, type GasWallet } from './gas-wallet.js';
  */
 export function createLocalFacilitator(options: { network: X402Network; client: PublicClient; wallet: GasWallet; clock: Clock }): Facilitator {
   const { network, client, wallet } = options;
+  // settlements in flight per payer, so that proofs the payer cannot all cover are refused before broadcast
+  const inFlight = createPendingSettlements({ client, asset: network.asset, clock: options.clock });
 
   return {
     async verify(payment, requirements) {
@@ -38,14 +41,17 @@ export function createLocalFacilitator(options: { network: X402Network; client: 
     async settle(payment, requirements) {
       const payer = payment.payload.authorization.from;
       const answer = (fields: Omit<FacilitatorSettleResponse, 'network' | 'payer'>): FacilitatorSettleResponse => ({ ...fields, network: requirements.network, payer });
+      const admission = inFlight.admissionFor(payment);
       let hash: Hex;
       try {
-        hash = await wallet.submit({ address: network.asset, abi: eip3009Abi, functionName: 'transferWithAuthorization', args: settlementArgs(payment) });
+        hash = await wallet.submit({ address: network.asset, abi: eip3009Abi, functionName: 'transferWithAuthorization', args: settlementArgs(payment) }, admission);
       } catch (error) {
         if (!(error instanceof CallRefused)) throw error;
         return answer({ success: false, transaction: '', errorReason: revertReason(error.message), errorMessage: error.message });
       }
+      // mined either way once the receipt is known; without one, the entry stays until the authorization expires
       const status = await wallet.waitForReceipt(hash);
+      admission.settled();
       if (status === 'reverted') return answer({ success: false, transaction: hash, errorReason: 'invalid_exact_evm_transaction_failed' });
       return answer({ success: true, transaction: hash });
     },

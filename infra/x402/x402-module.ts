@@ -1,6 +1,7 @@
 import type { Hex } from 'viem';
 import type { CommandDeps } from '../../commands/command-deps.js';
 import type { TransferCheckDeps } from '../../commands/kyt/transfer-check-deps.js';
+import type { CallRateLimits } from '../../domain/ports/call-rate-limits.port.js';
 import type { Facilitator } from '../../domain/ports/facilitator.port.js';
 import type { IntelIndex } from '../../domain/ports/intel-index.port.js';
 import type { ReadStore } from '../../domain/ports/read-store.port.js';
@@ -9,6 +10,7 @@ import { x402PaymentRepository, x402PaymentsProjection, type X402PaymentReposito
 import { x402RevenueProjection, x402RevenueRepository, type X402RevenueRepository } from '../../projections/x402-revenue.projection.js';
 import type { PipelineApi } from '../../read-api/pipeline-api.js';
 import type { X402AppServices } from '../../read-api/x402/x402-services.js';
+import { createInProcessRateLimits } from '../embedded/in-process-rate-limits.js';
 import { publicClientFor } from './chain-reader.js';
 import { withChainChecks } from './chain-checked-facilitator.js';
 import { createGasWallet } from './gas-wallet.js';
@@ -38,6 +40,8 @@ export function createX402Module(deps: {
   /** The full check, explore jobs and transfer checks, served on the channel too. */
   pipeline?: PipelineApi;
   transferChecks?: TransferCheckDeps;
+  /** The shared call counter of an external deployment (MongoDB); this process's token buckets without. */
+  rateLimits?: CallRateLimits;
 }): X402Module {
   const { config } = deps;
   const terms = x402TermsOf(config);
@@ -47,6 +51,7 @@ export function createX402Module(deps: {
     app: {
       deps: { ...deps.commands, facilitator: facilitatorFor(config, terms, deps.commands), terms },
       limits: { paidPerMinute: config.X402_PAID_CALLS_PER_MINUTE, freePerMinute: config.X402_FREE_CALLS_PER_MINUTE },
+      rateLimits: deps.rateLimits ?? createInProcessRateLimits(),
       trustedProxies: trustedProxiesOf(config),
       ...(config.X402_PUBLIC_URL ? { publicUrl: config.X402_PUBLIC_URL } : {}),
       ...(deps.pipeline ? { pipeline: deps.pipeline } : {}),

@@ -11,6 +11,9 @@ export interface DashboardSettings {
   /** Failed logins allowed per email address (and four times as many per client address) per window. */
   readonly loginMaxFailures: number;
   readonly loginWindowMs: number;
+  /** Password checks (scrypt) of logins running at once, and waiting; beyond both a login gets 429 at once. */
+  readonly loginMaxConcurrentChecks: number;
+  readonly loginMaxQueuedChecks: number;
 }
 
 /** What the dashboard needs beyond the V2 API's services; built by infra/bootstrap.ts. */

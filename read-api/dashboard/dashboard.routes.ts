@@ -5,6 +5,7 @@ import type { AppServices } from '../services.js';
 import { accountRoutes } from './account.routes.js';
 import { DASHBOARD_CSS } from './assets/dashboard.css.js';
 import { DASHBOARD_JS } from './assets/dashboard.js.js';
+import { createBoundedWork } from './bounded-work.js';
 import { createLoginThrottle } from './login-throttle.js';
 import { loginRoutes } from './login.routes.js';
 import { errorPage } from './pages/layout.js';
@@ -28,6 +29,10 @@ export function dashboardRoutes(services: AppServices): FastifyPluginAsync {
       clock: services.commands.clock,
       maxFailures: services.dashboard.settings.loginMaxFailures,
       windowMs: services.dashboard.settings.loginWindowMs,
+    });
+    const passwordChecks = createBoundedWork({
+      maxConcurrent: services.dashboard.settings.loginMaxConcurrentChecks,
+      maxQueued: services.dashboard.settings.loginMaxQueuedChecks,
     });
     // Only the login and logout forms post form-encoded bodies; the parser exists in this scope alone.
     app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: FORM_BODY_LIMIT }, (_request, body, done) =>
@@ -59,7 +64,7 @@ export function dashboardRoutes(services: AppServices): FastifyPluginAsync {
     app.get('/dashboard/assets/dashboard.css', { schema: { hide: true } }, asset('text/css; charset=utf-8', DASHBOARD_CSS));
     app.get('/dashboard/assets/dashboard.js', { schema: { hide: true } }, asset('text/javascript; charset=utf-8', DASHBOARD_JS));
 
-    await app.register(loginRoutes(services, throttle));
+    await app.register(loginRoutes(services, throttle, passwordChecks));
     await app.register(accountRoutes(services));
     await app.register(webhookDashboardRoutes(services));
   };

@@ -5,12 +5,13 @@ import type { ErrorCode } from '../../domain/shared/errors.js';
 import { HTTP_STATUS } from '../errors.js';
 import type { AppServices } from '../services.js';
 import { parseCookies, serializeCookie } from './cookies.js';
+import type { BoundedWork } from './bounded-work.js';
 import type { LoginThrottle } from './login-throttle.js';
 import { loginPage } from './pages/login.page.js';
+import { HOME, safeNext } from './safe-next.js';
 import { checkCsrf, isSecureRequest, sameToken, setSessionCookie } from './session-auth.js';
 
 const LOGIN_CSRF_COOKIE = 'svc_login_csrf';
-const HOME = '/account/api';
 
 const loginForm = z.object({
   email: z.string().trim().min(1).max(320),
@@ -19,15 +20,10 @@ const loginForm = z.object({
   next: z.string().max(2048).optional(),
 });
 
-/** Only a path of this site: `//evil.example` and `/\evil.example` would leave it. */
-function safeNext(next: unknown): string {
-  return typeof next === 'string' && /^\/(?![/\\])/.test(next) ? next : HOME;
-}
-
 const hex = (bytes: Uint8Array) => Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
 
-/** GET/POST /login, POST /logout and the root redirect. */
-export function loginRoutes(services: AppServices, throttle: LoginThrottle): FastifyPluginAsync {
+/** GET/POST /login, POST /logout and the root redirect. `checks`: the bounded queue of password checks. */
+export function loginRoutes(services: AppServices, throttle: LoginThrottle, checks: BoundedWork): FastifyPluginAsync {
   const { dashboard } = services;
   // Unknown emails cost one verification too, so response time does not tell which emails have accounts.
   let dummyHash: Promise<string> | null = null;
@@ -67,10 +63,11 @@ export function loginRoutes(services: AppServices, throttle: LoginThrottle): Fas
       if (!expected || !sameToken(parsed.data.csrf, expected)) {
         return renderLogin(request, reply, { next, email, problem: 'csrf_failed', message: 'The login form expired. Please enter your password again.' });
       }
-      const wait = throttle.retryAfterMs(email, request.ip);
-      if (wait > 0) {
-        const minutes = Math.ceil(wait / 60_000);
-        reply.header('retry-after', String(Math.ceil(wait / 1000)));
+      // Counted before the slow check: concurrent attempts cannot get past the limit while others hash.
+      const attempt = throttle.reserve(email, request.ip);
+      if ('retryAfterMs' in attempt) {
+        const minutes = Math.ceil(attempt.retryAfterMs / 60_000);
+        reply.header('retry-after', String(Math.ceil(attempt.retryAfterMs / 1000)));
         return renderLogin(request, reply, {
           next,
           email,
@@ -78,15 +75,25 @@ export function loginRoutes(services: AppServices, throttle: LoginThrottle): Fas
           message: `Too many failed attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
         });
       }
-      const account = await services.accounts.byEmail(email);
-      const verified = account?.passwordHash
-        ? await dashboard.passwords.verify(parsed.data.password, account.passwordHash)
-        : await verifyAgainstNothing(parsed.data.password);
-      if (!account || !verified) {
-        throttle.recordFailure(email, request.ip);
+      const checked = await checks.run(async () => {
+        const account = await services.accounts.byEmail(email);
+        const verified = account?.passwordHash
+          ? await dashboard.passwords.verify(parsed.data.password, account.passwordHash)
+          : await verifyAgainstNothing(parsed.data.password);
+        return verified ? account : null;
+      });
+      if (!checked) {
+        // Too many checks running and waiting: refuse now rather than queue without end; not a failure.
+        attempt.cancel();
+        reply.header('retry-after', '1');
+        return renderLogin(request, reply, { next, email, problem: 'too_many_attempts', message: 'Too many logins at once. Try again in a moment.' });
+      }
+      const account = checked.value;
+      if (!account) {
+        attempt.failed();
         return renderLogin(request, reply, { next, email, problem: 'invalid_credentials', message: 'Wrong email address or password.' });
       }
-      throttle.recordSuccess(email);
+      attempt.succeeded();
       const session = await startSession(services.commands, account.userId, dashboard.settings.sessionTtlMs);
       await services.whenProjected(session.position);
       setSessionCookie(reply, request, services, session.token);

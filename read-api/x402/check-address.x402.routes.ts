@@ -23,5 +23,7 @@ export const x402CheckAddressRoutes: FastifyPluginAsync<{ services: X402AppServi
       return x402AddressCheckOutcome(deps, callId, checkWaitMs);
     },
   });
-  registerFreeResultRoute(app, context.limiter, '/check-address-result/:id', (checkId) => x402AddressCheckOutcome(deps, checkId, 0));
+  registerFreeResultRoute(app, context.limiter, '/check-address-result/:id', (checkId) => x402AddressCheckOutcome(deps, checkId, 0), {
+    paidBodyOf: context.services,
+  });
 };

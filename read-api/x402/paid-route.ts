@@ -16,6 +16,8 @@ export interface PaidResource<Params, Input> {
   readonly description: string;
   /** Path parameters (and the body of a POST) → backend input; throws the spec's 400s before any quote. */
   parse(params: Params, body: unknown): Input;
+  /** Client-side facts checked before the payment is touched (see PaidCall.precheck). */
+  precheck?(input: Input): Promise<void>;
   /** Products paid once per subject (a transfer): the subject of this input. */
   subject?(input: Input): string;
   /** `paidBy`: the call whose payment covers this one (see PaidCall.run). */
@@ -51,7 +53,7 @@ export function registerPaidRoute<Params, Input>(
   const handler: RouteHandlerMethod = async (request, reply) => {
     const started = performance.now();
     const header = paymentHeaderOf(request);
-    limiter.take(header ? 'paid' : 'free', request.ip);
+    await limiter.take(header ? 'paid' : 'free', request.ip);
     const input = resource.parse(request.params as Params, request.body);
     if (!header) {
       throw fail('payment_required', `this call costs ${microsToUsd(price)} USD: pay the quote in the payment-required header and send the proof in X-PAYMENT`);
@@ -63,23 +65,32 @@ export function registerPaidRoute<Params, Input>(
       product: resource.product,
       resource: `${request.method} ${request.url.split('?')[0]}`,
       ...(resource.subject ? { subject: resource.subject(input) } : {}),
+      ...(resource.precheck ? { precheck: () => resource.precheck!(input) } : {}),
       payment,
       run: ({ paidBy }) => resource.run(input, { callId, paidBy }),
     });
     if (receipt) sendReceipt(reply, receipt);
-    const billing = {
-      model: 'x402',
-      currency: 'USD',
-      charged_usd: receipt ? microsToUsd(price) : 0,
-      network: services.deps.terms.network.caip2,
-      asset: services.deps.terms.network.asset,
-      payer: receipt?.payer ?? null,
-      transaction: receipt?.transaction ?? null,
-      replay: receipt === null,
-    };
+    const billing = x402Billing(services, receipt ? { receipt, priceMicros: price } : null);
     return reply.status(result.status).send({ ...result.body, billing, elapsed_ms: Math.round(performance.now() - started) });
   };
   app.route({ method: resource.method ?? 'GET', url: path, config: { x402: { product: resource.product, description: resource.description } }, handler });
+}
+
+/**
+ * The `billing` envelope of an x402 200: what this request was charged. `paid` is null when an earlier
+ * payment covered it (an already paid transfer, or a free result fetch): nothing charged, `replay: true`.
+ */
+export function x402Billing(services: X402AppServices, paid: { receipt: SettlementResponse; priceMicros: number } | null) {
+  return {
+    model: 'x402',
+    currency: 'USD',
+    charged_usd: paid ? microsToUsd(paid.priceMicros) : 0,
+    network: services.deps.terms.network.caip2,
+    asset: services.deps.terms.network.asset,
+    payer: paid?.receipt.payer ?? null,
+    transaction: paid?.receipt.transaction ?? null,
+    replay: paid === null,
+  };
 }
 
 /** The settlement receipt, under the v2 name and the v1 name (clients read either). */

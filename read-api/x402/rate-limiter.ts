@@ -1,37 +1,23 @@
+import type { CallRateLimits } from '../../domain/ports/call-rate-limits.port.js';
 import type { Clock } from '../../domain/ports/clock.port.js';
 import { fail } from '../../domain/shared/errors.js';
-import { isFull, perMinute, takeToken, type Bucket, type BucketRule } from '../../domain/shared/token-bucket.js';
 import { clientGroup } from './client-address.js';
 
-/** Buckets kept before refilled ones are forgotten (a full bucket says nothing). */
-const SWEEP_AT = 50_000;
-
 /**
- * Per-client token buckets of this process, one set per class of call: `paid` (a request carrying a
- * payment proof, checked before any signature work) and `free` (quotes and the result endpoint). A
- * refusal is `rate_limit_exceeded` with the seconds until a token is back.
+ * Per-client limits, one per class of call: `paid` (a request carrying a payment proof, checked before any
+ * signature work) and `free` (quotes and the result endpoints). The counting is the CallRateLimits port's:
+ * this process's token buckets (embedded) or a counter shared by every instance (external). A refusal is
+ * `rate_limit_exceeded` with the seconds until a call is allowed again.
  */
-export function createRateLimiter(options: { clock: Clock; paidPerMinute: number; freePerMinute: number }) {
-  const rules: Record<'paid' | 'free', BucketRule> = { paid: perMinute(options.paidPerMinute), free: perMinute(options.freePerMinute) };
-  const buckets = new Map<string, Bucket>();
-
-  function sweep(nowMs: number) {
-    for (const [key, bucket] of buckets) {
-      if (isFull(rules[key.startsWith('paid|') ? 'paid' : 'free'], bucket, nowMs)) buckets.delete(key);
-    }
-  }
-
+export function createRateLimiter(options: { clock: Clock; paidPerMinute: number; freePerMinute: number; limits: CallRateLimits }) {
   return {
-    take(kind: 'paid' | 'free', ip: string): void {
-      const nowMs = options.clock.now().getTime();
-      const key = `${kind}|${clientGroup(ip)}`;
-      const taken = takeToken(rules[kind], buckets.get(key), nowMs);
-      buckets.set(key, taken.bucket);
-      if (buckets.size > SWEEP_AT) sweep(nowMs);
-      if (!taken.allowed) {
-        const limit = kind === 'paid' ? `${options.paidPerMinute} paid calls` : `${options.freePerMinute} free requests`;
-        throw fail('rate_limit_exceeded', `more than ${limit} per minute from this address; retry in ${taken.retryAfterSeconds} s`, {
-          retryAfterSeconds: taken.retryAfterSeconds,
+    async take(kind: 'paid' | 'free', ip: string): Promise<void> {
+      const perMinute = kind === 'paid' ? options.paidPerMinute : options.freePerMinute;
+      const decision = await options.limits.take(`${kind}|${clientGroup(ip)}`, perMinute, options.clock.now().getTime());
+      if (!decision.allowed) {
+        const limit = kind === 'paid' ? `${perMinute} paid calls` : `${perMinute} free requests`;
+        throw fail('rate_limit_exceeded', `more than ${limit} per minute from this address; retry in ${decision.retryAfterSeconds} s`, {
+          retryAfterSeconds: decision.retryAfterSeconds,
         });
       }
     },

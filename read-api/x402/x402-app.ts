@@ -2,6 +2,7 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, t
 import { REQUEST_ID_HEADER, requestIdFrom } from '../observability/request-id.js';
 import { addRequestTracing } from '../observability/request-tracing.js';
 import { isServiceError } from '../../domain/shared/errors.js';
+import { capConnectionsPerClient, DEFAULT_SERVER_LIMITS, serverLimitOptions, type ServerLimits } from '../server-limits.js';
 import type { SettlementResponse } from '../../domain/x402/x402-wire.js';
 import { x402ErrorBody } from '../errors.js';
 import { quoteHeaderFor, sendReceipt } from './paid-route.js';
@@ -23,9 +24,11 @@ const ALLOWED = 'PAYMENT-SIGNATURE, X-PAYMENT, Access-Control-Expose-Headers, Co
  */
 export async function buildX402App(
   services: X402AppServices,
-  options: { logger?: FastifyServerOptions['logger']; loggerInstance?: FastifyBaseLogger } = {},
+  options: { logger?: FastifyServerOptions['logger']; loggerInstance?: FastifyBaseLogger; limits?: ServerLimits } = {},
 ): Promise<FastifyInstance> {
+  const limits = options.limits ?? DEFAULT_SERVER_LIMITS;
   const app = Fastify({
+    ...serverLimitOptions(limits),
     logger: options.logger ?? false,
     ...(options.loggerInstance ? { loggerInstance: options.loggerInstance } : {}),
     // X-Forwarded-For is believed only for hops that are listed proxies, so a client cannot pick its bucket
@@ -38,8 +41,9 @@ export async function buildX402App(
     logController: new LogController({ requestIdLogLabel: 'correlationId' }),
   });
   // The same X-Request-Id handling as the V2 app: echoed, and the correlation of the paid call's events.
+  capConnectionsPerClient(app, limits.maxConnectionsPerClient); // first hook: a refused connection reaches nothing else
   addRequestTracing(app, { correlation: services.deps.correlation });
-  const limiter = createRateLimiter({ clock: services.deps.clock, ...services.limits });
+  const limiter = createRateLimiter({ clock: services.deps.clock, ...services.limits, limits: services.rateLimits });
 
   app.addHook('onSend', async (_request, reply) => {
     reply.header('access-control-allow-origin', '*').header('access-control-expose-headers', EXPOSED);

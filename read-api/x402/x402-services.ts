@@ -1,5 +1,6 @@
 import type { TransferCheckDeps } from '../../commands/kyt/transfer-check-deps.js';
 import type { X402Deps } from '../../commands/x402/pay-for-call.js';
+import type { CallRateLimits } from '../../domain/ports/call-rate-limits.port.js';
 import type { IntelIndex } from '../../domain/ports/intel-index.port.js';
 import type { PipelineApi } from '../pipeline-api.js';
 
@@ -7,6 +8,8 @@ import type { PipelineApi } from '../pipeline-api.js';
 export interface X402AppServices {
   readonly deps: X402Deps & { readonly intel: IntelIndex };
   readonly limits: { readonly paidPerMinute: number; readonly freePerMinute: number };
+  /** Where calls are counted: this process (embedded) or the store every instance shares (external). */
+  readonly rateLimits: CallRateLimits;
   /**
    * Addresses or CIDR ranges of the proxies in front of the service (e.g. `10.0.0.0/8`, `loopback`): the
    * client is the first X-Forwarded-For hop that is not one of them. Empty: the socket's peer is the client.

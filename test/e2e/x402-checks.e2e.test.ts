@@ -52,7 +52,11 @@ describe('x402 GET /check-address/{chain}/{address}', () => {
     expect(accepted).toMatchObject({ check_id: expect.any(String), status: 'running', result_url: `/check-address-result/${accepted.check_id}` });
     const result = await resultOf(`${impatientUrl}${accepted.result_url}`);
     expect(result.status).toBe(200);
-    expect((await result.json()).verdict).toMatchObject({ tier4_applied: false });
+    expect(await result.json()).toMatchObject({
+      verdict: { tier4_applied: false },
+      billing: { model: 'x402', charged_usd: 0, replay: true },
+      elapsed_ms: expect.any(Number),
+    });
     expect((await fetch(`${h.url}${accepted.result_url}`)).status).toBe(200);
     expect((await fetch(`${h.url}/check-address-result/00000000-0000-4000-8000-000000000000`)).status).toBe(404);
     expect((await fetch(`${h.url}/check-address-result/not-a-check`)).status).toBe(404);

@@ -1,10 +1,15 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createInProcessRateLimits } from '../../infra/embedded/in-process-rate-limits.js';
 import { buildX402App } from '../../read-api/x402/x402-app.js';
 import { madeUpEvmAddress } from '../helpers/made-up-addresses.js';
 import { startTestService, type TestService } from '../support/test-service.js';
 
-/** The limits need no chain: a proof that does not even decode still costs a paid-call token. */
+/**
+ * The limits need no chain: a proof that does not even decode still costs a paid-call token. These are the
+ * embedded limiter's token buckets, in every run (the external suite's shared MongoDB counter is tested in
+ * test/external/x402-rate-limit.external.test.ts); each app gets buckets of its own.
+ */
 let svc: TestService;
 let now = Date.parse('2026-06-01T12:00:00.000Z');
 const clock = { now: () => new Date(now) };
@@ -12,7 +17,7 @@ const apps: FastifyInstance[] = [];
 
 async function x402App(trustedProxies: string[] = []) {
   const services = svc.services.x402.app!;
-  const app = await buildX402App({ ...services, trustedProxies, deps: { ...services.deps, clock } });
+  const app = await buildX402App({ ...services, trustedProxies, rateLimits: createInProcessRateLimits(), deps: { ...services.deps, clock } });
   apps.push(app);
   return app;
 }
