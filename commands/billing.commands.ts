@@ -1,10 +1,11 @@
 import { PRODUCTS, type Product } from '../domain/billing/products.js';
 import { billingEnvelope, type BillingEnvelope } from '../domain/ledger/billing-envelope.js';
-import { ledgerDecider, type LedgerState } from '../domain/ledger/ledger.decider.js';
-import { ledgerStream, type ChargeDetails, type Plan } from '../domain/ledger/ledger.events.js';
+import { chargeRecordOf, ledgerDecider, type LedgerState } from '../domain/ledger/ledger.decider.js';
+import type { ChargeDetails, Plan } from '../domain/ledger/ledger.events.js';
 import { fail, isServiceError } from '../domain/shared/errors.js';
 import { microsToUsd, type Micros } from '../domain/shared/money.js';
 import type { CommandDeps } from './command-deps.js';
+import { depositSeenEarlier, earlierCharge, executeOnLedger, ledgerHead } from './ledger-chain.js';
 
 export interface ChargeResult {
   readonly billing: BillingEnvelope;
@@ -15,7 +16,9 @@ export interface ChargeResult {
 /**
  * Charges one call. The charge id is the call's identity (a check id, an idempotent call id…): charging
  * it again takes nothing. A refusal (402) rejects with insufficient_funds / quota_exceeded /
- * monthly_cap_exceeded carrying the details of the shortfall.
+ * monthly_cap_exceeded carrying the details of the shortfall. The charge id is deduplicated across the
+ * ledger's periods: one taken in an earlier month (a check charged on the 31st, polled on the 1st) is
+ * found in the closed period that took it (see domain/ledger/ledger-period.ts).
  */
 export async function chargeCall(
   deps: CommandDeps,
@@ -23,11 +26,13 @@ export async function chargeCall(
 ): Promise<ChargeResult> {
   const product = PRODUCTS[input.product];
   const at = deps.clock.now().toISOString();
-  const outcome = await deps.executor
-    .execute(
-      ledgerStream(input.userId),
-      ledgerDecider,
-      {
+  let earlier: Awaited<ReturnType<typeof earlierCharge>> = null;
+  const outcome = await executeOnLedger(
+    deps,
+    input.userId,
+    async (head) => {
+      earlier = await earlierCharge(deps, head, input.chargeId);
+      return {
         type: 'Charge',
         chargeId: input.chargeId,
         product: input.product,
@@ -35,18 +40,19 @@ export async function chargeCall(
         priceMicros: input.priceMicros ?? product.priceMicros,
         at,
         details: input.details,
-      },
-      { commandId: `charge:${input.chargeId}` },
-      (state: LedgerState) => {
-        const charge = state.charges.get(input.chargeId)!;
+        earlier,
+      };
+    },
+    { commandId: `charge:${input.chargeId}` },
+    (state: LedgerState) => {
+      const charge = chargeRecordOf(state, input.chargeId, earlier)!;
         const refunded =
           charge.refundedMicros + charge.refundedUnits > 0 && charge.refundedMicros === charge.amountMicros && charge.refundedUnits === charge.units;
-        return { envelope: billingEnvelope(state, charge, at), refunded };
-      },
-    )
-    .catch((error: unknown) => {
-      throw withRefusalEnvelope(error);
-    });
+      return { envelope: billingEnvelope(state, charge, at), refunded };
+    },
+  ).catch((error: unknown) => {
+    throw withRefusalEnvelope(error);
+  });
   const duplicate = outcome.events.length === 0;
   // A call id whose charge was refunded (the call failed) must not be served again for free.
   if (duplicate && outcome.view.refunded) {
@@ -64,7 +70,7 @@ export async function assertCanCharge(
   deps: CommandDeps,
   input: { userId: string; product: Product; units: number; priceMicros: Micros },
 ): Promise<void> {
-  const { state } = await deps.executor.load(ledgerStream(input.userId), ledgerDecider);
+  const { state } = await ledgerHead(deps, input.userId);
   const probe = {
     type: 'Charge',
     chargeId: `probe:${deps.ids.newId()}`,
@@ -107,10 +113,10 @@ function withRefusalEnvelope(error: unknown): unknown {
 /** Reverses what is left of a charge (backend failure after charging). */
 export async function refundCall(deps: CommandDeps, input: { userId: string; chargeId: string; reason: string }): Promise<BillingEnvelope> {
   const at = deps.clock.now().toISOString();
-  const outcome = await deps.executor.execute(
-    ledgerStream(input.userId),
-    ledgerDecider,
-    { type: 'Refund', chargeId: input.chargeId, reason: input.reason, at },
+  const outcome = await executeOnLedger(
+    deps,
+    input.userId,
+    async (head) => ({ type: 'Refund', chargeId: input.chargeId, reason: input.reason, at, earlier: await earlierCharge(deps, head, input.chargeId) }),
     { commandId: `refund:${input.chargeId}` },
     (state: LedgerState) => billingEnvelope(state, { units: 0, amountMicros: 0 }, at),
   );
@@ -120,10 +126,10 @@ export async function refundCall(deps: CommandDeps, input: { userId: string; cha
 export async function deposit(deps: CommandDeps, input: { userId: string; depositId?: string; amountMicros: Micros }): Promise<BillingEnvelope> {
   const at = deps.clock.now().toISOString();
   const depositId = input.depositId ?? deps.ids.newId();
-  const outcome = await deps.executor.execute(
-    ledgerStream(input.userId),
-    ledgerDecider,
-    { type: 'Deposit', depositId, amountMicros: input.amountMicros, at },
+  const outcome = await executeOnLedger(
+    deps,
+    input.userId,
+    async (head) => ({ type: 'Deposit', depositId, amountMicros: input.amountMicros, at, seenEarlier: await depositSeenEarlier(deps, head, depositId) }),
     { commandId: `deposit:${depositId}` },
     (state: LedgerState) => billingEnvelope(state, { units: 0, amountMicros: 0 }, at),
   );
@@ -132,17 +138,17 @@ export async function deposit(deps: CommandDeps, input: { userId: string; deposi
 
 export async function changePlan(deps: CommandDeps, userId: string, plan: Plan): Promise<void> {
   const at = deps.clock.now().toISOString();
-  await deps.executor.execute(ledgerStream(userId), ledgerDecider, { type: 'ChangePlan', plan, at }, { commandId: deps.ids.newId() });
+  await executeOnLedger(deps, userId, async () => ({ type: 'ChangePlan', plan, at }), { commandId: deps.ids.newId() });
 }
 
 export async function setMonthlyCap(deps: CommandDeps, userId: string, capMicros: Micros | null): Promise<void> {
   const at = deps.clock.now().toISOString();
-  await deps.executor.execute(ledgerStream(userId), ledgerDecider, { type: 'SetMonthlyCap', capMicros, at }, { commandId: deps.ids.newId() });
+  await executeOnLedger(deps, userId, async () => ({ type: 'SetMonthlyCap', capMicros, at }), { commandId: deps.ids.newId() });
 }
 
-/** The balance as the ledger stream says now (strongly consistent, not a read model). */
+/** The balance as the ledger's current period says now (strongly consistent, not a read model). */
 export async function readBalance(deps: CommandDeps, userId: string): Promise<{ plan: Plan; billing: BillingEnvelope; state: LedgerState }> {
-  const { state } = await deps.executor.load(ledgerStream(userId), ledgerDecider);
+  const { state } = await ledgerHead(deps, userId);
   const at = deps.clock.now().toISOString();
   return { plan: state.plan, billing: billingEnvelope(state, { units: 0, amountMicros: 0 }, at), state };
 }

@@ -3,7 +3,7 @@ import type { Correlation, CorrelationScope } from '../domain/ports/correlation.
 import type { EventData, EventStore, Position, Revision } from '../domain/ports/event-store.port.js';
 import type { Ids } from '../domain/ports/ids.port.js';
 import { fold, type Decider, type DomainEvent } from '../domain/shared/decider.js';
-import { hasCode } from '../domain/shared/errors.js';
+import { fail, hasCode } from '../domain/shared/errors.js';
 
 /**
  * Read → decide → append, one stream at a time.
@@ -13,6 +13,11 @@ import { hasCode } from '../domain/shared/errors.js';
  * many concurrent charges on one ledger cost one fsync instead of conflicting with each other, and a
  * conflict with another process (wrong expected version) re-reads the stream and re-decides the batch.
  * Each command's own refusal (a ServiceError from `decide`) rejects only that command.
+ *
+ * State is visible only after it is durable: a batch is decided on a COPY of the cached state, and the
+ * copy replaces the cached one only once the append succeeded. A read (load) during an append in flight
+ * sees the state before it; a failed append leaves no trace. Every cache and queue is bounded: beyond a
+ * limit `execute` refuses with `overloaded` (503 with Retry-After) instead of growing.
  */
 
 export interface CommandContext {
@@ -57,9 +62,21 @@ interface CachedStream {
 }
 
 const MAX_CONFLICT_RETRIES = 10;
-/** Streams whose state stays cached; the least recently used one is dropped beyond this. */
-const CACHE_LIMIT = 50_000;
 const SCHEMA_VERSION = 1;
+
+export interface ExecutorLimits {
+  /** Streams whose state stays cached; the least recently used one is dropped beyond this. */
+  readonly cachedStreams: number;
+  /** Commands waiting on one stream: beyond this the stream refuses with `overloaded`. */
+  readonly pendingPerStream: number;
+  /** Streams with commands waiting or running at once: beyond this a new stream refuses with `overloaded`. */
+  readonly busyStreams: number;
+}
+
+export const DEFAULT_EXECUTOR_LIMITS: ExecutorLimits = { cachedStreams: 50_000, pendingPerStream: 10_000, busyStreams: 20_000 };
+
+/** What a client is told to wait before retrying an `overloaded` refusal. */
+export const OVERLOADED_RETRY_AFTER_SECONDS = 1;
 
 export interface CommandExecutor {
   execute<Command, Event extends DomainEvent, State, View = undefined>(
@@ -74,6 +91,8 @@ export interface CommandExecutor {
     stream: string,
     decider: Decider<unknown, Event, State>,
   ): Promise<{ state: State; revision: Revision }>;
+  /** The stream's last event (null when it has none), without folding the stream. */
+  lastEvent(stream: string): Promise<DomainEvent | null>;
 }
 
 /** The command's own causationId, else the ambient one (the event a processor is handling). */
@@ -88,7 +107,9 @@ export function createCommandExecutor(deps: {
   ids: Ids;
   /** Where a command without its own correlationId finds the request's or the source event's. */
   correlation?: Pick<CorrelationScope, 'current'>;
+  limits?: Partial<ExecutorLimits>;
 }): CommandExecutor {
+  const limits = { ...DEFAULT_EXECUTOR_LIMITS, ...deps.limits };
   const queues = new Map<string, { decider: Decider<unknown, DomainEvent, unknown>; pending: Pending[] }>();
   const cache = new Map<string, CachedStream>();
 
@@ -114,7 +135,7 @@ export function createCommandExecutor(deps: {
   function remember(stream: string, entry: CachedStream) {
     cache.delete(stream);
     cache.set(stream, entry);
-    if (cache.size > CACHE_LIMIT) cache.delete(cache.keys().next().value!);
+    if (cache.size > limits.cachedStreams) cache.delete(cache.keys().next().value!);
   }
 
   async function runBatch(stream: string, decider: Decider<unknown, DomainEvent, unknown>, batch: Pending[]) {
@@ -123,7 +144,8 @@ export function createCommandExecutor(deps: {
       const occurredAt = deps.clock.now().toISOString();
       const toAppend: EventData[] = [];
       const decided: Decided[] = [];
-      let state = base.state;
+      // Deciders may evolve in place: decide on a copy, so nothing is visible before the append is durable.
+      let state = decider.clone ? decider.clone(base.state) : structuredClone(base.state);
       for (const pending of batch) {
         try {
           const events = [...decider.decide(pending.command, state)];
@@ -165,6 +187,7 @@ export function createCommandExecutor(deps: {
         }
         return;
       } catch (error) {
+        // the cached state was never touched; it is dropped anyway, as a failed append may still have landed
         cache.delete(stream);
         if (hasCode(error, 'wrong_expected_version') && attempt < MAX_CONFLICT_RETRIES) continue;
         throw error;
@@ -204,7 +227,15 @@ export function createCommandExecutor(deps: {
         };
         const queue = queues.get(stream);
         if (queue) {
+          if (queue.pending.length >= limits.pendingPerStream) {
+            reject(overloaded(`too many commands waiting on ${stream}`));
+            return;
+          }
           queue.pending.push(pending);
+          return;
+        }
+        if (queues.size >= limits.busyStreams) {
+          reject(overloaded('too many streams busy at once'));
           return;
         }
         queues.set(stream, { decider: erased, pending: [pending] });
@@ -218,5 +249,13 @@ export function createCommandExecutor(deps: {
       const loaded = await current(stream, decider as unknown as Decider<unknown, DomainEvent, unknown>);
       return loaded as { state: never; revision: Revision };
     },
+    async lastEvent(stream) {
+      for await (const recorded of deps.store.read(stream, { direction: 'backwards', maxCount: 1 })) return { type: recorded.type, data: recorded.data };
+      return null;
+    },
   };
+}
+
+function overloaded(message: string) {
+  return fail('overloaded', `${message}; retry shortly`, { retryAfterSeconds: OVERLOADED_RETRY_AFTER_SECONDS });
 }

@@ -1,3 +1,4 @@
+import { ledgerUserOf } from '../domain/ledger/ledger.events.js';
 import type { ReadStore } from '../domain/ports/read-store.port.js';
 import { defineProjection } from '../domain/ports/projection.port.js';
 
@@ -31,9 +32,9 @@ export const balancesProjection = defineProjection<BalanceDoc>({
   name: 'balances',
   collection: 'balances',
   handles: ['FundsDeposited', 'Charged', 'Refunded'],
-  idOf: (event) => event.streamId.slice('ledger-'.length),
+  idOf: (event) => ledgerUserOf(event.streamId),
   evolve: (current, event) => {
-    const doc = current ?? empty(event.streamId.slice('ledger-'.length));
+    const doc = current ?? empty(ledgerUserOf(event.streamId));
     const data = event.data as LedgerData;
     const amount = data.amountMicros ?? 0;
     switch (event.type) {

@@ -1,4 +1,4 @@
-import type { LedgerEvent } from '../domain/ledger/ledger.events.js';
+import { ledgerUserOf, type LedgerEvent } from '../domain/ledger/ledger.events.js';
 import type { ReadStore } from '../domain/ports/read-store.port.js';
 import { defineProjection } from '../domain/ports/projection.port.js';
 
@@ -15,7 +15,7 @@ export interface UsageDayDoc extends Record<string, unknown> {
   refundedMicros: number;
 }
 
-const userOf = (streamId: string) => streamId.slice('ledger-'.length);
+const userOf = ledgerUserOf;
 
 export const usageDaysProjection = defineProjection<UsageDayDoc>({
   name: 'usage-days',

@@ -1,5 +1,5 @@
 import type { ReadStore } from '../domain/ports/read-store.port.js';
-import type { LedgerEvent } from '../domain/ledger/ledger.events.js';
+import { ledgerUserOf, type LedgerEvent } from '../domain/ledger/ledger.events.js';
 import { microsToUsd } from '../domain/shared/money.js';
 import { defineProjection } from '../domain/ports/projection.port.js';
 
@@ -33,7 +33,7 @@ export const usageProjection = defineProjection<UsageRowDoc>({
       const d = event.data;
       return {
         call_id: d.chargeId,
-        user_id: recorded.streamId.slice('ledger-'.length),
+        user_id: ledgerUserOf(recorded.streamId),
         key_id: d.details.keyId,
         product: d.product,
         endpoint: d.details.endpoint,

@@ -50,6 +50,7 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   invalid_state: 500,
   data_import_failed: 500,
   store_closed: 503,
+  overloaded: 503,
   store_corrupt: 500,
   config_invalid: 500,
 };
@@ -72,7 +73,7 @@ const PUBLIC_DETAILS: Partial<Record<ErrorCode, (details: Readonly<Record<string
 };
 
 /** Server-side failures whose code the client may see (a transfer check's 502s say why). */
-const PUBLIC_5XX: ReadonlySet<ErrorCode> = new Set(['backend_unavailable', 'gateway_timeout', 'tx_not_found', 'tx_decode_failed', 'check_failed']);
+const PUBLIC_5XX: ReadonlySet<ErrorCode> = new Set(['backend_unavailable', 'gateway_timeout', 'tx_not_found', 'tx_decode_failed', 'check_failed', 'overloaded']);
 
 export function errorBody(error: ServiceError): { status: number; body: Record<string, unknown> } {
   const status = HTTP_STATUS[error.code];
@@ -110,6 +111,8 @@ export function errorHandler(error: FastifyError, request: FastifyRequest, reply
         : frameworkError(error);
   if (mapped) {
     if (mapped.status >= 500) request.log.error({ err: error }, 'request failed');
+    // a full queue: the client may come back shortly
+    if (isServiceError(error) && error.code === 'overloaded') reply.header('retry-after', String(error.details?.retryAfterSeconds ?? 1));
     return reply.status(mapped.status).send(mapped.body);
   }
   request.log.error({ err: error }, 'unexpected error');

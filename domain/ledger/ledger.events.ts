@@ -1,7 +1,28 @@
 import { z } from 'zod';
 
-/** Stream `ledger-{userId}`: everything that moves a user's money or quota. */
+/**
+ * Stream `ledger-{userId}`: the root of a user's ledger, its first period (and, for a data directory
+ * written before periods, its whole history up to the first rollover). Later periods are the streams
+ * `ledger-{userId}@YYYY-MM` (see ledgerPeriodStream), chained by PeriodClosed.next / PeriodOpened.previous.
+ */
 export const ledgerStream = (userId: string): string => `ledger-${userId}`;
+
+/** Separates the user id from a period's month in a period stream's name (user ids never contain it). */
+const PERIOD_SEPARATOR = '@';
+
+/** Stream of the user's ledger period that counts in the month of `periodStart` (ISO, first of the month). */
+export const ledgerPeriodStream = (userId: string, periodStart: string): string =>
+  `${ledgerStream(userId)}${PERIOD_SEPARATOR}${periodStart.slice(0, 7)}`;
+
+/** The user whose ledger a stream (root or period) belongs to. */
+export function ledgerUserOf(streamId: string): string {
+  const userAndMonth = streamId.slice('ledger-'.length);
+  const separator = userAndMonth.lastIndexOf(PERIOD_SEPARATOR);
+  return separator === -1 ? userAndMonth : userAndMonth.slice(0, separator);
+}
+
+/** True for a user's root ledger stream (not a later period). */
+export const isLedgerRoot = (streamId: string): boolean => streamId.startsWith('ledger-') && !streamId.includes(PERIOD_SEPARATOR);
 
 const micros = z.number().int().nonnegative();
 const isoTime = z.string();
@@ -22,6 +43,17 @@ export const chargeDetailsSchema = z.object({
   providers: z.array(z.object({ provider: z.string(), outcome: z.string(), charged: z.boolean() })).optional(),
 });
 export type ChargeDetails = z.infer<typeof chargeDetailsSchema>;
+
+/** What one period hands to the next: money, plan, cap and the quota month's usage. */
+export const ledgerSnapshotSchema = z.object({
+  plan: planSchema,
+  balanceMicros: micros,
+  monthlyCapMicros: micros.nullable(),
+  periodStart: isoTime.nullable(),
+  periodUnitsUsed: z.number().int().nonnegative(),
+  periodSpentMicros: micros,
+});
+export type LedgerSnapshot = z.infer<typeof ledgerSnapshotSchema>;
 
 export const ledgerEventSchemas = {
   PlanChanged: z.object({ plan: planSchema, at: isoTime }),
@@ -46,6 +78,10 @@ export const ledgerEventSchemas = {
     reason: z.string(),
     at: isoTime,
   }),
+  /** The last event of a closed period: its closing state, and the stream of the period that follows. */
+  PeriodClosed: z.object({ next: z.string(), nextMonth: isoTime, closing: ledgerSnapshotSchema, at: isoTime }),
+  /** The first event of a period stream: the month it counts in, and the previous period's closing. */
+  PeriodOpened: z.object({ month: isoTime, previous: z.string(), opening: ledgerSnapshotSchema, at: isoTime }),
 } as const;
 
 type Schemas = typeof ledgerEventSchemas;

@@ -208,6 +208,9 @@ function predict(command: LedgerCommand, model: ReturnType<typeof audit>): 'even
       if (model.cap !== null && used.spent + command.priceMicros > model.cap) return 'monthly_cap_exceeded';
       return model.balance < command.priceMicros ? 'insufficient_funds' : 'events';
     }
+    case 'ClosePeriod':
+    case 'OpenPeriod':
+      return 'events';
   }
 }
 

@@ -14,6 +14,11 @@ export interface Decider<Command, Event extends DomainEvent, State> {
   initialState(): State;
   /** Validates a stored event on load; unknown types return null and are skipped by `evolve`. */
   parse(event: DomainEvent): Event | null;
+  /**
+   * A copy that `evolve` may change without touching `state` (the executor decides a batch on a copy).
+   * Default: structuredClone. A decider whose evolve mutates only some parts can copy just those.
+   */
+  clone?(state: State): State;
 }
 
 /** `parse` for a family of zod schemas keyed by event type. */

@@ -53,6 +53,8 @@ export const ERROR_CODES = [
   'invalid_state',
   'data_import_failed',
   'store_closed',
+  // a bounded queue or cache is full: retry after a moment (503 with Retry-After)
+  'overloaded',
   'store_corrupt',
   'config_invalid',
 ] as const;

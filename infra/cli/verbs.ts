@@ -10,6 +10,7 @@ import type { Services } from '../bootstrap.js';
 import { flag, numberFlag, requiredFlag, type ParsedArgs } from './args.js';
 import { ACCOUNT_VERBS, emailOwner } from './account-verbs.js';
 import { auditLedgers } from './ledger-audit.js';
+import { walkLedgerChain } from '../../commands/ledger-chain-walk.js';
 import { X402_VERBS } from './x402-verbs.js';
 import { INSPECT_VERBS } from './inspect-verbs.js';
 import { DATA_VERBS } from './data-verbs.js';
@@ -95,10 +96,18 @@ export const VERBS: Record<string, (services: Services, args: ParsedArgs, io?: V
     return ok({ billing: await depositToAccount(services.commands, { userId, amountMicros: usdToMicros(usd), ...(flag(args, 'id') ? { depositId: flag(args, 'id')! } : {}) }) });
   },
   async 'ledger show'(services, args) {
+    // the chain of periods from the root; --period YYYY-MM lists the events of that period only
     const userId = requiredFlag(args, 'user');
+    const only = flag(args, 'period');
+    const periods = [];
     const events = [];
-    for await (const e of services.store.read(`ledger-${userId}`)) events.push({ revision: Number(e.revision), type: e.type, data: e.data, at: e.metadata.occurredAt });
-    return ok({ user_id: userId, billing: (await readBalance(services.commands, userId)).billing, events });
+    for await (const period of walkLedgerChain(services.store, userId)) {
+      const { opened, closed } = period.state;
+      periods.push({ stream: period.stream, events: period.events.length, opening: opened?.opening ?? null, closing: closed?.closing ?? null, breaks: period.breaks });
+      if (only && !period.stream.endsWith(`@${only}`)) continue;
+      for (const e of period.events) events.push({ stream: period.stream, revision: Number(e.revision), type: e.type, data: e.data, at: e.metadata.occurredAt });
+    }
+    return ok({ user_id: userId, billing: (await readBalance(services.commands, userId)).billing, periods, events });
   },
   ...ACCOUNT_VERBS,
   ...X402_VERBS,
