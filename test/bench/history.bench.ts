@@ -59,7 +59,7 @@ async function screens(port: number, headers: Record<string, string>) {
     });
   await run(1);
   const result = await run(DURATION_S);
-  return { rps: Math.round(result.requests.average), p99: result.latency.p99 };
+  return { rps: Math.round(result.requests.average), p99: result.latency.p99, non2xx: result.non2xx };
 }
 
 async function measure(dataDir: string) {
@@ -95,7 +95,7 @@ async function main() {
       await fill(dataDir, step);
       const m = await measure(dataDir);
       const disk = await du(dataDir);
-      const row = `| ${step.toLocaleString('en-US')} | ${m.healthyS.toFixed(1)} | ${m.rss} | ${(disk / 1e6).toFixed(0)} | ${m.screen.rps} | ${m.screen.p99} | ${m.baseline.rps} | ${(m.screen.rps / m.baseline.rps).toFixed(2)} |`;
+      const row = `| ${step.toLocaleString('en-US')} | ${m.healthyS.toFixed(1)} | ${m.rss} | ${(disk / 1e6).toFixed(0)} | ${m.screen.rps} | ${m.screen.p99} | ${m.screen.non2xx} | ${m.baseline.rps} | ${(m.screen.rps / m.baseline.rps).toFixed(2)} |`;
       process.stdout.write(`${row}\n`);
       rows.push(row);
     }
@@ -105,8 +105,8 @@ async function main() {
   const table = [
     `Measured by \`npm run bench:history\` (${new Date().toISOString().slice(0, 10)}; paid screens written through the command layer over 1,000 accounts; each step then measured on a fresh \`npm start\` process with the shipped data sets; screens: 16 connections, ${DURATION_S} s, autocannon on the same 2-core machine):`,
     '',
-    '| paid screens so far | start to healthy s | RSS after start MB | disk MB | screen req/s | screen p99 ms | bare route req/s | ratio |',
-    '|---|---|---|---|---|---|---|---|',
+    '| paid screens so far | start to healthy s | RSS after start MB | disk MB | screen req/s | screen p99 ms | screen non-2xx | bare route req/s | ratio |',
+    '|---|---|---|---|---|---|---|---|---|',
     ...rows,
   ].join('\n');
   process.stdout.write(`\n${table}\n`);
