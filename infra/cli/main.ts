@@ -2,6 +2,7 @@ import { isServiceError } from '../../domain/shared/errors.js';
 import { createServices } from '../bootstrap.js';
 import { loadConfig } from '../config.js';
 import { parseArgs } from './args.js';
+import { runMcpProxy } from './mcp-proxy-verb.js';
 import { runRemoteVerb } from './remote-verb.js';
 import { findRunningService } from './service-file.js';
 import { runVerb, type VerbResult } from './verbs.js';
@@ -11,6 +12,8 @@ import { runVerb, type VerbResult } from './verbs.js';
  * the same DATA_DIR the verb is sent to it; otherwise the CLI opens the data directory itself.
  */
 async function main(argv: string[]): Promise<number> {
+  // A long-running stdio MCP server, not a JSON verb: it opens no data directory and owns stdout.
+  if (argv[0] === 'mcp-proxy') return runMcpProxy(parseArgs(argv));
   const config = loadConfig();
   const running = await findRunningService(config.DATA_DIR);
   let result: VerbResult;

@@ -1,0 +1,38 @@
+import { z } from 'zod';
+import { bazaarResourceServerExtension, declareDiscoveryExtension, type DiscoveryExtension } from '@x402/extensions/bazaar';
+import { jsonSchemaOf, type PaidOffer } from './paid-offers.js';
+
+/**
+ * The Bazaar discovery extension (`extensions.bazaar` of a quote) of a paid resource, built with
+ * @x402/extensions itself so a facilitator's catalogue reads it as its own: how to call the resource
+ * (input schema), what it answers (output schema and an example). The price is the quote's `accepts`.
+ */
+export type BazaarExtensions = { readonly bazaar: DiscoveryExtension };
+
+/** A REST route's: its path parameters, filled with this request's values, and its method and route template. */
+export function restDiscovery(offer: PaidOffer, request: { method: string; path: string }): BazaarExtensions {
+  const input = jsonSchemaOf(z.object(offer.input));
+  const declared = declareDiscoveryExtension({
+    pathParamsSchema: { properties: input.properties, required: input.required },
+    output: { example: offer.outputExample, schema: jsonSchemaOf(offer.output) },
+  });
+  // The package's own enrichment adds the method, `routeTemplate` and the request's path parameters.
+  const enriched = bazaarResourceServerExtension.enrichDeclaration!(declared.bazaar, {
+    method: request.method,
+    routePattern: offer.routeTemplate,
+    adapter: { getPath: () => request.path },
+  });
+  return { bazaar: enriched as DiscoveryExtension };
+}
+
+/** An MCP tool's: its name, description, argument schema and output, on the Streamable HTTP transport. */
+export function mcpDiscovery(offer: PaidOffer): BazaarExtensions {
+  const declared = declareDiscoveryExtension({
+    toolName: offer.tool,
+    description: offer.description,
+    transport: 'streamable-http',
+    inputSchema: jsonSchemaOf(z.object(offer.input)),
+    output: { example: offer.outputExample, schema: jsonSchemaOf(offer.output) },
+  });
+  return { bazaar: declared.bazaar! };
+}

@@ -1,0 +1,134 @@
+import { z } from 'zod';
+import type { Product } from '../../domain/billing/products.js';
+import { SCREEN_NETWORKS, TRANSFER_CHAINS } from '../../domain/shared/network.js';
+
+/**
+ * What an agent needs to know about each paid x402 resource, in one place for both doors: the REST route
+ * (its Bazaar discovery metadata) and the MCP tool (its input and output schemas). The input schemas only
+ * describe the REST rules: the REST parser enforces them, so both doors answer a bad input with the same
+ * code (`chain_unsupported`, `address_invalid`, `body_invalid`).
+ */
+
+const billing = z.looseObject({
+  model: z.literal('x402'),
+  currency: z.literal('USD'),
+  charged_usd: z.number().describe('0 when an earlier payment for the same transfer covered this call'),
+  network: z.string().describe('CAIP-2 id of the payment network'),
+  asset: z.string(),
+  payer: z.string().nullable(),
+  transaction: z.string().nullable().describe('the settlement transaction'),
+  replay: z.boolean(),
+});
+
+const addressInput = {
+  chain: z.string().describe(`Network of the address: one of ${SCREEN_NETWORKS.join(', ')} (case-insensitive, 1..20 characters)`),
+  address: z.string().describe('The address: 0x followed by 40 hex digits (EVM) or a TRON base58check address starting with T (1..120 characters)'),
+};
+const transferInput = {
+  chain: z.string().describe(`Chain of the transaction: one of ${TRANSFER_CHAINS.join(', ')} that this deployment reads (case-insensitive)`),
+  tx_hash: z.string().describe('Transaction hash: 0x followed by 64 hex digits (EVM); 64 hex digits, 0x optional (TRON); at most 80 characters'),
+};
+
+const screenBody = z.looseObject({
+  schema_version: z.number().int(),
+  address: z.string(),
+  network: z.enum(SCREEN_NETWORKS),
+  provider: z.string(),
+  coverage: z.looseObject({}),
+  verdict: z.looseObject({}),
+  billing,
+  elapsed_ms: z.number(),
+});
+const addressCheckBody = z.looseObject({ decision: z.string(), verdict: z.looseObject({}), billing, elapsed_ms: z.number() });
+const transferCheckBody = z.looseObject({ composite_result: z.looseObject({}), policy_result: z.looseObject({}), billing, elapsed_ms: z.number() });
+
+/** The 202 of a check still running when the call returns: fetch it later with the free result tool / path. */
+export const runningCheck = {
+  check_id: z.string().describe('The only credential of the free result endpoint and of the free result tool'),
+  status: z.literal('running'),
+  result_url: z.string().optional().describe('REST: the free result path'),
+  retry_url: z.string().optional().describe('REST: the free result path'),
+  result_tool: z.string().optional().describe('MCP: the free tool that fetches the result with this check_id'),
+};
+
+const exampleBilling = {
+  model: 'x402',
+  currency: 'USD',
+  charged_usd: 0.1,
+  network: 'eip155:8453',
+  asset: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913',
+  payer: '0x857b06519E91e3A54538791bDbb0E22373e36b66',
+  transaction: '0x8f2c6a2b5e1f0d4c3b2a19080706050403020100ffeeddccbbaa998877665544',
+  replay: false,
+} as const;
+
+export interface PaidOffer {
+  readonly product: Product;
+  /** The MCP tool's name. */
+  readonly tool: string;
+  readonly title: string;
+  /** What the agent is told; the REST quote keeps its route's own description. */
+  readonly description: string;
+  /** The REST route, in Fastify's `:param` form (also the Bazaar `routeTemplate`). */
+  readonly routeTemplate: string;
+  readonly input: z.ZodRawShape;
+  /** The REST 200 body (the tool's structured output). */
+  readonly output: z.ZodObject;
+  readonly outputExample: Record<string, unknown>;
+  /** The free MCP tool that fetches a check that outlived the call. */
+  readonly resultTool?: string;
+}
+
+export const PAID_OFFERS = {
+  screen: {
+    product: 'screen',
+    tool: 'screen_address',
+    title: 'Screen an address (0.10 USD)',
+    description: 'Light screen of an address: sanctions lists and consensus labels, no graph. Answers at once.',
+    routeTemplate: '/screen/:chain/:address',
+    input: addressInput,
+    output: screenBody,
+    outputExample: {
+      schema_version: 1,
+      address: '0x098b716b8aaf21512996dc57eb0615e2383e2f96',
+      network: 'ETH',
+      provider: 'service',
+      coverage: { data_available: true, sdn_checked: true, graph_analysed: false },
+      verdict: { ok: false, risk_level: 'sanctioned', risk_score: 100, label: 'Lazarus Group' },
+      billing: exampleBilling,
+      elapsed_ms: 180,
+    },
+  },
+  check_address: {
+    product: 'check_address',
+    tool: 'check_address',
+    title: 'Full check of an address (1.00 USD)',
+    description:
+      'Full four-tier check of an address: sanctions, consensus, one hop and graph exposure. Waits up to 30 s; a check that takes longer returns its check_id: fetch it with get_address_check_result (free, no second charge).',
+    routeTemplate: '/check-address/:chain/:address',
+    input: addressInput,
+    output: addressCheckBody,
+    outputExample: { decision: 'block', verdict: { risk_level: 'high', tier3_applied: true, tier4_applied: true }, billing: { ...exampleBilling, charged_usd: 1 }, elapsed_ms: 4200 },
+    resultTool: 'get_address_check_result',
+  },
+  check_transfer: {
+    product: 'check_transfer',
+    tool: 'check_transfer',
+    title: 'Check a transfer (KYT, 0.50 USD)',
+    description:
+      'Transfer check (KYT): exposure of every sender of a transaction, the standard policy and its alerts. Paid once per (chain, tx_hash): a later call for the same transfer is served without a second charge. Waits up to 30 s; a check that takes longer returns its check_id: fetch it with get_transfer_check_result (free).',
+    routeTemplate: '/check-transfer/:chain/:tx_hash',
+    input: transferInput,
+    output: transferCheckBody,
+    outputExample: { composite_result: { risk_level: 'low' }, policy_result: { decision: 'allow', alerts: [] }, billing: { ...exampleBilling, charged_usd: 0.5 }, elapsed_ms: 2100 },
+    resultTool: 'get_transfer_check_result',
+  },
+} as const satisfies Partial<Record<Product, PaidOffer>>;
+
+export const paidOfferOf = (product: Product): PaidOffer | undefined => (PAID_OFFERS as Partial<Record<Product, PaidOffer>>)[product];
+
+/** JSON Schema of a zod schema, self-contained (no `$schema`, no `$ref`), as Bazaar and MCP carry it. */
+export function jsonSchemaOf(schema: z.ZodType): Record<string, unknown> {
+  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { unrepresentable: 'any' }) as Record<string, unknown>;
+  return rest;
+}
