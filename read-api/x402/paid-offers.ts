@@ -45,7 +45,7 @@ const transferCheckBody = z.looseObject({ composite_result: z.looseObject({}), p
 /** The 202 of a check still running when the call returns: fetch it later with the free result tool / path. */
 export const runningCheck = {
   check_id: z.string().describe('The only credential of the free result endpoint and of the free result tool'),
-  status: z.literal('running'),
+  status: z.string().describe('"running" while the check runs'),
   result_url: z.string().optional().describe('REST: the free result path'),
   retry_url: z.string().optional().describe('REST: the free result path'),
   result_tool: z.string().optional().describe('MCP: the free tool that fetches the result with this check_id'),
