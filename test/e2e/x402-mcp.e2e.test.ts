@@ -1,6 +1,10 @@
+import { mkdtemp, writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { PaymentRequiredV2Schema } from '@x402/core/schemas';
@@ -223,6 +227,36 @@ describe('paying through the MCP proxy', () => {
     expect(viaMcp.isError).toBe(rest.status >= 400);
     expect(structured(viaMcp).error?.code).toBe(restBody.error?.code);
     expect(mcpSettled).toBe(restSettled);
+  });
+});
+
+describe('the mcp-proxy CLI verb', () => {
+  it('a standard MCP client spawns it over stdio and gets a paid verdict; the key is never printed', async () => {
+    const key = generatePrivateKey();
+    const wallet = privateKeyToAccount(key);
+    await installTestUsdc(h.anvil.rpcUrl, USDC, [{ to: wallet.address, amount: 1_000_000n }]);
+    const keyFile = join(await mkdtemp(join(tmpdir(), 'mcp-proxy-')), 'wallet.key');
+    await writeFile(keyFile, `${key}\n`, { mode: 0o600 });
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: ['--import', 'tsx', 'infra/cli/main.ts', 'mcp-proxy', '--url', `${h.url}/mcp`, '--wallet-key-file', keyFile, '--spend-cap-usd', '0.10'],
+      stderr: 'pipe',
+    });
+    const logged: string[] = [];
+    transport.stderr?.on('data', (chunk: Buffer) => logged.push(chunk.toString('utf8')));
+    const agent = new Client({ name: 'stdio-agent', version: '1.0.0' });
+    await agent.connect(transport);
+    opened.push(agent);
+
+    expect((await agent.listTools()).tools.map((tool) => tool.name)).toContain('screen_address');
+    const result = await call(agent, 'screen_address', { chain: 'ETH', address: madeUpEvmAddress('mcp-stdio') });
+    expect(structured(result)).toMatchObject({ verdict: { ok: true }, billing: { charged_usd: 0.1, payer: wallet.address } });
+    expect(structured(await call(agent, 'screen_address', { chain: 'ETH', address: madeUpEvmAddress('mcp-stdio-2') })).error.code).toBe('spend_cap_exceeded');
+    expect(await h.balance(wallet.address)).toBe(900_000n);
+
+    const stderr = logged.join('');
+    expect(stderr).toMatch(/paid 0\.1 USD/);
+    expect(stderr.toLowerCase()).not.toContain(key.slice(2).toLowerCase());
   });
 });
 
