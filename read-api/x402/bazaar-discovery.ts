@@ -11,10 +11,12 @@ export type BazaarExtensions = { readonly bazaar: DiscoveryExtension };
 
 /** A REST route's: its path parameters, filled with this request's values, and its method and route template. */
 export function restDiscovery(offer: PaidOffer, request: { method: string; path: string }): BazaarExtensions {
-  const input = jsonSchemaOf(z.object(offer.input));
-  const declared = declareDiscoveryExtension({
-    pathParamsSchema: { properties: input.properties, required: input.required },
-    output: { example: offer.outputExample, schema: jsonSchemaOf(offer.output) },
+  const declared = once(restDeclarations, offer, () => {
+    const input = jsonSchemaOf(z.object(offer.input));
+    return declareDiscoveryExtension({
+      pathParamsSchema: { properties: input.properties, required: input.required },
+      output: { example: offer.outputExample, schema: jsonSchemaOf(offer.output) },
+    });
   });
   // The package's own enrichment adds the method, `routeTemplate` and the request's path parameters.
   const enriched = bazaarResourceServerExtension.enrichDeclaration!(declared.bazaar, {
@@ -27,12 +29,22 @@ export function restDiscovery(offer: PaidOffer, request: { method: string; path:
 
 /** An MCP tool's: its name, description, argument schema and output, on the Streamable HTTP transport. */
 export function mcpDiscovery(offer: PaidOffer): BazaarExtensions {
-  const declared = declareDiscoveryExtension({
-    toolName: offer.tool,
-    description: offer.description,
-    transport: 'streamable-http',
-    inputSchema: jsonSchemaOf(z.object(offer.input)),
-    output: { example: offer.outputExample, schema: jsonSchemaOf(offer.output) },
-  });
+  const declared = once(mcpDeclarations, offer, () =>
+    declareDiscoveryExtension({
+      toolName: offer.tool,
+      description: offer.description,
+      transport: 'streamable-http',
+      inputSchema: jsonSchemaOf(z.object(offer.input)),
+      output: { example: offer.outputExample, schema: jsonSchemaOf(offer.output) },
+    }),
+  );
   return { bazaar: declared.bazaar! };
+}
+
+// Declarations depend on the offer alone: built once per offer (a handful), not on every 402.
+const restDeclarations = new Map<PaidOffer, Record<string, DiscoveryExtension>>();
+const mcpDeclarations = new Map<PaidOffer, Record<string, DiscoveryExtension>>();
+function once<V>(cache: Map<PaidOffer, V>, offer: PaidOffer, build: () => V): V {
+  if (!cache.has(offer)) cache.set(offer, build());
+  return cache.get(offer)!;
 }

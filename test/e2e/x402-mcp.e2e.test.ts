@@ -230,6 +230,32 @@ describe('paying through the MCP proxy', () => {
   });
 });
 
+describe('rate limits shared with REST', () => {
+  it('MCP calls draw on the same per-client buckets as the REST routes, and a refusal says when to retry', async () => {
+    const strict = await buildX402App({ ...h.svc.services.x402.app!, limits: { paidPerMinute: 1, freePerMinute: 3 } });
+    await strict.listen({ port: 0, host: '127.0.0.1' });
+    opened.push({ close: () => strict.close() });
+    const base = `http://127.0.0.1:${(strict.server.address() as AddressInfo).port}`;
+    const client = await mcpClient(base);
+    const address = madeUpEvmAddress('mcp-limit');
+
+    expect((await fetch(`${base}/screen/ETH/${address}`)).status).toBe(402); // free 1 (REST quote)
+    expect(structured(await call(client, 'screen_address', { chain: 'ETH', address })).error).toBe('payment_required'); // free 2
+    expect(structured(await call(client, 'list_networks', {})).payment).toBeDefined(); // free 3
+    const limited = await call(client, 'list_networks', {});
+    expect(structured(limited).error.code).toBe('rate_limit_exceeded');
+    expect(structured(limited).retry_after_seconds).toBeGreaterThan(0);
+    expect((await fetch(`${base}/screen/ETH/${address}`)).status).toBe(429);
+
+    const requirement = paymentRequirementsSchema.parse(structured(await call(await mcpClient(), 'screen_address', { chain: 'ETH', address })).accepts[0]);
+    const proof = await signPaymentFor(h.payer, knownUsdcOf(requirement)!, requirement, { url: `${base}/mcp` });
+    expect((await call(client, 'screen_address', { chain: 'ETH', address }, { 'x402/payment': proof })).isError).toBeFalsy(); // paid 1
+    const second = await call(client, 'screen_address', { chain: 'ETH', address }, { 'x402/payment': proof });
+    expect(structured(second).error.code).toBe('rate_limit_exceeded');
+    expect((await fetch(`${base}/screen/ETH/${address}`, { headers: { 'x-payment': 'e30=' } })).status).toBe(429);
+  });
+});
+
 describe('the mcp-proxy CLI verb', () => {
   it('a standard MCP client spawns it over stdio and gets a paid verdict; the key is never printed', async () => {
     const key = generatePrivateKey();

@@ -124,7 +124,8 @@ function registerNetworksTool(server: McpServer, context: McpCallContext): void 
     },
     async () => {
       try {
-        context.limiter.take('free', context.clientIp);
+        // awaited: harmless on this process's limiter, and right for a shared (asynchronous) one
+        await context.limiter.take('free', context.clientIp);
       } catch (error) {
         if (!isServiceError(error)) throw error;
         const { status, body } = x402ErrorBody(error);
