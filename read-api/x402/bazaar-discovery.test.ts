@@ -14,7 +14,8 @@ import { PAID_OFFERS, type PaidOffer } from './paid-offers.js';
 
 const offers: PaidOffer[] = Object.values(PAID_OFFERS);
 const terms = { network: X402_NETWORKS['base-sepolia'], payTo: '0x209693Bc6afc0C5328bA36FaF03C514EF312287C', maxTimeoutSeconds: 300 } as const;
-const pathOf = (offer: PaidOffer) => offer.routeTemplate.replace(':chain', 'ETH').replace(/:(address|tx_hash)/, '0xabc');
+const pathOf = (offer: PaidOffer) =>
+  offer.routeTemplate.replace(':chain', 'ETH').replace(':address', '0x098B716B8Aaf21512996dC57EB0615e2383E2f96').replace(':tx_hash', `0x${'ab'.repeat(32)}`);
 
 describe('Bazaar discovery metadata of the paid x402 resources', () => {
   it('is, at the type level, what @x402/extensions declares and what an x402 v2 quote carries', () => {
@@ -43,6 +44,7 @@ describe('Bazaar discovery metadata of the paid x402 resources', () => {
     const broken = { ...PAID_OFFERS.screen, outputExample: { ...PAID_OFFERS.screen.outputExample, network: 'DOGE' } };
     expect(validateDiscoveryExtension(mcpDiscovery(broken).bazaar).valid).toBe(false);
     expect(validateDiscoveryExtension(restDiscovery(PAID_OFFERS.screen, { method: 'GET', path: '/elsewhere' }).bazaar).valid).toBe(false);
+    expect(validateDiscoveryExtension(restDiscovery(PAID_OFFERS.screen, { method: 'GET', path: '/screen/ETH/0xabc' }).bazaar).valid).toBe(false);
   });
 
   it('a quote with the extension is a valid x402 v2 PaymentRequired for the reference client', () => {

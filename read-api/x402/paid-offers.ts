@@ -20,13 +20,27 @@ const billing = z.looseObject({
   replay: z.boolean(),
 });
 
+// The REST rules, advertised as JSON Schema keywords (`.meta`, not checks): the REST parser enforces them,
+// so an argument that breaks one gets the REST code, not the MCP SDK's generic validation error.
 const addressInput = {
-  chain: z.string().describe(`Network of the address: one of ${SCREEN_NETWORKS.join(', ')} (case-insensitive, 1..20 characters)`),
-  address: z.string().describe('The address: 0x followed by 40 hex digits (EVM) or a TRON base58check address starting with T (1..120 characters)'),
+  chain: z
+    .string()
+    .describe(`Network of the address: one of ${SCREEN_NETWORKS.join(', ')} (any case)`)
+    .meta({ minLength: 1, maxLength: 20, examples: [...SCREEN_NETWORKS] }),
+  address: z
+    .string()
+    .describe('The address: 0x followed by 40 hex digits (EVM), or a TRON base58check address starting with T')
+    .meta({ minLength: 1, maxLength: 120, pattern: '^(0x[0-9a-fA-F]{40}|T[1-9A-HJ-NP-Za-km-z]{33})$', examples: ['0x098B716B8Aaf21512996dC57EB0615e2383E2f96'] }),
 };
 const transferInput = {
-  chain: z.string().describe(`Chain of the transaction: one of ${TRANSFER_CHAINS.join(', ')} that this deployment reads (case-insensitive)`),
-  tx_hash: z.string().describe('Transaction hash: 0x followed by 64 hex digits (EVM); 64 hex digits, 0x optional (TRON); at most 80 characters'),
+  chain: z
+    .string()
+    .describe(`Chain of the transaction: one of ${TRANSFER_CHAINS.join(', ')} that this deployment reads (any case; list_networks says which)`)
+    .meta({ minLength: 1, maxLength: 20, examples: [...TRANSFER_CHAINS] }),
+  tx_hash: z
+    .string()
+    .describe('Transaction hash: 0x followed by 64 hex digits (EVM); 64 hex digits, 0x optional (TRON)')
+    .meta({ minLength: 1, maxLength: 80, pattern: '^(0x)?[0-9a-fA-F]{64}$' }),
 };
 
 const screenBody = z.looseObject({

@@ -86,6 +86,8 @@ describe('the MCP server on the x402 app', () => {
     const screen = tools.find((tool) => tool.name === 'screen_address')!;
     expect(screen.inputSchema).toMatchObject({ type: 'object', properties: { chain: { type: 'string' }, address: { type: 'string' } }, required: ['chain', 'address'] });
     expect(screen.outputSchema?.properties).toHaveProperty('verdict');
+    // the REST rules, advertised (the REST parser enforces them with its codes)
+    expect(screen.inputSchema.properties?.address).toMatchObject({ maxLength: 120, pattern: expect.any(String) });
     expect(screen.description).toMatch(/0\.10 USD/);
     expect(tools.find((tool) => tool.name === 'check_transfer')!.inputSchema.required).toEqual(['chain', 'tx_hash']);
   });
