@@ -1,5 +1,5 @@
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { RateLimiter } from '../rate-limiter.js';
 import type { X402AppServices } from '../x402-services.js';
 import { buildMcpServer } from './mcp-tools.js';
@@ -22,10 +22,17 @@ export function registerMcpRoute(app: FastifyInstance, context: { services: X402
       void transport.close();
       void server.close();
     });
-    await server.connect(transport);
-    await transport.handleRequest(request.raw, reply.raw, request.body);
+    try {
+      await server.connect(transport);
+      await transport.handleRequest(request.raw, reply.raw, request.body);
+    } catch (error) {
+      // the reply is ours once hijacked: answer it, or the client would wait for ever
+      request.log.error({ err: error }, 'MCP request failed');
+      if (!reply.raw.headersSent) reply.raw.writeHead(500, { 'content-type': 'application/json' });
+      if (!reply.raw.writableEnded) reply.raw.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32603, message: 'internal error' }, id: null }));
+    }
   });
-  const notAllowed = async (_request: unknown, reply: import('fastify').FastifyReply) => reply.status(405).header('allow', 'POST').send(NOT_ALLOWED);
+  const notAllowed = async (_request: unknown, reply: FastifyReply) => reply.status(405).header('allow', 'POST').send(NOT_ALLOWED);
   app.get('/mcp', notAllowed);
   app.delete('/mcp', notAllowed);
 }
