@@ -9,8 +9,8 @@ import {
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { quoteFor } from '../../domain/x402/quote.js';
 import { X402_NETWORKS } from '../../domain/x402/x402-networks.js';
-import { mcpDiscovery, restDiscovery, type BazaarExtensions } from './bazaar-discovery.js';
-import { PAID_OFFERS, type PaidOffer } from './paid-offers.js';
+import { mcpDiscovery, restBodyDiscovery, restDiscovery, type BazaarExtensions } from './bazaar-discovery.js';
+import { PAID_BODY_RESOURCES, PAID_OFFERS, type PaidOffer } from './paid-offers.js';
 
 const offers: PaidOffer[] = Object.values(PAID_OFFERS);
 const terms = { network: X402_NETWORKS['base-sepolia'], payTo: '0x209693Bc6afc0C5328bA36FaF03C514EF312287C', maxTimeoutSeconds: 300 } as const;
@@ -38,6 +38,15 @@ describe('Bazaar discovery metadata of the paid x402 resources', () => {
     expect(validateDiscoveryExtension(bazaar)).toEqual({ valid: true });
     expect(validateDiscoveryExtensionSpec(bazaar as unknown as Record<string, unknown>)).toEqual({ valid: true });
     expect(bazaar.info.input).toMatchObject({ type: 'mcp', toolName: offer.tool, transport: 'streamable-http', inputSchema: { type: 'object' } });
+  });
+
+  it('REST POST /explore: the JSON body schema and example, valid against its own schema and the Bazaar spec', () => {
+    const { bazaar } = restBodyDiscovery(PAID_BODY_RESOURCES.explore, { method: 'POST', path: '/explore' });
+    expect(validateDiscoveryExtension(bazaar)).toEqual({ valid: true });
+    expect(validateDiscoveryExtensionSpec(bazaar as unknown as Record<string, unknown>)).toEqual({ valid: true });
+    expect(bazaar.info.input).toMatchObject({ type: 'http', method: 'POST', bodyType: 'json', body: { network: 'ETH' } });
+    const wrongBody = { ...PAID_BODY_RESOURCES.explore, bodyExample: { address: 1 } };
+    expect(validateDiscoveryExtension(restBodyDiscovery(wrongBody, { method: 'POST', path: '/explore' }).bazaar).valid).toBe(false);
   });
 
   it('the validation bites: an output example that breaks its schema, or a request off the route, is refused', () => {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { bazaarResourceServerExtension, declareDiscoveryExtension, type DiscoveryExtension } from '@x402/extensions/bazaar';
-import { jsonSchemaOf, type PaidOffer } from './paid-offers.js';
+import { jsonSchemaOf, type PaidBodyResource, type PaidOffer } from './paid-offers.js';
 
 /**
  * The Bazaar discovery extension (`extensions.bazaar` of a quote) of a paid resource, built with
@@ -27,6 +27,24 @@ export function restDiscovery(offer: PaidOffer, request: { method: string; path:
   return { bazaar: enriched as DiscoveryExtension };
 }
 
+/** A REST route taking a JSON body: the body's schema and an example, and its method. */
+export function restBodyDiscovery(resource: PaidBodyResource, request: { method: string; path: string }): BazaarExtensions {
+  const declared = once(bodyDeclarations, resource, () =>
+    declareDiscoveryExtension({
+      bodyType: 'json',
+      input: resource.bodyExample,
+      inputSchema: jsonSchemaOf(resource.body, 'input'),
+      output: { example: resource.outputExample, schema: jsonSchemaOf(resource.output) },
+    }),
+  );
+  const enriched = bazaarResourceServerExtension.enrichDeclaration!(declared.bazaar, {
+    method: request.method,
+    routePattern: resource.routeTemplate,
+    adapter: { getPath: () => request.path },
+  });
+  return { bazaar: enriched as DiscoveryExtension };
+}
+
 /** An MCP tool's: its name, description, argument schema and output, on the Streamable HTTP transport. */
 export function mcpDiscovery(offer: PaidOffer): BazaarExtensions {
   const declared = once(mcpDeclarations, offer, () =>
@@ -44,7 +62,8 @@ export function mcpDiscovery(offer: PaidOffer): BazaarExtensions {
 // Declarations depend on the offer alone: built once per offer (a handful), not on every 402.
 const restDeclarations = new Map<PaidOffer, Record<string, DiscoveryExtension>>();
 const mcpDeclarations = new Map<PaidOffer, Record<string, DiscoveryExtension>>();
-function once<V>(cache: Map<PaidOffer, V>, offer: PaidOffer, build: () => V): V {
+const bodyDeclarations = new Map<PaidBodyResource, Record<string, DiscoveryExtension>>();
+function once<K, V>(cache: Map<K, V>, offer: K, build: () => V): V {
   if (!cache.has(offer)) cache.set(offer, build());
   return cache.get(offer)!;
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Product } from '../../domain/billing/products.js';
 import { SCREEN_NETWORKS, TRANSFER_CHAINS } from '../../domain/shared/network.js';
+import { exploreBody } from '../routes/explore.routes.js';
 
 /**
  * What an agent needs to know about each paid x402 resource, in one place for both doors: the REST route
@@ -141,8 +142,31 @@ export const PAID_OFFERS = {
 
 export const paidOfferOf = (product: Product): PaidOffer | undefined => (PAID_OFFERS as Partial<Record<Product, PaidOffer>>)[product];
 
+/** A paid REST resource that takes a JSON body (not an MCP tool): its Bazaar metadata only. */
+export interface PaidBodyResource {
+  readonly product: Product;
+  readonly routeTemplate: string;
+  readonly body: z.ZodType;
+  readonly bodyExample: Record<string, unknown>;
+  readonly output: z.ZodObject;
+  readonly outputExample: Record<string, unknown>;
+}
+
+export const PAID_BODY_RESOURCES = {
+  explore: {
+    product: 'explore',
+    routeTemplate: '/explore',
+    body: exploreBody,
+    bodyExample: { address: '0x098B716B8Aaf21512996dC57EB0615e2383E2f96', network: 'ETH', direction: 'in', max_hops: 3 },
+    output: z.looseObject({ job_id: z.string(), status: z.string(), result_url: z.string(), billing }),
+    outputExample: { job_id: '0199a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b', status: 'running', result_url: '/explore/0199a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b/result', billing: { ...exampleBilling, charged_usd: 1 } },
+  },
+} as const satisfies Partial<Record<Product, PaidBodyResource>>;
+
+export const paidBodyResourceOf = (product: Product): PaidBodyResource | undefined => (PAID_BODY_RESOURCES as Partial<Record<Product, PaidBodyResource>>)[product];
+
 /** JSON Schema of a zod schema, self-contained (no `$schema`, no `$ref`), as Bazaar and MCP carry it. */
-export function jsonSchemaOf(schema: z.ZodType): Record<string, unknown> {
-  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { unrepresentable: 'any' }) as Record<string, unknown>;
+export function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output' = 'output'): Record<string, unknown> {
+  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { unrepresentable: 'any', io }) as Record<string, unknown>;
   return rest;
 }

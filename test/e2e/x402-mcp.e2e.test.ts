@@ -298,5 +298,9 @@ describe('Bazaar discovery on the REST x402 quotes', () => {
       expect(validateDiscoveryExtension(bazaar)).toEqual({ valid: true });
       expect(validateDiscoveryExtensionSpec(bazaar as unknown as Record<string, unknown>)).toEqual({ valid: true });
     }
+    const explore = await fetch(`${h.url}/explore`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ address: madeUpEvmAddress('bz'), network: 'ETH' }) });
+    const bazaar = JSON.parse(Buffer.from(explore.headers.get('payment-required')!, 'base64').toString()).extensions.bazaar as DiscoveryExtension;
+    expect(bazaar.info.input).toMatchObject({ type: 'http', method: 'POST', bodyType: 'json' });
+    expect(validateDiscoveryExtension(bazaar)).toEqual({ valid: true });
   });
 });
