@@ -2,7 +2,6 @@ import { isServiceError } from '../../domain/shared/errors.js';
 import { createServices } from '../bootstrap.js';
 import { loadConfig } from '../config.js';
 import { parseArgs } from './args.js';
-import { runMcpProxy } from './mcp-proxy-verb.js';
 import { runRemoteVerb } from './remote-verb.js';
 import { findRunningService } from './service-file.js';
 import { runVerb, type VerbResult } from './verbs.js';
@@ -13,7 +12,8 @@ import { runVerb, type VerbResult } from './verbs.js';
  */
 async function main(argv: string[]): Promise<number> {
   // A long-running stdio MCP server, not a JSON verb: it opens no data directory and owns stdout.
-  if (argv[0] === 'mcp-proxy') return runMcpProxy(parseArgs(argv));
+  // (loaded only for it: the other verbs need none of the MCP client and wallet code)
+  if (argv[0] === 'mcp-proxy') return (await import('./mcp-proxy-verb.js')).runMcpProxy(parseArgs(argv));
   const config = loadConfig();
   const running = await findRunningService(config.DATA_DIR);
   let result: VerbResult;

@@ -42,9 +42,9 @@ afterAll(async () => {
   await h?.close();
 });
 
-async function mcpClient(base = h.url): Promise<Client> {
+async function mcpClient(base = h.url, headers: Record<string, string> = {}): Promise<Client> {
   const client = new Client({ name: 'e2e', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`)));
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`), { requestInit: { headers } }));
   opened.push(client);
   return client;
 }
@@ -234,27 +234,29 @@ describe('paying through the MCP proxy', () => {
 
 describe('rate limits shared with REST', () => {
   it('MCP calls draw on the same per-client buckets as the REST routes, and a refusal says when to retry', async () => {
-    const strict = await buildX402App({ ...h.svc.services.x402.app!, limits: { paidPerMinute: 1, freePerMinute: 3 } });
+    // a client of its own (behind a trusted proxy), so no other test's calls are in its buckets
+    const strict = await buildX402App({ ...h.svc.services.x402.app!, trustedProxies: ['loopback'], limits: { paidPerMinute: 1, freePerMinute: 3 } });
     await strict.listen({ port: 0, host: '127.0.0.1' });
     opened.push({ close: () => strict.close() });
     const base = `http://127.0.0.1:${(strict.server.address() as AddressInfo).port}`;
-    const client = await mcpClient(base);
+    const from = { 'x-forwarded-for': '203.0.113.77' };
+    const client = await mcpClient(base, from);
     const address = madeUpEvmAddress('mcp-limit');
 
-    expect((await fetch(`${base}/screen/ETH/${address}`)).status).toBe(402); // free 1 (REST quote)
+    expect((await fetch(`${base}/screen/ETH/${address}`, { headers: from })).status).toBe(402); // free 1 (REST quote)
     expect(structured(await call(client, 'screen_address', { chain: 'ETH', address })).error).toBe('payment_required'); // free 2
     expect(structured(await call(client, 'list_networks', {})).payment).toBeDefined(); // free 3
     const limited = await call(client, 'list_networks', {});
     expect(structured(limited).error.code).toBe('rate_limit_exceeded');
     expect(structured(limited).retry_after_seconds).toBeGreaterThan(0);
-    expect((await fetch(`${base}/screen/ETH/${address}`)).status).toBe(429);
+    expect((await fetch(`${base}/screen/ETH/${address}`, { headers: from })).status).toBe(429);
 
     const requirement = paymentRequirementsSchema.parse(structured(await call(await mcpClient(), 'screen_address', { chain: 'ETH', address })).accepts[0]);
     const proof = await signPaymentFor(h.payer, knownUsdcOf(requirement)!, requirement, { url: `${base}/mcp` });
     expect((await call(client, 'screen_address', { chain: 'ETH', address }, { 'x402/payment': proof })).isError).toBeFalsy(); // paid 1
     const second = await call(client, 'screen_address', { chain: 'ETH', address }, { 'x402/payment': proof });
     expect(structured(second).error.code).toBe('rate_limit_exceeded');
-    expect((await fetch(`${base}/screen/ETH/${address}`, { headers: { 'x-payment': 'e30=' } })).status).toBe(429);
+    expect((await fetch(`${base}/screen/ETH/${address}`, { headers: { ...from, 'x-payment': 'e30=' } })).status).toBe(429);
   });
 });
 
