@@ -10,7 +10,7 @@ import { X402_NETWORKS } from '../../domain/x402/x402-networks.js';
 import { createPayingProxy } from './mcp-proxy.js';
 
 /** What the scripted service does with a paid call. */
-type PaidOutcome = 'settled' | 'refused' | 'unknown' | 'waived';
+type PaidOutcome = 'settled' | 'refused' | 'unknown' | 'waived' | 'not_found';
 
 const terms = { network: X402_NETWORKS['base-sepolia'], payTo: privateKeyToAccount(generatePrivateKey()).address, maxTimeoutSeconds: 300 };
 const quote = (priceMicros: number, network: string = terms.network.caip2) => ({
@@ -35,6 +35,10 @@ async function setup(options: { priceMicros: number; capMicros: number; outcome:
     payments.push(payment);
     if (options.outcome === 'refused') return challenge({ ...quote(options.priceMicros), error: 'payment_replayed' });
     if (options.outcome === 'unknown') return { isError: true, content: [{ type: 'text', text: '{"error":{"code":"backend_unavailable"}}' }] };
+    if (options.outcome === 'not_found') {
+      const body = { error: { code: 'tx_not_found', message: 'no such transaction; nothing was charged' } };
+      return { isError: true, structuredContent: body, content: [{ type: 'text', text: JSON.stringify(body) }] };
+    }
     const receipt = options.outcome === 'settled' ? { _meta: { 'x402/payment-response': { success: true, transaction: '0xabc', network: terms.network.caip2 } } } : {};
     return { content: [{ type: 'text', text: 'served' }], ...receipt };
   });
@@ -92,6 +96,12 @@ describe('the paying MCP proxy', () => {
     const waived = await setup({ priceMicros: 100_000, capMicros: 100_000, outcome: 'waived' });
     expect((await waived.call()).isError).toBeFalsy();
     expect(waived.spent()).toBe(0);
+  });
+
+  it('hands the amount back on a refusal with its own code and no receipt (nothing settled)', async () => {
+    const { call, spent } = await setup({ priceMicros: 100_000, capMicros: 100_000, outcome: 'not_found' });
+    expect(codeOf(await call())).toBe('tx_not_found');
+    expect(spent()).toBe(0);
   });
 
   it('keeps the amount counted when the outcome is unknown', async () => {

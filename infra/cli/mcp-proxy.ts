@@ -90,13 +90,17 @@ export function challengeOf(result: CallToolResult): Challenge | null {
 const receiptOf = (result: CallToolResult) => result._meta?.[RECEIPT_META] as { success?: boolean; transaction?: string } | undefined;
 
 /**
- * Whether a paid call may have moved money: not when it was answered by a fresh challenge (refused
- * before settlement) or served without a receipt (an earlier payment covered it); an error without a
- * receipt after settlement began (outcome unknown) stays counted.
+ * Whether a paid call may have moved money. A settled call carries a receipt. Without one: a fresh
+ * challenge (the proof was refused), a call served without a charge (an earlier payment covered it) and
+ * a refusal with any other code (e.g. a transfer not found, checked before settling) moved nothing; a
+ * `backend_unavailable` or `service_internal_error` without a receipt may follow a settlement whose
+ * outcome is unknown, so it stays counted.
  */
 function movedMoney(result: CallToolResult): boolean {
-  if (challengeOf(result)) return false;
-  return result.isError ? true : receiptOf(result)?.success === true;
+  if (receiptOf(result)?.success === true) return true;
+  if (!result.isError || challengeOf(result)) return false;
+  const code = (result.structuredContent as { error?: { code?: unknown } } | undefined)?.error?.code;
+  return typeof code !== 'string' || code === 'backend_unavailable' || code === 'service_internal_error';
 }
 
 function refusal(code: string, message: string): CallToolResult {
