@@ -22,7 +22,7 @@ module.exports = {
     layer('commands', ['domain', 'commands'], []),
     layer('projections', ['domain', 'projections'], []),
     layer('processors', ['domain', 'commands', 'processors'], ['rxjs']),
-    layer('read-api', ['domain', 'commands', 'projections', 'read-api'], ['fastify', '@fastify', 'fastify-type-provider-zod', 'zod']),
+    layer('read-api', ['domain', 'commands', 'projections', 'read-api'], ['fastify', '@fastify', 'fastify-type-provider-zod', 'zod', '@modelcontextprotocol/sdk', '@x402/extensions']),
     {
       name: 'no-node-builtins-in-core',
       comment: 'domain, commands, projections and processors reach the outside world through ports only',

@@ -11,6 +11,9 @@ import { runVerb, type VerbResult } from './verbs.js';
  * the same DATA_DIR the verb is sent to it; otherwise the CLI opens the data directory itself.
  */
 async function main(argv: string[]): Promise<number> {
+  // A long-running stdio MCP server, not a JSON verb: it opens no data directory and owns stdout.
+  // (loaded only for it: the other verbs need none of the MCP client and wallet code)
+  if (argv[0] === 'mcp-proxy') return (await import('./mcp-proxy-verb.js')).runMcpProxy(parseArgs(argv));
   const config = loadConfig();
   const running = await findRunningService(config.DATA_DIR);
   let result: VerbResult;

@@ -5,6 +5,8 @@ import { fail } from '../../domain/shared/errors.js';
 import { microsToUsd } from '../../domain/shared/money.js';
 import { quoteFor } from '../../domain/x402/quote.js';
 import { decodePaymentHeader, encodeHeaderJson, type SettlementResponse } from '../../domain/x402/x402-wire.js';
+import { restBodyDiscovery, restDiscovery } from './bazaar-discovery.js';
+import { paidBodyResourceOf, paidOfferOf } from './paid-offers.js';
 import type { RateLimiter } from './rate-limiter.js';
 import type { X402AppServices } from './x402-services.js';
 
@@ -104,7 +106,11 @@ export function quoteHeaderFor(request: FastifyRequest, services: X402AppService
   const paid = request.routeOptions.config.x402;
   if (!paid) return null;
   const base = services.publicUrl?.replace(/\/+$/, '') ?? `${request.protocol}://${request.host}`;
-  return encodeHeaderJson(
-    quoteFor(services.deps.terms, { priceMicros: PRODUCTS[paid.product].priceMicros, url: `${base}${request.url}`, description: paid.description, error }),
-  );
+  const [offer, bodyResource, target] = [paidOfferOf(paid.product), paidBodyResourceOf(paid.product), { method: request.method, path: request.url.split('?')[0]! }];
+  // Bazaar discovery metadata, for the facilitator's catalogue and for agents
+  const extensions = offer ? restDiscovery(offer, target) : bodyResource ? restBodyDiscovery(bodyResource, target) : undefined;
+  return encodeHeaderJson({
+    ...quoteFor(services.deps.terms, { priceMicros: PRODUCTS[paid.product].priceMicros, url: `${base}${request.url}`, description: paid.description, error }),
+    ...(extensions ? { extensions } : {}),
+  });
 }

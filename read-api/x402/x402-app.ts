@@ -10,13 +10,14 @@ import { quoteHeaderFor, sendReceipt } from './paid-route.js';
 import { createRateLimiter } from './rate-limiter.js';
 import { x402CheckAddressRoutes } from './check-address.x402.routes.js';
 import { x402ExploreRoutes } from './explore.x402.routes.js';
+import { registerMcpRoute } from './mcp/mcp-route.js';
 import { x402ScreenRoutes } from './screen.x402.routes.js';
 import { x402TransferRoutes } from './transfer.x402.routes.js';
 import type { X402AppServices } from './x402-services.js';
 
 /** Browsers' x402 clients need these readable and sendable across origins. */
 const EXPOSED = 'PAYMENT-REQUIRED, PAYMENT-RESPONSE, X-PAYMENT-RESPONSE, Retry-After';
-const ALLOWED = 'PAYMENT-SIGNATURE, X-PAYMENT, Access-Control-Expose-Headers, Content-Type';
+const ALLOWED = 'PAYMENT-SIGNATURE, X-PAYMENT, Access-Control-Expose-Headers, Content-Type, Mcp-Protocol-Version, Mcp-Session-Id';
 
 /**
  * The x402 pay-per-call API ({x402_url}): its own Fastify app on its own port, beside the V2 app. No
@@ -75,5 +76,7 @@ export async function buildX402App(
     await app.register(x402ExploreRoutes, { services, limiter, pipeline: services.pipeline });
   }
   if (services.transfers) await app.register(x402TransferRoutes, { services, limiter, transfers: services.transfers });
+  // The agents' door: MCP tools served by the routes above (see mcp/mcp-tools.ts)
+  registerMcpRoute(app, { services, limiter });
   return app;
 }

@@ -35,6 +35,7 @@ describe('x402 GET /screen/{chain}/{address} with the real @x402/fetch client', 
           extra: { name: 'USDC', version: '2' },
         },
       ],
+      extensions: { bazaar: expect.objectContaining({ info: expect.objectContaining({ input: expect.objectContaining({ type: 'http', method: 'GET' }) }) }) },
     });
   });
 
