@@ -1,5 +1,5 @@
 import type { Collection as MongoCollection, Db, Document, Filter, Sort } from 'mongodb';
-import type { Position } from '../../domain/ports/event-store.port.js';
+import { comparePositions, type Position } from '../../domain/ports/event-store.port.js';
 import type { Collection, Doc, DocEntry, DocQuery, DocWrite, ReadStore, StoredDoc } from '../../domain/ports/read-store.port.js';
 import { createMongoCheckpointStore } from './mongo-checkpoint-store.js';
 import { fail } from '../../domain/shared/errors.js';
@@ -237,8 +237,20 @@ export function createMongoReadStore(db: Db, options: { onClose?: () => Promise<
       isOpen();
       // The checkpoint is checked first so that a runner that lost its name to another writes nothing.
       if (!samePosition(await checkpoints.load(move.name), move.previous)) return 'mismatch';
+      // One write per document, the latest: what the guarded writes in order would leave (and an unordered
+      // bulk write must not hold two upserts of one _id).
+      const latest = new Map<string, DocWrite>();
+      for (const write of writes) {
+        const key = `${write.collection}\u0000${write.id}`;
+        const known = latest.get(key);
+        if (!known || comparePositions(write.position, known.position) > 0) latest.set(key, write);
+      }
       const byCollection = new Map<string, DocWrite[]>();
-      for (const write of writes) byCollection.set(write.collection, [...(byCollection.get(write.collection) ?? []), write]);
+      for (const write of latest.values()) {
+        const list = byCollection.get(write.collection);
+        if (list) list.push(write);
+        else byCollection.set(write.collection, [write]);
+      }
       for (const [name, list] of byCollection) {
         checkName(name);
         await writeGuarded(db.collection<Stored>(name), list);

@@ -59,12 +59,12 @@ it('opens a data directory written before the read models were on disk: the firs
   }
 });
 
-it('rebuilds the intelligence index at a restart from the dataset streams alone', { timeout: 120_000 }, async () => {
+it('rebuilds the intelligence index at a restart from the dataset streams alone', { timeout: 300_000 }, async () => {
   const dataDir = await mkdtemp(join(tmpdir(), 'svc-restart-intel-'));
   dirs.push(dataDir);
   const sources = resolve(process.env.SVC_SOURCES_DIR || '../shared/data');
   const first = await startTestService({ SVC_SOURCES_DIR: sources }, dataDir);
-  for (let i = 0; i < 20; i++) await first.account({ depositUsd: 1 });
+  for (let i = 0; i < 3; i++) await first.account({ depositUsd: 1 });
   const before = first.services.intel.lookup(LAZARUS, 'ETH');
   await first.close();
 
