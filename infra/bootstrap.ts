@@ -52,8 +52,10 @@ import { registerBusLag, registerLogLag } from './metrics/lag-metrics.js';
 import { createServiceMetrics } from './metrics/service-metrics.js';
 import { timedEventStore } from './metrics/timed-event-store.js';
 import { createAsyncCorrelation } from './system/async-correlation.js';
+import { ALERT_CASE_PROJECTIONS, alertCaseAppServices } from './alerts/alert-cases-module.js';
+import { alertCaseProcessor } from '../processors/alert-case.processor.js';
 
-export const PROJECTIONS = [runningJobsProjection, accountsProjection, keyProviderSelectionsProjection, apiKeysProjection, apiKeyHashesProjection, usageProjection, balancesProjection, sessionsProjection, subgroupsProjection, usageDaysProjection, ...X402_PROJECTIONS, ...WEBHOOK_PROJECTIONS];
+export const PROJECTIONS = [runningJobsProjection, accountsProjection, keyProviderSelectionsProjection, apiKeysProjection, apiKeyHashesProjection, usageProjection, balancesProjection, sessionsProjection, subgroupsProjection, usageDaysProjection, ...X402_PROJECTIONS, ...WEBHOOK_PROJECTIONS, ...ALERT_CASE_PROJECTIONS];
 
 export interface Services {
   readonly config: Config;
@@ -204,7 +206,7 @@ export async function createServices(
       ...(outside.webhookResolver ? { resolver: outside.webhookResolver } : {}),
     });
     const pipeline = withPipeline ? fullCheck.pipeline : [];
-    const processors = [...webhooks.processors, inspectProcessor, transferChecks.processorFor(context), ...pipeline];
+    const processors = [...webhooks.processors, inspectProcessor, transferChecks.processorFor(context), alertCaseProcessor(context), ...pipeline];
     return { webhooks, runner: createProcessorRunner({ bus: onBus, processors, context }) };
   };
   const { webhooks, runner: processors } = processorSet(bus, commands, false);
@@ -246,6 +248,7 @@ export async function createServices(
     transfers: transferChecks.api,
     info: () => ({ mode: config.MODE, version: '2.0.0', ready }),
     webhooks: webhooks.app,
+    alerts: alertCaseAppServices(readStore),
     correlation,
     metrics,
   };

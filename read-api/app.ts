@@ -14,6 +14,7 @@ import { screenRoutes } from './routes/screen.routes.js';
 import { systemRoutes } from './routes/system.routes.js';
 import { transferCheckRoutes } from './routes/transfer-check.routes.js';
 import { webhookRoutes } from './routes/webhooks.routes.js';
+import { alertRoutes } from './routes/alerts.routes.js';
 import type { AppServices } from './services.js';
 import { zodValidatorCompiler } from './validation.js';
 
@@ -66,6 +67,7 @@ export async function buildApp(
   await app.register(inspectRoutes, { services });
   await app.register(transferCheckRoutes, { services });
   await app.register(webhookRoutes, { services });
+  await app.register(alertRoutes, { services });
   await app.register(dashboardRoutes(services));
   return app;
 }

@@ -63,8 +63,8 @@ describe('alert case decider', () => {
   });
 
   it('closing needs a reason and a note; a reason is refused on any other status', () => {
-    spec.given([opened, inReview]).when(triage({ status: 'closed', note: 'why' })).thenThrows('validation_error');
-    spec.given([opened, inReview]).when(triage({ status: 'closed', reason: 'flagged' })).thenThrows('validation_error');
+    spec.given([opened, inReview]).when(triage({ status: 'closed', note: 'why' })).thenThrows('validation_error', { field: 'reason' });
+    spec.given([opened, inReview]).when(triage({ status: 'closed', reason: 'flagged' })).thenThrows('validation_error', { field: 'note' });
     spec.given([opened, inReview]).when(triage({ status: 'closed', reason: 'flagged', note: '   ' })).thenThrows('validation_error');
     spec.given([opened]).when(triage({ status: 'in_review', reason: 'flagged' })).thenThrows('validation_error');
   });

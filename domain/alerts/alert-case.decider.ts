@@ -41,15 +41,16 @@ export interface AlertCaseState {
 
 export const initialAlertCaseState = (): AlertCaseState => ({ opened: null, status: 'open', assignee: null, commentIds: [] });
 
-function refuse(message: string): never {
-  throw fail('validation_error', message);
+/** A refusal naming the field at fault (the routes report it in the 422's detail[]). */
+function refuse(message: string, field: string): never {
+  throw fail('validation_error', message, { field });
 }
 
 function cleanText(text: string | undefined, what: string): string | null {
   if (text === undefined) return null;
   const trimmed = text.trim();
   if (trimmed.length === 0) return null;
-  if (trimmed.length > MAX_NOTE_LENGTH) refuse(`the ${what} is longer than ${MAX_NOTE_LENGTH} characters`);
+  if (trimmed.length > MAX_NOTE_LENGTH) refuse(`the ${what} is longer than ${MAX_NOTE_LENGTH} characters`, what === 'note' ? 'note' : 'text');
   return trimmed;
 }
 
@@ -57,16 +58,16 @@ function statusChange(command: Extract<AlertCaseCommand, { type: 'TriageAlertCas
   const note = cleanText(command.note, 'note');
   const to = command.status;
   if (to === undefined || to === state.status) {
-    if (command.reason !== undefined) refuse('a reason goes with closing the case (status closed)');
-    if (note !== null && to === undefined) refuse('a note goes with a change of status; add a comment instead');
+    if (command.reason !== undefined) refuse('a reason goes with closing the case (status closed)', 'reason');
+    if (note !== null && to === undefined) refuse('a note goes with a change of status; add a comment instead', 'note');
     return [];
   }
   if (to === 'closed') {
-    if (command.reason === undefined) refuse('closing a case needs a reason: flagged, dismissed or other');
-    if (note === null) refuse('closing a case needs a note');
+    if (command.reason === undefined) refuse('closing a case needs a reason: flagged, dismissed or other', 'reason');
+    if (note === null) refuse('closing a case needs a note', 'note');
   } else {
-    if (command.reason !== undefined) refuse('a reason goes with closing the case (status closed)');
-    if (state.status === 'closed' && note === null) refuse('reopening a closed case needs a note');
+    if (command.reason !== undefined) refuse('a reason goes with closing the case (status closed)', 'reason');
+    if (state.status === 'closed' && note === null) refuse('reopening a closed case needs a note', 'note');
   }
   return [
     {
@@ -81,7 +82,7 @@ function assignment(command: Extract<AlertCaseCommand, { type: 'TriageAlertCase'
   if (command.assignee === null) {
     return state.assignee === null ? [] : [{ type: 'AlertCaseAssigned', data: { alertId, from: state.assignee, to: null, by: command.by, at: command.at } }];
   }
-  if (!command.assignee.isMember) refuse('the assignee must be a member of the alert’s subgroup');
+  if (!command.assignee.isMember) refuse('the assignee must be a member of the alert’s subgroup', 'assignee');
   if (state.assignee?.userId === command.assignee.actor.userId) return [];
   return [{ type: 'AlertCaseAssigned', data: { alertId, from: state.assignee, to: command.assignee.actor, by: command.by, at: command.at } }];
 }
@@ -96,8 +97,8 @@ export function decideAlertCase(command: AlertCaseCommand, state: AlertCaseState
   if (!opened) throw fail('not_found', 'no such alert');
   if (command.type === 'CommentOnAlertCase') {
     if (state.commentIds.includes(command.commentId)) return [];
-    const text = cleanText(command.text, 'comment') ?? refuse('the comment is empty');
-    if (state.commentIds.length >= MAX_COMMENTS_PER_CASE) refuse(`a case holds at most ${MAX_COMMENTS_PER_CASE} comments`);
+    const text = cleanText(command.text, 'comment') ?? refuse('the comment is empty', 'text');
+    if (state.commentIds.length >= MAX_COMMENTS_PER_CASE) refuse(`a case holds at most ${MAX_COMMENTS_PER_CASE} comments`, 'text');
     return [{ type: 'AlertCaseCommented', data: { alertId: opened.alertId, commentId: command.commentId, text, by: command.by, at: command.at } }];
   }
   // Assignment first: "take it and start the review" reads in that order in the audit trail.
