@@ -1,12 +1,13 @@
 import { html, type SafeHtml } from '../html.js';
 import type { DashboardUser } from '../session-auth.js';
 
-export type Section = 'api' | 'usage' | 'webhooks';
+export type Section = 'api' | 'usage' | 'webhooks' | 'alerts' | 'screen';
 
 const NAV: { section: Section; href: string; label: string }[] = [
   { section: 'api', href: '/account/api', label: 'API keys' },
   { section: 'usage', href: '/account/usage', label: 'Usage' },
   { section: 'webhooks', href: '/webhooks', label: 'Webhooks' },
+  { section: 'alerts', href: '/alerts', label: 'Alerts' },
 ];
 
 /** Every dashboard page: skip link, top bar with navigation and logout, one <main>. */
@@ -21,6 +22,7 @@ ${user ? html`<meta name="csrf-token" content="${user.csrfToken}">` : ''}
 <title>${title} · Risk screening</title>
 <link rel="icon" href="data:,">
 <link rel="stylesheet" href="/dashboard/assets/dashboard.css">
+<link rel="stylesheet" href="/dashboard/assets/workbench.css">
 <script src="/dashboard/assets/dashboard.js" defer></script>
 </head>
 <body>
