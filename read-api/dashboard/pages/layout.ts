@@ -7,11 +7,12 @@ const NAV: { section: Section; href: string; label: string }[] = [
   { section: 'api', href: '/account/api', label: 'API keys' },
   { section: 'usage', href: '/account/usage', label: 'Usage' },
   { section: 'webhooks', href: '/webhooks', label: 'Webhooks' },
+  { section: 'screen', href: '/screen', label: 'Screen' },
   { section: 'alerts', href: '/alerts', label: 'Alerts' },
 ];
 
 /** Every dashboard page: skip link, top bar with navigation and logout, one <main>. */
-export function layout(options: { title: string; user: DashboardUser | null; section?: Section; body: SafeHtml }): SafeHtml {
+export function layout(options: { title: string; user: DashboardUser | null; section?: Section; body: SafeHtml; refreshSeconds?: number }): SafeHtml {
   const { title, user, section, body } = options;
   return html`<!doctype html>
 <html lang="en">
@@ -20,6 +21,7 @@ export function layout(options: { title: string; user: DashboardUser | null; sec
 <meta name="viewport" content="width=device-width, initial-scale=1">
 ${user ? html`<meta name="csrf-token" content="${user.csrfToken}">` : ''}
 <title>${title} · Risk screening</title>
+${options.refreshSeconds ? html`<meta http-equiv="refresh" content="${options.refreshSeconds}">` : ''}
 <link rel="icon" href="data:,">
 <link rel="stylesheet" href="/dashboard/assets/dashboard.css">
 <link rel="stylesheet" href="/dashboard/assets/workbench.css">

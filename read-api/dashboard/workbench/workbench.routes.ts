@@ -1,14 +1,16 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { AppServices } from '../../services.js';
 import { alertDashboardRoutes } from './alerts.routes.js';
+import { screenDashboardRoutes } from './screen.routes.js';
 import { WORKBENCH_CSS } from './workbench.css.js';
 
-/** The compliance workbench inside the dashboard: alerts (triage, report, export) and its stylesheet. */
+/** The compliance workbench inside the dashboard: screening (light screen and full check with evidence routes), alerts (triage, report, export) and its stylesheet. */
 export function workbenchRoutes(services: AppServices): FastifyPluginAsync {
   return async (app) => {
     app.get('/dashboard/assets/workbench.css', { schema: { hide: true } }, async (_request, reply) =>
       reply.type('text/css; charset=utf-8').header('cache-control', 'public, max-age=300').send(WORKBENCH_CSS),
     );
     await app.register(alertDashboardRoutes(services));
+    await app.register(screenDashboardRoutes(services));
   };
 }
