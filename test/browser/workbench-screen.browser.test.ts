@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { cp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
@@ -108,12 +109,28 @@ describe.skipIf(chromiumMissing !== null)('workbench: screening in Chromium', ()
     expect(browser.problems).toEqual([]);
   });
 
-  it('both calls appear in Usage', async () => {
+  it('both calls appear in Usage, the table whole at 1280 px, the full check linking to its verdict; the CSV has both', async () => {
     await page.goto('/account/usage');
     const rows = await page.getByRole('row').allTextContents();
     expect(rows.some((row) => row.includes('POST /v2/screen'))).toBe(true);
     expect(rows.some((row) => row.includes('check-address'))).toBe(true);
+    // A USD plan: no Units column. Nothing cut off: the table needs no scrolling inside its box either.
+    expect(await page.getByRole('columnheader').allTextContents()).toEqual(['Time', 'Endpoint', 'Network', 'Subject', 'Key', 'Charged', 'Refunded']);
+    expect(await page.locator('.table-wrap').evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(0);
+    // Addresses stay on one line (shortened; the whole value for screen readers and on hover).
+    const subjectHeights = await page.locator('code.hash').evaluateAll((els) => els.map((el) => el.getBoundingClientRect().height));
+    expect(Math.max(...subjectHeights)).toBeLessThan(24);
     await expectNoSidewaysScroll();
     await browser.screenshot(page, 'workbench-09-usage-1280');
+
+    const download = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Download usage CSV' }).click();
+    const csv = readFileSync(await (await download).path(), 'utf8').trim().split('\r\n');
+    expect(csv[0]).toBe('call_id,created_at,product,endpoint,network,subject,key_id,units,charged_usd,refunded_units,refunded_usd,refund_reason');
+    expect(csv.slice(1).map((line) => line.split(',')[2]).sort()).toEqual(['check_address', 'screen']);
+
+    await page.getByRole('row').filter({ hasText: 'check-address' }).getByRole('link').click();
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Full check');
+    expect(await page.textContent('main')).toContain('Already charged');
   });
 });

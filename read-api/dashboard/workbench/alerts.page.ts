@@ -11,7 +11,7 @@ export interface AlertListView {
   readonly total: number;
   readonly page: number;
   readonly totalPages: number;
-  readonly filter: { status?: string; risk_level?: string; assignee?: string };
+  readonly filter: { status?: string; risk_level?: string; assignee?: string; check_id?: string };
   readonly members: readonly { userId: string; email: string }[];
   readonly today: string;
 }
@@ -26,6 +26,7 @@ function filters(view: AlertListView): SafeHtml {
 <div><label for="f-status">Status</label><select id="f-status" name="status">${option('', 'Any', f.status)}${CASE_STATUSES.map((s) => option(s, statusLabel(s), f.status))}</select></div>
 <div><label for="f-level">Risk level</label><select id="f-level" name="risk_level">${option('', 'Any', f.risk_level)}${ALERT_LEVELS.map((l) => option(l, l, f.risk_level))}</select></div>
 <div><label for="f-assignee">Assignee</label><select id="f-assignee" name="assignee">${option('', 'Anyone', f.assignee)}${option('none', 'Unassigned', f.assignee)}${view.members.map((m) => option(m.userId, m.email, f.assignee))}</select></div>
+${f.check_id ? html`<input type="hidden" name="check_id" value="${f.check_id}">` : ''}
 <button type="submit" class="secondary">Filter</button>
 </form>`;
 }
@@ -72,6 +73,7 @@ export function alertsPage(user: DashboardUser, view: AlertListView): SafeHtml {
 <p class="lead">Each alert of a transfer check is a case: review it, assign it to a member of your subgroup, and close it as
 flagged, dismissed or other with a note. Every change is kept in the case's audit trail. The same cases are at <code>GET /v2/alerts</code>.</p>
 ${filters(view)}
+${view.filter.check_id ? html`<p>Alerts of the transfer check <code class="break">${view.filter.check_id}</code>. <a href="/alerts">Show all</a></p>` : ''}
 ${pager(view)}
 ${table(view)}
 ${pager(view)}

@@ -75,7 +75,7 @@ export function alertDashboardRoutes(services: AppServices): FastifyPluginAsync 
           total: list.pagination.total,
           page: query.page,
           totalPages: Math.max(1, list.pagination.total_pages),
-          filter: { ...(query.status ? { status: query.status } : {}), ...(query.risk_level ? { risk_level: query.risk_level } : {}), ...(query.assignee ? { assignee: query.assignee } : {}) },
+          filter: { ...(query.status ? { status: query.status } : {}), ...(query.risk_level ? { risk_level: query.risk_level } : {}), ...(query.assignee ? { assignee: query.assignee } : {}), ...(query.check_id ? { check_id: query.check_id } : {}) },
           members,
           today: services.commands.clock.now().toISOString().slice(0, 10),
         }),
