@@ -133,4 +133,25 @@ describe.skipIf(chromiumMissing !== null)('workbench: screening in Chromium', ()
     await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Full check');
     expect(await page.textContent('main')).toContain('Already charged');
   });
+
+  it('History lists both checks with their risk levels and filters by kind, network and risk level', async () => {
+    await page.goto('/history');
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('History');
+    const rows = (await page.getByRole('row').allTextContents()).slice(1);
+    expect(rows).toHaveLength(2);
+    expect(rows.find((row) => row.includes('Full check'))).toContain('medium');
+    expect(rows.find((row) => row.includes('Light screen'))).toContain('unknown');
+    await browser.screenshot(page, 'workbench-10-history');
+    await page.getByLabel('Risk level').selectOption('medium');
+    await page.getByLabel('Network').selectOption('ETH');
+    await page.getByRole('button', { name: 'Filter' }).click();
+    await expect.poll(async () => (await page.getByRole('row').allTextContents()).length).toBe(2);
+    await page.getByLabel('Kind').selectOption('screen');
+    await page.getByRole('button', { name: 'Filter' }).click();
+    await expect.poll(() => page.textContent('main')).toContain('No checks match.');
+    await page.goto('/history?kind=check_address');
+    await page.getByRole('row').nth(1).getByRole('link').click();
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Full check');
+    await expectNoSidewaysScroll();
+  });
 });

@@ -1,13 +1,14 @@
 import { html, type SafeHtml } from '../html.js';
 import type { DashboardUser } from '../session-auth.js';
 
-export type Section = 'api' | 'usage' | 'webhooks' | 'alerts' | 'screen';
+export type Section = 'api' | 'usage' | 'webhooks' | 'alerts' | 'screen' | 'history';
 
 const NAV: { section: Section; href: string; label: string }[] = [
   { section: 'api', href: '/account/api', label: 'API keys' },
   { section: 'usage', href: '/account/usage', label: 'Usage' },
   { section: 'webhooks', href: '/webhooks', label: 'Webhooks' },
   { section: 'screen', href: '/screen', label: 'Screen' },
+  { section: 'history', href: '/history', label: 'History' },
   { section: 'alerts', href: '/alerts', label: 'Alerts' },
 ];
 

@@ -3,6 +3,7 @@ import type { AppServices } from '../../services.js';
 import { alertDashboardRoutes } from './alerts.routes.js';
 import { screenDashboardRoutes } from './screen.routes.js';
 import { usageExportRoutes } from './usage-export.routes.js';
+import { historyRoutes } from './history.routes.js';
 import { WORKBENCH_CSS } from './workbench.css.js';
 
 /** The compliance workbench inside the dashboard: screening (light screen and full check with evidence routes), alerts (triage, report, export) and its stylesheet. */
@@ -14,5 +15,6 @@ export function workbenchRoutes(services: AppServices): FastifyPluginAsync {
     await app.register(alertDashboardRoutes(services));
     await app.register(screenDashboardRoutes(services));
     await app.register(usageExportRoutes(services));
+    await app.register(historyRoutes(services));
   };
 }
