@@ -174,4 +174,20 @@ describe.skipIf(skipReason !== null)('workbench: alert triage in Chromium', () =
     expect(lines[1]).toContain(',Severe,Sanctioned entity / address,Direct exposure,100,');
     expect(lines[1]).toContain(`,closed,dismissed,${NOTE},${colleagueEmail},`);
   });
+
+  it('History opens the transfer check’s verdict page, whose alert links to its closed case', async () => {
+    await page.goto('/history?kind=check_transfer');
+    const row = page.getByRole('row').filter({ hasText: 'Transfer check' });
+    expect(await row.textContent()).toContain('Severe');
+    await row.getByRole('link').click();
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Transfer check');
+    const text = (await page.textContent('main'))!;
+    expect(text).toContain('block');
+    expect(text).toContain('Already charged');
+    expect(text).toMatch(/Policy\s*standard/);
+    await expectNoSidewaysScroll();
+    await browser.screenshot(page, 'workbench-11-transfer-verdict');
+    await page.getByRole('link', { name: /case of the Sanctioned entity/ }).click();
+    await expect.poll(() => page.locator('#case-state').textContent()).toContain('Closed');
+  });
 });

@@ -40,8 +40,8 @@ export function historyPage(user: DashboardUser, view: HistoryView): SafeHtml {
     user,
     section: 'history',
     body: html`<h1>History</h1>
-<p class="lead">Every check of your account, from the API and from this dashboard. A full check opens its verdict, a transfer
-check its alerts. Light screens keep no verdict, so their risk level shows as unknown.</p>
+<p class="lead">Every check of your account, from the API and from this dashboard. Full and transfer checks open their
+verdict pages. Light screens keep no verdict, so their risk level shows as unknown.</p>
 <form class="inline-form" method="get" action="/history" aria-label="Filter checks">
 <div><label for="h-kind">Kind</label><select id="h-kind" name="kind">${option('', 'Any', f.kind)}${Object.entries(HISTORY_KINDS).map(([k, l]) => option(k, l, f.kind))}</select></div>
 <div><label for="h-network">Network</label><select id="h-network" name="network">${option('', 'Any', f.network)}${TRANSFER_CHAINS.map((n) => option(n, n, f.network))}</select></div>

@@ -53,7 +53,7 @@ export function lightVerdictPage(user: DashboardUser, v: LightVerdict): SafeHtml
     title: `Light screen of ${v.address}`,
     user,
     section: 'screen',
-    body: html`<p><a href="/screen">← Screen another address</a></p>
+    body: html`<p class="no-print"><a href="/screen">← Screen another address</a> · Use your browser's Print for a report of this verdict.</p>
 <h1>Light screen</h1>
 <p class="lead"><code class="break">${v.address}</code> on ${v.network}. ${v.charged}</p>
 ${v.coverage.data_available ? '' : html`<p class="error-box">No data exists for this address: treat it as unknown, not clean.</p>`}
@@ -70,7 +70,7 @@ export function fullVerdictPage(user: DashboardUser, r: FullCheckResult, charged
     title: `Full check of ${r.address}`,
     user,
     section: 'screen',
-    body: html`<p><a href="/screen">← Screen another address</a></p>
+    body: html`<p class="no-print"><a href="/screen">← Screen another address</a> · Use your browser's Print for a report of this verdict.</p>
 <h1>Full check</h1>
 <p class="lead"><code class="break">${r.address}</code> on ${r.network}. ${charged}</p>
 ${verdictHead(r.verdict, r.decision)}

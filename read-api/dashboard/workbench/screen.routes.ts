@@ -9,6 +9,7 @@ import { parseAddressInput } from '../../routes/address-input.js';
 import type { AppServices } from '../../services.js';
 import { RequestValidationError } from '../../validation.js';
 import { checkCsrf, requireUser } from '../session-auth.js';
+import { chargedText } from './charged-text.js';
 import { fullVerdictPage, lightVerdictPage, runningPage, screenPage, type ScreenForm } from './screen.page.js';
 
 /**
@@ -25,12 +26,6 @@ const screenForm = z.object({
 });
 const checkParams = z.object({ id: z.string().max(64) });
 
-function chargedText(billing: BillingEnvelope): string {
-  if (billing.replay) return 'Already charged: shown again at no cost.';
-  return billing.model === 'quota'
-    ? `Charged ${billing.charged_units} unit(s); ${billing.units_used} of ${billing.monthly_quota} used this month.`
-    : `Charged $${billing.charged_usd.toFixed(2)}; balance $${billing.balance_usd.toFixed(2)}.`;
-}
 
 /** A refusal the form can explain (bad input, no money): shown above the form, with the HTTP status it has on the API. */
 function formError(error: unknown): { status: number; message: string } | null {

@@ -1,10 +1,10 @@
 import type { UsageRowDoc } from '../../../projections/usage.projection.js';
 import { html, type SafeHtml } from '../html.js';
 
-/** Where a usage row's check can be read: a full check's verdict page, or a transfer check's alerts. The call id is the check id. */
+/** Where a usage row's check can be read: its verdict page (full and transfer checks). The call id is the check id. */
 export function checkPageOf(row: Pick<UsageRowDoc, 'product' | 'call_id'>): string | null {
   if (row.product === 'check_address') return `/checks/address/${encodeURIComponent(row.call_id)}`;
-  if (row.product === 'check_transfer') return `/alerts?check_id=${encodeURIComponent(row.call_id)}`;
+  if (row.product === 'check_transfer') return `/checks/transfer/${encodeURIComponent(row.call_id)}`;
   return null;
 }
 
