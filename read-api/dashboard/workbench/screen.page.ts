@@ -84,15 +84,16 @@ ${versionsSection(r.coverage, r.completed_at)}`,
   });
 }
 
-export function runningPage(user: DashboardUser, checkId: string): SafeHtml {
+/** A check still running: the page reloads itself (meta refresh, no script) until the verdict is there. */
+export function runningPage(user: DashboardUser, href: string, what = 'full check'): SafeHtml {
   return layout({
-    title: 'Full check running',
+    title: `The ${what} is running`,
     user,
     section: 'screen',
     refreshSeconds: 2,
-    body: html`<h1>Full check running</h1>
-<p class="lead" role="status">The full check is running. This page reloads itself every 2 seconds;
+    body: html`<h1>The ${what} is running</h1>
+<p class="lead" role="status">This page reloads itself every 2 seconds;
 nothing is charged until the result is shown.</p>
-<p><a href="/checks/address/${checkId}">Reload now</a></p>`,
+<p><a href="${href}">Reload now</a></p>`,
   });
 }

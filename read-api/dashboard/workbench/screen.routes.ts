@@ -87,7 +87,7 @@ export function screenDashboardRoutes(services: AppServices): FastifyPluginAsync
       const { id } = checkParams.parse(request.params);
       const response = await deliverAddressCheckResult(deps, { checkId: id, userId: user.userId, keyId: DASHBOARD_KEY_ID });
       if (response.status === 202) {
-        return html(reply, 200, runningPage(user, id));
+        return html(reply, 200, runningPage(user, `/checks/address/${encodeURIComponent(id)}`));
       }
       const body = response.body as FullCheckResult & { billing: BillingEnvelope };
       return html(reply, 200, fullVerdictPage(user, body, chargedText(body.billing)));

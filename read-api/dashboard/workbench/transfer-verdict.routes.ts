@@ -9,6 +9,7 @@ import { requireUser } from '../session-auth.js';
 import { chargedText } from './charged-text.js';
 import { transferVerdictPage, type TransferResultView } from './transfer-verdict.page.js';
 import { DASHBOARD_KEY_ID } from './screen.routes.js';
+import { runningPage } from './screen.page.js';
 
 const params = z.object({ id: z.string().max(64) });
 
@@ -25,7 +26,7 @@ export function transferVerdictRoutes(services: AppServices): FastifyPluginAsync
       const state = await loadTransferCheck(deps, id.toLowerCase());
       if (!ownedBy(state, user.userId)) throw fail('not_found', 'no such transfer check');
       const response = await deliverTransferCheck(deps, state, { userId: user.userId, keyId: DASHBOARD_KEY_ID });
-      if (response.status !== 200) throw fail('not_found', 'the transfer check has no result yet');
+      if (response.status === 202) return reply.type('text/html; charset=utf-8').send(runningPage(user, `/checks/transfer/${encodeURIComponent(id)}`, 'transfer check').value);
       const body = response.body as unknown as TransferResultView & { billing: BillingEnvelope };
       const cases = (await services.alerts.cases.page([state.request!.requester.channel === 'v2' ? state.request!.requester.subgroupId : ''], { checkId: body.check_id }, { page: 1, pageSize: 100 })).rows;
       return reply.type('text/html; charset=utf-8').send(transferVerdictPage(user, body, cases, chargedText(body.billing)).value);
