@@ -55,8 +55,10 @@ import { timedEventStore } from './metrics/timed-event-store.js';
 import { createAsyncCorrelation } from './system/async-correlation.js';
 import { createMonitorModule, MONITOR_PROJECTIONS, type MonitorModule } from './monitors/monitor-module.js';
 import { TRANSFER_CHECK_TIMEOUT_MS } from '../domain/kyt/transfer-check.events.js';
+import { ALERT_CASE_PROJECTIONS, alertCaseAppServices } from './alerts/alert-cases-module.js';
+import { alertCaseProcessor } from '../processors/alert-case.processor.js';
 
-export const PROJECTIONS = [runningJobsProjection, accountsProjection, keyProviderSelectionsProjection, apiKeysProjection, apiKeyHashesProjection, usageProjection, balancesProjection, sessionsProjection, subgroupsProjection, usageDaysProjection, ...X402_PROJECTIONS, ...WEBHOOK_PROJECTIONS, ...MONITOR_PROJECTIONS];
+export const PROJECTIONS = [runningJobsProjection, accountsProjection, keyProviderSelectionsProjection, apiKeysProjection, apiKeyHashesProjection, usageProjection, balancesProjection, sessionsProjection, subgroupsProjection, usageDaysProjection, ...X402_PROJECTIONS, ...WEBHOOK_PROJECTIONS, ...MONITOR_PROJECTIONS, ...ALERT_CASE_PROJECTIONS];
 
 export interface Services {
   readonly config: Config;
@@ -214,7 +216,7 @@ export async function createServices(
     });
     const pipeline = withPipeline ? fullCheck.pipeline : [];
     const transfers = transferChecks.processorFor(context);
-    const processors = [...webhooks.processors, inspectProcessor, transfers, monitors.processorFor(context), ...pipeline];
+    const processors = [...webhooks.processors, inspectProcessor, transfers, monitors.processorFor(context), alertCaseProcessor(context), ...pipeline];
     return { webhooks, transfers, runner: createProcessorRunner({ bus: onBus, processors, context }) };
   };
   const { webhooks, transfers, runner: processors } = processorSet(bus, commands, false);
@@ -267,6 +269,7 @@ export async function createServices(
     sanctionsMaxAgeDays: config.SVC_SANCTIONS_MAX_AGE_DAYS,
     webhooks: webhooks.app,
     monitors: monitors.api,
+    alerts: alertCaseAppServices(readStore),
     correlation,
     metrics,
   };

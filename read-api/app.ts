@@ -16,6 +16,7 @@ import { screenRoutes } from './routes/screen.routes.js';
 import { systemRoutes } from './routes/system.routes.js';
 import { transferCheckRoutes } from './routes/transfer-check.routes.js';
 import { webhookRoutes } from './routes/webhooks.routes.js';
+import { alertRoutes } from './routes/alerts.routes.js';
 import type { AppServices } from './services.js';
 import { zodValidatorCompiler } from './validation.js';
 import { capConnectionsPerClient, DEFAULT_SERVER_LIMITS, serverLimitOptions, type ServerLimits } from './server-limits.js';
@@ -74,6 +75,7 @@ export async function buildApp(
   await app.register(transferCheckRoutes, { services });
   await app.register(webhookRoutes, { services });
   if (services.monitors) await app.register(monitorRoutes, { services, monitors: services.monitors });
+  await app.register(alertRoutes, { services });
   await app.register(dashboardRoutes(services));
   return app;
 }

@@ -14,6 +14,7 @@ import type { DashboardServices } from './dashboard/dashboard-services.js';
 import type { CorrelationScope } from '../domain/ports/correlation.port.js';
 import type { HttpMetrics } from './observability/http-metrics.js';
 import type { MonitorRepository } from '../projections/monitors.projection.js';
+import type { AlertCaseAppServices } from './routes/alerts-services.js';
 
 /** Everything the HTTP layer uses: command deps and read-model repositories, chosen by infra/bootstrap.ts. */
 export interface AppServices {
@@ -36,6 +37,8 @@ export interface AppServices {
   readonly sanctionsMaxAgeDays?: number;
   /** Webhook subscriptions and deliveries (the /v1/webhooks routes and the dashboard share them). */
   readonly webhooks: WebhookAppServices;
+  /** Alert cases of transfer checks (/v2/alerts and the dashboard's workbench). */
+  readonly alerts: AlertCaseAppServices;
   /** Where a request's id becomes the correlation of the commands it runs (absent: commands use their own ids). */
   readonly correlation?: CorrelationScope;
   /** HTTP metrics and GET /metrics (absent: no /metrics route). */

@@ -11,6 +11,7 @@ import { loginRoutes } from './login.routes.js';
 import { errorPage } from './pages/layout.js';
 import { checkCsrf, CSRF_HEADER, requireUser, sessionUser } from './session-auth.js';
 import { webhookDashboardRoutes } from './webhooks.routes.js';
+import { workbenchRoutes } from './workbench/workbench.routes.js';
 
 /** No CDN, no inline script or style: everything the pages use comes from this origin. */
 const CONTENT_SECURITY_POLICY =
@@ -67,6 +68,7 @@ export function dashboardRoutes(services: AppServices): FastifyPluginAsync {
     await app.register(loginRoutes(services, throttle, passwordChecks));
     await app.register(accountRoutes(services));
     await app.register(webhookDashboardRoutes(services));
+    await app.register(workbenchRoutes(services));
   };
 }
 

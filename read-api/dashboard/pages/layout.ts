@@ -1,16 +1,19 @@
 import { html, type SafeHtml } from '../html.js';
 import type { DashboardUser } from '../session-auth.js';
 
-export type Section = 'api' | 'usage' | 'webhooks';
+export type Section = 'api' | 'usage' | 'webhooks' | 'alerts' | 'screen' | 'history';
 
 const NAV: { section: Section; href: string; label: string }[] = [
   { section: 'api', href: '/account/api', label: 'API keys' },
   { section: 'usage', href: '/account/usage', label: 'Usage' },
   { section: 'webhooks', href: '/webhooks', label: 'Webhooks' },
+  { section: 'screen', href: '/screen', label: 'Screen' },
+  { section: 'history', href: '/history', label: 'History' },
+  { section: 'alerts', href: '/alerts', label: 'Alerts' },
 ];
 
 /** Every dashboard page: skip link, top bar with navigation and logout, one <main>. */
-export function layout(options: { title: string; user: DashboardUser | null; section?: Section; body: SafeHtml }): SafeHtml {
+export function layout(options: { title: string; user: DashboardUser | null; section?: Section; body: SafeHtml; refreshSeconds?: number }): SafeHtml {
   const { title, user, section, body } = options;
   return html`<!doctype html>
 <html lang="en">
@@ -19,8 +22,10 @@ export function layout(options: { title: string; user: DashboardUser | null; sec
 <meta name="viewport" content="width=device-width, initial-scale=1">
 ${user ? html`<meta name="csrf-token" content="${user.csrfToken}">` : ''}
 <title>${title} · Risk screening</title>
+${options.refreshSeconds ? html`<meta http-equiv="refresh" content="${options.refreshSeconds}">` : ''}
 <link rel="icon" href="data:,">
 <link rel="stylesheet" href="/dashboard/assets/dashboard.css">
+<link rel="stylesheet" href="/dashboard/assets/workbench.css">
 <script src="/dashboard/assets/dashboard.js" defer></script>
 </head>
 <body>

@@ -5,6 +5,8 @@ import { html, type SafeHtml } from '../html.js';
 import type { DashboardUser } from '../session-auth.js';
 import { barChart, type DayTotals } from '../usage-chart.js';
 import { accountTabs, layout, shortDate } from './layout.js';
+import { checkPageOf, usageExportForm } from '../workbench/usage-links.js';
+import { shortHash } from '../workbench/format.js';
 
 export interface UsageView {
   readonly planKind: 'none' | 'quota' | 'ledger';
@@ -43,15 +45,18 @@ function summary(view: UsageView): SafeHtml {
 
 function rowsTable(view: UsageView): SafeHtml {
   if (view.rows.length === 0) return html`<p>No recorded calls${view.since ? ` since ${view.since}` : ''}.</p>`;
+  // Units mean something on a quota plan only; on a USD plan the column would repeat 0 or 1.
+  const units = view.planKind === 'quota';
   return html`<div class="table-wrap"><table>
 <caption class="sr-only">Recorded calls, newest first</caption>
 <thead><tr><th scope="col">Time</th><th scope="col">Endpoint</th><th scope="col">Network</th><th scope="col">Subject</th><th scope="col">Key</th>
-<th scope="col" class="num">Units</th><th scope="col" class="num">Charged</th><th scope="col" class="num">Refunded</th></tr></thead>
+${units ? html`<th scope="col" class="num">Units</th>` : ''}<th scope="col" class="num">Charged</th><th scope="col" class="num">Refunded</th></tr></thead>
 <tbody>${view.rows.map((row) => {
     const prefix = row.key_id ? view.keyPrefixes.get(row.key_id) : undefined;
-    return html`<tr><td>${shortDate(row.created_at)}</td><td><code>${row.endpoint}</code></td><td>${row.network ?? '—'}</td>
-<td class="wrap"><code>${row.subject ?? '—'}</code></td><td>${prefix ? html`<code>${API_KEY_PREFIX}${prefix}…</code>` : '—'}</td>
-<td class="num">${row.units}</td><td class="num">${usdPrecise(row.charged_usd)}</td>
+    const check = checkPageOf(row);
+    return html`<tr><td>${check ? html`<a href="${check}">${shortDate(row.created_at)}</a>` : shortDate(row.created_at)}</td><td><code>${row.endpoint}</code></td><td>${row.network ?? '—'}</td>
+<td>${shortHash(row.subject)}</td><td>${prefix ? html`<code>${API_KEY_PREFIX}${prefix}…</code>` : '—'}</td>
+${units ? html`<td class="num">${row.units}</td>` : ''}<td class="num">${usdPrecise(row.charged_usd)}</td>
 <td class="num">${row.refunded_usd ? html`<span title="${row.refund_reason ?? ''}">${usdPrecise(row.refunded_usd)}</span>` : '—'}</td></tr>`;
   })}</tbody></table></div>`;
 }
@@ -89,6 +94,7 @@ ${view.since ? html`<a href="/account/usage">Show all</a>` : ''}
 </form>
 ${pager(view)}
 ${rowsTable(view)}
-${pager(view)}`,
+${pager(view)}
+${usageExportForm(view.days.at(-1)?.day ?? null)}`,
   });
 }

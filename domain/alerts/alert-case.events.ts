@@ -1,0 +1,67 @@
+import { z } from 'zod';
+import { TRANSFER_CHAINS } from '../shared/network.js';
+import { ALERT_LEVELS } from '../kyt/alert-level.js';
+import { RULE_TYPES } from '../kyt/policy.types.js';
+
+/** Stream `alertcase-{alertId}`: one alert of a transfer check, triaged as a case (status, assignee, comments). */
+export const ALERT_CASE_STREAM_FAMILY = 'alertcase';
+export const alertCaseStream = (alertId: string): string => `${ALERT_CASE_STREAM_FAMILY}-${alertId}`;
+
+export const CASE_STATUSES = ['open', 'in_review', 'closed'] as const;
+export type CaseStatus = (typeof CASE_STATUSES)[number];
+
+/** Why a case was closed: the alert was a real finding (flagged), a false positive (dismissed), or something else. */
+export const CLOSE_REASONS = ['flagged', 'dismissed', 'other'] as const;
+export type CloseReason = (typeof CLOSE_REASONS)[number];
+
+export const MAX_NOTE_LENGTH = 2000;
+export const MAX_COMMENTS_PER_CASE = 500;
+
+/** Who did something to a case: the user and the email address they had then (the audit trail keeps both). */
+export const actorSchema = z.object({ userId: z.string(), email: z.string() });
+export type CaseActor = z.infer<typeof actorSchema>;
+
+/** The alert exactly as the transfer check's policy_result listed it (the spec's alert fields). */
+export const caseAlertSchema = z.object({
+  category: z.string(),
+  riskLevel: z.enum(ALERT_LEVELS),
+  ruleType: z.enum(RULE_TYPES),
+  actualShare: z.number(),
+  thresholdShare: z.number(),
+  thresholdValue: z.number(),
+  entityName: z.string().nullable(),
+  entityAddress: z.string().nullable(),
+  direction: z.literal('incoming'),
+  entityScore: z.number(),
+});
+export type CaseAlert = z.infer<typeof caseAlertSchema>;
+
+export const alertCaseEventSchemas = {
+  AlertCaseOpened: z.object({
+    alertId: z.string(),
+    checkId: z.string(),
+    /** Position of the alert in the check's policy_result.alerts. */
+    alertIndex: z.number().int().nonnegative(),
+    subgroupId: z.string(),
+    chain: z.enum(TRANSFER_CHAINS),
+    txHash: z.string(),
+    alert: caseAlertSchema,
+    checkedAt: z.string(),
+    at: z.string(),
+  }),
+  AlertCaseStatusChanged: z.object({
+    alertId: z.string(),
+    from: z.enum(CASE_STATUSES),
+    to: z.enum(CASE_STATUSES),
+    reason: z.enum(CLOSE_REASONS).nullable(),
+    note: z.string().nullable(),
+    by: actorSchema,
+    at: z.string(),
+  }),
+  AlertCaseAssigned: z.object({ alertId: z.string(), from: actorSchema.nullable(), to: actorSchema.nullable(), by: actorSchema, at: z.string() }),
+  AlertCaseCommented: z.object({ alertId: z.string(), commentId: z.string(), text: z.string(), by: actorSchema, at: z.string() }),
+} as const;
+
+type Schemas = typeof alertCaseEventSchemas;
+export type AlertCaseEvent = { [K in keyof Schemas]: { type: K; data: z.infer<Schemas[K]> } }[keyof Schemas];
+export type AlertCaseOpenedData = z.infer<Schemas['AlertCaseOpened']>;

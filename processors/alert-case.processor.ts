@@ -1,0 +1,23 @@
+import { openAlertCasesOf } from '../commands/alert-cases.commands.js';
+import type { CommandDeps } from '../commands/command-deps.js';
+import { TRANSFER_STREAM_FAMILY } from '../domain/kyt/transfer-check.events.js';
+import { asConsequenceOf } from './event-scope.js';
+import type { Processor } from './processor.js';
+import { topicOfFamily } from './topics.js';
+
+/**
+ * Opens a case for every alert of each completed transfer check (topic `events.transfer`). Redelivery
+ * is harmless: case ids derive from the check and the alert's position, and an open case decides nothing.
+ */
+export function alertCaseProcessor(deps: CommandDeps): Processor<unknown> {
+  return {
+    name: 'alert-cases',
+    topics: [topicOfFamily(TRANSFER_STREAM_FAMILY)],
+    async handle(batch) {
+      const completed = batch.filter((event) => event.type === 'TransferCheckCompleted');
+      for (const event of completed) {
+        await asConsequenceOf(event, () => openAlertCasesOf(deps, (event.data as { checkId: string }).checkId));
+      }
+    },
+  };
+}

@@ -1,0 +1,35 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { z } from 'zod';
+import { deliverTransferCheck, ownedBy } from '../../../commands/kyt/deliver-transfer-check.js';
+import { loadTransferCheck } from '../../../commands/kyt/transfer-check.commands.js';
+import type { BillingEnvelope } from '../../../domain/ledger/billing-envelope.js';
+import { fail } from '../../../domain/shared/errors.js';
+import type { AppServices } from '../../services.js';
+import { requireUser } from '../session-auth.js';
+import { chargedText } from './charged-text.js';
+import { transferVerdictPage, type TransferResultView } from './transfer-verdict.page.js';
+import { DASHBOARD_KEY_ID } from './screen.routes.js';
+import { runningPage } from './screen.page.js';
+
+const params = z.object({ id: z.string().max(64) });
+
+/**
+ * A transfer check's verdict page for its owner (anyone else: 404), delivered like the API's poll: a
+ * check already delivered is shown again at no cost; its alerts link to their cases.
+ */
+export function transferVerdictRoutes(services: AppServices): FastifyPluginAsync {
+  const deps = services.transfers.deps;
+  return async (app) => {
+    app.get('/checks/transfer/:id', { schema: { hide: true } }, async (request, reply) => {
+      const user = requireUser(request);
+      const { id } = params.parse(request.params);
+      const state = await loadTransferCheck(deps, id.toLowerCase());
+      if (!ownedBy(state, user.userId)) throw fail('not_found', 'no such transfer check');
+      const response = await deliverTransferCheck(deps, state, { userId: user.userId, keyId: DASHBOARD_KEY_ID });
+      if (response.status === 202) return reply.type('text/html; charset=utf-8').send(runningPage(user, `/checks/transfer/${encodeURIComponent(id)}`, 'transfer check').value);
+      const body = response.body as unknown as TransferResultView & { billing: BillingEnvelope };
+      const cases = (await services.alerts.cases.page([state.request!.requester.channel === 'v2' ? state.request!.requester.subgroupId : ''], { checkId: body.check_id }, { page: 1, pageSize: 100 })).rows;
+      return reply.type('text/html; charset=utf-8').send(transferVerdictPage(user, body, cases, chargedText(body.billing)).value);
+    });
+  };
+}

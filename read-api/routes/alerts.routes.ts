@@ -1,0 +1,47 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { bearerAuth, callerOf } from '../auth.js';
+import type { AppServices } from '../services.js';
+import { alertActions } from './alerts-actions.js';
+import { alertListQuery, alertParams, commentBody, triageBody } from './alerts-schemas.js';
+
+/**
+ * Alert cases of transfer checks: one per alert, scoped to the subgroups of the key's user (anyone
+ * else gets 404). Free reads and changes; every change is an event on the case's stream, listed in
+ * `history`.
+ */
+export const alertRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = async (app, { services }) => {
+  app.addHook('onRequest', bearerAuth(services.apiKeys));
+  const actions = alertActions(services);
+  const viewer = (request: Parameters<typeof callerOf>[0]) => actions.viewerOf(callerOf(request).userId);
+
+  app.get(
+    '/v2/alerts',
+    { schema: { summary: 'Alert cases of your subgroups, newest first, paged like /v2/me/usage', tags: ['alerts'], querystring: alertListQuery } },
+    async (request) => actions.list(await viewer(request), request.query),
+  );
+
+  app.get(
+    '/v2/alerts/:id',
+    { schema: { summary: 'One alert case with its comments and audit trail', tags: ['alerts'], params: alertParams } },
+    async (request) => actions.get(await viewer(request), request.params.id),
+  );
+
+  app.patch(
+    '/v2/alerts/:id',
+    {
+      schema: {
+        summary: 'Triage an alert case: status (closing needs a reason and a note), assignee (a member of the subgroup, or null)',
+        tags: ['alerts'],
+        params: alertParams,
+        body: triageBody,
+      },
+    },
+    async (request) => actions.triage(await viewer(request), request.params.id, request.body),
+  );
+
+  app.post(
+    '/v2/alerts/:id/comments',
+    { schema: { summary: 'Comment on an alert case', tags: ['alerts'], params: alertParams, body: commentBody } },
+    async (request, reply) => reply.status(201).send(await actions.comment(await viewer(request), request.params.id, request.body.text)),
+  );
+};

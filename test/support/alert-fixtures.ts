@@ -1,0 +1,40 @@
+import { transferCheckDecider } from '../../domain/kyt/transfer-check.decider.js';
+import { transferCheckStream, type Requester } from '../../domain/kyt/transfer-check.events.js';
+import type { PolicyAlert } from '../../domain/kyt/policy-engine.js';
+import type { Services } from '../../infra/bootstrap.js';
+
+/** A spec-shaped alert for tests. */
+export const policyAlert = (riskLevel: PolicyAlert['riskLevel'], category: string, entityAddress: string): PolicyAlert => ({
+  category,
+  riskLevel,
+  ruleType: 'Direct exposure',
+  actualShare: 100,
+  thresholdShare: 0,
+  thresholdValue: 0,
+  entityName: 'Made-up entity',
+  entityAddress,
+  direction: 'incoming',
+  entityScore: 0,
+});
+
+/**
+ * Records a transfer check as the pipeline would (requested, then completed with these alerts) through
+ * the transfer check's own decider, without a chain: the processors then react to its events.
+ */
+export async function recordCompletedTransferCheck(
+  services: Services,
+  input: { checkId: string; requester: Requester; alerts: readonly PolicyAlert[]; txHash?: string },
+): Promise<void> {
+  const { executor, clock } = services.commands;
+  const stream = transferCheckStream(input.checkId);
+  const txHash = input.txHash ?? `0x${input.checkId.replace(/-/g, '').padEnd(64, '0').slice(0, 64)}`;
+  const at = clock.now().toISOString();
+  await executor.execute(
+    stream,
+    transferCheckDecider,
+    { type: 'RequestTransferCheck', checkId: input.checkId, chain: 'ETH', txHash, requester: input.requester, at },
+    { commandId: `test-request:${input.checkId}` },
+  );
+  const result = { check_id: input.checkId, status: 'completed', chain: 'ETH', tx_hash: txHash, policy_result: { alerts: input.alerts }, checked_at: at };
+  await executor.execute(stream, transferCheckDecider, { type: 'CompleteTransferCheck', result, alerts: input.alerts, at }, { commandId: `test-complete:${input.checkId}` });
+}
