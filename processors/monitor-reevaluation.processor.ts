@@ -39,6 +39,8 @@ export function monitorReevaluationProcessor(deps: {
 }): Processor<unknown> {
   async function reevaluate(event: BusEvent): Promise<void> {
     await deps.whenProjected(positionOf(event));
+    // No monitor to re-screen: the change is not even diffed (a first import of large lists costs nothing here).
+    if (!(await deps.monitors.anyActive())) return;
     const change = await intelChangeOf(deps.store, event);
     if (change === null) return;
     const monitorIds = await monitorsOf(deps.monitors, change.addresses);

@@ -102,6 +102,7 @@ export function monitorRepository(store: ReadStore): MonitorRepository {
       ]);
       return { rows, total };
     },
+    anyActive: async () => (await monitors.find({ where: { status: 'active' }, limit: 1 })).length > 0,
     due: (status, paidPeriod, limit) => monitors.find({ where: { renewal_key: renewalKey(status, paidPeriod) }, limit }),
     count: (status) => monitors.count(status ? { where: { status } } : {}),
   };

@@ -81,9 +81,9 @@ class LmdbCollection<D extends Doc> implements Collection<D> {
   async find(query: DocQuery): Promise<readonly D[]> {
     this.isOpen();
     const plan = planQuery(this.fields(), query);
-    if (plan.ordered) {
-      // The index yields the documents in the query's order: skip and limit as they stream by (a covering
-      // index skips on its keys alone, without reading the skipped documents).
+    if (plan.ordered || query.orderBy === undefined) {
+      // The index yields the documents in the query's order (or no order was asked for): skip and limit as
+      // they stream by (a covering index skips on its keys alone, without reading the skipped documents).
       const out: D[] = [];
       let skip = Math.max(0, query.skip ?? 0);
       const limit = query.limit === undefined ? Infinity : Math.max(0, query.limit);

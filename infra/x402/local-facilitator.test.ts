@@ -69,7 +69,8 @@ describe('local facilitator on anvil', () => {
   });
 
   it('fees are looked up for each transaction in its turn: a base fee that jumps during a burst fails none of it', async () => {
-    const client = publicClientFor(network, anvil.rpcUrl, 2000);
+    // A generous RPC timeout: on a loaded machine a 2 s one failed the burst for a reason this test is not about.
+    const client = publicClientFor(network, anvil.rpcUrl, 10_000);
     const chain = createTestClient({ mode: 'anvil', transport: http(anvil.rpcUrl) });
     const send = client.sendRawTransaction.bind(client);
     const estimate = client.estimateFeesPerGas.bind(client);
