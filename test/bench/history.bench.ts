@@ -78,6 +78,15 @@ async function measure(dataDir: string) {
   const healthyS = (performance.now() - started) / 1000;
   await new Promise((resolve) => setTimeout(resolve, 1000));
   const rss = await rssMb(service.child.pid!);
+  // One screen on its own first: its status and time (a cold ledger, a slow first answer) are printed.
+  const firstStarted = performance.now();
+  const first = await fetch(`http://127.0.0.1:${port}/v2/screen`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ address: '0x' + '1'.padStart(40, '0'), network: 'ETH' }),
+    signal: AbortSignal.timeout(60_000),
+  }).then(async (r) => `${r.status} ${(await r.text()).slice(0, 120)}`, (error: unknown) => String(error));
+  process.stdout.write(`  first screen: ${first} in ${Math.round(performance.now() - firstStarted)} ms\n`);
   const screen = await screens(port, { authorization: `Bearer ${KEY}` });
   await stop(service.child);
   const barePort = await freePort();
