@@ -1,13 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createIntelIndex, type IntelIndexProjection } from '../../projections/intel-index.js';
-import { decideDataset, initialDatasetState } from '../intel/dataset.decider.js';
-import type { Claim, SourceDescriptor } from '../intel/intel.types.js';
-import { buildScreenVerdict } from '../intel/screen-verdict.js';
-import type { Network } from '../shared/network.js';
-import { changedAddresses } from './claim-diff.js';
-import { decideMonitor, evolveMonitor, initialMonitorState } from './monitor.decider.js';
-import { monitorVerdictOf, verdictChanged } from './monitor-verdict.js';
+import { createIntelIndex, type IntelIndexProjection } from './intel-index.js';
+import { decideDataset, initialDatasetState } from '../domain/intel/dataset.decider.js';
+import type { Claim, SourceDescriptor } from '../domain/intel/intel.types.js';
+import { buildScreenVerdict } from '../domain/intel/screen-verdict.js';
+import type { Network } from '../domain/shared/network.js';
+import { changedAddresses } from '../domain/monitors/claim-diff.js';
+import { decideMonitor, evolveMonitor, initialMonitorState } from '../domain/monitors/monitor.decider.js';
+import { monitorVerdictOf, verdictChanged } from '../domain/monitors/monitor-verdict.js';
 
 /**
  * The re-evaluation's contract as a property: after an import, the monitors notified (selected through
