@@ -1,3 +1,4 @@
+import { eventRegistry } from '../domain/events/registry.js';
 import type { Clock } from '../domain/ports/clock.port.js';
 import type { Correlation, CorrelationScope } from '../domain/ports/correlation.port.js';
 import type { EventData, EventStore, Position, Revision } from '../domain/ports/event-store.port.js';
@@ -62,7 +63,6 @@ interface CachedStream {
 }
 
 const MAX_CONFLICT_RETRIES = 10;
-const SCHEMA_VERSION = 1;
 
 export interface ExecutorLimits {
   /** Streams whose state stays cached; the least recently used one is dropped beyond this. */
@@ -117,7 +117,7 @@ export function createCommandExecutor(deps: {
     let state = decider.initialState();
     let revision: Revision = -1n;
     for await (const recorded of deps.store.read(stream)) {
-      const event = decider.parse({ type: recorded.type, data: recorded.data });
+      const event = decider.parse(eventRegistry.upcast({ type: recorded.type, data: recorded.data, metadata: recorded.metadata }));
       if (event) state = decider.evolve(state, event);
       revision = recorded.revision;
     }
@@ -163,7 +163,7 @@ export function createCommandExecutor(deps: {
                 correlationId: pending.context.correlationId ?? pending.ambient?.correlationId ?? pending.context.commandId,
                 ...causationOf(pending),
                 occurredAt,
-                schemaVersion: SCHEMA_VERSION,
+                schemaVersion: eventRegistry.versionOf(event.type),
               },
             }),
           );

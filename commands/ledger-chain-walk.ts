@@ -1,3 +1,4 @@
+import { eventRegistry } from '../domain/events/registry.js';
 import { sameSnapshot } from '../domain/ledger/ledger-period.js';
 import { ledgerDecider, snapshotOf, type LedgerState } from '../domain/ledger/ledger.decider.js';
 import { ledgerStream, type LedgerSnapshot } from '../domain/ledger/ledger.events.js';
@@ -40,7 +41,7 @@ export async function* walkLedgerChain(store: EventStore, userId: string): Async
     let state = ledgerDecider.initialState();
     let beforeClose: LedgerSnapshot | null = null;
     for (const [index, recorded] of events.entries()) {
-      const event = ledgerDecider.parse({ type: recorded.type, data: recorded.data });
+      const event = ledgerDecider.parse(eventRegistry.upcast({ type: recorded.type, data: recorded.data, metadata: recorded.metadata }));
       if (!event) continue;
       if (event.type === 'PeriodOpened') {
         if (index !== 0) breaks.push(`${stream}: PeriodOpened at revision ${recorded.revision}, not first`);

@@ -6,7 +6,7 @@ import type { CommandDeps } from '../commands/command-deps.js';
 import { createCommandExecutor } from '../commands/command-executor.js';
 import { finishProjectionRebuild, startProjectionRebuild } from '../commands/projection-rebuild.commands.js';
 import type { EventStore } from '../domain/ports/event-store.port.js';
-import { defineProjection } from '../domain/ports/projection.port.js';
+import type { Projection } from '../domain/ports/projection.port.js';
 import type { ReadStore } from '../domain/ports/read-store.port.js';
 import { openFileEventStore } from '../infra/embedded/file-event-store.js';
 import { createMemoryReadStore } from '../infra/embedded/memory-read-store.js';
@@ -22,7 +22,8 @@ type Counter = { n: number; last: number; name: string | null };
  * A counter per stream. `Named` only updates an existing counter: applied to a missing one it deletes
  * (a tombstone), which is how a document written on a half-copied base used to swallow its own creation.
  */
-const counters = defineProjection<Counter>({
+// Types of its own, not the service's: a raw Projection, which defineProjection would refuse.
+const counters: Projection<Counter> = {
   name: 'counters',
   collection: 'counters',
   indexes: ['n'],
@@ -34,7 +35,7 @@ const counters = defineProjection<Counter>({
     if (by < 0) throw new Error('negative count');
     return { n: (doc?.n ?? 0) + 1, last: by, name: doc?.name ?? null };
   },
-});
+};
 
 const meta = () => ({ correlationId: uuidIds.newId(), occurredAt: new Date(0).toISOString(), schemaVersion: 1 });
 const append = (store: EventStore, stream: string, type: string, data: unknown) => store.append(stream, [{ id: uuidIds.newId(), type, data, metadata: meta() }], { expected: 'any' });

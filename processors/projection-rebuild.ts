@@ -1,5 +1,6 @@
 import type { CommandDeps } from '../commands/command-deps.js';
 import { finishProjectionRebuild, startProjectionRebuild } from '../commands/projection-rebuild.commands.js';
+import { eventRegistry } from '../domain/events/registry.js';
 import { comparePositions, type EventStore, type Position, type RecordedEvent } from '../domain/ports/event-store.port.js';
 import type { Projection } from '../domain/ports/projection.port.js';
 import type { Collection, Doc, ReadStore } from '../domain/ports/read-store.port.js';
@@ -76,7 +77,7 @@ export async function rebuildProjection(
     for await (const event of deps.store.readAll()) {
       events += 1;
       last = event.position;
-      if (handles.has(event.type)) await applyOne(into, event);
+      if (handles.has(eventRegistry.readAs(event.type) ?? event.type)) await applyOne(into, event);
       if (events % REPORT_EVERY === 0) report();
     }
     report();

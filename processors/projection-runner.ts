@@ -1,4 +1,5 @@
 import { comparePositions, type EventStore, type Position, type RecordedEvent } from '../domain/ports/event-store.port.js';
+import { eventRegistry } from '../domain/events/registry.js';
 import type { ReadStore } from '../domain/ports/read-store.port.js';
 import type { Projection } from '../domain/ports/projection.port.js';
 import type { LogProgress } from './log-progress.js';
@@ -151,7 +152,8 @@ export function createProjectionRunner(deps: {
     // A rebuild swaps collections underneath: what is folded so far goes in first.
     if (rebuilds.concerns(event)) await commit();
     await rebuilds.observe(event);
-    for (const projection of byType.get(event.type) ?? []) {
+    // A retired type's events go to the projections of the type they are read as.
+    for (const projection of byType.get(eventRegistry.readAs(event.type) ?? event.type) ?? []) {
       if (!rebuilds.isPaused(projection.name)) await applyProjection(projection, event);
     }
   }

@@ -1,6 +1,7 @@
 import { comparePositions, type EventStore, type Position, type RecordedEvent } from '../domain/ports/event-store.port.js';
 import type { Projection } from '../domain/ports/projection.port.js';
-import { PROJECTION_REBUILD_FINISHED, PROJECTION_REBUILD_STARTED, projectionRebuildStream, type ProjectionRebuildEvent } from '../domain/projections/projection-rebuild.events.js';
+import { eventRegistry, type EventOf } from '../domain/events/registry.js';
+import { PROJECTION_REBUILD_FINISHED, PROJECTION_REBUILD_STARTED, projectionRebuildStream } from '../domain/projections/projection-rebuild.events.js';
 
 /**
  * A projection runner's side of a rebuild (domain/projections/projection-rebuild.events.ts): from a
@@ -30,12 +31,18 @@ export function createRebuildPauses(deps: {
   async function resume(projection: Projection, after: Position, finished: Position) {
     for await (const event of deps.store.readAll({ after })) {
       if (comparePositions(event.position, finished) >= 0) break;
-      if (projection.handles.includes(event.type)) await deps.apply(projection, event);
+      if (projection.handles.includes(eventRegistry.readAs(event.type) ?? event.type)) await deps.apply(projection, event);
     }
   }
 
-  const concerns = (event: RecordedEvent): boolean =>
-    (event.type === PROJECTION_REBUILD_STARTED || event.type === PROJECTION_REBUILD_FINISHED) && byName.has((event.data as { projection?: string }).projection ?? '');
+  /** The event as a rebuild of one of the runner's projections, or null. */
+  function rebuildOf(event: RecordedEvent): EventOf<typeof PROJECTION_REBUILD_STARTED | typeof PROJECTION_REBUILD_FINISHED> | null {
+    if (event.type !== PROJECTION_REBUILD_STARTED && event.type !== PROJECTION_REBUILD_FINISHED) return null;
+    const rebuild = eventRegistry.parse(event);
+    if (rebuild?.type !== PROJECTION_REBUILD_STARTED && rebuild?.type !== PROJECTION_REBUILD_FINISHED) return null;
+    return byName.has(rebuild.data.projection) ? rebuild : null;
+  }
+  const concerns = (event: RecordedEvent): boolean => rebuildOf(event) !== null;
 
   return {
     isPaused: (name) => paused.has(name),
@@ -50,11 +57,10 @@ export function createRebuildPauses(deps: {
       }
     },
     async observe(event) {
-      if (!concerns(event)) return;
-      const rebuild = { type: event.type, data: event.data } as ProjectionRebuildEvent;
-      const projection = byName.get(rebuild.data.projection);
-      if (!projection) return;
-      if (rebuild.type === 'ProjectionRebuildStarted') {
+      const rebuild = rebuildOf(event);
+      const projection = rebuild && byName.get(rebuild.data.projection);
+      if (!rebuild || !projection) return;
+      if (rebuild.type === PROJECTION_REBUILD_STARTED) {
         if (!paused.has(projection.name)) paused.set(projection.name, event.position);
         return;
       }

@@ -1,5 +1,6 @@
 import type { Membership } from '../domain/accounts/account.decider.js';
 import type { ReadStore } from '../domain/ports/read-store.port.js';
+import { accountStreams } from '../domain/accounts/account.events.js';
 import { defineProjection } from '../domain/ports/projection.port.js';
 
 /** Who a user is and what they may use, for request authorization and the dashboard. */
@@ -15,49 +16,40 @@ export interface AccountDoc extends Record<string, unknown> {
   openedAt: string;
 }
 
-type Data = Record<string, unknown> & { at: string };
-
-export const accountsProjection = defineProjection<AccountDoc>({
+export const accountsProjection = defineProjection({
   name: 'accounts',
   collection: 'accounts',
   indexes: ['email', 'openedAt'],
   handles: ['AccountOpened', 'OrganizationJoined', 'EntitlementGranted', 'ProvidersSelected', 'SuperAdminGranted', 'PasswordSet'],
-  idOf: (event) => event.streamId.slice('account-'.length),
-  evolve: (doc, event) => {
-    const data = event.data as Data;
+  idOf: (event) => accountStreams.idOf(event.streamId),
+  evolve: (doc: AccountDoc | null, event): AccountDoc | null => {
     if (event.type === 'AccountOpened') {
       return {
-        userId: data.userId as string,
-        email: data.email as string,
-        displayName: data.displayName as string,
+        userId: event.data.userId,
+        email: event.data.email,
+        displayName: event.data.displayName,
         memberships: [],
         inspectProviders: null,
         selectedProviders: null,
         superAdmin: false,
         passwordHash: null,
-        openedAt: data.at,
+        openedAt: event.data.at,
       };
     }
     if (!doc) return null;
     switch (event.type) {
       case 'OrganizationJoined': {
-        const { at: _at, ...membership } = data as unknown as Membership & { at: string };
+        const { at: _at, ...membership } = event.data;
         return { ...doc, memberships: [...doc.memberships.filter((m) => m.subgroupId !== membership.subgroupId), membership] };
       }
       case 'EntitlementGranted':
-        return {
-          ...doc,
-          inspectProviders: data.providers as string[],
-          selectedProviders: doc.selectedProviders ?? (data.providers as string[]),
-        };
+        return { ...doc, inspectProviders: event.data.providers, selectedProviders: doc.selectedProviders ?? event.data.providers };
       case 'ProvidersSelected':
-        return { ...doc, selectedProviders: data.providers as string[] };
+        return { ...doc, selectedProviders: event.data.providers };
       case 'SuperAdminGranted':
         return { ...doc, superAdmin: true };
       case 'PasswordSet':
-        return { ...doc, passwordHash: data.passwordHash as string };
-      default:
-        return doc;
+        return { ...doc, passwordHash: event.data.passwordHash };
     }
   },
 });

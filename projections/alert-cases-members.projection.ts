@@ -1,4 +1,5 @@
 import type { ReadStore } from '../domain/ports/read-store.port.js';
+import { accountStreams } from '../domain/accounts/account.events.js';
 import { defineProjection } from '../domain/ports/projection.port.js';
 
 /** Who belongs to which subgroup (one document per membership): the people a case can be assigned to. */
@@ -8,16 +9,19 @@ export interface SubgroupMemberDoc extends Record<string, unknown> {
   joinedAt: string;
 }
 
-export const subgroupMembersProjection = defineProjection<SubgroupMemberDoc>({
+export const subgroupMembersProjection = defineProjection({
   name: 'subgroup-members',
   collection: 'subgroup_members',
   indexes: ['subgroupId'],
   handles: ['OrganizationJoined'],
-  idOf: (event) => `${(event.data as { subgroupId: string }).subgroupId}:${event.streamId.slice('account-'.length)}`,
-  evolve: (doc, event) => {
+  idOf: (event) => {
+    const userId = accountStreams.idOf(event.streamId);
+    return userId === null ? null : `${event.data.subgroupId}:${userId}`;
+  },
+  evolve: (doc: SubgroupMemberDoc | null, event) => {
     if (doc) return doc;
-    const { subgroupId, at } = event.data as { subgroupId: string; at: string };
-    return { subgroupId, userId: event.streamId.slice('account-'.length), joinedAt: at };
+    const userId = accountStreams.idOf(event.streamId);
+    return userId === null ? null : { subgroupId: event.data.subgroupId, userId, joinedAt: event.data.at };
   },
 });
 

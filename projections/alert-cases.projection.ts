@@ -1,4 +1,4 @@
-import type { AlertCaseEvent, CaseActor, CaseAlert, CaseStatus, CloseReason } from '../domain/alerts/alert-case.events.js';
+import type { CaseActor, CaseAlert, CaseStatus, CloseReason } from '../domain/alerts/alert-case.events.js';
 import type { AlertLevel } from '../domain/kyt/alert-level.js';
 import type { Chain } from '../domain/shared/network.js';
 import type { ReadStore } from '../domain/ports/read-store.port.js';
@@ -48,14 +48,13 @@ export interface AlertCaseDoc extends Record<string, unknown> {
   updatedAt: string;
 }
 
-export const alertCasesProjection = defineProjection<AlertCaseDoc>({
+export const alertCasesProjection = defineProjection({
   name: 'alert-cases',
   collection: 'alert_cases',
   indexes: ['subgroupId', 'createdAt'],
   handles: ['AlertCaseOpened', 'AlertCaseStatusChanged', 'AlertCaseAssigned', 'AlertCaseCommented'],
-  idOf: (event) => (event.data as { alertId?: string }).alertId ?? null,
-  evolve: (doc, recorded) => {
-    const event = { type: recorded.type, data: recorded.data } as AlertCaseEvent;
+  idOf: (event) => event.data.alertId,
+  evolve: (doc: AlertCaseDoc | null, event): AlertCaseDoc | null => {
     if (event.type === 'AlertCaseOpened') {
       if (doc) return doc;
       const d = event.data;

@@ -11,28 +11,22 @@ export interface ApiKeyDoc extends Record<string, unknown> {
   lastUsedAt: string | null;
 }
 
-type Data = Record<string, string> & { details?: { keyId?: string | null } };
-
-export const apiKeysProjection = defineProjection<ApiKeyDoc>({
+export const apiKeysProjection = defineProjection({
   name: 'api-keys',
   collection: 'api_keys',
   indexes: ['userId'],
   handles: ['ApiKeyIssued', 'ApiKeyRevoked', 'Charged'],
-  idOf: (event) => {
-    const data = event.data as Data;
-    return event.type === 'Charged' ? (data.details?.keyId ?? null) : (data.keyId ?? null);
-  },
-  evolve: (doc, event) => {
-    const data = event.data as Data;
+  idOf: (event) => (event.type === 'Charged' ? event.data.details.keyId : event.data.keyId),
+  evolve: (doc: ApiKeyDoc | null, event) => {
     switch (event.type) {
-      case 'ApiKeyIssued':
-        return { keyId: data.keyId!, userId: data.userId!, prefix: data.prefix!, createdAt: data.at!, revokedAt: null, lastUsedAt: null };
+      case 'ApiKeyIssued': {
+        const { keyId, userId, prefix, at } = event.data;
+        return { keyId, userId, prefix, createdAt: at, revokedAt: null, lastUsedAt: null };
+      }
       case 'ApiKeyRevoked':
-        return doc && { ...doc, revokedAt: data.at! };
+        return doc && { ...doc, revokedAt: event.data.at };
       case 'Charged':
-        return doc && { ...doc, lastUsedAt: data.at! };
-      default:
-        return doc;
+        return doc && { ...doc, lastUsedAt: event.data.at };
     }
   },
 });
@@ -44,14 +38,13 @@ export interface ApiKeyHashDoc extends Record<string, unknown> {
   revoked: boolean;
 }
 
-export const apiKeyHashesProjection = defineProjection<ApiKeyHashDoc>({
+export const apiKeyHashesProjection = defineProjection({
   name: 'api-key-hashes',
   collection: 'api_key_hashes',
   handles: ['ApiKeyIssued', 'ApiKeyRevoked'],
-  idOf: (event) => (event.data as Data).hash ?? null,
-  evolve: (doc, event) => {
-    const data = event.data as Data;
-    if (event.type === 'ApiKeyIssued') return { keyId: data.keyId!, userId: data.userId!, revoked: false };
+  idOf: (event) => event.data.hash,
+  evolve: (doc: ApiKeyHashDoc | null, event) => {
+    if (event.type === 'ApiKeyIssued') return { keyId: event.data.keyId, userId: event.data.userId, revoked: false };
     return doc && { ...doc, revoked: true };
   },
 });

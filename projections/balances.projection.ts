@@ -16,8 +16,6 @@ export interface BalanceDoc extends Record<string, unknown> {
   refunds: number;
 }
 
-type LedgerData = { amountMicros?: number };
-
 const empty = (userId: string): BalanceDoc => ({
   user_id: userId,
   deposited_micros: 0,
@@ -28,15 +26,14 @@ const empty = (userId: string): BalanceDoc => ({
   refunds: 0,
 });
 
-export const balancesProjection = defineProjection<BalanceDoc>({
+export const balancesProjection = defineProjection({
   name: 'balances',
   collection: 'balances',
   handles: ['FundsDeposited', 'Charged', 'Refunded'],
   idOf: (event) => ledgerUserOf(event.streamId),
-  evolve: (current, event) => {
+  evolve: (current: BalanceDoc | null, event) => {
     const doc = current ?? empty(ledgerUserOf(event.streamId));
-    const data = event.data as LedgerData;
-    const amount = data.amountMicros ?? 0;
+    const amount = event.data.amountMicros;
     switch (event.type) {
       case 'FundsDeposited':
         return { ...doc, deposited_micros: doc.deposited_micros + amount, balance_micros: doc.balance_micros + amount };
@@ -44,8 +41,6 @@ export const balancesProjection = defineProjection<BalanceDoc>({
         return { ...doc, charged_micros: doc.charged_micros + amount, balance_micros: doc.balance_micros - amount, charges: doc.charges + 1 };
       case 'Refunded':
         return { ...doc, refunded_micros: doc.refunded_micros + amount, balance_micros: doc.balance_micros + amount, refunds: doc.refunds + 1 };
-      default:
-        return doc;
     }
   },
 });

@@ -1,4 +1,6 @@
 import type { ReadStore } from '../domain/ports/read-store.port.js';
+import { checkStreams } from '../domain/address-check/address-check.events.js';
+import { ledgerUserOf } from '../domain/ledger/ledger.events.js';
 import { defineProjection } from '../domain/ports/projection.port.js';
 
 /**
@@ -19,32 +21,38 @@ export interface CheckHistoryDoc extends Record<string, unknown> {
   created_at: string | null;
 }
 
-type Charged = { chargeId: string; product: string; at: string; details: { network: string | null; subject: string | null } };
-
 const empty = (id: string): CheckHistoryDoc => ({ id, user_id: null, kind: null, network: null, subject: null, risk_level: null, created_at: null });
 
-export const checkHistoryProjection = defineProjection<CheckHistoryDoc>({
+export const checkHistoryProjection = defineProjection({
   name: 'check-history',
   collection: 'check_history',
   indexes: ['user_id', 'created_at'],
   handles: ['Charged', 'CheckCompleted', 'TransferCheckCompleted'],
   idOf: (event) => {
-    if (event.type === 'Charged') return (event.data as Charged).chargeId;
-    if (event.type === 'CheckCompleted') return event.streamId.startsWith('check-') ? event.streamId.slice('check-'.length) : null;
-    return (event.data as { checkId?: string }).checkId ?? null;
+    switch (event.type) {
+      case 'Charged':
+        return event.data.chargeId;
+      case 'CheckCompleted':
+        return checkStreams.idOf(event.streamId);
+      case 'TransferCheckCompleted':
+        return event.data.checkId;
+    }
   },
-  evolve: (doc, event) => {
-    if (event.type === 'Charged') {
-      const d = event.data as Charged;
-      const base = doc ?? empty(d.chargeId);
-      return { ...base, user_id: event.streamId.slice('ledger-'.length), kind: d.product, network: d.details.network, subject: d.details.subject, created_at: d.at };
+  evolve: (doc: CheckHistoryDoc | null, event) => {
+    switch (event.type) {
+      case 'Charged': {
+        const d = event.data;
+        const base = doc ?? empty(d.chargeId);
+        // A period stream (`ledger-{user}@YYYY-MM`) is the user's too: the user id, not the stream's suffix.
+        return { ...base, user_id: ledgerUserOf(event.streamId), kind: d.product, network: d.details.network, subject: d.details.subject, created_at: d.at };
+      }
+      case 'CheckCompleted': {
+        const checkId = checkStreams.idOf(event.streamId);
+        return checkId === null ? doc : { ...(doc ?? empty(checkId)), risk_level: event.data.result.verdict?.risk_level ?? null };
+      }
+      case 'TransferCheckCompleted':
+        return { ...(doc ?? empty(event.data.checkId)), risk_level: event.data.worstLevel ?? 'none' };
     }
-    if (event.type === 'CheckCompleted') {
-      const result = (event.data as { result?: { verdict?: { risk_level?: string | null } } }).result;
-      return { ...(doc ?? empty(event.streamId.slice('check-'.length))), risk_level: result?.verdict?.risk_level ?? null };
-    }
-    const d = event.data as { checkId: string; worstLevel: string | null };
-    return { ...(doc ?? empty(d.checkId)), risk_level: d.worstLevel ?? 'none' };
   },
 });
 

@@ -1,5 +1,6 @@
-import { CURATION_EVENT_TYPES, CURATOR_SOURCE, curationEventSchemas, curationStream, type CuratorEntry } from '../domain/intel/curation.events.js';
-import { DATASET_EVENT_TYPES, datasetEventSchemas, datasetStream } from '../domain/intel/dataset.events.js';
+import { eventRegistry } from '../domain/events/registry.js';
+import { CURATION_EVENT_TYPES, CURATOR_SOURCE, curationStreams, type CuratorEntry } from '../domain/intel/curation.events.js';
+import { DATASET_EVENT_TYPES, datasetStreams } from '../domain/intel/dataset.events.js';
 import type {
   AddressIntel,
   Claim,
@@ -11,6 +12,7 @@ import type {
 import { scopeCovers } from '../domain/intel/intel.types.js';
 import type { IntelIndex } from '../domain/ports/intel-index.port.js';
 import { normalizeAddress } from '../domain/shared/address.js';
+import type { StoredEvent } from '../domain/shared/event-registry.js';
 import { sha256Hex } from '../domain/shared/hash.js';
 import type { Network } from '../domain/shared/network.js';
 import { ClaimColumns, StringPool } from './claim-columns.js';
@@ -27,7 +29,7 @@ export interface IntelIndexProjection extends IntelIndex {
   readonly handles: readonly string[];
   /** Rebuilt at start from the dataset and curation streams only (no other stream changes it). */
   readonly history: { readonly streamPrefixes: readonly string[] };
-  apply(event: { readonly type: string; readonly data: unknown }): void;
+  apply(event: StoredEvent): void;
 }
 
 /** A reference to a claim: segment slot × ROW_SPAN + row. */
@@ -49,7 +51,7 @@ const tokenKey = (address: string, chain: Network): string => `${address}|${chai
 
 class InMemoryIntelIndex implements IntelIndexProjection {
   readonly handles = [...DATASET_EVENT_TYPES, ...CURATION_EVENT_TYPES];
-  readonly history = { streamPrefixes: [datasetStream(''), curationStream('')] };
+  readonly history = { streamPrefixes: [datasetStreams.prefix, curationStreams.prefix] };
   private readonly curated = new Map<string, Claim>();
   private readonly curatedByAddress = new Map<string, string[]>();
   private curatedVersion: DatasetVersion | null = null;
@@ -59,10 +61,10 @@ class InMemoryIntelIndex implements IntelIndexProjection {
   private readonly segments: (Segment | undefined)[] = [];
   private readonly pending = new Map<string, PendingImport>();
 
-  apply(event: { readonly type: string; readonly data: unknown }): void {
+  apply(event: StoredEvent): void {
     switch (event.type) {
       case 'DatasetImportStarted': {
-        const data = datasetEventSchemas.DatasetImportStarted.parse(event.data);
+        const data = eventRegistry.dataOf('DatasetImportStarted', event);
         const { source, version, contentHash, claimCount, importedAt, descriptor } = data;
         this.pending.set(source, {
           descriptor,
@@ -75,28 +77,28 @@ class InMemoryIntelIndex implements IntelIndexProjection {
       }
       case 'ClaimBatchImported':
         return this.whilePending(event.data, (pending) => {
-          for (const claim of datasetEventSchemas.ClaimBatchImported.parse(event.data).batch) {
+          for (const claim of eventRegistry.dataOf('ClaimBatchImported', event).batch) {
             pending.claims.push(claim, normalizeAddress(claim.address));
           }
         });
       case 'TokensImported':
         return this.whilePending(event.data, (pending) => {
-          for (const token of datasetEventSchemas.TokensImported.parse(event.data).tokens) {
+          for (const token of eventRegistry.dataOf('TokensImported', event).tokens) {
             const address = normalizeAddress(token.address);
             pending.tokens.set(tokenKey(address, token.chain), { ...token, address });
           }
         });
       case 'DatasetImportCompleted': {
-        const { source, contentHash } = datasetEventSchemas.DatasetImportCompleted.parse(event.data);
+        const { source, contentHash } = eventRegistry.dataOf('DatasetImportCompleted', event);
         const pending = this.pending.get(source);
         this.pending.delete(source);
         if (pending && !pending.broken && pending.version.contentHash === contentHash) this.install(pending);
         return;
       }
       case 'CuratorEntryAdded':
-        return this.curate(curationEventSchemas.CuratorEntryAdded.parse(event.data));
+        return this.curate(eventRegistry.dataOf('CuratorEntryAdded', event));
       case 'CuratorEntryRetracted': {
-        const { entryId, retractedAt } = curationEventSchemas.CuratorEntryRetracted.parse(event.data);
+        const { entryId, retractedAt } = eventRegistry.dataOf('CuratorEntryRetracted', event);
         const claim = this.curated.get(entryId);
         if (!claim) return;
         this.curated.delete(entryId);

@@ -1,4 +1,4 @@
-import { KEY_PROVIDERS_STREAM_PREFIX } from '../domain/inspect/key-providers.decider.js';
+import { keyProvidersStreams } from '../domain/inspect/key-providers.decider.js';
 import { defineProjection } from '../domain/ports/projection.port.js';
 import type { ReadStore } from '../domain/ports/read-store.port.js';
 
@@ -10,13 +10,13 @@ export interface KeyProviderSelectionDoc extends Record<string, unknown> {
   selectedAt: string;
 }
 
-export const keyProviderSelectionsProjection = defineProjection<KeyProviderSelectionDoc>({
+export const keyProviderSelectionsProjection = defineProjection({
   name: 'key-provider-selections',
   collection: 'key_provider_selections',
   handles: ['KeyProvidersSelected'],
-  idOf: (event) => event.streamId.slice(KEY_PROVIDERS_STREAM_PREFIX.length),
-  evolve: (_doc, event) => {
-    const data = event.data as { keyId: string; userId: string; providers: string[] | null; at: string };
+  idOf: (event) => keyProvidersStreams.idOf(event.streamId),
+  evolve: (_doc: KeyProviderSelectionDoc | null, event) => {
+    const data = event.data;
     return { keyId: data.keyId, userId: data.userId, providers: data.providers, selectedAt: data.at };
   },
 });

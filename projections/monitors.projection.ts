@@ -1,5 +1,4 @@
-import type { MonitorEvent } from '../domain/monitors/monitor.events.js';
-import { MONITOR_EVENT_TYPES, MONITOR_STREAM_PREFIX } from '../domain/monitors/monitor.events.js';
+import { MONITOR_EVENT_TYPES, monitorStreams } from '../domain/monitors/monitor.events.js';
 import type { ChangeReason, MonitorDataVersions, MonitorVerdict } from '../domain/monitors/monitor-verdict.js';
 import { defineProjection } from '../domain/ports/projection.port.js';
 import type { MonitorFinder } from '../domain/ports/monitors.port.js';
@@ -43,14 +42,13 @@ export interface MonitorDoc extends Record<string, unknown> {
 export const watchKey = (network: Network, address: string): string => `${network}:${address}`;
 export const renewalKey = (status: MonitorDoc['status'], paidPeriod: string): string => `${status}:${paidPeriod}`;
 
-export const monitorsProjection = defineProjection<MonitorDoc>({
+export const monitorsProjection = defineProjection({
   name: 'monitors',
   collection: 'monitors',
   indexes: ['watch_key', 'user_id', 'renewal_key', 'status'],
   handles: MONITOR_EVENT_TYPES,
-  idOf: (event) => (event.streamId.startsWith(MONITOR_STREAM_PREFIX) ? event.streamId.slice(MONITOR_STREAM_PREFIX.length) : null),
-  evolve: (doc, recorded) => {
-    const event = { type: recorded.type, data: recorded.data } as MonitorEvent;
+  idOf: (event) => monitorStreams.idOf(event.streamId),
+  evolve: (doc: MonitorDoc | null, event): MonitorDoc | null => {
     switch (event.type) {
       case 'MonitorCreated': {
         const d = event.data;
@@ -74,8 +72,6 @@ export const monitorsProjection = defineProjection<MonitorDoc>({
         return doc && { ...doc, status: 'active', paused_reason: null, paid_period: event.data.period, renewal_key: renewalKey('active', event.data.period) };
       case 'MonitorDeleted':
         return null;
-      default:
-        return doc;
     }
   },
 });

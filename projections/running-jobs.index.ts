@@ -1,3 +1,5 @@
+import { eventRegistry, type EventOf } from '../domain/events/registry.js';
+import type { RecordedEvent } from '../domain/ports/event-store.port.js';
 import { defineProjection } from '../domain/ports/projection.port.js';
 import type { Collection, ReadStore } from '../domain/ports/read-store.port.js';
 
@@ -14,49 +16,47 @@ export type RunningJob = {
   readonly requestedAt: string;
 };
 
-interface JobEvent {
-  readonly type: string;
-  readonly streamId: string;
-  readonly data: unknown;
-}
-
 export interface RunningJobsIndex {
   readonly handles: readonly string[];
   readonly history: 'none';
-  apply(event: JobEvent): void;
+  apply(event: RecordedEvent): void;
   running(): readonly RunningJob[];
   /** Loads the jobs the read model holds (at start, before the live events). */
   load(store: ReadStore): Promise<void>;
 }
 
-const STARTS: Readonly<Record<string, RunningJob['kind']>> = {
-  AddressCheckRequested: 'address_check',
-  ExploreRequested: 'explore',
-  TransferCheckRequested: 'transfer_check',
-};
-const ENDS = ['CheckCompleted', 'CheckFailed', 'CheckTimedOut', 'ExploreCompleted', 'ExploreFailed', 'TransferCheckCompleted', 'TransferCheckFailed', 'TransferCheckTimedOut'];
-const HANDLES = [...Object.keys(STARTS), ...ENDS];
+const STARTS = ['AddressCheckRequested', 'ExploreRequested', 'TransferCheckRequested'] as const;
+const ENDS = ['CheckCompleted', 'CheckFailed', 'CheckTimedOut', 'ExploreCompleted', 'ExploreFailed', 'TransferCheckCompleted', 'TransferCheckFailed', 'TransferCheckTimedOut'] as const;
+const HANDLES = [...STARTS, ...ENDS];
+type JobEvent = EventOf<(typeof HANDLES)[number]>;
 
-/** The job an event starts, null for an event that ends one, undefined for any other. */
-function jobOf(event: JobEvent): RunningJob | null | undefined {
-  const kind = STARTS[event.type];
-  if (kind) {
-    // Transfer checks name their request time `at`.
-    const data = event.data as { checkId?: string; jobId?: string; requestedAt?: string; at?: string };
-    return { kind, id: (data.checkId ?? data.jobId)!, requestedAt: (data.requestedAt ?? data.at)! };
+/** The job an event starts, null for an event that ends one. */
+function jobOf(event: JobEvent): RunningJob | null {
+  switch (event.type) {
+    case 'AddressCheckRequested':
+      return { kind: 'address_check', id: event.data.checkId, requestedAt: event.data.requestedAt };
+    case 'ExploreRequested':
+      return { kind: 'explore', id: event.data.jobId, requestedAt: event.data.requestedAt };
+    case 'TransferCheckRequested':
+      // Transfer checks name their request time `at`.
+      return { kind: 'transfer_check', id: event.data.checkId, requestedAt: event.data.at };
+    default:
+      return null;
   }
-  return ENDS.includes(event.type) ? null : undefined;
 }
+
+const handled = new Set<string>(HANDLES);
+const isJobEvent = (event: { readonly type: string }): event is JobEvent => handled.has(event.type);
 
 /** A job's document names its stream: the in-memory mirror is keyed by it. */
 type RunningJobDoc = RunningJob & { readonly stream: string };
 
-export const runningJobsProjection = defineProjection<RunningJobDoc>({
+export const runningJobsProjection = defineProjection({
   name: 'running-jobs',
   collection: 'running_jobs',
   handles: HANDLES,
-  idOf: (event) => (jobOf(event) === undefined ? null : event.streamId),
-  evolve: (_current, event) => {
+  idOf: (event) => event.streamId,
+  evolve: (_current: RunningJobDoc | null, event) => {
     const job = jobOf(event);
     return job ? { ...job, stream: event.streamId } : null;
   },
@@ -67,10 +67,12 @@ export function createRunningJobsIndex(): RunningJobsIndex {
   return {
     handles: HANDLES,
     history: 'none',
-    apply(event) {
+    apply(recorded) {
+      const event = eventRegistry.parse(recorded);
+      if (!event || !isJobEvent(event)) return;
       const job = jobOf(event);
       if (job) jobs.set(event.streamId, job);
-      else if (job === null) jobs.delete(event.streamId);
+      else jobs.delete(event.streamId);
     },
     running: () => [...jobs.values()],
     async load(store) {

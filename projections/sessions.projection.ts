@@ -1,6 +1,5 @@
 import type { ReadStore } from '../domain/ports/read-store.port.js';
 import { defineProjection } from '../domain/ports/projection.port.js';
-import type { SessionEvent } from '../domain/sessions/session.events.js';
 
 /** Live dashboard sessions by id (the hash of the cookie's token); a logout deletes the document. */
 export interface SessionDoc extends Record<string, unknown> {
@@ -10,18 +9,17 @@ export interface SessionDoc extends Record<string, unknown> {
   expiresAt: string;
 }
 
-export const sessionsProjection = defineProjection<SessionDoc>({
+export const sessionsProjection = defineProjection({
   name: 'sessions',
   collection: 'dashboard_sessions',
   handles: ['SessionStarted', 'SessionEnded'],
-  idOf: (event) => (event.data as { sessionId?: string }).sessionId ?? null,
-  evolve: (doc, recorded) => {
-    const event = { type: recorded.type, data: recorded.data } as SessionEvent;
+  idOf: (event) => event.data.sessionId,
+  evolve: (_doc: SessionDoc | null, event) => {
     if (event.type === 'SessionStarted') {
       const { sessionId, userId, at, expiresAt } = event.data;
       return { sessionId, userId, createdAt: at, expiresAt };
     }
-    return event.type === 'SessionEnded' ? null : doc;
+    return null;
   },
 });
 

@@ -9,16 +9,14 @@ export interface SubgroupDoc extends Record<string, unknown> {
   organizationName: string;
 }
 
-type Joined = { organizationId: string; organizationName: string; subgroupId: string; subgroupName: string };
-
-export const subgroupsProjection = defineProjection<SubgroupDoc>({
+export const subgroupsProjection = defineProjection({
   name: 'subgroups',
   collection: 'subgroups',
   indexes: ['organizationId'],
   handles: ['OrganizationJoined'],
-  idOf: (event) => (event.data as Joined).subgroupId,
-  evolve: (_doc, event) => {
-    const { organizationId, organizationName, subgroupId, subgroupName } = event.data as Joined;
+  idOf: (event) => event.data.subgroupId,
+  evolve: (_doc: SubgroupDoc | null, event) => {
+    const { organizationId, organizationName, subgroupId, subgroupName } = event.data;
     return { subgroupId, subgroupName, organizationId, organizationName };
   },
 });

@@ -1,4 +1,4 @@
-import { ledgerUserOf, type LedgerEvent } from '../domain/ledger/ledger.events.js';
+import { ledgerUserOf } from '../domain/ledger/ledger.events.js';
 import type { ReadStore } from '../domain/ports/read-store.port.js';
 import { defineProjection } from '../domain/ports/projection.port.js';
 
@@ -15,22 +15,20 @@ export interface UsageDayDoc extends Record<string, unknown> {
   refundedMicros: number;
 }
 
-const userOf = ledgerUserOf;
+const dayOf = (at: string): string => at.slice(0, 10);
 
-export const usageDaysProjection = defineProjection<UsageDayDoc>({
+export const usageDaysProjection = defineProjection({
   name: 'usage-days',
   collection: 'usage_days',
   indexes: ['userId'],
   handles: ['Charged', 'Refunded'],
-  idOf: (event) => `${userOf(event.streamId)}:${(event.data as { at: string }).at.slice(0, 10)}`,
-  evolve: (doc, recorded) => {
-    const event = { type: recorded.type, data: recorded.data } as LedgerEvent;
-    const day = doc ?? { userId: userOf(recorded.streamId), day: (event.data as { at: string }).at.slice(0, 10), calls: 0, units: 0, chargedMicros: 0, refundedMicros: 0 };
+  idOf: (event) => `${ledgerUserOf(event.streamId)}:${dayOf(event.data.at)}`,
+  evolve: (doc: UsageDayDoc | null, event) => {
+    const day = doc ?? { userId: ledgerUserOf(event.streamId), day: dayOf(event.data.at), calls: 0, units: 0, chargedMicros: 0, refundedMicros: 0 };
     if (event.type === 'Charged') {
       return { ...day, calls: day.calls + 1, units: day.units + event.data.units, chargedMicros: day.chargedMicros + event.data.amountMicros };
     }
-    if (event.type === 'Refunded') return { ...day, units: day.units - event.data.units, refundedMicros: day.refundedMicros + event.data.amountMicros };
-    return doc;
+    return { ...day, units: day.units - event.data.units, refundedMicros: day.refundedMicros + event.data.amountMicros };
   },
 });
 

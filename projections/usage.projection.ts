@@ -1,5 +1,5 @@
 import type { ReadStore } from '../domain/ports/read-store.port.js';
-import { ledgerUserOf, type LedgerEvent } from '../domain/ledger/ledger.events.js';
+import { ledgerUserOf } from '../domain/ledger/ledger.events.js';
 import { microsToUsd } from '../domain/shared/money.js';
 import { defineProjection } from '../domain/ports/projection.port.js';
 
@@ -21,19 +21,18 @@ export interface UsageRowDoc extends Record<string, unknown> {
   created_at: string;
 }
 
-export const usageProjection = defineProjection<UsageRowDoc>({
+export const usageProjection = defineProjection({
   name: 'usage',
   collection: 'usage_rows',
   indexes: ['user_id', 'created_at'],
   handles: ['Charged', 'Refunded'],
-  idOf: (event) => (event.data as { chargeId: string }).chargeId,
-  evolve: (doc, recorded) => {
-    const event = { type: recorded.type, data: recorded.data } as LedgerEvent;
+  idOf: (event) => event.data.chargeId,
+  evolve: (doc: UsageRowDoc | null, event) => {
     if (event.type === 'Charged') {
       const d = event.data;
       return {
         call_id: d.chargeId,
-        user_id: ledgerUserOf(recorded.streamId),
+        user_id: ledgerUserOf(event.streamId),
         key_id: d.details.keyId,
         product: d.product,
         endpoint: d.details.endpoint,
@@ -48,7 +47,7 @@ export const usageProjection = defineProjection<UsageRowDoc>({
         created_at: d.at,
       };
     }
-    if (event.type === 'Refunded' && doc) {
+    if (doc) {
       return {
         ...doc,
         refunded_units: doc.refunded_units + event.data.units,

@@ -1,6 +1,6 @@
 import { defineProjection } from '../domain/ports/projection.port.js';
 import type { ReadStore } from '../domain/ports/read-store.port.js';
-import type { DeliveryStatus, WebhookDeliveryEvent } from '../domain/webhooks/webhook-delivery.events.js';
+import type { DeliveryStatus } from '../domain/webhooks/webhook-delivery.events.js';
 
 /** One row per delivery with its current status, and one row per attempt: the delivery history. */
 export interface WebhookDeliveryDoc extends Record<string, unknown> {
@@ -33,16 +33,13 @@ export interface WebhookAttemptDoc extends Record<string, unknown> {
   next_attempt_at: string | null;
 }
 
-const eventOf = (recorded: { type: string; data: unknown }) => ({ type: recorded.type, data: recorded.data }) as WebhookDeliveryEvent;
-
-export const webhookDeliveriesProjection = defineProjection<WebhookDeliveryDoc>({
+export const webhookDeliveriesProjection = defineProjection({
   name: 'webhook-deliveries',
   collection: 'webhook_deliveries',
   indexes: ['subscription_id', 'created_at'],
   handles: ['WebhookDeliveryScheduled', 'WebhookDeliveryAttempted', 'WebhookDeliveryAbandoned'],
-  idOf: (event) => (event.data as { deliveryId: string }).deliveryId,
-  evolve: (doc, recorded) => {
-    const event = eventOf(recorded);
+  idOf: (event) => event.data.deliveryId,
+  evolve: (doc: WebhookDeliveryDoc | null, event): WebhookDeliveryDoc | null => {
     switch (event.type) {
       case 'WebhookDeliveryScheduled': {
         const d = event.data;
@@ -78,24 +75,17 @@ export const webhookDeliveriesProjection = defineProjection<WebhookDeliveryDoc>(
       }
       case 'WebhookDeliveryAbandoned':
         return doc && { ...doc, status: 'gave_up', updated_at: event.data.at, next_attempt_at: null, last_error: event.data.reason };
-      default:
-        return doc;
     }
   },
 });
 
-export const webhookAttemptsProjection = defineProjection<WebhookAttemptDoc>({
+export const webhookAttemptsProjection = defineProjection({
   name: 'webhook-attempts',
   collection: 'webhook_attempts',
   indexes: ['subscription_id', 'delivery_id', 'attempted_at'],
   handles: ['WebhookDeliveryAttempted'],
-  idOf: (event) => {
-    const d = event.data as { deliveryId: string; attempt: number };
-    return `${d.deliveryId}:${d.attempt}`;
-  },
-  evolve: (_doc, recorded) => {
-    const event = eventOf(recorded);
-    if (event.type !== 'WebhookDeliveryAttempted') return _doc;
+  idOf: (event) => `${event.data.deliveryId}:${event.data.attempt}`,
+  evolve: (_doc: WebhookAttemptDoc | null, event) => {
     const d = event.data;
     return {
       delivery_id: d.deliveryId,

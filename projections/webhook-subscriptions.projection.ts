@@ -2,7 +2,6 @@ import { defineProjection } from '../domain/ports/projection.port.js';
 import type { ReadStore } from '../domain/ports/read-store.port.js';
 import type { WebhookSubscriptionTarget } from '../domain/ports/webhook-subscriptions.port.js';
 import type { AlertLevel, WebhookEventType } from '../domain/webhooks/webhook-event-types.js';
-import type { WebhookSubscriptionEvent } from '../domain/webhooks/webhook-subscription.events.js';
 
 /**
  * Live webhook subscriptions, for the REST and dashboard reads and for the fan-out. The signing secret
@@ -22,14 +21,13 @@ export interface WebhookSubscriptionDoc extends Record<string, unknown> {
   secret_rotated_at: string | null;
 }
 
-export const webhookSubscriptionsProjection = defineProjection<WebhookSubscriptionDoc>({
+export const webhookSubscriptionsProjection = defineProjection({
   name: 'webhook-subscriptions',
   collection: 'webhook_subscriptions',
   indexes: ['subgroup_id', 'organization_id'],
   handles: ['WebhookSubscriptionCreated', 'WebhookSubscriptionUpdated', 'WebhookSecretRotated', 'WebhookSubscriptionDeleted'],
-  idOf: (event) => (event.data as { subscriptionId: string }).subscriptionId,
-  evolve: (doc, recorded) => {
-    const event = { type: recorded.type, data: recorded.data } as WebhookSubscriptionEvent;
+  idOf: (event) => event.data.subscriptionId,
+  evolve: (doc: WebhookSubscriptionDoc | null, event): WebhookSubscriptionDoc | null => {
     switch (event.type) {
       case 'WebhookSubscriptionCreated': {
         const d = event.data;
@@ -64,8 +62,6 @@ export const webhookSubscriptionsProjection = defineProjection<WebhookSubscripti
         return doc && { ...doc, secret_rotated_at: event.data.at, updated_at: event.data.at };
       case 'WebhookSubscriptionDeleted':
         return null;
-      default:
-        return doc;
     }
   },
 });

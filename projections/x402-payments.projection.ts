@@ -2,7 +2,7 @@ import { defineProjection } from '../domain/ports/projection.port.js';
 import type { ReadStore } from '../domain/ports/read-store.port.js';
 import { microsToUsd } from '../domain/shared/money.js';
 import type { PaymentStatus } from '../domain/x402/payment.decider.js';
-import { PAYMENT_EVENT_TYPES, type PaymentEvent } from '../domain/x402/payment.events.js';
+import { PAYMENT_EVENT_TYPES } from '../domain/x402/payment.events.js';
 
 /** One row per payment proof presented to the x402 channel, with its fate (the accounting view). */
 export interface X402PaymentDoc extends Record<string, unknown> {
@@ -29,14 +29,13 @@ export interface X402PaymentDoc extends Record<string, unknown> {
   updated_at: string;
 }
 
-export const x402PaymentsProjection = defineProjection<X402PaymentDoc>({
+export const x402PaymentsProjection = defineProjection({
   name: 'x402-payments',
   collection: 'x402_payments',
   indexes: ['status', 'reserved_at', 'needs_reconciliation'],
   handles: PAYMENT_EVENT_TYPES,
-  idOf: (event) => (event.data as { callId: string }).callId,
-  evolve: (doc, recorded) => {
-    const event = { type: recorded.type, data: recorded.data } as PaymentEvent;
+  idOf: (event) => event.data.callId,
+  evolve: (doc: X402PaymentDoc | null, event): X402PaymentDoc | null => {
     if (event.type === 'PaymentReserved') {
       const d = event.data;
       return {

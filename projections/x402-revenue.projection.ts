@@ -1,7 +1,6 @@
 import { defineProjection } from '../domain/ports/projection.port.js';
 import type { ReadStore } from '../domain/ports/read-store.port.js';
 import { microsToUsd } from '../domain/shared/money.js';
-import { paymentEventSchemas } from '../domain/x402/payment.events.js';
 
 /** Settled x402 revenue per UTC day, product and network. */
 export interface X402RevenueDoc extends Record<string, unknown> {
@@ -15,17 +14,14 @@ export interface X402RevenueDoc extends Record<string, unknown> {
   settled_usd: number;
 }
 
-export const x402RevenueProjection = defineProjection<X402RevenueDoc>({
+export const x402RevenueProjection = defineProjection({
   name: 'x402-revenue',
   collection: 'x402_revenue',
   indexes: ['day'],
   handles: ['PaymentSettled'],
-  idOf: (event) => {
-    const d = paymentEventSchemas.PaymentSettled.parse(event.data);
-    return `${d.at.slice(0, 10)}|${d.product}|${d.network}`;
-  },
-  evolve: (doc, recorded) => {
-    const d = paymentEventSchemas.PaymentSettled.parse(recorded.data);
+  idOf: ({ data: d }) => `${d.at.slice(0, 10)}|${d.product}|${d.network}`,
+  evolve: (doc: X402RevenueDoc | null, event) => {
+    const d = event.data;
     const amount = BigInt(doc?.settled_amount ?? '0') + BigInt(d.amount);
     return {
       day: d.at.slice(0, 10),

@@ -1,7 +1,9 @@
 import { z } from 'zod';
+import { streamFamily } from '../shared/streams.js';
 
 /** Stream `account-{userId}`: who the user is, where they belong and what they may use. */
-export const accountStream = (userId: string): string => `account-${userId}`;
+export const accountStreams = streamFamily('account');
+export const accountStream = accountStreams.stream;
 
 export const ROLES = ['member', 'group_admin'] as const;
 export type Role = (typeof ROLES)[number];

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { sha256Hex } from '../shared/hash.js';
+import { streamFamily } from '../shared/streams.js';
 
 /** Emails are compared without case and surrounding space: `Ops@Example.com ` is `ops@example.com`. */
 export const normalizeEmail = (email: string): string => email.trim().toLowerCase();
@@ -9,7 +10,8 @@ export const normalizeEmail = (email: string): string => email.trim().toLowerCas
  * address makes "one account per email" a decision on one stream (two concurrent opens cannot both win);
  * the hash keeps the address out of stream names.
  */
-export const emailClaimStream = (email: string): string => `email-${sha256Hex(normalizeEmail(email))}`;
+export const emailClaimStreams = streamFamily('email');
+export const emailClaimStream = (email: string): string => emailClaimStreams.stream(sha256Hex(normalizeEmail(email)));
 
 export const emailClaimEventSchemas = {
   EmailClaimed: z.object({ email: z.string(), userId: z.string(), at: z.string() }),

@@ -3,14 +3,16 @@ import { exposureBudgetSchema } from '../exposure/exposure.schema.js';
 import type { FullCheckResult } from './full-check-result.schema.js';
 import { raisedWebhookSchema, WEBHOOK_EVENT_RAISED } from './raised-webhook.js';
 import { tierOutcomeSchema } from './tier-outcome.schema.js';
+import { streamFamily } from '../shared/streams.js';
 
 /**
  * Stream `check-{checkId}`: one address full check, from request to result. The `check-` family is
  * shared by the asynchronous checks (transfer checks and inspects add their own event types); the
  * address check's decider reads only the types below.
  */
-export const checkStream = (checkId: string): string => `check-${checkId}`;
-export const CHECK_STREAM_PREFIX = 'check-';
+export const checkStreams = streamFamily('check');
+export const checkStream = checkStreams.stream;
+export const CHECK_STREAM_PREFIX = checkStreams.prefix;
 
 
 const at = z.string();

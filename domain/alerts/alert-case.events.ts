@@ -2,10 +2,12 @@ import { z } from 'zod';
 import { TRANSFER_CHAINS } from '../shared/network.js';
 import { ALERT_LEVELS } from '../kyt/alert-level.js';
 import { RULE_TYPES } from '../kyt/policy.types.js';
+import { streamFamily } from '../shared/streams.js';
 
 /** Stream `alertcase-{alertId}`: one alert of a transfer check, triaged as a case (status, assignee, comments). */
-export const ALERT_CASE_STREAM_FAMILY = 'alertcase';
-export const alertCaseStream = (alertId: string): string => `${ALERT_CASE_STREAM_FAMILY}-${alertId}`;
+export const alertCaseStreams = streamFamily('alertcase');
+export const ALERT_CASE_STREAM_FAMILY = alertCaseStreams.family;
+export const alertCaseStream = alertCaseStreams.stream;
 
 export const CASE_STATUSES = ['open', 'in_review', 'closed'] as const;
 export type CaseStatus = (typeof CASE_STATUSES)[number];

@@ -1,7 +1,9 @@
 import { z } from 'zod';
+import { streamFamily } from '../shared/streams.js';
 
 /** Stream `apikey-{keyId}`: a key's life. Never the key itself, only its hash and 4-character prefix. */
-export const apiKeyStream = (keyId: string): string => `apikey-${keyId}`;
+export const apiKeyStreams = streamFamily('apikey');
+export const apiKeyStream = apiKeyStreams.stream;
 
 export const apiKeyEventSchemas = {
   ApiKeyIssued: z.object({ keyId: z.string(), userId: z.string(), hash: z.string(), prefix: z.string(), at: z.string() }),

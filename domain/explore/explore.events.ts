@@ -3,14 +3,16 @@ import { checkOwnerSchema } from '../address-check/address-check.events.js';
 import { exposureBudgetSchema } from '../exposure/exposure.schema.js';
 import { raisedWebhookSchema, WEBHOOK_EVENT_RAISED } from '../address-check/raised-webhook.js';
 import type { ExploreReport } from './explore-report.js';
+import { streamFamily } from '../shared/streams.js';
 
 /**
  * Stream `explore-{jobId}`: one asynchronous graph exposure job (POST /explore on x402, POST /v2/explore).
  * The webhook events `service.bfs.completed` and `service.bfs.failed` are raised (WebhookEventRaised) in
  * the same decision as the job's outcome, for a V2 owner.
  */
-export const exploreStream = (jobId: string): string => `explore-${jobId}`;
-export const EXPLORE_STREAM_PREFIX = 'explore-';
+export const exploreStreams = streamFamily('explore');
+export const exploreStream = exploreStreams.stream;
+export const EXPLORE_STREAM_PREFIX = exploreStreams.prefix;
 
 const at = z.string();
 

@@ -1,7 +1,9 @@
 import { z } from 'zod';
+import { streamFamily } from '../shared/streams.js';
 
 /** Stream `idem-{userId}-{sha256(key)}`: one client key's claim and the response it produced. */
-export const idempotencyStream = (userId: string, keyHash: string): string => `idem-${userId}-${keyHash}`;
+export const idempotencyStreams = streamFamily('idem');
+export const idempotencyStream = (userId: string, keyHash: string): string => idempotencyStreams.stream(`${userId}-${keyHash}`);
 
 export const idempotencyEventSchemas = {
   IdempotencyKeyClaimed: z.object({

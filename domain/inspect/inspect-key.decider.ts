@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { IDEMPOTENCY_WINDOW_MS } from '../idempotency/idempotency.decider.js';
 import { parserFor, type Decider } from '../shared/decider.js';
 import { fail } from '../shared/errors.js';
+import { streamFamily } from '../shared/streams.js';
 
 /**
  * Stream `inspectkey-{userId}-{sha256(Idempotency-Key)}`: which inspect a client's key started. An
@@ -9,7 +10,8 @@ import { fail } from '../shared/errors.js';
  * key stays bound to its check: the same request again reaches the pipeline already started, another
  * request is an idempotency conflict. After 24 h the key may start a new inspect.
  */
-export const inspectKeyStream = (userId: string, keyHash: string): string => `inspectkey-${userId}-${keyHash}`;
+export const inspectKeyStreams = streamFamily('inspectkey');
+export const inspectKeyStream = (userId: string, keyHash: string): string => inspectKeyStreams.stream(`${userId}-${keyHash}`);
 
 export const inspectKeyEventSchemas = {
   InspectKeyBound: z.object({ checkId: z.string(), requestHash: z.string(), at: z.string() }),

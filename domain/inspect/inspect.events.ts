@@ -2,13 +2,15 @@ import { z } from 'zod';
 import { SCREEN_NETWORKS } from '../shared/network.js';
 import { finalAuditSchema } from './final-audit.js';
 import { providerAssessmentSchema } from './provider-assessment.js';
+import { streamFamily } from '../shared/streams.js';
 
 /**
  * Stream `inspect-{checkId}`: one multi-provider inspect, from the request to every provider's outcome
  * and the synthesized audit. (The address full check has its own `check-{checkId}` streams.)
  */
-export const INSPECT_STREAM_PREFIX = 'inspect-';
-export const inspectStream = (checkId: string): string => `${INSPECT_STREAM_PREFIX}${checkId}`;
+export const inspectStreams = streamFamily('inspect');
+export const INSPECT_STREAM_PREFIX = inspectStreams.prefix;
+export const inspectStream = inspectStreams.stream;
 
 const providerRun = z.object({ name: z.string(), kind: z.string() });
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { parserFor, type Decider } from '../shared/decider.js';
+import { streamFamily } from '../shared/streams.js';
 
 /**
  * Stream `keyproviders-{keyId}`: the active subset of inspect providers saved for one API key, used when a
@@ -7,8 +8,9 @@ import { parserFor, type Decider } from '../shared/decider.js';
  * Names are kept as given: they are cut to the entitlement when an inspect runs, so a later entitlement
  * change needs no rewrite here.
  */
-export const KEY_PROVIDERS_STREAM_PREFIX = 'keyproviders-';
-export const keyProvidersStream = (keyId: string): string => `${KEY_PROVIDERS_STREAM_PREFIX}${keyId}`;
+export const keyProvidersStreams = streamFamily('keyproviders');
+export const KEY_PROVIDERS_STREAM_PREFIX = keyProvidersStreams.prefix;
+export const keyProvidersStream = keyProvidersStreams.stream;
 
 export const keyProvidersEventSchemas = {
   KeyProvidersSelected: z.object({ keyId: z.string(), userId: z.string(), providers: z.array(z.string()).nullable(), at: z.string() }),

@@ -1,13 +1,15 @@
 import { z } from 'zod';
 import { SCREEN_NETWORKS } from '../shared/network.js';
 import type { SourceDescriptor } from './intel.types.js';
+import { streamFamily } from '../shared/streams.js';
 
 /**
  * Stream `curation-{entryId}`: one analyst's claim about one address, with the evidence behind it,
  * and its retraction. Curated claims are a source like any other (`curator`, trust CURATOR_SOURCE),
  * added and retracted with `npm run cli -- data curate add|retract`.
  */
-export const curationStream = (entryId: string): string => `curation-${entryId}`;
+export const curationStreams = streamFamily('curation');
+export const curationStream = curationStreams.stream;
 
 /** Our own analysts: a claim needs an evidence URL, so it is trusted above community feeds. */
 export const CURATOR_SOURCE: SourceDescriptor = {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { SCREEN_NETWORKS } from '../shared/network.js';
 import type { Claim, SourceDescriptor, TokenListing } from './intel.types.js';
+import { streamFamily } from '../shared/streams.js';
 
 /**
  * Stream `dataset-{source}`: the imports of one source. An import is ONE append:
@@ -8,7 +9,8 @@ import type { Claim, SourceDescriptor, TokenListing } from './intel.types.js';
  * lists tokens, DatasetImportCompleted. A completed import replaces the source's previous one whole.
  * Every event names its source, so a reader folding `$all` never has to infer it from neighbours.
  */
-export const datasetStream = (source: string): string => `dataset-${source}`;
+export const datasetStreams = streamFamily('dataset');
+export const datasetStream = datasetStreams.stream;
 export const CLAIM_BATCH_SIZE = 2000;
 
 const network = z.enum(SCREEN_NETWORKS);

@@ -1,12 +1,14 @@
 import { z } from 'zod';
 import { parserFor, type Decider } from '../shared/decider.js';
 import { ALERT_LEVELS, DEFAULT_ALERT_MIN_LEVEL, type AlertLevel } from './alert-level.js';
+import { streamFamily } from '../shared/streams.js';
 
 /**
  * Stream `kytsettings-{subgroupId}`: a subgroup's transfer-alert configuration. Today one setting, the
  * lowest alert level pushed to the subgroup's webhooks (default Medium).
  */
-export const kytSettingsStream = (subgroupId: string): string => `kytsettings-${subgroupId}`;
+export const kytSettingsStreams = streamFamily('kytsettings');
+export const kytSettingsStream = kytSettingsStreams.stream;
 
 export const kytSettingsEventSchemas = {
   AlertMinLevelSet: z.object({ subgroupId: z.string(), level: z.enum(ALERT_LEVELS), at: z.string() }),

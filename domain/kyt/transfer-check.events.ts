@@ -2,10 +2,12 @@ import { z } from 'zod';
 import { TRANSFER_CHAINS } from '../shared/network.js';
 import { WEBHOOK_EVENT_RAISED, webhookEventRaisedSchema } from '../webhooks/webhook-raised.js';
 import { ALERT_LEVELS } from './alert-level.js';
+import { streamFamily } from '../shared/streams.js';
 
 /** Stream `transfer-{checkId}`: one transfer check (KYT), from request to result. */
-export const TRANSFER_STREAM_FAMILY = 'transfer';
-export const transferCheckStream = (checkId: string): string => `${TRANSFER_STREAM_FAMILY}-${checkId}`;
+export const transferCheckStreams = streamFamily('transfer');
+export const TRANSFER_STREAM_FAMILY = transferCheckStreams.family;
+export const transferCheckStream = transferCheckStreams.stream;
 
 /** How long a check may run before it is failed_timeout (the spec's stuck-check reaper). */
 export const TRANSFER_CHECK_TIMEOUT_MS = 15 * 60 * 1000;

@@ -1,11 +1,13 @@
 import { z } from 'zod';
+import { streamFamily } from '../shared/streams.js';
 
 /**
  * Stream `ledger-{userId}`: the root of a user's ledger, its first period (and, for a data directory
  * written before periods, its whole history up to the first rollover). Later periods are the streams
  * `ledger-{userId}@YYYY-MM` (see ledgerPeriodStream), chained by PeriodClosed.next / PeriodOpened.previous.
  */
-export const ledgerStream = (userId: string): string => `ledger-${userId}`;
+export const ledgerStreams = streamFamily('ledger');
+export const ledgerStream = ledgerStreams.stream;
 
 /** Separates the user id from a period's month in a period stream's name (user ids never contain it). */
 const PERIOD_SEPARATOR = '@';
@@ -14,15 +16,31 @@ const PERIOD_SEPARATOR = '@';
 export const ledgerPeriodStream = (userId: string, periodStart: string): string =>
   `${ledgerStream(userId)}${PERIOD_SEPARATOR}${periodStart.slice(0, 7)}`;
 
-/** The user whose ledger a stream (root or period) belongs to. */
-export function ledgerUserOf(streamId: string): string {
-  const userAndMonth = streamId.slice('ledger-'.length);
+/** A ledger stream taken apart: its user, and the period's month (`YYYY-MM`) or null for the root. */
+export interface LedgerStreamName {
+  readonly userId: string;
+  readonly month: string | null;
+}
+
+/** The parts of a ledger stream's name (root or period), or null for a stream of another family. */
+export function parseLedgerStream(streamId: string): LedgerStreamName | null {
+  const userAndMonth = ledgerStreams.idOf(streamId);
+  if (userAndMonth === null) return null;
   const separator = userAndMonth.lastIndexOf(PERIOD_SEPARATOR);
-  return separator === -1 ? userAndMonth : userAndMonth.slice(0, separator);
+  return separator === -1
+    ? { userId: userAndMonth, month: null }
+    : { userId: userAndMonth.slice(0, separator), month: userAndMonth.slice(separator + PERIOD_SEPARATOR.length) };
+}
+
+/** The user whose ledger a stream (root or period) belongs to; throws for a stream of another family. */
+export function ledgerUserOf(streamId: string): string {
+  const parsed = parseLedgerStream(streamId);
+  if (!parsed) throw new Error(`${streamId} is not a ledger stream`);
+  return parsed.userId;
 }
 
 /** True for a user's root ledger stream (not a later period). */
-export const isLedgerRoot = (streamId: string): boolean => streamId.startsWith('ledger-') && !streamId.includes(PERIOD_SEPARATOR);
+export const isLedgerRoot = (streamId: string): boolean => parseLedgerStream(streamId)?.month === null;
 
 const micros = z.number().int().nonnegative();
 const isoTime = z.string();

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { SCREEN_NETWORKS } from '../shared/network.js';
 import { WEBHOOK_EVENT_RAISED, webhookEventRaisedSchema, type WebhookEventRaised } from '../webhooks/webhook-raised.js';
 import { changeReasonSchema, monitorDataVersionsSchema, monitorVerdictSchema } from './monitor-verdict.js';
+import { streamFamily } from '../shared/streams.js';
 
 /**
  * Stream `monitor-{monitorId}`: one customer's watch on one (network, address). The id derives from
@@ -9,8 +10,9 @@ import { changeReasonSchema, monitorDataVersionsSchema, monitorVerdictSchema } f
  * appended with its WebhookEventRaised (`service.address.risk_changed`) in the same append: the webhook
  * exists exactly when the change does.
  */
-export const monitorStream = (monitorId: string): string => `monitor-${monitorId}`;
-export const MONITOR_STREAM_PREFIX = 'monitor-';
+export const monitorStreams = streamFamily('monitor');
+export const monitorStream = monitorStreams.stream;
+export const MONITOR_STREAM_PREFIX = monitorStreams.prefix;
 
 const timestamp = z.iso.datetime({ offset: true });
 /** A billing period: its first instant, as periodStartOf gives it. */

@@ -1,3 +1,4 @@
+import { eventRegistry, type EventOf, type EventType } from '../events/registry.js';
 import type { RecordedEvent } from './event-store.port.js';
 import type { Doc } from './read-store.port.js';
 
@@ -15,6 +16,40 @@ export interface Projection<D extends Doc = Doc> {
   evolve(current: D | null, event: RecordedEvent): D | null;
 }
 
-export function defineProjection<D extends Doc>(projection: Projection<D>): Projection<D> {
-  return projection;
+/** A projection as written: it names registered types and folds them typed, in their current shape. */
+export interface TypedProjection<D extends Doc, Type extends EventType> {
+  readonly name: string;
+  readonly collection: string;
+  readonly indexes?: readonly string[];
+  readonly handles: readonly Type[];
+  idOf(event: EventOf<Type>): string | null;
+  evolve(current: D | null, event: EventOf<Type>): D | null;
+}
+
+/**
+ * The projection the runner drives: each recorded event of a handled type goes through the event
+ * registry (upcast, then validated by its schema, once per event) before the typed functions see it.
+ * An event of another type touches no document.
+ */
+export function defineProjection<D extends Doc, const Type extends EventType>(projection: TypedProjection<D, Type>): Projection<D> {
+  const handles = new Set<string>(projection.handles);
+  const typed = (event: RecordedEvent): EventOf<Type> | null => {
+    const parsed = eventRegistry.parse(event);
+    return parsed && isHandled(parsed) ? parsed : null;
+  };
+  const isHandled = (event: { type: string }): event is EventOf<Type> => handles.has(event.type);
+  return {
+    name: projection.name,
+    collection: projection.collection,
+    ...(projection.indexes ? { indexes: projection.indexes } : {}),
+    handles: projection.handles,
+    idOf(event) {
+      const known = typed(event);
+      return known ? projection.idOf(known) : null;
+    },
+    evolve(current, event) {
+      const known = typed(event);
+      return known ? projection.evolve(current, known) : current;
+    },
+  };
 }

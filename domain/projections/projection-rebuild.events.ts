@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { streamFamily } from '../shared/streams.js';
 
 /**
  * Stream `projection-rebuild-{projection}`: rebuilds of one read model. The log itself coordinates them:
@@ -6,7 +7,8 @@ import { z } from 'zod';
  * `Finished` applies the events it skipped (from `resumeAfter`, or from `Started` when the rebuild was
  * abandoned) before it goes on. So no runner writes the live collection while the rebuilt one takes over.
  */
-export const projectionRebuildStream = (projection: string): string => `projection-rebuild-${projection}`;
+export const projectionRebuildStreams = streamFamily('projection');
+export const projectionRebuildStream = (projection: string): string => projectionRebuildStreams.stream(`rebuild-${projection}`);
 
 export const PROJECTION_REBUILD_STARTED = 'ProjectionRebuildStarted';
 export const PROJECTION_REBUILD_FINISHED = 'ProjectionRebuildFinished';

@@ -1,11 +1,13 @@
 import { z } from 'zod';
 import { WEBHOOK_EVENT_TYPES } from './webhook-event-types.js';
+import { streamFamily } from '../shared/streams.js';
 
 /**
  * Stream `delivery-{deliveryId}`: one event sent to one subscription, and every attempt to deliver it.
  * The delivery id is the envelope's `delivery_id` and the `webhook-id`: stable across retries.
  */
-export const deliveryStream = (deliveryId: string): string => `delivery-${deliveryId}`;
+export const deliveryStreams = streamFamily('delivery');
+export const deliveryStream = deliveryStreams.stream;
 
 export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed', 'gave_up'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];

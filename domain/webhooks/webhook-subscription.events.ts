@@ -1,11 +1,13 @@
 import { z } from 'zod';
 import { ALERT_LEVELS, WEBHOOK_EVENT_TYPES } from './webhook-event-types.js';
+import { streamFamily } from '../shared/streams.js';
 
 /**
  * Stream `webhook-{subscriptionId}`: one customer endpoint. The signing secret travels in the events
  * (the delivery processor signs with it); read models never copy it, so no read returns it.
  */
-export const webhookStream = (subscriptionId: string): string => `webhook-${subscriptionId}`;
+export const webhookStreams = streamFamily('webhook');
+export const webhookStream = webhookStreams.stream;
 
 const eventTypes = z.array(z.enum(WEBHOOK_EVENT_TYPES)).min(1);
 const level = z.enum(ALERT_LEVELS);

@@ -1,12 +1,14 @@
 import { z } from 'zod';
+import { streamFamily } from '../shared/streams.js';
 
 /**
  * Stream `x402-{chainId}-{asset}-{payer}-{nonce}` (lowercase): one EIP-3009 authorization presented to
  * the x402 channel. Its first append uses expected revision `no_stream`, so the stream itself is the
  * atomic replay guard: a proof is reserved once, whatever happens to it afterwards.
  */
+export const paymentStreams = streamFamily('x402');
 export const paymentStream = (input: { chainId: number; asset: string; payer: string; nonce: string }): string =>
-  `x402-${input.chainId}-${input.asset}-${input.payer}-${input.nonce}`.toLowerCase();
+  paymentStreams.stream(`${input.chainId}-${input.asset}-${input.payer}-${input.nonce}`).toLowerCase();
 
 const reserved = z.object({
   callId: z.string(),

@@ -1,0 +1,81 @@
+import { accountEventSchemas, accountStreams } from '../accounts/account.events.js';
+import { emailClaimEventSchemas, emailClaimStreams } from '../accounts/email-claim.events.js';
+import { addressCheckEventSchemas, checkStreams } from '../address-check/address-check.events.js';
+import { alertCaseEventSchemas, alertCaseStreams } from '../alerts/alert-case.events.js';
+import { apiKeyEventSchemas, apiKeyStreams } from '../apikeys/api-key.events.js';
+import { exploreEventSchemas, exploreStreams } from '../explore/explore.events.js';
+import { idempotencyEventSchemas, idempotencyStreams } from '../idempotency/idempotency.events.js';
+import { inspectKeyEventSchemas, inspectKeyStreams } from '../inspect/inspect-key.decider.js';
+import { inspectEventSchemas, inspectStreams } from '../inspect/inspect.events.js';
+import { keyProvidersEventSchemas, keyProvidersStreams } from '../inspect/key-providers.decider.js';
+import { curationEventSchemas, curationStreams } from '../intel/curation.events.js';
+import { datasetEventSchemas, datasetStreams } from '../intel/dataset.events.js';
+import { kytSettingsEventSchemas, kytSettingsStreams } from '../kyt/kyt-settings.decider.js';
+import { transferCheckEventSchemas, transferCheckStreams } from '../kyt/transfer-check.events.js';
+import { ledgerEventSchemas, ledgerStreams } from '../ledger/ledger.events.js';
+import { monitorEventSchemas, monitorStreams } from '../monitors/monitor.events.js';
+import { projectionRebuildEventSchemas, projectionRebuildStreams } from '../projections/projection-rebuild.events.js';
+import { sessionEventSchemas, sessionStreams } from '../sessions/session.events.js';
+import { defineEventRegistry, type SchemaMap } from '../shared/event-registry.js';
+import { webhookDeliveryEventSchemas, deliveryStreams } from '../webhooks/webhook-delivery.events.js';
+import { WEBHOOK_EVENT_RAISED, webhookEventRaisedSchema } from '../webhooks/webhook-raised.js';
+import { webhookStreams, webhookSubscriptionEventSchemas } from '../webhooks/webhook-subscription.events.js';
+import { paidSubjectEventSchemas, paidSubjectStreams } from '../x402/paid-subject.events.js';
+import { paymentEventSchemas, paymentStreams } from '../x402/payment.events.js';
+
+/** A family's schemas without `WebhookEventRaised`, which the registry holds once for every emitter. */
+function withoutRaised<Schemas extends SchemaMap>(schemas: Schemas): Omit<Schemas, typeof WEBHOOK_EVENT_RAISED> {
+  const { [WEBHOOK_EVENT_RAISED]: _raised, ...own } = schemas;
+  return own;
+}
+
+/**
+ * Every event type the service writes: its schema, the stream families it is appended to and the
+ * history of its shape. Readers go through it (the executor's load, projections, processors), so an
+ * event written by older code is upcast before anyone sees it.
+ */
+export const eventRegistry = defineEventRegistry(
+  [
+    { streams: [accountStreams], schemas: accountEventSchemas },
+    { streams: [emailClaimStreams], schemas: emailClaimEventSchemas },
+    { streams: [apiKeyStreams], schemas: apiKeyEventSchemas },
+    { streams: [sessionStreams], schemas: sessionEventSchemas },
+    { streams: [ledgerStreams], schemas: ledgerEventSchemas },
+    { streams: [idempotencyStreams], schemas: idempotencyEventSchemas },
+    { streams: [checkStreams], schemas: withoutRaised(addressCheckEventSchemas) },
+    { streams: [exploreStreams], schemas: withoutRaised(exploreEventSchemas) },
+    { streams: [transferCheckStreams], schemas: withoutRaised(transferCheckEventSchemas) },
+    { streams: [monitorStreams], schemas: withoutRaised(monitorEventSchemas) },
+    // The webhook fan-out's contract (webhook-raised.ts): appended beside the fact it reports.
+    { streams: [checkStreams, exploreStreams, transferCheckStreams, monitorStreams], schemas: { [WEBHOOK_EVENT_RAISED]: webhookEventRaisedSchema } },
+    { streams: [alertCaseStreams], schemas: alertCaseEventSchemas },
+    { streams: [kytSettingsStreams], schemas: kytSettingsEventSchemas },
+    { streams: [inspectStreams], schemas: inspectEventSchemas },
+    { streams: [inspectKeyStreams], schemas: inspectKeyEventSchemas },
+    { streams: [keyProvidersStreams], schemas: keyProvidersEventSchemas },
+    { streams: [datasetStreams], schemas: datasetEventSchemas },
+    { streams: [curationStreams], schemas: curationEventSchemas },
+    { streams: [webhookStreams], schemas: webhookSubscriptionEventSchemas },
+    { streams: [deliveryStreams], schemas: webhookDeliveryEventSchemas },
+    { streams: [paymentStreams], schemas: paymentEventSchemas },
+    { streams: [paidSubjectStreams], schemas: paidSubjectEventSchemas },
+    { streams: [projectionRebuildStreams], schemas: projectionRebuildEventSchemas },
+  ],
+  {
+    // Every type is at version 1 so far. A change of shape bumps `current` and adds the upcaster from
+    // the version before, e.g. `versions: { Charged: { current: 2, upcasters: { 1: chargedV1toV2 } } }`.
+    versions: {},
+    // Types no longer written, read as their successor. Hook for the idempotency outcome (branch
+    // typed-outcomes): `IdempotentResponseStored: { becomes: 'IdempotentOutcomeStored',
+    // schema: responseStoredV1Schema, upcast: upcastResponseStored }` (domain/idempotency/idempotency.upcast.ts).
+    retired: {},
+  },
+);
+
+/** Any registered event as recorded, its data in the current shape. */
+export type RegisteredEvent = NonNullable<ReturnType<typeof eventRegistry.parse>>;
+export type EventType = RegisteredEvent['type'];
+/** A recorded event of one (or some) of the registered types. */
+export type EventOf<Type extends EventType> = Extract<RegisteredEvent, { type: Type }>;
+/** The data of a registered type, in its current shape. */
+export type EventDataOf<Type extends EventType> = EventOf<Type>['data'];
