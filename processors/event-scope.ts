@@ -21,11 +21,11 @@ export function asConsequenceOf<T>(event: BusEvent, work: () => Promise<T>): Pro
 }
 
 /** The first event per key, in batch order: one piece of work per key (a check, a job), scoped to that event. */
-export function firstPerKey(events: readonly BusEvent[], keyOf: (event: BusEvent) => string): Map<string, BusEvent> {
+export function firstPerKey(events: readonly BusEvent[], keyOf: (event: BusEvent) => string | null): Map<string, BusEvent> {
   const first = new Map<string, BusEvent>();
   for (const event of events) {
     const key = keyOf(event);
-    if (!first.has(key)) first.set(key, event);
+    if (key !== null && !first.has(key)) first.set(key, event);
   }
   return first;
 }

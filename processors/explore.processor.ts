@@ -3,7 +3,7 @@ import { loadExplore, recordExploreStep } from '../commands/explore.commands.js'
 import type { TierDeps } from '../domain/address-check/tier-runners.js';
 import { searchExposure } from '../domain/exposure/exposure-search.js';
 import { labelFromIntel, memoized } from '../domain/exposure/node-label.js';
-import { EXPLORE_STREAM_PREFIX } from '../domain/explore/explore.events.js';
+import { exploreStreams } from '../domain/explore/explore.events.js';
 import type { FlowDirection } from '../domain/ports/chain-data.port.js';
 import { asConsequenceOf, firstPerKey } from './event-scope.js';
 import type { Processor } from './processor.js';
@@ -43,8 +43,8 @@ export function createExploreProcessor(deps: TierDeps): Processor<CommandDeps> {
     topics: [topicOfFamily('explore')],
     async handle(batch, context) {
       const jobs = firstPerKey(
-        batch.filter((e) => e.streamId.startsWith(EXPLORE_STREAM_PREFIX) && (e.type === 'ExploreRequested' || e.type === 'ExploreAttemptFailed')),
-        (e) => e.streamId.slice(EXPLORE_STREAM_PREFIX.length),
+        batch.filter((e) => e.type === 'ExploreRequested' || e.type === 'ExploreAttemptFailed'),
+        (e) => exploreStreams.idOf(e.streamId),
       );
       await Promise.all([...jobs].map(([jobId, event]) => asConsequenceOf(event, () => run(context, jobId))));
     },

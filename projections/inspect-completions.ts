@@ -1,5 +1,5 @@
 import type { RecordedEvent } from '../domain/ports/event-store.port.js';
-import { INSPECT_STREAM_PREFIX, INSPECT_TERMINAL_EVENTS } from '../domain/inspect/inspect.events.js';
+import { INSPECT_TERMINAL_EVENTS, inspectStreams } from '../domain/inspect/inspect.events.js';
 
 /**
  * Wakes the requests waiting for an inspect to finish. Fed by the projection runner (an in-process
@@ -25,7 +25,8 @@ export function createInspectCompletions(): InspectCompletions {
     handles: INSPECT_TERMINAL_EVENTS,
     history: 'none',
     apply(event) {
-      const checkId = event.streamId.slice(INSPECT_STREAM_PREFIX.length);
+      const checkId = inspectStreams.idOf(event.streamId);
+      if (checkId === null) return;
       const wakers = waiting.get(checkId);
       waiting.delete(checkId);
       wakers?.forEach((wake) => wake(true));

@@ -1,5 +1,7 @@
 import { loadAddressCheck } from '../../commands/address-check.commands.js';
 import { loadExplore } from '../../commands/explore.commands.js';
+import { checkStream } from '../../domain/address-check/address-check.events.js';
+import { exploreStream } from '../../domain/explore/explore.events.js';
 import { fail } from '../../domain/shared/errors.js';
 import { parseNetwork, SCREEN_NETWORKS } from '../../domain/shared/network.js';
 import type { Services } from '../bootstrap.js';
@@ -39,14 +41,14 @@ export const FULL_CHECK_VERBS: Record<string, (services: Services, args: ParsedA
       decision: state.result?.decision ?? null,
       risk_level: state.result?.verdict.risk_level ?? null,
       delivered: state.delivered !== null,
-      events: await history(services, `check-${checkId}`),
+      events: await history(services, checkStream(checkId)),
     });
   },
   async 'explore show'(services, args) {
     const jobId = requiredFlag(args, 'id');
     const { state } = await loadExplore(services.commands, jobId);
     if (!state.request) throw fail('not_found', `no explore job ${jobId}`);
-    return ok({ job_id: jobId, status: state.status, request: state.request, attempts: state.attempts, error: state.error, report: state.report, events: await history(services, `explore-${jobId}`) });
+    return ok({ job_id: jobId, status: state.status, request: state.request, attempts: state.attempts, error: state.error, report: state.report, events: await history(services, exploreStream(jobId)) });
   },
   async 'jobs running'(services) {
     const now = services.commands.clock.now().getTime();

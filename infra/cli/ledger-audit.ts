@@ -1,5 +1,5 @@
 import { usageIn, type LedgerState } from '../../domain/ledger/ledger.decider.js';
-import { ledgerUserOf } from '../../domain/ledger/ledger.events.js';
+import { parseLedgerStream } from '../../domain/ledger/ledger.events.js';
 import { periodStartOf } from '../../domain/billing/period.js';
 import { walkLedgerChain } from '../../commands/ledger-chain-walk.js';
 import type { Services } from '../bootstrap.js';
@@ -26,8 +26,8 @@ export interface AccountAudit {
 async function ledgerStreamsByUser(services: Services, onlyUser?: string): Promise<Map<string, Set<string>>> {
   const users = new Map<string, Set<string>>();
   for await (const event of services.store.readAll()) {
-    if (!event.streamId.startsWith('ledger-')) continue;
-    const userId = ledgerUserOf(event.streamId);
+    const userId = parseLedgerStream(event.streamId)?.userId;
+    if (userId === undefined) continue;
     if (onlyUser && userId !== onlyUser) continue;
     const streams = users.get(userId) ?? new Set<string>();
     streams.add(event.streamId);

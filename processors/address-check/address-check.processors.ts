@@ -1,7 +1,7 @@
 import { loadAddressCheck, recordCheckStep } from '../../commands/address-check.commands.js';
 import type { CommandDeps } from '../../commands/command-deps.js';
 import { missingTiers } from '../../domain/address-check/address-check.decider.js';
-import { CHECK_STREAM_PREFIX } from '../../domain/address-check/address-check.events.js';
+import { checkStreams } from '../../domain/address-check/address-check.events.js';
 import type { Tier } from '../../domain/address-check/tier-outcome.schema.js';
 import { runTier, type TierDeps } from '../../domain/address-check/tier-runners.js';
 import { asConsequenceOf, firstPerKey } from '../event-scope.js';
@@ -23,8 +23,8 @@ import { topicOfFamily } from '../topics.js';
 
 const TOPIC = topicOfFamily('check');
 
-const isAddressCheck = (event: BusEvent): boolean => event.streamId.startsWith(CHECK_STREAM_PREFIX);
-const checkIdOf = (event: BusEvent): string => event.streamId.slice(CHECK_STREAM_PREFIX.length);
+const isAddressCheck = (event: BusEvent): boolean => checkStreams.owns(event.streamId);
+const checkIdOf = (event: BusEvent): string | null => checkStreams.idOf(event.streamId);
 
 const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error)).slice(0, 500);
 

@@ -1,6 +1,6 @@
 import type { CommandDeps } from '../../commands/command-deps.js';
 import { inspectDecider, pendingProviders } from '../../domain/inspect/inspect.decider.js';
-import { inspectStream, INSPECT_STREAM_PREFIX } from '../../domain/inspect/inspect.events.js';
+import { inspectStream, inspectStreams } from '../../domain/inspect/inspect.events.js';
 import type { ProviderOutcome, RiskProvider } from '../../domain/ports/risk-provider.port.js';
 import type { Network } from '../../domain/shared/network.js';
 import { asConsequenceOf, firstPerKey } from '../event-scope.js';
@@ -59,7 +59,7 @@ export function createInspectProcessor(deps: { providers: readonly RiskProvider[
     name: 'inspect',
     topics: [topicOfFamily('inspect')],
     async handle(batch, context) {
-      const checks = firstPerKey(batch.filter((e) => e.type === 'InspectRequested'), (e) => e.streamId.slice(INSPECT_STREAM_PREFIX.length));
+      const checks = firstPerKey(batch.filter((e) => e.type === 'InspectRequested'), (e) => inspectStreams.idOf(e.streamId));
       await Promise.all([...checks].map(([checkId, event]) => asConsequenceOf(event, () => runInspect(context, checkId))));
     },
   };
