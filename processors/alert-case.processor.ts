@@ -1,5 +1,6 @@
 import { openAlertCasesOf } from '../commands/alert-cases.commands.js';
 import type { CommandDeps } from '../commands/command-deps.js';
+import { eventRegistry } from '../domain/events/registry.js';
 import { TRANSFER_STREAM_FAMILY } from '../domain/kyt/transfer-check.events.js';
 import { asConsequenceOf } from './event-scope.js';
 import type { Processor } from './processor.js';
@@ -16,7 +17,7 @@ export function alertCaseProcessor(deps: CommandDeps): Processor<unknown> {
     async handle(batch) {
       const completed = batch.filter((event) => event.type === 'TransferCheckCompleted');
       for (const event of completed) {
-        await asConsequenceOf(event, () => openAlertCasesOf(deps, (event.data as { checkId: string }).checkId));
+        await asConsequenceOf(event, () => openAlertCasesOf(deps, eventRegistry.dataOf('TransferCheckCompleted', event).checkId));
       }
     },
   };

@@ -1,5 +1,5 @@
-import { CURATOR_SOURCE, curationEventSchemas, curationStream } from '../domain/intel/curation.events.js';
-import { datasetEventSchemas } from '../domain/intel/dataset.events.js';
+import { eventRegistry } from '../domain/events/registry.js';
+import { CURATOR_SOURCE, curationStream } from '../domain/intel/curation.events.js';
 import type { Claim } from '../domain/intel/intel.types.js';
 import { changedAddresses } from '../domain/monitors/claim-diff.js';
 import type { ChangeReason } from '../domain/monitors/monitor-verdict.js';
@@ -26,7 +26,7 @@ export async function intelChangeOf(store: EventStore, event: BusEvent): Promise
     case 'DatasetImportCompleted':
       return datasetChange(store, event);
     case 'CuratorEntryAdded': {
-      const entry = curationEventSchemas.CuratorEntryAdded.parse(event.data);
+      const entry = eventRegistry.dataOf('CuratorEntryAdded', event);
       return {
         changeKey: `curation:${entry.entryId}:added`,
         addresses: new Set([normalizeAddress(entry.address)]),
@@ -34,10 +34,10 @@ export async function intelChangeOf(store: EventStore, event: BusEvent): Promise
       };
     }
     case 'CuratorEntryRetracted': {
-      const retracted = curationEventSchemas.CuratorEntryRetracted.parse(event.data);
+      const retracted = eventRegistry.dataOf('CuratorEntryRetracted', event);
       const addresses = new Set<string>();
       for await (const recorded of store.read(curationStream(retracted.entryId))) {
-        if (recorded.type === 'CuratorEntryAdded') addresses.add(normalizeAddress(curationEventSchemas.CuratorEntryAdded.parse(recorded.data).address));
+        if (recorded.type === 'CuratorEntryAdded') addresses.add(normalizeAddress(eventRegistry.dataOf('CuratorEntryAdded', recorded).address));
       }
       return {
         changeKey: `curation:${retracted.entryId}:retracted`,
@@ -52,7 +52,7 @@ export async function intelChangeOf(store: EventStore, event: BusEvent): Promise
 
 /** This import's claims and the previous completed import's, read backwards from the Completed event. */
 async function datasetChange(store: EventStore, event: BusEvent): Promise<IntelChange | null> {
-  const completed = datasetEventSchemas.DatasetImportCompleted.parse(event.data);
+  const completed = eventRegistry.dataOf('DatasetImportCompleted', event);
   const current: Claim[] = [];
   const previous: Claim[] = [];
   let phase: 'current' | 'seek-previous' | 'previous' = 'current';
@@ -61,7 +61,7 @@ async function datasetChange(store: EventStore, event: BusEvent): Promise<IntelC
   for await (const recorded of store.read(event.streamId, { fromRevision: event.revision, direction: 'backwards' })) {
     if (phase === 'seek-previous') {
       if (recorded.type === 'DatasetImportCompleted') {
-        previousHash = datasetEventSchemas.DatasetImportCompleted.parse(recorded.data).contentHash;
+        previousHash = eventRegistry.dataOf('DatasetImportCompleted', recorded).contentHash;
         phase = 'previous';
       }
       continue;
@@ -69,7 +69,7 @@ async function datasetChange(store: EventStore, event: BusEvent): Promise<IntelC
     const into = phase === 'current' ? current : previous;
     if (recorded.type === 'ClaimBatchImported') into.push(...(recorded.data as { batch: Claim[] }).batch);
     else if (recorded.type === 'DatasetImportStarted') {
-      const data = datasetEventSchemas.DatasetImportStarted.parse(recorded.data);
+      const data = eventRegistry.dataOf('DatasetImportStarted', recorded);
       if (phase === 'current' && data.contentHash === completed.contentHash) {
         started = { version: data.version, importedAt: data.importedAt, slug: data.descriptor.alias ?? data.descriptor.slug };
         phase = 'seek-previous';

@@ -1,5 +1,6 @@
 import { runTransferCheck } from '../commands/kyt/run-transfer-check.js';
 import type { TransferCheckDeps } from '../commands/kyt/transfer-check-deps.js';
+import { eventRegistry } from '../domain/events/registry.js';
 import { TRANSFER_STREAM_FAMILY } from '../domain/kyt/transfer-check.events.js';
 import { asConsequenceOf } from './event-scope.js';
 import type { Processor } from './processor.js';
@@ -36,7 +37,7 @@ export function transferCheckProcessor(deps: TransferCheckDeps, limits: Transfer
     async handle(batch) {
       for (const event of batch) {
         if (event.type !== 'TransferCheckRequested') continue;
-        const { checkId } = event.data as { checkId: string };
+        const { checkId } = eventRegistry.dataOf('TransferCheckRequested', event);
         await pool.admit(() => asConsequenceOf(event, () => runTransferCheck(deps, checkId, { timeoutMs: limits.timeoutMs })));
       }
     },

@@ -1,6 +1,7 @@
 import { loadAddressCheck, recordCheckStep } from '../../commands/address-check.commands.js';
 import type { CommandDeps } from '../../commands/command-deps.js';
 import { missingTiers } from '../../domain/address-check/address-check.decider.js';
+import { eventRegistry } from '../../domain/events/registry.js';
 import { checkStreams } from '../../domain/address-check/address-check.events.js';
 import type { Tier } from '../../domain/address-check/tier-outcome.schema.js';
 import { runTier, type TierDeps } from '../../domain/address-check/tier-runners.js';
@@ -48,8 +49,9 @@ async function runTiers(context: CommandDeps, deps: TierDeps, checkId: string, t
 }
 
 function tierProcessor(name: string, tiers: readonly Tier[], deps: TierDeps): Processor<CommandDeps> {
+  const isMine = (tier: number): boolean => tiers.some((mineTier) => mineTier === tier);
   const mine = (event: BusEvent): boolean =>
-    event.type === 'AddressCheckRequested' || (event.type === 'TierAttemptFailed' && tiers.includes((event.data as { tier: Tier }).tier));
+    event.type === 'AddressCheckRequested' || (event.type === 'TierAttemptFailed' && isMine(eventRegistry.dataOf('TierAttemptFailed', event).tier));
   return {
     name,
     topics: [TOPIC],
