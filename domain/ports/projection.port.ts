@@ -28,13 +28,14 @@ export interface TypedProjection<D extends Doc, Type extends EventType> {
 
 /**
  * The projection the runner drives: each recorded event of a handled type goes through the event
- * registry (upcast, then validated by its schema, once per event) before the typed functions see it.
+ * registry (upcast to its current shape) before the typed functions see it. Not re-validated here: a
+ * schema parse per event would cost a replay several times its folding (see `EventRegistry.read`).
  * An event of another type touches no document.
  */
 export function defineProjection<D extends Doc, const Type extends EventType>(projection: TypedProjection<D, Type>): Projection<D> {
   const handles = new Set<string>(projection.handles);
   const typed = (event: RecordedEvent): EventOf<Type> | null => {
-    const parsed = eventRegistry.parse(event);
+    const parsed = eventRegistry.read(event);
     return parsed && isHandled(parsed) ? parsed : null;
   };
   const isHandled = (event: { type: string }): event is EventOf<Type> => handles.has(event.type);

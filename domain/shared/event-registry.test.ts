@@ -98,3 +98,13 @@ describe('an event registry', () => {
     expect(registry.isRegistered('WalletClosed')).toBe(false);
   });
 });
+
+describe('the trusted read of the folding paths', () => {
+  it('upcasts without validating, and knows no unknown type', () => {
+    expect(registry.read(recorded('Deposited', { usd: 2 }, 1))?.data).toEqual({ amountMicros: 2_000_000, currency: 'USD' });
+    const current = recorded('Withdrawn', { amountMicros: 5 }, 1);
+    expect(registry.read(current)).toBe(current);
+    expect(registry.read(recorded('WalletClosed', { reason: 'x' }, 1))).toMatchObject({ type: 'Withdrawn', data: { amountMicros: 0 } });
+    expect(registry.read(recorded('Unknown', {}))).toBeNull();
+  });
+});
