@@ -25,6 +25,12 @@ export type BillingEnvelope =
       replay: boolean;
     };
 
+/** A billing envelope as a command hands it on: built just now, or as a delivery event recorded it earlier. */
+export type ChargedBilling = BillingEnvelope | Readonly<Record<string, unknown>>;
+
+/** The same envelope marked as a replay: nothing was charged by this answer. */
+export const asReplay = (billing: ChargedBilling): ChargedBilling => ({ ...billing, replay: true });
+
 export function billingEnvelope(
   state: LedgerState,
   charge: { units: number; amountMicros: number },

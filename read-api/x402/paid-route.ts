@@ -7,6 +7,7 @@ import { quoteFor } from '../../domain/x402/quote.js';
 import { decodePaymentHeader, encodeHeaderJson, type SettlementResponse } from '../../domain/x402/x402-wire.js';
 import { restBodyDiscovery, restDiscovery } from './bazaar-discovery.js';
 import { paidBodyResourceOf, paidOfferOf } from './paid-offers.js';
+import type { Presented } from '../presenters/presented.js';
 import type { RateLimiter } from './rate-limiter.js';
 import type { X402AppServices } from './x402-services.js';
 
@@ -23,7 +24,7 @@ export interface PaidResource<Params, Input> {
   /** Products paid once per subject (a transfer): the subject of this input. */
   subject?(input: Input): string;
   /** `paidBy`: the call whose payment covers this one (see PaidCall.run). */
-  run(input: Input, context: { callId: string; paidBy: string }): Promise<{ status: number; body: Record<string, unknown> }>;
+  run(input: Input, context: { callId: string; paidBy: string }): Promise<Presented<object>>;
 }
 
 export interface PaidRouteConfig {
