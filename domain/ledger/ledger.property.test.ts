@@ -250,7 +250,7 @@ function run(scenario: readonly TimedStep[]) {
       outcome = error.code;
       expect(snapshot(state), 'a refused command leaves the state untouched').toEqual(before);
       if (error.code === 'insufficient_funds') {
-        expect(error.details).toMatchObject({ shortfall_micros: (command as { priceMicros: number }).priceMicros - model.balance });
+        expect(error.details).toMatchObject({ shortfallMicros: (command as { priceMicros: number }).priceMicros - model.balance });
       }
     }
     expect(outcome, `${command.type} at ${at}`).toBe(predicted);

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
 import { payForCall } from '../../commands/x402/pay-for-call.js';
 import { PRODUCTS, type Product } from '../../domain/billing/products.js';
+import { x402Envelope } from '../../domain/ledger/billing-envelope.js';
 import { fail } from '../../domain/shared/errors.js';
 import { microsToUsd } from '../../domain/shared/money.js';
 import { quoteFor } from '../../domain/x402/quote.js';
@@ -84,16 +85,8 @@ export function registerPaidRoute<Params, Input>(
  * payment covered it (an already paid transfer, or a free result fetch): nothing charged, `replay: true`.
  */
 export function x402Billing(services: X402AppServices, paid: { receipt: SettlementResponse; priceMicros: number } | null) {
-  return {
-    model: 'x402',
-    currency: 'USD',
-    charged_usd: paid ? microsToUsd(paid.priceMicros) : 0,
-    network: services.deps.terms.network.caip2,
-    asset: services.deps.terms.network.asset,
-    payer: paid?.receipt.payer ?? null,
-    transaction: paid?.receipt.transaction ?? null,
-    replay: paid === null,
-  };
+  const { caip2, asset } = services.deps.terms.network;
+  return x402Envelope({ network: caip2, asset }, paid && { priceMicros: paid.priceMicros, payer: paid.receipt.payer ?? null, transaction: paid.receipt.transaction });
 }
 
 /** The settlement receipt, under the v2 name and the v1 name (clients read either). */
