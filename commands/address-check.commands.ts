@@ -12,7 +12,7 @@ import { asReplay, type ChargedBilling } from '../domain/ledger/billing-envelope
 
 /**
  * The address full check's use cases: request (never charges), the pipeline's records (tiers, failures,
- * completion, the reaper), and delivery of the result to its V2 owner, charged once on the first 200
+ * completion, the reaper), and delivery of the result to its V2 owner, charged once on the first delivery
  * (the charge id is the check id, so the ledger itself refuses a second charge).
  */
 
@@ -48,7 +48,7 @@ export async function requestAddressCheck(
 
 /**
  * POST /v2/check-address: a key that could not pay for the result is refused now (402, no job); otherwise
- * the check is recorded and the 202 names where to poll. `checkId` is the call id, so a replayed
+ * the check is recorded and accepted (read-api says where to poll). `checkId` is the call id, so a replayed
  * Idempotency-Key finds the same check.
  */
 export async function submitAddressCheck(
@@ -73,8 +73,8 @@ export async function recordCheckStep(deps: CommandDeps, checkId: string, comman
 }
 
 /**
- * GET /v2/check-address/{check_id}/result for its V2 owner: 202 while running (no charge); 200 with the
- * verdict, charged on the first 200 and the same body (billing replayed) afterwards; 502 check_failed
+ * GET /v2/check-address/{check_id}/result for its V2 owner: running (no charge), or completed with the
+ * verdict, charged on the first delivery and the same billing (replayed) afterwards; check_failed
  * when it failed or timed out (never charged); 404 for an unknown check or another user's, never 403.
  */
 export async function deliverAddressCheckResult(deps: CommandDeps, input: { checkId: string; userId: string; keyId: string }): Promise<CheckDelivery> {

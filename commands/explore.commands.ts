@@ -13,7 +13,7 @@ import { asReplay, type ChargedBilling } from '../domain/ledger/billing-envelope
 /**
  * Explore jobs: an asynchronous breadth-first exposure search of one address, with a caller-chosen
  * direction and a budget within the service's maxima. The x402 channel pays before it requests; the V2
- * channel is charged like the full check, once, on the first 200 of the result.
+ * channel is charged like the full check, once, on the first delivery of the result.
  */
 
 /** An explore job recorded and waiting for the pipeline. */
@@ -56,7 +56,7 @@ export async function submitExplore(
   return { kind: 'accepted', jobId: input.jobId };
 }
 
-/** The job's outcome for whoever owns it; the V2 channel charges the first 200 (x402 has paid already). */
+/** The job's outcome for whoever owns it; the V2 channel charges the first completed delivery (x402 has paid already). */
 export async function deliverExploreResult(deps: CommandDeps, input: { jobId: string; owner: Pick<CheckOwner, 'channel' | 'ownerId'>; keyId: string | null }): Promise<ExploreDelivery> {
   const { state } = await loadExplore(deps, input.jobId);
   const request = state.request;

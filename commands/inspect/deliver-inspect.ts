@@ -96,7 +96,7 @@ async function reapIfOverdue(deps: CommandDeps, checkId: string, state: InspectS
   return reaped.view;
 }
 
-/** 200 with the result (charged on the first delivery), 202 while running, 502 when every provider failed, 404 if not the caller's. */
+/** The result (charged on the first delivery) or running; backend_unavailable when every provider failed, not_found if not the caller's. */
 export async function deliverInspect(deps: CommandDeps, input: { userId: string; checkId: string }): Promise<InspectDelivery> {
   const loaded = (await deps.executor.load(inspectStream(input.checkId), inspectDecider)).state;
   const request = loaded.request;

@@ -18,9 +18,9 @@ export function transferFailure(checkId: string, state: TransferCheckState) {
 }
 
 /**
- * A V2 delivery: 202 while running, 502 when failed (never charged), and on completion the result
+ * A V2 delivery: running, a failure when failed (never charged), and on completion the result
  * with its billing envelope, charged 0.50 USD or 1 unit on the first delivery only — the charge id is
- * the check id, so the submit's 200 and any number of polls charge it once (later deliveries carry
+ * the check id, so the submit's delivery and any number of polls charge it once (later deliveries carry
  * `billing.replay: true`).
  */
 export async function deliverTransferCheck(deps: CommandDeps, state: TransferCheckState, caller: { userId: string; keyId: string }): Promise<TransferDelivery> {

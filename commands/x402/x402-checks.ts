@@ -26,7 +26,7 @@ export async function startX402AddressCheck(deps: CommandDeps, input: { checkId:
 
 /**
  * The check's outcome, waiting up to `waitMs` for it (bounded re-reads of its stream: the pipeline runs
- * in the processors): 200 with the verdict, 202 while it runs, 502 when it failed, 404 for an unknown
+ * in the processors): the verdict, running, backend_unavailable when it failed, not_found for an unknown
  * check or one that is not the x402 channel's.
  */
 export async function x402AddressCheckOutcome(deps: CommandDeps, checkId: string, waitMs: number): Promise<X402CheckOutcome> {
@@ -48,7 +48,7 @@ export async function startX402Explore(
   return { kind: 'accepted', jobId: input.jobId };
 }
 
-/** The explore report of an x402 job: 200, 202 while it runs, 502 when it failed, 404 otherwise. */
+/** The explore report of an x402 job, or running; backend_unavailable when it failed, not_found otherwise. */
 export async function x402ExploreOutcome(deps: CommandDeps, jobId: string): Promise<ExploreDelivery> {
   try {
     return await deliverExploreResult(deps, { jobId, owner: { channel: 'x402', ownerId: jobId }, keyId: null });

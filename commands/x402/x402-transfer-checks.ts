@@ -54,8 +54,8 @@ export async function startX402TransferCheck(deps: TransferCheckDeps, input: { p
 }
 
 /**
- * The check's outcome, waiting up to `waitMs`: 200 with the result, 202 `{check_id, status, retry_url}`
- * while it runs, 502 when it failed (`tx_not_found`, `tx_decode_failed`, else `backend_unavailable`), 404 for an unknown check or one that is not the x402 channel's.
+ * The check's outcome, waiting up to `waitMs`: the result, or running; a failure when it failed (`tx_not_found`,
+ * `tx_decode_failed`, else `backend_unavailable`), not_found for an unknown check or one that is not the x402 channel's.
  */
 export async function x402TransferOutcome(deps: TransferCheckDeps, checkId: string, waitMs: number): Promise<X402TransferOutcome> {
   const state = await awaitTransferCheck(deps, checkId, waitMs);
