@@ -1,3 +1,4 @@
+import { present } from '../shared/present.js';
 import { parserFor, type Decider } from '../shared/decider.js';
 import { fail } from '../shared/errors.js';
 import type { WebhookEventType } from './webhook-event-types.js';
@@ -97,9 +98,9 @@ export function decideWebhookDelivery(command: WebhookDeliveryCommand, state: We
         {
           type: 'WebhookDeliveryAttempted',
           data: {
-            deliveryId: state.deliveryId!,
+            deliveryId: present(state.deliveryId, 'state.deliveryId'),
             subscriptionId: state.subscriptionId,
-            eventType: state.eventType!,
+            eventType: present(state.eventType, 'state.eventType'),
             attempt: command.attempt,
             status,
             httpStatus: command.outcome.kind === 'response' ? command.outcome.responseCode : null,
@@ -115,7 +116,7 @@ export function decideWebhookDelivery(command: WebhookDeliveryCommand, state: We
     case 'AbandonDelivery':
       if (!state.scheduled) throw fail('not_found', 'no such delivery');
       if (isFinal(state.status)) return [];
-      return [{ type: 'WebhookDeliveryAbandoned', data: { deliveryId: state.deliveryId!, subscriptionId: state.subscriptionId, reason: command.reason, at: command.at } }];
+      return [{ type: 'WebhookDeliveryAbandoned', data: { deliveryId: present(state.deliveryId, 'state.deliveryId'), subscriptionId: state.subscriptionId, reason: command.reason, at: command.at } }];
   }
 }
 
