@@ -4,6 +4,7 @@ import { PRODUCTS } from '../domain/billing/products.js';
 import type { ExposureBudget } from '../domain/exposure/exposure.schema.js';
 import type { Position } from '../domain/ports/event-store.port.js';
 import { fail } from '../domain/shared/errors.js';
+import { present } from '../domain/shared/present.js';
 import type { Network } from '../domain/shared/network.js';
 import { assertCanCharge, chargeCall } from './billing.commands.js';
 import type { CommandDeps } from './command-deps.js';
@@ -94,7 +95,7 @@ export async function deliverAddressCheckResult(deps: CommandDeps, input: { chec
     case 'completed':
       break;
   }
-  const result = state.result!;
+  const result = present(state.result, 'the completed check\'s result');
   if (state.delivered) return { kind: 'completed', result, billing: asReplay(state.delivered.billing ?? {}) };
   const { billing, duplicate } = await chargeCall(deps, {
     userId: input.userId,

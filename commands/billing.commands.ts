@@ -3,6 +3,7 @@ import { billingEnvelope, refusalEnvelope, type BillingEnvelope } from '../domai
 import { chargeRecordOf, ledgerDecider, type LedgerState } from '../domain/ledger/ledger.decider.js';
 import type { ChargeDetails, Plan } from '../domain/ledger/ledger.events.js';
 import { fail, isServiceError } from '../domain/shared/errors.js';
+import { present } from '../domain/shared/present.js';
 import type { Micros } from '../domain/shared/money.js';
 import type { CommandDeps } from './command-deps.js';
 import { depositSeenEarlier, earlierCharge, executeOnLedger, ledgerHead } from './ledger-chain.js';
@@ -45,7 +46,7 @@ export async function chargeCall(
     },
     { commandId: `charge:${input.chargeId}` },
     (state: LedgerState) => {
-      const charge = chargeRecordOf(state, input.chargeId, earlier)!;
+      const charge = present(chargeRecordOf(state, input.chargeId, earlier), 'the charge just recorded');
         const refunded =
           charge.refundedMicros + charge.refundedUnits > 0 && charge.refundedMicros === charge.amountMicros && charge.refundedUnits === charge.units;
       return { envelope: billingEnvelope(state, charge, at), refunded };

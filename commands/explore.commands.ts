@@ -4,6 +4,7 @@ import type { ExposureBudget } from '../domain/exposure/exposure.schema.js';
 import { exploreDecider, type ExploreCommand, type ExploreDirection, type ExploreState } from '../domain/explore/explore.decider.js';
 import { exploreStream } from '../domain/explore/explore.events.js';
 import { fail } from '../domain/shared/errors.js';
+import { present } from '../domain/shared/present.js';
 import type { Network } from '../domain/shared/network.js';
 import { assertCanCharge, chargeCall } from './billing.commands.js';
 import type { CommandDeps } from './command-deps.js';
@@ -67,7 +68,7 @@ export async function deliverExploreResult(deps: CommandDeps, input: { jobId: st
   if (state.status === 'failed') {
     throw fail('check_failed', `the explore job failed (${state.error ?? 'pipeline error'}); nothing was charged`, { job_id: input.jobId, status: 'failed' });
   }
-  const report = state.report!;
+  const report = present(state.report, 'the completed job\'s report');
   if (request.owner.channel !== 'v2') return { kind: 'completed', report, billing: null };
   if (state.delivered) return { kind: 'completed', report, billing: asReplay(state.delivered.billing ?? {}) };
   const { billing, duplicate } = await chargeCall(deps, {

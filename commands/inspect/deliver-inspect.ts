@@ -4,6 +4,7 @@ import { inspectStream, type InspectRequest } from '../../domain/inspect/inspect
 import type { BillingEnvelope } from '../../domain/ledger/billing-envelope.js';
 import type { ChargeDetails } from '../../domain/ledger/ledger.events.js';
 import { fail, hasCode, isServiceError, type ServiceError } from '../../domain/shared/errors.js';
+import { present } from '../../domain/shared/present.js';
 import { chargeCall, readBalance, refundCall } from '../billing.commands.js';
 import type { CommandDeps } from '../command-deps.js';
 import { inspectCost } from './start-inspect.js';
@@ -85,7 +86,7 @@ async function settleFailure(deps: CommandDeps, checkId: string, request: Inspec
 /** Marks the inspect failed_timeout if it is still running past the cap (the decider re-checks the times). */
 async function reapIfOverdue(deps: CommandDeps, checkId: string, state: InspectState): Promise<InspectState> {
   const now = deps.clock.now();
-  if (state.status !== 'running' || now.getTime() - Date.parse(state.request!.at) < INSPECT_TIMEOUT_MS) return state;
+  if (state.status !== 'running' || now.getTime() - Date.parse(present(state.request, 'a running inspect\'s request').at) < INSPECT_TIMEOUT_MS) return state;
   const reaped = await deps.executor.execute(
     inspectStream(checkId),
     inspectDecider,

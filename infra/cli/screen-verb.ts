@@ -30,7 +30,7 @@ function addressesOfFile(text: string): string[] {
     .split(/\r?\n/)
     .map((line) => line.trim())
     .filter((line) => line !== '' && !line.startsWith('#'))
-    .map((line) => line.split(/[,\s]/)[0]!.replace(/^"|"$/g, ''))
+    .map((line) => (line.split(/[,\s]/)[0] ?? '').replace(/^"|"$/g, ''))
     .filter((first) => first.toLowerCase() !== 'address');
 }
 

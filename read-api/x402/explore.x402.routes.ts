@@ -2,6 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { startX402Explore, x402ExploreOutcome } from '../../commands/x402/x402-checks.js';
 import { presentExploreDelivery, presentX402ExploreAccepted } from '../presenters/explore.presenter.js';
 import { fail } from '../../domain/shared/errors.js';
+import { present } from '../../domain/shared/present.js';
 import type { PipelineApi } from '../pipeline-api.js';
 import { exploreBody } from '../routes/explore.routes.js';
 import { registerFreeResultRoute } from './free-route.js';
@@ -25,7 +26,7 @@ export const x402ExploreRoutes: FastifyPluginAsync<{ services: X402AppServices; 
     parse: (_params: unknown, body: unknown) => {
       const parsed = exploreBody.safeParse(body ?? {});
       if (!parsed.success) {
-        const issue = parsed.error.issues[0]!;
+        const issue = present(parsed.error.issues[0], 'a refused body\'s first issue');
         throw fail('body_invalid', `the body is not an explore request: ${issue.path.join('.') || '(body)'}: ${issue.message}`);
       }
       const { address, network } = parseAddressTarget({ chain: parsed.data.network, address: parsed.data.address });

@@ -64,12 +64,13 @@ export function registerPaidRoute<Params, Input>(
     }
     const payment = decodePaymentHeader(header);
     const callId = services.deps.ids.newId();
+    const precheck = resource.precheck?.bind(resource);
     const { result, receipt } = await payForCall(services.deps, {
       callId,
       product: resource.product,
       resource: `${request.method} ${request.url.split('?')[0]}`,
       ...(resource.subject ? { subject: resource.subject(input) } : {}),
-      ...(resource.precheck ? { precheck: () => resource.precheck!(input) } : {}),
+      ...(precheck ? { precheck: () => precheck(input) } : {}),
       payment,
       run: ({ paidBy }) => resource.run(input, { callId, paidBy }),
     });
@@ -100,7 +101,7 @@ export function quoteHeaderFor(request: FastifyRequest, services: X402AppService
   const paid = request.routeOptions.config.x402;
   if (!paid) return null;
   const base = services.publicUrl?.replace(/\/+$/, '') ?? `${request.protocol}://${request.host}`;
-  const [offer, bodyResource, target] = [paidOfferOf(paid.product), paidBodyResourceOf(paid.product), { method: request.method, path: request.url.split('?')[0]! }];
+  const [offer, bodyResource, target] = [paidOfferOf(paid.product), paidBodyResourceOf(paid.product), { method: request.method, path: request.url.split('?')[0] ?? request.url }];
   // Bazaar discovery metadata, for the facilitator's catalogue and for agents
   const extensions = offer ? restDiscovery(offer, target) : bodyResource ? restBodyDiscovery(bodyResource, target) : undefined;
   return encodeHeaderJson({
