@@ -4,7 +4,7 @@ import type { Collection, Doc, DocEntry, DocQuery, DocWrite, ReadStore, StoredDo
 import { fail } from '../../domain/shared/errors.js';
 import { matches, runQuery } from './doc-query.js';
 import { samePosition } from './memory-checkpoint-store.js';
-import { indexKeys, planQuery, type IndexKey } from './lmdb-index-plan.js';
+import { changedIndexKeys, indexKeys, planQuery, type IndexKey } from './lmdb-index-plan.js';
 
 /**
  * The embedded read store on LMDB (the `lmdb` package: a memory-mapped B+tree with ACID transactions;
@@ -72,8 +72,9 @@ class LmdbCollection<D extends Doc> implements Collection<D> {
     const current = (stored?.d ?? null) as D | null;
     const next = update(current);
     const fields = this.fields();
-    if (current !== null) for (const indexKey of indexKeys(this.name, fields, id, current)) this.dbs.index.removeSync(indexKey as Key[]);
-    if (next !== null) for (const indexKey of indexKeys(this.name, fields, id, next)) this.dbs.index.putSync(indexKey as Key[], true);
+    const { removed, added } = changedIndexKeys(this.name, fields, id, current, next);
+    for (const indexKey of removed) this.dbs.index.removeSync(indexKey as Key[]);
+    for (const indexKey of added) this.dbs.index.putSync(indexKey as Key[], true);
     this.dbs.docs.putSync(key, { d: next, c: String(position.commit), p: String(position.prepare) });
     return 'applied';
   }
