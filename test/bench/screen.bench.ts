@@ -4,7 +4,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort, spawnTsx, stop } from '../support/processes.js';
-import { printTopSelfTime } from './cpu-profile-top.js';
+import { printTopSelfTime, profileClockMicros } from './cpu-profile-top.js';
+import { cpuSecondsOf } from './cpu-per-request.js';
 import { updateReadme } from '../support/readme-figures.js';
 import { MINIMAL_SANCTIONS_DIR } from '../helpers/source-fixtures.js';
 
@@ -22,7 +23,7 @@ const LOG_LEVEL = process.env.BENCH_LOG_LEVEL;
 const CPU_PROFILE = process.argv.slice(2).includes('--cpu-prof');
 const addresses = Array.from({ length: 64 }, (_, i) => '0x' + (i + 1).toString(16).padStart(40, '0'));
 
-async function load(port: number, headers: Record<string, string>) {
+async function load(port: number, headers: Record<string, string>, pid: number | undefined) {
   let i = 0;
   const run = (duration: number) =>
     autocannon({
@@ -39,8 +40,12 @@ async function load(port: number, headers: Record<string, string>) {
       ],
     });
   await run(2);
+  const cpuBefore = pid === undefined ? 0 : await cpuSecondsOf(pid);
   const result = await run(DURATION_S);
-  return { rps: Math.round(result.requests.average), p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx, errors: result.errors };
+  const cpu = pid === undefined ? 0 : (await cpuSecondsOf(pid)) - cpuBefore;
+  // CPU per answered request: what the server spends on one, whatever else runs on the machine.
+  const cpuMicrosPerRequest = Math.round((cpu * 1e6) / Math.max(1, result.requests.total));
+  return { rps: Math.round(result.requests.average), p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx, errors: result.errors, cpuMicrosPerRequest };
 }
 
 /** Once started, a child's output is read and dropped: spawnTsx keeps what it reads, and the log lines would pile up. */
@@ -77,24 +82,25 @@ async function main() {
     body: JSON.stringify({ address: addresses[0], network: 'ETH' }),
   });
   const bodyBytes = (await sample.text()).length;
-  const screen = await load(servicePort, { authorization: `Bearer ${KEY}` });
+  const loadStarted = profileClockMicros();
+  const screen = await load(servicePort, { authorization: `Bearer ${KEY}` }, service.child.pid);
   await stop(service.child);
-  if (CPU_PROFILE) await printTopSelfTime(profileDir);
+  if (CPU_PROFILE) await printTopSelfTime(profileDir, loadStarted);
 
   const barePort = await freePort();
   const bare = await spawnTsx('test/bench/bare-server.ts', { PORT: String(barePort), BODY_BYTES: String(bodyBytes) }, /ready/);
   drainOutput(bare.child);
-  const baseline = await load(barePort, {});
+  const baseline = await load(barePort, {}, bare.child.pid);
   await stop(bare.child);
   await rm(dataDir, { recursive: true, force: true });
 
   const table = [
     `Measured by \`npm run bench:screen\` (${new Date().toISOString().slice(0, 10)}, ${CONNECTIONS} connections, ${DURATION_S} s after a 2 s warm-up, autocannon on the same 2-core machine at load average ${loadavg()[0]?.toFixed(2) ?? '?'}; service log level ${LOG_LEVEL ?? 'default (info)'}; response ${bodyBytes} bytes):`,
     '',
-    '| route | req/s | p50 ms | p99 ms | non-2xx |',
-    '|---|---|---|---|---|',
-    `| POST /v2/screen (embedded, fsync, charged) | ${screen.rps} | ${screen.p50} | ${screen.p99} | ${screen.non2xx} |`,
-    `| bare Fastify route, same-sized JSON | ${baseline.rps} | ${baseline.p50} | ${baseline.p99} | ${baseline.non2xx} |`,
+    '| route | req/s | p50 ms | p99 ms | non-2xx | server CPU µs per request |',
+    '|---|---|---|---|---|---|',
+    `| POST /v2/screen (embedded, fsync, charged) | ${screen.rps} | ${screen.p50} | ${screen.p99} | ${screen.non2xx} | ${screen.cpuMicrosPerRequest} |`,
+    `| bare Fastify route, same-sized JSON | ${baseline.rps} | ${baseline.p50} | ${baseline.p99} | ${baseline.non2xx} | ${baseline.cpuMicrosPerRequest} |`,
     '',
     `Throughput ratio screen / bare: **${(screen.rps / baseline.rps).toFixed(2)}**.`,
   ].join('\n');
