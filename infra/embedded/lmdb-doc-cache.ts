@@ -45,7 +45,8 @@ function deepFreeze<T>(value: T): T {
 }
 
 /**
- * Decoded documents of the LMDB read store, most recently used first, so that a projection folding an event
+ * Decoded documents of the LMDB read store, the oldest dropped first (a hit does not reorder: the hot ones
+ * are re-read soon after they drop out), so that a projection folding an event
  * into a document (a balance, a day's usage) and then committing it does not decode it from LMDB twice,
  * and the next call on the same account finds it decoded. It only ever holds what LMDB has committed: a
  * document being written is not served from here (nor filled) until its transaction has committed, and it
@@ -60,13 +61,7 @@ export class LmdbDocCache {
   constructor(readonly capacity: number) {}
 
   get(key: string): CachedDocEntry | undefined {
-    if (this.writing.has(key)) return undefined;
-    const entry = this.entries.get(key);
-    if (entry !== undefined) {
-      this.entries.delete(key);
-      this.entries.set(key, entry);
-    }
-    return entry;
+    return this.writing.has(key) ? undefined : this.entries.get(key);
   }
 
   /** What a read found committed in LMDB; ignored while a write of the document is in flight. */
@@ -75,11 +70,15 @@ export class LmdbDocCache {
     this.remember(key, entry);
   }
 
-  /** A transaction writes `entry` (copied: the writer keeps its object): the document is served from LMDB until `settle`. */
-  writeBegins(key: string, entry: CachedDocEntry): void {
+  /**
+   * A transaction writes `entry`: the document is served from LMDB until `settle`. An update (`keep`) is
+   * then kept, copied (the writer keeps its object); a new document (a usage row) is not: rows written once
+   * are rarely read again, and copying them would cost more than it saves.
+   */
+  writeBegins(key: string, entry: CachedDocEntry, keep: boolean): void {
     this.entries.delete(key);
     const pending = this.writing.get(key);
-    const doc = frozenCopy(entry.d);
+    const doc = keep ? frozenCopy(entry.d) : NOT_PLAIN;
     const latest = doc === NOT_PLAIN ? null : { d: doc as Doc | null, c: entry.c, p: entry.p };
     this.writing.set(key, { count: (pending?.count ?? 0) + 1, latest });
   }

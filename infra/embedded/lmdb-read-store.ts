@@ -97,7 +97,7 @@ class LmdbCollection<D extends Doc> implements Collection<D> {
     for (const indexKey of added) this.dbs.index.putSync(indexKey as Key[], true);
     const entry = { d: next, c: String(position.commit), p: String(position.prepare) };
     this.dbs.docs.putSync(key, entry);
-    this.dbs.cache.writeBegins(cacheKey(this.name, id), entry);
+    this.dbs.cache.writeBegins(cacheKey(this.name, id), entry, stored !== undefined);
     written.push(cacheKey(this.name, id));
     return 'applied';
   }
