@@ -4,16 +4,29 @@ import { PRODUCTS } from '../domain/billing/products.js';
 import type { ExposureBudget } from '../domain/exposure/exposure.schema.js';
 import type { Position } from '../domain/ports/event-store.port.js';
 import { fail } from '../domain/shared/errors.js';
+import { present } from '../domain/shared/present.js';
 import type { Network } from '../domain/shared/network.js';
 import { assertCanCharge, chargeCall } from './billing.commands.js';
 import type { CommandDeps } from './command-deps.js';
-import type { CallResponse } from './idempotent-call.js';
+import type { FullCheckResult } from '../domain/address-check/full-check-result.schema.js';
+import { asReplay, type ChargedBilling } from '../domain/ledger/billing-envelope.js';
 
 /**
  * The address full check's use cases: request (never charges), the pipeline's records (tiers, failures,
- * completion, the reaper), and delivery of the result to its V2 owner, charged once on the first 200
+ * completion, the reaper), and delivery of the result to its V2 owner, charged once on the first delivery
  * (the charge id is the check id, so the ledger itself refuses a second charge).
  */
+
+/** A full check recorded and waiting for the pipeline. */
+export interface CheckAccepted {
+  readonly kind: 'accepted';
+  readonly checkId: string;
+}
+
+/** What a poll of a full check finds: still running, or the verdict with what its delivery was charged. */
+export type CheckDelivery =
+  | { readonly kind: 'running'; readonly checkId: string; readonly requestedAt: string }
+  | { readonly kind: 'completed'; readonly result: FullCheckResult; readonly billing: ChargedBilling };
 
 export const checkResultUrl = (checkId: string): string => `/v2/check-address/${checkId}/result`;
 
@@ -36,13 +49,13 @@ export async function requestAddressCheck(
 
 /**
  * POST /v2/check-address: a key that could not pay for the result is refused now (402, no job); otherwise
- * the check is recorded and the 202 names where to poll. `checkId` is the call id, so a replayed
+ * the check is recorded and accepted (read-api says where to poll). `checkId` is the call id, so a replayed
  * Idempotency-Key finds the same check.
  */
 export async function submitAddressCheck(
   deps: CommandDeps,
   input: { userId: string; keyId: string; checkId: string; address: string; network: Network; budget: ExposureBudget },
-): Promise<CallResponse> {
+): Promise<CheckAccepted> {
   const product = PRODUCTS.check_address;
   await assertCanCharge(deps, { userId: input.userId, product: 'check_address', units: product.units, priceMicros: product.priceMicros });
   await requestAddressCheck(deps, {
@@ -52,7 +65,7 @@ export async function submitAddressCheck(
     network: input.network,
     budget: input.budget,
   });
-  return { status: 202, body: { check_id: input.checkId, result_url: checkResultUrl(input.checkId) } };
+  return { kind: 'accepted', checkId: input.checkId };
 }
 
 /** A pipeline step on a check; every step is idempotent (the decider ignores what is already recorded). */
@@ -61,18 +74,18 @@ export async function recordCheckStep(deps: CommandDeps, checkId: string, comman
 }
 
 /**
- * GET /v2/check-address/{check_id}/result for its V2 owner: 202 while running (no charge); 200 with the
- * verdict, charged on the first 200 and the same body (billing replayed) afterwards; 502 check_failed
+ * GET /v2/check-address/{check_id}/result for its V2 owner: running (no charge), or completed with the
+ * verdict, charged on the first delivery and the same billing (replayed) afterwards; check_failed
  * when it failed or timed out (never charged); 404 for an unknown check or another user's, never 403.
  */
-export async function deliverAddressCheckResult(deps: CommandDeps, input: { checkId: string; userId: string; keyId: string }): Promise<CallResponse> {
+export async function deliverAddressCheckResult(deps: CommandDeps, input: { checkId: string; userId: string; keyId: string }): Promise<CheckDelivery> {
   const { state } = await loadAddressCheck(deps, input.checkId);
   const request = state.request;
   if (!request || request.owner.channel !== 'v2' || request.owner.ownerId !== input.userId) throw fail('not_found', 'no such check');
   switch (state.status) {
     case 'running':
     case 'none':
-      return { status: 202, body: { check_id: input.checkId, status: 'running', result_url: checkResultUrl(input.checkId), requested_at: request.requestedAt } };
+      return { kind: 'running', checkId: input.checkId, requestedAt: request.requestedAt };
     case 'failed':
     case 'failed_timeout':
       throw fail('check_failed', `the check failed (${state.failure?.error ?? 'pipeline error'}); nothing was charged`, {
@@ -82,8 +95,8 @@ export async function deliverAddressCheckResult(deps: CommandDeps, input: { chec
     case 'completed':
       break;
   }
-  const result = state.result!;
-  if (state.delivered) return { status: 200, body: { ...result, billing: { ...state.delivered.billing, replay: true } } };
+  const result = present(state.result, 'the completed check\'s result');
+  if (state.delivered) return { kind: 'completed', result, billing: asReplay(state.delivered.billing ?? {}) };
   const { billing, duplicate } = await chargeCall(deps, {
     userId: input.userId,
     chargeId: input.checkId,
@@ -91,5 +104,5 @@ export async function deliverAddressCheckResult(deps: CommandDeps, input: { chec
     details: { endpoint: PRODUCTS.check_address.endpoint, keyId: input.keyId, network: request.network, subject: request.address },
   });
   await recordCheckStep(deps, input.checkId, { type: 'RecordDelivery', billing: { ...billing, replay: false }, at: deps.clock.now().toISOString() }, `check-deliver:${input.checkId}`);
-  return { status: 200, body: { ...result, billing: duplicate ? { ...billing, replay: true } : billing } };
+  return { kind: 'completed', result, billing: duplicate ? asReplay(billing) : billing };
 }

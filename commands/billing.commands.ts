@@ -1,9 +1,10 @@
 import { PRODUCTS, type Product } from '../domain/billing/products.js';
-import { billingEnvelope, type BillingEnvelope } from '../domain/ledger/billing-envelope.js';
+import { billingEnvelope, refusalEnvelope, type BillingEnvelope } from '../domain/ledger/billing-envelope.js';
 import { chargeRecordOf, ledgerDecider, type LedgerState } from '../domain/ledger/ledger.decider.js';
 import type { ChargeDetails, Plan } from '../domain/ledger/ledger.events.js';
 import { fail, isServiceError } from '../domain/shared/errors.js';
-import { microsToUsd, type Micros } from '../domain/shared/money.js';
+import { present } from '../domain/shared/present.js';
+import type { Micros } from '../domain/shared/money.js';
 import type { CommandDeps } from './command-deps.js';
 import { depositSeenEarlier, earlierCharge, executeOnLedger, ledgerHead } from './ledger-chain.js';
 
@@ -45,7 +46,7 @@ export async function chargeCall(
     },
     { commandId: `charge:${input.chargeId}` },
     (state: LedgerState) => {
-      const charge = chargeRecordOf(state, input.chargeId, earlier)!;
+      const charge = present(chargeRecordOf(state, input.chargeId, earlier), 'the charge just recorded');
         const refunded =
           charge.refundedMicros + charge.refundedUnits > 0 && charge.refundedMicros === charge.amountMicros && charge.refundedUnits === charge.units;
       return { envelope: billingEnvelope(state, charge, at), refunded };
@@ -90,24 +91,7 @@ export async function assertCanCharge(
 /** A 402 carries the billing envelope of the refused call (nothing charged), with the shortfall. */
 function withRefusalEnvelope(error: unknown): unknown {
   if (!isServiceError(error) || !['insufficient_funds', 'monthly_cap_exceeded', 'quota_exceeded'].includes(error.code)) return error;
-  const d = (error.details ?? {}) as Record<string, number | string | null | undefined>;
-  const usd = (micros: unknown) => (typeof micros === 'number' ? microsToUsd(micros) : null);
-  const billing =
-    d.monthly_quota !== undefined
-      ? { model: 'quota', charged_units: 0, units_used: d.units_used, monthly_quota: d.monthly_quota, period_start: d.period_start, replay: false }
-      : d.reason === 'no_plan'
-        ? { model: 'none', monthly_quota: null, replay: false }
-        : {
-            model: 'ledger',
-            currency: 'USD',
-            charged_usd: 0,
-            balance_usd: usd(d.balance_micros),
-            monthly_spent_usd: usd(d.monthly_spent_micros),
-            monthly_cap_usd: usd(d.monthly_cap_micros),
-            ...(d.shortfall_micros !== undefined ? { shortfall_usd: usd(d.shortfall_micros) } : {}),
-            replay: false,
-          };
-  return fail(error.code, error.message, { billing });
+  return fail(error.code, error.message, { billing: refusalEnvelope(error.details ?? {}) });
 }
 
 /** Reverses what is left of a charge (backend failure after charging). */

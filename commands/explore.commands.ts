@@ -4,16 +4,29 @@ import type { ExposureBudget } from '../domain/exposure/exposure.schema.js';
 import { exploreDecider, type ExploreCommand, type ExploreDirection, type ExploreState } from '../domain/explore/explore.decider.js';
 import { exploreStream } from '../domain/explore/explore.events.js';
 import { fail } from '../domain/shared/errors.js';
+import { present } from '../domain/shared/present.js';
 import type { Network } from '../domain/shared/network.js';
 import { assertCanCharge, chargeCall } from './billing.commands.js';
 import type { CommandDeps } from './command-deps.js';
-import type { CallResponse } from './idempotent-call.js';
+import type { ExploreReport } from '../domain/explore/explore-report.js';
+import { asReplay, type ChargedBilling } from '../domain/ledger/billing-envelope.js';
 
 /**
  * Explore jobs: an asynchronous breadth-first exposure search of one address, with a caller-chosen
  * direction and a budget within the service's maxima. The x402 channel pays before it requests; the V2
- * channel is charged like the full check, once, on the first 200 of the result.
+ * channel is charged like the full check, once, on the first delivery of the result.
  */
+
+/** An explore job recorded and waiting for the pipeline. */
+export interface ExploreAccepted {
+  readonly kind: 'accepted';
+  readonly jobId: string;
+}
+
+/** What a fetch of an explore job finds: still running, or the report (with its charge on the V2 channel; null on x402, paid up front). */
+export type ExploreDelivery =
+  | { readonly kind: 'running'; readonly jobId: string; readonly requestedAt: string }
+  | { readonly kind: 'completed'; readonly report: ExploreReport; readonly billing: ChargedBilling | null };
 
 export const exploreResultUrl = (jobId: string, prefix = '/v2'): string => `${prefix}/explore/${jobId}/result`;
 
@@ -36,28 +49,28 @@ export async function recordExploreStep(deps: CommandDeps, jobId: string, comman
 export async function submitExplore(
   deps: CommandDeps,
   input: { userId: string; keyId: string; jobId: string; address: string; network: Network; direction: ExploreDirection; budget: ExposureBudget },
-): Promise<CallResponse> {
+): Promise<ExploreAccepted> {
   const product = PRODUCTS.explore;
   await assertCanCharge(deps, { userId: input.userId, product: 'explore', units: product.units, priceMicros: product.priceMicros });
   const { userId, keyId, ...job } = input;
   await requestExplore(deps, { ...job, owner: { channel: 'v2', ownerId: userId, keyId } });
-  return { status: 202, body: { job_id: input.jobId, result_url: exploreResultUrl(input.jobId) } };
+  return { kind: 'accepted', jobId: input.jobId };
 }
 
-/** The job's outcome for whoever owns it; the V2 channel charges the first 200 (x402 has paid already). */
-export async function deliverExploreResult(deps: CommandDeps, input: { jobId: string; owner: Pick<CheckOwner, 'channel' | 'ownerId'>; keyId: string | null; urlPrefix?: string }): Promise<CallResponse> {
+/** The job's outcome for whoever owns it; the V2 channel charges the first completed delivery (x402 has paid already). */
+export async function deliverExploreResult(deps: CommandDeps, input: { jobId: string; owner: Pick<CheckOwner, 'channel' | 'ownerId'>; keyId: string | null }): Promise<ExploreDelivery> {
   const { state } = await loadExplore(deps, input.jobId);
   const request = state.request;
   if (!request || request.owner.channel !== input.owner.channel || request.owner.ownerId !== input.owner.ownerId) throw fail('not_found', 'no such explore job');
   if (state.status === 'running' || state.status === 'none') {
-    return { status: 202, body: { job_id: input.jobId, status: 'running', result_url: exploreResultUrl(input.jobId, input.urlPrefix), requested_at: request.requestedAt } };
+    return { kind: 'running', jobId: input.jobId, requestedAt: request.requestedAt };
   }
   if (state.status === 'failed') {
     throw fail('check_failed', `the explore job failed (${state.error ?? 'pipeline error'}); nothing was charged`, { job_id: input.jobId, status: 'failed' });
   }
-  const report = state.report!;
-  if (request.owner.channel !== 'v2') return { status: 200, body: report };
-  if (state.delivered) return { status: 200, body: { ...report, billing: { ...state.delivered.billing, replay: true } } };
+  const report = present(state.report, 'the completed job\'s report');
+  if (request.owner.channel !== 'v2') return { kind: 'completed', report, billing: null };
+  if (state.delivered) return { kind: 'completed', report, billing: asReplay(state.delivered.billing ?? {}) };
   const { billing, duplicate } = await chargeCall(deps, {
     userId: request.owner.ownerId,
     chargeId: input.jobId,
@@ -65,5 +78,5 @@ export async function deliverExploreResult(deps: CommandDeps, input: { jobId: st
     details: { endpoint: PRODUCTS.explore.endpoint, keyId: input.keyId, network: request.network, subject: request.address },
   });
   await recordExploreStep(deps, input.jobId, { type: 'RecordDelivery', billing: { ...billing, replay: false }, at: deps.clock.now().toISOString() }, `explore-deliver:${input.jobId}`);
-  return { status: 200, body: { ...report, billing: duplicate ? { ...billing, replay: true } : billing } };
+  return { kind: 'completed', report, billing: duplicate ? asReplay(billing) : billing };
 }

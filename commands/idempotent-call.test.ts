@@ -15,7 +15,20 @@ import { errorBody } from '../read-api/errors.js';
 import { changePlan, chargeCall, deposit, refundCall } from './billing.commands.js';
 import type { CommandDeps } from './command-deps.js';
 import { createCommandExecutor } from './command-executor.js';
-import { idempotentCall, type CallResponse } from './idempotent-call.js';
+import { idempotentCall, WAIT_FOR_TWIN_MS, type KeyedResult } from './idempotent-call.js';
+import type { BillingEnvelope } from '../domain/ledger/billing-envelope.js';
+
+/** The outcome the paid call of these tests returns (like screenAddress's). */
+interface PaidOutcome {
+  readonly verdict: string;
+  readonly callId: string;
+  readonly billing: BillingEnvelope;
+}
+/** The outcome a keyed call answered (these tests never meet an answer recorded before outcomes were stored). */
+function outcomeOf(result: KeyedResult<PaidOutcome>): PaidOutcome {
+  if (result.kind !== 'outcome') throw new Error('expected an outcome');
+  return result.outcome;
+}
 
 const dirs: string[] = [];
 const stores: EventStore[] = [];
@@ -80,7 +93,7 @@ async function setup(bootId = 'boot-1') {
 
 /** The paid call behind the key: charges the call id, like screenAddress does. */
 function paidCall(deps: CommandDeps, userId: string, log: string[], options: { before?: () => Promise<void>; after?: () => Promise<void> } = {}) {
-  return async (callId: string): Promise<CallResponse> => {
+  return async (callId: string): Promise<PaidOutcome> => {
     log.push(callId);
     await options.before?.();
     const { billing } = await chargeCall(deps, {
@@ -90,7 +103,7 @@ function paidCall(deps: CommandDeps, userId: string, log: string[], options: { b
       details: { endpoint: ROUTE, keyId: 'k1', network: 'ethereum', subject: body.address },
     });
     await options.after?.();
-    return { status: 200, body: { verdict: 'clean', callId, billing } };
+    return { verdict: 'clean', callId, billing };
   };
 }
 
@@ -105,7 +118,7 @@ async function codeOf(promise: Promise<unknown>): Promise<string> {
 }
 
 describe('idempotentCall', () => {
-  it('two concurrent calls with the same key and body execute once; the twin gets the stored response with billing.replay true', async () => {
+  it('two concurrent calls with the same key and body execute once; the twin gets the stored outcome as a replay', async () => {
     const { store, deps, userId } = await setup();
     const executed: string[] = [];
     const run = paidCall(deps, userId, executed, { before: () => sleep(30) });
@@ -117,13 +130,12 @@ describe('idempotentCall', () => {
     const [original, twin] = first.replay ? [second, first] : [first, second];
     expect(original.replay).toBe(false);
     expect(twin.replay).toBe(true);
-    expect(twin.status).toBe(200);
-    const originalBody = original.body as { billing: { replay: boolean; balance_usd: number } };
-    expect(originalBody.billing).toMatchObject({ replay: false, balance_usd: 0.9, charged_usd: 0.1 });
-    expect(twin.body).toEqual({ ...originalBody, billing: { ...originalBody.billing, replay: true } });
+    expect(twin.kind).toBe('outcome');
+    expect(outcomeOf(original).billing).toMatchObject({ replay: false, balance_usd: 0.9, charged_usd: 0.1 });
+    expect(outcomeOf(twin)).toEqual(outcomeOf(original));
     // later retries replay too, and nothing is ever charged twice
     const later = await idempotentCall(deps, input, run);
-    expect(later).toMatchObject({ replay: true, status: 200 });
+    expect(later).toMatchObject({ replay: true, kind: 'outcome' });
     expect(executed).toHaveLength(1);
     expect(await charges(store, userId)).toHaveLength(1);
   });
@@ -136,7 +148,7 @@ describe('idempotentCall', () => {
     const results = await Promise.all(Array.from({ length: 20 }, () => idempotentCall(deps, input, run)));
     expect(executed).toHaveLength(1);
     expect(results.filter((r) => !r.replay)).toHaveLength(1);
-    expect(new Set(results.map((r) => (r.body as { callId: string }).callId))).toEqual(new Set(executed));
+    expect(new Set(results.map((r) => outcomeOf(r).callId))).toEqual(new Set(executed));
     expect(await charges(store, userId)).toHaveLength(1);
   });
 
@@ -175,7 +187,7 @@ describe('idempotentCall', () => {
     const input = { userId, key: 'key-3', route: ROUTE, body };
     const executed: string[] = [];
     // like screenAddress on a backend failure: charged, refunded, then the error
-    const failing = async (callId: string): Promise<CallResponse> => {
+    const failing = async (callId: string): Promise<PaidOutcome> => {
       executed.push(callId);
       await chargeCall(deps, { userId, chargeId: callId, product: 'screen', details: { endpoint: ROUTE, keyId: null, network: null, subject: null } });
       await refundCall(deps, { userId, chargeId: callId, reason: 'backend_unavailable' });
@@ -187,12 +199,14 @@ describe('idempotentCall', () => {
     expect(retry.replay).toBe(false);
     expect(executed).toHaveLength(2);
     expect(executed[1]).not.toBe(executed[0]);
-    // a non-2xx response is not stored either
+    // a refusal (402) is an error too: not stored, the key stays free
     const input402 = { userId, key: 'key-4', route: ROUTE, body };
-    const refused = await idempotentCall(deps, input402, async () => ({ status: 402, body: { error: { code: 'insufficient_funds' } } }));
-    expect(refused).toMatchObject({ status: 402, replay: false });
+    const refused = idempotentCall(deps, input402, async () => {
+      throw new ServiceError({ code: 'insufficient_funds', message: 'refused' });
+    });
+    expect(await codeOf(refused)).toBe('insufficient_funds');
     const afterRefusal = await idempotentCall(deps, input402, paidCall(deps, userId, executed));
-    expect(afterRefusal).toMatchObject({ status: 200, replay: false });
+    expect(afterRefusal).toMatchObject({ kind: 'outcome', replay: false });
 
     const events = await ledgerEvents(store, userId);
     expect(events.filter((e) => e.type === 'Charged')).toHaveLength(3);
@@ -230,7 +244,7 @@ describe('idempotentCall', () => {
     expect(executed2).toEqual(executed1); // the same call id
     expect(takenOver.replay).toBe(false);
     // the ledger recognised the call id: nothing was taken the second time
-    expect((takenOver.body as { billing: { replay: boolean; balance_usd: number } }).billing).toMatchObject({ replay: true, balance_usd: 0.9 });
+    expect(outcomeOf(takenOver).billing).toMatchObject({ replay: true, balance_usd: 0.9 });
     expect(await charges(store, userId)).toHaveLength(1);
 
     // the old process wakes up: its late response does not replace the stored one, and nothing is charged
@@ -239,7 +253,7 @@ describe('idempotentCall', () => {
     expect(await charges(store, userId)).toHaveLength(1);
     const replay = await idempotentCall(boot1, input, paidCall(boot1, userId, executed1));
     expect(replay.replay).toBe(true);
-    expect((replay.body as { callId: string }).callId).toBe(executed1[0]);
+    expect(outcomeOf(replay).callId).toBe(executed1[0]);
     expect(executed1).toHaveLength(1);
   });
 
@@ -257,7 +271,7 @@ describe('idempotentCall', () => {
 
     const takenOver = await idempotentCall(boot2, input, paidCall(boot2, userId, executed2));
     expect(executed2).toEqual(executed1);
-    expect((takenOver.body as { billing: { replay: boolean } }).billing.replay).toBe(false);
+    expect(outcomeOf(takenOver).billing.replay).toBe(false);
     crash.resolve();
     await hung;
     const stored = await charges(store, userId);
@@ -277,5 +291,48 @@ describe('idempotentCall', () => {
     expect(fresh.replay).toBe(false);
     expect(executed).toHaveLength(2);
     expect(executed[1]).not.toBe(executed[0]);
+  });
+
+  it('a twin waits on the clock: it answers 409 only once the clock has passed 15 s, and re-reads the key when woken earlier', async () => {
+    const store = await openStore();
+    const pending = new Set<() => void>();
+    const fireTimers = () => {
+      for (const fire of [...pending]) fire();
+    };
+    // Time moves only when the test moves it; its timers fire only when the test fires them.
+    const clock = {
+      t: Date.parse('2026-05-12T10:00:00.000Z'),
+      now: () => new Date(clock.t),
+      timer: (_ms: number, fire: () => void) => {
+        pending.add(fire);
+        return () => pending.delete(fire);
+      },
+    };
+    const deps = processOn(store, clock, 'boot-1');
+    const userId = `u-${uuidIds.newId()}`;
+    await changePlan(deps, userId, { kind: 'ledger' });
+    await deposit(deps, { userId, depositId: 'initial', amountMicros: 10 * PRICE });
+    const input = { userId, key: 'key-8', route: ROUTE, body };
+    const executed: string[] = [];
+    const gate = deferred();
+    const first = idempotentCall(deps, input, paidCall(deps, userId, executed, { before: () => gate.promise }));
+    await sleep(10);
+    const twin = idempotentCall(deps, input, paidCall(deps, userId, executed));
+    let twinDone = false;
+    void twin.then(() => (twinDone = true), () => (twinDone = true));
+    await sleep(10);
+    expect(pending.size).toBe(1);
+    // a timer firing before the deadline: the twin reads the key again and keeps waiting
+    fireTimers();
+    await sleep(10);
+    expect(twinDone).toBe(false);
+    expect(pending.size).toBe(1);
+    clock.t += WAIT_FOR_TWIN_MS;
+    fireTimers();
+    expect(await codeOf(twin)).toBe('idempotency_conflict');
+    gate.resolve();
+    expect(outcomeOf(await first).verdict).toBe('clean');
+    expect(executed).toHaveLength(1);
+    expect(pending.size).toBe(0);
   });
 });

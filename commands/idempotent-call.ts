@@ -3,76 +3,85 @@ import { idempotencyStream, type IdempotencyEvent } from '../domain/idempotency/
 import { fail } from '../domain/shared/errors.js';
 import { sha256Hex as digest } from '../domain/shared/hash.js';
 import type { CommandDeps } from './command-deps.js';
-
-export interface CallResponse {
-  readonly status: number;
-  readonly body: unknown;
-}
+import { nextSettlement, signalSettled } from './key-settlements.js';
 
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 64;
 /** How long a request waits for a concurrent twin holding the same key before answering 409. */
-const WAIT_FOR_TWIN_MS = 15_000;
+export const WAIT_FOR_TWIN_MS = 15_000;
+
+/**
+ * What a call under an Idempotency-Key answers: the outcome of this execution (`replay: false`) or the one
+ * stored by the key's first call (`replay: true`); or, for a first call recorded before outcomes were
+ * stored, the answer it gave then (presented verbatim by read-api).
+ */
+export type KeyedResult<Outcome> =
+  | { readonly kind: 'outcome'; readonly outcome: Outcome; readonly replay: boolean }
+  | { readonly kind: 'recordedAnswer'; readonly code: number; readonly body: unknown; readonly replay: true };
 
 /**
  * Runs `execute` at most once per (user, Idempotency-Key) within 24 h. The same key and body get the
- * stored response with `billing.replay: true` and no charge; another body gets 409 idempotency_conflict.
- * A concurrent twin (same key, same body, first still running) waits for the first to finish and
- * receives its stored response; it answers 409 only if the first is still running after 15 s.
- * Only 2xx responses are stored: an error releases the key, as nothing was charged.
+ * stored outcome with `replay: true` and no charge; another body gets 409 idempotency_conflict.
+ * A concurrent twin (same key, same body, first still running) waits for the first to settle and
+ * receives its stored outcome; it answers 409 only if the first is still running after 15 s of the clock.
+ * An error releases the key, as nothing was charged. The stored outcome is plain JSON: the claim's route
+ * is part of the key's identity, so only the route that stored an outcome ever reads it back.
  */
-export async function idempotentCall(
+export async function idempotentCall<Outcome>(
   deps: CommandDeps,
   input: { userId: string; key: string; route: string; body: unknown },
-  execute: (callId: string) => Promise<CallResponse>,
-): Promise<CallResponse & { replay: boolean }> {
+  execute: (callId: string) => Promise<Outcome>,
+): Promise<KeyedResult<Outcome>> {
   const stream = idempotencyStream(input.userId, digest(input.key));
   const requestHash = digest(JSON.stringify(input.body ?? null));
-  const started = Date.now();
-  for (let wait = 2; ; wait = Math.min(wait * 2, 100)) {
+  const deadline = deps.clock.now().getTime() + WAIT_FOR_TWIN_MS;
+  for (;;) {
+    const wait = nextSettlement(deps, stream, deadline - deps.clock.now().getTime());
     const proposedCallId = deps.ids.newId();
-    const outcome = await deps.executor.execute(
-      stream,
-      idempotencyDecider,
-      { type: 'Claim', callId: proposedCallId, route: input.route, requestHash, bootId: deps.bootId, at: deps.clock.now().toISOString() },
-      { commandId: `claim:${proposedCallId}` },
-      (state: IdempotencyState, events: readonly IdempotencyEvent[]) => claimOutcome(events, state),
-    );
-    const claim = outcome.view;
-    if (claim.kind === 'replay') return { status: claim.status, body: markReplay(claim.body), replay: true };
-    if (claim.kind === 'execute') return { ...(await runClaimed(deps, stream, claim.callId, execute)), replay: false };
-    if (Date.now() - started > WAIT_FOR_TWIN_MS) {
-      throw fail('idempotency_conflict', 'a request with this Idempotency-Key is still in progress');
+    let claim;
+    try {
+      const outcome = await deps.executor.execute(
+        stream,
+        idempotencyDecider,
+        { type: 'Claim', callId: proposedCallId, route: input.route, requestHash, bootId: deps.bootId, at: deps.clock.now().toISOString() },
+        { commandId: `claim:${proposedCallId}` },
+        (state: IdempotencyState, events: readonly IdempotencyEvent[]) => claimOutcome(events, state),
+      );
+      claim = outcome.view;
+    } catch (error) {
+      wait.cancel();
+      throw error;
     }
-    await new Promise((resolve) => setTimeout(resolve, wait));
+    if (claim.kind !== 'in_progress') wait.cancel();
+    switch (claim.kind) {
+      case 'replay': {
+        const { stored } = claim;
+        // The claim's route and body matched: the stored outcome is this route's own.
+        if (stored.kind === 'outcome') return { kind: 'outcome', outcome: stored.outcome as Outcome, replay: true };
+        return { kind: 'recordedAnswer', code: stored.code, body: stored.body, replay: true };
+      }
+      case 'execute':
+        return { kind: 'outcome', outcome: await runClaimed(deps, stream, claim.callId, execute), replay: false };
+      case 'in_progress':
+        if (!(await wait.settled) && deps.clock.now().getTime() >= deadline) {
+          throw fail('idempotency_conflict', 'a request with this Idempotency-Key is still in progress');
+        }
+    }
   }
 }
 
-async function runClaimed(
-  deps: CommandDeps,
-  stream: string,
-  callId: string,
-  execute: (callId: string) => Promise<CallResponse>,
-): Promise<CallResponse> {
+async function runClaimed<Outcome>(deps: CommandDeps, stream: string, callId: string, execute: (callId: string) => Promise<Outcome>): Promise<Outcome> {
   const context = { commandId: `settle:${callId}:${deps.ids.newId()}` };
-  let response: CallResponse;
   try {
-    response = await execute(callId);
-  } catch (error) {
-    await deps.executor.execute(stream, idempotencyDecider, { type: 'Release', callId, at: deps.clock.now().toISOString() }, context);
-    throw error;
+    let outcome: Outcome;
+    try {
+      outcome = await execute(callId);
+    } catch (error) {
+      await deps.executor.execute(stream, idempotencyDecider, { type: 'Release', callId, at: deps.clock.now().toISOString() }, context);
+      throw error;
+    }
+    await deps.executor.execute(stream, idempotencyDecider, { type: 'StoreOutcome', callId, outcome, at: deps.clock.now().toISOString() }, context);
+    return outcome;
+  } finally {
+    signalSettled(deps.executor, stream);
   }
-  const command =
-    response.status < 300
-      ? ({ type: 'StoreResponse', callId, status: response.status, body: response.body, at: deps.clock.now().toISOString() } as const)
-      : ({ type: 'Release', callId, at: deps.clock.now().toISOString() } as const);
-  await deps.executor.execute(stream, idempotencyDecider, command, context);
-  return response;
-}
-
-function markReplay(body: unknown): unknown {
-  if (body && typeof body === 'object' && 'billing' in body) {
-    const withBilling = body as { billing: Record<string, unknown> };
-    return { ...withBilling, billing: { ...withBilling.billing, replay: true } };
-  }
-  return body;
 }

@@ -6,7 +6,14 @@ import { fail, isServiceError } from '../domain/shared/errors.js';
 import type { Network } from '../domain/shared/network.js';
 import { chargeCall, refundCall } from './billing.commands.js';
 import type { CommandDeps } from './command-deps.js';
-import type { CallResponse } from './idempotent-call.js';
+import type { BillingEnvelope } from '../domain/ledger/billing-envelope.js';
+
+/** A light screen that answered: the verdict and what it was charged (read-api/presenters/screen.presenter.ts shapes the body). */
+export interface ScreenOutcome {
+  readonly kind: 'completed';
+  readonly verdict: ScreenVerdictBody;
+  readonly billing: BillingEnvelope;
+}
 
 /** Bumped when a field of the screen body changes meaning. */
 export const SCREEN_SCHEMA_VERSION = 1;
@@ -22,7 +29,7 @@ export const OWN_ENGINE = 'service';
 export async function screenAddress(
   deps: CommandDeps & { intel: IntelIndex; contracts?: ContractCodeReader },
   input: { userId: string; keyId: string; callId: string; address: string; network: Network },
-): Promise<CallResponse> {
+): Promise<ScreenOutcome> {
   requireSanctionsList(deps.intel);
   const { billing } = await chargeCall(deps, {
     userId: input.userId,
@@ -37,7 +44,7 @@ export async function screenAddress(
     await refundCall(deps, { userId: input.userId, chargeId: input.callId, reason: 'backend_unavailable' });
     throw isServiceError(error) && error.code === 'backend_unavailable' ? error : fail('backend_unavailable', 'the intelligence backend failed; the charge was refunded');
   }
-  return { status: 200, body: { ...verdict, billing } };
+  return { kind: 'completed', verdict, billing };
 }
 
 export type ScreenVerdictBody = ReturnType<typeof produceScreenVerdict>;

@@ -1,3 +1,4 @@
+import { present } from '../domain/shared/present.js';
 import { buildApp } from '../read-api/app.js';
 import { listen } from '../read-api/server.js';
 import { buildX402App } from '../read-api/x402/x402-app.js';
@@ -21,7 +22,7 @@ async function main() {
   await services.start();
   await importConfiguredSources(services, log, (line) => lifecycle.warn(line));
   void probeChainEndpoints(config, log); // reports in the background; never holds the start
-  const demo = await ensureDemoAccount(services, log);
+  const demo = await ensureDemoAccount(services);
   if (demo.created && demo.apiKey) process.stdout.write(`demo api key: ${demo.apiKey}\n`);
   const demoPassword = await ensureDemoPassword(services);
   if (demoPassword.generated) process.stdout.write(`demo password: ${demoPassword.generated} (dashboard login as ${DEMO_EMAIL})\n`);
@@ -52,7 +53,7 @@ async function main() {
   announced.token = (await announceService(config.DATA_DIR, typeof port === 'object' && port ? port.port : config.PORT)).token;
   lifecycle.info({ address, dataDir: config.DATA_DIR, role: config.ROLE, metrics: `${address}/metrics` }, `listening on ${address} (data in ${config.DATA_DIR})`);
   if (x402Address) {
-    const { terms } = services.x402.app!.deps;
+    const { terms } = present(services.x402.app, 'services.x402.app').deps;
     lifecycle.info(
       { address: x402Address, network: terms.network.caip2, asset: terms.network.asset, payTo: terms.payTo },
       `x402 channel listening on ${x402Address} (${terms.network.caip2}, ${terms.network.asset}, paid to ${terms.payTo})`,

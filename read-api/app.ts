@@ -1,5 +1,5 @@
 import swagger from '@fastify/swagger';
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import { errorHandler } from './errors.js';
 import { parseJsonStrictly } from './json-body.js';
@@ -10,6 +10,7 @@ import { exploreRoutes } from './routes/explore.routes.js';
 import { metricsRoutes } from './observability/metrics.routes.js';
 import { REQUEST_ID_HEADER, requestIdFrom } from './observability/request-id.js';
 import { addRequestTracing } from './observability/request-tracing.js';
+import { CompletionLogController } from './observability/completion-log-controller.js';
 import { inspectRoutes } from './routes/inspect.routes.js';
 import { monitorRoutes } from './routes/monitors.routes.js';
 import { screenRoutes } from './routes/screen.routes.js';
@@ -40,8 +41,8 @@ export async function buildApp(
     bodyLimit: BODY_LIMIT_BYTES,
     return503OnClosing: true,
     genReqId: (request) => requestIdFrom(request.headers[REQUEST_ID_HEADER], () => services.commands.ids.newId()),
-    // Request log lines carry the id as `correlationId`, the name processors and events use for it.
-    logController: new LogController({ requestIdLogLabel: 'correlationId' }),
+    // One line per request, at completion; it carries the id as `correlationId`, the name processors and events use for it.
+    logController: new CompletionLogController(),
   });
   capConnectionsPerClient(app, limits.maxConnectionsPerClient); // first hook: a refused connection reaches nothing else
   addRequestTracing(app, { correlation: services.correlation, metrics: services.metrics });

@@ -29,7 +29,7 @@ export function parseJsonStrictly(app: FastifyInstance): void {
       done(fail('unsupported_media_type', `charset "${charset.slice(0, 40)}" is not accepted: send the body as UTF-8 JSON`), undefined);
       return;
     }
-    parse(request, body, (error, parsed) => {
+    void parse(request, body, (error, parsed) => {
       if (error) return done(error, undefined);
       const repeated = firstRepeatedKey(body as string);
       if (repeated === null) return done(null, parsed);

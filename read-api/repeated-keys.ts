@@ -4,10 +4,11 @@
  * for an address the caller may not have meant: such a body is ambiguous and must be refused. Keys are
  * compared decoded (`"a"` and `"\u0061"` are the same key). Expects text JSON.parse has accepted.
  */
+import { present } from '../domain/shared/present.js';
 export function firstRepeatedKey(text: string): (string | number)[] | null {
   type Frame = { kind: 'object'; keys: Set<string>; key: string | null; awaitingKey: boolean } | { kind: 'array'; index: number };
   const stack: Frame[] = [];
-  const pathTo = (key: string) => [...stack.slice(0, -1).map((frame) => (frame.kind === 'object' ? frame.key! : frame.index)), key];
+  const pathTo = (key: string) => [...stack.slice(0, -1).map((frame) => (frame.kind === 'object' ? present(frame.key, 'frame.key') : frame.index)), key];
   for (let i = 0; i < text.length; i++) {
     const char = text[i];
     if (char === '{') stack.push({ kind: 'object', keys: new Set(), key: null, awaitingKey: true });

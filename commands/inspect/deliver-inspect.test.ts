@@ -48,7 +48,7 @@ describe('delivering an inspect that never finished', () => {
       { commandId: `request-inspect:${checkId}` },
     );
     clock.t += 15 * 60 * 1000 - 1;
-    expect((await deliverInspect(deps, { userId: 'u1', checkId })).status).toBe(202);
+    expect((await deliverInspect(deps, { userId: 'u1', checkId })).kind).toBe('running');
     clock.t += 1;
     for (let read = 0; read < 2; read++) {
       const error = await deliverInspect(deps, { userId: 'u1', checkId }).catch((e: unknown) => e);

@@ -4,9 +4,9 @@ import { inspectStream, type InspectRequest } from '../../domain/inspect/inspect
 import type { BillingEnvelope } from '../../domain/ledger/billing-envelope.js';
 import type { ChargeDetails } from '../../domain/ledger/ledger.events.js';
 import { fail, hasCode, isServiceError, type ServiceError } from '../../domain/shared/errors.js';
+import { present } from '../../domain/shared/present.js';
 import { chargeCall, readBalance, refundCall } from '../billing.commands.js';
 import type { CommandDeps } from '../command-deps.js';
-import type { CallResponse } from '../idempotent-call.js';
 import { inspectCost } from './start-inspect.js';
 
 /**
@@ -18,13 +18,12 @@ import { inspectCost } from './start-inspect.js';
  * reaped when it is next read: it becomes `failed_timeout` and answers 502, nothing charged.
  */
 
-export const INSPECT_RESULT_SCHEMA_VERSION = 1;
 export const inspectResultUrl = (checkId: string): string => `/v2/inspect/${checkId}/result`;
 
-/** The 202 body: the check is still running; poll `retry_url` with backoff (2 s, doubling, capped at 10 s). */
-export function runningBody(checkId: string, createdAt: string) {
-  return { check_id: checkId, status: 'running', retry_url: inspectResultUrl(checkId), created_at: createdAt };
-}
+/** What a delivery of an inspect finds: still running (since `createdAt`), or the finished inspect with what it was charged. */
+export type InspectDelivery =
+  | { readonly kind: 'running'; readonly checkId: string; readonly createdAt: string }
+  | { readonly kind: 'completed'; readonly checkId: string; readonly request: InspectRequest; readonly state: InspectState; readonly billing: BillingEnvelope };
 
 function chargeDetails(request: InspectRequest, state: InspectState, chargeFailedRuns: boolean): ChargeDetails {
   const runs = state.outcomes.map((o) => ({
@@ -45,7 +44,8 @@ function chargeDetails(request: InspectRequest, state: InspectState, chargeFaile
   };
 }
 
-function providerEntries(state: InspectState) {
+/** Each provider's run as the result (and a failure's details) lists it. */
+export function providerEntries(state: InspectState) {
   return Object.fromEntries(
     state.outcomes.map((o) => [
       o.provider,
@@ -54,23 +54,6 @@ function providerEntries(state: InspectState) {
         : { ok: false, error: o.error, elapsed_ms: o.elapsedMs },
     ]),
   );
-}
-
-function resultBody(checkId: string, request: InspectRequest, state: InspectState, billing: BillingEnvelope) {
-  return {
-    schema_version: INSPECT_RESULT_SCHEMA_VERSION,
-    check_id: checkId,
-    status: 'completed',
-    address: request.address,
-    network: request.network,
-    created_at: request.at,
-    completed_at: state.finishedAt,
-    audit: state.audit,
-    providers: providerEntries(state),
-    waived_providers: request.waived,
-    skipped_providers: request.skipped,
-    billing,
-  };
 }
 
 /** Every provider failed: charge what the runs would have cost and refund it whole, then the 502. */
@@ -103,7 +86,7 @@ async function settleFailure(deps: CommandDeps, checkId: string, request: Inspec
 /** Marks the inspect failed_timeout if it is still running past the cap (the decider re-checks the times). */
 async function reapIfOverdue(deps: CommandDeps, checkId: string, state: InspectState): Promise<InspectState> {
   const now = deps.clock.now();
-  if (state.status !== 'running' || now.getTime() - Date.parse(state.request!.at) < INSPECT_TIMEOUT_MS) return state;
+  if (state.status !== 'running' || now.getTime() - Date.parse(present(state.request, 'a running inspect\'s request').at) < INSPECT_TIMEOUT_MS) return state;
   const reaped = await deps.executor.execute(
     inspectStream(checkId),
     inspectDecider,
@@ -114,14 +97,14 @@ async function reapIfOverdue(deps: CommandDeps, checkId: string, state: InspectS
   return reaped.view;
 }
 
-/** 200 with the result (charged on the first delivery), 202 while running, 502 when every provider failed, 404 if not the caller's. */
-export async function deliverInspect(deps: CommandDeps, input: { userId: string; checkId: string }): Promise<CallResponse> {
+/** The result (charged on the first delivery) or running; backend_unavailable when every provider failed, not_found if not the caller's. */
+export async function deliverInspect(deps: CommandDeps, input: { userId: string; checkId: string }): Promise<InspectDelivery> {
   const loaded = (await deps.executor.load(inspectStream(input.checkId), inspectDecider)).state;
   const request = loaded.request;
   // Someone else's check is indistinguishable from no check.
   if (!request || request.userId !== input.userId) throw fail('not_found', 'no such inspect');
   const state = await reapIfOverdue(deps, input.checkId, loaded);
-  if (state.status === 'running') return { status: 202, body: runningBody(input.checkId, request.at) };
+  if (state.status === 'running') return { kind: 'running', checkId: input.checkId, createdAt: request.at };
   if (state.status === 'failed') throw await settleFailure(deps, input.checkId, request, state);
   if (state.status === 'failed_timeout') {
     throw fail('backend_unavailable', 'the inspect did not finish within 15 minutes (failed_timeout); nothing was charged', {
@@ -137,5 +120,5 @@ export async function deliverInspect(deps: CommandDeps, input: { userId: string;
     details: chargeDetails(request, state, false),
     ...inspectCost(answered),
   });
-  return { status: 200, body: resultBody(input.checkId, request, state, billing) };
+  return { kind: 'completed', checkId: input.checkId, request, state, billing };
 }

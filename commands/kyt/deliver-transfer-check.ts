@@ -2,11 +2,12 @@ import type { TransferCheckState } from '../../domain/kyt/transfer-check.decider
 import { fail } from '../../domain/shared/errors.js';
 import { chargeCall } from '../billing.commands.js';
 import type { CommandDeps } from '../command-deps.js';
-import type { CallResponse } from '../idempotent-call.js';
-import { transferResultUrl } from './transfer-check.commands.js';
+import type { BillingEnvelope } from '../../domain/ledger/billing-envelope.js';
 
-/** The 202 body: the check is running; fetch `retry_url` (GET /v2/transfer/{check_id}/result). */
-export const runningTransferBody = (checkId: string) => ({ check_id: checkId, status: 'running', retry_url: transferResultUrl(checkId) });
+/** What a delivery of a transfer check finds: still running, or the result with what it was charged. */
+export type TransferDelivery =
+  | { readonly kind: 'running'; readonly checkId: string }
+  | { readonly kind: 'completed'; readonly result: Readonly<Record<string, unknown>>; readonly billing: BillingEnvelope };
 
 /** A failed check as the client sees it: 502 with why, and no charge. */
 export function transferFailure(checkId: string, state: TransferCheckState) {
@@ -17,15 +18,15 @@ export function transferFailure(checkId: string, state: TransferCheckState) {
 }
 
 /**
- * A V2 delivery: 202 while running, 502 when failed (never charged), and on completion the result
+ * A V2 delivery: running, a failure when failed (never charged), and on completion the result
  * with its billing envelope, charged 0.50 USD or 1 unit on the first delivery only — the charge id is
- * the check id, so the submit's 200 and any number of polls charge it once (later deliveries carry
+ * the check id, so the submit's delivery and any number of polls charge it once (later deliveries carry
  * `billing.replay: true`).
  */
-export async function deliverTransferCheck(deps: CommandDeps, state: TransferCheckState, caller: { userId: string; keyId: string }): Promise<CallResponse> {
+export async function deliverTransferCheck(deps: CommandDeps, state: TransferCheckState, caller: { userId: string; keyId: string }): Promise<TransferDelivery> {
   const request = state.request;
   if (!request) throw fail('not_found', 'no such transfer check');
-  if (state.status === 'running') return { status: 202, body: runningTransferBody(request.checkId) };
+  if (state.status === 'running') return { kind: 'running', checkId: request.checkId };
   if (state.status !== 'completed' || !state.result) throw transferFailure(request.checkId, state);
   const { billing } = await chargeCall(deps, {
     userId: caller.userId,
@@ -33,7 +34,7 @@ export async function deliverTransferCheck(deps: CommandDeps, state: TransferChe
     product: 'check_transfer',
     details: { endpoint: 'POST /v2/check-transfer', keyId: caller.keyId, network: request.chain, subject: request.txHash },
   });
-  return { status: 200, body: { ...state.result, billing } };
+  return { kind: 'completed', result: state.result, billing };
 }
 
 /** Whether this V2 caller may see the check: only its owner (anyone else gets 404, never a hint). */

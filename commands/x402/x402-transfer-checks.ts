@@ -2,7 +2,6 @@ import { awaitTransferCheck, loadTransferCheck, requestTransferCheck } from '../
 import type { TransferCheckDeps } from '../kyt/transfer-check-deps.js';
 import { fail, isServiceError } from '../../domain/shared/errors.js';
 import type { Chain } from '../../domain/shared/network.js';
-import type { Outcome } from './x402-checks.js';
 
 /**
  * The transfer check on the x402 channel: paid once per (chain, tx_hash), named by the call that paid it
@@ -12,6 +11,11 @@ export const x402TransferResultPath = (checkId: string): string => `/check-trans
 
 /** Checks of a paid transfer run again after a failure at most this many times (a failure is not charged twice, but costs us reads). */
 export const MAX_TRANSFER_RERUNS = 3;
+
+/** What a fetch of an x402 transfer check finds: still running, or the result (paid up front). */
+export type X402TransferOutcome =
+  | { readonly kind: 'running'; readonly checkId: string }
+  | { readonly kind: 'completed'; readonly result: Readonly<Record<string, unknown>> };
 
 /**
  * The transaction must exist and be mined before anyone pays for its check: a client-side fact, answered
@@ -50,14 +54,14 @@ export async function startX402TransferCheck(deps: TransferCheckDeps, input: { p
 }
 
 /**
- * The check's outcome, waiting up to `waitMs`: 200 with the result, 202 `{check_id, status, retry_url}`
- * while it runs, 502 when it failed (`tx_not_found`, `tx_decode_failed`, else `backend_unavailable`), 404 for an unknown check or one that is not the x402 channel's.
+ * The check's outcome, waiting up to `waitMs`: the result, or running; a failure when it failed (`tx_not_found`,
+ * `tx_decode_failed`, else `backend_unavailable`), not_found for an unknown check or one that is not the x402 channel's.
  */
-export async function x402TransferOutcome(deps: TransferCheckDeps, checkId: string, waitMs: number): Promise<Outcome> {
+export async function x402TransferOutcome(deps: TransferCheckDeps, checkId: string, waitMs: number): Promise<X402TransferOutcome> {
   const state = await awaitTransferCheck(deps, checkId, waitMs);
   if (!state.request || state.request.requester.channel !== 'x402') throw fail('not_found', 'no such transfer check');
-  if (state.status === 'running') return { status: 202, body: { check_id: checkId, status: 'running', retry_url: x402TransferResultPath(checkId) } };
-  if (state.status === 'completed' && state.result) return { status: 200, body: { ...state.result } };
+  if (state.status === 'running') return { kind: 'running', checkId };
+  if (state.status === 'completed' && state.result) return { kind: 'completed', result: state.result };
   const why = state.status === 'failed_timeout' ? 'it did not finish within 15 minutes' : (state.failure?.message ?? 'pipeline error');
   // the transaction's own facts (gone after a reorg, unreadable) are not the backend's fault
   const code = state.status === 'failed' && (state.failure?.code === 'tx_not_found' || state.failure?.code === 'tx_decode_failed') ? state.failure.code : 'backend_unavailable';

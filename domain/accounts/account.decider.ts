@@ -1,3 +1,4 @@
+import { present } from '../shared/present.js';
 import { parserFor, type Decider } from '../shared/decider.js';
 import { fail } from '../shared/errors.js';
 import { accountEventSchemas, type AccountEvent, type Role } from './account.events.js';
@@ -66,9 +67,9 @@ export function decideAccount(command: AccountCommand, state: AccountState): Acc
     }
     case 'GrantInspect': {
       requireOpen(state);
-      const unknown = command.catalog ? command.providers.filter((p) => !command.catalog!.includes(p)) : [];
+      const unknown = command.catalog ? command.providers.filter((p) => !present(command.catalog, 'command.catalog').includes(p)) : [];
       if (unknown.length > 0) {
-        throw fail('bad_request', `unknown inspect provider ${unknown.map((p) => JSON.stringify(p)).join(', ')}; this service has ${command.catalog!.join(', ')}`);
+        throw fail('bad_request', `unknown inspect provider ${unknown.map((p) => JSON.stringify(p)).join(', ')}; this service has ${present(command.catalog, 'command.catalog').join(', ')}`);
       }
       const providers = [...new Set(command.providers)];
       return [{ type: 'EntitlementGranted', data: { entitlement: 'inspect', providers, at: command.at } }];

@@ -1,3 +1,4 @@
+import { present } from '../shared/present.js';
 import { parserFor, type Decider } from '../shared/decider.js';
 import { fail } from '../shared/errors.js';
 import {
@@ -72,7 +73,7 @@ function statusChange(command: Extract<AlertCaseCommand, { type: 'TriageAlertCas
   return [
     {
       type: 'AlertCaseStatusChanged',
-      data: { alertId, from: state.status, to, reason: to === 'closed' ? command.reason! : null, note, by: command.by, at: command.at },
+      data: { alertId, from: state.status, to, reason: to === 'closed' ? present(command.reason, 'command.reason') : null, note, by: command.by, at: command.at },
     },
   ];
 }

@@ -1,3 +1,4 @@
+import { present } from '../shared/present.js';
 import { parserFor, type Decider } from '../shared/decider.js';
 import { fail } from '../shared/errors.js';
 import { apiKeyEventSchemas, type ApiKeyEvent } from './api-key.events.js';
@@ -26,7 +27,7 @@ export function decideApiKey(command: ApiKeyCommand, state: ApiKeyState): ApiKey
       // Someone else's key is indistinguishable from no key: no leak of which ids exist.
       if (state.keyId === null || state.userId !== command.userId) throw fail('not_found', 'no such key');
       if (state.revoked) return [];
-      return [{ type: 'ApiKeyRevoked', data: { keyId: state.keyId, userId: state.userId, hash: state.hash!, at: command.at } }];
+      return [{ type: 'ApiKeyRevoked', data: { keyId: state.keyId, userId: state.userId, hash: present(state.hash, 'state.hash'), at: command.at } }];
   }
 }
 

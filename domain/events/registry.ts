@@ -5,6 +5,7 @@ import { alertCaseEventSchemas, alertCaseStreams } from '../alerts/alert-case.ev
 import { apiKeyEventSchemas, apiKeyStreams } from '../apikeys/api-key.events.js';
 import { exploreEventSchemas, exploreStreams } from '../explore/explore.events.js';
 import { idempotencyEventSchemas, idempotencyStreams } from '../idempotency/idempotency.events.js';
+import { responseStoredV1Schema, upcastResponseStored } from '../idempotency/idempotency.upcast.js';
 import { inspectKeyEventSchemas, inspectKeyStreams } from '../inspect/inspect-key.decider.js';
 import { inspectEventSchemas, inspectStreams } from '../inspect/inspect.events.js';
 import { keyProvidersEventSchemas, keyProvidersStreams } from '../inspect/key-providers.decider.js';
@@ -65,10 +66,8 @@ export const eventRegistry = defineEventRegistry(
     // Every type is at version 1 so far. A change of shape bumps `current` and adds the upcaster from
     // the version before, e.g. `versions: { Charged: { current: 2, upcasters: { 1: chargedV1toV2 } } }`.
     versions: {},
-    // Types no longer written, read as their successor. Hook for the idempotency outcome (branch
-    // typed-outcomes): `IdempotentResponseStored: { becomes: 'IdempotentOutcomeStored',
-    // schema: responseStoredV1Schema, upcast: upcastResponseStored }` (domain/idempotency/idempotency.upcast.ts).
-    retired: {},
+    // Types no longer written, read as their successor: a key's stored HTTP response (before outcomes).
+    retired: { IdempotentResponseStored: { becomes: 'IdempotentOutcomeStored', schema: responseStoredV1Schema, upcast: upcastResponseStored } },
   },
 );
 

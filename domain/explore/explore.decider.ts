@@ -1,3 +1,4 @@
+import { present } from '../shared/present.js';
 import type { CheckOwner } from '../address-check/address-check.events.js';
 import type { ExposureBudget, ExposureResult } from '../exposure/exposure.schema.js';
 import { parserFor, type Decider } from '../shared/decider.js';
@@ -38,13 +39,13 @@ const initialState = (): ExploreState => ({ status: 'none', request: null, attem
 
 /** The outcome, and beside it the webhook a V2 owner's subscriptions receive (x402 jobs are anonymous). */
 function withWebhook(state: ExploreState, outcome: ExploreEvent, webhook: Omit<Extract<ExploreEvent, { type: 'WebhookEventRaised' }>['data'], 'audience'>): ExploreEvent[] {
-  const owner = state.request!.owner;
+  const owner = present(state.request, 'state.request').owner;
   if (owner.channel !== 'v2') return [outcome];
   return [outcome, { type: WEBHOOK_EVENT_RAISED, data: { ...webhook, audience: { user_id: owner.ownerId } } as Extract<ExploreEvent, { type: 'WebhookEventRaised' }>['data'] }];
 }
 
 function failed(state: ExploreState, error: string, attempts: number, at: string): ExploreEvent[] {
-  const { jobId, address, network } = state.request!;
+  const { jobId, address, network } = present(state.request, 'state.request');
   return withWebhook(state, { type: 'ExploreFailed', data: { error, attempts, at } }, {
     event_type: 'service.bfs.failed',
     payload: { job_id: jobId, address, network, error },
@@ -65,7 +66,7 @@ function decide(command: ExploreCommand, state: ExploreState): ExploreEvent[] {
   switch (command.type) {
     case 'Complete': {
       if (state.status !== 'running') return [];
-      const { jobId, address, network, direction, requestedAt } = state.request!;
+      const { jobId, address, network, direction, requestedAt } = present(state.request, 'state.request');
       const report = buildExploreReport({ jobId, reportId: command.reportId, address, network, direction, incoming: command.incoming, outgoing: command.outgoing, requestedAt, completedAt: command.at });
       const categories = report.categories.map((c) => ({ slug: c.slug, severity: c.severity, contribution: c.contribution_usd }));
       return withWebhook(state, { type: 'ExploreCompleted', data: { report, at: command.at } }, {
@@ -82,7 +83,7 @@ function decide(command: ExploreCommand, state: ExploreState): ExploreEvent[] {
     }
     case 'TimeOut': {
       if (state.status !== 'running') return [];
-      if (!(Date.parse(command.at) - Date.parse(state.request!.requestedAt) >= EXPLORE_TIMEOUT_MS)) return [];
+      if (!(Date.parse(command.at) - Date.parse(present(state.request, 'state.request').requestedAt) >= EXPLORE_TIMEOUT_MS)) return [];
       return failed(state, 'timed out: still running after the 15-minute cap', state.attempts, command.at);
     }
     case 'RecordDelivery':

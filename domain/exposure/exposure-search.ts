@@ -1,4 +1,5 @@
 import type { FlowDirection, FlowPage } from '../ports/chain-data.port.js';
+import { present } from '../shared/present.js';
 import type { Network } from '../shared/network.js';
 import type { CategoryExposure, ExposureBudget, ExposurePath, ExposureResult } from './exposure.schema.js';
 import type { Classify, NodeLabel } from './node-label.js';
@@ -66,7 +67,7 @@ export async function searchExposure(
   // flow costs one lookup whether it leads somewhere new, to this level's addresses or back.
   const reached = new Map<string, Reached>([[anchor, { share: 1, parent: anchor, bestPart: 1, hop: 0, estimated: false }]]);
   const hits: Hit[] = [];
-  let frontier: [string, Reached][] = [[anchor, reached.get(anchor)!]];
+  let frontier: [string, Reached][] = [[anchor, present(reached.get(anchor), 'the anchor')]];
   let stoppedBy: ExposureResult['stoppedBy'] = null;
   let edges = 0;
   let hopsReached = 0;
@@ -123,7 +124,6 @@ export async function searchExposure(
           // Addresses past the node budget would be dropped: stop reading flows that can only lead to them.
           if (reached.size - 1 >= budget.maxNodes) {
             stoppedBy = 'max_nodes';
-            hopsReached = hop;
             break scan;
           }
           reached.set(counterparty, { share: part, parent: node, bestPart: part, hop, estimated });
@@ -141,7 +141,7 @@ export async function searchExposure(
     hopsReached = hop;
     frontier = [];
     for (const address of found) {
-      const entry = reached.get(address)!;
+      const entry = present(reached.get(address), 'a found address');
       const label = deps.classify(address);
       if (label) hits.push({ address, label, share: entry.share, hop, estimated: entry.estimated });
       else if (entry.share >= MIN_SHARE) frontier.push([address, entry]);
@@ -174,7 +174,7 @@ export async function searchExposure(
 function routeOf(reached: Map<string, Reached>, anchor: string, address: string, direction: FlowDirection): string[] {
   const route = [address];
   for (let at = address; at !== anchor; ) {
-    at = reached.get(at)!.parent;
+    at = present(reached.get(at), 'a route step').parent;
     route.push(at);
   }
   // The walk goes entity → … → anchor: that is the flow of incoming funds; outgoing funds flow the other way.
@@ -198,7 +198,7 @@ function aggregate(
   const usdOf = (share: number) => (weighting === 'usd' ? Math.round(share * totalUsd) : 0);
   return [...bySlug.values()]
     .map((group): CategoryExposure => {
-      const first = group[0]!.label;
+      const first = present(group[0], 'a group member').label;
       const share = clamp01(group.reduce((sum, h) => sum + h.share, 0));
       const heaviest = [...group].sort((a, b) => b.share - a.share || a.hop - b.hop || (a.address < b.address ? -1 : 1));
       const paths = heaviest.slice(0, PATHS_PER_CATEGORY).map(

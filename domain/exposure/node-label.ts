@@ -55,7 +55,8 @@ export function labelFromIntel(intel: AddressIntel, taxonomy: Taxonomy = TAXONOM
 export function memoized(classify: Classify): Classify {
   const seen = new Map<string, NodeLabel | null>();
   return (address) => {
-    if (seen.has(address)) return seen.get(address)!;
+    const known = seen.get(address);
+    if (known !== undefined) return known;
     const label = classify(address);
     seen.set(address, label);
     return label;

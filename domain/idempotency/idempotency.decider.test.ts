@@ -29,10 +29,10 @@ const claimed = (callId: string, o: { bootId?: string; at?: string; requestHash?
   type: 'IdempotencyKeyClaimed',
   data: { callId, route: ROUTE, requestHash: o.requestHash ?? BODY, bootId: o.bootId ?? 'boot-1', at: o.at ?? T0 },
 });
-const response = { status: 200, body: { result: 'ok', billing: { model: 'quota', replay: false } } };
+const outcome = { kind: 'completed', verdict: 'ok', billing: { model: 'quota', replay: false } };
 const stored = (callId: string, at = later(1_000)): IdempotencyEvent => ({
-  type: 'IdempotentResponseStored',
-  data: { callId, ...response, at },
+  type: 'IdempotentOutcomeStored',
+  data: { callId, result: { kind: 'outcome', outcome }, at },
 });
 const released = (callId: string, at = later(1_000)): IdempotencyEvent => ({ type: 'IdempotencyClaimReleased', data: { callId, at } });
 
@@ -49,13 +49,13 @@ describe('idempotency decider: claims', () => {
     expect(outcomeOf([], claim('call-1'))).toEqual({ kind: 'execute', callId: 'call-1' });
   });
 
-  it('the same key and body after StoreResponse replays the stored response and decides nothing', () => {
+  it('the same key and body after StoreOutcome replays the stored outcome and decides nothing', () => {
     const history = [claimed('call-1'), stored('call-1')];
     spec.given(history).when(claim('call-2', { at: later(60_000) })).thenNothingHappened();
-    expect(outcomeOf(history, claim('call-2', { at: later(60_000) }))).toEqual({ kind: 'replay', ...response });
-    // a restarted process replays too: a stored response is never taken over
+    expect(outcomeOf(history, claim('call-2', { at: later(60_000) }))).toEqual({ kind: 'replay', stored: { kind: 'outcome', outcome } });
+    // a restarted process replays too: a stored outcome is never taken over
     spec.given(history).when(claim('call-2', { bootId: 'boot-2' })).thenNothingHappened();
-    expect(outcomeOf(history, claim('call-2', { bootId: 'boot-2' }))).toEqual({ kind: 'replay', ...response });
+    expect(outcomeOf(history, claim('call-2', { bootId: 'boot-2' }))).toEqual({ kind: 'replay', stored: { kind: 'outcome', outcome } });
   });
 
   it('the same key with a different body (or route) is an idempotency_conflict, whether running or done', () => {
@@ -114,30 +114,30 @@ describe('idempotency decider: claims', () => {
 });
 
 describe('idempotency decider: settling a claim', () => {
-  it('StoreResponse records the response of the current claim once', () => {
+  it('StoreOutcome records the outcome of the current claim once', () => {
     spec
       .given([claimed('call-1')])
-      .when({ type: 'StoreResponse', callId: 'call-1', ...response, at: later(1_000) })
+      .when({ type: 'StoreOutcome', callId: 'call-1', outcome, at: later(1_000) })
       .then([stored('call-1')]);
-    spec.given([claimed('call-1'), stored('call-1')]).when({ type: 'StoreResponse', callId: 'call-1', status: 201, body: {}, at: later(2_000) }).thenNothingHappened();
+    spec.given([claimed('call-1'), stored('call-1')]).when({ type: 'StoreOutcome', callId: 'call-1', outcome: { kind: 'other' }, at: later(2_000) }).thenNothingHappened();
   });
 
-  it('StoreResponse or Release from a call that no longer holds the key decides nothing', () => {
-    spec.given([]).when({ type: 'StoreResponse', callId: 'call-1', ...response, at: T0 }).thenNothingHappened();
-    spec.given([claimed('call-2')]).when({ type: 'StoreResponse', callId: 'call-1', ...response, at: T0 }).thenNothingHappened();
+  it('StoreOutcome or Release from a call that no longer holds the key decides nothing', () => {
+    spec.given([]).when({ type: 'StoreOutcome', callId: 'call-1', outcome, at: T0 }).thenNothingHappened();
+    spec.given([claimed('call-2')]).when({ type: 'StoreOutcome', callId: 'call-1', outcome, at: T0 }).thenNothingHappened();
     spec.given([]).when({ type: 'Release', callId: 'call-1', at: T0 }).thenNothingHappened();
     spec.given([claimed('call-2')]).when({ type: 'Release', callId: 'call-1', at: T0 }).thenNothingHappened();
     spec.given([claimed('call-1'), released('call-1')]).when({ type: 'Release', callId: 'call-1', at: later(3_000) }).thenNothingHappened();
   });
 
-  it('Release frees an unsettled claim but never erases a stored response', () => {
+  it('Release frees an unsettled claim but never erases a stored outcome', () => {
     const state = spec.given([claimed('call-1')]).when({ type: 'Release', callId: 'call-1', at: later(1_000) }).then([released('call-1')]);
-    expect(state).toEqual({ claim: null, response: null });
+    expect(state).toEqual({ claim: null, stored: null });
     spec.given([claimed('call-1'), stored('call-1')]).when({ type: 'Release', callId: 'call-1', at: later(2_000) }).thenNothingHappened();
   });
 
   it('the process that took a claim over settles it under the shared call id', () => {
     const takenOver = [claimed('call-1', { bootId: 'boot-1' }), claimed('call-1', { bootId: 'boot-2' })];
-    spec.given(takenOver).when({ type: 'StoreResponse', callId: 'call-1', ...response, at: later(1_000) }).then([stored('call-1')]);
+    spec.given(takenOver).when({ type: 'StoreOutcome', callId: 'call-1', outcome, at: later(1_000) }).then([stored('call-1')]);
   });
 });

@@ -1,3 +1,4 @@
+import { present } from '../shared/present.js';
 import type { ProviderOutcome } from '../ports/risk-provider.port.js';
 import { parserFor, type Decider } from '../shared/decider.js';
 import { fail } from '../shared/errors.js';
@@ -85,7 +86,7 @@ export function decideInspect(command: InspectCommand, state: InspectState): Ins
     case 'RecordProviderOutcome':
       return decideOutcome(command, state);
     case 'TimeOutInspect':
-      if (state.status !== 'running' || !(Date.parse(command.at) - Date.parse(state.request!.at) >= INSPECT_TIMEOUT_MS)) return [];
+      if (state.status !== 'running' || !(Date.parse(command.at) - Date.parse(present(state.request, 'state.request').at) >= INSPECT_TIMEOUT_MS)) return [];
       return [{ type: 'InspectTimedOut', data: { at: command.at } }];
   }
 }

@@ -1,3 +1,4 @@
+import { present } from '../shared/present.js';
 import { categoryOf, type CategoryLevel, type Taxonomy } from '../intel/taxonomy.js';
 import { alertRank, worstLevel, type AlertLevel } from './alert-level.js';
 import type { Anchor, Composite } from './composite.js';
@@ -95,7 +96,7 @@ export function evaluatePolicy(policy: Policy, composite: Composite, patterns: r
   const fired: { rule: PolicyRule; order: number; fact: Fact }[] = [];
   for (const fact of factsOf(composite, patterns, taxonomy)) {
     const order = policy.rules.findIndex((rule) => matches(rule, fact));
-    if (order >= 0) fired.push({ rule: policy.rules[order]!, order, fact });
+    if (order >= 0) fired.push({ rule: present(policy.rules[order], 'policy.rules[order]'), order, fact });
   }
   fired.sort((a, b) => alertRank(b.rule.level) - alertRank(a.rule.level) || a.order - b.order || (a.fact.slug < b.fact.slug ? -1 : 1));
   const alerts = fired.map(({ rule, fact }): PolicyAlert => ({

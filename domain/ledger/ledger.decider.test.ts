@@ -110,9 +110,9 @@ describe('ledger decider: quota plans', () => {
     spec
       .given(quotaHistory(3, 3))
       .when(charge('c4'))
-      .thenThrows('quota_exceeded', { monthly_quota: 3, units_used: 3, period_start: MARCH });
+      .thenThrows('quota_exceeded', { monthlyQuota: 3, unitsUsed: 3, periodStart: MARCH });
     // a multi-unit call that would overshoot is refused as a whole
-    spec.given(quotaHistory(3, 2)).when(charge('big', T, 0, 2)).thenThrows('quota_exceeded', { units_used: 2 });
+    spec.given(quotaHistory(3, 2)).when(charge('big', T, 0, 2)).thenThrows('quota_exceeded', { unitsUsed: 2 });
     // a zero quota allows nothing
     spec.given([planChanged(QUOTA(0))]).when(charge('c1')).thenThrows('quota_exceeded');
   });
@@ -140,7 +140,7 @@ describe('ledger decider: quota plans', () => {
       charged('a1', { units: 1, periodStart: APRIL, at: FIRST_MS_OF_APRIL }),
       charged('a2', { units: 1, periodStart: APRIL, at: FIRST_MS_OF_APRIL }),
     ];
-    spec.given(aprilExhausted).when(charge('late', LAST_MS_OF_MARCH)).thenThrows('quota_exceeded', { units_used: 2 });
+    spec.given(aprilExhausted).when(charge('late', LAST_MS_OF_MARCH)).thenThrows('quota_exceeded', { unitsUsed: 2 });
     const oneLeft = aprilExhausted.slice(0, -1);
     const state = spec
       .given(oneLeft)
@@ -168,13 +168,13 @@ describe('ledger decider: ledger plans', () => {
 
   it('refuses with insufficient_funds and the shortfall when the balance is too low', () => {
     spec.given(funded(250_000, 5_000_000)).when(charge('c1', T, 1_000_000)).thenThrows('insufficient_funds', {
-      balance_micros: 250_000,
-      price_micros: 1_000_000,
-      shortfall_micros: 750_000,
-      monthly_spent_micros: 0,
-      monthly_cap_micros: 5_000_000,
+      balanceMicros: 250_000,
+      priceMicros: 1_000_000,
+      shortfallMicros: 750_000,
+      monthlySpentMicros: 0,
+      monthlyCapMicros: 5_000_000,
     });
-    spec.given([planChanged(LEDGER)]).when(charge('c1')).thenThrows('insufficient_funds', { balance_micros: 0, shortfall_micros: 100_000 });
+    spec.given([planChanged(LEDGER)]).when(charge('c1')).thenThrows('insufficient_funds', { balanceMicros: 0, shortfallMicros: 100_000 });
   });
 
   it('refuses with monthly_cap_exceeded once the month would spend above the cap', () => {
@@ -183,7 +183,7 @@ describe('ledger decider: ledger plans', () => {
     spec
       .given(history)
       .when(charge('c3', T, 100_000))
-      .thenThrows('monthly_cap_exceeded', { monthly_cap_micros: 250_000, monthly_spent_micros: 200_000 });
+      .thenThrows('monthly_cap_exceeded', { monthlyCapMicros: 250_000, monthlySpentMicros: 200_000 });
     // the cap is per month: April starts from zero
     spec
       .given(history)

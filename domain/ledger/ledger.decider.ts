@@ -138,9 +138,9 @@ function decideCharge(command: Extract<LedgerCommand, { type: 'Charge' }>, state
   } else if (plan.kind === 'quota') {
     if (usage.units + command.units > plan.monthlyUnits) {
       throw fail('quota_exceeded', 'monthly quota exhausted', {
-        monthly_quota: plan.monthlyUnits,
-        units_used: usage.units,
-        period_start: periodStart,
+        monthlyQuota: plan.monthlyUnits,
+        unitsUsed: usage.units,
+        periodStart,
       });
     }
     units = command.units;
@@ -148,18 +148,18 @@ function decideCharge(command: Extract<LedgerCommand, { type: 'Charge' }>, state
     const cap = state.monthlyCapMicros;
     if (cap !== null && usage.spentMicros + command.priceMicros > cap) {
       throw fail('monthly_cap_exceeded', 'monthly spending cap reached', {
-        balance_micros: state.balanceMicros,
-        monthly_cap_micros: cap,
-        monthly_spent_micros: usage.spentMicros,
+        balanceMicros: state.balanceMicros,
+        monthlyCapMicros: cap,
+        monthlySpentMicros: usage.spentMicros,
       });
     }
     if (state.balanceMicros < command.priceMicros) {
       throw fail('insufficient_funds', 'balance too low for this call', {
-        balance_micros: state.balanceMicros,
-        price_micros: command.priceMicros,
-        shortfall_micros: command.priceMicros - state.balanceMicros,
-        monthly_spent_micros: usage.spentMicros,
-        monthly_cap_micros: cap,
+        balanceMicros: state.balanceMicros,
+        priceMicros: command.priceMicros,
+        shortfallMicros: command.priceMicros - state.balanceMicros,
+        monthlySpentMicros: usage.spentMicros,
+        monthlyCapMicros: cap,
       });
     }
     amountMicros = command.priceMicros;

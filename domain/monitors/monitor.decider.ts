@@ -1,3 +1,4 @@
+import { present } from '../shared/present.js';
 import { parserFor, type Decider } from '../shared/decider.js';
 import { fail } from '../shared/errors.js';
 import type { Network } from '../shared/network.js';
@@ -70,21 +71,21 @@ export const owesPeriod = (state: Pick<MonitorState, 'paidPeriod'>, period: stri
 function decideReevaluate(command: Extract<MonitorCommand, { type: 'Reevaluate' }>, state: MonitorState): MonitorEvent[] {
   // A paused monitor is not watched (its period is unpaid); it is re-evaluated when it resumes.
   if (state.status !== 'active' || state.recentChanges.includes(command.changeKey)) return [];
-  if (!verdictChanged(state.verdict!, command.verdict)) return [];
+  if (!verdictChanged(present(state.verdict, 'state.verdict'), command.verdict)) return [];
   const changed: MonitorEvent = {
     type: 'MonitorVerdictChanged',
-    data: { changeKey: command.changeKey, previous: state.verdict!, current: command.verdict, reasons: [...command.reasons], dataVersions: command.dataVersions, at: command.at },
+    data: { changeKey: command.changeKey, previous: present(state.verdict, 'state.verdict'), current: command.verdict, reasons: [...command.reasons], dataVersions: command.dataVersions, at: command.at },
   };
   const webhook = webhookEventRaised({
     eventType: 'service.address.risk_changed',
-    audience: { user_id: state.userId! },
+    audience: { user_id: present(state.userId, 'state.userId') },
     occurredAt: command.at,
     payload: {
-      monitor_id: state.monitorId!,
-      address: state.address!,
-      network: state.network!,
+      monitor_id: present(state.monitorId, 'state.monitorId'),
+      address: present(state.address, 'state.address'),
+      network: present(state.network, 'state.network'),
       reference: state.reference,
-      previous: state.verdict!,
+      previous: present(state.verdict, 'state.verdict'),
       current: command.verdict,
       reasons: [...command.reasons],
     },

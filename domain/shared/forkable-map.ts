@@ -25,8 +25,8 @@ export class ForkableMap<K, V> implements Iterable<[K, V]> {
   get(key: K): V | undefined {
     if (this.layer.has(key)) return this.layer.get(key);
     for (let i = this.levels.length - 1; i >= 0; i--) {
-      const level = this.levels[i]!;
-      if (level.has(key)) return level.get(key);
+      const level = this.levels[i];
+      if (level?.has(key)) return level.get(key);
     }
     return undefined;
   }
@@ -46,11 +46,12 @@ export class ForkableMap<K, V> implements Iterable<[K, V]> {
     if (this.layer.size < LAYER_LIMIT) return new ForkableMap(this.levels, new Map(this.layer), this.count);
     // The full layer becomes a frozen level; the newest levels merge while the older one is not larger.
     const levels = [...this.levels, new Map(this.layer)];
-    while (levels.length > 1 && levels[levels.length - 2]!.size <= levels[levels.length - 1]!.size * 2) {
-      const newer = levels.pop()!;
-      const merged = new Map(levels.pop()!);
+    for (;;) {
+      const [older, newer] = levels.slice(-2);
+      if (!older || !newer || older.size > newer.size * 2) break;
+      const merged = new Map(older);
       for (const [key, value] of newer) merged.set(key, value);
-      levels.push(merged);
+      levels.splice(-2, 2, merged);
     }
     return new ForkableMap(levels, new Map(), this.count);
   }

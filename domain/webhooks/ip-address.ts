@@ -4,6 +4,7 @@
  * IPv4-compatible IPv6 addresses are judged by the IPv4 address they carry (`::ffff:169.254.169.254`
  * is the metadata service, not a public address).
  */
+import { present } from '../shared/present.js';
 export type AddressKind =
   | 'public'
   | 'loopback'
@@ -36,7 +37,7 @@ export function parseIpv4(text: string): bigint | null {
 export function parseIpv6(input: string): bigint | null {
   const text = input.replace(/%.*$/, ''); // a zone id (fe80::1%eth0) names an interface, not an address
   if (!/^[0-9a-fA-F:.]+$/.test(text) || (text.match(/::/g)?.length ?? 0) > 1) return null;
-  let groups: number[] = [];
+  let groups: number[];
   const [head = '', tail] = text.split('::') as [string, string | undefined];
   const parse = (part: string): number[] | null => {
     if (part === '') return [];
@@ -116,7 +117,7 @@ const V6_RANGES: readonly Range[] = [
 const compiled = (ranges: readonly Range[], bits: bigint, parse: (text: string) => bigint | null) =>
   ranges.map(([prefix, length, kind]) => {
     const mask = ((1n << BigInt(length)) - 1n) << (bits - BigInt(length));
-    return { network: parse(prefix)! & mask, mask, kind };
+    return { network: present(parse(prefix), 'parse(prefix)') & mask, mask, kind };
   });
 const V4 = compiled(V4_RANGES, 32n, parseIpv4);
 const V6 = compiled(V6_RANGES, 128n, parseIpv6);

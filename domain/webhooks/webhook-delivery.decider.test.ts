@@ -20,7 +20,7 @@ const schedule = {
 const { type: _type, ...scheduledData } = schedule;
 const scheduled: WebhookDeliveryEvent = { type: 'WebhookDeliveryScheduled', data: scheduledData };
 
-const http = (status: number, bodyPreview = ''): AttemptOutcome => ({ kind: 'response', status, bodyPreview });
+const http = (responseCode: number, bodyPreview = ''): AttemptOutcome => ({ kind: 'response', responseCode, bodyPreview });
 const attempt = (n: number, outcome: AttemptOutcome): WebhookDeliveryCommand => ({
   type: 'RecordAttempt',
   attempt: n,

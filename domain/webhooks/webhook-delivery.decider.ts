@@ -1,3 +1,4 @@
+import { present } from '../shared/present.js';
 import { parserFor, type Decider } from '../shared/decider.js';
 import { fail } from '../shared/errors.js';
 import type { WebhookEventType } from './webhook-event-types.js';
@@ -6,7 +7,7 @@ import { MAX_ATTEMPTS } from './retry-schedule.js';
 
 /** What one attempt to POST came to (the WebhookTransport port's answer). */
 export type AttemptOutcome =
-  | { readonly kind: 'response'; readonly status: number; readonly bodyPreview: string }
+  | { readonly kind: 'response'; readonly responseCode: number; readonly bodyPreview: string }
   | { readonly kind: 'timeout'; readonly afterMs: number }
   | { readonly kind: 'connection_error'; readonly message: string }
   | { readonly kind: 'refused'; readonly reason: string };
@@ -65,9 +66,9 @@ export const isFinal = (status: DeliveryStatus): boolean => status === 'delivere
 export function outcomeError(outcome: AttemptOutcome): string | null {
   switch (outcome.kind) {
     case 'response': {
-      if (outcome.status >= 200 && outcome.status < 300) return null;
-      const why = outcome.status >= 300 && outcome.status < 400 ? ' (redirects are not followed)' : '';
-      return `HTTP ${outcome.status}${why}${outcome.bodyPreview ? `: ${outcome.bodyPreview}` : ''}`;
+      if (outcome.responseCode >= 200 && outcome.responseCode < 300) return null;
+      const why = outcome.responseCode >= 300 && outcome.responseCode < 400 ? ' (redirects are not followed)' : '';
+      return `HTTP ${outcome.responseCode}${why}${outcome.bodyPreview ? `: ${outcome.bodyPreview}` : ''}`;
     }
     case 'timeout':
       return `timeout: no answer within ${outcome.afterMs} ms`;
@@ -97,12 +98,12 @@ export function decideWebhookDelivery(command: WebhookDeliveryCommand, state: We
         {
           type: 'WebhookDeliveryAttempted',
           data: {
-            deliveryId: state.deliveryId!,
+            deliveryId: present(state.deliveryId, 'state.deliveryId'),
             subscriptionId: state.subscriptionId,
-            eventType: state.eventType!,
+            eventType: present(state.eventType, 'state.eventType'),
             attempt: command.attempt,
             status,
-            httpStatus: command.outcome.kind === 'response' ? command.outcome.status : null,
+            httpStatus: command.outcome.kind === 'response' ? command.outcome.responseCode : null,
             error,
             payloadPreview: command.payloadPreview,
             durationMs: Math.max(0, Math.round(command.durationMs)),
@@ -115,7 +116,7 @@ export function decideWebhookDelivery(command: WebhookDeliveryCommand, state: We
     case 'AbandonDelivery':
       if (!state.scheduled) throw fail('not_found', 'no such delivery');
       if (isFinal(state.status)) return [];
-      return [{ type: 'WebhookDeliveryAbandoned', data: { deliveryId: state.deliveryId!, subscriptionId: state.subscriptionId, reason: command.reason, at: command.at } }];
+      return [{ type: 'WebhookDeliveryAbandoned', data: { deliveryId: present(state.deliveryId, 'state.deliveryId'), subscriptionId: state.subscriptionId, reason: command.reason, at: command.at } }];
   }
 }
 

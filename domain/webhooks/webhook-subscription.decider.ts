@@ -1,3 +1,4 @@
+import { present } from '../shared/present.js';
 import { parserFor, type Decider } from '../shared/decider.js';
 import { fail } from '../shared/errors.js';
 import { mayManage, type WebhookActor } from './webhook-access.js';
@@ -86,7 +87,7 @@ export function decideWebhookSubscription(command: WebhookSubscriptionCommand, s
         ...(description !== undefined && description !== state.description ? { description } : {}),
       };
       if (Object.keys(changed).length === 0) return [];
-      return [{ type: 'WebhookSubscriptionUpdated', data: { subscriptionId: state.subscriptionId!, ...changed, updatedBy: command.actor.userId, at: command.at } }];
+      return [{ type: 'WebhookSubscriptionUpdated', data: { subscriptionId: present(state.subscriptionId, 'state.subscriptionId'), ...changed, updatedBy: command.actor.userId, at: command.at } }];
     }
     case 'RotateSecret':
       requireManaged(state, command.actor);
@@ -94,7 +95,7 @@ export function decideWebhookSubscription(command: WebhookSubscriptionCommand, s
         {
           type: 'WebhookSecretRotated',
           data: {
-            subscriptionId: state.subscriptionId!,
+            subscriptionId: present(state.subscriptionId, 'state.subscriptionId'),
             secret: command.secret,
             previousValidUntil: command.previousValidUntil,
             rotatedBy: command.actor.userId,
@@ -104,7 +105,7 @@ export function decideWebhookSubscription(command: WebhookSubscriptionCommand, s
       ];
     case 'DeleteSubscription':
       requireManaged(state, command.actor);
-      return [{ type: 'WebhookSubscriptionDeleted', data: { subscriptionId: state.subscriptionId!, deletedBy: command.actor.userId, at: command.at } }];
+      return [{ type: 'WebhookSubscriptionDeleted', data: { subscriptionId: present(state.subscriptionId, 'state.subscriptionId'), deletedBy: command.actor.userId, at: command.at } }];
   }
 }
 

@@ -1,3 +1,4 @@
+import { present } from '../shared/present.js';
 import { z } from 'zod';
 import { fail } from '../shared/errors.js';
 
@@ -86,7 +87,7 @@ export function decodePaymentHeader(header: string): PaymentPayload {
   }
   const parsed = paymentPayloadSchema.safeParse(json);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
+    const issue = present(parsed.error.issues[0], 'parsed.error.issues[0]');
     throw fail('payment_invalid', `the payment payload is malformed at ${issue.path.join('.') || '(root)'}: ${issue.message}`);
   }
   return parsed.data;

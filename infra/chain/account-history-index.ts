@@ -1,3 +1,4 @@
+import { present } from '../../domain/shared/present.js';
 import type { AddressActivity, DirectionTotals, FlowDirection, TransferIndex } from '../../domain/ports/chain-data.port.js';
 import { EMPTY_TOTALS, flowPageOf } from '../../domain/ports/chain-data.port.js';
 import { normalizeAddress } from '../../domain/shared/address.js';
@@ -84,7 +85,7 @@ export function accountHistoryIndex(options: {
       found.catch(() => cache.delete(key));
     }
     cache.set(key, found);
-    if (cache.size > limit) cache.delete(cache.keys().next().value!);
+    if (cache.size > limit) cache.delete(present(cache.keys().next().value, 'cache.keys().next().value'));
     return found;
   }
 

@@ -1,3 +1,4 @@
+import { present } from '../../domain/shared/present.js';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createPublicClient, erc20Abi, http, parseAbiItem, zeroAddress, type Address, type PublicClient } from 'viem';
@@ -69,7 +70,7 @@ export function createEvmBlockIngester(options: IngesterOptions): EvmBlockIngest
       const read = await client.readContract({ address: token, abi: erc20Abi, functionName: 'decimals' }).then(Number, () => null);
       decimals.set(token, read);
     }
-    return decimals.get(token)!;
+    return present(decimals.get(token), 'decimals.get(token)');
   }
 
   async function value(token: Address | null, amount: bigint, at: number): Promise<number | null> {
@@ -115,7 +116,7 @@ export function createEvmBlockIngester(options: IngesterOptions): EvmBlockIngest
       const fromBlock = lastBlock + 1;
       const toBlock = Math.min(head, fromBlock + options.batchBlocks - 1);
       const batch = await readBatch(fromBlock, toBlock);
-      await ingestLog!.append([Buffer.from(JSON.stringify(batch))]);
+      await present(ingestLog, 'ingestLog').append([Buffer.from(JSON.stringify(batch))]);
       remember(batch);
       done.push(batch);
     }

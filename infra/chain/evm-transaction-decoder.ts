@@ -1,3 +1,4 @@
+import { present } from '../../domain/shared/present.js';
 import {
   BaseError,
   createPublicClient,
@@ -41,7 +42,7 @@ export function evmTransactionDecoder(options: { readonly chain: Chain; readonly
     const meta = { decimals: decimals === null ? null : Number(decimals), symbol: symbol || null };
     // Only a complete answer is kept: a node that failed once is asked again next time.
     if (meta.decimals !== null && meta.symbol !== null) {
-      if (metas.size >= META_CACHE_SIZE) metas.delete(metas.keys().next().value!);
+      if (metas.size >= META_CACHE_SIZE) metas.delete(present(metas.keys().next().value, 'metas.keys().next().value'));
       metas.set(token, meta);
     }
     return meta;
@@ -78,21 +79,21 @@ export function evmTransactionDecoder(options: { readonly chain: Chain; readonly
       }
       const transfers = success
         ? receipt.logs.filter(
-            (log) => log.topics.length === 3 && log.topics[0] === TRANSFER_TOPIC && ADDRESS_WORD.test(log.topics[1]!) && ADDRESS_WORD.test(log.topics[2]!) && log.data.length === 66,
+            (log) => log.topics.length === 3 && log.topics[0] === TRANSFER_TOPIC && ADDRESS_WORD.test(present(log.topics[1], 'log.topics[1]')) && ADDRESS_WORD.test(present(log.topics[2], 'log.topics[2]')) && log.data.length === 66,
           )
         : [];
       const tokens = [...new Set(transfers.map((log) => log.address.toLowerCase() as `0x${string}`))];
       const metas = new Map(await Promise.all(tokens.map(async (token) => [token, await tokenMeta(token)] as const)));
       for (const log of transfers) {
         const token = log.address.toLowerCase() as `0x${string}`;
-        const meta = metas.get(token)!;
+        const meta = present(metas.get(token), 'metas.get(token)');
         legs.push({
           kind: 'token',
           token,
           symbol: meta.symbol,
           decimals: meta.decimals,
-          from: `0x${log.topics[1]!.slice(26)}`,
-          to: `0x${log.topics[2]!.slice(26)}`,
+          from: `0x${present(log.topics[1], 'log.topics[1]').slice(26)}`,
+          to: `0x${present(log.topics[2], 'log.topics[2]').slice(26)}`,
           amount: BigInt(log.data).toString(),
           logIndex: log.logIndex,
         });

@@ -1,5 +1,6 @@
 /** Typed arrays that grow by doubling: columns of millions of rows without an object per row. */
 
+import { present } from '../../domain/shared/present.js';
 type TypedArray = Int32Array | Uint32Array | Float64Array | Uint8Array;
 type Ctor<T extends TypedArray> = new (length: number) => T;
 
@@ -24,7 +25,7 @@ export class Column<T extends TypedArray> {
   }
 
   at(index: number): number {
-    return this.data[index]!;
+    return present(this.data[index], 'this.data[index]');
   }
 
   set(index: number, value: number): void {

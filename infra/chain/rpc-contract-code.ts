@@ -1,3 +1,4 @@
+import { present } from '../../domain/shared/present.js';
 import { createPublicClient, http, type PublicClient } from 'viem';
 import type { ContractCodeReader } from '../../domain/ports/contract-code.port.js';
 import type { Network } from '../../domain/shared/network.js';
@@ -32,7 +33,7 @@ export function rpcContractCodeReader(options: {
       try {
         const code = await client.getCode({ address: address as `0x${string}` });
         const isContract = code !== undefined && code !== '0x';
-        if (cache.size >= size) cache.delete(cache.keys().next().value!);
+        if (cache.size >= size) cache.delete(present(cache.keys().next().value, 'cache.keys().next().value'));
         cache.set(key, { isContract, at: now() });
         return isContract;
       } catch {

@@ -71,10 +71,10 @@ export function parseLazarusTransfers(text: string, file: string): { rows: RawTr
   const rows: RawTransfer[] = [];
   let skipped = 0;
   for (const { row, line } of csvObjects(text, file, ['block_time', 'from', 'to', 'total_eth'])) {
-    const from = row.from!.replace(/^\\x/, '0x').toLowerCase();
-    const to = row.to!.replace(/^\\x/, '0x').toLowerCase();
-    const at = Date.parse(row.block_time!);
-    const amount = decimalText(row.total_eth!);
+    const from = row.from.replace(/^\\x/, '0x').toLowerCase();
+    const to = row.to.replace(/^\\x/, '0x').toLowerCase();
+    const at = Date.parse(row.block_time);
+    const amount = decimalText(row.total_eth);
     if (Number.isNaN(at)) throw malformed(file, `line ${line}`, 'block_time is not a timestamp');
     if (!isEvmAddress(from) || !isEvmAddress(to) || amount === null) {
       skipped += 1;
@@ -89,36 +89,36 @@ export function parseLargeJstTransfers(text: string, file: string): { rows: RawT
   const rows: RawTransfer[] = [];
   let skipped = 0;
   for (const { row } of csvObjects(text, file, ['fromAddress', 'contractAddress', 'toAddress', 'amount', 'dateTime', 'hash'])) {
-    const amount = decimalText(row.amount!);
+    const amount = decimalText(row.amount);
     const at = Number(row.dateTime);
-    if (!isTronAddress(row.fromAddress!) || !isTronAddress(row.toAddress!) || !isTronAddress(row.contractAddress!) || amount === null || !Number.isFinite(at)) {
+    if (!isTronAddress(row.fromAddress) || !isTronAddress(row.toAddress) || !isTronAddress(row.contractAddress) || amount === null || !Number.isFinite(at)) {
       skipped += 1;
       continue;
     }
-    const asset: AssetRef = { network: 'TRON', token: row.contractAddress! };
-    rows.push({ from: row.fromAddress!, to: row.toAddress!, at, amount, decimals: 18, asset, estimated: false, txHash: row.hash || null });
+    const asset: AssetRef = { network: 'TRON', token: row.contractAddress };
+    rows.push({ from: row.fromAddress, to: row.toAddress, at, amount, decimals: 18, asset, estimated: false, txHash: row.hash || null });
   }
   return { rows, skipped };
 }
 
 export function parseTronscanTransfers(text: string, file: string): { rows: RawTransfer[]; skipped: number } {
-  const header = ['transaction_id', 'block', 'block_ts', 'from_address', 'to_address', 'confirmed', 'contractRet', 'quant', 'tokenAbbr'];
+  const header = ['transaction_id', 'block', 'block_ts', 'from_address', 'to_address', 'confirmed', 'contractRet', 'quant', 'tokenAbbr'] as const;
   const rows: RawTransfer[] = [];
   let skipped = 0;
   for (const { row } of csvObjects(text, file, header)) {
-    const at = Date.parse(`${row.block_ts!.trim().replace(/\//g, '-').replace(' ', 'T')}Z`);
-    const quant = row.quant!.trim();
+    const at = Date.parse(`${row.block_ts.trim().replace(/\//g, '-').replace(' ', 'T')}Z`);
+    const quant = row.quant.trim();
     const ok = row.confirmed === 'true' && row.contractRet === 'SUCCESS';
-    if (!ok || !isTronAddress(row.from_address!) || !isTronAddress(row.to_address!) || !/^\d+(\.\d+)?$/.test(quant) || Number.isNaN(at)) {
+    if (!ok || !isTronAddress(row.from_address) || !isTronAddress(row.to_address) || !/^\d+(\.\d+)?$/.test(quant) || Number.isNaN(at)) {
       skipped += 1;
       continue;
     }
-    const named = TRON_SYMBOLS[row.tokenAbbr!.trim().toUpperCase()];
+    const named = TRON_SYMBOLS[row.tokenAbbr.trim().toUpperCase()];
     const decimalsWritten = quant.split('.')[1]?.length ?? 0;
     const assumedJst = !named && decimalsWritten === 18;
     rows.push({
-      from: row.from_address!,
-      to: row.to_address!,
+      from: row.from_address,
+      to: row.to_address,
       at,
       amount: quant,
       decimals: Math.max(decimalsWritten, 0),

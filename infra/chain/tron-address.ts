@@ -1,3 +1,4 @@
+import { present } from '../../domain/shared/present.js';
 import { createHash } from 'node:crypto';
 import { base58Decode } from '../../domain/shared/address.js';
 
@@ -13,7 +14,7 @@ function base58Encode(bytes: Uint8Array): string {
   let value = BigInt(`0x${Buffer.from(bytes).toString('hex') || '0'}`);
   let out = '';
   while (value > 0n) {
-    out = ALPHABET[Number(value % 58n)]! + out;
+    out = present(ALPHABET[Number(value % 58n)], 'ALPHABET[Number(value % 58n)]') + out;
     value /= 58n;
   }
   for (const byte of bytes) {

@@ -1,3 +1,4 @@
+import { present } from '../../domain/shared/present.js';
 import { decodeAbiParameters, type Hex } from 'viem';
 import { z } from 'zod';
 import { bareTxHash } from '../../domain/kyt/tx-hash.js';
@@ -112,7 +113,7 @@ export function tronHttpDecoder(options: TronHttpOptions) {
       if (isEmpty(rawInfo)) throw fail('tx_not_found', `TRON transaction ${value} is not in a block yet`);
       const tx = parsed(transactionSchema, rawTx, 'transaction');
       const info = parsed(infoSchema, rawInfo, 'transaction info');
-      const contract = tx.raw_data.contract[0]!;
+      const contract = present(tx.raw_data.contract[0], 'tx.raw_data.contract[0]');
       const params = contract.parameter.value;
       const text = (key: string): string | null => (typeof params[key] === 'string' ? (params[key] as string) : null);
       const amount = (key: string): bigint => BigInt(typeof params[key] === 'number' || typeof params[key] === 'string' ? (params[key] as number | string) : 0);
@@ -155,20 +156,20 @@ export function tronHttpDecoder(options: TronHttpOptions) {
   async function tokenLegs(logs: readonly { address: string; topics?: string[] | undefined; data?: string | undefined }[], signer: string): Promise<TransferLeg[]> {
     const transfers = logs
       .map((log, logIndex) => ({ log, logIndex }))
-      .filter(({ log }) => log.topics?.length === 3 && log.topics[0]!.replace(/^0x/, '').toLowerCase() === TRANSFER_TOPIC && (log.data ?? '').replace(/^0x/, '').length === 64);
+      .filter(({ log }) => log.topics?.length === 3 && present(log.topics[0], 'log.topics[0]').replace(/^0x/, '').toLowerCase() === TRANSFER_TOPIC && (log.data ?? '').replace(/^0x/, '').length === 64);
     const tokens = [...new Set(transfers.map(({ log }) => tronHexToBase58(log.address)))];
     const metas = new Map(await Promise.all(tokens.map(async (token) => [token, await tokenMeta(token, signer)] as const)));
     return transfers.map(({ log, logIndex }) => {
       const token = tronHexToBase58(log.address);
-      const meta = metas.get(token)!;
+      const meta = present(metas.get(token), 'metas.get(token)');
       return {
         kind: 'token',
         token,
         symbol: meta.symbol,
         decimals: meta.decimals,
-        from: tronHexToBase58(log.topics![1]!),
-        to: tronHexToBase58(log.topics![2]!),
-        amount: BigInt(`0x${log.data!.replace(/^0x/, '')}`).toString(),
+        from: tronHexToBase58(present(present(log.topics, 'log.topics')[1], 'log.topics[1]')),
+        to: tronHexToBase58(present(present(log.topics, 'log.topics')[2], 'log.topics[2]')),
+        amount: BigInt(`0x${present(log.data, 'log.data').replace(/^0x/, '')}`).toString(),
         logIndex,
       };
     });

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { screenVerdictOf } from '../../commands/screen-address.js';
+import { presentScreenVerdict } from '../../read-api/presenters/screen.presenter.js';
 import type { ContractCodeReader } from '../../domain/ports/contract-code.port.js';
 import type { IntelIndex } from '../../domain/ports/intel-index.port.js';
 import { isAddressOf, normalizeAddress } from '../../domain/shared/address.js';
@@ -29,7 +30,7 @@ function addressesOfFile(text: string): string[] {
     .split(/\r?\n/)
     .map((line) => line.trim())
     .filter((line) => line !== '' && !line.startsWith('#'))
-    .map((line) => line.split(/[,\s]/)[0]!.replace(/^"|"$/g, ''))
+    .map((line) => (line.split(/[,\s]/)[0] ?? '').replace(/^"|"$/g, ''))
     .filter((first) => first.toLowerCase() !== 'address');
 }
 
@@ -39,7 +40,8 @@ export async function screenLine(intel: IntelIndex, contracts: ContractCodeReade
   if (!isAddressOf(network, address)) {
     return { address: raw, network, error: { code: 'validation_error', message: `not a well-formed ${network} address` } };
   }
-  const body = await screenVerdictOf(contracts ? { intel, contracts } : { intel }, { address, network });
+  // the body of POST /v2/screen without its billing: shaped by the same presenter
+  const { body } = presentScreenVerdict(await screenVerdictOf(contracts ? { intel, contracts } : { intel }, { address, network }));
   return { ...body, elapsed_ms: Math.round(performance.now() - started) };
 }
 

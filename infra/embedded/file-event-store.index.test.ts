@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { copyFile, mkdtemp, readdir, rm, stat, truncate } from 'node:fs/promises';
+import { copyFile, mkdtemp, readdir, rm, stat, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
@@ -127,6 +127,30 @@ describe('file event store index', () => {
     expect((await collect(store.readAll())).length).toBe(3 * RECORD_CACHE_SIZE);
     expect(store.cachedRecords).toBe(RECORD_CACHE_SIZE);
     expect((await stat(join(dir, 'events.log'))).size).toBeGreaterThan(0);
+  });
+
+  it('serves a subscriber that follows the tail from its cache of recent records, without reading the log', async () => {
+    const dir = await newDir();
+    const store = await open(dir);
+    const appended = [];
+    for (let i = 0; i < 5; i += 1) appended.push((await store.append(`s-${i}`, [event(), event()], { expected: 'any' })).position);
+    // Garble the log on disk (same size): a reader that went to the file would fail its frame checks.
+    const size = (await stat(join(dir, 'events.log'))).size;
+    await writeFile(join(dir, 'events.log'), Buffer.alloc(size, 0x55));
+
+    const fromStart = await collect(store.readAll());
+    expect(fromStart.map((e) => `${e.streamId}@${e.revision}`)).toEqual(['s-0@0', 's-0@1', 's-1@0', 's-1@1', 's-2@0', 's-2@1', 's-3@0', 's-3@1', 's-4@0', 's-4@1']);
+    // From inside a record (its first event delivered already): the rest of it, then the records after it.
+    const middle = { commit: appended[2]!.commit, prepare: 0n };
+    expect((await collect(store.readAll({ after: middle }))).map((e) => `${e.streamId}@${e.revision}`)).toEqual(['s-2@1', 's-3@0', 's-3@1', 's-4@0', 's-4@1']);
+  });
+
+  it('reads the records its cache no longer holds from the log, then the cached ones, in log order', async () => {
+    const store = await open(await newDir());
+    const total = RECORD_CACHE_SIZE + 10;
+    await Promise.all(Array.from({ length: total }, () => store.append('one', [event()], { expected: 'any' })));
+    const all = await collect(store.readAll());
+    expect(all.map((e) => e.revision)).toEqual(Array.from({ length: total }, (_, i) => BigInt(i)));
   });
 });
 

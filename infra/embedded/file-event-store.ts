@@ -20,6 +20,7 @@ import { decideAppend, validateAppend } from './append-decision.js';
 import { type DirectoryLock, lockDirectory } from './directory-lock.js';
 import { decodeAppend, encodeAppend } from './event-record.codec.js';
 import { indexRecords, unindexedTail } from './event-log-recovery.js';
+import { FRAME_HEADER_BYTES } from './frame.codec.js';
 import { FramedLog } from './framed-log.js';
 import { type DecodedRecord, RecordCache, recordedEvent } from './record-cache.js';
 import { StagedStreams } from './staged-streams.js';
@@ -205,17 +206,26 @@ export class FileEventStore implements EventStore {
     return { from: Number(after.commit), skipThrough: Number(after.prepare) };
   }
 
-  /** The events from the cursor up to log byte `to`, read sequentially from the log. */
+  /**
+   * The events from the cursor up to log byte `to`: from the cache of recent records while it holds the next
+   * one (live subscribers, which follow the tail, never touch the disk), else read sequentially from the log.
+   */
   private async *eventsBetween(cursor: Cursor, to: number): AsyncGenerator<RecordedEvent> {
     const { from, skipThrough } = cursor;
     if (from >= to) return;
+    const firstOf = (commit: number) => (commit === from && skipThrough !== null ? skipThrough + 1 : 0);
+    let at = from;
+    for (let record = this.cache.get(at); record !== undefined && at < to; record = this.cache.get(at)) {
+      for (let prepare = firstOf(at); prepare < record.append.events.length; prepare += 1) yield recordedEvent(record, prepare);
+      at = record.end;
+    }
+    if (at >= to) return;
     // A position must name a record: reading it first turns a made-up one into bad_request, not corruption.
-    if (skipThrough !== null && this.cache.get(from) === undefined) await this.log.read(BigInt(from));
-    for await (const { offset, payload } of this.log.scan(BigInt(from), BigInt(to))) {
+    if (at === from && skipThrough !== null) await this.log.read(BigInt(from));
+    for await (const { offset, payload } of this.log.scan(BigInt(at), BigInt(to))) {
       const commit = Number(offset);
       const record = this.cache.get(commit) ?? this.decode(commit, payload);
-      const first = commit === from && skipThrough !== null ? skipThrough + 1 : 0;
-      for (let prepare = first; prepare < record.append.events.length; prepare += 1) yield recordedEvent(record, prepare);
+      for (let prepare = firstOf(commit); prepare < record.append.events.length; prepare += 1) yield recordedEvent(record, prepare);
     }
   }
 
@@ -263,7 +273,8 @@ export class FileEventStore implements EventStore {
   private decode(commit: number, payload: Buffer): DecodedRecord {
     const firstRevision = this.index.firstRevisionAt(commit);
     if (firstRevision === undefined) throw fail('store_corrupt', `${this.log.path}: the record at byte offset ${commit} is not indexed`);
-    const record = { commit, firstRevision, append: decodeAppend(payload, `${this.log.path} at byte offset ${commit}`) };
+    const end = commit + FRAME_HEADER_BYTES + payload.length;
+    const record = { commit, end, firstRevision, append: decodeAppend(payload, `${this.log.path} at byte offset ${commit}`) };
     this.cache.set(record);
     return record;
   }
@@ -335,7 +346,8 @@ export class FileEventStore implements EventStore {
     writes.forEach(({ request, payload }, i) => {
       const commit = Number(offsets[i]);
       // Decoding what was written keeps what readers get identical to what a restart reads.
-      const record = { commit, firstRevision: firstRevisions[i]!, append: decodeAppend(payload, this.log.path) };
+      const end = commit + FRAME_HEADER_BYTES + payload.length;
+      const record = { commit, end, firstRevision: firstRevisions[i]!, append: decodeAppend(payload, this.log.path) };
       this.cache.set(record);
       const count = record.append.events.length;
       this.head = Object.freeze({ commit: BigInt(commit), prepare: BigInt(count - 1) });

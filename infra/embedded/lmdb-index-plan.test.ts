@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { planQuery } from './lmdb-index-plan.js';
+import { changedIndexKeys, indexKeys, planQuery } from './lmdb-index-plan.js';
 
 describe('LMDB query plans', () => {
   const fields = ['user_id', 'created_at'];
@@ -20,5 +20,20 @@ describe('LMDB query plans', () => {
 
   it('orders by an indexed field without a filter on the single index', () => {
     expect(planQuery(fields, { orderBy: { field: 'created_at', direction: 'asc' } })).toMatchObject({ ordered: true, reverse: false, covered: true, index: { name: 'created_at', prefix: [] } });
+  });
+
+  it('rewrites only the index keys whose values changed when a document is updated', () => {
+    const before = { user_id: 'u', created_at: '2026-11-01', units: 1 };
+    expect(changedIndexKeys('c', fields, 'id', before, { ...before, units: 2 })).toEqual({ removed: [], added: [] });
+    const moved = changedIndexKeys('c', fields, 'id', before, { ...before, created_at: '2026-11-02' });
+    // The user_id index keeps its key; the created_at one and both pairs (which hold created_at) move.
+    expect(moved.removed).toEqual([['c', 'user_id>created_at', 'u', '2026-11-01', 'id'], ['c', 'created_at', '2026-11-01', 'id'], ['c', 'created_at>user_id', '2026-11-01', 'u', 'id']]);
+    expect(moved.added).toEqual([['c', 'user_id>created_at', 'u', '2026-11-02', 'id'], ['c', 'created_at', '2026-11-02', 'id'], ['c', 'created_at>user_id', '2026-11-02', 'u', 'id']]);
+  });
+
+  it('writes every key of a new document and removes every key of a deleted one', () => {
+    const doc = { user_id: 'u', created_at: '2026-11-01' };
+    expect(changedIndexKeys('c', fields, 'id', null, doc)).toEqual({ removed: [], added: indexKeys('c', fields, 'id', doc) });
+    expect(changedIndexKeys('c', fields, 'id', doc, null)).toEqual({ removed: indexKeys('c', fields, 'id', doc), added: [] });
   });
 });

@@ -30,6 +30,34 @@ export function indexKeys(collection: string, fields: readonly string[], id: str
   return keys;
 }
 
+const sameKey = (a: readonly KeyPart[], b: readonly KeyPart[]): boolean => a.length === b.length && a.every((part, i) => part === b[i]);
+
+/**
+ * The index keys a document's change removes and adds: only those whose values changed. A document updated
+ * in place (a day's usage, a key's last use) keeps its index entries, so its write touches none of them.
+ */
+export function changedIndexKeys(
+  collection: string,
+  fields: readonly string[],
+  id: string,
+  before: Doc | null,
+  after: Doc | null,
+): { readonly removed: KeyPart[][]; readonly added: KeyPart[][] } {
+  const old = before === null ? [] : indexKeys(collection, fields, id, before);
+  const next = after === null ? [] : indexKeys(collection, fields, id, after);
+  // Both lists come from the same fields in the same order: the i-th keys belong to the same index.
+  if (old.length === 0 || next.length === 0) return { removed: old, added: next };
+  const removed: KeyPart[][] = [];
+  const added: KeyPart[][] = [];
+  old.forEach((key, i) => {
+    const replacement = next[i] ?? [];
+    if (sameKey(key, replacement)) return;
+    removed.push(key);
+    added.push(replacement);
+  });
+  return { removed, added };
+}
+
 export interface IndexKey {
   readonly name: string;
   /** Equality values that fix the key's leading parts. */

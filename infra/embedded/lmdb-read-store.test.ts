@@ -36,4 +36,32 @@ describe('lmdb read store on disk', () => {
       await second.close();
     }
   });
+
+  it('answers reads made while a commit is in flight with the state before it, then with the commit', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lmdb-read-store-'));
+    dirs.push(dir);
+    const store = await openLmdbReadStore(dir);
+    try {
+      const balances = store.collection<{ usd: number }>('balances');
+      expect(await store.commit([{ collection: 'balances', id: 'u', doc: { usd: 10 }, position: pos(1) }], { name: 'p', next: pos(1), previous: null })).toBe('ok');
+      expect((await balances.get('u'))?.doc.usd).toBe(10);
+      const second = store.commit([{ collection: 'balances', id: 'u', doc: { usd: 9 }, position: pos(2) }], { name: 'p', next: pos(2), previous: pos(1) });
+      const during = await balances.get('u');
+      expect(await second).toBe('ok');
+      expect([10, 9]).toContain(during?.doc.usd);
+      expect((await balances.get('u'))?.doc.usd).toBe(9);
+      expect(await balances.entry('u')).toEqual({ doc: { usd: 9 }, position: pos(2) });
+      // A replayed older event is still refused against the cached position.
+      expect(await balances.apply('u', pos(1), () => ({ usd: 0 }))).toBe('duplicate');
+      expect(await balances.apply('u', pos(3), (doc) => ({ usd: (doc?.usd ?? 0) - 1 }))).toBe('applied');
+      expect((await balances.get('u'))?.doc.usd).toBe(8);
+      // A commit refused for its checkpoint leaves what the cache serves as it was.
+      expect(await store.commit([{ collection: 'balances', id: 'u', doc: { usd: 100 }, position: pos(9) }], { name: 'p', next: pos(9), previous: pos(1) })).toBe('mismatch');
+      expect((await balances.get('u'))?.doc.usd).toBe(8);
+      await store.drop('balances');
+      expect(await store.collection<{ usd: number }>('balances').get('u')).toBeNull();
+    } finally {
+      await store.close();
+    }
+  });
 });

@@ -4,7 +4,8 @@ import type { Collection, Doc, DocEntry, DocQuery, DocWrite, ReadStore, StoredDo
 import { fail } from '../../domain/shared/errors.js';
 import { matches, runQuery } from './doc-query.js';
 import { samePosition } from './memory-checkpoint-store.js';
-import { indexKeys, planQuery, type IndexKey } from './lmdb-index-plan.js';
+import { LmdbDocCache } from './lmdb-doc-cache.js';
+import { changedIndexKeys, indexKeys, planQuery, type IndexKey } from './lmdb-index-plan.js';
 
 /**
  * The embedded read store on LMDB (the `lmdb` package: a memory-mapped B+tree with ACID transactions;
@@ -26,6 +27,8 @@ interface StoredEntry {
 
 const toPosition = (entry: { c: string; p: string }): Position => ({ commit: BigInt(entry.c), prepare: BigInt(entry.p) });
 const isAfter = (a: Position, b: Position): boolean => a.commit > b.commit || (a.commit === b.commit && a.prepare > b.prepare);
+/** Decoded documents kept across collections (lmdb-doc-cache.ts): the ones hot paths fold into again and again. */
+export const DOC_CACHE_SIZE = 4096;
 /** Sorts after every id and index value (strings, numbers, booleans, null): the end of a key prefix. */
 const END = '\uffff';
 
@@ -37,7 +40,10 @@ interface Dbs {
   readonly checkpoints: Database<{ c: string; p: string }, string>;
   /** Collection → its indexed fields, so a start does not re-index what is already indexed. */
   readonly fields: Database<string[], string>;
+  readonly cache: LmdbDocCache;
 }
+
+const cacheKey = (collection: string, id: string): string => `${collection}\u0000${id}`;
 
 class LmdbCollection<D extends Doc> implements Collection<D> {
   constructor(
@@ -47,34 +53,52 @@ class LmdbCollection<D extends Doc> implements Collection<D> {
     private readonly isOpen: () => void,
   ) {}
 
+  /** The committed entry, decoded once and then served from the cache. */
+  private stored(id: string): StoredEntry | undefined {
+    const key = cacheKey(this.name, id);
+    const cached = this.dbs.cache.get(key);
+    if (cached !== undefined) return cached;
+    const stored = this.dbs.docs.get([this.name, id]);
+    if (stored !== undefined) this.dbs.cache.fill(key, stored);
+    return stored;
+  }
+
   async get(id: string): Promise<StoredDoc<D> | null> {
     this.isOpen();
-    const stored = this.dbs.docs.get([this.name, id]);
+    const stored = this.stored(id);
     return stored?.d == null ? null : { id, doc: stored.d as D, position: toPosition(stored) };
   }
 
   async entry(id: string): Promise<DocEntry<D> | null> {
     this.isOpen();
-    const stored = this.dbs.docs.get([this.name, id]);
+    const stored = this.stored(id);
     return stored === undefined ? null : { doc: stored.d as D | null, position: toPosition(stored) };
   }
 
   async apply(id: string, position: Position, update: (current: D | null) => D | null): Promise<'applied' | 'duplicate'> {
     this.isOpen();
-    return this.dbs.root.transaction(() => this.writeInTransaction(id, position, update));
+    const written: string[] = [];
+    return settleCache(this.dbs.cache, written, this.dbs.root.transaction(() => this.writeInTransaction(id, position, update, written)));
   }
 
-  /** The position-guarded write; runs inside a write transaction (apply, commit). */
-  writeInTransaction(id: string, position: Position, update: (current: D | null) => D | null): 'applied' | 'duplicate' {
+  /**
+   * The position-guarded write; runs inside a write transaction (apply, commit), and adds the document's
+   * cache key to `written`, for the cache to learn the outcome once the transaction settles.
+   */
+  writeInTransaction(id: string, position: Position, update: (current: D | null) => D | null, written: string[]): 'applied' | 'duplicate' {
     const key = [this.name, id];
-    const stored = this.dbs.docs.get(key);
+    const stored = this.stored(id);
     if (stored !== undefined && !isAfter(position, toPosition(stored))) return 'duplicate';
     const current = (stored?.d ?? null) as D | null;
     const next = update(current);
     const fields = this.fields();
-    if (current !== null) for (const indexKey of indexKeys(this.name, fields, id, current)) this.dbs.index.removeSync(indexKey as Key[]);
-    if (next !== null) for (const indexKey of indexKeys(this.name, fields, id, next)) this.dbs.index.putSync(indexKey as Key[], true);
-    this.dbs.docs.putSync(key, { d: next, c: String(position.commit), p: String(position.prepare) });
+    const { removed, added } = changedIndexKeys(this.name, fields, id, current, next);
+    for (const indexKey of removed) this.dbs.index.removeSync(indexKey as Key[]);
+    for (const indexKey of added) this.dbs.index.putSync(indexKey as Key[], true);
+    const entry = { d: next, c: String(position.commit), p: String(position.prepare) };
+    this.dbs.docs.putSync(key, entry);
+    this.dbs.cache.writeBegins(cacheKey(this.name, id), entry, stored !== undefined);
+    written.push(cacheKey(this.name, id));
     return 'applied';
   }
 
@@ -163,6 +187,7 @@ export async function openLmdbReadStore(path: string): Promise<ReadStore> {
     index: root.openDB({ name: 'index' }),
     checkpoints: root.openDB({ name: 'checkpoints' }),
     fields: root.openDB({ name: 'fields' }),
+    cache: new LmdbDocCache(DOC_CACHE_SIZE),
   };
   /** The indexed fields of each collection, as declared by its readers since this process started. */
   const fields = new Map<string, string[]>();
@@ -213,17 +238,20 @@ export async function openLmdbReadStore(path: string): Promise<ReadStore> {
     },
     async clear() {
       isOpen();
+      dbs.cache.clear();
       await root.transaction(() => {
         for (const key of dbs.docs.getKeys()) dbs.docs.removeSync(key);
         for (const key of dbs.index.getKeys()) dbs.index.removeSync(key);
         for (const key of dbs.checkpoints.getKeys()) dbs.checkpoints.removeSync(key);
       });
+      dbs.cache.clear();
       for (const [name, list] of fields) if (list.length > 0) reindex(name);
     },
     async replace(target, source) {
       isOpen();
       declare(target, fields.get(source) ?? []);
       const targetFields = fields.get(target) ?? [];
+      dbs.cache.clear();
       await root.transaction(() => {
         removeAll(target);
         dbs.fields.putSync(target, targetFields);
@@ -234,12 +262,15 @@ export async function openLmdbReadStore(path: string): Promise<ReadStore> {
         }
         removeAll(source);
       });
+      dbs.cache.clear();
       fields.delete(source);
       collections.delete(source);
     },
     async drop(name) {
       isOpen();
+      dbs.cache.clear();
       await root.transaction(() => removeAll(name));
+      dbs.cache.clear();
       fields.delete(name);
       collections.delete(name);
     },
@@ -250,13 +281,18 @@ export async function openLmdbReadStore(path: string): Promise<ReadStore> {
     },
     async commit(writes: readonly DocWrite[], move) {
       isOpen();
-      return root.transaction(() => {
-        const stored = dbs.checkpoints.get(move.name);
-        if (!samePosition(stored === undefined ? null : toPosition(stored), move.previous)) return 'mismatch' as const;
-        for (const write of writes) named(write.collection).writeInTransaction(write.id, write.position, () => write.doc);
-        dbs.checkpoints.putSync(move.name, { c: String(move.next.commit), p: String(move.next.prepare) });
-        return 'ok' as const;
-      });
+      const written: string[] = [];
+      return settleCache(
+        dbs.cache,
+        written,
+        root.transaction(() => {
+          const stored = dbs.checkpoints.get(move.name);
+          if (!samePosition(stored === undefined ? null : toPosition(stored), move.previous)) return 'mismatch' as const;
+          for (const write of writes) named(write.collection).writeInTransaction(write.id, write.position, () => write.doc, written);
+          dbs.checkpoints.putSync(move.name, { c: String(move.next.commit), p: String(move.next.prepare) });
+          return 'ok' as const;
+        }),
+      );
     },
     async close() {
       if (closed) return;
@@ -264,4 +300,16 @@ export async function openLmdbReadStore(path: string): Promise<ReadStore> {
       await root.close();
     },
   };
+}
+
+/** Tells the cache how the transaction that wrote `written` ended, and passes its outcome on. */
+async function settleCache<T>(cache: LmdbDocCache, written: readonly string[], transaction: Promise<T>): Promise<T> {
+  try {
+    const result = await transaction;
+    cache.settle(written, true);
+    return result;
+  } catch (error) {
+    cache.settle(written, false);
+    throw error;
+  }
 }

@@ -4,6 +4,8 @@ import type { StoredAppend } from './event-record.codec.js';
 /** One decoded log record with what numbers its events: its offset and its first event's revision. */
 export interface DecodedRecord {
   readonly commit: number;
+  /** Log offset just past this record: where the next record starts. */
+  readonly end: number;
   readonly firstRevision: number;
   readonly append: StoredAppend;
 }

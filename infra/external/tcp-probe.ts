@@ -1,3 +1,4 @@
+import { present } from '../../domain/shared/present.js';
 import { connect } from 'node:net';
 import { fail } from '../../domain/shared/errors.js';
 
@@ -25,7 +26,7 @@ export function probeTcp(host: string, port: number, timeoutMs = 1000): Promise<
 export function splitHostPort(address: string, defaultPort: number): { host: string; port: number } {
   const match = /^\[?([^\]]+?)\]?(?::(\d+))?$/.exec(address.trim());
   if (!match) throw fail('config_invalid', `invalid address ${JSON.stringify(address)}`);
-  return { host: match[1]!, port: match[2] === undefined ? defaultPort : Number(match[2]) };
+  return { host: present(match[1], 'match[1]'), port: match[2] === undefined ? defaultPort : Number(match[2]) };
 }
 
 /** Probes every address; rejects with `backend_unavailable` naming the server when none answers. */

@@ -1,3 +1,4 @@
+import { present } from '../../domain/shared/present.js';
 import type { Admin, Consumer as KafkaJsConsumer, EachBatchPayload, Kafka } from 'kafkajs';
 import type { BusMessage, ConsumeOptions, ConsumedMessage, Consumer } from '../../domain/ports/message-bus.port.js';
 import { fail } from '../../domain/shared/errors.js';
@@ -143,7 +144,7 @@ class Member implements Consumer {
     while (i < batch.messages.length && live()) {
       const chunk: { record: (typeof batch.messages)[number]; message: ConsumedMessage }[] = [];
       for (let j = i; j < batch.messages.length && chunk.length < this.options.maxBatchSize; j += 1) {
-        const record = batch.messages[j]!;
+        const record = present(batch.messages[j], 'batch.messages[j]');
         let decoded: ReturnType<typeof fromRecord>;
         try {
           decoded = fromRecord(topic, batch.partition, record);
@@ -172,7 +173,7 @@ class Member implements Consumer {
           break;
         } catch (error) {
           if (attempt >= this.options.maxAttempts) {
-            await this.deps.deadLetter(messages[0]!, error);
+            await this.deps.deadLetter(present(messages[0], 'messages[0]'), error);
             handledUpTo = 1;
             break;
           }
@@ -182,7 +183,7 @@ class Member implements Consumer {
           if (!live()) return;
         }
       }
-      await commit(chunk[handledUpTo - 1]!.record.offset);
+      await commit(present(chunk[handledUpTo - 1], 'chunk[handledUpTo - 1]').record.offset);
       i += handledUpTo;
       await heartbeat();
     }

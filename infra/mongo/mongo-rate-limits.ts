@@ -1,3 +1,4 @@
+import { present } from '../../domain/shared/present.js';
 import type { Db } from 'mongodb';
 import type { CallRateLimits } from '../../domain/ports/call-rate-limits.port.js';
 import { fail } from '../../domain/shared/errors.js';
@@ -37,7 +38,7 @@ export function createMongoRateLimits(db: Db): CallRateLimits {
       const free = Array.from({ length: perMinute }, (_, i) => `${k}|${i + 1}`).filter((id) => !taken.has(id));
       if (free.length === 0) return false;
       // a random free slot: concurrent callers who saw the same taken set rarely collide
-      const pick = free[Math.floor(Math.random() * free.length)]!;
+      const pick = present(free[Math.floor(Math.random() * free.length)], 'free[Math.floor(Math.random() * free.length)]');
       try {
         await slots.insertOne({ _id: pick, k, w: start });
         return true;

@@ -1,3 +1,4 @@
+import { present } from '../../domain/shared/present.js';
 import type { Collection as MongoCollection, Db, Document, Filter, Sort } from 'mongodb';
 import { comparePositions, type Position } from '../../domain/ports/event-store.port.js';
 import type { Collection, Doc, DocEntry, DocQuery, DocWrite, ReadStore, StoredDoc } from '../../domain/ports/read-store.port.js';
@@ -105,7 +106,7 @@ class MongoReadCollection<D extends Doc> implements Collection<D> {
       if (query.limit <= 0) return [];
       cursor = cursor.limit(query.limit);
     }
-    return (await cursor.toArray()).map((stored) => JSON.parse(stored.j!) as D);
+    return (await cursor.toArray()).map((stored) => JSON.parse(present(stored.j, 'stored.j')) as D);
   }
 
   async count(query: Omit<DocQuery, 'skip' | 'limit' | 'orderBy'>): Promise<number> {

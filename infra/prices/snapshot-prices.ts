@@ -1,3 +1,4 @@
+import { present } from '../../domain/shared/present.js';
 import type { AssetRef, PriceQuote, Prices } from '../../domain/ports/prices.port.js';
 import { normalizeAddress } from '../../domain/shared/address.js';
 import { usdToMicros } from '../../domain/shared/money.js';
@@ -22,7 +23,7 @@ const keyOf = (asset: AssetRef): string => `${asset.network}|${asset.token === n
 /** A token the imported token lists name, priced by the symbol they give it (when the table has that symbol). */
 function listedToken(asset: AssetRef): { symbol: string; source: string; levels: readonly (readonly [string, number])[] } | null {
   const symbol = asset.token !== null && asset.listedSymbol ? asset.listedSymbol.toUpperCase() : null;
-  const levels = symbol && Object.hasOwn(LISTED_SYMBOL_LEVELS, symbol) ? LISTED_SYMBOL_LEVELS[symbol]! : null;
+  const levels = symbol && Object.hasOwn(LISTED_SYMBOL_LEVELS, symbol) ? present(LISTED_SYMBOL_LEVELS[symbol], 'LISTED_SYMBOL_LEVELS[symbol]') : null;
   return symbol && levels ? { symbol, source: SNAPSHOT_VERSION, levels } : null;
 }
 
@@ -36,7 +37,7 @@ export function createSnapshotPrices(pins: readonly PricePin[] = []): Prices {
       const found = table.get(keyOf(asset)) ?? listedToken(asset);
       if (!found) return null;
       const day = at.toISOString().slice(0, 10);
-      let row = found.levels[0]!;
+      let row = present(found.levels[0], 'found.levels[0]');
       for (const level of found.levels) if (level[0] <= day) row = level;
       return { symbol: found.symbol, usdMicrosPerUnit: usdToMicros(row[1]), asOf: row[0], source: found.source };
     },

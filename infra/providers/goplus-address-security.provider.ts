@@ -1,3 +1,4 @@
+import { present } from '../../domain/shared/present.js';
 import { worstLevel, type ProviderAssessment } from '../../domain/inspect/provider-assessment.js';
 import { categoryOf, LEVEL_TO_RISK, TAXONOMY, type RiskLevel } from '../../domain/intel/taxonomy.js';
 import type { RiskProvider } from '../../domain/ports/risk-provider.port.js';
@@ -43,7 +44,7 @@ export function assessGoPlusResult(result: Readonly<Record<string, unknown>>): P
   const categories = new Set<string>();
   const levels: RiskLevel[] = [];
   for (const flag of raised) {
-    const mapping = FLAGS[flag]!;
+    const mapping = present(FLAGS[flag], 'FLAGS[flag]');
     if ('category' in mapping) {
       categories.add(mapping.category);
       levels.push(levelOfCategory(mapping.category));

@@ -88,7 +88,11 @@ function countLines(value: string): number {
 }
 
 /** Records of a CSV whose first record is a header, as objects keyed by header name. */
-export function csvObjects(text: string, file: string, expectedHeader: readonly string[]): { row: Record<string, string>; line: number }[] {
+export function csvObjects<Column extends string>(
+  text: string,
+  file: string,
+  expectedHeader: readonly Column[],
+): { row: Record<Column, string> & Record<string, string | undefined>; line: number }[] {
   const [header, ...rows] = parseCsv(text, file);
   if (!header || expectedHeader.some((name, i) => header.fields[i]?.trim() !== name)) {
     throw malformed(file, 'line 1', `expected the header ${expectedHeader.join(',')}`);
@@ -97,6 +101,8 @@ export function csvObjects(text: string, file: string, expectedHeader: readonly 
     if (fields.length !== header.fields.length) {
       throw malformed(file, `line ${line}`, `${fields.length} fields where the header has ${header.fields.length}`);
     }
-    return { row: Object.fromEntries(header.fields.map((name, i) => [name.trim(), fields[i]!])), line };
+    // Every expected column is present: the header was checked above and the row has as many fields.
+    const row = Object.fromEntries(header.fields.map((name, i) => [name.trim(), fields[i] ?? ''])) as Record<Column, string>;
+    return { row, line };
   });
 }

@@ -1,3 +1,4 @@
+import { present } from '../../domain/shared/present.js';
 import { ETHEREUM_LISTS_RED_FLAGS, TOKEN_LISTING } from '../../domain/intel/native-tags.js';
 import type { Network } from '../../domain/shared/network.js';
 import { isRecord, parseJsonFile, stringField } from './json-file.js';
@@ -35,7 +36,7 @@ export function parseEthereumListsToken(text: string, file: string): ParsedFile 
   out.tokens.push({ address: located.address, chain, symbol, name, decimals, logoUrl: logo, tags });
 
   const common = { address: located.address, scope: chain, sourceUrl: null, seenAt: null };
-  if (name ?? symbol) out.claims.push({ ...common, kind: 'identity', category: TOKEN_LISTING.category, label: (name ?? symbol)!, confidence: 100 });
+  if (name ?? symbol) out.claims.push({ ...common, kind: 'identity', category: TOKEN_LISTING.category, label: present((name ?? symbol), '(name ?? symbol)'), confidence: 100 });
   for (const flag of Array.isArray(token.red_flags) ? token.red_flags : []) {
     const mapping = isRecord(flag) ? ETHEREUM_LISTS_RED_FLAGS[stringField(flag, 'type') ?? ''] : undefined;
     if (!mapping || !isRecord(flag)) {

@@ -1,3 +1,4 @@
+import { present } from '../../domain/shared/present.js';
 import type { Network } from '../../domain/shared/network.js';
 import { classifyGraphsenseTag, GRAPHSENSE_CONFIDENCE } from '../../domain/intel/native-tags.js';
 import { parseDocument } from 'yaml';
@@ -92,7 +93,7 @@ export function parseGraphsenseTagpack(text: string, file: string): ParsedFile {
       address: located.address,
       scope: ParsedFileBuilder.scopeOf(located, perNetwork ? (network ?? 'evm') : 'evm'),
       category: verdict.category,
-      confidence: GRAPHSENSE_CONFIDENCE[confidenceName] ?? GRAPHSENSE_CONFIDENCE.unknown!,
+      confidence: GRAPHSENSE_CONFIDENCE[confidenceName] ?? present(GRAPHSENSE_CONFIDENCE.unknown, 'GRAPHSENSE_CONFIDENCE.unknown'),
       sourceUrl: evidenceUrl(tag.context, network) ?? urlOf(field('source')),
       seenAt,
     };

@@ -1,3 +1,4 @@
+import { present } from '../../domain/shared/present.js';
 import { cp, mkdtemp, rename, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
@@ -71,7 +72,7 @@ export async function syncFromUpstream(
     readonly onProgress?: (progress: SyncProgress) => void;
   },
 ): Promise<ImportOutcome[]> {
-  const catalog = options.only ? SOURCE_CATALOG.filter((e) => options.only!.includes(e.descriptor.slug)) : SOURCE_CATALOG;
+  const catalog = options.only ? SOURCE_CATALOG.filter((e) => present(options.only, 'options.only').includes(e.descriptor.slug)) : SOURCE_CATALOG;
   const staging = await mkdtemp(join(options.dataDir, 'upstream.incoming-'));
   try {
     const downloads = await downloadSources({
@@ -127,7 +128,7 @@ export async function importFromDirectory(commands: CommandDeps, dir: string, on
 function fileNameFor(entry: CatalogEntry, path: string): string {
   const name = basename(path);
   if (entry.files.some((spec) => spec.match.test(name))) return name;
-  const canonical = entry.upstream.files?.length === 1 ? entry.upstream.files[0]!.path : undefined;
+  const canonical = entry.upstream.files?.length === 1 ? present(entry.upstream.files[0], 'entry.upstream.files[0]').path : undefined;
   if (canonical !== undefined && entry.files.some((spec) => spec.match.test(canonical))) return canonical;
   throw fail('bad_request', `${entry.descriptor.slug} reads no file named '${name}' (expected a name matching ${entry.files.map((s) => s.match).join(' or ')})`);
 }

@@ -1,3 +1,4 @@
+import { present } from '../../domain/shared/present.js';
 import { parseCsv } from './csv.js';
 import { malformed, ParsedFileBuilder, type ParsedFile } from './parsed-file.js';
 import { sanctionDraft } from './sanction-draft.js';
@@ -32,7 +33,7 @@ export function parseOfsiConList(text: string, file: string): ParsedFile {
   const column = new Map(header.fields.map((name, index) => [name.trim(), index]));
   const missing = REQUIRED.filter((name) => !column.has(name));
   if (missing.length > 0) throw malformed(file, `line ${header.line}`, `missing column(s) ${missing.join(', ')}`);
-  const at = (fields: readonly string[], name: string): string => (column.has(name) ? (fields[column.get(name)!] ?? '').trim() : '');
+  const at = (fields: readonly string[], name: string): string => (column.has(name) ? (fields[present(column.get(name), 'column.get(name)')] ?? '').trim() : '');
 
   const targets = new Map<string, Target>();
   for (const { fields, line } of rows) {

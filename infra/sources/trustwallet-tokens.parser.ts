@@ -1,3 +1,4 @@
+import { present } from '../../domain/shared/present.js';
 import {
   TRUSTWALLET_ADDRESSED_TYPES,
   TRUSTWALLET_STATUSES,
@@ -32,7 +33,7 @@ function addToken(out: ParsedFileBuilder, token: TokenFields): void {
   out.records += 1;
   const located = out.locate(token.raw, token.where);
   if (!located) return;
-  const status = Object.hasOwn(TRUSTWALLET_STATUSES, token.status) ? TRUSTWALLET_STATUSES[token.status]! : null;
+  const status = Object.hasOwn(TRUSTWALLET_STATUSES, token.status) ? present(TRUSTWALLET_STATUSES[token.status], 'TRUSTWALLET_STATUSES[token.status]') : null;
   if (!status) {
     out.untagged += 1;
     return;

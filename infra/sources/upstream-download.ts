@@ -1,3 +1,4 @@
+import { present } from '../../domain/shared/present.js';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
@@ -63,7 +64,7 @@ export async function listGithubTree(fetch: Fetch, resolve: (url: string) => str
 async function pooled<T>(items: readonly T[], limit: number, task: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
   const worker = async (): Promise<void> => {
-    while (next < items.length) await task(items[next++]!);
+    while (next < items.length) await task(present(items[next++], 'items[next++]'));
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
 }

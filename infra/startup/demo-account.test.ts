@@ -20,7 +20,7 @@ describe('demo account', () => {
 
   it('SVC_DEMO_ACCOUNT=0 creates no account, key, deposit or password', async () => {
     svc = await startTestService({ SVC_DEMO_ACCOUNT: '0', SVC_DEMO_API_KEY: `svc_${'9'.repeat(44)}`, SVC_PASSWORD_SCRYPT_LOG_N: '10' });
-    expect(await ensureDemoAccount(svc.services, () => undefined)).toEqual({ created: false, apiKey: null });
+    expect(await ensureDemoAccount(svc.services)).toEqual({ created: false, apiKey: null });
     expect(await ensureDemoPassword(svc.services)).toEqual({ generated: null });
     await svc.services.projections.whenCaughtUp();
     expect(await svc.services.repositories.accounts.byEmail(DEMO_EMAIL)).toBeNull();

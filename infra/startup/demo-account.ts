@@ -22,7 +22,7 @@ export const demoAccountWanted = (config: Pick<Config, 'SVC_DEMO_ACCOUNT' | 'ROL
  * SVC_DEMO_DEPOSIT_USD, one organization and subgroup, entitled to inspect) and its key, returned once.
  * A well-formed SVC_DEMO_API_KEY is installed as the demo key on every start (a no-op once present).
  */
-export async function ensureDemoAccount(services: Services, log: (line: string) => void): Promise<{ created: boolean; apiKey: string | null }> {
+export async function ensureDemoAccount(services: Services): Promise<{ created: boolean; apiKey: string | null }> {
   const { config, commands, repositories } = services;
   if (!demoAccountWanted(config)) return { created: false, apiKey: null };
   // Checked by loadConfig: a malformed SVC_DEMO_API_KEY stops the start.

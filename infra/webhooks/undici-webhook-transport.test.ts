@@ -39,7 +39,7 @@ describe('undici webhook transport', () => {
     const hook = await receiver(() => ({ status: 500, body: 'x'.repeat(5000) }));
     const transport = track(createUndiciWebhookTransport({ allowLocal: true }));
     const { outcome, durationMs } = await transport.post(post(hook.url));
-    expect(outcome).toEqual({ kind: 'response', status: 500, bodyPreview: 'x'.repeat(200) });
+    expect(outcome).toEqual({ kind: 'response', responseCode: 500, bodyPreview: 'x'.repeat(200) });
     expect(durationMs).toBeGreaterThanOrEqual(0);
     expect(hook.received[0]!.body).toBe('{"hello":"world"}');
     expect(hook.received[0]!.headers['content-type']).toBe('application/json');
@@ -48,7 +48,7 @@ describe('undici webhook transport', () => {
   it('does not follow redirects', async () => {
     const hook = await receiver(() => ({ status: 302, headers: { location: 'http://127.0.0.1:1/elsewhere' } }));
     const transport = track(createUndiciWebhookTransport({ allowLocal: true }));
-    expect((await transport.post(post(hook.url))).outcome).toMatchObject({ kind: 'response', status: 302 });
+    expect((await transport.post(post(hook.url))).outcome).toMatchObject({ kind: 'response', responseCode: 302 });
     expect(hook.received).toHaveLength(1);
   });
 

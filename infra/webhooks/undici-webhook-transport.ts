@@ -22,7 +22,7 @@ export function createUndiciWebhookTransport(options: { allowLocal: boolean; tim
     const checked = guard.checkUrl(post.url);
     if (!checked.ok) return { kind: 'refused', reason: checked.reason };
     const response = await request(checked.url, { method: 'POST', headers: { ...post.headers }, body: post.body, dispatcher: agent, signal });
-    return { kind: 'response', status: response.statusCode, bodyPreview: preview(await readSome(response.body)) };
+    return { kind: 'response', responseCode: response.statusCode, bodyPreview: preview(await readSome(response.body)) };
   }
 
   return {

@@ -1,3 +1,4 @@
+import { present } from '../../domain/shared/present.js';
 import {
   BaseError,
   ContractFunctionRevertedError,
@@ -63,5 +64,5 @@ export async function checkOnChain(client: PublicClient, network: X402Network, p
 }
 
 export function firstLine(error: unknown): string {
-  return (error instanceof BaseError ? error.shortMessage : error instanceof Error ? error.message : String(error)).split('\n')[0]!;
+  return present((error instanceof BaseError ? error.shortMessage : error instanceof Error ? error.message : String(error)).split('\n')[0], '(error instanceof BaseError ? error.shortMessage : error instanceof Error ? error.message : String(error)).split(\'\\n\')[0]');
 }

@@ -30,8 +30,7 @@ export const x402Settings = {
   X402_PUBLIC_URL: z.url().optional(),
 };
 
-const x402Schema = z.object(x402Settings);
-export type X402Config = z.infer<typeof x402Schema>;
+export type X402Config = z.infer<z.ZodObject<typeof x402Settings>>;
 
 /** The terms of every quote, or null when the channel is off; a half-configured channel stops the start. */
 export function x402TermsOf(config: X402Config): X402Terms | null {

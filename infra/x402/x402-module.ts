@@ -1,3 +1,4 @@
+import { present } from '../../domain/shared/present.js';
 import type { Hex } from 'viem';
 import type { CommandDeps } from '../../commands/command-deps.js';
 import type { TransferCheckDeps } from '../../commands/kyt/transfer-check-deps.js';
@@ -66,18 +67,18 @@ function facilitatorFor(config: X402Config, terms: X402Terms, commands: CommandD
   const client = config.X402_RPC_URL ? publicClientFor(terms.network, config.X402_RPC_URL, config.X402_RPC_TIMEOUT_MS) : null;
   if (config.X402_FACILITATOR === 'http') {
     const hosted = createHttpFacilitator({
-      url: config.X402_FACILITATOR_URL!,
+      url: present(config.X402_FACILITATOR_URL, 'config.X402_FACILITATOR_URL'),
       timeoutMs: config.X402_SETTLE_TIMEOUT_MS,
       ...(config.X402_FACILITATOR_AUTHORIZATION ? { authorization: config.X402_FACILITATOR_AUTHORIZATION } : {}),
     });
     return client ? withChainChecks(hosted, { network: terms.network, client }) : hosted;
   }
   const wallet = createGasWallet({
-    client: client!,
+    client: present(client, 'client'),
     privateKey: config.X402_GAS_WALLET_KEY as Hex,
     chainId: terms.network.chainId,
     receiptPollMs: config.X402_RECEIPT_POLL_MS,
     receiptTimeoutMs: config.X402_SETTLE_TIMEOUT_MS,
   });
-  return createLocalFacilitator({ network: terms.network, client: client!, wallet, clock: commands.clock });
+  return createLocalFacilitator({ network: terms.network, client: present(client, 'client'), wallet, clock: commands.clock });
 }

@@ -1,8 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { readBalance } from '../../commands/billing.commands.js';
-import { usageIn } from '../../domain/ledger/ledger.decider.js';
-import { periodStartOf } from '../../domain/billing/period.js';
-import { microsToUsd } from '../../domain/shared/money.js';
+import { balanceSummary } from '../../domain/ledger/billing-envelope.js';
 import { bearerAuth, callerOf } from '../auth.js';
 import type { AppServices } from '../services.js';
 import { usageQuery } from './request-schemas.js';
@@ -12,29 +10,8 @@ export const billingRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = a
   app.addHook('onRequest', bearerAuth(services.apiKeys));
 
   async function summary(userId: string) {
-    const { plan, state } = await readBalance(services.commands, userId);
-    const now = services.commands.clock.now().toISOString();
-    const usage = usageIn(state, now);
-    const quota = plan.kind === 'quota' ? plan.monthlyUnits : null;
-    return {
-      plan: plan.kind,
-      monthly_quota: quota,
-      units_used: usage.units,
-      remaining_units: quota === null ? null : Math.max(0, quota - usage.units),
-      period_start: periodStartOf(now),
-      currency: 'USD',
-      balance_usd: microsToUsd(state.balanceMicros),
-      monthly_spent_usd: microsToUsd(usage.spentMicros),
-      monthly_cap_usd: state.monthlyCapMicros === null ? null : microsToUsd(state.monthlyCapMicros),
-      remaining_usd:
-        plan.kind !== 'ledger'
-          ? null
-          : microsToUsd(
-              state.monthlyCapMicros === null
-                ? state.balanceMicros
-                : Math.max(0, Math.min(state.balanceMicros, state.monthlyCapMicros - usage.spentMicros)),
-            ),
-    };
+    const { state } = await readBalance(services.commands, userId);
+    return balanceSummary(state, services.commands.clock.now().toISOString());
   }
 
   app.get('/v2/balance', { schema: { summary: 'Remaining spend and quota', tags: ['billing'] } }, async (request) =>

@@ -5,6 +5,8 @@ import { idempotentCall } from '../../commands/idempotent-call.js';
 import { requireSanctionsList } from '../../domain/intel/sanctions-data.js';
 import { fail } from '../../domain/shared/errors.js';
 import { bearerAuth, callerOf } from '../auth.js';
+import { presentCheckAccepted, presentCheckDelivery } from '../presenters/address-check.presenter.js';
+import { presentKeyed } from '../presenters/presented.js';
 import type { AppServices } from '../services.js';
 import { parseAddressInput } from './address-input.js';
 import { addressBody, idempotencyHeader } from './request-schemas.js';
@@ -43,8 +45,8 @@ export const checkAddressRoutes: FastifyPluginAsyncZod<{ services: AppServices }
         submitAddressCheck(services.commands, { ...caller, checkId, address, network, budget: services.pipeline.checkBudget });
       const key = request.headers['idempotency-key'];
       const response = key
-        ? await idempotentCall(services.commands, { userId: caller.userId, key, route: 'POST /v2/check-address', body: { address, network } }, run)
-        : await run(services.commands.ids.newId());
+        ? presentKeyed(await idempotentCall(services.commands, { userId: caller.userId, key, route: 'POST /v2/check-address', body: { address, network } }, run), presentCheckAccepted)
+        : presentCheckAccepted(await run(services.commands.ids.newId()));
       return reply.status(response.status).send(response.body);
     },
   );
@@ -56,7 +58,7 @@ export const checkAddressRoutes: FastifyPluginAsyncZod<{ services: AppServices }
       const caller = callerOf(request);
       const checkId = request.params.check_id;
       if (checkId.length === 0 || checkId.length > MAX_ID_LENGTH) throw fail('not_found', 'no such check');
-      const response = await deliverAddressCheckResult(services.commands, { checkId, ...caller });
+      const response = presentCheckDelivery(await deliverAddressCheckResult(services.commands, { checkId, ...caller }));
       if (response.status === 202) reply.header('retry-after', String(POLL_AFTER_SECONDS));
       return reply.status(response.status).send(response.body);
     },

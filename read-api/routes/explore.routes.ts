@@ -4,6 +4,8 @@ import { deliverExploreResult, submitExplore } from '../../commands/explore.comm
 import { idempotentCall } from '../../commands/idempotent-call.js';
 import { fail } from '../../domain/shared/errors.js';
 import { bearerAuth, callerOf } from '../auth.js';
+import { presentExploreAccepted, presentExploreDelivery } from '../presenters/explore.presenter.js';
+import { presentKeyed } from '../presenters/presented.js';
 import type { AppServices } from '../services.js';
 import { parseAddressInput } from './address-input.js';
 import { idempotencyHeader } from './request-schemas.js';
@@ -41,8 +43,8 @@ export const exploreRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = a
       const key = request.headers['idempotency-key'];
       const normalized = { address, network, direction: body.direction, max_hops: budget.maxHops, max_nodes: budget.maxNodes };
       const response = key
-        ? await idempotentCall(services.commands, { userId: caller.userId, key, route: 'POST /v2/explore', body: normalized }, run)
-        : await run(services.commands.ids.newId());
+        ? presentKeyed(await idempotentCall(services.commands, { userId: caller.userId, key, route: 'POST /v2/explore', body: normalized }, run), presentExploreAccepted)
+        : presentExploreAccepted(await run(services.commands.ids.newId()));
       return reply.status(response.status).send(response.body);
     },
   );
@@ -54,7 +56,7 @@ export const exploreRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = a
       const caller = callerOf(request);
       const jobId = request.params.job_id;
       if (jobId.length === 0 || jobId.length > 64) throw fail('not_found', 'no such explore job');
-      const response = await deliverExploreResult(services.commands, { jobId, owner: { channel: 'v2', ownerId: caller.userId }, keyId: caller.keyId });
+      const response = presentExploreDelivery(await deliverExploreResult(services.commands, { jobId, owner: { channel: 'v2', ownerId: caller.userId }, keyId: caller.keyId }));
       if (response.status === 202) reply.header('retry-after', String(POLL_AFTER_SECONDS));
       return reply.status(response.status).send(response.body);
     },

@@ -5,6 +5,7 @@ import { startInspect } from '../../commands/inspect/start-inspect.js';
 import { selectProviders } from '../../domain/inspect/provider-selection.js';
 import { fail } from '../../domain/shared/errors.js';
 import { bearerAuth, callerOf } from '../auth.js';
+import { presentInspectDelivery } from '../presenters/inspect.presenter.js';
 import type { AppServices } from '../services.js';
 import { parseAddressInput } from './address-input.js';
 import { idempotencyHeader } from './request-schemas.js';
@@ -33,7 +34,7 @@ export const inspectRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = a
     for (;;) {
       const waiter = inspect.completions.next(checkId, until - commands.clock.now().getTime());
       try {
-        const response = await deliverInspect(commands, { userId, checkId });
+        const response = presentInspectDelivery(await deliverInspect(commands, { userId, checkId }));
         if (response.status !== 202 || commands.clock.now().getTime() >= until || !(await waiter.finished)) return response;
       } finally {
         waiter.cancel();
@@ -99,7 +100,7 @@ export const inspectRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = a
       const caller = callerOf(request);
       const checkId = request.params.check_id.toLowerCase();
       if (!UUID.test(checkId)) throw fail('not_found', 'no such inspect');
-      const response = await deliverInspect(commands, { userId: caller.userId, checkId });
+      const response = presentInspectDelivery(await deliverInspect(commands, { userId: caller.userId, checkId }));
       if (response.status === 202) reply.header('retry-after', RETRY_AFTER_SECONDS);
       return reply.status(response.status).send(response.body);
     },

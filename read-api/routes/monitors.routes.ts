@@ -1,14 +1,15 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { idempotentCall, type CallResponse } from '../../commands/idempotent-call.js';
+import { idempotentCall } from '../../commands/idempotent-call.js';
 import { createMonitor, deleteMonitor } from '../../commands/monitors.commands.js';
 import { fail, isServiceError } from '../../domain/shared/errors.js';
 import { bearerAuth, callerOf, type Caller } from '../auth.js';
-import { errorBody } from '../errors.js';
+import { presentBulkWatched, presentMonitorWatched, type BulkEntryOutcome, type BulkWatched, type MonitorWatched } from '../presenters/monitor.presenter.js';
+import { presentKeyed, type Presented } from '../presenters/presented.js';
 import type { AppServices, MonitorApi } from '../services.js';
-import { RequestValidationError, toValidationDetail, validationBody, type ValidationDetail } from '../validation.js';
+import { RequestValidationError, toValidationDetail } from '../validation.js';
 import { parseAddressInput } from './address-input.js';
 import { bulkMonitorBody, MAX_BULK_MONITORS, monitorEntry, monitorListQuery, monitorParams } from './monitor-schemas.js';
-import { monitorFromDoc, monitorFromState } from './monitor-views.js';
+import { monitorFromDoc } from './monitor-views.js';
 import { idempotencyHeader } from './request-schemas.js';
 
 /** A bulk body of 1,000 entries is larger than the API's usual 16 KiB. */
@@ -25,16 +26,25 @@ export const monitorRoutes: FastifyPluginAsyncZod<{ services: AppServices; monit
   const tags = ['monitors'];
 
   /** One entry: 201 created (charged), 200 already watched (not charged); errors as ServiceErrors. */
-  async function createOne(caller: Caller, callId: string, entry: { address: string; network: string; reference?: string | null | undefined }): Promise<CallResponse> {
+  async function createOne(caller: Caller, callId: string, entry: { address: string; network: string; reference?: string | null | undefined }): Promise<MonitorWatched> {
     const { address, network } = parseAddressInput(entry);
     const created = await createMonitor(services.commands, { userId: caller.userId, keyId: caller.keyId, callId, address, network, reference: entry.reference ?? null });
     await services.whenProjected(created.position);
-    return { status: created.created ? 201 : 200, body: { ...monitorFromState(created.state), billing: created.billing } };
+    return { kind: 'watched', created: created.created, state: created.state, billing: created.billing };
   }
 
-  function idempotent(request: { headers: Record<string, unknown> }, caller: Caller, route: string, body: unknown, run: (callId: string) => Promise<CallResponse>) {
+  async function idempotent<Outcome>(
+    request: { headers: Record<string, unknown> },
+    caller: Caller,
+    route: string,
+    body: unknown,
+    run: (callId: string) => Promise<Outcome>,
+    present: (outcome: Outcome) => Presented<unknown>,
+  ): Promise<Presented<unknown>> {
     const key = request.headers['idempotency-key'];
-    return typeof key === 'string' ? idempotentCall(services.commands, { userId: caller.userId, key, route, body }, run) : run(services.commands.ids.newId());
+    return typeof key === 'string'
+      ? presentKeyed(await idempotentCall(services.commands, { userId: caller.userId, key, route, body }, run), present)
+      : present(await run(services.commands.ids.newId()));
   }
 
   app.post(
@@ -42,7 +52,7 @@ export const monitorRoutes: FastifyPluginAsyncZod<{ services: AppServices; monit
     { schema: { summary: 'Watch an address: re-screened on every intelligence change (charged per address per month)', tags, body: monitorEntry, headers: idempotencyHeader } },
     async (request, reply) => {
       const caller = callerOf(request);
-      const response = await idempotent(request, caller, 'POST /v2/monitors', request.body, (callId) => createOne(caller, callId, request.body));
+      const response = await idempotent(request, caller, 'POST /v2/monitors', request.body, (callId) => createOne(caller, callId, request.body), presentMonitorWatched);
       return reply.status(response.status).send(response.body);
     },
   );
@@ -56,35 +66,32 @@ export const monitorRoutes: FastifyPluginAsyncZod<{ services: AppServices; monit
     async (request, reply) => {
       const caller = callerOf(request);
       const entries = request.body.monitors;
-      const run = async (callId: string): Promise<CallResponse> => {
-        const results: Record<string, unknown>[] = new Array(entries.length);
+      const run = async (callId: string): Promise<BulkWatched> => {
+        const results: BulkEntryOutcome[] = new Array<BulkEntryOutcome>(entries.length);
         for (let start = 0; start < entries.length; start += BULK_CONCURRENCY) {
           await Promise.all(
             entries.slice(start, start + BULK_CONCURRENCY).map(async (raw, offset) => {
               const index = start + offset;
-              results[index] = { index, ...(await bulkEntry(caller, `${callId}:${index}`, raw, index)) };
+              results[index] = await bulkEntry(caller, `${callId}:${index}`, raw);
             }),
           );
         }
-        const count = (status: number) => results.filter((r) => r.status === status).length;
-        return { status: 200, body: { results, summary: { created: count(201), existing: count(200), failed: results.length - count(201) - count(200) } } };
+        return { kind: 'bulk', entries: results };
       };
-      const response = await idempotent(request, caller, 'POST /v2/monitors/bulk', request.body, run);
+      const response = await idempotent(request, caller, 'POST /v2/monitors/bulk', request.body, run, presentBulkWatched);
       return reply.status(response.status).send(response.body);
     },
   );
 
-  /** One bulk entry's result: its status and the monitor, or its error body as the single POST would answer. */
-  async function bulkEntry(caller: Caller, callId: string, raw: unknown, index: number): Promise<{ status: number; body: unknown }> {
-    // Locations name the entry: ["body", "monitors", 3, "address"].
-    const located = (detail: ValidationDetail[]) => validationBody(detail.map((d) => ({ ...d, loc: ['body', 'monitors', index, ...d.loc.slice(1)] })));
+  /** One bulk entry's outcome: the watch, or why it was refused (presented as the single POST would answer). */
+  async function bulkEntry(caller: Caller, callId: string, raw: unknown): Promise<BulkEntryOutcome> {
     const parsed = monitorEntry.safeParse(raw);
-    if (!parsed.success) return located(toValidationDetail(parsed.error, 'body', raw));
+    if (!parsed.success) return { kind: 'invalid', detail: toValidationDetail(parsed.error, 'body', raw) };
     try {
       return await createOne(caller, callId, parsed.data);
     } catch (error) {
-      if (error instanceof RequestValidationError) return located(error.detail);
-      if (isServiceError(error)) return errorBody(error);
+      if (error instanceof RequestValidationError) return { kind: 'invalid', detail: error.detail };
+      if (isServiceError(error)) return { kind: 'refused', failure: { code: error.code, message: error.message, ...(error.details !== undefined ? { details: error.details } : {}) } };
       throw error;
     }
   }

@@ -5,6 +5,8 @@ import { awaitTransferCheck, loadTransferCheck, submitTransferCheck } from '../.
 import { idempotentCall } from '../../commands/idempotent-call.js';
 import { fail } from '../../domain/shared/errors.js';
 import { bearerAuth, callerOf } from '../auth.js';
+import { presentKeyed } from '../presenters/presented.js';
+import { presentTransferDelivery } from '../presenters/transfer.presenter.js';
 import type { AppServices } from '../services.js';
 import { idempotencyHeader } from './request-schemas.js';
 import { parseTransferInput, transferBody } from './transfer-input.js';
@@ -40,8 +42,8 @@ export const transferCheckRoutes: FastifyPluginAsyncZod<{ services: AppServices 
       };
       const key = request.headers['idempotency-key'];
       const response = key
-        ? await idempotentCall(deps, { userId: caller.userId, key, route: 'POST /v2/check-transfer', body: { chain, tx_hash: txHash } }, run)
-        : await run(deps.ids.newId());
+        ? presentKeyed(await idempotentCall(deps, { userId: caller.userId, key, route: 'POST /v2/check-transfer', body: { chain, tx_hash: txHash } }, run), presentTransferDelivery)
+        : presentTransferDelivery(await run(deps.ids.newId()));
       const body = response.status === 200 ? { ...(response.body as object), elapsed_ms: Math.round(performance.now() - started) } : response.body;
       return reply.status(response.status).send(body);
     },
@@ -61,7 +63,7 @@ export const transferCheckRoutes: FastifyPluginAsyncZod<{ services: AppServices 
       if (!UUID.test(request.params.check_id)) throw fail('not_found', 'no such transfer check');
       const state = await loadTransferCheck(deps, request.params.check_id.toLowerCase());
       if (!ownedBy(state, caller.userId)) throw fail('not_found', 'no such transfer check');
-      const response = await deliverTransferCheck(deps, state, caller);
+      const response = presentTransferDelivery(await deliverTransferCheck(deps, state, caller));
       return reply.status(response.status).send(response.body);
     },
   );

@@ -1,3 +1,4 @@
+import { present } from '../../domain/shared/present.js';
 import { z } from 'zod';
 import { bazaarResourceServerExtension, declareDiscoveryExtension, type DiscoveryExtension } from '@x402/extensions/bazaar';
 import { jsonSchemaOf, type PaidBodyResource, type PaidOffer } from './paid-offers.js';
@@ -19,7 +20,7 @@ export function restDiscovery(offer: PaidOffer, request: { method: string; path:
     });
   });
   // The package's own enrichment adds the method, `routeTemplate` and the request's path parameters.
-  const enriched = bazaarResourceServerExtension.enrichDeclaration!(declared.bazaar, {
+  const enriched = present(bazaarResourceServerExtension.enrichDeclaration, 'bazaarResourceServerExtension.enrichDeclaration')(declared.bazaar, {
     method: request.method,
     routePattern: offer.routeTemplate,
     adapter: { getPath: () => request.path },
@@ -37,7 +38,7 @@ export function restBodyDiscovery(resource: PaidBodyResource, request: { method:
       output: { example: resource.outputExample, schema: jsonSchemaOf(resource.output) },
     }),
   );
-  const enriched = bazaarResourceServerExtension.enrichDeclaration!(declared.bazaar, {
+  const enriched = present(bazaarResourceServerExtension.enrichDeclaration, 'bazaarResourceServerExtension.enrichDeclaration')(declared.bazaar, {
     method: request.method,
     routePattern: resource.routeTemplate,
     adapter: { getPath: () => request.path },
@@ -56,7 +57,7 @@ export function mcpDiscovery(offer: PaidOffer): BazaarExtensions {
       output: { example: offer.outputExample, schema: jsonSchemaOf(offer.output) },
     }),
   );
-  return { bazaar: declared.bazaar! };
+  return { bazaar: present(declared.bazaar, 'declared.bazaar') };
 }
 
 // Declarations depend on the offer alone: built once per offer (a handful), not on every 402.
@@ -65,5 +66,5 @@ const mcpDeclarations = new Map<PaidOffer, Record<string, DiscoveryExtension>>()
 const bodyDeclarations = new Map<PaidBodyResource, Record<string, DiscoveryExtension>>();
 function once<K, V>(cache: Map<K, V>, offer: K, build: () => V): V {
   if (!cache.has(offer)) cache.set(offer, build());
-  return cache.get(offer)!;
+  return present(cache.get(offer), 'cache.get(offer)');
 }

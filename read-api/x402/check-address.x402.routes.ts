@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { startX402AddressCheck, x402AddressCheckOutcome } from '../../commands/x402/x402-checks.js';
 import type { PipelineApi } from '../pipeline-api.js';
+import { presentX402Check } from '../presenters/address-check.presenter.js';
 import { registerFreeResultRoute } from './free-route.js';
 import { requireSanctionsList } from '../../domain/intel/sanctions-data.js';
 import { registerPaidRoute } from './paid-route.js';
@@ -25,10 +26,10 @@ export const x402CheckAddressRoutes: FastifyPluginAsync<{ services: X402AppServi
     },
     run: async (target, { callId }) => {
       await startX402AddressCheck(deps, { checkId: callId, ...target, budget: context.pipeline.checkBudget });
-      return x402AddressCheckOutcome(deps, callId, checkWaitMs);
+      return presentX402Check(await x402AddressCheckOutcome(deps, callId, checkWaitMs));
     },
   });
-  registerFreeResultRoute(app, context.limiter, '/check-address-result/:id', (checkId) => x402AddressCheckOutcome(deps, checkId, 0), {
+  registerFreeResultRoute(app, context.limiter, '/check-address-result/:id', async (checkId) => presentX402Check(await x402AddressCheckOutcome(deps, checkId, 0)), {
     paidBodyOf: context.services,
   });
 };

@@ -1,4 +1,5 @@
 /** How many leading bits of an IPv6 address name one client: a /64 is what one subscriber usually gets. */
+import { present } from '../../domain/shared/present.js';
 export const IPV6_PREFIX_BITS = 64;
 
 /**
@@ -7,10 +8,10 @@ export const IPV6_PREFIX_BITS = 64;
  */
 export function clientGroup(ip: string): string {
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
-  if (mapped) return mapped[1]!;
+  if (mapped) return present(mapped[1], 'mapped[1]');
   // the socket's (or a trusted proxy's) address: an IPv6 one is the only kind with colons
   if (!ip.includes(':')) return ip;
-  const groups = expandIpv6(ip.split('%')[0]!);
+  const groups = expandIpv6(present(ip.split('%')[0], 'ip.split(\'%\')[0]'));
   return `${groups.slice(0, IPV6_PREFIX_BITS / 16).join(':')}::/${IPV6_PREFIX_BITS}`;
 }
 

@@ -1,6 +1,8 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { startX402Explore, x402ExploreOutcome } from '../../commands/x402/x402-checks.js';
+import { presentExploreDelivery, presentX402ExploreAccepted } from '../presenters/explore.presenter.js';
 import { fail } from '../../domain/shared/errors.js';
+import { present } from '../../domain/shared/present.js';
 import type { PipelineApi } from '../pipeline-api.js';
 import { exploreBody } from '../routes/explore.routes.js';
 import { registerFreeResultRoute } from './free-route.js';
@@ -24,7 +26,7 @@ export const x402ExploreRoutes: FastifyPluginAsync<{ services: X402AppServices; 
     parse: (_params: unknown, body: unknown) => {
       const parsed = exploreBody.safeParse(body ?? {});
       if (!parsed.success) {
-        const issue = parsed.error.issues[0]!;
+        const issue = present(parsed.error.issues[0], 'a refused body\'s first issue');
         throw fail('body_invalid', `the body is not an explore request: ${issue.path.join('.') || '(body)'}: ${issue.message}`);
       }
       const { address, network } = parseAddressTarget({ chain: parsed.data.network, address: parsed.data.address });
@@ -32,7 +34,7 @@ export const x402ExploreRoutes: FastifyPluginAsync<{ services: X402AppServices; 
       const budget = { ...max, maxHops: Math.min(parsed.data.max_hops ?? max.maxHops, max.maxHops), maxNodes: Math.min(parsed.data.max_nodes ?? max.maxNodes, max.maxNodes) };
       return { address, network, direction: parsed.data.direction, budget };
     },
-    run: (job, { callId }) => startX402Explore(deps, { jobId: callId, ...job }),
+    run: async (job, { callId }) => presentX402ExploreAccepted(await startX402Explore(deps, { jobId: callId, ...job })),
   });
-  registerFreeResultRoute(app, context.limiter, '/explore/:id/result', (jobId) => x402ExploreOutcome(deps, jobId));
+  registerFreeResultRoute(app, context.limiter, '/explore/:id/result', async (jobId) => presentExploreDelivery(await x402ExploreOutcome(deps, jobId), ''));
 };

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { fail } from '../../domain/shared/errors.js';
+import type { Presented } from '../presenters/presented.js';
 import { x402Billing } from './paid-route.js';
 import type { RateLimiter } from './rate-limiter.js';
 import type { X402AppServices } from './x402-services.js';
@@ -20,7 +21,7 @@ export function registerFreeResultRoute(
   app: FastifyInstance,
   limiter: RateLimiter,
   path: string,
-  outcome: (id: string) => Promise<{ status: number; body: Record<string, unknown> }>,
+  outcome: (id: string) => Promise<Presented<object>>,
   options: { paidBodyOf?: X402AppServices } = {},
 ): void {
   app.get(path, async (request, reply) => {

@@ -1,12 +1,14 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
 import { payForCall } from '../../commands/x402/pay-for-call.js';
 import { PRODUCTS, type Product } from '../../domain/billing/products.js';
+import { x402Envelope } from '../../domain/ledger/billing-envelope.js';
 import { fail } from '../../domain/shared/errors.js';
 import { microsToUsd } from '../../domain/shared/money.js';
 import { quoteFor } from '../../domain/x402/quote.js';
 import { decodePaymentHeader, encodeHeaderJson, type SettlementResponse } from '../../domain/x402/x402-wire.js';
 import { restBodyDiscovery, restDiscovery } from './bazaar-discovery.js';
 import { paidBodyResourceOf, paidOfferOf } from './paid-offers.js';
+import type { Presented } from '../presenters/presented.js';
 import type { RateLimiter } from './rate-limiter.js';
 import type { X402AppServices } from './x402-services.js';
 
@@ -23,7 +25,7 @@ export interface PaidResource<Params, Input> {
   /** Products paid once per subject (a transfer): the subject of this input. */
   subject?(input: Input): string;
   /** `paidBy`: the call whose payment covers this one (see PaidCall.run). */
-  run(input: Input, context: { callId: string; paidBy: string }): Promise<{ status: number; body: Record<string, unknown> }>;
+  run(input: Input, context: { callId: string; paidBy: string }): Promise<Presented<object>>;
 }
 
 export interface PaidRouteConfig {
@@ -62,12 +64,13 @@ export function registerPaidRoute<Params, Input>(
     }
     const payment = decodePaymentHeader(header);
     const callId = services.deps.ids.newId();
+    const precheck = resource.precheck?.bind(resource);
     const { result, receipt } = await payForCall(services.deps, {
       callId,
       product: resource.product,
       resource: `${request.method} ${request.url.split('?')[0]}`,
       ...(resource.subject ? { subject: resource.subject(input) } : {}),
-      ...(resource.precheck ? { precheck: () => resource.precheck!(input) } : {}),
+      ...(precheck ? { precheck: () => precheck(input) } : {}),
       payment,
       run: ({ paidBy }) => resource.run(input, { callId, paidBy }),
     });
@@ -83,16 +86,8 @@ export function registerPaidRoute<Params, Input>(
  * payment covered it (an already paid transfer, or a free result fetch): nothing charged, `replay: true`.
  */
 export function x402Billing(services: X402AppServices, paid: { receipt: SettlementResponse; priceMicros: number } | null) {
-  return {
-    model: 'x402',
-    currency: 'USD',
-    charged_usd: paid ? microsToUsd(paid.priceMicros) : 0,
-    network: services.deps.terms.network.caip2,
-    asset: services.deps.terms.network.asset,
-    payer: paid?.receipt.payer ?? null,
-    transaction: paid?.receipt.transaction ?? null,
-    replay: paid === null,
-  };
+  const { caip2, asset } = services.deps.terms.network;
+  return x402Envelope({ network: caip2, asset }, paid && { priceMicros: paid.priceMicros, payer: paid.receipt.payer ?? null, transaction: paid.receipt.transaction });
 }
 
 /** The settlement receipt, under the v2 name and the v1 name (clients read either). */
@@ -106,7 +101,7 @@ export function quoteHeaderFor(request: FastifyRequest, services: X402AppService
   const paid = request.routeOptions.config.x402;
   if (!paid) return null;
   const base = services.publicUrl?.replace(/\/+$/, '') ?? `${request.protocol}://${request.host}`;
-  const [offer, bodyResource, target] = [paidOfferOf(paid.product), paidBodyResourceOf(paid.product), { method: request.method, path: request.url.split('?')[0]! }];
+  const [offer, bodyResource, target] = [paidOfferOf(paid.product), paidBodyResourceOf(paid.product), { method: request.method, path: request.url.split('?')[0] ?? request.url }];
   // Bazaar discovery metadata, for the facilitator's catalogue and for agents
   const extensions = offer ? restDiscovery(offer, target) : bodyResource ? restBodyDiscovery(bodyResource, target) : undefined;
   return encodeHeaderJson({

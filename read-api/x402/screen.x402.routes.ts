@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { screenVerdictOf } from '../../commands/screen-address.js';
 import { requireSanctionsList } from '../../domain/intel/sanctions-data.js';
+import { presentScreenVerdict } from '../presenters/screen.presenter.js';
 import { registerPaidRoute } from './paid-route.js';
 import type { RateLimiter } from './rate-limiter.js';
 import { parseAddressTarget } from './x402-input.js';
@@ -16,6 +17,6 @@ export const x402ScreenRoutes: FastifyPluginAsync<{ services: X402AppServices; l
       requireSanctionsList(context.services.deps.intel); // no sanctions list: 502 before any quote or settlement
       return target;
     },
-    run: async (target) => ({ status: 200, body: await screenVerdictOf(context.services.deps, target) }),
+    run: async (target) => presentScreenVerdict(await screenVerdictOf(context.services.deps, target)),
   });
 };

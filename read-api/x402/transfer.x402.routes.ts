@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TransferCheckDeps } from '../../commands/kyt/transfer-check-deps.js';
 import { assertTransferMined, startX402TransferCheck, x402TransferOutcome } from '../../commands/x402/x402-transfer-checks.js';
+import { presentX402Transfer } from '../presenters/transfer.presenter.js';
 import { registerFreeResultRoute } from './free-route.js';
 import { registerPaidRoute } from './paid-route.js';
 import type { RateLimiter } from './rate-limiter.js';
@@ -23,9 +24,9 @@ export const x402TransferRoutes: FastifyPluginAsync<{ services: X402AppServices;
     parse: (params: { chain: string; tx_hash: string }) => parseTransferTarget(params, transfers.decoder.chains()),
     subject: (target) => `${target.chain}:${target.txHash}`,
     precheck: (target) => assertTransferMined(transfers, target),
-    run: async (target, { paidBy }) => x402TransferOutcome(transfers, await startX402TransferCheck(transfers, { paidBy, ...target }), waitMs),
+    run: async (target, { paidBy }) => presentX402Transfer(await x402TransferOutcome(transfers, await startX402TransferCheck(transfers, { paidBy, ...target }), waitMs)),
   });
-  registerFreeResultRoute(app, context.limiter, '/check-transfer-result/:id', (checkId) => x402TransferOutcome(transfers, checkId, 0), {
+  registerFreeResultRoute(app, context.limiter, '/check-transfer-result/:id', async (checkId) => presentX402Transfer(await x402TransferOutcome(transfers, checkId, 0)), {
     paidBodyOf: context.services,
   });
 };

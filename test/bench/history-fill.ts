@@ -18,7 +18,9 @@ const target = Number(process.env.TARGET);
 const users = Number(process.env.USERS ?? 1000);
 const concurrency = 256;
 
-const services = await createServices(loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', SVC_FSYNC: '0', SVC_SOURCES_DIR: process.env.SVC_SOURCES_DIR ?? '' }));
+// External mode (bench:history:external): the servers ci/with-servers.sh started are passed through.
+const adapters = Object.fromEntries(['BUS', 'READ_STORE', 'KAFKA_BROKERS', 'KAFKA_PREFIX', 'KAFKA_SESSION_TIMEOUT_MS', 'MONGO_URL', 'MONGO_DB'].flatMap((name) => (process.env[name] ? [[name, process.env[name]]] : [])));
+const services = await createServices(loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', SVC_FSYNC: '0', SVC_SOURCES_DIR: process.env.SVC_SOURCES_DIR ?? '', ...adapters }));
 await services.start();
 await importConfiguredSources(services, () => undefined);
 const statePath = join(dataDir, 'bench-history.json');

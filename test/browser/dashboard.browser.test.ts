@@ -49,7 +49,7 @@ describe.skipIf(chromiumMissing !== null)('dashboard in Chromium', () => {
 
   beforeAll(async () => {
     svc = await startTestService({ SVC_DEMO_PASSWORD: DEMO_PASSWORD, SVC_PASSWORD_SCRYPT_LOG_N: '12', WEBHOOK_ALLOW_LOCAL: '1' });
-    await ensureDemoAccount(svc.services, () => undefined);
+    await ensureDemoAccount(svc.services);
     await ensureDemoPassword(svc.services);
     base = await svc.app.listen({ host: '127.0.0.1', port: 0 });
     receiver = await startReceiver();

@@ -41,8 +41,8 @@ describe('API key ids', () => {
   it('SVC_DEMO_API_KEY is installed once, across restarts on the same data directory', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'svc-key-ids-'));
     const first = await start({ SVC_DEMO_API_KEY: WEAK_KEY, SVC_DEMO_DEPOSIT_USD: '1' }, dataDir);
-    await ensureDemoAccount(first.services, () => undefined);
-    await ensureDemoAccount(first.services, () => undefined);
+    await ensureDemoAccount(first.services);
+    await ensureDemoAccount(first.services);
     const demo = (await first.services.repositories.accounts.byEmail(DEMO_EMAIL))!;
     const keys = await first.services.repositories.apiKeys.listForUser(demo.userId);
     expect(keys).toHaveLength(1);
@@ -52,7 +52,7 @@ describe('API key ids', () => {
     services.splice(services.indexOf(first), 1);
 
     const again = await start({ SVC_DEMO_API_KEY: WEAK_KEY }, dataDir);
-    await ensureDemoAccount(again.services, () => undefined);
+    await ensureDemoAccount(again.services);
     expect(await again.services.repositories.apiKeys.listForUser(demo.userId)).toHaveLength(1);
     expect((await screen(again, WEAK_KEY)).statusCode).toBe(200);
     await again.close();
@@ -62,7 +62,7 @@ describe('API key ids', () => {
 
   it('a key issued by older versions (id `k-` + half its hash, in its ApiKeyIssued event) still authenticates and is not installed twice', async () => {
     const svc = await start({ SVC_DEMO_DEPOSIT_USD: '1' });
-    await ensureDemoAccount(svc.services, () => undefined);
+    await ensureDemoAccount(svc.services);
     const demo = (await svc.services.repositories.accounts.byEmail(DEMO_EMAIL))!;
     // The old shape, as an old data directory holds a SVC_DEMO_API_KEY it installed.
     const oldKey = `svc_${'7'.repeat(44)}`;
@@ -81,7 +81,7 @@ describe('API key ids', () => {
     const before = await svc.services.repositories.apiKeys.listForUser(demo.userId);
     expect(before.map((k) => k.keyId)).toContain(legacyId);
     // The next start with the same SVC_DEMO_API_KEY finds it by its hash: no second key.
-    await ensureDemoAccount({ ...svc.services, config: { ...svc.services.config, SVC_DEMO_API_KEY: oldKey } }, () => undefined);
+    await ensureDemoAccount({ ...svc.services, config: { ...svc.services.config, SVC_DEMO_API_KEY: oldKey } });
     await svc.services.projections.whenCaughtUp();
     expect(await svc.services.repositories.apiKeys.listForUser(demo.userId)).toHaveLength(before.length);
   });

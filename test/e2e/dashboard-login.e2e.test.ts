@@ -136,7 +136,7 @@ describe('dashboard login', () => {
 
 describe('demo login', () => {
   it('the demo account logs in as demo@localhost with SVC_DEMO_PASSWORD', async () => {
-    await ensureDemoAccount(svc.services, () => undefined);
+    await ensureDemoAccount(svc.services);
     expect((await ensureDemoPassword(svc.services)).generated).toBeNull();
     const session = await logIn(svc.app, DEMO_EMAIL, ENV.SVC_DEMO_PASSWORD);
     expect(session.csrf).toMatch(/^[0-9a-f]{64}$/);
@@ -147,7 +147,7 @@ describe('demo password when SVC_DEMO_PASSWORD is unset', () => {
   it('is generated once, logs in, and is kept on later starts', async () => {
     const fresh = await startTestService({ SVC_PASSWORD_SCRYPT_LOG_N: '10' });
     try {
-      await ensureDemoAccount(fresh.services, () => undefined);
+      await ensureDemoAccount(fresh.services);
       const { generated } = await ensureDemoPassword(fresh.services);
       expect(generated).toMatch(/^[a-zA-Z2-9]{20}$/);
       expect((await ensureDemoPassword(fresh.services)).generated).toBeNull();

@@ -1,8 +1,7 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { deliverAddressCheckResult, submitAddressCheck } from '../../../commands/address-check.commands.js';
-import { screenAddress, type ScreenVerdictBody } from '../../../commands/screen-address.js';
-import type { FullCheckResult } from '../../../domain/address-check/full-check-result.schema.js';
+import { screenAddress } from '../../../commands/screen-address.js';
 import type { BillingEnvelope } from '../../../domain/ledger/billing-envelope.js';
 import { isServiceError } from '../../../domain/shared/errors.js';
 import { parseAddressInput } from '../../routes/address-input.js';
@@ -68,12 +67,11 @@ export function screenDashboardRoutes(services: AppServices): FastifyPluginAsync
           await submitAddressCheck(deps, { ...caller, checkId, address, network, budget: services.pipeline.checkBudget });
           return reply.redirect(`/checks/address/${checkId}`, 303);
         }
-        const response = await screenAddress(deps, { ...caller, callId: deps.ids.newId(), address, network });
-        const body = response.body as ScreenVerdictBody & { billing: BillingEnvelope };
+        const { verdict: body, billing } = await screenAddress(deps, { ...caller, callId: deps.ids.newId(), address, network });
         return html(
           reply,
           200,
-          lightVerdictPage(user, { address, network, coverage: body.coverage, verdict: body.verdict, charged: chargedText(body.billing), at: deps.clock.now().toISOString() }),
+          lightVerdictPage(user, { address, network, coverage: body.coverage, verdict: body.verdict, charged: chargedText(billing), at: deps.clock.now().toISOString() }),
         );
       } catch (error) {
         const refused = formError(error);
@@ -85,11 +83,11 @@ export function screenDashboardRoutes(services: AppServices): FastifyPluginAsync
     app.get('/checks/address/:id', { schema: { hide: true } }, async (request, reply) => {
       const user = requireUser(request);
       const { id } = checkParams.parse(request.params);
-      const response = await deliverAddressCheckResult(deps, { checkId: id, userId: user.userId, keyId: DASHBOARD_KEY_ID });
-      if (response.status === 202) {
+      const delivery = await deliverAddressCheckResult(deps, { checkId: id, userId: user.userId, keyId: DASHBOARD_KEY_ID });
+      if (delivery.kind === 'running') {
         return html(reply, 200, runningPage(user, `/checks/address/${encodeURIComponent(id)}`));
       }
-      const body = response.body as FullCheckResult & { billing: BillingEnvelope };
+      const body = { ...delivery.result, billing: delivery.billing as BillingEnvelope };
       return html(reply, 200, fullVerdictPage(user, body, chargedText(body.billing)));
     });
   };

@@ -4,6 +4,7 @@ import { deliverTransferCheck, ownedBy } from '../../../commands/kyt/deliver-tra
 import { loadTransferCheck } from '../../../commands/kyt/transfer-check.commands.js';
 import type { BillingEnvelope } from '../../../domain/ledger/billing-envelope.js';
 import { fail } from '../../../domain/shared/errors.js';
+import { present } from '../../../domain/shared/present.js';
 import type { AppServices } from '../../services.js';
 import { requireUser } from '../session-auth.js';
 import { chargedText } from './charged-text.js';
@@ -25,10 +26,11 @@ export function transferVerdictRoutes(services: AppServices): FastifyPluginAsync
       const { id } = params.parse(request.params);
       const state = await loadTransferCheck(deps, id.toLowerCase());
       if (!ownedBy(state, user.userId)) throw fail('not_found', 'no such transfer check');
-      const response = await deliverTransferCheck(deps, state, { userId: user.userId, keyId: DASHBOARD_KEY_ID });
-      if (response.status === 202) return reply.type('text/html; charset=utf-8').send(runningPage(user, `/checks/transfer/${encodeURIComponent(id)}`, 'transfer check').value);
-      const body = response.body as unknown as TransferResultView & { billing: BillingEnvelope };
-      const cases = (await services.alerts.cases.page([state.request!.requester.channel === 'v2' ? state.request!.requester.subgroupId : ''], { checkId: body.check_id }, { page: 1, pageSize: 100 })).rows;
+      const delivery = await deliverTransferCheck(deps, state, { userId: user.userId, keyId: DASHBOARD_KEY_ID });
+      if (delivery.kind === 'running') return reply.type('text/html; charset=utf-8').send(runningPage(user, `/checks/transfer/${encodeURIComponent(id)}`, 'transfer check').value);
+      const body = { ...delivery.result, billing: delivery.billing } as unknown as TransferResultView & { billing: BillingEnvelope };
+      const { requester } = present(state.request, 'an owned check\'s request');
+      const cases = (await services.alerts.cases.page([requester.channel === 'v2' ? requester.subgroupId : ''], { checkId: body.check_id }, { page: 1, pageSize: 100 })).rows;
       return reply.type('text/html; charset=utf-8').send(transferVerdictPage(user, body, cases, chargedText(body.billing)).value);
     });
   };

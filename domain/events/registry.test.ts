@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import type { RecordedEvent } from '../ports/event-store.port.js';
+import { eventRegistry } from './registry.js';
+
+const stored = (type: string, data: unknown): RecordedEvent => ({
+  id: 'e1',
+  type,
+  data,
+  metadata: { correlationId: 'c', occurredAt: '2026-11-20T10:00:00.000Z', schemaVersion: 1 },
+  streamId: 'idem-u1-abc',
+  revision: 1n,
+  position: { commit: 1n, prepare: 1n },
+  created: new Date(0),
+});
+
+describe('the service’s event registry', () => {
+  it('reads a key’s stored HTTP response, as written before outcomes were stored, as an outcome event', () => {
+    const old = stored('IdempotentResponseStored', { callId: 'call-1', status: 200, body: { ok: true }, at: '2026-11-20T10:00:00.000Z' });
+    const expected = { type: 'IdempotentOutcomeStored', data: { callId: 'call-1', result: { kind: 'recordedAnswer', code: 200, body: { ok: true } }, at: '2026-11-20T10:00:00.000Z' } };
+    expect(eventRegistry.parse(old)).toMatchObject(expected);
+    expect(eventRegistry.upcast(old)).toMatchObject(expected);
+    expect(eventRegistry.readAs('IdempotentResponseStored')).toBe('IdempotentOutcomeStored');
+  });
+
+  it('writes every type at version 1 so far', () => {
+    for (const type of eventRegistry.types) expect(eventRegistry.versionOf(type), type).toBe(1);
+  });
+});

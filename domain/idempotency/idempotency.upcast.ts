@@ -1,0 +1,31 @@
+import { z } from 'zod';
+import type { DomainEvent } from '../shared/decider.js';
+import { idempotencyEventSchemas, type IdempotencyEvent } from './idempotency.events.js';
+
+/**
+ * Schema version 1 of a key's stored result, written until outcomes were stored: the answer the first call
+ * gave, as its code and body. Data directories written then still hold it.
+ */
+export const responseStoredV1Schema = z.object({ callId: z.string(), status: z.number().int(), body: z.unknown(), at: z.string() });
+export type ResponseStoredV1 = z.infer<typeof responseStoredV1Schema>;
+
+/** Version 1 → version 2: the recorded answer is kept verbatim, so its replay is what the client saw then. */
+export function upcastResponseStored(v1: ResponseStoredV1): Extract<IdempotencyEvent, { type: 'IdempotentOutcomeStored' }> {
+  return { type: 'IdempotentOutcomeStored', data: { callId: v1.callId, result: { kind: 'recordedAnswer', code: v1.status, body: v1.body }, at: v1.at } };
+}
+
+/** Validates a stored event of the idempotency stream, upcasting version 1; unknown types are null. */
+export function parseIdempotencyEvent(event: DomainEvent): IdempotencyEvent | null {
+  switch (event.type) {
+    case 'IdempotentResponseStored':
+      return upcastResponseStored(responseStoredV1Schema.parse(event.data));
+    case 'IdempotencyKeyClaimed':
+      return { type: event.type, data: idempotencyEventSchemas.IdempotencyKeyClaimed.parse(event.data) };
+    case 'IdempotentOutcomeStored':
+      return { type: event.type, data: idempotencyEventSchemas.IdempotentOutcomeStored.parse(event.data) };
+    case 'IdempotencyClaimReleased':
+      return { type: event.type, data: idempotencyEventSchemas.IdempotencyClaimReleased.parse(event.data) };
+    default:
+      return null;
+  }
+}

@@ -1,0 +1,33 @@
+import { inspectResultUrl, providerEntries, type InspectDelivery } from '../../commands/inspect/deliver-inspect.js';
+import type { Presented } from './presented.js';
+
+/** Bumped when a field of the inspect result body changes meaning. */
+export const INSPECT_RESULT_SCHEMA_VERSION = 1;
+
+/** 202: still running; poll `retry_url` with backoff (2 s, doubling, capped at 10 s). 200: the result, charged on its first delivery. */
+export function presentInspectDelivery(outcome: InspectDelivery): Presented<Readonly<Record<string, unknown>>> {
+  switch (outcome.kind) {
+    case 'running':
+      return { status: 202, body: { check_id: outcome.checkId, status: 'running', retry_url: inspectResultUrl(outcome.checkId), created_at: outcome.createdAt } };
+    case 'completed': {
+      const { checkId, request, state, billing } = outcome;
+      return {
+        status: 200,
+        body: {
+          schema_version: INSPECT_RESULT_SCHEMA_VERSION,
+          check_id: checkId,
+          status: 'completed',
+          address: request.address,
+          network: request.network,
+          created_at: request.at,
+          completed_at: state.finishedAt,
+          audit: state.audit,
+          providers: providerEntries(state),
+          waived_providers: request.waived,
+          skipped_providers: request.skipped,
+          billing,
+        },
+      };
+    }
+  }
+}

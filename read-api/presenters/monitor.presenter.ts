@@ -1,0 +1,49 @@
+import type { BillingEnvelope } from '../../domain/ledger/billing-envelope.js';
+import type { MonitorState } from '../../domain/monitors/monitor.decider.js';
+import { ServiceError, type Failure } from '../../domain/shared/errors.js';
+import { errorBody } from '../errors.js';
+import { monitorFromState } from '../routes/monitor-views.js';
+import { validationBody, type ValidationDetail } from '../validation.js';
+import type { Presented } from './presented.js';
+
+/** One watch asked for: created now (charged) or already watched (not charged). */
+export interface MonitorWatched {
+  readonly kind: 'watched';
+  readonly created: boolean;
+  readonly state: MonitorState;
+  readonly billing: BillingEnvelope;
+}
+
+/** One entry of a bulk request: watched, refused by a command (its failure), or invalid (its locations). */
+export type BulkEntryOutcome = MonitorWatched | { readonly kind: 'refused'; readonly failure: Failure } | { readonly kind: 'invalid'; readonly detail: ValidationDetail[] };
+
+export interface BulkWatched {
+  readonly kind: 'bulk';
+  readonly entries: readonly BulkEntryOutcome[];
+}
+
+/** POST /v2/monitors: 201 created (charged), 200 already watched. */
+export const presentMonitorWatched = (outcome: MonitorWatched): Presented<Readonly<Record<string, unknown>>> => ({
+  status: outcome.created ? 201 : 200,
+  body: { ...monitorFromState(outcome.state), billing: outcome.billing },
+});
+
+/** One bulk entry as the single POST would answer it. */
+function presentEntry(entry: BulkEntryOutcome, index: number): Presented<unknown> {
+  switch (entry.kind) {
+    case 'watched':
+      return presentMonitorWatched(entry);
+    case 'refused':
+      return errorBody(new ServiceError(entry.failure));
+    case 'invalid':
+      // Locations name the entry: ["body", "monitors", 3, "address"].
+      return validationBody(entry.detail.map((d) => ({ ...d, loc: ['body', 'monitors', index, ...d.loc.slice(1)] })));
+  }
+}
+
+/** POST /v2/monitors/bulk: 200 with one result per entry (its status and body) and a summary. */
+export function presentBulkWatched(outcome: BulkWatched): Presented<Readonly<Record<string, unknown>>> {
+  const results = outcome.entries.map((entry, index) => ({ index, ...presentEntry(entry, index) }));
+  const count = (status: number) => results.filter((r) => r.status === status).length;
+  return { status: 200, body: { results, summary: { created: count(201), existing: count(200), failed: results.length - count(201) - count(200) } } };
+}

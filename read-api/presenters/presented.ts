@@ -1,0 +1,23 @@
+import type { KeyedResult } from '../../commands/idempotent-call.js';
+
+/** A command's outcome as HTTP: the status and the body, shaped here and nowhere in commands/ or domain/. */
+export interface Presented<Body> {
+  readonly status: number;
+  readonly body: Body;
+}
+
+/**
+ * The answer to a call under an Idempotency-Key: the outcome presented, or an answer recorded before
+ * outcomes were stored, verbatim; a replay has `billing.replay: true` (nothing was charged by it).
+ */
+export function presentKeyed<Outcome, Body>(result: KeyedResult<Outcome>, present: (outcome: Outcome) => Presented<Body>): Presented<unknown> {
+  const presented = result.kind === 'outcome' ? present(result.outcome) : { status: result.code, body: result.body };
+  return result.replay ? { status: presented.status, body: markReplay(presented.body) } : presented;
+}
+
+function markReplay(body: unknown): unknown {
+  if (body !== null && typeof body === 'object' && 'billing' in body && body.billing !== null && typeof body.billing === 'object') {
+    return { ...body, billing: { ...body.billing, replay: true } };
+  }
+  return body;
+}
