@@ -10,7 +10,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
   const words: string[] = [];
   const flags: Record<string, string | true> = {};
   for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
+    const arg = argv[i] ?? '';
     if (arg.startsWith('--')) {
       // Split at the first `=` only: `--evidence=https://x/?a=b` keeps its whole value.
       const body = arg.slice(2);

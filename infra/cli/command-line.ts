@@ -31,7 +31,9 @@ function buildProgram(output: { out: string; err: string }, chosen: (verb: strin
     const command = parent.command(second ?? first).description(spec.summary);
     for (const argument of spec.arguments ?? []) command.argument(argument);
     for (const [flags, description] of spec.options ?? []) command.option(flags, description);
-    command.action(() => chosen(verb, command));
+    command.action(() => {
+      chosen(verb, command);
+    });
   }
   return program;
 }
@@ -42,7 +44,8 @@ function parsedArgsOf(verb: string, command: Command): ParsedArgs {
   for (const option of command.options) {
     const value: unknown = command.getOptionValue(option.attributeName());
     if (value === undefined || value === false) continue;
-    flags[flagName(option.flags)] = value === true ? true : String(value);
+    // Declared options hold `true` (a switch) or the string given (commander parses no other types here).
+    flags[flagName(option.flags)] = typeof value === 'string' ? value : true;
   }
   return { words: [...verb.split(' '), ...command.args], flags };
 }

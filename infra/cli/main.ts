@@ -5,7 +5,12 @@ import { dataDirOf, findRunningService } from './service-file.js';
 import type { VerbResult } from './verbs.js';
 
 /** Written in full before process.exit, which does not wait for a piped stdout to drain. */
-const writeOut = (text: string) => new Promise<void>((done) => process.stdout.write(text, () => done()));
+const writeOut = (text: string) =>
+  new Promise<void>((done) => {
+    process.stdout.write(text, () => {
+      done();
+    });
+  });
 
 /**
  * `npx tsx infra/cli/main.ts <verb> [--flags]` (or `npm run --silent cli -- …`): JSON on stdout, a
