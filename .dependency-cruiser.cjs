@@ -1,5 +1,5 @@
 /**
- * The import directions of DESIGN.md §2, checked in CI (`npm run lint`).
+ * The import directions of docs/ARCHITECTURE.md#layers-and-import-directions, checked in CI (`npm run lint`).
  * domain ← commands ← processors; domain ← projections; read-api sees domain, commands and the
  * read-model repositories in projections; only infra/ and test/ may import infra/.
  */

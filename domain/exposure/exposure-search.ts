@@ -5,7 +5,7 @@ import type { CategoryExposure, ExposureBudget, ExposurePath, ExposureResult } f
 import type { Classify, NodeLabel } from './node-label.js';
 
 /**
- * Breadth-first, USD-weighted exposure of an anchor address (research/aml-anchors.md §3).
+ * Breadth-first, USD-weighted exposure of an anchor address (docs/ARCHITECTURE.md#exposure-search).
  *
  * - Haircut: a node's share of the anchor's flow passes to its counterparties in proportion to what each
  *   sent it (incoming) or received from it (outgoing): share(m) += share(n) · value(m↔n) / total(n).

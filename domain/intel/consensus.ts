@@ -14,7 +14,7 @@ import { categoryOf, LEVEL_TO_RISK, type RiskLevel, type Taxonomy } from './taxo
  * risk_level: `sanctioned` when a sanctions registry lists the address, else the primary category's
  * level (severe→critical … low→low), `none` without a risk category.
  * risk_score: 100 when sanctioned; else the level's band (low 10–39, medium 40–69, high 70–89,
- * critical 90–99; the bands of research/aml-anchors.md §5.7) entered in proportion to the primary
+ * critical 90–99; the bands of docs/ARCHITECTURE.md#consensus-and-score-bands) entered in proportion to the primary
  * category's p: score = band.min + round((band.max − band.min) · p). 0 without a risk category.
  */
 

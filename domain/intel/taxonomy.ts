@@ -1,6 +1,6 @@
 /**
  * The category taxonomy, versioned: a verdict's levels and severities are only comparable within one
- * version. Slugs, levels and severities follow research/aml-anchors.md §2a (levels: severe 9–10,
+ * version. Slugs, levels and severities follow docs/ARCHITECTURE.md#taxonomy (levels: severe 9–10,
  * high 7–8, medium 4–6, low 1–3, info 0). Three slugs are added for what the imported data says and
  * §2a has no home for: `extremism` (GraphSense concept of that name), `marketplace` (NFT and goods
  * marketplaces, Etherscan's "market" label cloud) and `named_entity` (a known name whose kind the

@@ -2,7 +2,7 @@ import { TAXONOMY } from '../intel/taxonomy.js';
 import type { Policy } from './policy.types.js';
 
 /**
- * The standard policy, version 2026-11-1: the default rules of research/aml-anchors.md §2b applied to
+ * The standard policy, version 2026-11-1: the default rules of docs/ARCHITECTURE.md#standard-policy applied to
  * incoming transfers. Within each rule type the first rule that matches a category wins, so every
  * category raises at most one direct, one indirect and one pattern alert. Unknown senders match no
  * rule: unknown never auto-rejects. The composite-score rules of §2b (11, 12) are left out: the

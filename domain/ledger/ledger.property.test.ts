@@ -8,7 +8,7 @@ import type { LedgerEvent, Plan } from './ledger.events.js';
 
 /**
  * Random command sequences against the ledger decider, audited after every step by code that reads
- * only the event list (research/reliability-anchors.md §3.4, TigerBeetle's auditor pattern): exactly-once
+ * only the event list (docs/ARCHITECTURE.md#ledger-invariants, TigerBeetle's auditor pattern): exactly-once
  * charges, no overdraft, refunds bounded by their charge, caps and quotas as they stood at the time of
  * each charge, conservation of money, and replay determinism. A small independent model also predicts
  * each command's outcome (accepted, nothing, or which refusal).

@@ -3,10 +3,8 @@ import type { FastifyInstance } from 'fastify';
 import { isServiceError } from '../../domain/shared/errors.js';
 import type { Services } from '../bootstrap.js';
 import { parseArgs } from './args.js';
-import { lineProgress } from './progress.js';
+import { lineProgress, NDJSON } from './progress.js';
 import { runVerb } from './verbs.js';
-
-export const NDJSON = 'application/x-ndjson';
 
 /**
  * POST /admin/cli: the CLI's verbs run inside the service; loopback callers with the admin token only.

@@ -10,9 +10,13 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
   const words: string[] = [];
   const flags: Record<string, string | true> = {};
   for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
+    const arg = argv[i] ?? '';
     if (arg.startsWith('--')) {
-      const [name, inline] = arg.slice(2).split('=', 2) as [string, string | undefined];
+      // Split at the first `=` only: `--evidence=https://x/?a=b` keeps its whole value.
+      const body = arg.slice(2);
+      const equals = body.indexOf('=');
+      const name = equals === -1 ? body : body.slice(0, equals);
+      const inline = equals === -1 ? undefined : body.slice(equals + 1);
       const next = argv[i + 1];
       if (inline !== undefined) flags[name] = inline;
       else if (next !== undefined && !next.startsWith('--')) {

@@ -8,7 +8,7 @@ import { flag, requiredFlag, type ParsedArgs } from './args.js';
 
 const list = (value: string): string[] => value.split(',').map((s) => s.trim()).filter(Boolean);
 
-/** Operator verbs of the multi-provider inspect (README, "Multi-provider inspect"). */
+/** Operator verbs of the multi-provider inspect (docs/api.md#post-v2inspect-address-multi-provider-inspect). */
 export const INSPECT_VERBS: Record<string, (services: Services, args: ParsedArgs) => Promise<{ exitCode: number; output: unknown }>> = {
   /** The configured providers: alias, adapter, global switch, networks (never a key). */
   async 'providers list'(services) {

@@ -1,40 +1,41 @@
 import { isServiceError } from '../../domain/shared/errors.js';
-import { createServices } from '../bootstrap.js';
-import { loadConfig } from '../config.js';
-import { parseArgs } from './args.js';
+import { argvOf, parseCommandLine } from './command-line.js';
 import { runRemoteVerb } from './remote-verb.js';
-import { findRunningService } from './service-file.js';
-import { runVerb, type VerbResult } from './verbs.js';
+import { dataDirOf, findRunningService } from './service-file.js';
+import type { VerbResult } from './verbs.js';
+
+/** Written in full before process.exit, which does not wait for a piped stdout to drain. */
+const writeOut = (text: string) =>
+  new Promise<void>((done) => {
+    process.stdout.write(text, () => {
+      done();
+    });
+  });
 
 /**
- * `npm run cli -- <verb> [--flags]`: JSON on stdout, non-zero exit on failure. While the service runs on
- * the same DATA_DIR the verb is sent to it; otherwise the CLI opens the data directory itself.
+ * `npx tsx infra/cli/main.ts <verb> [--flags]` (or `npm run --silent cli -- …`): JSON on stdout, a
+ * non-zero exit on failure, 2 for a usage error (unknown verb or flag: the message and the verb's usage
+ * on stderr). While the service runs on the same DATA_DIR the verb is sent to it; otherwise the CLI
+ * opens the data directory itself. Each path imports only what it needs (start-up time).
  */
 async function main(argv: string[]): Promise<number> {
-  // A long-running stdio MCP server, not a JSON verb: it opens no data directory and owns stdout.
-  // (loaded only for it: the other verbs need none of the MCP client and wallet code)
-  if (argv[0] === 'mcp-proxy') return (await import('./mcp-proxy-verb.js')).runMcpProxy(parseArgs(argv));
-  const config = loadConfig();
-  const running = await findRunningService(config.DATA_DIR);
-  let result: VerbResult;
-  if (running) {
-    result = await runRemoteVerb(running, argv);
-  } else {
-    // On a shared EventStoreDB the deployment's own processes relay and process; the CLI only folds and acts.
-    const local = config.ROLE === 'all' && config.EVENT_STORE === 'esdb' ? { ...config, ROLE: 'api' as const } : config;
-    const services = await createServices(local, (line) => process.stderr.write(`${line}\n`));
-    try {
-      await services.start();
-      result = await runVerb(services, parseArgs(argv));
-    } finally {
-      await services.close();
-    }
+  const line = parseCommandLine(argv);
+  if (line.kind === 'help') {
+    await writeOut(line.text);
+    return 0;
   }
+  if (line.kind === 'refused') {
+    process.stderr.write(line.text);
+    await writeOut(`${JSON.stringify({ error: line.error }, null, 2)}\n`);
+    return 2;
+  }
+  // A long-running stdio MCP server, not a JSON verb: it opens no data directory and owns stdout.
+  if (line.verb === 'mcp-proxy') return (await import('./mcp-proxy-verb.js')).runMcpProxy(line.args);
+  const running = await findRunningService(dataDirOf(process.env));
+  const result: VerbResult = running ? await runRemoteVerb(running, argvOf(line.args)) : await (await import('./local-verb.js')).runLocalVerb(line.args);
   if (result.jsonLines) {
     process.stderr.write(`${JSON.stringify(result.output)}\n`);
-    // Written in full before the exit below: process.exit does not wait for a piped stdout to drain.
-    const text = result.jsonLines.map((line) => `${JSON.stringify(line)}\n`).join('');
-    await new Promise<void>((done) => process.stdout.write(text, () => done()));
+    await writeOut(result.jsonLines.map((jsonLine) => `${JSON.stringify(jsonLine)}\n`).join(''));
   } else {
     process.stdout.write(`${JSON.stringify(result.output, null, 2)}\n`);
   }

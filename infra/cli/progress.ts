@@ -39,6 +39,9 @@ export interface VerbIo {
 
 export const terminalIo: VerbIo = { progress: stderrProgress };
 
+/** The admin route's streamed answer (declared here, not in admin-route.ts: the CLI's client side must not load the verbs). */
+export const NDJSON = 'application/x-ndjson';
+
 /** One progress update as a line of the admin route's NDJSON stream. */
 export interface ProgressLine {
   readonly progress: { readonly phase: string; readonly done: number; readonly total: number; readonly detail: string };

@@ -1,5 +1,4 @@
-import { NDJSON } from './admin-route.js';
-import { stderrProgress, type ProgressLine } from './progress.js';
+import { NDJSON, stderrProgress, type ProgressLine } from './progress.js';
 import type { ServiceFile } from './service-file.js';
 import type { VerbResult } from './verbs.js';
 

@@ -14,6 +14,12 @@ export interface ServiceFile {
 
 const path = (dataDir: string) => join(dataDir, 'service.json');
 
+/**
+ * DATA_DIR as config.ts reads it (same default; a test keeps them equal), without loading the whole
+ * configuration: finding the running service must not cost the configuration's imports.
+ */
+export const dataDirOf = (env: NodeJS.ProcessEnv): string => env.DATA_DIR ?? './data';
+
 export async function announceService(dataDir: string, port: number): Promise<ServiceFile> {
   const file = { pid: process.pid, port, token: randomBytes(32).toString('hex') };
   await writeFile(path(dataDir), JSON.stringify(file), { mode: 0o600 });

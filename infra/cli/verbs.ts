@@ -21,6 +21,7 @@ import { FULL_CHECK_VERBS } from './full-check-verbs.js';
 import { PROJECTION_VERBS } from './projection-verbs.js';
 import { MONITOR_VERBS } from './monitor-verbs.js';
 import type { VerbIo } from './progress.js';
+import { acceptedFlags } from './verb-catalog.js';
 
 export interface VerbResult {
   readonly exitCode: number;
@@ -128,8 +129,14 @@ export const VERBS: Record<string, (services: Services, args: ParsedArgs, io?: V
 /** `io` defaults to the terminal (each verb's own default); the admin route streams progress instead. */
 export async function runVerb(services: Services, args: ParsedArgs, io?: VerbIo): Promise<VerbResult> {
   const name = [args.words.slice(0, 2).join(' '), args.words[0] ?? ''].find((n) => n in VERBS);
-  if (!name) {
+  const verb = name === undefined ? undefined : VERBS[name];
+  if (name === undefined || verb === undefined) {
     return { exitCode: 2, output: { error: { code: 'bad_request', message: `unknown command "${args.words.join(' ')}"`, commands: Object.keys(VERBS) } } };
   }
-  return VERBS[name]!(services, args, io);
+  // A flag the verb does not read is refused, not ignored (`deposit … --dry-run` once deposited).
+  const unknown = Object.keys(args.flags).filter((given) => !acceptedFlags(name).includes(given));
+  if (unknown.length > 0) {
+    return { exitCode: 2, output: { error: { code: 'bad_request', message: `unknown option --${unknown.join(', --')} for "${name}"; accepted: ${acceptedFlags(name).map((f) => `--${f}`).join(', ') || 'none'}` } } };
+  }
+  return verb(services, args, io);
 }

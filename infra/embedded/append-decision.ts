@@ -49,7 +49,7 @@ export function validateAppend(stream: string, events: readonly EventData[], exp
 }
 
 /**
- * EventStoreDB's optimistic concurrency and idempotence rule (research/architecture-anchors.md §3):
+ * EventStoreDB's optimistic concurrency and idempotence rule (docs/ARCHITECTURE.md#the-event-stores-append-rule):
  * expected == current writes; expected > current conflicts; expected < current is a retry that succeeds
  * without writing only if every id sits exactly at the revisions after `expected`. 'any' (and
  * 'stream_exists' once the stream exists) treats the append as a retry when its first id is already in the

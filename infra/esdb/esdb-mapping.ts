@@ -13,7 +13,7 @@ import type { EventData, EventMetadata, ExpectedRevision, Position, RecordedEven
 import { NO_STREAM_REVISION } from '../../domain/ports/event-store.port.js';
 import { fail } from '../../domain/shared/errors.js';
 
-/** Conversions between the port and @eventstore/db-client 6, in one place (research/architecture-anchors §3). */
+/** Conversions between the port and @eventstore/db-client 6, in one place (docs/ARCHITECTURE.md#the-event-stores-append-rule). */
 
 export function toExpected(expected: ExpectedRevision): AppendExpectedRevision {
   if (expected === 'any') return ANY;

@@ -13,7 +13,7 @@ import {
 
 /**
  * A model of the event store for fast-check's model-based testing: streams are plain arrays of ids, and the
- * append rule is restated as simply as possible (research/architecture-anchors.md §3).
+ * append rule is restated as simply as possible (docs/ARCHITECTURE.md#the-event-stores-append-rule).
  */
 
 interface ModelEvent {
