@@ -5,7 +5,7 @@ import type { ErrorCode } from '../../domain/shared/errors.js';
 import { paymentPayloadSchema, paymentRequirementsSchema } from '../../domain/x402/x402-wire.js';
 import { coverageSchema, verdictSchema } from '../../domain/intel/screen-verdict.schema.js';
 import { HTTP_STATUS, X402_PUBLIC_5XX } from '../errors.js';
-import { addressField, chainField, isoTimestamp, networkOut, txHashField } from './common.js';
+import { addressField, chainField, isoTimestamp, networkField, networkOut, txHashField } from './common.js';
 import { closingBody, DESCRIPTIONS, errorEnvelope } from './errors.js';
 import { transferResultSchema } from './transfer.js';
 
@@ -112,7 +112,8 @@ function x402ErrorResponses(codes: readonly ErrorCode[]): Record<number, z.ZodTy
 const withReceipt = (schema: z.ZodType, description: string) => schema.meta({ description, headers: RECEIPT_HEADERS });
 const pollLater = (schema: z.ZodType, description: string) => schema.meta({ description, headers: { 'retry-after': { type: 'integer' } } });
 
-const addressParams = z.object({ chain: z.string().meta({ enum: ['BSC', 'ETH', 'TRON'], example: 'ETH' }), address: addressField });
+// the path's `chain` of the address routes names a screening network (case-insensitive)
+const addressParams = z.object({ chain: networkField, address: addressField });
 const idParams = z.object({ id: z.string().meta({ format: 'uuid' }) });
 const paymentHeaders = z.object({
   'x-payment': z
@@ -159,7 +160,7 @@ export const X402_ROUTE_SCHEMAS: Readonly<Record<string, X402RouteSchema>> = {
   'POST /explore': {
     summary: 'Graph exposure job (asynchronous): 202 with the free result URL',
     headers: paymentHeaders,
-    body: z.strictObject({ address: addressField, network: z.string().max(20).meta({ enum: ['BSC', 'ETH', 'TRON'] }), direction: z.enum(['in', 'out', 'both']).optional(), max_hops: z.number().int().min(1).max(20).optional(), max_nodes: z.number().int().min(1).optional() }),
+    body: z.strictObject({ address: addressField, network: networkField, direction: z.enum(['in', 'out', 'both']).optional(), max_hops: z.number().int().min(1).max(20).optional(), max_nodes: z.number().int().min(1).optional() }),
     response: { 202: withReceipt(exploreStarted.extend(paid), 'Paid and running: fetch result_url'), ...x402ErrorResponses([...PAID, 'chain_unsupported', 'address_invalid', 'validation_error', 'unsupported_media_type']) },
   },
   'GET /explore/:id/result': {
