@@ -88,7 +88,7 @@ export function errorResponses(codes: readonly ErrorCode[], public5xx: ReadonlyS
     const envelope = errorEnvelope(statusCodes);
     const schema = status === 503 ? z.union([envelope, closingBody]) : envelope;
     const example = statusCodes.map((code) => ERROR_EXAMPLES[code]).find((body) => body !== undefined);
-    responses[status] = schema.meta({ description: DESCRIPTIONS[status] ?? `Error ${status}`, ...(example ? { example } : {}) });
+    responses[status] = schema.meta({ description: DESCRIPTIONS[status] ?? `Error ${String(status)}`, ...(example ? { example } : {}) });
   }
   return responses;
 }

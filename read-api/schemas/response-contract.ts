@@ -30,7 +30,7 @@ export function firstDifference(a: unknown, b: unknown, path = '$'): string | nu
   if (Array.isArray(a) && Array.isArray(b)) {
     if (a.length !== b.length) return `${path}.length`;
     for (let i = 0; i < a.length; i++) {
-      const found = firstDifference(a[i], b[i], `${path}[${i}]`);
+      const found = firstDifference(a[i], b[i], `${path}[${String(i)}]`);
       if (found) return found;
     }
     return null;
@@ -58,7 +58,7 @@ export function responseSerializerCompiler(check: boolean): FastifySerializerCom
     (data) => {
       if (check) {
         const violation = contractViolation(schema, data);
-        if (violation) throw new ResponseContractError(`${method} ${url} ${httpStatus}: the body does not match its schema: ${violation}`);
+        if (violation) throw new ResponseContractError(`${method} ${url} ${httpStatus ?? ''}: the body does not match its schema: ${violation}`);
       }
       return JSON.stringify(data);
     };
@@ -70,8 +70,8 @@ export function checkDeclaredStatuses(app: FastifyInstance): void {
     const declared = (request.routeOptions.schema?.response ?? null) as Record<string, unknown> | null;
     if (declared && !(String(reply.statusCode) in declared)) {
       // log too: the 500 this becomes may itself be what a test sees
-      request.log.error(`${request.method} ${request.routeOptions.url ?? request.url} answered undeclared status ${reply.statusCode}`);
-      if (reply.statusCode !== 500) throw new ResponseContractError(`${request.method} ${request.routeOptions.url ?? request.url} answered ${reply.statusCode}, which its schema does not declare`);
+      request.log.error(`${request.method} ${request.routeOptions.url ?? request.url} answered undeclared status ${String(reply.statusCode)}`);
+      if (reply.statusCode !== 500) throw new ResponseContractError(`${request.method} ${request.routeOptions.url ?? request.url} answered ${String(reply.statusCode)}, which its schema does not declare`);
     }
     return payload;
   });

@@ -95,7 +95,7 @@ function x402ErrorResponses(codes: readonly ErrorCode[]): Record<number, z.ZodTy
   const responses: Record<number, z.ZodType> = {};
   for (const [status, statusCodes] of byStatus) {
     const envelope = errorEnvelope(statusCodes, { details: false });
-    const description = DESCRIPTIONS[status] ?? `Error ${status}`;
+    const description = DESCRIPTIONS[status] ?? `Error ${String(status)}`;
     if (status === 402) {
       // no payment at all: an empty body, the quote in the header; a refused payment: the envelope
       responses[status] = z.union([z.strictObject({}), envelope]).meta({ description: 'Pay the quote in payment-required (a refused proof says why)', headers: QUOTE_HEADERS });

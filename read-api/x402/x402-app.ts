@@ -56,7 +56,7 @@ export async function buildX402App(
   if (checkResponses) checkDeclaredStatuses(app);
   describeX402Routes(app);
   await app.register(swagger, x402OpenApiOptions);
-  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  app.get('/openapi.json', { schema: { hide: true } }, (_request, reply) => reply.send(app.swagger()));
   const limiter = createRateLimiter({ clock: services.deps.clock, ...services.limits, limits: services.rateLimits });
 
   app.addHook('onSend', async (_request, reply) => {

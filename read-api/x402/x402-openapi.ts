@@ -12,7 +12,7 @@ import { X402_HEADER_COMPONENTS, X402_ROUTE_SCHEMAS } from '../schemas/x402.js';
  */
 export function describeX402Routes(app: FastifyInstance): void {
   // documented parts are not validated here: each handler parses its own input
-  app.setValidatorCompiler(() => (data) => ({ value: data }));
+  app.setValidatorCompiler(() => (data: unknown) => ({ value: data }));
   app.addHook('onRoute', (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     const described = methods.map((method) => X402_ROUTE_SCHEMAS[`${method} ${route.url}`]).find((schema) => schema !== undefined);
@@ -24,7 +24,8 @@ export function describeX402Routes(app: FastifyInstance): void {
 
 const components = Object.fromEntries(
   Object.entries(X402_HEADER_COMPONENTS).map(([name, schema]) => {
-    const { $schema: _dialect, ...json } = z.toJSONSchema(schema, { target: 'openapi-3.0', io: 'output' });
+    const json: Record<string, unknown> = { ...z.toJSONSchema(schema, { target: 'openapi-3.0', io: 'output' }) };
+    delete json.$schema; // a JSON Schema dialect marker, not an OpenAPI 3.0 keyword
     return [name, json];
   }),
 );

@@ -32,6 +32,18 @@ interface Document {
   paths: Record<string, Record<string, Operation>>;
 }
 
+/** The named part, or a failed test that says which is missing. */
+function must<T>(value: T | undefined, what: string): T {
+  if (value === undefined) throw new Error(`the document has no ${what}`);
+  return value;
+}
+const operation = (doc: Document, path: string, method: string): Operation => must(doc.paths[path]?.[method], `${method} ${path}`);
+const responseOf = (op: Operation, status: string) => must(op.responses[status], `${status} response`);
+const jsonSchemaOf = (op: Operation, status: string): Schema => must(responseOf(op, status).content?.['application/json']?.schema, `${status} content`);
+const bodyOf = (op: Operation): Schema => must(op.requestBody?.content['application/json']?.schema, 'request body');
+const fieldOf = (schema: Schema, field: string): Schema => must(schema.properties?.[field], `field ${field}`);
+const matches = (schema: Schema, value: string): boolean => new RegExp(must(schema.pattern, 'pattern')).test(value);
+
 const operations = (doc: Document) =>
   Object.entries(doc.paths).flatMap(([path, methods]) => Object.entries(methods).map(([method, op]) => ({ name: `${method.toUpperCase()} ${path}`, op })));
 
@@ -76,24 +88,26 @@ function describesEveryStatus(doc: Document): string[] {
   return problems;
 }
 
-let svc: TestService;
+let svc: TestService | undefined;
 let v2: Document;
-let x402: FastifyInstance;
+let x402: FastifyInstance | undefined;
 let x402Doc: Document;
 
 beforeAll(async () => {
   // a 402 touches no chain: the RPC is never called (nothing listens on port 9)
-  svc = await startTestService({
+  const started = await startTestService({
     X402_PAY_TO: madeUpEvmAddress('openapi-pay-to'),
     X402_NETWORK: 'base-sepolia',
     X402_RPC_URL: 'http://127.0.0.1:9',
     X402_GAS_WALLET_KEY: `0x${'11'.repeat(32)}`,
   });
-  v2 = (await svc.app.inject({ method: 'GET', url: '/v2/openapi.json' })).json();
-  const x402Services = svc.services.x402.app;
+  svc = started;
+  v2 = (await started.app.inject({ method: 'GET', url: '/v2/openapi.json' })).json();
+  const x402Services = started.services.x402.app;
   if (!x402Services) throw new Error('the x402 app is not configured');
-  x402 = await buildX402App(x402Services);
-  x402Doc = (await x402.inject({ method: 'GET', url: '/openapi.json' })).json();
+  const app = await buildX402App(x402Services);
+  x402 = app;
+  x402Doc = (await app.inject({ method: 'GET', url: '/openapi.json' })).json();
 });
 afterAll(async () => {
   await x402?.close();
@@ -107,40 +121,41 @@ describe('GET /v2/openapi.json', () => {
   });
 
   it('states the real statuses: 202 for submits, 201 for creations, 204 for deletions', () => {
-    expect(Object.keys(v2.paths['/v2/check-address']!.post!.responses)).toContain('202');
-    expect(Object.keys(v2.paths['/v2/check-address/{check_id}/result']!.get!.responses)).toEqual(expect.arrayContaining(['200', '202', '404', '502']));
-    expect(Object.keys(v2.paths['/v1/webhooks']!.post!.responses)).toContain('201');
-    expect(v2.paths['/v1/webhooks/{id}']!.delete!.responses['204']!.content).toBeUndefined();
-    expect(v2.paths['/v2/monitors/{id}']!.delete!.responses['204']).toBeDefined();
+    expect(Object.keys(operation(v2, '/v2/check-address', 'post').responses)).toContain('202');
+    expect(Object.keys(operation(v2, '/v2/check-address/{check_id}/result', 'get').responses)).toEqual(expect.arrayContaining(['200', '202', '404', '502']));
+    expect(Object.keys(operation(v2, '/v1/webhooks', 'post').responses)).toContain('201');
+    expect(responseOf(operation(v2, '/v1/webhooks/{id}', 'delete'), '204').content).toBeUndefined();
+    expect(responseOf(operation(v2, '/v2/monitors/{id}', 'delete'), '204').content).toBeUndefined();
   });
 
   it('gives the error envelope per status with its codes (402 on a charged call: the refusals)', () => {
-    const screen = v2.paths['/v2/screen']!.post!.responses;
-    expect(errorCodesOf(screen['401']!.content!['application/json']!.schema).sort()).toEqual(['invalid_api_key', 'missing_api_key']);
-    expect(errorCodesOf(screen['402']!.content!['application/json']!.schema).sort()).toEqual(['insufficient_funds', 'monthly_cap_exceeded', 'quota_exceeded']);
-    expect(errorCodesOf(screen['400']!.content!['application/json']!.schema).sort()).toEqual(['bad_request', 'unsupported_network']);
-    expect(screen['422']!.content!['application/json']!.schema.properties).toHaveProperty('detail');
+    const screen = operation(v2, '/v2/screen', 'post');
+    expect(errorCodesOf(jsonSchemaOf(screen, '401')).sort()).toEqual(['invalid_api_key', 'missing_api_key']);
+    expect(errorCodesOf(jsonSchemaOf(screen, '402')).sort()).toEqual(['insufficient_funds', 'monthly_cap_exceeded', 'quota_exceeded']);
+    expect(errorCodesOf(jsonSchemaOf(screen, '400')).sort()).toEqual(['bad_request', 'unsupported_network']);
+    expect(jsonSchemaOf(screen, '422').properties).toHaveProperty('detail');
   });
 
   it('takes networks and chains from the code’s own lists, and patterns for addresses and hashes', () => {
-    const screenBody = v2.paths['/v2/screen']!.post!.requestBody!.content['application/json']!.schema;
-    expect(screenBody.properties!.network!.enum).toEqual([...SCREEN_NETWORKS]);
-    expect(new RegExp(screenBody.properties!.address!.pattern!).test('0x' + 'ab'.repeat(20))).toBe(true);
-    expect(new RegExp(screenBody.properties!.address!.pattern!).test('T' + 'x'.repeat(33))).toBe(true);
-    expect(new RegExp(screenBody.properties!.address!.pattern!).test('0x1234')).toBe(false);
-    const transferBody = v2.paths['/v2/check-transfer']!.post!.requestBody!.content['application/json']!.schema;
-    expect(transferBody.properties!.chain!.enum).toEqual([...TRANSFER_CHAINS]);
-    expect(new RegExp(transferBody.properties!.tx_hash!.pattern!).test('0x' + 'cd'.repeat(32))).toBe(true);
-    expect(new RegExp(transferBody.properties!.tx_hash!.pattern!).test('0x' + 'cd'.repeat(20))).toBe(false);
+    const screenBody = bodyOf(operation(v2, '/v2/screen', 'post'));
+    expect(fieldOf(screenBody, 'network').enum).toEqual([...SCREEN_NETWORKS]);
+    expect(matches(fieldOf(screenBody, 'address'), '0x' + 'ab'.repeat(20))).toBe(true);
+    expect(matches(fieldOf(screenBody, 'address'), 'T' + 'x'.repeat(33))).toBe(true);
+    expect(matches(fieldOf(screenBody, 'address'), '0x1234')).toBe(false);
+    const transferBody = bodyOf(operation(v2, '/v2/check-transfer', 'post'));
+    expect(fieldOf(transferBody, 'chain').enum).toEqual([...TRANSFER_CHAINS]);
+    expect(matches(fieldOf(transferBody, 'tx_hash'), '0x' + 'cd'.repeat(32))).toBe(true);
+    expect(matches(fieldOf(transferBody, 'tx_hash'), '0x' + 'cd'.repeat(20))).toBe(false);
   });
 
   it('declares security: [] on the public routes only; the rest inherit the bearer requirement', async () => {
     expect(v2.security).toEqual([{ bearer: [] }]);
-    const open = operations(v2).filter(({ op }) => op.security !== undefined).map(({ name }) => name);
-    expect(open.sort()).toEqual(['GET /v2/health', 'GET /v2/networks']);
-    for (const name of open) expect(operations(v2).find((o) => o.name === name)!.op.security).toEqual([]);
+    const open = operations(v2).filter(({ op }) => op.security !== undefined);
+    expect(open.map(({ name }) => name).sort()).toEqual(['GET /v2/health', 'GET /v2/networks']);
+    for (const { op } of open) expect(op.security).toEqual([]);
     // and they are really public
-    for (const url of ['/v2/health', '/v2/networks']) expect((await svc.app.inject({ method: 'GET', url })).statusCode).toBe(200);
+    const app = must(svc, 'service').app;
+    for (const url of ['/v2/health', '/v2/networks']) expect((await app.inject({ method: 'GET', url })).statusCode).toBe(200);
   });
 });
 
@@ -152,18 +167,17 @@ describe('GET /openapi.json on the x402 port', () => {
   });
 
   it('documents the 402: the quote header, an empty body or the refusal envelope, and the X-PAYMENT header', () => {
-    const screen = x402Doc.paths['/screen/{chain}/{address}']!.get!;
-    expect(screen.parameters!.map((p) => `${p.in}:${p.name}`)).toEqual(expect.arrayContaining(['header:x-payment', 'path:chain', 'path:address']));
-    const quote = screen.responses['402']!;
-    expect(quote.headers).toHaveProperty('payment-required');
-    expect(errorCodesOf(quote.content!['application/json']!.schema).sort()).toEqual(['payment_expired', 'payment_invalid', 'payment_replayed', 'payment_required', 'payment_underpaid']);
-    expect(screen.responses['200']!.headers).toHaveProperty('payment-response');
-    expect(x402Doc.components!.schemas).toHaveProperty('X402PaymentRequired');
-    expect(x402Doc.components!.schemas).toHaveProperty('X402PaymentPayload');
+    const screen = operation(x402Doc, '/screen/{chain}/{address}', 'get');
+    expect((screen.parameters ?? []).map((p) => `${p.in}:${p.name}`)).toEqual(expect.arrayContaining(['header:x-payment', 'path:chain', 'path:address']));
+    expect(responseOf(screen, '402').headers).toHaveProperty('payment-required');
+    expect(errorCodesOf(jsonSchemaOf(screen, '402')).sort()).toEqual(['payment_expired', 'payment_invalid', 'payment_replayed', 'payment_required', 'payment_underpaid']);
+    expect(responseOf(screen, '200').headers).toHaveProperty('payment-response');
+    expect(x402Doc.components?.schemas).toHaveProperty('X402PaymentRequired');
+    expect(x402Doc.components?.schemas).toHaveProperty('X402PaymentPayload');
   });
 
   it('the quote a real 402 carries is exactly the documented X402PaymentRequired', async () => {
-    const response = await x402.inject({ method: 'GET', url: `/screen/eth/${madeUpEvmAddress('openapi-quote')}` });
+    const response = await must(x402, 'x402 app').inject({ method: 'GET', url: `/screen/eth/${madeUpEvmAddress('openapi-quote')}` });
     expect(response.statusCode).toBe(402);
     const header = response.headers['payment-required'];
     expect(typeof header).toBe('string');
