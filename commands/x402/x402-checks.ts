@@ -1,3 +1,4 @@
+import { checkStream } from '../../domain/address-check/address-check.events.js';
 import type { ExposureBudget } from '../../domain/exposure/exposure.schema.js';
 import type { ExploreDirection } from '../../domain/explore/explore.decider.js';
 import { fail, hasCode } from '../../domain/shared/errors.js';
@@ -5,6 +6,7 @@ import type { Network } from '../../domain/shared/network.js';
 import { loadAddressCheck, requestAddressCheck } from '../address-check.commands.js';
 import type { CommandDeps } from '../command-deps.js';
 import { deliverExploreResult, requestExplore } from '../explore.commands.js';
+import { waitForStream } from '../wait-for-stream.js';
 
 /**
  * The asynchronous products on the x402 channel, paid before they are requested. Their owner is the
@@ -24,12 +26,17 @@ export async function startX402AddressCheck(deps: CommandDeps, input: { checkId:
 }
 
 /**
- * The check's outcome, waiting up to `waitMs` for it (bounded re-reads of its stream: the pipeline runs
- * in the processors): 200 with the verdict, 202 while it runs, 502 when it failed, 404 for an unknown
+ * The check's outcome, waiting up to `waitMs` for it (woken by its stream: the pipeline runs in the
+ * processors): 200 with the verdict, 202 while it runs, 502 when it failed, 404 for an unknown
  * check or one that is not the x402 channel's.
  */
 export async function x402AddressCheckOutcome(deps: CommandDeps, checkId: string, waitMs: number): Promise<Outcome> {
-  const state = await waitUntil(async () => (await loadAddressCheck(deps, checkId)).state, (s) => !s.request || s.status !== 'running', waitMs);
+  const state = await waitForStream(deps, {
+    streamId: checkStream(checkId),
+    read: async () => (await loadAddressCheck(deps, checkId)).state,
+    done: (s) => !s.request || s.status !== 'running',
+    waitMs,
+  });
   const request = state.request;
   if (!request || request.owner.channel !== 'x402' || request.owner.ownerId !== checkId) throw fail('not_found', 'no such check');
   if (state.status === 'completed' && state.result) return { status: 200, body: { ...state.result } };
@@ -55,16 +62,5 @@ export async function x402ExploreOutcome(deps: CommandDeps, jobId: string): Prom
   } catch (error) {
     if (hasCode(error, 'check_failed')) throw fail('backend_unavailable', error.message.replace('; nothing was charged', ''));
     throw error;
-  }
-}
-
-/** Re-reads until `done` or `waitMs` has passed, backing off from 5 ms to 100 ms between reads. */
-async function waitUntil<S>(read: () => Promise<S>, done: (state: S) => boolean, waitMs: number): Promise<S> {
-  const deadline = Date.now() + waitMs;
-  for (let pause = 5; ; pause = Math.min(Math.ceil(pause * 1.5), 100)) {
-    const state = await read();
-    const left = deadline - Date.now();
-    if (done(state) || left <= 0) return state;
-    await new Promise((resolve) => setTimeout(resolve, Math.min(pause, left)));
   }
 }
