@@ -171,6 +171,8 @@ export async function createServices(
   const correlation = createAsyncCorrelation();
   const intel = createIntelIndex();
   const inspectCompletions = createInspectCompletions();
+  // smart_contract.is_contract from eth_getCode on the networks with an RPC configured, in every product's verdict.
+  const contracts = config.SVC_RPC_URL_ETH || config.SVC_RPC_URL_BSC ? rpcContractCodeReader({ rpcUrls: { ETH: config.SVC_RPC_URL_ETH, BSC: config.SVC_RPC_URL_BSC } }) : undefined;
   // The streams commands wait on (commands/wait-for-stream.ts): checks' outcomes and idempotent twins.
   const streamChanges = createStreamChanges([...Object.keys(addressCheckEventSchemas), ...Object.keys(transferCheckEventSchemas), ...Object.keys(idempotencyEventSchemas)]);
 
@@ -184,12 +186,9 @@ export async function createServices(
     log: outside.logger ?? silentLogger,
     changes: streamChanges,
     intel,
-    // smart_contract.is_contract from eth_getCode on the networks with an RPC configured.
-    ...(config.SVC_RPC_URL_ETH || config.SVC_RPC_URL_BSC
-      ? { contracts: rpcContractCodeReader({ rpcUrls: { ETH: config.SVC_RPC_URL_ETH, BSC: config.SVC_RPC_URL_BSC } }) }
-      : {}),
+    ...(contracts ? { contracts } : {}),
   };
-  const fullCheck = createFullCheckModule({ config, commands, intel, bus, log });
+  const fullCheck = createFullCheckModule({ config, commands, intel, contracts, bus, log });
   const transferChecks = createTransferCheckModule({ config, commands, prices: fullCheck.prices, transfers: fullCheck.transfers });
   const onError = (error: unknown, _event?: unknown, where?: string) => log(`error in ${where ?? 'runner'}: ${String(error)}`);
   const projections = createProjectionRunner({
@@ -202,7 +201,7 @@ export async function createServices(
     onError,
   });
   const inspectProcessor = createInspectProcessor({
-    providers: [ownEngineProvider(intel), ...httpRiskProviders(config.INSPECT_PROVIDERS)],
+    providers: [ownEngineProvider({ intel, contracts }), ...httpRiskProviders(config.INSPECT_PROVIDERS)],
     providerTimeoutMs: config.SVC_INSPECT_PROVIDER_TIMEOUT_MS,
   });
   const monitors = createMonitorModule({ commands, store, readStore, whenProjected: (position) => projections.whenProcessed(position), metrics, onError });
