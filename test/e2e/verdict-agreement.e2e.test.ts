@@ -88,15 +88,16 @@ describe('one verdict, whichever product asked', () => {
     ['an unlisted wallet', false, UNLISTED_WALLET],
   ])('%s: every product shows is_contract %s and the same shared fields', async (_name, isContract, address) => {
     const cli = (await screenLine(h.svc.services.intel, rpcContractCodeReader({ rpcUrls: { ETH: rpcUrl } }), address, 'ETH')) as Verdict;
+    const lightScreen = await v2Screen(address);
     const products: Record<string, Verdict> = {
-      'V2 light screen': await v2Screen(address),
+      'V2 light screen': lightScreen,
       'x402 light screen': await x402(`/screen/ETH/${address}`),
       'CLI screen': cli,
       'V2 full check': await v2FullCheck(address),
       'x402 full check': await x402(`/check-address/ETH/${address}`),
       'inspect own engine': await inspectOwnEngine(address),
     };
-    const reference = shared(products['V2 light screen']!);
+    const reference = shared(lightScreen);
     expect((reference.verdict.smart_contract as { is_contract: boolean }).is_contract).toBe(isContract);
     for (const [product, body] of Object.entries(products)) expect({ product, ...shared(body) }).toEqual({ product, ...reference });
   }, 60_000);
