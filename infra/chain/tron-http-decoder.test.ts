@@ -69,13 +69,12 @@ describe('TRON HTTP API adapter on recorded responses', () => {
 
   it('a TRX transfer without its to_address is tx_decode_failed, not a transfer to the zero address', async () => {
     api.state.mode = 'recorded';
-    const variant = (txID: string, drop: string) => {
-      const tx = structuredClone(RECORDED_TRON.trx);
-      const value = valueOf(tx);
-      delete value[drop];
-      return { ...tx, gettransactionbyid: { ...tx.gettransactionbyid, txID } };
-    };
-    const noRecipient = variant('ab'.repeat(32), 'to_address');
+    const noRecipient = structuredClone(RECORDED_TRON.trx);
+    noRecipient.gettransactionbyid.txID = 'ab'.repeat(32);
+    const recorded: { gettransactionbyid: unknown } = noRecipient;
+    const contract = (recorded.gettransactionbyid as Contract).raw_data.contract[0]!;
+    const { to_address: _absent, ...rest } = contract.parameter.value;
+    contract.parameter.value = rest;
     api.add(noRecipient);
     expect(await codeOf(decoder().decode(tronTxId(noRecipient)))).toBe('tx_decode_failed');
     await expect(decoder().decode(tronTxId(noRecipient))).rejects.toThrow(/TransferContract without a to_address/);
