@@ -3,6 +3,7 @@ import type { CorrelationScope } from '../domain/ports/correlation.port.js';
 import type { Ids } from '../domain/ports/ids.port.js';
 import type { Logger } from '../domain/ports/logger.port.js';
 import type { Random } from '../domain/ports/random.port.js';
+import type { StreamChanges } from '../domain/ports/stream-changes.port.js';
 import type { CommandExecutor } from './command-executor.js';
 
 /** What every command handler needs; assembled once by infra/bootstrap.ts. */
@@ -19,4 +20,6 @@ export interface CommandDeps {
    */
   readonly correlation?: CorrelationScope;
   readonly log?: Logger;
+  /** Wakes a waiting command when its stream changes (commands/wait-for-stream.ts); without it, waits re-read on a backoff. */
+  readonly changes?: StreamChanges;
 }

@@ -303,7 +303,7 @@ describe('idempotentCall', () => {
     const clock = {
       t: Date.parse('2026-05-12T10:00:00.000Z'),
       now: () => new Date(clock.t),
-      timer: (_ms: number, fire: () => void) => {
+      after: (_ms: number, fire: () => void) => {
         pending.add(fire);
         return () => pending.delete(fire);
       },

@@ -1,5 +1,6 @@
 import { requireSanctionsList } from '../domain/intel/sanctions-data.js';
-import { buildScreenVerdict } from '../domain/intel/screen-verdict.js';
+import { addressVerdict, type VerdictSources } from '../domain/intel/address-verdict.js';
+import type { ScreenVerdict } from '../domain/intel/screen-verdict.js';
 import type { ContractCodeReader } from '../domain/ports/contract-code.port.js';
 import type { IntelIndex } from '../domain/ports/intel-index.port.js';
 import { fail, isServiceError } from '../domain/shared/errors.js';
@@ -47,22 +48,16 @@ export async function screenAddress(
   return { kind: 'completed', verdict, billing };
 }
 
-export type ScreenVerdictBody = ReturnType<typeof produceScreenVerdict>;
+export type ScreenVerdictBody = ReturnType<typeof screenBody>;
 
-/**
- * The verdict with the chain's own answer on contract code (eth_getCode) when a reader is configured
- * for the network; the reader never throws and answers null when it cannot tell.
- */
-export async function screenVerdictOf(deps: { intel: IntelIndex; contracts?: ContractCodeReader }, input: { address: string; network: Network }) {
+/** The light screen's verdict without any billing (the one verdict path, domain/intel/address-verdict.ts): the V2 ledger path, the x402 channel and the CLI. */
+export async function screenVerdictOf(deps: VerdictSources, input: { address: string; network: Network }): Promise<ScreenVerdictBody> {
   requireSanctionsList(deps.intel);
-  const isContract = deps.contracts ? await deps.contracts.isContract(input.address, input.network) : null;
-  return produceScreenVerdict(deps.intel, input, isContract);
+  return screenBody(input, await addressVerdict(deps, input));
 }
 
-/** The light screen's verdict without any billing: shared by the V2 ledger path and the x402 channel. */
-export function produceScreenVerdict(intel: IntelIndex, input: { address: string; network: Network }, isContract: boolean | null = null) {
-  const found = intel.lookup(input.address, input.network);
-  const result = buildScreenVerdict(isContract === null ? found : { ...found, onChain: { isContract } });
+/** The light screen's body around a verdict. */
+function screenBody(input: { address: string; network: Network }, result: ScreenVerdict) {
   return {
     schema_version: SCREEN_SCHEMA_VERSION,
     address: input.address,

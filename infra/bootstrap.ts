@@ -18,6 +18,10 @@ import { apiKeyHashesProjection, apiKeyRepository, apiKeysProjection } from '../
 import { balanceRepository, balancesProjection } from '../projections/balances.projection.js';
 import { createIntelIndex } from '../projections/intel-index.js';
 import { createInspectCompletions } from '../projections/inspect-completions.js';
+import { createStreamChanges } from '../projections/stream-changes.js';
+import { addressCheckEventSchemas } from '../domain/address-check/address-check.events.js';
+import { idempotencyEventSchemas } from '../domain/idempotency/idempotency.events.js';
+import { transferCheckEventSchemas } from '../domain/kyt/transfer-check.events.js';
 import { keyProviderSelectionRepository, keyProviderSelectionsProjection } from '../projections/key-provider-selections.projection.js';
 import { usageProjection, usageRepository } from '../projections/usage.projection.js';
 import { runningJobsProjection } from '../projections/running-jobs.index.js';
@@ -167,6 +171,10 @@ export async function createServices(
   const correlation = createAsyncCorrelation();
   const intel = createIntelIndex();
   const inspectCompletions = createInspectCompletions();
+  // smart_contract.is_contract from eth_getCode on the networks with an RPC configured, in every product's verdict.
+  const contracts = config.SVC_RPC_URL_ETH || config.SVC_RPC_URL_BSC ? rpcContractCodeReader({ rpcUrls: { ETH: config.SVC_RPC_URL_ETH, BSC: config.SVC_RPC_URL_BSC } }) : undefined;
+  // The streams commands wait on (commands/wait-for-stream.ts): checks' outcomes and idempotent twins.
+  const streamChanges = createStreamChanges([...Object.keys(addressCheckEventSchemas), ...Object.keys(transferCheckEventSchemas), ...Object.keys(idempotencyEventSchemas)]);
 
   const commands = {
     executor: createCommandExecutor({ store, clock: systemClock, ids: uuidIds, correlation }),
@@ -176,13 +184,11 @@ export async function createServices(
     bootId: uuidIds.newId(),
     correlation,
     log: outside.logger ?? silentLogger,
+    changes: streamChanges,
     intel,
-    // smart_contract.is_contract from eth_getCode on the networks with an RPC configured.
-    ...(config.SVC_RPC_URL_ETH || config.SVC_RPC_URL_BSC
-      ? { contracts: rpcContractCodeReader({ rpcUrls: { ETH: config.SVC_RPC_URL_ETH, BSC: config.SVC_RPC_URL_BSC } }) }
-      : {}),
+    ...(contracts ? { contracts } : {}),
   };
-  const fullCheck = createFullCheckModule({ config, commands, intel, bus, log });
+  const fullCheck = createFullCheckModule({ config, commands, intel, contracts, bus, log });
   const transferChecks = createTransferCheckModule({ config, commands, prices: fullCheck.prices, transfers: fullCheck.transfers });
   const onError = (error: unknown, _event?: unknown, where?: string) => log(`error in ${where ?? 'runner'}: ${String(error)}`);
   const projections = createProjectionRunner({
@@ -191,11 +197,11 @@ export async function createServices(
     name: projectionCheckpointName(config),
     // A processors-only process folds only what its processors read (webhook subscriptions, running jobs, monitors) and its indexes.
     projections: config.ROLE === 'processors' ? [...PROCESSOR_READ_MODELS, runningJobsProjection, ...MONITOR_PROJECTIONS] : PROJECTIONS,
-    sinks: [intel, inspectCompletions, fullCheck.runningJobs],
+    sinks: [intel, inspectCompletions, fullCheck.runningJobs, streamChanges],
     onError,
   });
   const inspectProcessor = createInspectProcessor({
-    providers: [ownEngineProvider(intel), ...httpRiskProviders(config.INSPECT_PROVIDERS)],
+    providers: [ownEngineProvider({ intel, contracts }), ...httpRiskProviders(config.INSPECT_PROVIDERS)],
     providerTimeoutMs: config.SVC_INSPECT_PROVIDER_TIMEOUT_MS,
   });
   const monitors = createMonitorModule({ commands, store, readStore, whenProjected: (position) => projections.whenProcessed(position), metrics, onError });

@@ -5,7 +5,7 @@ import { changedAddresses } from '../domain/monitors/claim-diff.js';
 import type { ChangeReason } from '../domain/monitors/monitor-verdict.js';
 import type { EventStore } from '../domain/ports/event-store.port.js';
 import { normalizeAddress } from '../domain/shared/address.js';
-import type { BusEvent } from './processor.js';
+import { storedEventOf, type BusEvent } from './processor.js';
 
 /**
  * What one intelligence event changed, for the monitors: the change's key (its idempotency key on every
@@ -58,7 +58,7 @@ async function datasetChange(store: EventStore, event: BusEvent): Promise<IntelC
   let phase: 'current' | 'seek-previous' | 'previous' = 'current';
   let started: { version: string; importedAt: string; slug: string } | null = null;
   let previousHash: string | null = null;
-  for await (const recorded of store.read(event.streamId, { fromRevision: event.revision, direction: 'backwards' })) {
+  for await (const recorded of store.read(event.streamId, { fromRevision: storedEventOf(event).revision, direction: 'backwards' })) {
     if (phase === 'seek-previous') {
       if (recorded.type === 'DatasetImportCompleted') {
         previousHash = eventRegistry.dataOf('DatasetImportCompleted', recorded).contentHash;

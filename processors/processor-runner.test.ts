@@ -4,7 +4,7 @@ import type { LogFields, Logger } from '../domain/ports/logger.port.js';
 import type { ConsumedMessage, ConsumeOptions, MessageBus } from '../domain/ports/message-bus.port.js';
 import { createAsyncCorrelation } from '../infra/system/async-correlation.js';
 import { asConsequenceOf, correlationOf, firstPerKey } from './event-scope.js';
-import type { BusEvent, Processor } from './processor.js';
+import { storedEventOf, type BusEvent, type Processor } from './processor.js';
 import { createProcessorRunner, toBusEvent } from './processor-runner.js';
 
 /** The runner scopes a processor's work on an event to the event's correlation, and logs it. */
@@ -84,5 +84,28 @@ describe('processor runner tracing', () => {
     await createProcessorRunner({ bus, processors: [failing], context: null, log }).start();
     await expect(handle([message('e1', { correlationId: 'req-1' })])).rejects.toThrow('provider down');
     expect(log.lines.find((l) => l.level === 'warn')).toMatchObject({ message: 'processor failed on event', fields: { processor: 'failing', correlationId: 'req-1', error: 'provider down' } });
+  });
+});
+
+describe('toBusEvent', () => {
+  const raw = (value: unknown, headers: Record<string, string>): ConsumedMessage => ({ topic: 'events.check', partition: 2, offset: 7n, attempt: 1, key: 'check-1', value, headers });
+
+  it('given a relayed event, then its id and revision come from the headers', () => {
+    const event = toBusEvent(raw({ type: 'AddressCheckRequested', data: { a: 1 }, metadata: {} }, { 'event-id': 'e1', 'stream-revision': '3' }));
+    expect(event).toMatchObject({ id: 'e1', revision: 3n, type: 'AddressCheckRequested', streamId: 'check-1', data: { a: 1 } });
+  });
+
+  it('given a bus-only message (a webhook retry), then it has no id and no revision, not made-up ones', () => {
+    const event = toBusEvent(raw({ type: 'WebhookAttemptDue', data: {}, metadata: { causationId: 'e0' } }, { 'event-type': 'WebhookAttemptDue' }));
+    expect(event).toMatchObject({ id: null, revision: null });
+    expect(() => storedEventOf(event)).toThrow(/WebhookAttemptDue at events.check\[2\]@7 is not a relayed event/);
+  });
+
+  it('given a message that cannot come from this service, then it fails loudly (the bus retries, then dead-letters it)', () => {
+    expect(() => toBusEvent(raw({ type: 'AddressCheckRequested', data: {} }, { 'event-id': 'e1' }))).toThrow(/only one of the event id and stream revision/);
+    expect(() => toBusEvent(raw({ type: 'AddressCheckRequested', data: {} }, { 'stream-revision': '1' }))).toThrow(/only one of the event id and stream revision/);
+    expect(() => toBusEvent(raw({ type: 'AddressCheckRequested', data: {} }, { 'event-id': 'e1', 'stream-revision': 'x' }))).toThrow(/stream revision "x"/);
+    expect(() => toBusEvent(raw({ data: {} }, {}))).toThrow(/events.check\[2\]@7 is not an event/);
+    expect(() => toBusEvent(raw(null, {}))).toThrow(/is not an event/);
   });
 });

@@ -5,17 +5,32 @@ import { HEADER, type ConsumedMessage, type Consumer, type MessageBus } from '..
 import { correlationOf } from './event-scope.js';
 import type { BusEvent, Processor } from './processor.js';
 
+/**
+ * A consumed message as an event. A relayed event carries its id and revision as headers (relay.ts); a
+ * bus-only message (a webhook retry) carries neither. Anything else cannot come from this service, and
+ * fails here, loudly (the bus retries it, then dead-letters it), instead of going on under made-up values.
+ */
 export function toBusEvent(message: ConsumedMessage): BusEvent {
-  const value = message.value as { type: string; data: unknown; metadata: Record<string, unknown> };
+  const where = `${message.topic}[${message.partition}]@${message.offset}`;
+  const value = message.value;
+  if (!isEventValue(value)) throw new Error(`message ${where} is not an event: its value has no type`);
+  const id = message.headers[HEADER.eventId];
+  const revision = message.headers[HEADER.revision];
+  if ((id === undefined) !== (revision === undefined)) throw new Error(`message ${where} (${value.type}) carries only one of the event id and stream revision headers`);
+  if (revision !== undefined && !/^\d+$/.test(revision)) throw new Error(`message ${where} (${value.type}) has stream revision "${revision}"`);
   return {
-    id: message.headers[HEADER.eventId] ?? '',
+    id: id ?? null,
     type: value.type,
     streamId: message.key,
-    revision: BigInt(message.headers[HEADER.revision] ?? '-1'),
+    revision: revision === undefined ? null : BigInt(revision),
     data: value.data,
     metadata: value.metadata ?? {},
     message,
   };
+}
+
+function isEventValue(value: unknown): value is { type: string; data: unknown; metadata?: Record<string, unknown> } {
+  return typeof value === 'object' && value !== null && typeof (value as { type?: unknown }).type === 'string';
 }
 
 interface Tracing {
@@ -59,9 +74,11 @@ function tracingOf(context: unknown): Partial<Tracing> {
   return {
     ...(deps.correlation ? { correlation: deps.correlation } : {}),
     ...(deps.log ? { log: deps.log } : {}),
-    ...(deps.clock ? { now: () => deps.clock!.now().getTime() } : {}),
+    ...(deps.clock ? { now: clockMillis(deps.clock) } : {}),
   };
 }
+
+const clockMillis = (clock: Clock) => (): number => clock.now().getTime();
 
 /** Runs each processor as its own consumer group on the bus. */
 export function createProcessorRunner<Context>(deps: {

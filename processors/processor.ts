@@ -1,11 +1,13 @@
 import type { ConsumedMessage } from '../domain/ports/message-bus.port.js';
 
-/** A relayed event as processors see it. */
+/** A relayed event as processors see it (or a message only the bus carries, such as a webhook retry). */
 export interface BusEvent {
-  readonly id: string;
+  /** The store event's id; null for a bus-only message, which has no event behind it (see storedEventOf). */
+  readonly id: string | null;
   readonly type: string;
   readonly streamId: string;
-  readonly revision: bigint;
+  /** The event's revision in its stream; null for a bus-only message. */
+  readonly revision: bigint | null;
   readonly data: unknown;
   readonly metadata: Readonly<Record<string, unknown>>;
   readonly message: ConsumedMessage;
@@ -27,4 +29,17 @@ export interface Processor<Context> {
   handle(batch: readonly BusEvent[], context: Context): Promise<void>;
   /** For a processor whose work outlives `handle` (it hands events to its own pool): resolves once that work is done. */
   whenIdle?(): Promise<void>;
+}
+
+/**
+ * The id and revision of the store event behind `event`, for work that names or re-reads it. A processor
+ * asks this only of topics the relay feeds, where both are always present: a message without them is not
+ * a relayed event, and is refused rather than named '' (every such message would then share one name).
+ */
+export function storedEventOf(event: Pick<BusEvent, 'id' | 'revision' | 'type' | 'message'>): { readonly id: string; readonly revision: bigint } {
+  if (event.id === null || event.revision === null) {
+    const { topic, partition, offset } = event.message;
+    throw new Error(`${event.type} at ${topic}[${partition}]@${offset} is not a relayed event: it has no event id or stream revision`);
+  }
+  return { id: event.id, revision: event.revision };
 }

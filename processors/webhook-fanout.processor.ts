@@ -8,7 +8,7 @@ import { parseWebhookPayload } from '../domain/webhooks/webhook-event-types.js';
 import { payloadFor } from '../domain/webhooks/webhook-matching.js';
 import { WEBHOOK_EVENT_RAISED, WEBHOOK_SOURCE_FAMILIES, webhookEventRaisedSchema } from '../domain/webhooks/webhook-raised.js';
 import { asConsequenceOf } from './event-scope.js';
-import type { BusEvent, Processor } from './processor.js';
+import { storedEventOf, type BusEvent, type Processor } from './processor.js';
 import { topicOfFamily } from './topics.js';
 
 /**
@@ -39,6 +39,7 @@ export function webhookFanOutProcessor(deps: {
     const audience = 'subgroup_id' in raised.audience ? [raised.audience.subgroup_id] : await subgroupsOfUser(deps.commands, raised.audience.user_id);
     if (audience.length === 0) return;
     const targets = await deps.subscriptions.subscribedTo(audience, raised.event_type, positionOf(event));
+    const source = storedEventOf(event);
     const occurredAt = raised.occurred_at ?? String(event.metadata.occurredAt ?? deps.commands.clock.now().toISOString());
     await Promise.all(
       targets.map(async (target) => {
@@ -46,14 +47,14 @@ export function webhookFanOutProcessor(deps: {
         if (delivered === null) return;
         await scheduleDelivery(deps.commands, {
           // uuid v5 of (raised event, subscription): the same pair always names the same delivery.
-          deliveryId: deps.commands.ids.eventId(`webhook-delivery:${event.id}:${target.subscriptionId}`, 0),
+          deliveryId: deps.commands.ids.eventId(`webhook-delivery:${source.id}:${target.subscriptionId}`, 0),
           subscriptionId: target.subscriptionId,
           subgroupId: target.subgroupId,
           eventType: raised.event_type,
           occurredAt,
           payload: delivered,
           synthetic: delivered.synthetic === true,
-          sourceEventId: event.id,
+          sourceEventId: source.id,
         });
       }),
     );

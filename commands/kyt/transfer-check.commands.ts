@@ -8,6 +8,7 @@ import { fail } from '../../domain/shared/errors.js';
 import type { Chain } from '../../domain/shared/network.js';
 import { assertCanCharge } from '../billing.commands.js';
 import type { CommandDeps } from '../command-deps.js';
+import { waitForStream } from '../wait-for-stream.js';
 
 /**
  * Starting, awaiting and reading transfer checks, for both channels: the V2 routes (bearer key,
@@ -82,13 +83,7 @@ export async function timeOutTransferCheck(deps: CommandDeps, checkId: string, a
   return outcome.view;
 }
 
-/** Waits, by bounded polling of the stream, until the check is no longer running or `waitMs` passed. */
+/** Waits until the check is no longer running or `waitMs` passed (woken by its stream, re-read on the clock). */
 export async function awaitTransferCheck(deps: CommandDeps, checkId: string, waitMs: number): Promise<TransferCheckState> {
-  const deadline = Date.now() + waitMs;
-  for (let pause = 5; ; pause = Math.min(Math.ceil(pause * 1.5), 100)) {
-    const state = await loadTransferCheck(deps, checkId);
-    const left = deadline - Date.now();
-    if (state.status !== 'running' || left <= 0) return state;
-    await new Promise((resolve) => setTimeout(resolve, Math.min(pause, left)));
-  }
+  return waitForStream(deps, { streamId: transferCheckStream(checkId), read: () => loadTransferCheck(deps, checkId), done: (s) => s.status !== 'running', waitMs });
 }

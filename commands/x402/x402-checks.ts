@@ -1,3 +1,4 @@
+import { checkStream } from '../../domain/address-check/address-check.events.js';
 import type { ExposureBudget } from '../../domain/exposure/exposure.schema.js';
 import type { ExploreDirection } from '../../domain/explore/explore.decider.js';
 import { fail, hasCode } from '../../domain/shared/errors.js';
@@ -6,6 +7,7 @@ import { loadAddressCheck, requestAddressCheck } from '../address-check.commands
 import type { CommandDeps } from '../command-deps.js';
 import type { FullCheckResult } from '../../domain/address-check/full-check-result.schema.js';
 import { deliverExploreResult, requestExplore, type ExploreAccepted, type ExploreDelivery } from '../explore.commands.js';
+import { waitForStream } from '../wait-for-stream.js';
 
 /**
  * The asynchronous products on the x402 channel, paid before they are requested. Their owner is the
@@ -25,12 +27,17 @@ export async function startX402AddressCheck(deps: CommandDeps, input: { checkId:
 }
 
 /**
- * The check's outcome, waiting up to `waitMs` for it (bounded re-reads of its stream: the pipeline runs
- * in the processors): the verdict, running, backend_unavailable when it failed, not_found for an unknown
+ * The check's outcome, waiting up to `waitMs` for it (woken by its stream: the pipeline runs in the
+ * processors): the verdict, running, backend_unavailable when it failed, not_found for an unknown
  * check or one that is not the x402 channel's.
  */
 export async function x402AddressCheckOutcome(deps: CommandDeps, checkId: string, waitMs: number): Promise<X402CheckOutcome> {
-  const state = await waitUntil(async () => (await loadAddressCheck(deps, checkId)).state, (s) => !s.request || s.status !== 'running', waitMs);
+  const state = await waitForStream(deps, {
+    streamId: checkStream(checkId),
+    read: async () => (await loadAddressCheck(deps, checkId)).state,
+    done: (s) => !s.request || s.status !== 'running',
+    waitMs,
+  });
   const request = state.request;
   if (!request || request.owner.channel !== 'x402' || request.owner.ownerId !== checkId) throw fail('not_found', 'no such check');
   if (state.status === 'completed' && state.result) return { kind: 'completed', result: state.result };
@@ -55,16 +62,5 @@ export async function x402ExploreOutcome(deps: CommandDeps, jobId: string): Prom
   } catch (error) {
     if (hasCode(error, 'check_failed')) throw fail('backend_unavailable', error.message.replace('; nothing was charged', ''));
     throw error;
-  }
-}
-
-/** Re-reads until `done` or `waitMs` has passed, backing off from 5 ms to 100 ms between reads. */
-async function waitUntil<S>(read: () => Promise<S>, done: (state: S) => boolean, waitMs: number): Promise<S> {
-  const deadline = Date.now() + waitMs;
-  for (let pause = 5; ; pause = Math.min(Math.ceil(pause * 1.5), 100)) {
-    const state = await read();
-    const left = deadline - Date.now();
-    if (done(state) || left <= 0) return state;
-    await new Promise((resolve) => setTimeout(resolve, Math.min(pause, left)));
   }
 }

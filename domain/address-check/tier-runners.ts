@@ -1,7 +1,8 @@
 import { searchExposure } from '../exposure/exposure-search.js';
 import type { ExposureBudget } from '../exposure/exposure.schema.js';
 import { labelFromIntel, memoized, RISK_SEVERITY_FLOOR, type Classify } from '../exposure/node-label.js';
-import { buildScreenVerdict } from '../intel/screen-verdict.js';
+import { addressVerdict } from '../intel/address-verdict.js';
+import type { ContractCodeReader } from '../ports/contract-code.port.js';
 import type { AddressActivity, FlowDirection, TransferIndex } from '../ports/chain-data.port.js';
 import type { IntelIndex } from '../ports/intel-index.port.js';
 import type { Network } from '../shared/network.js';
@@ -9,7 +10,7 @@ import type { ActivitySummary, NotAppliedReason, Tier, TierOutcome, TierOutcomeO
 
 /**
  * What each tier does, over the ports only (the processors call these and record the outcome). Tiers 0
- * and 1 read the intelligence index; tier 2 reads the transfer index one hop deep in both directions;
+ * and 1 are the light screen's verdict (domain/intel/address-verdict.ts: the index, and the chain's code); tier 2 reads the transfer index one hop deep in both directions;
  * tiers 3 and 4 run the breadth-first exposure search over incoming and outgoing transfers.
  */
 
@@ -18,6 +19,8 @@ export const MIN_GRAPH_TRANSFERS = 1;
 
 export interface TierDeps {
   readonly intel: IntelIndex;
+  /** The chain's answer on contract code for tier 1's smart_contract, as on the light screen (domain/intel/address-verdict.ts). */
+  readonly contracts?: ContractCodeReader | undefined;
   readonly transfers: TransferIndex;
   /** Monotonic milliseconds, for the search's time budget. */
   readonly now: () => number;
@@ -70,12 +73,13 @@ async function graphTier<T extends 3 | 4>(tier: T, deps: TierDeps, subject: Tier
 export async function runTier(tier: Tier, deps: TierDeps, subject: TierSubject): Promise<TierOutcome> {
   switch (tier) {
     case 0: {
-      const screen = buildScreenVerdict(deps.intel.lookup(subject.address, subject.network));
+      // Sanctions come from the lists alone: no question to the chain.
+      const screen = await addressVerdict({ intel: deps.intel }, subject);
       const sdnMatch = screen.verdict.sdn_match;
       return { tier, sanctioned: sdnMatch !== null, sdnMatch, datasetsChecked: deps.intel.datasets().map((d) => `${d.source}@${d.version}`) };
     }
     case 1:
-      return { tier, screen: buildScreenVerdict(deps.intel.lookup(subject.address, subject.network)) };
+      return { tier, screen: await addressVerdict(deps, subject) };
     case 2: {
       const transferData = { datasets: [...(await deps.transfers.coverage(subject.network)).datasets] };
       const activity = await deps.transfers.activity(subject.address, subject.network);

@@ -2,8 +2,9 @@
 export interface Clock {
   now(): Date;
   /**
-   * Starts a one-shot timer of `ms` on this clock and returns its cancel. Absent: a real timer
-   * (commands/clock-timer.ts). A test clock fires it when the test moves its time.
+   * Calls `fire` once, `ms` from now, unless the returned cancel runs first. Waiting is time too: a test
+   * clock fires these when it is advanced, so no test sleeps. Optional so that a clock that only tells
+   * the time stays one; waiters then fall back to the system timer (commands/clock-timer.ts).
    */
-  timer?(ms: number, fire: () => void): () => void;
+  after?(ms: number, fire: () => void): () => void;
 }

@@ -3,8 +3,9 @@ import type { Position } from './event-store.port.js';
 /**
  * Read models live in collections of plain JSON documents keyed by id. Every write names the `$all`
  * position of the event that caused it, and a write whose position is not after the document's last one
- * changes nothing: a replayed or duplicated event is a no-op (revision-guarded upserts in MongoDB).
- * Projections build one typed repository per read model on top of this port (projections/*.repository.ts).
+ * changes nothing: a replayed or duplicated event is a no-op (position-guarded compare-and-set writes in MongoDB).
+ * Projections build one typed repository per read model on top of this port, next to the projection that
+ * writes it (e.g. accountRepository in projections/accounts.projection.ts).
  */
 
 export type Doc = Readonly<Record<string, unknown>>;

@@ -67,6 +67,19 @@ describe('TRON HTTP API adapter on recorded responses', () => {
     expect(await codeOf(closed.decode(tronTxId(RECORDED_TRON.trx)))).toBe('backend_unavailable');
   });
 
+  it('a TRX transfer without its to_address is tx_decode_failed, not a transfer to the zero address', async () => {
+    api.state.mode = 'recorded';
+    const noRecipient = structuredClone(RECORDED_TRON.trx);
+    noRecipient.gettransactionbyid.txID = 'ab'.repeat(32);
+    const recorded: { gettransactionbyid: unknown } = noRecipient;
+    const contract = (recorded.gettransactionbyid as Contract).raw_data.contract[0]!;
+    const { to_address: _absent, ...rest } = contract.parameter.value;
+    contract.parameter.value = rest;
+    api.add(noRecipient);
+    expect(await codeOf(decoder().decode(tronTxId(noRecipient)))).toBe('tx_decode_failed');
+    await expect(decoder().decode(tronTxId(noRecipient))).rejects.toThrow(/TransferContract without a to_address/);
+  });
+
   it('hex and base58 forms of an address convert both ways', () => {
     const hex = valueOf(RECORDED_TRON.trc20).owner_address!;
     expect(tronBase58ToHex(tronHexToBase58(hex))).toBe(hex);

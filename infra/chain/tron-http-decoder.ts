@@ -116,6 +116,12 @@ export function tronHttpDecoder(options: TronHttpOptions) {
       const contract = present(tx.raw_data.contract[0], 'tx.raw_data.contract[0]');
       const params = contract.parameter.value;
       const text = (key: string): string | null => (typeof params[key] === 'string' ? (params[key] as string) : null);
+      /** A field this contract type always has: without it the transaction cannot be read (not '', which reads as the zero address). */
+      const required = (key: string): string => {
+        const found = text(key);
+        if (!found) throw fail('tx_decode_failed', `TRON ${contract.type} without a ${key}`);
+        return found;
+      };
       const amount = (key: string): bigint => BigInt(typeof params[key] === 'number' || typeof params[key] === 'string' ? (params[key] as number | string) : 0);
       const owner = text('owner_address');
       if (!owner) throw fail('tx_decode_failed', `TRON ${contract.type} without an owner_address`);
@@ -126,14 +132,14 @@ export function tronHttpDecoder(options: TronHttpOptions) {
       let to: string | null = null;
       try {
         if (contract.type === 'TransferContract') {
-          to = tronHexToBase58(text('to_address') ?? '');
+          to = tronHexToBase58(required('to_address'));
           if (success) legs.push(nativeLeg(signer, to, amount('amount')));
         } else if (contract.type === 'TransferAssetContract') {
-          to = tronHexToBase58(text('to_address') ?? '');
-          const assetId = Buffer.from(text('asset_name') ?? '', 'hex').toString('utf8');
+          to = tronHexToBase58(required('to_address'));
+          const assetId = Buffer.from(required('asset_name'), 'hex').toString('utf8');
           if (success) legs.push({ kind: 'token', token: assetId, symbol: null, decimals: null, from: signer, to, amount: amount('amount').toString(), logIndex: null });
         } else if (contract.type === 'TriggerSmartContract') {
-          to = tronHexToBase58(text('contract_address') ?? '');
+          to = tronHexToBase58(required('contract_address'));
           if (success && amount('call_value') > 0n) legs.push(nativeLeg(signer, to, amount('call_value')));
           if (success) legs.push(...(await tokenLegs(info.log ?? [], signer)));
         }

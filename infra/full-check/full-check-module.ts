@@ -1,6 +1,7 @@
 import type { CommandDeps } from '../../commands/command-deps.js';
 import type { ExposureBudget } from '../../domain/exposure/exposure.schema.js';
 import type { TransferIndex } from '../../domain/ports/chain-data.port.js';
+import type { ContractCodeReader } from '../../domain/ports/contract-code.port.js';
 import type { IntelIndex } from '../../domain/ports/intel-index.port.js';
 import type { MessageBus } from '../../domain/ports/message-bus.port.js';
 import type { Prices } from '../../domain/ports/prices.port.js';
@@ -81,12 +82,20 @@ function chooseTransferIndex(config: Config, embedded: EmbeddedTransferIndex, pr
   return routedTransferIndex({ ETH: evm('ETH'), BSC: evm('BSC'), TRON: tron ?? embedded });
 }
 
-export function createFullCheckModule(deps: { config: Config; commands: CommandDeps; intel: IntelIndex; bus: MessageBus; log: (line: string) => void }): FullCheckModule {
+export function createFullCheckModule(deps: {
+  config: Config;
+  commands: CommandDeps;
+  intel: IntelIndex;
+  /** eth_getCode for tier 1's smart_contract, as on the light screen. */
+  contracts?: ContractCodeReader | undefined;
+  bus: MessageBus;
+  log: (line: string) => void;
+}): FullCheckModule {
   const { config } = deps;
   const prices = createSnapshotPrices(config.SVC_PRICE_PINS ?? []);
   const embedded = createEmbeddedTransferIndex();
   const transfers = chooseTransferIndex(config, embedded, prices);
-  const tierDeps = { intel: deps.intel, transfers, now: () => performance.now(), breathe: () => new Promise<void>((resolve) => setImmediate(resolve)) };
+  const tierDeps = { intel: deps.intel, contracts: deps.contracts, transfers, now: () => performance.now(), breathe: () => new Promise<void>((resolve) => setImmediate(resolve)) };
   const runningJobs = createRunningJobsIndex();
   const reaper = createPipelineReaper({
     commands: deps.commands,

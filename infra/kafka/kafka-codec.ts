@@ -32,12 +32,14 @@ export function fromRecord(topic: string, partition: number, record: KafkaMessag
     if (name === NOT_BEFORE_HEADER) notBefore = Number(headerText(value));
     else headers[name] = headerText(value);
   }
+  // Every message of this service has a key (its stream): one without is not ours, and the consumer dead-letters it.
+  if (record.key === null) throw new Error(`record ${topic}[${partition}]@${record.offset} has no key`);
   const text = record.value?.toString('utf8');
   const message = {
     topic,
     partition,
     offset: BigInt(record.offset),
-    key: record.key?.toString('utf8') ?? '',
+    key: record.key.toString('utf8'),
     value: text === undefined ? null : (JSON.parse(text) as unknown),
     headers: headers as MessageHeaders,
     ...(notBefore === undefined || Number.isNaN(notBefore) ? {} : { notBefore }),

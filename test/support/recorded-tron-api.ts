@@ -30,5 +30,7 @@ export async function startRecordedTronApi() {
     return { json: recorded[method as 'gettransactionbyid' | 'gettransactioninfobyid'] };
   }
   const server = await startJsonServer((request) => reply(request));
-  return { ...server, state };
+  /** Serves one more transaction (a variant of a recorded one). */
+  const add = (recorded: RecordedTron) => void byId.set(recorded.gettransactionbyid.txID, recorded);
+  return { ...server, state, add };
 }
