@@ -1,6 +1,7 @@
 import swagger from '@fastify/swagger';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
+import { registerDocsPage } from './docs-page.js';
 import { errorHandler } from './errors.js';
 import { parseJsonStrictly } from './json-body.js';
 import { dashboardRoutes } from './dashboard/dashboard.routes.js';
@@ -64,6 +65,7 @@ export async function buildApp(
     transform: jsonSchemaTransform,
   });
   app.get('/v2/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  await registerDocsPage(app, { title: 'Risk screening API · V2' });
 
   if (services.metrics) await app.register(metricsRoutes(services.metrics));
   await app.register(systemRoutes, { services });
