@@ -20,6 +20,7 @@ import { webhookRoutes } from './routes/webhooks.routes.js';
 import { alertRoutes } from './routes/alerts.routes.js';
 import type { AppServices } from './services.js';
 import { zodValidatorCompiler } from './validation.js';
+import { CHECK_RESPONSES_BY_DEFAULT, checkDeclaredStatuses, responseSerializerCompiler } from './schemas/response-contract.js';
 import { capConnectionsPerClient, DEFAULT_SERVER_LIMITS, serverLimitOptions, type ServerLimits } from './server-limits.js';
 
 /** Bodies of the V2 API are small JSON objects; anything larger is refused with 413. */
@@ -31,7 +32,7 @@ export const BODY_LIMIT_BYTES = 16 * 1024;
  */
 export async function buildApp(
   services: AppServices,
-  options: { logger?: FastifyServerOptions['logger']; loggerInstance?: FastifyBaseLogger; limits?: ServerLimits } = {},
+  options: { logger?: FastifyServerOptions['logger']; loggerInstance?: FastifyBaseLogger; limits?: ServerLimits; checkResponses?: boolean } = {},
 ): Promise<FastifyInstance> {
   const limits = options.limits ?? DEFAULT_SERVER_LIMITS;
   const app = Fastify({
@@ -51,6 +52,10 @@ export async function buildApp(
   app.removeContentTypeParser('text/plain');
   parseJsonStrictly(app);
   app.setValidatorCompiler(zodValidatorCompiler);
+  // Bodies are written as built; under test each is also checked against its route's documented schema.
+  const checkResponses = options.checkResponses ?? CHECK_RESPONSES_BY_DEFAULT;
+  app.setSerializerCompiler(responseSerializerCompiler(checkResponses));
+  if (checkResponses) checkDeclaredStatuses(app);
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler((request, reply) =>
     reply.status(404).send({ error: { code: 'not_found', message: `no route ${request.method} ${request.url.split('?')[0]}` } }),

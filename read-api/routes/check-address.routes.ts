@@ -8,6 +8,8 @@ import { bearerAuth, callerOf } from '../auth.js';
 import type { AppServices } from '../services.js';
 import { parseAddressInput } from './address-input.js';
 import { addressBody, idempotencyHeader } from './request-schemas.js';
+import { checkResultSchema, checkRunningSchema, checkSubmittedSchema } from '../schemas/check-address.js';
+import { ADDRESS_ERRORS, BEARER_ERRORS, BODY_ERRORS, CHARGE_ERRORS, INPUT_ERRORS, responses } from '../schemas/responses.js';
 
 /** Seconds a client waits before polling a running check again (the spec: poll every few seconds). */
 const POLL_AFTER_SECONDS = 2;
@@ -31,6 +33,14 @@ export const checkAddressRoutes: FastifyPluginAsyncZod<{ services: AppServices }
         tags: ['check-address'],
         body: addressBody,
         headers: idempotencyHeader,
+        response: responses({ 202: checkSubmittedSchema }, [
+          ...BEARER_ERRORS,
+          ...BODY_ERRORS,
+          ...ADDRESS_ERRORS,
+          ...CHARGE_ERRORS,
+          'idempotency_conflict',
+          'backend_unavailable',
+        ]),
       },
     },
     async (request, reply) => {
@@ -51,7 +61,14 @@ export const checkAddressRoutes: FastifyPluginAsyncZod<{ services: AppServices }
 
   app.get(
     '/v2/check-address/:check_id/result',
-    { schema: { summary: 'The full check result: 202 running, 200 verdict (charged once), 502 failed', tags: ['check-address'], params: checkIdParams } },
+    {
+      schema: {
+        summary: 'The full check result: 202 running, 200 verdict (charged once), 502 failed',
+        tags: ['check-address'],
+        params: checkIdParams,
+        response: responses({ 200: checkResultSchema, 202: checkRunningSchema }, [...BEARER_ERRORS, ...INPUT_ERRORS, ...CHARGE_ERRORS, 'not_found', 'check_failed']),
+      },
+    },
     async (request, reply) => {
       const caller = callerOf(request);
       const checkId = request.params.check_id;

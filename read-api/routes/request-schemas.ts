@@ -1,9 +1,10 @@
 import { z } from 'zod';
+import { addressField, networkField } from '../schemas/common.js';
 
 /** Request shapes of the V2 API. Length limits are the spec's; finer rules are checked in the handlers. */
 export const addressBody = z.strictObject({
-  address: z.string().max(120),
-  network: z.string().max(20),
+  address: addressField,
+  network: networkField,
 });
 
 export const usageQuery = z.strictObject({

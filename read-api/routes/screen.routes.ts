@@ -5,6 +5,8 @@ import { bearerAuth, callerOf } from '../auth.js';
 import type { AppServices } from '../services.js';
 import { parseAddressInput } from './address-input.js';
 import { addressBody, idempotencyHeader } from './request-schemas.js';
+import { screenResultSchema } from '../schemas/screen.js';
+import { ADDRESS_ERRORS, BEARER_ERRORS, BODY_ERRORS, CHARGE_ERRORS, responses } from '../schemas/responses.js';
 
 /** POST /v2/screen: the light screen, 0.10 USD or 1 unit per call. */
 export const screenRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = async (app, { services }) => {
@@ -18,6 +20,14 @@ export const screenRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = as
         tags: ['screen'],
         body: addressBody,
         headers: idempotencyHeader,
+        response: responses({ 200: screenResultSchema }, [
+          ...BEARER_ERRORS,
+          ...BODY_ERRORS,
+          ...ADDRESS_ERRORS,
+          ...CHARGE_ERRORS,
+          'idempotency_conflict',
+          'backend_unavailable',
+        ]),
       },
     },
     async (request, reply) => {

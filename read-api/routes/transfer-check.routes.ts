@@ -8,6 +8,8 @@ import { bearerAuth, callerOf } from '../auth.js';
 import type { AppServices } from '../services.js';
 import { idempotencyHeader } from './request-schemas.js';
 import { parseTransferInput, transferBody } from './transfer-input.js';
+import { transferResultSchema, transferRunningSchema, transferSubmitResultSchema } from '../schemas/transfer.js';
+import { BEARER_ERRORS, BODY_ERRORS, CHARGE_ERRORS, INPUT_ERRORS, responses } from '../schemas/responses.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -28,6 +30,17 @@ export const transferCheckRoutes: FastifyPluginAsyncZod<{ services: AppServices 
         tags: ['transfer'],
         body: transferBody,
         headers: idempotencyHeader,
+        response: responses({ 200: transferSubmitResultSchema, 202: transferRunningSchema }, [
+          ...BEARER_ERRORS,
+          ...BODY_ERRORS,
+          ...CHARGE_ERRORS,
+          'unsupported_network',
+          'idempotency_conflict',
+          'kyt_requires_subgroup',
+          'tx_not_found',
+          'tx_decode_failed',
+          'backend_unavailable',
+        ]),
       },
     },
     async (request, reply) => {
@@ -54,6 +67,15 @@ export const transferCheckRoutes: FastifyPluginAsyncZod<{ services: AppServices 
         summary: 'Result of a transfer check: 200 (charged once, on the first delivery), 202 running, 502 failed (never charged)',
         tags: ['transfer'],
         params: z.object({ check_id: z.string() }),
+        response: responses({ 200: transferResultSchema, 202: transferRunningSchema }, [
+          ...BEARER_ERRORS,
+          ...INPUT_ERRORS,
+          ...CHARGE_ERRORS,
+          'not_found',
+          'tx_not_found',
+          'tx_decode_failed',
+          'backend_unavailable',
+        ]),
       },
     },
     async (request, reply) => {

@@ -2,13 +2,14 @@ import { z } from 'zod';
 import { parseTxHash } from '../../domain/kyt/tx-hash.js';
 import { fail } from '../../domain/shared/errors.js';
 import { parseChain, SCREEN_NETWORKS, TRANSFER_CHAINS, type Chain } from '../../domain/shared/network.js';
+import { chainField, txHashField } from '../schemas/common.js';
 import { RequestValidationError } from '../validation.js';
 import { KNOWN_UNSUPPORTED } from './address-input.js';
 
 /** The spec's lengths: chain 1..20, tx_hash 1..80 (emptiness is the 400 below, as for addresses). */
 export const transferBody = z.strictObject({
-  chain: z.string().max(20),
-  tx_hash: z.string().max(80),
+  chain: chainField,
+  tx_hash: txHashField,
 });
 
 /**

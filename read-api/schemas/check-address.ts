@@ -1,0 +1,24 @@
+import { z } from 'zod';
+import { fullCheckResultSchema } from '../../domain/address-check/full-check-result.schema.js';
+import { billingSchema } from './billing.js';
+import { EXAMPLE_UUID, isoTimestamp } from './common.js';
+
+/** Bodies of POST /v2/check-address and GET /v2/check-address/{check_id}/result (commands/address-check.commands.ts). */
+
+const retryAfter = { 'retry-after': { type: 'integer', description: 'seconds before polling again' } };
+
+export const checkSubmittedSchema = z.strictObject({ check_id: z.string(), result_url: z.string() }).meta({
+  description: 'The check is recorded; poll result_url. Nothing is charged until the result is delivered',
+  example: { check_id: EXAMPLE_UUID, result_url: `/v2/check-address/${EXAMPLE_UUID}/result` },
+});
+export type CheckSubmittedBody = z.infer<typeof checkSubmittedSchema>;
+
+export const checkRunningSchema = z
+  .strictObject({ check_id: z.string(), status: z.literal('running'), result_url: z.string(), requested_at: isoTimestamp })
+  .meta({ description: 'Still running: poll again after Retry-After seconds; nothing charged', headers: retryAfter });
+export type CheckRunningBody = z.infer<typeof checkRunningSchema>;
+
+export const checkResultSchema = fullCheckResultSchema
+  .extend({ billing: billingSchema })
+  .meta({ description: 'The verdict (charged on the first 200; later polls replay it with billing.replay true)' });
+export type CheckResultBody = z.infer<typeof checkResultSchema>;
