@@ -3,6 +3,8 @@ import { bearerAuth, callerOf } from '../auth.js';
 import type { AppServices } from '../services.js';
 import { alertActions } from './alerts-actions.js';
 import { alertListQuery, alertParams, commentBody, triageBody } from './alerts-schemas.js';
+import { alertCommentSchema, alertDetailSchema, alertListSchema } from '../schemas/alerts.js';
+import { BEARER_ERRORS, BODY_ERRORS, INPUT_ERRORS, responses } from '../schemas/responses.js';
 
 /**
  * Alert cases of transfer checks: one per alert, scoped to the subgroups of the key's user (anyone
@@ -16,13 +18,20 @@ export const alertRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = asy
 
   app.get(
     '/v2/alerts',
-    { schema: { summary: 'Alert cases of your subgroups, newest first, paged like /v2/me/usage', tags: ['alerts'], querystring: alertListQuery } },
+    {
+      schema: {
+        summary: 'Alert cases of your subgroups, newest first, paged like /v2/me/usage',
+        tags: ['alerts'],
+        querystring: alertListQuery,
+        response: responses({ 200: alertListSchema }, [...BEARER_ERRORS, ...INPUT_ERRORS, 'not_found']),
+      },
+    },
     async (request) => actions.list(await viewer(request), request.query),
   );
 
   app.get(
     '/v2/alerts/:id',
-    { schema: { summary: 'One alert case with its comments and audit trail', tags: ['alerts'], params: alertParams } },
+    { schema: { summary: 'One alert case with its comments and audit trail', tags: ['alerts'], params: alertParams, response: responses({ 200: alertDetailSchema }, [...BEARER_ERRORS, ...INPUT_ERRORS, 'not_found']) } },
     async (request) => actions.get(await viewer(request), request.params.id),
   );
 
@@ -34,6 +43,7 @@ export const alertRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = asy
         tags: ['alerts'],
         params: alertParams,
         body: triageBody,
+        response: responses({ 200: alertDetailSchema }, [...BEARER_ERRORS, ...BODY_ERRORS, 'not_found']),
       },
     },
     async (request) => actions.triage(await viewer(request), request.params.id, request.body),
@@ -41,7 +51,7 @@ export const alertRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = asy
 
   app.post(
     '/v2/alerts/:id/comments',
-    { schema: { summary: 'Comment on an alert case', tags: ['alerts'], params: alertParams, body: commentBody } },
+    { schema: { summary: 'Comment on an alert case', tags: ['alerts'], params: alertParams, body: commentBody, response: responses({ 201: alertCommentSchema }, [...BEARER_ERRORS, ...BODY_ERRORS, 'not_found']) } },
     async (request, reply) => reply.status(201).send(await actions.comment(await viewer(request), request.params.id, request.body.text)),
   );
 };

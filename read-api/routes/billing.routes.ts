@@ -6,6 +6,8 @@ import { microsToUsd } from '../../domain/shared/money.js';
 import { bearerAuth, callerOf } from '../auth.js';
 import type { AppServices } from '../services.js';
 import { usageQuery } from './request-schemas.js';
+import { balanceSchema, usageSchema } from '../schemas/billing.js';
+import { BEARER_ERRORS, INPUT_ERRORS, responses } from '../schemas/responses.js';
 
 /** Free reads of the caller's money and usage. Balances come from the ledger stream itself. */
 export const billingRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = async (app, { services }) => {
@@ -37,13 +39,13 @@ export const billingRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = a
     };
   }
 
-  app.get('/v2/balance', { schema: { summary: 'Remaining spend and quota', tags: ['billing'] } }, async (request) =>
+  app.get('/v2/balance', { schema: { summary: 'Remaining spend and quota', tags: ['billing'], response: responses({ 200: balanceSchema }, BEARER_ERRORS) } }, async (request) =>
     summary(callerOf(request).userId),
   );
 
   app.get(
     '/v2/me/usage',
-    { schema: { summary: 'One row per recorded call', tags: ['billing'], querystring: usageQuery } },
+    { schema: { summary: 'One row per recorded call', tags: ['billing'], querystring: usageQuery, response: responses({ 200: usageSchema }, [...BEARER_ERRORS, ...INPUT_ERRORS]) } },
     async (request) => {
       const { userId } = callerOf(request);
       const { page, page_size: pageSize, since } = request.query;

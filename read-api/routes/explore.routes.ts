@@ -7,13 +7,16 @@ import { bearerAuth, callerOf } from '../auth.js';
 import type { AppServices } from '../services.js';
 import { parseAddressInput } from './address-input.js';
 import { idempotencyHeader } from './request-schemas.js';
+import { addressField, networkField } from '../schemas/common.js';
+import { exploreResultSchema, exploreRunningSchema, exploreSubmittedSchema } from '../schemas/explore.js';
+import { ADDRESS_ERRORS, BEARER_ERRORS, BODY_ERRORS, CHARGE_ERRORS, INPUT_ERRORS, responses } from '../schemas/responses.js';
 
 const POLL_AFTER_SECONDS = 2;
 const jobIdParams = z.object({ job_id: z.string() });
 
 export const exploreBody = z.strictObject({
-  address: z.string().max(120),
-  network: z.string().max(20),
+  address: addressField,
+  network: networkField,
   /** in: where the funds came from; out: where they went; both. */
   direction: z.enum(['in', 'out', 'both']).default('in'),
   max_hops: z.number().int().min(1).max(20).optional(),
@@ -30,7 +33,15 @@ export const exploreRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = a
 
   app.post(
     '/v2/explore',
-    { schema: { summary: 'Start a graph exposure job; answers 202 at once', tags: ['explore'], body: exploreBody, headers: idempotencyHeader } },
+    {
+      schema: {
+        summary: 'Start a graph exposure job; answers 202 at once',
+        tags: ['explore'],
+        body: exploreBody,
+        headers: idempotencyHeader,
+        response: responses({ 202: exploreSubmittedSchema }, [...BEARER_ERRORS, ...BODY_ERRORS, ...ADDRESS_ERRORS, ...CHARGE_ERRORS, 'idempotency_conflict']),
+      },
+    },
     async (request, reply) => {
       const caller = callerOf(request);
       const { address, network } = parseAddressInput(request.body);
@@ -49,7 +60,14 @@ export const exploreRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = a
 
   app.get(
     '/v2/explore/:job_id/result',
-    { schema: { summary: 'The explore report: 202 running, 200 report (charged once), 502 failed', tags: ['explore'], params: jobIdParams } },
+    {
+      schema: {
+        summary: 'The explore report: 202 running, 200 report (charged once), 502 failed',
+        tags: ['explore'],
+        params: jobIdParams,
+        response: responses({ 200: exploreResultSchema, 202: exploreRunningSchema }, [...BEARER_ERRORS, ...INPUT_ERRORS, ...CHARGE_ERRORS, 'not_found', 'check_failed']),
+      },
+    },
     async (request, reply) => {
       const caller = callerOf(request);
       const jobId = request.params.job_id;

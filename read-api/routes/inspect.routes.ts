@@ -8,10 +8,13 @@ import { bearerAuth, callerOf } from '../auth.js';
 import type { AppServices } from '../services.js';
 import { parseAddressInput } from './address-input.js';
 import { idempotencyHeader } from './request-schemas.js';
+import { addressField, networkField } from '../schemas/common.js';
+import { inspectResultSchema, inspectRunningSchema } from '../schemas/inspect.js';
+import { ADDRESS_ERRORS, BEARER_ERRORS, BODY_ERRORS, CHARGE_ERRORS, INPUT_ERRORS, responses } from '../schemas/responses.js';
 
 const inspectBody = z.strictObject({
-  address: z.string().max(120),
-  network: z.string().max(20),
+  address: addressField,
+  network: networkField,
   providers: z.array(z.string().max(64)).max(32).optional(),
 });
 
@@ -49,6 +52,16 @@ export const inspectRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = a
         tags: ['inspect'],
         body: inspectBody,
         headers: idempotencyHeader,
+        response: responses({ 200: inspectResultSchema, 202: inspectRunningSchema }, [
+          ...BEARER_ERRORS,
+          ...BODY_ERRORS,
+          ...ADDRESS_ERRORS,
+          ...CHARGE_ERRORS,
+          'consensus_not_entitled',
+          'idempotency_conflict',
+          'backend_unavailable',
+          'gateway_timeout',
+        ]),
       },
     },
     async (request, reply) => {
@@ -93,6 +106,13 @@ export const inspectRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = a
         tags: ['inspect'],
         // any string: what is not one of the caller's check ids is 404, never a validation error
         params: z.object({ check_id: z.string() }),
+        response: responses({ 200: inspectResultSchema, 202: inspectRunningSchema }, [
+          ...BEARER_ERRORS,
+          ...INPUT_ERRORS,
+          ...CHARGE_ERRORS,
+          'not_found',
+          'backend_unavailable',
+        ]),
       },
     },
     async (request, reply) => {

@@ -1,11 +1,12 @@
 import { z } from 'zod';
+import { addressField, networkField } from '../schemas/common.js';
 
 /** Request and response shapes of /v2/monitors (README "Monitors"); in the OpenAPI document through the routes. */
 export const MAX_BULK_MONITORS = 1000;
 
 export const monitorEntry = z.strictObject({
-  address: z.string().max(120),
-  network: z.string().max(20),
+  address: addressField,
+  network: networkField,
   reference: z.string().min(1).max(200).nullish(),
 });
 

@@ -10,6 +10,8 @@ import { parseAddressInput } from './address-input.js';
 import { bulkMonitorBody, MAX_BULK_MONITORS, monitorEntry, monitorListQuery, monitorParams } from './monitor-schemas.js';
 import { monitorFromDoc, monitorFromState } from './monitor-views.js';
 import { idempotencyHeader } from './request-schemas.js';
+import { ADDRESS_ERRORS, BEARER_ERRORS, BODY_ERRORS, CHARGE_ERRORS, INPUT_ERRORS, noContent, responses } from '../schemas/responses.js';
+import { bulkMonitorResultSchema, monitorCreatedSchema, monitorDetailSchema, monitorListSchema } from '../schemas/monitors.js';
 
 /** A bulk body of 1,000 entries is larger than the API's usual 16 KiB. */
 const BULK_BODY_LIMIT_BYTES = 512 * 1024;
@@ -39,7 +41,22 @@ export const monitorRoutes: FastifyPluginAsyncZod<{ services: AppServices; monit
 
   app.post(
     '/v2/monitors',
-    { schema: { summary: 'Watch an address: re-screened on every intelligence change (charged per address per month)', tags, body: monitorEntry, headers: idempotencyHeader } },
+    {
+      schema: {
+        summary: 'Watch an address: re-screened on every intelligence change (charged per address per month)',
+        tags,
+        body: monitorEntry,
+        headers: idempotencyHeader,
+        response: responses({ 200: monitorCreatedSchema.meta({ description: 'Already watched (not charged)' }), 201: monitorCreatedSchema.meta({ description: 'Watched (charged)' }) }, [
+          ...BEARER_ERRORS,
+          ...BODY_ERRORS,
+          ...ADDRESS_ERRORS,
+          ...CHARGE_ERRORS,
+          'idempotency_conflict',
+          'backend_unavailable',
+        ]),
+      },
+    },
     async (request, reply) => {
       const caller = callerOf(request);
       const response = await idempotent(request, caller, 'POST /v2/monitors', request.body, (callId) => createOne(caller, callId, request.body));
@@ -51,7 +68,13 @@ export const monitorRoutes: FastifyPluginAsyncZod<{ services: AppServices; monit
     '/v2/monitors/bulk',
     {
       bodyLimit: BULK_BODY_LIMIT_BYTES,
-      schema: { summary: `Watch up to ${MAX_BULK_MONITORS} addresses at once; one result per entry`, tags, body: bulkMonitorBody, headers: idempotencyHeader },
+      schema: {
+        summary: `Watch up to ${MAX_BULK_MONITORS} addresses at once; one result per entry`,
+        tags,
+        body: bulkMonitorBody,
+        headers: idempotencyHeader,
+        response: responses({ 200: bulkMonitorResultSchema }, [...BEARER_ERRORS, ...BODY_ERRORS, 'idempotency_conflict']),
+      },
     },
     async (request, reply) => {
       const caller = callerOf(request);
@@ -89,7 +112,7 @@ export const monitorRoutes: FastifyPluginAsyncZod<{ services: AppServices; monit
     }
   }
 
-  app.get('/v2/monitors', { schema: { summary: 'Your monitors, newest first', tags, querystring: monitorListQuery } }, async (request) => {
+  app.get('/v2/monitors', { schema: { summary: 'Your monitors, newest first', tags, querystring: monitorListQuery, response: responses({ 200: monitorListSchema }, [...BEARER_ERRORS, ...INPUT_ERRORS]) } }, async (request) => {
     const { page, page_size: pageSize } = request.query;
     const found = await monitors.repository.page(callerOf(request).userId, { page, pageSize });
     return {
@@ -104,12 +127,12 @@ export const monitorRoutes: FastifyPluginAsyncZod<{ services: AppServices; monit
     return doc;
   }
 
-  app.get('/v2/monitors/:id', { schema: { summary: 'One monitor: its current verdict and the history of its changes', tags, params: monitorParams } }, async (request) => {
+  app.get('/v2/monitors/:id', { schema: { summary: 'One monitor: its current verdict and the history of its changes', tags, params: monitorParams, response: responses({ 200: monitorDetailSchema }, [...BEARER_ERRORS, ...INPUT_ERRORS, 'not_found']) } }, async (request) => {
     const doc = await ownDoc(callerOf(request).userId, request.params.id);
     return { ...monitorFromDoc(doc), history: doc.history };
   });
 
-  app.delete('/v2/monitors/:id', { schema: { summary: 'Stop watching; the month already paid is not refunded', tags, params: monitorParams } }, async (request, reply) => {
+  app.delete('/v2/monitors/:id', { schema: { summary: 'Stop watching; the month already paid is not refunded', tags, params: monitorParams, response: responses({ 204: noContent('Stopped') }, [...BEARER_ERRORS, ...BODY_ERRORS, 'not_found']) } }, async (request, reply) => {
     const { userId } = callerOf(request);
     await ownDoc(userId, request.params.id);
     await services.whenProjected(await deleteMonitor(services.commands, { userId, monitorId: request.params.id }));

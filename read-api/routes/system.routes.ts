@@ -1,11 +1,26 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { dataDegradations } from '../../domain/intel/sanctions-data.js';
 import { SCREEN_NETWORKS, TRANSFER_CHAINS } from '../../domain/shared/network.js';
 import type { AppServices } from '../services.js';
+import { closingBody, errorResponses } from '../schemas/errors.js';
+import { PUBLIC_ERRORS, responses } from '../schemas/responses.js';
+import { healthSchema, networksSchema } from '../schemas/system.js';
 
 /** Free, unauthenticated: liveness and the networks each endpoint accepts. */
 export const systemRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = async (app, { services }) => {
-  app.get('/v2/health', { schema: { summary: 'Liveness and data versions', tags: ['system'] } }, async (_request, reply) => {
+  app.get('/v2/health', {
+      schema: {
+        summary: 'Liveness and data versions',
+        tags: ['system'],
+        security: [],
+        response: {
+          ...errorResponses(['bad_request', 'rate_limit_exceeded', 'internal_error']),
+          200: healthSchema,
+          503: z.union([healthSchema, closingBody]).meta({ description: 'Starting (the health body with status starting), or shutting down' }),
+        },
+      },
+    }, async (_request, reply) => {
     const info = services.info();
     const datasets = services.commands.intel.datasets();
     // Degraded (still 200: the service answers, and says why): no sanctions list, or one past its age.
@@ -21,7 +36,7 @@ export const systemRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = as
     });
   });
 
-  app.get('/v2/networks', { schema: { summary: 'Networks and chains accepted by each endpoint', tags: ['system'] } }, async () => ({
+  app.get('/v2/networks', { schema: { summary: 'Networks and chains accepted by each endpoint', tags: ['system'], security: [], response: responses({ 200: networksSchema }, PUBLIC_ERRORS) } }, async () => ({
     screen: [...SCREEN_NETWORKS],
     check_address: [...SCREEN_NETWORKS],
     inspect_address: [...SCREEN_NETWORKS],

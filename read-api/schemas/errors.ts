@@ -55,7 +55,7 @@ export function errorEnvelope(codes: readonly ErrorCode[]) {
 }
 
 /** The body Fastify itself writes to a request that arrives while the server closes (return503OnClosing). */
-const closingBody = z.strictObject({ error: z.literal('Service Unavailable'), message: z.string(), statusCode: z.literal(503) });
+export const closingBody = z.strictObject({ error: z.literal('Service Unavailable'), message: z.string(), statusCode: z.literal(503) });
 
 const DESCRIPTIONS: Record<number, string> = {
   400: 'Bad request',
