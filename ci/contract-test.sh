@@ -68,7 +68,7 @@ run_schemathesis() {
   local name="$1" document="$2"
   shift 2
   echo "== schemathesis: $name ($document)"
-  "$VENV/bin/schemathesis" run "$document" \
+  "$VENV/bin/schemathesis" --config-file ci/schemathesis.toml run "$document" \
     --checks not_a_server_error,status_code_conformance,response_schema_conformance,content_type_conformance \
     --phases examples,coverage,fuzzing,stateful \
     --max-examples "$MAX_EXAMPLES" --seed 17 --workers 1 --request-timeout 20 \

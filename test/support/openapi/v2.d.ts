@@ -25,7 +25,131 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            "application/json": {
+              data: {
+                /** @enum {string} */
+                alert_min_level: "Low" | "Medium" | "High" | "Severe";
+                /** Format: date-time */
+                created_at: string;
+                created_by: string;
+                description: string | null;
+                event_types: (
+                  | "tx.policy.alert.triggered"
+                  | "service.bfs.completed"
+                  | "service.bfs.failed"
+                  | "service.check.high_risk"
+                  | "service.address.risk_changed"
+                )[];
+                id: string;
+                organization_id: string;
+                /** Format: date-time */
+                secret_rotated_at: string | null;
+                subgroup_id: string;
+                /** Format: date-time */
+                updated_at: string;
+                url: string;
+              }[];
+            };
+          };
+        };
+        /** @description Bad request */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "bad_request";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description No valid API key */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "invalid_api_key" | "missing_api_key";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Not found */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "not_found";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Too many requests */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "rate_limit_exceeded";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Internal error */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "internal_error";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Overloaded or shutting down; retry after Retry-After */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json":
+              | {
+                  error: {
+                    /** @enum {string} */
+                    code: "overloaded";
+                    message: string;
+                  };
+                }
+              | {
+                  /** @enum {string} */
+                  error: "Service Unavailable";
+                  message: string;
+                  /** @enum {number} */
+                  statusCode: 503;
+                };
+          };
         };
       };
     };
@@ -58,11 +182,203 @@ export interface paths {
       };
       responses: {
         /** @description Default Response */
-        200: {
+        201: {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            "application/json": {
+              /** @enum {string} */
+              alert_min_level: "Low" | "Medium" | "High" | "Severe";
+              /** Format: date-time */
+              created_at: string;
+              created_by: string;
+              description: string | null;
+              event_types: (
+                | "tx.policy.alert.triggered"
+                | "service.bfs.completed"
+                | "service.bfs.failed"
+                | "service.check.high_risk"
+                | "service.address.risk_changed"
+              )[];
+              id: string;
+              organization_id: string;
+              secret: string;
+              /** Format: date-time */
+              secret_rotated_at: string | null;
+              subgroup_id: string;
+              /** Format: date-time */
+              updated_at: string;
+              url: string;
+            };
+          };
+        };
+        /** @description Bad request */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "bad_request" | "webhook_target_refused";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description No valid API key */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "invalid_api_key" | "missing_api_key";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Not found */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "not_found";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Conflict */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "webhook_requires_subgroup";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Body too large */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "payload_too_large";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Body is not JSON */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "unsupported_media_type";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Request validation failed */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              detail?: {
+                ctx?: {
+                  [key: string]: unknown;
+                };
+                input?: unknown;
+                loc: (string | number)[];
+                msg: string;
+                type: string;
+              }[];
+              error: {
+                /** @enum {string} */
+                code: "validation_error";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Too many requests */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "rate_limit_exceeded";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Internal error */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "internal_error";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Overloaded or shutting down; retry after Retry-After */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json":
+              | {
+                  error: {
+                    /** @enum {string} */
+                    code: "overloaded";
+                    message: string;
+                  };
+                }
+              | {
+                  /** @enum {string} */
+                  error: "Service Unavailable";
+                  message: string;
+                  /** @enum {number} */
+                  statusCode: 503;
+                };
+          };
         };
       };
     };
@@ -96,7 +412,153 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            "application/json": {
+              /** @enum {string} */
+              alert_min_level: "Low" | "Medium" | "High" | "Severe";
+              /** Format: date-time */
+              created_at: string;
+              created_by: string;
+              description: string | null;
+              event_types: (
+                | "tx.policy.alert.triggered"
+                | "service.bfs.completed"
+                | "service.bfs.failed"
+                | "service.check.high_risk"
+                | "service.address.risk_changed"
+              )[];
+              id: string;
+              organization_id: string;
+              /** Format: date-time */
+              secret_rotated_at: string | null;
+              subgroup_id: string;
+              /** Format: date-time */
+              updated_at: string;
+              url: string;
+            };
+          };
+        };
+        /** @description Bad request */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "bad_request";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description No valid API key */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "invalid_api_key" | "missing_api_key";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Not found */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "not_found";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Request validation failed */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              detail?: {
+                ctx?: {
+                  [key: string]: unknown;
+                };
+                input?: unknown;
+                loc: (string | number)[];
+                msg: string;
+                type: string;
+              }[];
+              error: {
+                /** @enum {string} */
+                code: "validation_error";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Too many requests */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "rate_limit_exceeded";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Internal error */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "internal_error";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Overloaded or shutting down; retry after Retry-After */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json":
+              | {
+                  error: {
+                    /** @enum {string} */
+                    code: "overloaded";
+                    message: string;
+                  };
+                }
+              | {
+                  /** @enum {string} */
+                  error: "Service Unavailable";
+                  message: string;
+                  /** @enum {number} */
+                  statusCode: 503;
+                };
+          };
         };
       };
     };
@@ -114,12 +576,164 @@ export interface paths {
       };
       requestBody?: never;
       responses: {
-        /** @description Default Response */
-        200: {
+        /** @description Deleted */
+        204: {
           headers: {
             [name: string]: unknown;
           };
           content?: never;
+        };
+        /** @description Bad request */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "bad_request";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description No valid API key */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "invalid_api_key" | "missing_api_key";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Not found */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "not_found";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Body too large */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "payload_too_large";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Body is not JSON */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "unsupported_media_type";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Request validation failed */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              detail?: {
+                ctx?: {
+                  [key: string]: unknown;
+                };
+                input?: unknown;
+                loc: (string | number)[];
+                msg: string;
+                type: string;
+              }[];
+              error: {
+                /** @enum {string} */
+                code: "validation_error";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Too many requests */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "rate_limit_exceeded";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Internal error */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "internal_error";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Overloaded or shutting down; retry after Retry-After */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json":
+              | {
+                  error: {
+                    /** @enum {string} */
+                    code: "overloaded";
+                    message: string;
+                  };
+                }
+              | {
+                  /** @enum {string} */
+                  error: "Service Unavailable";
+                  message: string;
+                  /** @enum {number} */
+                  statusCode: 503;
+                };
+          };
         };
       };
     };
@@ -158,7 +772,183 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            "application/json": {
+              /** @enum {string} */
+              alert_min_level: "Low" | "Medium" | "High" | "Severe";
+              /** Format: date-time */
+              created_at: string;
+              created_by: string;
+              description: string | null;
+              event_types: (
+                | "tx.policy.alert.triggered"
+                | "service.bfs.completed"
+                | "service.bfs.failed"
+                | "service.check.high_risk"
+                | "service.address.risk_changed"
+              )[];
+              id: string;
+              organization_id: string;
+              /** Format: date-time */
+              secret_rotated_at: string | null;
+              subgroup_id: string;
+              /** Format: date-time */
+              updated_at: string;
+              url: string;
+            };
+          };
+        };
+        /** @description Bad request */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "bad_request" | "webhook_target_refused";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description No valid API key */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "invalid_api_key" | "missing_api_key";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Not found */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "not_found";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Body too large */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "payload_too_large";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Body is not JSON */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "unsupported_media_type";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Request validation failed */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              detail?: {
+                ctx?: {
+                  [key: string]: unknown;
+                };
+                input?: unknown;
+                loc: (string | number)[];
+                msg: string;
+                type: string;
+              }[];
+              error: {
+                /** @enum {string} */
+                code: "validation_error";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Too many requests */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "rate_limit_exceeded";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Internal error */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "internal_error";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Overloaded or shutting down; retry after Retry-After */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json":
+              | {
+                  error: {
+                    /** @enum {string} */
+                    code: "overloaded";
+                    message: string;
+                  };
+                }
+              | {
+                  /** @enum {string} */
+                  error: "Service Unavailable";
+                  message: string;
+                  /** @enum {number} */
+                  statusCode: 503;
+                };
+          };
         };
       };
     };
@@ -188,7 +978,148 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            "application/json": {
+              data: {
+                attempt: number;
+                /** Format: date-time */
+                attempted_at: string;
+                delivery_id: string;
+                duration_ms: number;
+                error: string | null;
+                event_type: string;
+                http_status: number | null;
+                /** Format: date-time */
+                next_attempt_at: string | null;
+                payload_preview: string;
+                /** @enum {string} */
+                status: "delivered" | "failed" | "gave_up";
+                subscription_id: string;
+              }[];
+            };
+          };
+        };
+        /** @description Bad request */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "bad_request";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description No valid API key */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "invalid_api_key" | "missing_api_key";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Not found */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "not_found";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Request validation failed */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              detail?: {
+                ctx?: {
+                  [key: string]: unknown;
+                };
+                input?: unknown;
+                loc: (string | number)[];
+                msg: string;
+                type: string;
+              }[];
+              error: {
+                /** @enum {string} */
+                code: "validation_error";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Too many requests */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "rate_limit_exceeded";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Internal error */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "internal_error";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Overloaded or shutting down; retry after Retry-After */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json":
+              | {
+                  error: {
+                    /** @enum {string} */
+                    code: "overloaded";
+                    message: string;
+                  };
+                }
+              | {
+                  /** @enum {string} */
+                  error: "Service Unavailable";
+                  message: string;
+                  /** @enum {number} */
+                  statusCode: 503;
+                };
+          };
         };
       };
     };
@@ -224,7 +1155,152 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            "application/json": {
+              data: {
+                attempts: number;
+                /** Format: date-time */
+                created_at: string;
+                delivery_id: string;
+                event_type: string;
+                last_error: string | null;
+                last_http_status: number | null;
+                /** Format: date-time */
+                next_attempt_at: string | null;
+                /** Format: date-time */
+                occurred_at: string;
+                /** @enum {string} */
+                status: "pending" | "delivered" | "failed" | "gave_up";
+                subgroup_id: string;
+                subscription_id: string;
+                synthetic: boolean;
+                /** Format: date-time */
+                updated_at: string;
+              }[];
+            };
+          };
+        };
+        /** @description Bad request */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "bad_request";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description No valid API key */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "invalid_api_key" | "missing_api_key";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Not found */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "not_found";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Request validation failed */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              detail?: {
+                ctx?: {
+                  [key: string]: unknown;
+                };
+                input?: unknown;
+                loc: (string | number)[];
+                msg: string;
+                type: string;
+              }[];
+              error: {
+                /** @enum {string} */
+                code: "validation_error";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Too many requests */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "rate_limit_exceeded";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Internal error */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "internal_error";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Overloaded or shutting down; retry after Retry-After */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json":
+              | {
+                  error: {
+                    /** @enum {string} */
+                    code: "overloaded";
+                    message: string;
+                  };
+                }
+              | {
+                  /** @enum {string} */
+                  error: "Service Unavailable";
+                  message: string;
+                  /** @enum {number} */
+                  statusCode: 503;
+                };
+          };
         };
       };
     };
@@ -261,7 +1337,165 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            "application/json": {
+              attempts: {
+                attempt: number;
+                /** Format: date-time */
+                attempted_at: string;
+                delivery_id: string;
+                duration_ms: number;
+                error: string | null;
+                event_type: string;
+                http_status: number | null;
+                /** Format: date-time */
+                next_attempt_at: string | null;
+                payload_preview: string;
+                /** @enum {string} */
+                status: "delivered" | "failed" | "gave_up";
+                subscription_id: string;
+              }[];
+              /** Format: date-time */
+              created_at: string;
+              delivery_id: string;
+              event_type: string;
+              last_error: string | null;
+              last_http_status: number | null;
+              /** Format: date-time */
+              next_attempt_at: string | null;
+              /** Format: date-time */
+              occurred_at: string;
+              /** @enum {string} */
+              status: "pending" | "delivered" | "failed" | "gave_up";
+              subgroup_id: string;
+              subscription_id: string;
+              synthetic: boolean;
+              /** Format: date-time */
+              updated_at: string;
+            };
+          };
+        };
+        /** @description Bad request */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "bad_request";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description No valid API key */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "invalid_api_key" | "missing_api_key";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Not found */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "not_found";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Request validation failed */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              detail?: {
+                ctx?: {
+                  [key: string]: unknown;
+                };
+                input?: unknown;
+                loc: (string | number)[];
+                msg: string;
+                type: string;
+              }[];
+              error: {
+                /** @enum {string} */
+                code: "validation_error";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Too many requests */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "rate_limit_exceeded";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Internal error */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "internal_error";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Overloaded or shutting down; retry after Retry-After */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json":
+              | {
+                  error: {
+                    /** @enum {string} */
+                    code: "overloaded";
+                    message: string;
+                  };
+                }
+              | {
+                  /** @enum {string} */
+                  error: "Service Unavailable";
+                  message: string;
+                  /** @enum {number} */
+                  statusCode: 503;
+                };
+          };
         };
       };
     };
@@ -305,7 +1539,186 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            "application/json": {
+              /** @enum {string} */
+              alert_min_level: "Low" | "Medium" | "High" | "Severe";
+              /** Format: date-time */
+              created_at: string;
+              created_by: string;
+              description: string | null;
+              event_types: (
+                | "tx.policy.alert.triggered"
+                | "service.bfs.completed"
+                | "service.bfs.failed"
+                | "service.check.high_risk"
+                | "service.address.risk_changed"
+              )[];
+              id: string;
+              organization_id: string;
+              /** Format: date-time */
+              previous_secret_valid_until: string | null;
+              secret: string;
+              /** Format: date-time */
+              secret_rotated_at: string | null;
+              subgroup_id: string;
+              /** Format: date-time */
+              updated_at: string;
+              url: string;
+            };
+          };
+        };
+        /** @description Bad request */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "bad_request";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description No valid API key */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "invalid_api_key" | "missing_api_key";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Not found */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "not_found";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Body too large */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "payload_too_large";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Body is not JSON */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "unsupported_media_type";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Request validation failed */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              detail?: {
+                ctx?: {
+                  [key: string]: unknown;
+                };
+                input?: unknown;
+                loc: (string | number)[];
+                msg: string;
+                type: string;
+              }[];
+              error: {
+                /** @enum {string} */
+                code: "validation_error";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Too many requests */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "rate_limit_exceeded";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Internal error */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "internal_error";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Overloaded or shutting down; retry after Retry-After */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json":
+              | {
+                  error: {
+                    /** @enum {string} */
+                    code: "overloaded";
+                    message: string;
+                  };
+                }
+              | {
+                  /** @enum {string} */
+                  error: "Service Unavailable";
+                  message: string;
+                  /** @enum {number} */
+                  statusCode: 503;
+                };
+          };
         };
       };
     };
@@ -349,11 +1762,178 @@ export interface paths {
       };
       responses: {
         /** @description Default Response */
-        200: {
+        202: {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            "application/json": {
+              delivery_id: string;
+              /** @enum {string} */
+              event_type:
+                | "tx.policy.alert.triggered"
+                | "service.bfs.completed"
+                | "service.bfs.failed"
+                | "service.check.high_risk"
+                | "service.address.risk_changed";
+              /** @enum {string} */
+              status: "pending";
+              /** @enum {boolean} */
+              synthetic: true;
+            };
+          };
+        };
+        /** @description Bad request */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "bad_request";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description No valid API key */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "invalid_api_key" | "missing_api_key";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Not found */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "not_found";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Body too large */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "payload_too_large";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Body is not JSON */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "unsupported_media_type";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Request validation failed */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              detail?: {
+                ctx?: {
+                  [key: string]: unknown;
+                };
+                input?: unknown;
+                loc: (string | number)[];
+                msg: string;
+                type: string;
+              }[];
+              error: {
+                /** @enum {string} */
+                code: "validation_error";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Too many requests */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "rate_limit_exceeded";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Internal error */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "internal_error";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Overloaded or shutting down; retry after Retry-After */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json":
+              | {
+                  error: {
+                    /** @enum {string} */
+                    code: "overloaded";
+                    message: string;
+                  };
+                }
+              | {
+                  /** @enum {string} */
+                  error: "Service Unavailable";
+                  message: string;
+                  /** @enum {number} */
+                  statusCode: 503;
+                };
+          };
         };
       };
     };
@@ -394,7 +1974,183 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            "application/json": {
+              alerts: {
+                alert: {
+                  actualShare: number;
+                  category: string;
+                  /** @enum {string} */
+                  direction: "incoming";
+                  entityAddress: string | null;
+                  entityName: string | null;
+                  entityScore: number;
+                  /** @enum {string} */
+                  riskLevel: "Low" | "Medium" | "High" | "Severe";
+                  /** @enum {string} */
+                  ruleType:
+                    | "Direct exposure"
+                    | "Origin of funds / Indirect"
+                    | "Pattern";
+                  thresholdShare: number;
+                  thresholdValue: number;
+                };
+                alert_index: number;
+                assignee: {
+                  email: string;
+                  user_id: string;
+                } | null;
+                /** @enum {string} */
+                chain: "ETH" | "BSC" | "POLYGON" | "BASE" | "ARBITRUM" | "TRON";
+                check_id: string;
+                /** Format: date-time */
+                checked_at: string;
+                comment_count: number;
+                /** Format: date-time */
+                created_at: string;
+                id: string;
+                note: string | null;
+                /** @enum {string|null} */
+                reason: "flagged" | "dismissed" | "other" | null;
+                /** @enum {string} */
+                risk_level: "Low" | "Medium" | "High" | "Severe";
+                /** @enum {string} */
+                status: "open" | "in_review" | "closed";
+                subgroup_id: string;
+                tx_hash: string;
+                /** Format: date-time */
+                updated_at: string;
+              }[];
+              pagination: {
+                page: number;
+                page_size: number;
+                total: number;
+                total_pages: number;
+              };
+            };
+          };
+        };
+        /** @description Bad request */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "bad_request";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description No valid API key */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "invalid_api_key" | "missing_api_key";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Not found */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "not_found";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Request validation failed */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              detail?: {
+                ctx?: {
+                  [key: string]: unknown;
+                };
+                input?: unknown;
+                loc: (string | number)[];
+                msg: string;
+                type: string;
+              }[];
+              error: {
+                /** @enum {string} */
+                code: "validation_error";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Too many requests */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "rate_limit_exceeded";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Internal error */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "internal_error";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Overloaded or shutting down; retry after Retry-After */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json":
+              | {
+                  error: {
+                    /** @enum {string} */
+                    code: "overloaded";
+                    message: string;
+                  };
+                }
+              | {
+                  /** @enum {string} */
+                  error: "Service Unavailable";
+                  message: string;
+                  /** @enum {number} */
+                  statusCode: 503;
+                };
+          };
         };
       };
     };
@@ -430,7 +2186,199 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            "application/json": {
+              alert: {
+                actualShare: number;
+                category: string;
+                /** @enum {string} */
+                direction: "incoming";
+                entityAddress: string | null;
+                entityName: string | null;
+                entityScore: number;
+                /** @enum {string} */
+                riskLevel: "Low" | "Medium" | "High" | "Severe";
+                /** @enum {string} */
+                ruleType:
+                  "Direct exposure" | "Origin of funds / Indirect" | "Pattern";
+                thresholdShare: number;
+                thresholdValue: number;
+              };
+              alert_index: number;
+              assignee: {
+                email: string;
+                user_id: string;
+              } | null;
+              /** @enum {string} */
+              chain: "ETH" | "BSC" | "POLYGON" | "BASE" | "ARBITRUM" | "TRON";
+              check_id: string;
+              /** Format: date-time */
+              checked_at: string;
+              comment_count: number;
+              comments: {
+                /** Format: date-time */
+                at: string;
+                by: {
+                  email: string;
+                  user_id: string;
+                } | null;
+                id: string;
+                text: string;
+              }[];
+              /** Format: date-time */
+              created_at: string;
+              history: {
+                /** @enum {string} */
+                action: "opened" | "status_changed" | "assigned" | "commented";
+                /** Format: date-time */
+                at: string;
+                by: {
+                  email: string;
+                  user_id: string;
+                } | null;
+                from?: string | null;
+                note?: string | null;
+                /** @enum {string|null} */
+                reason?: "flagged" | "dismissed" | "other" | null;
+                text?: string;
+                to?: string | null;
+              }[];
+              id: string;
+              note: string | null;
+              /** @enum {string|null} */
+              reason: "flagged" | "dismissed" | "other" | null;
+              /** @enum {string} */
+              risk_level: "Low" | "Medium" | "High" | "Severe";
+              /** @enum {string} */
+              status: "open" | "in_review" | "closed";
+              subgroup_id: string;
+              tx_hash: string;
+              /** Format: date-time */
+              updated_at: string;
+            };
+          };
+        };
+        /** @description Bad request */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "bad_request";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description No valid API key */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "invalid_api_key" | "missing_api_key";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Not found */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "not_found";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Request validation failed */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              detail?: {
+                ctx?: {
+                  [key: string]: unknown;
+                };
+                input?: unknown;
+                loc: (string | number)[];
+                msg: string;
+                type: string;
+              }[];
+              error: {
+                /** @enum {string} */
+                code: "validation_error";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Too many requests */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "rate_limit_exceeded";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Internal error */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "internal_error";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Overloaded or shutting down; retry after Retry-After */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json":
+              | {
+                  error: {
+                    /** @enum {string} */
+                    code: "overloaded";
+                    message: string;
+                  };
+                }
+              | {
+                  /** @enum {string} */
+                  error: "Service Unavailable";
+                  message: string;
+                  /** @enum {number} */
+                  statusCode: 503;
+                };
+          };
         };
       };
     };
@@ -467,7 +2415,229 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            "application/json": {
+              alert: {
+                actualShare: number;
+                category: string;
+                /** @enum {string} */
+                direction: "incoming";
+                entityAddress: string | null;
+                entityName: string | null;
+                entityScore: number;
+                /** @enum {string} */
+                riskLevel: "Low" | "Medium" | "High" | "Severe";
+                /** @enum {string} */
+                ruleType:
+                  "Direct exposure" | "Origin of funds / Indirect" | "Pattern";
+                thresholdShare: number;
+                thresholdValue: number;
+              };
+              alert_index: number;
+              assignee: {
+                email: string;
+                user_id: string;
+              } | null;
+              /** @enum {string} */
+              chain: "ETH" | "BSC" | "POLYGON" | "BASE" | "ARBITRUM" | "TRON";
+              check_id: string;
+              /** Format: date-time */
+              checked_at: string;
+              comment_count: number;
+              comments: {
+                /** Format: date-time */
+                at: string;
+                by: {
+                  email: string;
+                  user_id: string;
+                } | null;
+                id: string;
+                text: string;
+              }[];
+              /** Format: date-time */
+              created_at: string;
+              history: {
+                /** @enum {string} */
+                action: "opened" | "status_changed" | "assigned" | "commented";
+                /** Format: date-time */
+                at: string;
+                by: {
+                  email: string;
+                  user_id: string;
+                } | null;
+                from?: string | null;
+                note?: string | null;
+                /** @enum {string|null} */
+                reason?: "flagged" | "dismissed" | "other" | null;
+                text?: string;
+                to?: string | null;
+              }[];
+              id: string;
+              note: string | null;
+              /** @enum {string|null} */
+              reason: "flagged" | "dismissed" | "other" | null;
+              /** @enum {string} */
+              risk_level: "Low" | "Medium" | "High" | "Severe";
+              /** @enum {string} */
+              status: "open" | "in_review" | "closed";
+              subgroup_id: string;
+              tx_hash: string;
+              /** Format: date-time */
+              updated_at: string;
+            };
+          };
+        };
+        /** @description Bad request */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "bad_request";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description No valid API key */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "invalid_api_key" | "missing_api_key";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Not found */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "not_found";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Body too large */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "payload_too_large";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Body is not JSON */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "unsupported_media_type";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Request validation failed */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              detail?: {
+                ctx?: {
+                  [key: string]: unknown;
+                };
+                input?: unknown;
+                loc: (string | number)[];
+                msg: string;
+                type: string;
+              }[];
+              error: {
+                /** @enum {string} */
+                code: "validation_error";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Too many requests */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "rate_limit_exceeded";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Internal error */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "internal_error";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Overloaded or shutting down; retry after Retry-After */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json":
+              | {
+                  error: {
+                    /** @enum {string} */
+                    code: "overloaded";
+                    message: string;
+                  };
+                }
+              | {
+                  /** @enum {string} */
+                  error: "Service Unavailable";
+                  message: string;
+                  /** @enum {number} */
+                  statusCode: 503;
+                };
+          };
         };
       };
     };
@@ -501,11 +2671,174 @@ export interface paths {
       };
       responses: {
         /** @description Default Response */
-        200: {
+        201: {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            "application/json": {
+              /** Format: date-time */
+              at: string;
+              by: {
+                email: string;
+                user_id: string;
+              } | null;
+              id: string;
+              text: string;
+            };
+          };
+        };
+        /** @description Bad request */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "bad_request";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description No valid API key */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "invalid_api_key" | "missing_api_key";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Not found */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "not_found";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Body too large */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "payload_too_large";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Body is not JSON */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "unsupported_media_type";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Request validation failed */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              detail?: {
+                ctx?: {
+                  [key: string]: unknown;
+                };
+                input?: unknown;
+                loc: (string | number)[];
+                msg: string;
+                type: string;
+              }[];
+              error: {
+                /** @enum {string} */
+                code: "validation_error";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Too many requests */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "rate_limit_exceeded";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Internal error */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "internal_error";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Overloaded or shutting down; retry after Retry-After */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json":
+              | {
+                  error: {
+                    /** @enum {string} */
+                    code: "overloaded";
+                    message: string;
+                  };
+                }
+              | {
+                  /** @enum {string} */
+                  error: "Service Unavailable";
+                  message: string;
+                  /** @enum {number} */
+                  statusCode: 503;
+                };
+          };
         };
       };
     };
@@ -537,7 +2870,105 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            "application/json": {
+              balance_usd: number;
+              /** @enum {string} */
+              currency: "USD";
+              monthly_cap_usd: number | null;
+              monthly_quota: number | null;
+              monthly_spent_usd: number;
+              period_start: string;
+              /** @enum {string} */
+              plan: "ledger" | "quota" | "none";
+              remaining_units: number | null;
+              remaining_usd: number | null;
+              units_used: number;
+            };
+          };
+        };
+        /** @description Bad request */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "bad_request";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description No valid API key */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "invalid_api_key" | "missing_api_key";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Too many requests */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "rate_limit_exceeded";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Internal error */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "internal_error";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Overloaded or shutting down; retry after Retry-After */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json":
+              | {
+                  error: {
+                    /** @enum {string} */
+                    code: "overloaded";
+                    message: string;
+                  };
+                }
+              | {
+                  /** @enum {string} */
+                  error: "Service Unavailable";
+                  message: string;
+                  /** @enum {number} */
+                  statusCode: 503;
+                };
+          };
         };
       };
     };
@@ -2051,6 +4482,10 @@ export interface paths {
       requestBody: {
         content: {
           "application/json": {
+            /**
+             * @description EVM: 0x followed by 40 hex digits; TRON: base58check, 34 characters starting with T
+             * @example 0x1111111111111111111111111111111111111111
+             */
             address: string;
             /**
              * @default in
@@ -2059,17 +4494,227 @@ export interface paths {
             direction?: "in" | "out" | "both";
             max_hops?: number;
             max_nodes?: number;
-            network: string;
+            /**
+             * @example ETH
+             * @enum {string}
+             */
+            network: "BSC" | "ETH" | "TRON";
           };
         };
       };
       responses: {
-        /** @description Default Response */
-        200: {
+        /** @description The job is recorded; poll result_url. Nothing is charged until the report is delivered */
+        202: {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            "application/json": {
+              job_id: string;
+              result_url: string;
+            };
+          };
+        };
+        /** @description Bad request */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "bad_request" | "unsupported_network";
+                message: string;
+              };
+              supported_networks?: string[];
+            };
+          };
+        };
+        /** @description No valid API key */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "invalid_api_key" | "missing_api_key";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Payment or quota refused; nothing charged */
+        402: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              billing?:
+                | {
+                    balance_usd: number | null;
+                    charged_usd: number;
+                    /** @enum {string} */
+                    currency: "USD";
+                    /** @enum {string} */
+                    model: "ledger";
+                    monthly_cap_usd: number | null;
+                    monthly_spent_usd: number | null;
+                    replay: boolean;
+                    shortfall_usd?: number | null;
+                  }
+                | {
+                    charged_units: number;
+                    /** @enum {string} */
+                    model: "quota";
+                    monthly_quota: number | null;
+                    period_start: string | null;
+                    replay: boolean;
+                    units_used: number | null;
+                  }
+                | {
+                    /** @enum {string} */
+                    model: "none";
+                    /** @enum {string|null} */
+                    monthly_quota: null;
+                    /** @enum {boolean} */
+                    replay: false;
+                  };
+              error: {
+                /** @enum {string} */
+                code:
+                  | "insufficient_funds"
+                  | "monthly_cap_exceeded"
+                  | "quota_exceeded";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Conflict */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "idempotency_conflict";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Body too large */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "payload_too_large";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Body is not JSON */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "unsupported_media_type";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Request validation failed */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              detail?: {
+                ctx?: {
+                  [key: string]: unknown;
+                };
+                input?: unknown;
+                loc: (string | number)[];
+                msg: string;
+                type: string;
+              }[];
+              error: {
+                /** @enum {string} */
+                code: "validation_error";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Too many requests */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "rate_limit_exceeded";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Internal error */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "internal_error";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Overloaded or shutting down; retry after Retry-After */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json":
+              | {
+                  error: {
+                    /** @enum {string} */
+                    code: "overloaded";
+                    message: string;
+                  };
+                }
+              | {
+                  /** @enum {string} */
+                  error: "Service Unavailable";
+                  message: string;
+                  /** @enum {number} */
+                  statusCode: 503;
+                };
+          };
         };
       };
     };
@@ -2098,12 +4743,358 @@ export interface paths {
       };
       requestBody?: never;
       responses: {
-        /** @description Default Response */
+        /** @description The exposure report (charged on the first 200; later polls replay it with billing.replay true) */
         200: {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            "application/json": {
+              address: string;
+              billing:
+                | {
+                    balance_usd: number;
+                    charged_usd: number;
+                    /** @enum {string} */
+                    currency: "USD";
+                    /** @enum {string} */
+                    model: "ledger";
+                    monthly_cap_usd: number | null;
+                    monthly_spent_usd: number;
+                    replay: boolean;
+                  }
+                | {
+                    charged_units: number;
+                    /** @enum {string} */
+                    model: "quota";
+                    monthly_quota: number;
+                    period_start: string;
+                    replay: boolean;
+                    units_used: number;
+                  };
+              categories: {
+                contribution_usd: number;
+                min_hops: number;
+                risk_level: string;
+                severity: number;
+                slug: string;
+              }[];
+              complete: boolean;
+              completed_at: string;
+              /** @enum {string} */
+              direction: "in" | "out" | "both";
+              incoming: {
+                applied: boolean;
+                categories: {
+                  entities: number;
+                  min_hops: number;
+                  paths: {
+                    addresses: string[];
+                    hops: number;
+                    label: string | null;
+                    share_pct: number;
+                    source: string;
+                    usd: number;
+                    usd_estimated: boolean;
+                  }[];
+                  /** @enum {string} */
+                  risk_level:
+                    | "none"
+                    | "low"
+                    | "medium"
+                    | "high"
+                    | "critical"
+                    | "sanctioned";
+                  severity: number;
+                  share_pct: number;
+                  slug: string;
+                  usd: number;
+                  weighted_share_pct: number;
+                }[];
+                complete: boolean | null;
+                /** @enum {string|null} */
+                reason:
+                  | "no_transaction_history"
+                  | "too_few_transfers"
+                  | "service_address"
+                  | null;
+                search: {
+                  edges: number;
+                  elapsed_ms: number;
+                  hops: number;
+                  nodes: number;
+                } | null;
+                stopped_by: string | null;
+                total_transfers: number | null;
+                total_usd: number | null;
+                unattributed_pct: number | null;
+                usd_estimated: boolean;
+                /** @enum {string|null} */
+                weighting: "usd" | "transfer_count" | null;
+              } | null;
+              job_id: string;
+              network: string;
+              outgoing: {
+                applied: boolean;
+                categories: {
+                  entities: number;
+                  min_hops: number;
+                  paths: {
+                    addresses: string[];
+                    hops: number;
+                    label: string | null;
+                    share_pct: number;
+                    source: string;
+                    usd: number;
+                    usd_estimated: boolean;
+                  }[];
+                  /** @enum {string} */
+                  risk_level:
+                    | "none"
+                    | "low"
+                    | "medium"
+                    | "high"
+                    | "critical"
+                    | "sanctioned";
+                  severity: number;
+                  share_pct: number;
+                  slug: string;
+                  usd: number;
+                  weighted_share_pct: number;
+                }[];
+                complete: boolean | null;
+                /** @enum {string|null} */
+                reason:
+                  | "no_transaction_history"
+                  | "too_few_transfers"
+                  | "service_address"
+                  | null;
+                search: {
+                  edges: number;
+                  elapsed_ms: number;
+                  hops: number;
+                  nodes: number;
+                } | null;
+                stopped_by: string | null;
+                total_transfers: number | null;
+                total_usd: number | null;
+                unattributed_pct: number | null;
+                usd_estimated: boolean;
+                /** @enum {string|null} */
+                weighting: "usd" | "transfer_count" | null;
+              } | null;
+              report_id: string;
+              requested_at: string;
+              /** @enum {string} */
+              status: "completed";
+            };
+          };
+        };
+        /** @description Still running: poll again after Retry-After seconds */
+        202: {
+          headers: {
+            "retry-after"?: number;
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              job_id: string;
+              /** Format: date-time */
+              requested_at: string;
+              result_url: string;
+              /** @enum {string} */
+              status: "running";
+            };
+          };
+        };
+        /** @description Bad request */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "bad_request";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description No valid API key */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "invalid_api_key" | "missing_api_key";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Payment or quota refused; nothing charged */
+        402: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              billing?:
+                | {
+                    balance_usd: number | null;
+                    charged_usd: number;
+                    /** @enum {string} */
+                    currency: "USD";
+                    /** @enum {string} */
+                    model: "ledger";
+                    monthly_cap_usd: number | null;
+                    monthly_spent_usd: number | null;
+                    replay: boolean;
+                    shortfall_usd?: number | null;
+                  }
+                | {
+                    charged_units: number;
+                    /** @enum {string} */
+                    model: "quota";
+                    monthly_quota: number | null;
+                    period_start: string | null;
+                    replay: boolean;
+                    units_used: number | null;
+                  }
+                | {
+                    /** @enum {string} */
+                    model: "none";
+                    /** @enum {string|null} */
+                    monthly_quota: null;
+                    /** @enum {boolean} */
+                    replay: false;
+                  };
+              error: {
+                /** @enum {string} */
+                code:
+                  | "insufficient_funds"
+                  | "monthly_cap_exceeded"
+                  | "quota_exceeded";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Not found */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "not_found";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Request validation failed */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              detail?: {
+                ctx?: {
+                  [key: string]: unknown;
+                };
+                input?: unknown;
+                loc: (string | number)[];
+                msg: string;
+                type: string;
+              }[];
+              error: {
+                /** @enum {string} */
+                code: "validation_error";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Too many requests */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "rate_limit_exceeded";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Internal error */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "internal_error";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Upstream or pipeline failure; nothing charged */
+        502: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              check_id?: string;
+              error: {
+                /** @enum {string} */
+                code: "check_failed";
+                message: string;
+              };
+              job_id?: string;
+              /** @enum {string} */
+              status?: "failed" | "failed_timeout";
+            };
+          };
+        };
+        /** @description Overloaded or shutting down; retry after Retry-After */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json":
+              | {
+                  error: {
+                    /** @enum {string} */
+                    code: "overloaded";
+                    message: string;
+                  };
+                }
+              | {
+                  /** @enum {string} */
+                  error: "Service Unavailable";
+                  message: string;
+                  /** @enum {number} */
+                  statusCode: 503;
+                };
+          };
         };
       };
     };
@@ -2132,12 +5123,102 @@ export interface paths {
       };
       requestBody?: never;
       responses: {
-        /** @description Default Response */
+        /** @description Liveness and the data the verdicts come from (503 while starting) */
         200: {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            "application/json": {
+              data_snapshot: string | null;
+              datasets: {
+                claims: number;
+                content_hash: string;
+                source: string;
+                version: string;
+              }[];
+              mode: string;
+              reasons?: string[];
+              /** @enum {string} */
+              status: "ok" | "degraded" | "starting";
+              version: string;
+            };
+          };
+        };
+        /** @description Bad request */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "bad_request";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Too many requests */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "rate_limit_exceeded";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Internal error */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "internal_error";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Starting (the health body with status starting), or shutting down */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json":
+              | {
+                  data_snapshot: string | null;
+                  datasets: {
+                    claims: number;
+                    content_hash: string;
+                    source: string;
+                    version: string;
+                  }[];
+                  mode: string;
+                  reasons?: string[];
+                  /** @enum {string} */
+                  status: "ok" | "degraded" | "starting";
+                  version: string;
+                }
+              | {
+                  /** @enum {string} */
+                  error: "Service Unavailable";
+                  message: string;
+                  /** @enum {number} */
+                  statusCode: 503;
+                };
+          };
         };
       };
     };
@@ -2171,19 +5252,448 @@ export interface paths {
       requestBody: {
         content: {
           "application/json": {
+            /**
+             * @description EVM: 0x followed by 40 hex digits; TRON: base58check, 34 characters starting with T
+             * @example 0x1111111111111111111111111111111111111111
+             */
             address: string;
-            network: string;
+            /**
+             * @example ETH
+             * @enum {string}
+             */
+            network: "BSC" | "ETH" | "TRON";
             providers?: string[];
           };
         };
       };
       responses: {
-        /** @description Default Response */
+        /** @description The synthesized audit and each provider’s verdict (charged on the first delivery) */
         200: {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            "application/json": {
+              address: string;
+              audit: {
+                can_deal: boolean;
+                /** @enum {string} */
+                decision: "deal" | "review" | "do_not_deal";
+                disagreements: {
+                  provider: string;
+                  risk_categories: string[];
+                  /** @enum {string} */
+                  risk_level:
+                    | "none"
+                    | "low"
+                    | "medium"
+                    | "high"
+                    | "critical"
+                    | "sanctioned";
+                  /** @enum {string} */
+                  stance: "risk" | "no_signal";
+                }[];
+                exchange_would_flag: boolean;
+                providers_agreeing: number;
+                providers_answered: number;
+                providers_failed: number;
+                reasons: string[];
+                risk_categories: string[];
+                sanctioned: boolean;
+                /** @enum {string} */
+                stance: "risk" | "no_signal";
+                /** @enum {string} */
+                worst_risk_level:
+                  | "none"
+                  | "low"
+                  | "medium"
+                  | "high"
+                  | "critical"
+                  | "sanctioned";
+              } | null;
+              billing:
+                | {
+                    balance_usd: number;
+                    charged_usd: number;
+                    /** @enum {string} */
+                    currency: "USD";
+                    /** @enum {string} */
+                    model: "ledger";
+                    monthly_cap_usd: number | null;
+                    monthly_spent_usd: number;
+                    replay: boolean;
+                  }
+                | {
+                    charged_units: number;
+                    /** @enum {string} */
+                    model: "quota";
+                    monthly_quota: number;
+                    period_start: string;
+                    replay: boolean;
+                    units_used: number;
+                  };
+              check_id: string;
+              /** Format: date-time */
+              completed_at: string | null;
+              /** Format: date-time */
+              created_at: string;
+              /** @enum {string} */
+              network: "BSC" | "ETH" | "TRON";
+              providers: {
+                [key: string]:
+                  | {
+                      assessment: {
+                        risk_categories: string[];
+                        /** @enum {string} */
+                        risk_level:
+                          | "none"
+                          | "low"
+                          | "medium"
+                          | "high"
+                          | "critical"
+                          | "sanctioned";
+                        sanctioned: boolean;
+                        signals: string[];
+                        summary: string;
+                      };
+                      elapsed_ms: number;
+                      /** @enum {boolean} */
+                      ok: true;
+                      verdict: unknown;
+                    }
+                  | {
+                      elapsed_ms: number;
+                      error: string;
+                      /** @enum {boolean} */
+                      ok: false;
+                    };
+              };
+              schema_version: number;
+              skipped_providers: string[];
+              /** @enum {string} */
+              status: "completed";
+              waived_providers: string[];
+            };
+          };
+        };
+        /** @description Still running: poll retry_url (Retry-After seconds, then back off to 10 s); nothing charged yet */
+        202: {
+          headers: {
+            /** @description seconds before the first poll */
+            "retry-after"?: number;
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              check_id: string;
+              /** Format: date-time */
+              created_at: string;
+              retry_url: string;
+              /** @enum {string} */
+              status: "running";
+            };
+          };
+        };
+        /** @description Bad request */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "bad_request" | "unsupported_network";
+                message: string;
+              };
+              supported_networks?: string[];
+            };
+          };
+        };
+        /** @description No valid API key */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "invalid_api_key" | "missing_api_key";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Payment or quota refused; nothing charged */
+        402: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              billing?:
+                | {
+                    balance_usd: number | null;
+                    charged_usd: number;
+                    /** @enum {string} */
+                    currency: "USD";
+                    /** @enum {string} */
+                    model: "ledger";
+                    monthly_cap_usd: number | null;
+                    monthly_spent_usd: number | null;
+                    replay: boolean;
+                    shortfall_usd?: number | null;
+                  }
+                | {
+                    charged_units: number;
+                    /** @enum {string} */
+                    model: "quota";
+                    monthly_quota: number | null;
+                    period_start: string | null;
+                    replay: boolean;
+                    units_used: number | null;
+                  }
+                | {
+                    /** @enum {string} */
+                    model: "none";
+                    /** @enum {string|null} */
+                    monthly_quota: null;
+                    /** @enum {boolean} */
+                    replay: false;
+                  };
+              error: {
+                /** @enum {string} */
+                code:
+                  | "insufficient_funds"
+                  | "monthly_cap_exceeded"
+                  | "quota_exceeded";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Not entitled */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "consensus_not_entitled";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Conflict */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "idempotency_conflict";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Body too large */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "payload_too_large";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Body is not JSON */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "unsupported_media_type";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Request validation failed */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              detail?: {
+                ctx?: {
+                  [key: string]: unknown;
+                };
+                input?: unknown;
+                loc: (string | number)[];
+                msg: string;
+                type: string;
+              }[];
+              error: {
+                /** @enum {string} */
+                code: "validation_error";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Too many requests */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "rate_limit_exceeded";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Internal error */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "internal_error";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Upstream or pipeline failure; nothing charged */
+        502: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              billing?:
+                | {
+                    balance_usd: number;
+                    charged_usd: number;
+                    /** @enum {string} */
+                    currency: "USD";
+                    /** @enum {string} */
+                    model: "ledger";
+                    monthly_cap_usd: number | null;
+                    monthly_spent_usd: number;
+                    replay: boolean;
+                  }
+                | {
+                    charged_units: number;
+                    /** @enum {string} */
+                    model: "quota";
+                    monthly_quota: number;
+                    period_start: string;
+                    replay: boolean;
+                    units_used: number;
+                  };
+              check_id?: string;
+              error: {
+                /** @enum {string} */
+                code: "backend_unavailable";
+                message: string;
+              };
+              providers?: {
+                [key: string]:
+                  | {
+                      assessment: {
+                        risk_categories: string[];
+                        /** @enum {string} */
+                        risk_level:
+                          | "none"
+                          | "low"
+                          | "medium"
+                          | "high"
+                          | "critical"
+                          | "sanctioned";
+                        sanctioned: boolean;
+                        signals: string[];
+                        summary: string;
+                      };
+                      elapsed_ms: number;
+                      /** @enum {boolean} */
+                      ok: true;
+                      verdict: unknown;
+                    }
+                  | {
+                      elapsed_ms: number;
+                      error: string;
+                      /** @enum {boolean} */
+                      ok: false;
+                    };
+              };
+              /** @enum {string} */
+              status?: "failed" | "failed_timeout";
+            };
+          };
+        };
+        /** @description Overloaded or shutting down; retry after Retry-After */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json":
+              | {
+                  error: {
+                    /** @enum {string} */
+                    code: "overloaded";
+                    message: string;
+                  };
+                }
+              | {
+                  /** @enum {string} */
+                  error: "Service Unavailable";
+                  message: string;
+                  /** @enum {number} */
+                  statusCode: 503;
+                };
+          };
+        };
+        /** @description Timed out; nothing charged */
+        504: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              check_id?: string;
+              error: {
+                /** @enum {string} */
+                code: "gateway_timeout";
+                message: string;
+              };
+              retry_url?: string;
+            };
+          };
         };
       };
     };
@@ -2212,12 +5722,370 @@ export interface paths {
       };
       requestBody?: never;
       responses: {
-        /** @description Default Response */
+        /** @description The synthesized audit and each provider’s verdict (charged on the first delivery) */
         200: {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            "application/json": {
+              address: string;
+              audit: {
+                can_deal: boolean;
+                /** @enum {string} */
+                decision: "deal" | "review" | "do_not_deal";
+                disagreements: {
+                  provider: string;
+                  risk_categories: string[];
+                  /** @enum {string} */
+                  risk_level:
+                    | "none"
+                    | "low"
+                    | "medium"
+                    | "high"
+                    | "critical"
+                    | "sanctioned";
+                  /** @enum {string} */
+                  stance: "risk" | "no_signal";
+                }[];
+                exchange_would_flag: boolean;
+                providers_agreeing: number;
+                providers_answered: number;
+                providers_failed: number;
+                reasons: string[];
+                risk_categories: string[];
+                sanctioned: boolean;
+                /** @enum {string} */
+                stance: "risk" | "no_signal";
+                /** @enum {string} */
+                worst_risk_level:
+                  | "none"
+                  | "low"
+                  | "medium"
+                  | "high"
+                  | "critical"
+                  | "sanctioned";
+              } | null;
+              billing:
+                | {
+                    balance_usd: number;
+                    charged_usd: number;
+                    /** @enum {string} */
+                    currency: "USD";
+                    /** @enum {string} */
+                    model: "ledger";
+                    monthly_cap_usd: number | null;
+                    monthly_spent_usd: number;
+                    replay: boolean;
+                  }
+                | {
+                    charged_units: number;
+                    /** @enum {string} */
+                    model: "quota";
+                    monthly_quota: number;
+                    period_start: string;
+                    replay: boolean;
+                    units_used: number;
+                  };
+              check_id: string;
+              /** Format: date-time */
+              completed_at: string | null;
+              /** Format: date-time */
+              created_at: string;
+              /** @enum {string} */
+              network: "BSC" | "ETH" | "TRON";
+              providers: {
+                [key: string]:
+                  | {
+                      assessment: {
+                        risk_categories: string[];
+                        /** @enum {string} */
+                        risk_level:
+                          | "none"
+                          | "low"
+                          | "medium"
+                          | "high"
+                          | "critical"
+                          | "sanctioned";
+                        sanctioned: boolean;
+                        signals: string[];
+                        summary: string;
+                      };
+                      elapsed_ms: number;
+                      /** @enum {boolean} */
+                      ok: true;
+                      verdict: unknown;
+                    }
+                  | {
+                      elapsed_ms: number;
+                      error: string;
+                      /** @enum {boolean} */
+                      ok: false;
+                    };
+              };
+              schema_version: number;
+              skipped_providers: string[];
+              /** @enum {string} */
+              status: "completed";
+              waived_providers: string[];
+            };
+          };
+        };
+        /** @description Still running: poll retry_url (Retry-After seconds, then back off to 10 s); nothing charged yet */
+        202: {
+          headers: {
+            /** @description seconds before the first poll */
+            "retry-after"?: number;
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              check_id: string;
+              /** Format: date-time */
+              created_at: string;
+              retry_url: string;
+              /** @enum {string} */
+              status: "running";
+            };
+          };
+        };
+        /** @description Bad request */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "bad_request";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description No valid API key */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "invalid_api_key" | "missing_api_key";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Payment or quota refused; nothing charged */
+        402: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              billing?:
+                | {
+                    balance_usd: number | null;
+                    charged_usd: number;
+                    /** @enum {string} */
+                    currency: "USD";
+                    /** @enum {string} */
+                    model: "ledger";
+                    monthly_cap_usd: number | null;
+                    monthly_spent_usd: number | null;
+                    replay: boolean;
+                    shortfall_usd?: number | null;
+                  }
+                | {
+                    charged_units: number;
+                    /** @enum {string} */
+                    model: "quota";
+                    monthly_quota: number | null;
+                    period_start: string | null;
+                    replay: boolean;
+                    units_used: number | null;
+                  }
+                | {
+                    /** @enum {string} */
+                    model: "none";
+                    /** @enum {string|null} */
+                    monthly_quota: null;
+                    /** @enum {boolean} */
+                    replay: false;
+                  };
+              error: {
+                /** @enum {string} */
+                code:
+                  | "insufficient_funds"
+                  | "monthly_cap_exceeded"
+                  | "quota_exceeded";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Not found */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "not_found";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Request validation failed */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              detail?: {
+                ctx?: {
+                  [key: string]: unknown;
+                };
+                input?: unknown;
+                loc: (string | number)[];
+                msg: string;
+                type: string;
+              }[];
+              error: {
+                /** @enum {string} */
+                code: "validation_error";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Too many requests */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "rate_limit_exceeded";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Internal error */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "internal_error";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Upstream or pipeline failure; nothing charged */
+        502: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              billing?:
+                | {
+                    balance_usd: number;
+                    charged_usd: number;
+                    /** @enum {string} */
+                    currency: "USD";
+                    /** @enum {string} */
+                    model: "ledger";
+                    monthly_cap_usd: number | null;
+                    monthly_spent_usd: number;
+                    replay: boolean;
+                  }
+                | {
+                    charged_units: number;
+                    /** @enum {string} */
+                    model: "quota";
+                    monthly_quota: number;
+                    period_start: string;
+                    replay: boolean;
+                    units_used: number;
+                  };
+              check_id?: string;
+              error: {
+                /** @enum {string} */
+                code: "backend_unavailable";
+                message: string;
+              };
+              providers?: {
+                [key: string]:
+                  | {
+                      assessment: {
+                        risk_categories: string[];
+                        /** @enum {string} */
+                        risk_level:
+                          | "none"
+                          | "low"
+                          | "medium"
+                          | "high"
+                          | "critical"
+                          | "sanctioned";
+                        sanctioned: boolean;
+                        signals: string[];
+                        summary: string;
+                      };
+                      elapsed_ms: number;
+                      /** @enum {boolean} */
+                      ok: true;
+                      verdict: unknown;
+                    }
+                  | {
+                      elapsed_ms: number;
+                      error: string;
+                      /** @enum {boolean} */
+                      ok: false;
+                    };
+              };
+              /** @enum {string} */
+              status?: "failed" | "failed_timeout";
+            };
+          };
+        };
+        /** @description Overloaded or shutting down; retry after Retry-After */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json":
+              | {
+                  error: {
+                    /** @enum {string} */
+                    code: "overloaded";
+                    message: string;
+                  };
+                }
+              | {
+                  /** @enum {string} */
+                  error: "Service Unavailable";
+                  message: string;
+                  /** @enum {number} */
+                  statusCode: 503;
+                };
+          };
         };
       };
     };
@@ -2255,7 +6123,154 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            "application/json": {
+              billing: {
+                balance_usd: number;
+                /** @enum {string} */
+                currency: "USD";
+                monthly_cap_usd: number | null;
+                monthly_quota: number | null;
+                monthly_spent_usd: number;
+                period_start: string;
+                /** @enum {string} */
+                plan: "ledger" | "quota" | "none";
+                remaining_units: number | null;
+                remaining_usd: number | null;
+                units_used: number;
+              };
+              pagination: {
+                page: number;
+                page_size: number;
+                total: number;
+                total_pages: number;
+              };
+              rows: {
+                call_id: string;
+                charged_usd: number;
+                /** Format: date-time */
+                created_at: string;
+                endpoint: string;
+                key_id: string | null;
+                network: string | null;
+                period_start: string;
+                product: string;
+                refund_reason: string | null;
+                refunded_units: number;
+                refunded_usd: number;
+                subject: string | null;
+                units: number;
+                user_id: string;
+              }[];
+            };
+          };
+        };
+        /** @description Bad request */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "bad_request";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description No valid API key */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "invalid_api_key" | "missing_api_key";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Request validation failed */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              detail?: {
+                ctx?: {
+                  [key: string]: unknown;
+                };
+                input?: unknown;
+                loc: (string | number)[];
+                msg: string;
+                type: string;
+              }[];
+              error: {
+                /** @enum {string} */
+                code: "validation_error";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Too many requests */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "rate_limit_exceeded";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Internal error */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "internal_error";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Overloaded or shutting down; retry after Retry-After */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json":
+              | {
+                  error: {
+                    /** @enum {string} */
+                    code: "overloaded";
+                    message: string;
+                  };
+                }
+              | {
+                  /** @enum {string} */
+                  error: "Service Unavailable";
+                  message: string;
+                  /** @enum {number} */
+                  statusCode: 503;
+                };
+          };
         };
       };
     };
@@ -2292,7 +6307,170 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            "application/json": {
+              data: {
+                address: string;
+                /** Format: date-time */
+                created_at: string;
+                data_versions: {
+                  snapshot: string | null;
+                  sources: {
+                    content_hash: string;
+                    source: string;
+                    version: string;
+                  }[];
+                  taxonomy: string;
+                };
+                /** Format: date-time */
+                last_changed_at: string | null;
+                monitor_id: string;
+                /** @enum {string} */
+                network: "BSC" | "ETH" | "TRON";
+                paid_period_start: string;
+                paused_reason: string | null;
+                reference: string | null;
+                /** @enum {string} */
+                status: "active" | "paused";
+                verdict: {
+                  label: string | null;
+                  risk_categories: string[];
+                  /** @enum {string|null} */
+                  risk_level:
+                    | "none"
+                    | "low"
+                    | "medium"
+                    | "high"
+                    | "critical"
+                    | "sanctioned"
+                    | null;
+                  risk_score: number | null;
+                  sdn_match: {
+                    entity: string | null;
+                    /** @enum {string} */
+                    list: "US" | "UK" | "EU";
+                    list_date: string | null;
+                    list_entry_id: string | null;
+                    program: string | null;
+                    source: string;
+                  } | null;
+                };
+              }[];
+              pagination: {
+                page: number;
+                page_size: number;
+                total: number;
+                total_pages: number;
+              };
+            };
+          };
+        };
+        /** @description Bad request */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "bad_request";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description No valid API key */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "invalid_api_key" | "missing_api_key";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Request validation failed */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              detail?: {
+                ctx?: {
+                  [key: string]: unknown;
+                };
+                input?: unknown;
+                loc: (string | number)[];
+                msg: string;
+                type: string;
+              }[];
+              error: {
+                /** @enum {string} */
+                code: "validation_error";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Too many requests */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "rate_limit_exceeded";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Internal error */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "internal_error";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Overloaded or shutting down; retry after Retry-After */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json":
+              | {
+                  error: {
+                    /** @enum {string} */
+                    code: "overloaded";
+                    message: string;
+                  };
+                }
+              | {
+                  /** @enum {string} */
+                  error: "Service Unavailable";
+                  message: string;
+                  /** @enum {number} */
+                  statusCode: 503;
+                };
+          };
         };
       };
     };
@@ -2310,19 +6488,441 @@ export interface paths {
       requestBody: {
         content: {
           "application/json": {
+            /**
+             * @description EVM: 0x followed by 40 hex digits; TRON: base58check, 34 characters starting with T
+             * @example 0x1111111111111111111111111111111111111111
+             */
             address: string;
-            network: string;
+            /**
+             * @example ETH
+             * @enum {string}
+             */
+            network: "BSC" | "ETH" | "TRON";
             reference?: string | null;
           };
         };
       };
       responses: {
-        /** @description Default Response */
+        /** @description Already watched (not charged) */
         200: {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            "application/json": {
+              address: string;
+              billing:
+                | {
+                    balance_usd: number;
+                    charged_usd: number;
+                    /** @enum {string} */
+                    currency: "USD";
+                    /** @enum {string} */
+                    model: "ledger";
+                    monthly_cap_usd: number | null;
+                    monthly_spent_usd: number;
+                    replay: boolean;
+                  }
+                | {
+                    charged_units: number;
+                    /** @enum {string} */
+                    model: "quota";
+                    monthly_quota: number;
+                    period_start: string;
+                    replay: boolean;
+                    units_used: number;
+                  };
+              /** Format: date-time */
+              created_at: string;
+              data_versions: {
+                snapshot: string | null;
+                sources: {
+                  content_hash: string;
+                  source: string;
+                  version: string;
+                }[];
+                taxonomy: string;
+              };
+              /** Format: date-time */
+              last_changed_at: string | null;
+              monitor_id: string;
+              /** @enum {string} */
+              network: "BSC" | "ETH" | "TRON";
+              paid_period_start: string;
+              paused_reason: string | null;
+              reference: string | null;
+              /** @enum {string} */
+              status: "active" | "paused";
+              verdict: {
+                label: string | null;
+                risk_categories: string[];
+                /** @enum {string|null} */
+                risk_level:
+                  | "none"
+                  | "low"
+                  | "medium"
+                  | "high"
+                  | "critical"
+                  | "sanctioned"
+                  | null;
+                risk_score: number | null;
+                sdn_match: {
+                  entity: string | null;
+                  /** @enum {string} */
+                  list: "US" | "UK" | "EU";
+                  list_date: string | null;
+                  list_entry_id: string | null;
+                  program: string | null;
+                  source: string;
+                } | null;
+              };
+            };
+          };
+        };
+        /** @description Watched (charged) */
+        201: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              address: string;
+              billing:
+                | {
+                    balance_usd: number;
+                    charged_usd: number;
+                    /** @enum {string} */
+                    currency: "USD";
+                    /** @enum {string} */
+                    model: "ledger";
+                    monthly_cap_usd: number | null;
+                    monthly_spent_usd: number;
+                    replay: boolean;
+                  }
+                | {
+                    charged_units: number;
+                    /** @enum {string} */
+                    model: "quota";
+                    monthly_quota: number;
+                    period_start: string;
+                    replay: boolean;
+                    units_used: number;
+                  };
+              /** Format: date-time */
+              created_at: string;
+              data_versions: {
+                snapshot: string | null;
+                sources: {
+                  content_hash: string;
+                  source: string;
+                  version: string;
+                }[];
+                taxonomy: string;
+              };
+              /** Format: date-time */
+              last_changed_at: string | null;
+              monitor_id: string;
+              /** @enum {string} */
+              network: "BSC" | "ETH" | "TRON";
+              paid_period_start: string;
+              paused_reason: string | null;
+              reference: string | null;
+              /** @enum {string} */
+              status: "active" | "paused";
+              verdict: {
+                label: string | null;
+                risk_categories: string[];
+                /** @enum {string|null} */
+                risk_level:
+                  | "none"
+                  | "low"
+                  | "medium"
+                  | "high"
+                  | "critical"
+                  | "sanctioned"
+                  | null;
+                risk_score: number | null;
+                sdn_match: {
+                  entity: string | null;
+                  /** @enum {string} */
+                  list: "US" | "UK" | "EU";
+                  list_date: string | null;
+                  list_entry_id: string | null;
+                  program: string | null;
+                  source: string;
+                } | null;
+              };
+            };
+          };
+        };
+        /** @description Bad request */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "bad_request" | "unsupported_network";
+                message: string;
+              };
+              supported_networks?: string[];
+            };
+          };
+        };
+        /** @description No valid API key */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "invalid_api_key" | "missing_api_key";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Payment or quota refused; nothing charged */
+        402: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              billing?:
+                | {
+                    balance_usd: number | null;
+                    charged_usd: number;
+                    /** @enum {string} */
+                    currency: "USD";
+                    /** @enum {string} */
+                    model: "ledger";
+                    monthly_cap_usd: number | null;
+                    monthly_spent_usd: number | null;
+                    replay: boolean;
+                    shortfall_usd?: number | null;
+                  }
+                | {
+                    charged_units: number;
+                    /** @enum {string} */
+                    model: "quota";
+                    monthly_quota: number | null;
+                    period_start: string | null;
+                    replay: boolean;
+                    units_used: number | null;
+                  }
+                | {
+                    /** @enum {string} */
+                    model: "none";
+                    /** @enum {string|null} */
+                    monthly_quota: null;
+                    /** @enum {boolean} */
+                    replay: false;
+                  };
+              error: {
+                /** @enum {string} */
+                code:
+                  | "insufficient_funds"
+                  | "monthly_cap_exceeded"
+                  | "quota_exceeded";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Conflict */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "idempotency_conflict";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Body too large */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "payload_too_large";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Body is not JSON */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "unsupported_media_type";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Request validation failed */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              detail?: {
+                ctx?: {
+                  [key: string]: unknown;
+                };
+                input?: unknown;
+                loc: (string | number)[];
+                msg: string;
+                type: string;
+              }[];
+              error: {
+                /** @enum {string} */
+                code: "validation_error";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Too many requests */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "rate_limit_exceeded";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Internal error */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "internal_error";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Upstream or pipeline failure; nothing charged */
+        502: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              billing?:
+                | {
+                    balance_usd: number;
+                    charged_usd: number;
+                    /** @enum {string} */
+                    currency: "USD";
+                    /** @enum {string} */
+                    model: "ledger";
+                    monthly_cap_usd: number | null;
+                    monthly_spent_usd: number;
+                    replay: boolean;
+                  }
+                | {
+                    charged_units: number;
+                    /** @enum {string} */
+                    model: "quota";
+                    monthly_quota: number;
+                    period_start: string;
+                    replay: boolean;
+                    units_used: number;
+                  };
+              check_id?: string;
+              error: {
+                /** @enum {string} */
+                code: "backend_unavailable";
+                message: string;
+              };
+              providers?: {
+                [key: string]:
+                  | {
+                      assessment: {
+                        risk_categories: string[];
+                        /** @enum {string} */
+                        risk_level:
+                          | "none"
+                          | "low"
+                          | "medium"
+                          | "high"
+                          | "critical"
+                          | "sanctioned";
+                        sanctioned: boolean;
+                        signals: string[];
+                        summary: string;
+                      };
+                      elapsed_ms: number;
+                      /** @enum {boolean} */
+                      ok: true;
+                      verdict: unknown;
+                    }
+                  | {
+                      elapsed_ms: number;
+                      error: string;
+                      /** @enum {boolean} */
+                      ok: false;
+                    };
+              };
+              /** @enum {string} */
+              status?: "failed" | "failed_timeout";
+            };
+          };
+        };
+        /** @description Overloaded or shutting down; retry after Retry-After */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json":
+              | {
+                  error: {
+                    /** @enum {string} */
+                    code: "overloaded";
+                    message: string;
+                  };
+                }
+              | {
+                  /** @enum {string} */
+                  error: "Service Unavailable";
+                  message: string;
+                  /** @enum {number} */
+                  statusCode: 503;
+                };
+          };
         };
       };
     };
@@ -2356,7 +6956,238 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            "application/json": {
+              address: string;
+              /** Format: date-time */
+              created_at: string;
+              data_versions: {
+                snapshot: string | null;
+                sources: {
+                  content_hash: string;
+                  source: string;
+                  version: string;
+                }[];
+                taxonomy: string;
+              };
+              history: {
+                /** Format: date-time */
+                at: string;
+                current: {
+                  label: string | null;
+                  risk_categories: string[];
+                  /** @enum {string|null} */
+                  risk_level:
+                    | "none"
+                    | "low"
+                    | "medium"
+                    | "high"
+                    | "critical"
+                    | "sanctioned"
+                    | null;
+                  risk_score: number | null;
+                  sdn_match: {
+                    entity: string | null;
+                    /** @enum {string} */
+                    list: "US" | "UK" | "EU";
+                    list_date: string | null;
+                    list_entry_id: string | null;
+                    program: string | null;
+                    source: string;
+                  } | null;
+                };
+                previous: {
+                  label: string | null;
+                  risk_categories: string[];
+                  /** @enum {string|null} */
+                  risk_level:
+                    | "none"
+                    | "low"
+                    | "medium"
+                    | "high"
+                    | "critical"
+                    | "sanctioned"
+                    | null;
+                  risk_score: number | null;
+                  sdn_match: {
+                    entity: string | null;
+                    /** @enum {string} */
+                    list: "US" | "UK" | "EU";
+                    list_date: string | null;
+                    list_entry_id: string | null;
+                    program: string | null;
+                    source: string;
+                  } | null;
+                };
+                reasons: {
+                  /** @enum {string} */
+                  change:
+                    | "dataset_imported"
+                    | "curator_entry_added"
+                    | "curator_entry_retracted"
+                    | "monitor_resumed";
+                  changed_at: string;
+                  source: string;
+                  version: string | null;
+                }[];
+              }[];
+              /** Format: date-time */
+              last_changed_at: string | null;
+              monitor_id: string;
+              /** @enum {string} */
+              network: "BSC" | "ETH" | "TRON";
+              paid_period_start: string;
+              paused_reason: string | null;
+              reference: string | null;
+              /** @enum {string} */
+              status: "active" | "paused";
+              verdict: {
+                label: string | null;
+                risk_categories: string[];
+                /** @enum {string|null} */
+                risk_level:
+                  | "none"
+                  | "low"
+                  | "medium"
+                  | "high"
+                  | "critical"
+                  | "sanctioned"
+                  | null;
+                risk_score: number | null;
+                sdn_match: {
+                  entity: string | null;
+                  /** @enum {string} */
+                  list: "US" | "UK" | "EU";
+                  list_date: string | null;
+                  list_entry_id: string | null;
+                  program: string | null;
+                  source: string;
+                } | null;
+              };
+            };
+          };
+        };
+        /** @description Bad request */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "bad_request";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description No valid API key */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "invalid_api_key" | "missing_api_key";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Not found */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "not_found";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Request validation failed */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              detail?: {
+                ctx?: {
+                  [key: string]: unknown;
+                };
+                input?: unknown;
+                loc: (string | number)[];
+                msg: string;
+                type: string;
+              }[];
+              error: {
+                /** @enum {string} */
+                code: "validation_error";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Too many requests */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "rate_limit_exceeded";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Internal error */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "internal_error";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Overloaded or shutting down; retry after Retry-After */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json":
+              | {
+                  error: {
+                    /** @enum {string} */
+                    code: "overloaded";
+                    message: string;
+                  };
+                }
+              | {
+                  /** @enum {string} */
+                  error: "Service Unavailable";
+                  message: string;
+                  /** @enum {number} */
+                  statusCode: 503;
+                };
+          };
         };
       };
     };
@@ -2374,12 +7205,164 @@ export interface paths {
       };
       requestBody?: never;
       responses: {
-        /** @description Default Response */
-        200: {
+        /** @description Stopped */
+        204: {
           headers: {
             [name: string]: unknown;
           };
           content?: never;
+        };
+        /** @description Bad request */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "bad_request";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description No valid API key */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "invalid_api_key" | "missing_api_key";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Not found */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "not_found";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Body too large */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "payload_too_large";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Body is not JSON */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "unsupported_media_type";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Request validation failed */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              detail?: {
+                ctx?: {
+                  [key: string]: unknown;
+                };
+                input?: unknown;
+                loc: (string | number)[];
+                msg: string;
+                type: string;
+              }[];
+              error: {
+                /** @enum {string} */
+                code: "validation_error";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Too many requests */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "rate_limit_exceeded";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Internal error */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "internal_error";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Overloaded or shutting down; retry after Retry-After */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json":
+              | {
+                  error: {
+                    /** @enum {string} */
+                    code: "overloaded";
+                    message: string;
+                  };
+                }
+              | {
+                  /** @enum {string} */
+                  error: "Service Unavailable";
+                  message: string;
+                  /** @enum {number} */
+                  statusCode: 503;
+                };
+          };
         };
       };
     };
@@ -2422,7 +7405,323 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            "application/json": {
+              results: (
+                | {
+                    body: {
+                      address: string;
+                      billing:
+                        | {
+                            balance_usd: number;
+                            charged_usd: number;
+                            /** @enum {string} */
+                            currency: "USD";
+                            /** @enum {string} */
+                            model: "ledger";
+                            monthly_cap_usd: number | null;
+                            monthly_spent_usd: number;
+                            replay: boolean;
+                          }
+                        | {
+                            charged_units: number;
+                            /** @enum {string} */
+                            model: "quota";
+                            monthly_quota: number;
+                            period_start: string;
+                            replay: boolean;
+                            units_used: number;
+                          };
+                      /** Format: date-time */
+                      created_at: string;
+                      data_versions: {
+                        snapshot: string | null;
+                        sources: {
+                          content_hash: string;
+                          source: string;
+                          version: string;
+                        }[];
+                        taxonomy: string;
+                      };
+                      /** Format: date-time */
+                      last_changed_at: string | null;
+                      monitor_id: string;
+                      /** @enum {string} */
+                      network: "BSC" | "ETH" | "TRON";
+                      paid_period_start: string;
+                      paused_reason: string | null;
+                      reference: string | null;
+                      /** @enum {string} */
+                      status: "active" | "paused";
+                      verdict: {
+                        label: string | null;
+                        risk_categories: string[];
+                        /** @enum {string|null} */
+                        risk_level:
+                          | "none"
+                          | "low"
+                          | "medium"
+                          | "high"
+                          | "critical"
+                          | "sanctioned"
+                          | null;
+                        risk_score: number | null;
+                        sdn_match: {
+                          entity: string | null;
+                          /** @enum {string} */
+                          list: "US" | "UK" | "EU";
+                          list_date: string | null;
+                          list_entry_id: string | null;
+                          program: string | null;
+                          source: string;
+                        } | null;
+                      };
+                    };
+                    index: number;
+                    status: 200 | 201;
+                  }
+                | {
+                    body: {
+                      billing?:
+                        | {
+                            balance_usd: number;
+                            charged_usd: number;
+                            /** @enum {string} */
+                            currency: "USD";
+                            /** @enum {string} */
+                            model: "ledger";
+                            monthly_cap_usd: number | null;
+                            monthly_spent_usd: number;
+                            replay: boolean;
+                          }
+                        | {
+                            charged_units: number;
+                            /** @enum {string} */
+                            model: "quota";
+                            monthly_quota: number;
+                            period_start: string;
+                            replay: boolean;
+                            units_used: number;
+                          };
+                      check_id?: string;
+                      detail?: {
+                        ctx?: {
+                          [key: string]: unknown;
+                        };
+                        input?: unknown;
+                        loc: (string | number)[];
+                        msg: string;
+                        type: string;
+                      }[];
+                      error: {
+                        /** @enum {string} */
+                        code:
+                          | "backend_unavailable"
+                          | "bad_request"
+                          | "insufficient_funds"
+                          | "internal_error"
+                          | "monthly_cap_exceeded"
+                          | "quota_exceeded"
+                          | "unsupported_network"
+                          | "validation_error";
+                        message: string;
+                      };
+                      providers?: {
+                        [key: string]:
+                          | {
+                              assessment: {
+                                risk_categories: string[];
+                                /** @enum {string} */
+                                risk_level:
+                                  | "none"
+                                  | "low"
+                                  | "medium"
+                                  | "high"
+                                  | "critical"
+                                  | "sanctioned";
+                                sanctioned: boolean;
+                                signals: string[];
+                                summary: string;
+                              };
+                              elapsed_ms: number;
+                              /** @enum {boolean} */
+                              ok: true;
+                              verdict: unknown;
+                            }
+                          | {
+                              elapsed_ms: number;
+                              error: string;
+                              /** @enum {boolean} */
+                              ok: false;
+                            };
+                      };
+                      /** @enum {string} */
+                      status?: "failed" | "failed_timeout";
+                      supported_networks?: string[];
+                    };
+                    index: number;
+                    status: number;
+                  }
+              )[];
+              summary: {
+                created: number;
+                existing: number;
+                failed: number;
+              };
+            };
+          };
+        };
+        /** @description Bad request */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "bad_request";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description No valid API key */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "invalid_api_key" | "missing_api_key";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Conflict */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "idempotency_conflict";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Body too large */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "payload_too_large";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Body is not JSON */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "unsupported_media_type";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Request validation failed */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              detail?: {
+                ctx?: {
+                  [key: string]: unknown;
+                };
+                input?: unknown;
+                loc: (string | number)[];
+                msg: string;
+                type: string;
+              }[];
+              error: {
+                /** @enum {string} */
+                code: "validation_error";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Too many requests */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "rate_limit_exceeded";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Internal error */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "internal_error";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Overloaded or shutting down; retry after Retry-After */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json":
+              | {
+                  error: {
+                    /** @enum {string} */
+                    code: "overloaded";
+                    message: string;
+                  };
+                }
+              | {
+                  /** @enum {string} */
+                  error: "Service Unavailable";
+                  message: string;
+                  /** @enum {number} */
+                  statusCode: 503;
+                };
+          };
         };
       };
     };
@@ -2449,12 +7748,89 @@ export interface paths {
       };
       requestBody?: never;
       responses: {
-        /** @description Default Response */
+        /** @description The networks and chains each endpoint accepts */
         200: {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            "application/json": {
+              check_address: ("BSC" | "ETH" | "TRON")[];
+              check_transfer: (
+                "ETH" | "BSC" | "POLYGON" | "BASE" | "ARBITRUM" | "TRON"
+              )[];
+              inspect_address: ("BSC" | "ETH" | "TRON")[];
+              screen: ("BSC" | "ETH" | "TRON")[];
+            };
+          };
+        };
+        /** @description Bad request */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "bad_request";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Too many requests */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "rate_limit_exceeded";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Internal error */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              error: {
+                /** @enum {string} */
+                code: "internal_error";
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Overloaded or shutting down; retry after Retry-After */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json":
+              | {
+                  error: {
+                    /** @enum {string} */
+                    code: "overloaded";
+                    message: string;
+                  };
+                }
+              | {
+                  /** @enum {string} */
+                  error: "Service Unavailable";
+                  message: string;
+                  /** @enum {number} */
+                  statusCode: 503;
+                };
+          };
         };
       };
     };
