@@ -4,6 +4,7 @@ import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import { registerDocsPage } from './docs-page.js';
 import { errorHandler } from './errors.js';
 import { parseJsonStrictly } from './json-body.js';
+import { answerRouterRefusal } from './router-refusals.js';
 import { dashboardRoutes } from './dashboard/dashboard.routes.js';
 import { billingRoutes } from './routes/billing.routes.js';
 import { checkAddressRoutes } from './routes/check-address.routes.js';
@@ -44,6 +45,7 @@ export async function buildApp(
     genReqId: (request) => requestIdFrom(request.headers[REQUEST_ID_HEADER], () => services.commands.ids.newId()),
     // Request log lines carry the id as `correlationId`, the name processors and events use for it.
     logController: new LogController({ requestIdLogLabel: 'correlationId' }),
+    frameworkErrors: answerRouterRefusal,
   });
   capConnectionsPerClient(app, limits.maxConnectionsPerClient); // first hook: a refused connection reaches nothing else
   addRequestTracing(app, { correlation: services.correlation, metrics: services.metrics });
