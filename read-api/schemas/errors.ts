@@ -44,9 +44,9 @@ export const visibleCode = (code: ErrorCode, public5xx: ReadonlySet<ErrorCode> =
   HTTP_STATUS[code] >= 500 && !public5xx.has(code) ? 'internal_error' : code;
 
 /** The envelope for a set of codes: `code` is their enum, and each code's details are optional fields. */
-export function errorEnvelope(codes: readonly ErrorCode[]) {
+export function errorEnvelope(codes: readonly ErrorCode[], options: { details?: boolean } = {}) {
   const details: z.core.$ZodLooseShape = {};
-  for (const code of codes) {
+  for (const code of options.details === false ? [] : codes) {
     for (const [field, schema] of Object.entries(DETAILS[code] ?? {})) details[field] = (schema as z.ZodType).optional();
   }
   const [first, ...rest] = [...new Set(codes)].sort();
@@ -57,7 +57,7 @@ export function errorEnvelope(codes: readonly ErrorCode[]) {
 /** The body Fastify itself writes to a request that arrives while the server closes (return503OnClosing). */
 export const closingBody = z.strictObject({ error: z.literal('Service Unavailable'), message: z.string(), statusCode: z.literal(503) });
 
-const DESCRIPTIONS: Record<number, string> = {
+export const DESCRIPTIONS: Record<number, string> = {
   400: 'Bad request',
   401: 'No valid API key',
   402: 'Payment or quota refused; nothing charged',

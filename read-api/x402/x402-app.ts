@@ -1,3 +1,4 @@
+import swagger from '@fastify/swagger';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { REQUEST_ID_HEADER, requestIdFrom } from '../observability/request-id.js';
 import { addRequestTracing } from '../observability/request-tracing.js';
@@ -14,6 +15,8 @@ import { registerMcpRoute } from './mcp/mcp-route.js';
 import { x402ScreenRoutes } from './screen.x402.routes.js';
 import { x402TransferRoutes } from './transfer.x402.routes.js';
 import type { X402AppServices } from './x402-services.js';
+import { describeX402Routes, x402OpenApiOptions } from './x402-openapi.js';
+import { CHECK_RESPONSES_BY_DEFAULT, checkDeclaredStatuses, responseSerializerCompiler } from '../schemas/response-contract.js';
 
 /** Browsers' x402 clients need these readable and sendable across origins. */
 const EXPOSED = 'PAYMENT-REQUIRED, PAYMENT-RESPONSE, X-PAYMENT-RESPONSE, Retry-After';
@@ -26,7 +29,7 @@ const ALLOWED = 'PAYMENT-SIGNATURE, X-PAYMENT, Access-Control-Expose-Headers, Co
  */
 export async function buildX402App(
   services: X402AppServices,
-  options: { logger?: FastifyServerOptions['logger']; loggerInstance?: FastifyBaseLogger; limits?: ServerLimits } = {},
+  options: { logger?: FastifyServerOptions['logger']; loggerInstance?: FastifyBaseLogger; limits?: ServerLimits; checkResponses?: boolean } = {},
 ): Promise<FastifyInstance> {
   const limits = options.limits ?? DEFAULT_SERVER_LIMITS;
   const app = Fastify({
@@ -46,6 +49,14 @@ export async function buildX402App(
   capConnectionsPerClient(app, limits.maxConnectionsPerClient); // first hook: a refused connection reaches nothing else
   addRequestTracing(app, { correlation: services.deps.correlation });
   parseJsonStrictly(app); // UTF-8 only, no repeated keys: refused before any quote or payment
+  // The document: each route's schemas are attached as it is registered (x402-openapi.ts); bodies are
+  // written as built, and checked against those schemas under the test runner.
+  const checkResponses = options.checkResponses ?? CHECK_RESPONSES_BY_DEFAULT;
+  app.setSerializerCompiler(responseSerializerCompiler(checkResponses));
+  if (checkResponses) checkDeclaredStatuses(app);
+  describeX402Routes(app);
+  await app.register(swagger, x402OpenApiOptions);
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   const limiter = createRateLimiter({ clock: services.deps.clock, ...services.limits, limits: services.rateLimits });
 
   app.addHook('onSend', async (_request, reply) => {
