@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { BillingEnvelope } from '../../domain/ledger/billing-envelope.js';
 import { isoTimestamp, paginationSchema } from './common.js';
+import { BALANCE_EXAMPLE } from './examples.js';
 
 /** The `billing` object of a charged answer (domain/ledger/billing-envelope.ts), per plan. */
 export const ledgerBillingSchema = z.strictObject({
@@ -48,7 +49,7 @@ export const balanceSchema = z.strictObject({
   monthly_spent_usd: z.number(),
   monthly_cap_usd: z.number().nullable(),
   remaining_usd: z.number().nullable(),
-});
+}).meta({ example: BALANCE_EXAMPLE });
 export type BalanceBody = z.infer<typeof balanceSchema>;
 
 /** One charged call (projections/usage.projection.ts), with its refund if any. */

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { fullCheckResultSchema } from '../../domain/address-check/full-check-result.schema.js';
 import { billingSchema } from './billing.js';
-import { EXAMPLE_UUID, isoTimestamp } from './common.js';
+import { isoTimestamp } from './common.js';
+import { CHECK_SUBMITTED_EXAMPLE } from './examples.js';
 
 /** Bodies of POST /v2/check-address and GET /v2/check-address/{check_id}/result (commands/address-check.commands.ts). */
 
@@ -9,7 +10,7 @@ const retryAfter = { 'retry-after': { type: 'integer', description: 'seconds bef
 
 export const checkSubmittedSchema = z.strictObject({ check_id: z.string(), result_url: z.string() }).meta({
   description: 'The check is recorded; poll result_url. Nothing is charged until the result is delivered',
-  example: { check_id: EXAMPLE_UUID, result_url: `/v2/check-address/${EXAMPLE_UUID}/result` },
+  example: CHECK_SUBMITTED_EXAMPLE,
 });
 export type CheckSubmittedBody = z.infer<typeof checkSubmittedSchema>;
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { ErrorCode } from '../../domain/shared/errors.js';
 import { HTTP_STATUS, PUBLIC_5XX } from '../errors.js';
 import { billingSchema, refusalBillingSchema } from './billing.js';
+import { ERROR_EXAMPLES } from './examples.js';
 import { providerEntriesSchema } from './inspect.js';
 
 /**
@@ -86,7 +87,8 @@ export function errorResponses(codes: readonly ErrorCode[], public5xx: ReadonlyS
   for (const [status, statusCodes] of byStatus) {
     const envelope = errorEnvelope(statusCodes);
     const schema = status === 503 ? z.union([envelope, closingBody]) : envelope;
-    responses[status] = schema.meta({ description: DESCRIPTIONS[status] ?? `Error ${status}` });
+    const example = statusCodes.map((code) => ERROR_EXAMPLES[code]).find((body) => body !== undefined);
+    responses[status] = schema.meta({ description: DESCRIPTIONS[status] ?? `Error ${status}`, ...(example ? { example } : {}) });
   }
   return responses;
 }

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { coverageSchema, verdictSchema } from '../../domain/intel/screen-verdict.schema.js';
 import { billingSchema } from './billing.js';
 import { addressOut, networkOut } from './common.js';
+import { SCREEN_EXAMPLE } from './examples.js';
 
 /** The 200 body of POST /v2/screen (commands/screen-address.ts), billing and timing included. */
 export const screenResultSchema = z.strictObject({
@@ -13,5 +14,5 @@ export const screenResultSchema = z.strictObject({
   verdict: verdictSchema,
   billing: billingSchema,
   elapsed_ms: z.number().int().min(0),
-});
+}).meta({ description: 'The verdict, charged (billing says how)', example: SCREEN_EXAMPLE });
 export type ScreenResultBody = z.infer<typeof screenResultSchema>;

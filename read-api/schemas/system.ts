@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { SCREEN_NETWORKS, TRANSFER_CHAINS } from '../../domain/shared/network.js';
+import { HEALTH_EXAMPLE } from './examples.js';
 
 /** Bodies of the free, public routes: GET /v2/health and GET /v2/networks (read-api/routes/system.routes.ts). */
 
@@ -13,7 +14,7 @@ export const healthSchema = z
     data_snapshot: z.string().nullable(),
     datasets: z.array(z.strictObject({ source: z.string(), version: z.string(), content_hash: z.string(), claims: z.number().int().min(0) })),
   })
-  .meta({ description: 'Liveness and the data the verdicts come from (503 while starting)' });
+  .meta({ description: 'Liveness and the data the verdicts come from (503 while starting)', example: HEALTH_EXAMPLE });
 export type HealthBody = z.infer<typeof healthSchema>;
 
 export const networksSchema = z
