@@ -6125,6 +6125,20 @@ export interface paths {
           };
           content: {
             "application/json": {
+              /**
+               * @example {
+               *       "plan": "ledger",
+               *       "monthly_quota": null,
+               *       "units_used": 0,
+               *       "remaining_units": null,
+               *       "period_start": "2026-11-01T00:00:00.000Z",
+               *       "currency": "USD",
+               *       "balance_usd": 4.9,
+               *       "monthly_spent_usd": 0.1,
+               *       "monthly_cap_usd": null,
+               *       "remaining_usd": 4.9
+               *     }
+               */
               billing: {
                 balance_usd: number;
                 /** @enum {string} */
@@ -7878,7 +7892,7 @@ export interface paths {
         };
       };
       responses: {
-        /** @description Default Response */
+        /** @description The verdict, charged (billing says how) */
         200: {
           headers: {
             [name: string]: unknown;
