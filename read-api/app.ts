@@ -1,8 +1,10 @@
 import swagger from '@fastify/swagger';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
+import { registerDocsPage } from './docs-page.js';
 import { errorHandler } from './errors.js';
 import { parseJsonStrictly } from './json-body.js';
+import { answerRouterRefusal } from './router-refusals.js';
 import { dashboardRoutes } from './dashboard/dashboard.routes.js';
 import { billingRoutes } from './routes/billing.routes.js';
 import { checkAddressRoutes } from './routes/check-address.routes.js';
@@ -44,6 +46,7 @@ export async function buildApp(
     genReqId: (request) => requestIdFrom(request.headers[REQUEST_ID_HEADER], () => services.commands.ids.newId()),
     // One line per request, at completion; it carries the id as `correlationId`, the name processors and events use for it.
     logController: new CompletionLogController(),
+    frameworkErrors: answerRouterRefusal,
   });
   capConnectionsPerClient(app, limits.maxConnectionsPerClient); // first hook: a refused connection reaches nothing else
   addRequestTracing(app, { correlation: services.correlation, metrics: services.metrics });
@@ -70,6 +73,7 @@ export async function buildApp(
     transform: jsonSchemaTransform,
   });
   app.get('/v2/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  await registerDocsPage(app, { title: 'Risk screening API · V2' });
 
   if (services.metrics) await app.register(metricsRoutes(services.metrics));
   await app.register(systemRoutes, { services });

@@ -5,6 +5,7 @@ import { addRequestTracing } from '../observability/request-tracing.js';
 import { isServiceError } from '../../domain/shared/errors.js';
 import { capConnectionsPerClient, DEFAULT_SERVER_LIMITS, serverLimitOptions, type ServerLimits } from '../server-limits.js';
 import type { SettlementResponse } from '../../domain/x402/x402-wire.js';
+import { registerDocsPage } from '../docs-page.js';
 import { x402ErrorBody } from '../errors.js';
 import { parseJsonStrictly } from '../json-body.js';
 import { quoteHeaderFor, sendReceipt } from './paid-route.js';
@@ -57,6 +58,7 @@ export async function buildX402App(
   describeX402Routes(app);
   await app.register(swagger, x402OpenApiOptions);
   app.get('/openapi.json', { schema: { hide: true } }, (_request, reply) => reply.send(app.swagger()));
+  await registerDocsPage(app, { title: 'Risk screening API · x402' });
   const limiter = createRateLimiter({ clock: services.deps.clock, ...services.limits, limits: services.rateLimits });
 
   app.addHook('onSend', async (_request, reply) => {

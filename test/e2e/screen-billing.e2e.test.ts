@@ -1,5 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bodyOf } from '../support/openapi/typed-response.js';
 import { startTestService, type TestService } from '../support/test-service.js';
+
+/** Screen bodies are typed by the served OpenAPI document (test/support/openapi/v2.d.ts). */
+type Reply = Parameters<typeof bodyOf>[0];
+const screened = (response: Reply) => bodyOf(response, 'post', '/v2/screen', 200);
+const refusedWith = <S extends 402 | 409>(response: Reply, status: S) => bodyOf(response, 'post', '/v2/screen', status);
 
 const address = (i: number) => '0x' + i.toString(16).padStart(40, '0');
 
@@ -30,14 +36,16 @@ describe('billing of POST /v2/screen', () => {
     for (let i = 1; i <= 5; i++) {
       const response = await api.screen({ address: address(i), network: 'eth' });
       expect(response.statusCode).toBe(200);
-      const body = response.json();
+      const body = screened(response);
       expect(body.network).toBe('ETH');
       expect(body.coverage.data_available).toBe(false);
-      envelopes.push(body.billing);
+      const { billing } = body;
+      if (billing.model !== 'ledger') throw new Error(`a ledger account's envelope, not ${billing.model}`);
+      envelopes.push(billing);
     }
     expect(envelopes.map((b) => b.balance_usd)).toEqual([1.9, 1.8, 1.7, 1.6, 1.5]);
     expect(envelopes.every((b) => b.model === 'ledger' && b.currency === 'USD' && b.charged_usd === 0.1 && b.replay === false)).toBe(true);
-    expect(envelopes.at(-1).monthly_spent_usd).toBe(0.5);
+    expect(envelopes.at(-1)?.monthly_spent_usd).toBe(0.5);
     const balance = await api.balance();
     expect(balance.balance_usd).toBe(1.5);
     expect(balance.monthly_spent_usd).toBe(0.5);
@@ -54,7 +62,7 @@ describe('billing of POST /v2/screen', () => {
     for (let i = 0; i < 15; i++) expect((await api.screen({ address: address(i), network: 'ETH' })).statusCode).toBe(200);
     const refused = await api.screen({ address: address(99), network: 'ETH' });
     expect(refused.statusCode).toBe(402);
-    expect(refused.json().error.code).toBe('quota_exceeded');
+    expect(refusedWith(refused, 402).error.code).toBe('quota_exceeded');
     const usage = await api.usage();
     expect(usage.billing.monthly_quota).toBe(15);
     expect(usage.billing.units_used).toBe(15);
@@ -75,7 +83,7 @@ describe('billing of POST /v2/screen', () => {
     expect((await api.screen({ address: address(1), network: 'ETH' })).statusCode).toBe(200);
     const refused = await api.screen({ address: address(2), network: 'ETH' });
     expect(refused.statusCode).toBe(402);
-    const body = refused.json();
+    const body = refusedWith(refused, 402);
     expect(body.error.code).toBe('insufficient_funds');
     expect(body.billing).toMatchObject({ model: 'ledger', balance_usd: 0.05, shortfall_usd: 0.05, charged_usd: 0 });
   });
@@ -87,7 +95,7 @@ describe('billing of POST /v2/screen', () => {
     expect((await api.screen({ address: address(2), network: 'ETH' })).statusCode).toBe(200);
     const refused = await api.screen({ address: address(3), network: 'ETH' });
     expect(refused.statusCode).toBe(402);
-    expect(refused.json().error.code).toBe('monthly_cap_exceeded');
+    expect(refusedWith(refused, 402).error.code).toBe('monthly_cap_exceeded');
     expect((await api.balance()).balance_usd).toBe(9.8);
   });
 
@@ -114,9 +122,9 @@ describe('Idempotency-Key', () => {
     const again = await api.screen({ address: address(7), network: 'ETH' }, { 'idempotency-key': 'order-1' });
     expect(first.statusCode).toBe(200);
     expect(again.statusCode).toBe(200);
-    expect(first.json().billing.replay).toBe(false);
-    expect(again.json().billing.replay).toBe(true);
-    expect(again.json().verdict).toEqual(first.json().verdict);
+    expect(screened(first).billing.replay).toBe(false);
+    expect(screened(again).billing.replay).toBe(true);
+    expect(screened(again).verdict).toEqual(screened(first).verdict);
     expect((await api.balance()).balance_usd).toBe(0.9);
   });
 
@@ -126,7 +134,7 @@ describe('Idempotency-Key', () => {
     await api.screen({ address: address(1), network: 'ETH' }, { 'idempotency-key': 'k' });
     const conflict = await api.screen({ address: address(2), network: 'ETH' }, { 'idempotency-key': 'k' });
     expect(conflict.statusCode).toBe(409);
-    expect(conflict.json().error.code).toBe('idempotency_conflict');
+    expect(refusedWith(conflict, 409).error.code).toBe('idempotency_conflict');
     expect((await api.balance()).balance_usd).toBe(0.9);
   });
 
@@ -138,7 +146,7 @@ describe('Idempotency-Key', () => {
       api.screen({ address: address(3), network: 'ETH' }, { 'idempotency-key': 'twin' }),
     ]);
     expect([a.statusCode, b.statusCode]).toEqual([200, 200]);
-    expect([a.json().billing.replay, b.json().billing.replay].sort()).toEqual([false, true]);
+    expect([screened(a).billing.replay, screened(b).billing.replay].sort()).toEqual([false, true]);
     expect((await api.balance()).balance_usd).toBe(0.9);
     expect((await api.usage()).rows).toHaveLength(1);
   });
@@ -148,7 +156,7 @@ describe('Idempotency-Key', () => {
     const two = client((await svc.account({ depositUsd: 1 })).apiKey);
     await one.screen({ address: address(4), network: 'ETH' }, { 'idempotency-key': 'shared' });
     const other = await two.screen({ address: address(4), network: 'ETH' }, { 'idempotency-key': 'shared' });
-    expect(other.json().billing.replay).toBe(false);
+    expect(screened(other).billing.replay).toBe(false);
     expect((await two.balance()).balance_usd).toBe(0.9);
   });
 });

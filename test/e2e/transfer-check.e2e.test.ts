@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { madeUpEvmAddress } from '../helpers/made-up-addresses.js';
 import { devAccount, startAnvil, type Anvil } from '../support/chain/anvil.js';
 import { transferChain } from '../support/chain/transfer-chain.js';
+import { bodyOf } from '../support/openapi/typed-response.js';
 import { startReceiver, type Receiver } from '../support/webhook-receiver.js';
 import { startTestService, type TestService } from '../support/test-service.js';
 
@@ -15,6 +16,7 @@ import { startTestService, type TestService } from '../support/test-service.js';
  * The sanctioned sender is an OFAC-listed address read at run time from SVC_SOURCES_DIR (../shared/data
  * by default): impersonated and funded on anvil, it sends a real transfer. The service imports only the
  * OFAC list (a temporary directory linking to that one folder), so the suite starts in a second.
+ * Bodies are typed by the served OpenAPI document (test/support/openapi/v2.d.ts).
  */
 const sourcesDir = resolve(process.env.SVC_SOURCES_DIR || '../shared/data');
 const OFAC_FOLDER = 'ofac-ultrasoundmoney-eth';
@@ -42,7 +44,7 @@ const recipient = (seed: string) => madeUpEvmAddress(`transfer-check:${seed}`) a
 async function check(txHash: string, apiKey = key) {
   const response = await svc.app.inject({ method: 'POST', url: '/v2/check-transfer', headers: { authorization: `Bearer ${apiKey}` }, payload: { chain: 'ETH', tx_hash: txHash } });
   expect(response.statusCode, response.body).toBe(200);
-  return response.json();
+  return bodyOf(response, 'post', '/v2/check-transfer', 200);
 }
 
 const balanceUsd = async () =>
@@ -100,7 +102,7 @@ describe.skipIf(!available)(`transfer check on a local anvil chain (OFAC list fr
 
     const poll = await svc.app.inject({ method: 'GET', url: `/v2/transfer/${body.check_id}/result`, headers: { authorization: `Bearer ${key}` } });
     expect(poll.statusCode).toBe(200);
-    expect(poll.json()).toMatchObject({ policy_result: body.policy_result, billing: { replay: true } });
+    expect(bodyOf(poll, 'get', '/v2/transfer/{check_id}/result', 200)).toMatchObject({ policy_result: body.policy_result, billing: { replay: true } });
     expect(await balanceUsd()).toBeCloseTo(before - 0.5, 6);
 
     // The webhook contract: tx.policy.alert.triggered with the spec's payload, beside the result.
@@ -144,11 +146,11 @@ describe.skipIf(!available)(`transfer check on a local anvil chain (OFAC list fr
     ]);
     const txHash = await chain.collect(USDC, [{ from: sanctioned, amount: 100_000_000n }, { from: clean, amount: 300_000_000n }], recipient('collected'));
     const body = await check(txHash);
-    expect(body.composite_result.legs.map((l: { from: string; usd_value: number }) => [l.from, l.usd_value])).toEqual([
+    expect(body.composite_result.legs.map((l) => [l.from, l.usd_value])).toEqual([
       [sanctioned.toLowerCase(), 100],
       [clean.toLowerCase(), 300],
     ]);
-    expect(body.composite_result.senders.map((s: { address: string; share: number }) => [s.address, s.share])).toEqual([
+    expect(body.composite_result.senders.map((s) => [s.address, s.share])).toEqual([
       [clean.toLowerCase(), 75],
       [sanctioned.toLowerCase(), 25],
     ]);
