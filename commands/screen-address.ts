@@ -5,6 +5,7 @@ import type { IntelIndex } from '../domain/ports/intel-index.port.js';
 import { fail, isServiceError } from '../domain/shared/errors.js';
 import type { Network } from '../domain/shared/network.js';
 import { chargeCall, refundCall } from './billing.commands.js';
+import { recordScreenVerdict } from './screen-record.commands.js';
 import type { CommandDeps } from './command-deps.js';
 import type { CallResponse } from './idempotent-call.js';
 
@@ -33,6 +34,8 @@ export async function screenAddress(
   let verdict: ScreenVerdictBody;
   try {
     verdict = await screenVerdictOf(deps, input);
+    // Kept for the account's History; a verdict that cannot be kept fails the call (refunded) like any backend failure.
+    await recordScreenVerdict(deps, { ...input, verdict: verdict.verdict, dataAvailable: verdict.coverage.data_available });
   } catch (error) {
     await refundCall(deps, { userId: input.userId, chargeId: input.callId, reason: 'backend_unavailable' });
     throw isServiceError(error) && error.code === 'backend_unavailable' ? error : fail('backend_unavailable', 'the intelligence backend failed; the charge was refunded');

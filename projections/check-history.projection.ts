@@ -1,11 +1,13 @@
 import type { ReadStore } from '../domain/ports/read-store.port.js';
 import { defineProjection } from '../domain/ports/projection.port.js';
+import type { ScreenSummary } from '../domain/intel/screen-record.events.js';
 
 /**
  * The account's checks for the workbench's History: one document per charged call (its charge id is the
  * check id of a full or transfer check), with the verdict's risk level merged in from the check's own
  * completion, whichever comes first (a full check completes before its first delivery charges it).
- * Light screens keep no verdict in the log, so their risk level is unknown here.
+ * A light screen's verdict summary comes from its ScreenVerdictRecorded; screens charged before that event
+ * existed have none (risk level unknown). An inspect's level is its audit's worst level.
  */
 export interface CheckHistoryDoc extends Record<string, unknown> {
   id: string;
@@ -17,6 +19,8 @@ export interface CheckHistoryDoc extends Record<string, unknown> {
   /** Full check: the verdict's risk_level; transfer check: the worst alert level or `none`. */
   risk_level: string | null;
   created_at: string | null;
+  /** Light screens: the stored verdict summary (absent for screens recorded before it was kept). */
+  screen?: ScreenSummary;
 }
 
 type Charged = { chargeId: string; product: string; at: string; details: { network: string | null; subject: string | null } };
@@ -27,10 +31,12 @@ export const checkHistoryProjection = defineProjection<CheckHistoryDoc>({
   name: 'check-history',
   collection: 'check_history',
   indexes: ['user_id', 'created_at'],
-  handles: ['Charged', 'CheckCompleted', 'TransferCheckCompleted'],
+  handles: ['Charged', 'CheckCompleted', 'TransferCheckCompleted', 'ScreenVerdictRecorded', 'InspectCompleted'],
   idOf: (event) => {
     if (event.type === 'Charged') return (event.data as Charged).chargeId;
     if (event.type === 'CheckCompleted') return event.streamId.startsWith('check-') ? event.streamId.slice('check-'.length) : null;
+    if (event.type === 'ScreenVerdictRecorded') return (event.data as { callId: string }).callId;
+    if (event.type === 'InspectCompleted') return event.streamId.startsWith('inspect-') ? event.streamId.slice('inspect-'.length) : null;
     return (event.data as { checkId?: string }).checkId ?? null;
   },
   evolve: (doc, event) => {
@@ -43,6 +49,14 @@ export const checkHistoryProjection = defineProjection<CheckHistoryDoc>({
       const result = (event.data as { result?: { verdict?: { risk_level?: string | null } } }).result;
       return { ...(doc ?? empty(event.streamId.slice('check-'.length))), risk_level: result?.verdict?.risk_level ?? null };
     }
+    if (event.type === 'ScreenVerdictRecorded') {
+      const d = event.data as { callId: string; summary: ScreenSummary };
+      return { ...(doc ?? empty(d.callId)), risk_level: d.summary.risk_level, screen: d.summary };
+    }
+    if (event.type === 'InspectCompleted') {
+      const audit = (event.data as { audit?: { worst_risk_level?: string } }).audit;
+      return { ...(doc ?? empty(event.streamId.slice('inspect-'.length))), risk_level: audit?.worst_risk_level ?? null };
+    }
     const d = event.data as { checkId: string; worstLevel: string | null };
     return { ...(doc ?? empty(d.checkId)), risk_level: d.worstLevel ?? 'none' };
   },
@@ -53,29 +67,37 @@ export interface CheckHistoryFilter {
   readonly network?: string;
   readonly riskLevel?: string;
   readonly since?: string;
+  /** Exclusive upper bound on created_at (ISO). */
+  readonly until?: string;
 }
 
 export interface CheckHistoryRepository {
+  /** One check of the user's (null when absent or someone else's). */
+  get(userId: string, id: string): Promise<CheckHistoryDoc | null>;
   page(userId: string, filter: CheckHistoryFilter, paging: { page: number; pageSize: number }): Promise<{ rows: readonly CheckHistoryDoc[]; total: number }>;
 }
 
 export function checkHistoryRepository(store: ReadStore): CheckHistoryRepository {
   const docs = store.collection<CheckHistoryDoc>(checkHistoryProjection.collection, checkHistoryProjection.indexes);
   return {
+    async get(userId, id) {
+      const found = await docs.get(id);
+      return found && found.doc.user_id === userId ? found.doc : null;
+    },
     async page(userId, filter, { page, pageSize }) {
-      const query = {
-        where: {
-          user_id: userId,
-          ...(filter.kind ? { kind: filter.kind } : {}),
-          ...(filter.network ? { network: filter.network } : {}),
-          ...(filter.riskLevel ? { risk_level: filter.riskLevel } : {}),
-        },
-        ...(filter.since ? { since: { field: 'created_at', value: filter.since } } : {}),
+      const where = {
+        user_id: userId,
+        ...(filter.kind ? { kind: filter.kind } : {}),
+        ...(filter.network ? { network: filter.network } : {}),
+        ...(filter.riskLevel ? { risk_level: filter.riskLevel } : {}),
       };
-      const [rows, total] = await Promise.all([
-        docs.find({ ...query, orderBy: { field: 'created_at', direction: 'desc' }, skip: (page - 1) * pageSize, limit: pageSize }),
-        docs.count(query),
-      ]);
+      const query = { where, ...(filter.since ? { since: { field: 'created_at', value: filter.since } } : {}) };
+      // The store bounds a range from below only: rows newest first, so the rows at or after `until` come
+      // first and are skipped (counted with `until` as a lower bound).
+      const [inRangeOrLater, later] = await Promise.all([docs.count(query), filter.until ? docs.count({ where, since: { field: 'created_at', value: filter.until } }) : 0]);
+      const total = Math.max(0, inRangeOrLater - later);
+      const skip = (page - 1) * pageSize;
+      const rows = skip >= total ? [] : await docs.find({ ...query, orderBy: { field: 'created_at', direction: 'desc' }, skip: later + skip, limit: Math.min(pageSize, total - skip) });
       return { rows, total };
     },
   };

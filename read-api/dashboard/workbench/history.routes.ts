@@ -15,7 +15,11 @@ const historyQuery = z.object({
   network: z.enum(TRANSFER_CHAINS).optional().catch(undefined),
   risk_level: z.enum(HISTORY_LEVELS).optional().catch(undefined),
   since: z.iso.date().optional().catch(undefined),
+  to: z.iso.date().optional().catch(undefined),
 });
+
+/** The day after `day` at 00:00 UTC: `to` keeps its whole day. */
+const dayAfter = (day: string): string => new Date(Date.parse(`${day}T00:00:00.000Z`) + 86_400_000).toISOString();
 
 export function historyRoutes(services: AppServices): FastifyPluginAsync {
   return async (app) => {
@@ -29,10 +33,11 @@ export function historyRoutes(services: AppServices): FastifyPluginAsync {
           ...(q.network ? { network: q.network } : {}),
           ...(q.risk_level ? { riskLevel: q.risk_level } : {}),
           ...(q.since ? { since: `${q.since}T00:00:00.000Z` } : {}),
+          ...(q.to ? { until: dayAfter(q.to) } : {}),
         },
         { page: q.page, pageSize: PAGE_SIZE },
       );
-      const filter = { ...(q.kind ? { kind: q.kind } : {}), ...(q.network ? { network: q.network } : {}), ...(q.risk_level ? { risk_level: q.risk_level } : {}), ...(q.since ? { since: q.since } : {}) };
+      const filter = { ...(q.kind ? { kind: q.kind } : {}), ...(q.network ? { network: q.network } : {}), ...(q.risk_level ? { risk_level: q.risk_level } : {}), ...(q.since ? { since: q.since } : {}), ...(q.to ? { to: q.to } : {}) };
       const view = { rows: found.rows, total: found.total, page: q.page, totalPages: Math.max(1, Math.ceil(found.total / PAGE_SIZE)), filter };
       return reply.type('text/html; charset=utf-8').send(historyPage(user, view).value);
     });
