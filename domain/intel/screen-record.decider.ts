@@ -18,8 +18,8 @@ export interface ScreenRecordState {
 /** A light screen's verdict is recorded once: a retried call (same call id) adds nothing. */
 export function decideScreenRecord(command: RecordScreenVerdict, state: ScreenRecordState): ScreenRecordEvent[] {
   if (state.recorded) return [];
-  const { type: _type, ...data } = command;
-  return [{ type: 'ScreenVerdictRecorded', data }];
+  const { callId, userId, address, network, summary, at } = command;
+  return [{ type: 'ScreenVerdictRecorded', data: { callId, userId, address, network, summary, at } }];
 }
 
 export const screenRecordDecider: Decider<RecordScreenVerdict, ScreenRecordEvent, ScreenRecordState> = {

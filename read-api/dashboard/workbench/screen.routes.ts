@@ -94,11 +94,13 @@ export function screenDashboardRoutes(services: AppServices): FastifyPluginAsync
       }
       const body = response.body as FullCheckResult & { billing: BillingEnvelope };
       const network = parseNetwork(body.network);
-      const hops = await Promise.all(
-        drawnRoutes(body).shown.map(({ evidence, path }) =>
-          network ? hopAmounts(services.transfers.deps.transfers, network, { addresses: path.addresses, direction: evidence.direction }, services.pipeline.checkBudget.perNodeLimit) : [],
-        ),
-      );
+      const hops = network
+        ? await Promise.all(
+            drawnRoutes(body).shown.map(({ evidence, path }) =>
+              hopAmounts(services.transfers.deps.transfers, network, { addresses: path.addresses, direction: evidence.direction }, services.pipeline.checkBudget.perNodeLimit),
+            ),
+          )
+        : [];
       return html(reply, 200, fullVerdictPage(user, body, chargedText(body.billing), hops));
     });
   };
