@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RecordedEvent } from '../domain/ports/event-store.port.js';
-import type { ScreenSummary } from '../domain/intel/screen-record.events.js';
+import type { ScreenSummary } from '../domain/intel/screen-summary.js';
 import { createMemoryReadStore } from '../infra/embedded/memory-read-store.js';
 import { checkHistoryProjection, checkHistoryRepository } from './check-history.projection.js';
 
@@ -8,8 +8,8 @@ let commit = 0n;
 const recorded = (type: string, streamId: string, data: Record<string, unknown>): RecordedEvent =>
   ({ type, data, streamId, revision: 0n, position: { commit: ++commit, prepare: commit }, id: `e${commit}`, metadata: {}, created: new Date(0) }) as unknown as RecordedEvent;
 
-const charged = (userId: string, chargeId: string, product: string, at: string) =>
-  recorded('Charged', `ledger-${userId}`, { chargeId, product, at, details: { network: 'ETH', subject: `0x${chargeId}` } });
+const charged = (userId: string, chargeId: string, product: string, at: string, screen?: ScreenSummary) =>
+  recorded('Charged', `ledger-${userId}`, { chargeId, product, at, details: { network: 'ETH', subject: `0x${chargeId}`, ...(screen ? { screen } : {}) } });
 
 const summary: ScreenSummary = {
   risk_level: 'sanctioned',
@@ -36,8 +36,7 @@ describe('check history read model', () => {
   it("a light screen shows its recorded verdict's level; one charged before verdicts were kept stays unknown", async () => {
     const history = await project([
       charged('u1', 'old', 'screen', '2026-03-01T10:00:00.000Z'),
-      charged('u1', 'new', 'screen', '2026-03-02T10:00:00.000Z'),
-      recorded('ScreenVerdictRecorded', 'screen-new', { callId: 'new', userId: 'u1', address: '0xnew', network: 'ETH', summary, at: '2026-03-02T10:00:00.000Z' }),
+      charged('u1', 'new', 'screen', '2026-03-02T10:00:00.000Z', summary),
     ]);
     const { rows } = await history.page('u1', {}, { page: 1, pageSize: 10 });
     expect(rows.map((r) => [r.id, r.risk_level, r.screen?.sdn_match?.entity ?? null])).toEqual([

@@ -1,13 +1,13 @@
 import type { ReadStore } from '../domain/ports/read-store.port.js';
 import { defineProjection } from '../domain/ports/projection.port.js';
-import type { ScreenSummary } from '../domain/intel/screen-record.events.js';
+import type { ScreenSummary } from '../domain/intel/screen-summary.js';
 
 /**
  * The account's checks for the workbench's History: one document per charged call (its charge id is the
  * check id of a full or transfer check), with the verdict's risk level merged in from the check's own
  * completion, whichever comes first (a full check completes before its first delivery charges it).
- * A light screen's verdict summary comes from its ScreenVerdictRecorded; screens charged before that event
- * existed have none (risk level unknown). An inspect's level is its audit's worst level.
+ * A light screen's verdict summary rides on its charge (details.screen); screens charged before it was
+ * kept have none (risk level unknown). An inspect's level is its audit's worst level.
  */
 export interface CheckHistoryDoc extends Record<string, unknown> {
   id: string;
@@ -23,7 +23,7 @@ export interface CheckHistoryDoc extends Record<string, unknown> {
   screen?: ScreenSummary;
 }
 
-type Charged = { chargeId: string; product: string; at: string; details: { network: string | null; subject: string | null } };
+type Charged = { chargeId: string; product: string; at: string; details: { network: string | null; subject: string | null; screen?: ScreenSummary } };
 
 const empty = (id: string): CheckHistoryDoc => ({ id, user_id: null, kind: null, network: null, subject: null, risk_level: null, created_at: null });
 
@@ -31,11 +31,10 @@ export const checkHistoryProjection = defineProjection<CheckHistoryDoc>({
   name: 'check-history',
   collection: 'check_history',
   indexes: ['user_id', 'created_at'],
-  handles: ['Charged', 'CheckCompleted', 'TransferCheckCompleted', 'ScreenVerdictRecorded', 'InspectCompleted'],
+  handles: ['Charged', 'CheckCompleted', 'TransferCheckCompleted', 'InspectCompleted'],
   idOf: (event) => {
     if (event.type === 'Charged') return (event.data as Charged).chargeId;
     if (event.type === 'CheckCompleted') return event.streamId.startsWith('check-') ? event.streamId.slice('check-'.length) : null;
-    if (event.type === 'ScreenVerdictRecorded') return (event.data as { callId: string }).callId;
     if (event.type === 'InspectCompleted') return event.streamId.startsWith('inspect-') ? event.streamId.slice('inspect-'.length) : null;
     return (event.data as { checkId?: string }).checkId ?? null;
   },
@@ -43,15 +42,12 @@ export const checkHistoryProjection = defineProjection<CheckHistoryDoc>({
     if (event.type === 'Charged') {
       const d = event.data as Charged;
       const base = doc ?? empty(d.chargeId);
-      return { ...base, user_id: event.streamId.slice('ledger-'.length), kind: d.product, network: d.details.network, subject: d.details.subject, created_at: d.at };
+      const screen = d.details.screen ? { risk_level: d.details.screen.risk_level, screen: d.details.screen } : {};
+      return { ...base, user_id: event.streamId.slice('ledger-'.length), kind: d.product, network: d.details.network, subject: d.details.subject, created_at: d.at, ...screen };
     }
     if (event.type === 'CheckCompleted') {
       const result = (event.data as { result?: { verdict?: { risk_level?: string | null } } }).result;
       return { ...(doc ?? empty(event.streamId.slice('check-'.length))), risk_level: result?.verdict?.risk_level ?? null };
-    }
-    if (event.type === 'ScreenVerdictRecorded') {
-      const d = event.data as { callId: string; summary: ScreenSummary };
-      return { ...(doc ?? empty(d.callId)), risk_level: d.summary.risk_level, screen: d.summary };
     }
     if (event.type === 'InspectCompleted') {
       const audit = (event.data as { audit?: { worst_risk_level?: string } }).audit;

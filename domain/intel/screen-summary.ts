@@ -2,13 +2,10 @@ import { z } from 'zod';
 import { sdnMatchSchema, type VerdictBody } from './screen-verdict.schema.js';
 
 /**
- * Stream `screen-{callId}`: the summary of one charged light screen's verdict, kept so that the account's
+ * What a charged light screen keeps of its verdict, in its Charged event's details, so that the account's
  * History can show its risk level and open it later (the whole verdict is recomputed on every call and
  * never stored). Field names are the verdict body's, so the pages read it as they read a verdict.
  */
-export const SCREEN_RECORD_STREAM_PREFIX = 'screen-';
-export const screenRecordStream = (callId: string): string => `${SCREEN_RECORD_STREAM_PREFIX}${callId}`;
-
 const riskLevel = z.enum(['none', 'low', 'medium', 'high', 'critical', 'sanctioned']);
 
 export const screenSummarySchema = z.object({
@@ -23,21 +20,7 @@ export const screenSummarySchema = z.object({
 });
 export type ScreenSummary = z.infer<typeof screenSummarySchema>;
 
-export const screenRecordEventSchemas = {
-  ScreenVerdictRecorded: z.object({
-    callId: z.string(),
-    userId: z.string(),
-    address: z.string(),
-    network: z.string(),
-    summary: screenSummarySchema,
-    at: z.string(),
-  }),
-} as const;
-
-type Schemas = typeof screenRecordEventSchemas;
-export type ScreenRecordEvent = { [K in keyof Schemas]: { type: K; data: z.infer<Schemas[K]> } }[keyof Schemas];
-
-/** What the summary keeps of a verdict: the level, score, sanctions match and categories, not the labels. */
+/** The level, score, sanctions match and categories of a verdict; not its labels (the bulk of it). */
 export function screenSummaryOf(verdict: VerdictBody, dataAvailable: boolean): ScreenSummary {
   return {
     risk_level: verdict.risk_level,
