@@ -1,5 +1,6 @@
 import type { ReadStore } from '../domain/ports/read-store.port.js';
 import { defineProjection } from '../domain/ports/projection.port.js';
+import { newestFirstPage } from './newest-first-page.js';
 import type { ScreenSummary } from '../domain/intel/screen-summary.js';
 
 /**
@@ -80,21 +81,14 @@ export function checkHistoryRepository(store: ReadStore): CheckHistoryRepository
       const found = await docs.get(id);
       return found && found.doc.user_id === userId ? found.doc : null;
     },
-    async page(userId, filter, { page, pageSize }) {
+    async page(userId, filter, paging) {
       const where = {
         user_id: userId,
         ...(filter.kind ? { kind: filter.kind } : {}),
         ...(filter.network ? { network: filter.network } : {}),
         ...(filter.riskLevel ? { risk_level: filter.riskLevel } : {}),
       };
-      const query = { where, ...(filter.since ? { since: { field: 'created_at', value: filter.since } } : {}) };
-      // The store bounds a range from below only: rows newest first, so the rows at or after `until` come
-      // first and are skipped (counted with `until` as a lower bound).
-      const [inRangeOrLater, later] = await Promise.all([docs.count(query), filter.until ? docs.count({ where, since: { field: 'created_at', value: filter.until } }) : 0]);
-      const total = Math.max(0, inRangeOrLater - later);
-      const skip = (page - 1) * pageSize;
-      const rows = skip >= total ? [] : await docs.find({ ...query, orderBy: { field: 'created_at', direction: 'desc' }, skip: later + skip, limit: Math.min(pageSize, total - skip) });
-      return { rows, total };
+      return newestFirstPage(docs, { where, field: 'created_at', ...(filter.since ? { since: filter.since } : {}), ...(filter.until ? { until: filter.until } : {}) }, paging);
     },
   };
 }
