@@ -133,4 +133,18 @@ describe.skipIf(chromiumMissing !== null)('workbench: History verdict pages in C
     expect(await page.getByLabel('To').inputValue()).toBe(yesterday);
     await atBothWidths('workbench-23-history-to');
   });
+
+  it('Usage takes an end day too: up to yesterday nothing, up to today both calls', async () => {
+    const today = new Date().toISOString().slice(0, 10);
+    const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+    await page.goto('/account/usage');
+    await page.getByRole('textbox', { name: /^To keeps calls/ }).fill(yesterday);
+    await page.getByRole('button', { name: 'Filter' }).click();
+    await expect.poll(() => page.textContent('main')).toContain(`No recorded calls up to ${yesterday}.`);
+    await page.getByRole('textbox', { name: /^To keeps calls/ }).fill(today);
+    await page.getByRole('button', { name: 'Filter' }).click();
+    await expect.poll(async () => (await page.locator('tbody tr').allTextContents()).length).toBe(2);
+    expect(page.url()).toContain(`to=${today}`);
+    await atBothWidths('workbench-24-usage-to');
+  });
 });

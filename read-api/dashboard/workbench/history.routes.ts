@@ -4,6 +4,7 @@ import { TRANSFER_CHAINS } from '../../../domain/shared/network.js';
 import type { AppServices } from '../../services.js';
 import { requireUser } from '../session-auth.js';
 import { HISTORY_KINDS, HISTORY_LEVELS, historyPage } from './history.page.js';
+import { dayAfter } from '../utc-day.js';
 
 const PAGE_SIZE = 25;
 const KINDS = Object.keys(HISTORY_KINDS) as [string, ...string[]];
@@ -17,9 +18,6 @@ const historyQuery = z.object({
   since: z.iso.date().optional().catch(undefined),
   to: z.iso.date().optional().catch(undefined),
 });
-
-/** The day after `day` at 00:00 UTC: `to` keeps its whole day. */
-const dayAfter = (day: string): string => new Date(Date.parse(`${day}T00:00:00.000Z`) + 86_400_000).toISOString();
 
 export function historyRoutes(services: AppServices): FastifyPluginAsync {
   return async (app) => {
