@@ -5,7 +5,9 @@ import type { ContractCodeReader } from '../domain/ports/contract-code.port.js';
 import type { IntelIndex } from '../domain/ports/intel-index.port.js';
 import { fail, isServiceError } from '../domain/shared/errors.js';
 import type { Network } from '../domain/shared/network.js';
-import { chargeCall, refundCall } from './billing.commands.js';
+import { PRODUCTS } from '../domain/billing/products.js';
+import { screenSummaryOf } from '../domain/intel/screen-summary.js';
+import { assertCanCharge, chargeCall } from './billing.commands.js';
 import type { CommandDeps } from './command-deps.js';
 import type { BillingEnvelope } from '../domain/ledger/billing-envelope.js';
 
@@ -23,28 +25,37 @@ export const OWN_ENGINE = 'service';
 /**
  * The light screen: sanctions and consensus from the intelligence index, no graph. Charged 1 unit or
  * 0.10 USD whether or not data exists for the address. Without any sanctions list it fails closed
- * (502 backend_unavailable) before charging: "no risk" from no data would release funds. Charged first
- * so that a call that cannot pay never computes; if the verdict then cannot be produced, the charge is
- * refunded and the call answers 502.
+ * (502 backend_unavailable) before charging: "no risk" from no data would release funds. A call that
+ * cannot pay is refused before the verdict is computed; the charge then carries the verdict's summary
+ * (the account's History reads it), so it is taken after the verdict: a verdict that cannot be produced
+ * answers 502 with nothing charged, and a charge refused in between (another call spent the balance)
+ * answers 402, the verdict unseen.
  */
 export async function screenAddress(
   deps: CommandDeps & { intel: IntelIndex; contracts?: ContractCodeReader },
   input: { userId: string; keyId: string; callId: string; address: string; network: Network },
 ): Promise<ScreenOutcome> {
   requireSanctionsList(deps.intel);
-  const { billing } = await chargeCall(deps, {
-    userId: input.userId,
-    chargeId: input.callId,
-    product: 'screen',
-    details: { endpoint: 'POST /v2/screen', keyId: input.keyId, network: input.network, subject: input.address },
-  });
+  const product = PRODUCTS.screen;
+  await assertCanCharge(deps, { userId: input.userId, product: 'screen', units: product.units, priceMicros: product.priceMicros });
   let verdict: ScreenVerdictBody;
   try {
     verdict = await screenVerdictOf(deps, input);
   } catch (error) {
-    await refundCall(deps, { userId: input.userId, chargeId: input.callId, reason: 'backend_unavailable' });
-    throw isServiceError(error) && error.code === 'backend_unavailable' ? error : fail('backend_unavailable', 'the intelligence backend failed; the charge was refunded');
+    throw isServiceError(error) && error.code === 'backend_unavailable' ? error : fail('backend_unavailable', 'the intelligence backend failed; nothing was charged');
   }
+  const { billing } = await chargeCall(deps, {
+    userId: input.userId,
+    chargeId: input.callId,
+    product: 'screen',
+    details: {
+      endpoint: product.endpoint,
+      keyId: input.keyId,
+      network: input.network,
+      subject: input.address,
+      screen: screenSummaryOf(verdict.verdict, verdict.coverage.data_available),
+    },
+  });
   return { kind: 'completed', verdict, billing };
 }
 

@@ -1,13 +1,17 @@
 import type { ReadStore } from '../domain/ports/read-store.port.js';
 import { checkStreams } from '../domain/address-check/address-check.events.js';
+import { inspectStreams } from '../domain/inspect/inspect.events.js';
 import { ledgerUserOf } from '../domain/ledger/ledger.events.js';
 import { defineProjection } from '../domain/ports/projection.port.js';
+import { newestFirstPage } from './newest-first-page.js';
+import type { ScreenSummary } from '../domain/intel/screen-summary.js';
 
 /**
  * The account's checks for the workbench's History: one document per charged call (its charge id is the
  * check id of a full or transfer check), with the verdict's risk level merged in from the check's own
  * completion, whichever comes first (a full check completes before its first delivery charges it).
- * Light screens keep no verdict in the log, so their risk level is unknown here.
+ * A light screen's verdict summary rides on its charge (details.screen); screens charged before it was
+ * kept have none (risk level unknown). An inspect's level is its audit's worst level.
  */
 export interface CheckHistoryDoc extends Record<string, unknown> {
   id: string;
@@ -19,6 +23,8 @@ export interface CheckHistoryDoc extends Record<string, unknown> {
   /** Full check: the verdict's risk_level; transfer check: the worst alert level or `none`. */
   risk_level: string | null;
   created_at: string | null;
+  /** Light screens: the stored verdict summary (absent for screens recorded before it was kept). */
+  screen?: ScreenSummary;
 }
 
 const empty = (id: string): CheckHistoryDoc => ({ id, user_id: null, kind: null, network: null, subject: null, risk_level: null, created_at: null });
@@ -27,13 +33,15 @@ export const checkHistoryProjection = defineProjection({
   name: 'check-history',
   collection: 'check_history',
   indexes: ['user_id', 'created_at'],
-  handles: ['Charged', 'CheckCompleted', 'TransferCheckCompleted'],
+  handles: ['Charged', 'CheckCompleted', 'TransferCheckCompleted', 'InspectCompleted'],
   idOf: (event) => {
     switch (event.type) {
       case 'Charged':
         return event.data.chargeId;
       case 'CheckCompleted':
         return checkStreams.idOf(event.streamId);
+      case 'InspectCompleted':
+        return inspectStreams.idOf(event.streamId);
       case 'TransferCheckCompleted':
         return event.data.checkId;
     }
@@ -43,12 +51,18 @@ export const checkHistoryProjection = defineProjection({
       case 'Charged': {
         const d = event.data;
         const base = doc ?? empty(d.chargeId);
+        // A light screen's charge carries its verdict's summary (absent on screens charged before it was kept).
+        const screen = d.details.screen ? { risk_level: d.details.screen.risk_level, screen: d.details.screen } : {};
         // A period stream (`ledger-{user}@YYYY-MM`) is the user's too: the user id, not the stream's suffix.
-        return { ...base, user_id: ledgerUserOf(event.streamId), kind: d.product, network: d.details.network, subject: d.details.subject, created_at: d.at };
+        return { ...base, user_id: ledgerUserOf(event.streamId), kind: d.product, network: d.details.network, subject: d.details.subject, created_at: d.at, ...screen };
       }
       case 'CheckCompleted': {
         const checkId = checkStreams.idOf(event.streamId);
         return checkId === null ? doc : { ...(doc ?? empty(checkId)), risk_level: event.data.result.verdict?.risk_level ?? null };
+      }
+      case 'InspectCompleted': {
+        const inspectId = inspectStreams.idOf(event.streamId);
+        return inspectId === null ? doc : { ...(doc ?? empty(inspectId)), risk_level: event.data.audit.worst_risk_level ?? null };
       }
       case 'TransferCheckCompleted':
         return { ...(doc ?? empty(event.data.checkId)), risk_level: event.data.worstLevel ?? 'none' };
@@ -61,30 +75,31 @@ export interface CheckHistoryFilter {
   readonly network?: string;
   readonly riskLevel?: string;
   readonly since?: string;
+  /** Exclusive upper bound on created_at (ISO). */
+  readonly until?: string;
 }
 
 export interface CheckHistoryRepository {
+  /** One check of the user's (null when absent or someone else's). */
+  get(userId: string, id: string): Promise<CheckHistoryDoc | null>;
   page(userId: string, filter: CheckHistoryFilter, paging: { page: number; pageSize: number }): Promise<{ rows: readonly CheckHistoryDoc[]; total: number }>;
 }
 
 export function checkHistoryRepository(store: ReadStore): CheckHistoryRepository {
   const docs = store.collection<CheckHistoryDoc>(checkHistoryProjection.collection, checkHistoryProjection.indexes);
   return {
-    async page(userId, filter, { page, pageSize }) {
-      const query = {
-        where: {
-          user_id: userId,
-          ...(filter.kind ? { kind: filter.kind } : {}),
-          ...(filter.network ? { network: filter.network } : {}),
-          ...(filter.riskLevel ? { risk_level: filter.riskLevel } : {}),
-        },
-        ...(filter.since ? { since: { field: 'created_at', value: filter.since } } : {}),
+    async get(userId, id) {
+      const found = await docs.get(id);
+      return found && found.doc.user_id === userId ? found.doc : null;
+    },
+    async page(userId, filter, paging) {
+      const where = {
+        user_id: userId,
+        ...(filter.kind ? { kind: filter.kind } : {}),
+        ...(filter.network ? { network: filter.network } : {}),
+        ...(filter.riskLevel ? { risk_level: filter.riskLevel } : {}),
       };
-      const [rows, total] = await Promise.all([
-        docs.find({ ...query, orderBy: { field: 'created_at', direction: 'desc' }, skip: (page - 1) * pageSize, limit: pageSize }),
-        docs.count(query),
-      ]);
-      return { rows, total };
+      return newestFirstPage(docs, { where, field: 'created_at', ...(filter.since ? { since: filter.since } : {}), ...(filter.until ? { until: filter.until } : {}) }, paging);
     },
   };
 }

@@ -2,6 +2,7 @@ import type { ReadStore } from '../domain/ports/read-store.port.js';
 import { ledgerUserOf } from '../domain/ledger/ledger.events.js';
 import { microsToUsd } from '../domain/shared/money.js';
 import { defineProjection } from '../domain/ports/projection.port.js';
+import { newestFirstPage } from './newest-first-page.js';
 
 /** One row per recorded (charged) call, with its refund if any: GET /v2/me/usage. */
 export interface UsageRowDoc extends Record<string, unknown> {
@@ -60,19 +61,15 @@ export const usageProjection = defineProjection({
 });
 
 export interface UsageRepository {
-  page(userId: string, options: { page: number; pageSize: number; since?: string }): Promise<{ rows: readonly UsageRowDoc[]; total: number }>;
+  /** Newest first; `since` included, `until` excluded (ISO times). */
+  page(userId: string, options: { page: number; pageSize: number; since?: string; until?: string }): Promise<{ rows: readonly UsageRowDoc[]; total: number }>;
 }
 
 export function usageRepository(store: ReadStore): UsageRepository {
   const rows = store.collection<UsageRowDoc>(usageProjection.collection, usageProjection.indexes);
   return {
-    async page(userId, { page, pageSize, since }) {
-      const filter = { where: { user_id: userId }, ...(since ? { since: { field: 'created_at', value: since } } : {}) };
-      const [found, total] = await Promise.all([
-        rows.find({ ...filter, orderBy: { field: 'created_at', direction: 'desc' }, skip: (page - 1) * pageSize, limit: pageSize }),
-        rows.count(filter),
-      ]);
-      return { rows: found, total };
+    async page(userId, { page, pageSize, since, until }) {
+      return newestFirstPage(rows, { where: { user_id: userId }, field: 'created_at', ...(since ? { since } : {}), ...(until ? { until } : {}) }, { page, pageSize });
     },
   };
 }

@@ -50,8 +50,8 @@ export function providerEntries(state: InspectState) {
     state.outcomes.map((o) => [
       o.provider,
       o.ok
-        ? { ok: true, verdict: o.raw, assessment: o.assessment, elapsed_ms: o.elapsedMs }
-        : { ok: false, error: o.error, elapsed_ms: o.elapsedMs },
+        ? { ok: true as const, verdict: o.raw, assessment: o.assessment, elapsed_ms: o.elapsedMs }
+        : { ok: false as const, error: o.error, elapsed_ms: o.elapsedMs },
     ]),
   );
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { screenSummarySchema } from '../intel/screen-summary.js';
 import { streamFamily } from '../shared/streams.js';
 
 /**
@@ -59,6 +60,8 @@ export const chargeDetailsSchema = z.object({
   subject: z.string().nullable(),
   /** Multi-provider calls: every provider the call asked for, and whether its run is in this charge. */
   providers: z.array(z.object({ provider: z.string(), outcome: z.string(), charged: z.boolean() })).optional(),
+  /** Light screens: the summary of the verdict the charge paid for (absent on charges written before it was kept). */
+  screen: screenSummarySchema.optional(),
 });
 export type ChargeDetails = z.infer<typeof chargeDetailsSchema>;
 

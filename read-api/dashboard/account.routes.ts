@@ -7,6 +7,7 @@ import { apiKeysPage } from './pages/api-keys.page.js';
 import { usagePage } from './pages/usage.page.js';
 import { requireUser } from './session-auth.js';
 import { firstChartDay, totalsPerDay } from './usage-chart.js';
+import { dayAfter } from './utc-day.js';
 
 const CHART_DAYS = 30;
 const PAGE_SIZE = 25;
@@ -14,6 +15,7 @@ const PAGE_SIZE = 25;
 const usageQuery = z.object({
   page: z.coerce.number().int().min(1).max(1_000_000).catch(1),
   since: z.iso.date().optional().catch(undefined),
+  to: z.iso.date().optional().catch(undefined),
 });
 
 const keyParams = z.object({ keyId: z.string().min(1).max(100) });
@@ -44,11 +46,11 @@ export function accountRoutes(services: AppServices): FastifyPluginAsync {
 
     app.get('/account/usage', { schema: { hide: true } }, async (request, reply) => {
       const user = requireUser(request);
-      const { page, since } = usageQuery.parse(request.query ?? {});
+      const { page, since, to } = usageQuery.parse(request.query ?? {});
       const now = services.commands.clock.now();
       const [balance, found, days, keys] = await Promise.all([
         readBalance(services.commands, user.userId),
-        services.usage.page(user.userId, { page, pageSize: PAGE_SIZE, ...(since ? { since: `${since}T00:00:00.000Z` } : {}) }),
+        services.usage.page(user.userId, { page, pageSize: PAGE_SIZE, ...(since ? { since: `${since}T00:00:00.000Z` } : {}), ...(to ? { until: dayAfter(to) } : {}) }),
         services.dashboard.usageDays.since(user.userId, firstChartDay(now, CHART_DAYS)),
         services.apiKeys.listForUser(user.userId),
       ]);
@@ -61,6 +63,7 @@ export function accountRoutes(services: AppServices): FastifyPluginAsync {
         total: found.total,
         totalPages: Math.max(1, Math.ceil(found.total / PAGE_SIZE)),
         since: since ?? null,
+        to: to ?? null,
         keyPrefixes: new Map(keys.map((k) => [k.keyId, k.prefix])),
       };
       return reply.type('text/html; charset=utf-8').send(usagePage(user, view).value);

@@ -1,4 +1,5 @@
 import { inspectResultUrl, providerEntries, type InspectDelivery } from '../../commands/inspect/deliver-inspect.js';
+import type { InspectResultBody } from '../schemas/inspect.js';
 import type { Presented } from './presented.js';
 
 /** Bumped when a field of the inspect result body changes meaning. */
@@ -9,25 +10,26 @@ export function presentInspectDelivery(outcome: InspectDelivery): Presented<Read
   switch (outcome.kind) {
     case 'running':
       return { status: 202, body: { check_id: outcome.checkId, status: 'running', retry_url: inspectResultUrl(outcome.checkId), created_at: outcome.createdAt } };
-    case 'completed': {
-      const { checkId, request, state, billing } = outcome;
-      return {
-        status: 200,
-        body: {
-          schema_version: INSPECT_RESULT_SCHEMA_VERSION,
-          check_id: checkId,
-          status: 'completed',
-          address: request.address,
-          network: request.network,
-          created_at: request.at,
-          completed_at: state.finishedAt,
-          audit: state.audit,
-          providers: providerEntries(state),
-          waived_providers: request.waived,
-          skipped_providers: request.skipped,
-          billing,
-        },
-      };
-    }
+    case 'completed':
+      return { status: 200, body: inspectResultBody(outcome) };
   }
+}
+
+/** The completed inspect's V2 body: the API's 200 and the workbench's verdict page read the same shape. */
+export function inspectResultBody(outcome: Extract<InspectDelivery, { kind: 'completed' }>): InspectResultBody {
+  const { checkId, request, state, billing } = outcome;
+  return {
+    schema_version: INSPECT_RESULT_SCHEMA_VERSION,
+    check_id: checkId,
+    status: 'completed',
+    address: request.address,
+    network: request.network,
+    created_at: request.at,
+    completed_at: state.finishedAt,
+    audit: state.audit,
+    providers: providerEntries(state),
+    waived_providers: request.waived,
+    skipped_providers: request.skipped,
+    billing,
+  };
 }

@@ -17,6 +17,8 @@ export interface UsageView {
   readonly totalPages: number;
   readonly total: number;
   readonly since: string | null;
+  /** The last day kept (UTC, included). */
+  readonly to: string | null;
   /** key id → 4-character prefix, to name the key of each row. */
   readonly keyPrefixes: ReadonlyMap<string, string>;
 }
@@ -44,7 +46,7 @@ function summary(view: UsageView): SafeHtml {
 }
 
 function rowsTable(view: UsageView): SafeHtml {
-  if (view.rows.length === 0) return html`<p>No recorded calls${view.since ? ` since ${view.since}` : ''}.</p>`;
+  if (view.rows.length === 0) return html`<p>No recorded calls${view.since ? ` since ${view.since}` : ''}${view.to ? ` up to ${view.to}` : ''}.</p>`;
   // Units mean something on a quota plan only; on a USD plan the column would repeat 0 or 1.
   const units = view.planKind === 'quota';
   return html`<div class="table-wrap"><table>
@@ -63,7 +65,7 @@ ${units ? html`<td class="num">${row.units}</td>` : ''}<td class="num">${usdPrec
 
 function pager(view: UsageView): SafeHtml {
   if (view.totalPages <= 1) return html``;
-  const link = (page: number) => `/account/usage?page=${page}${view.since ? `&since=${encodeURIComponent(view.since)}` : ''}`;
+  const link = (page: number) => `/account/usage?page=${page}${view.since ? `&since=${encodeURIComponent(view.since)}` : ''}${view.to ? `&to=${encodeURIComponent(view.to)}` : ''}`;
   return html`<nav class="pager" aria-label="Pages of calls">
 ${view.page > 1 ? html`<a href="${link(view.page - 1)}" rel="prev">← Newer</a>` : ''}
 <span>Page ${view.page} of ${view.totalPages} (${view.total} calls)</span>
@@ -89,8 +91,10 @@ ${barChart({ id: 'spend', title: 'Spend per day (USD, net of refunds)', barClass
 <form class="inline-form" method="get" action="/account/usage">
 <div><label for="since">Since <span class="hint">keeps calls on or after this day (UTC)</span></label>
 <input id="since" name="since" type="date" value="${view.since ?? ''}"></div>
+<div><label for="usage-to">To <span class="hint">keeps calls on or before this day (UTC)</span></label>
+<input id="usage-to" name="to" type="date" value="${view.to ?? ''}"></div>
 <button type="submit" class="secondary">Filter</button>
-${view.since ? html`<a href="/account/usage">Show all</a>` : ''}
+${view.since || view.to ? html`<a href="/account/usage">Show all</a>` : ''}
 </form>
 ${pager(view)}
 ${rowsTable(view)}

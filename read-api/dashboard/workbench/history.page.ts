@@ -20,7 +20,7 @@ export interface HistoryView {
   readonly total: number;
   readonly page: number;
   readonly totalPages: number;
-  readonly filter: { kind?: string; network?: string; risk_level?: string; since?: string };
+  readonly filter: { kind?: string; network?: string; risk_level?: string; since?: string; to?: string };
 }
 
 const option = (value: string, label: string, selected: string | undefined) =>
@@ -32,7 +32,7 @@ function query(filter: HistoryView['filter'], page: number): string {
   return `/history?${q.toString()}`;
 }
 
-/** History: every charged check of the account, newest first, filtered by kind, network, risk level and day. */
+/** History: every charged check of the account, newest first, filtered by kind, network, risk level and a range of days. */
 export function historyPage(user: DashboardUser, view: HistoryView): SafeHtml {
   const f = view.filter;
   return layout({
@@ -40,13 +40,15 @@ export function historyPage(user: DashboardUser, view: HistoryView): SafeHtml {
     user,
     section: 'history',
     body: html`<h1>History</h1>
-<p class="lead">Every check of your account, from the API and from this dashboard. Full and transfer checks open their
-verdict pages. Light screens keep no verdict, so their risk level shows as unknown.</p>
+<p class="lead">Every check of your account, from the API and from this dashboard; each opens its verdict page.
+A light screen keeps a summary of its verdict (level, score, sanctions match, categories); screens run before
+the summary was kept show their risk level as unknown.</p>
 <form class="inline-form" method="get" action="/history" aria-label="Filter checks">
 <div><label for="h-kind">Kind</label><select id="h-kind" name="kind">${option('', 'Any', f.kind)}${Object.entries(HISTORY_KINDS).map(([k, l]) => option(k, l, f.kind))}</select></div>
 <div><label for="h-network">Network</label><select id="h-network" name="network">${option('', 'Any', f.network)}${TRANSFER_CHAINS.map((n) => option(n, n, f.network))}</select></div>
 <div><label for="h-level">Risk level</label><select id="h-level" name="risk_level">${option('', 'Any', f.risk_level)}${HISTORY_LEVELS.map((l) => option(l, l, f.risk_level))}</select></div>
-<div><label for="h-since">Since <span class="hint">UTC day</span></label><input id="h-since" name="since" type="date" value="${f.since ?? ''}"></div>
+<div><label for="h-since">Since <span class="hint">first UTC day</span></label><input id="h-since" name="since" type="date" value="${f.since ?? ''}"></div>
+<div><label for="h-to">To <span class="hint">last UTC day, included</span></label><input id="h-to" name="to" type="date" value="${f.to ?? ''}"${f.since ? html` min="${f.since}"` : ''}></div>
 <button type="submit" class="secondary">Filter</button>
 </form>
 ${

@@ -4,6 +4,7 @@ import { TRANSFER_CHAINS } from '../../../domain/shared/network.js';
 import type { AppServices } from '../../services.js';
 import { requireUser } from '../session-auth.js';
 import { HISTORY_KINDS, HISTORY_LEVELS, historyPage } from './history.page.js';
+import { dayAfter } from '../utc-day.js';
 
 const PAGE_SIZE = 25;
 const KINDS = Object.keys(HISTORY_KINDS) as [string, ...string[]];
@@ -15,6 +16,7 @@ const historyQuery = z.object({
   network: z.enum(TRANSFER_CHAINS).optional().catch(undefined),
   risk_level: z.enum(HISTORY_LEVELS).optional().catch(undefined),
   since: z.iso.date().optional().catch(undefined),
+  to: z.iso.date().optional().catch(undefined),
 });
 
 export function historyRoutes(services: AppServices): FastifyPluginAsync {
@@ -29,10 +31,11 @@ export function historyRoutes(services: AppServices): FastifyPluginAsync {
           ...(q.network ? { network: q.network } : {}),
           ...(q.risk_level ? { riskLevel: q.risk_level } : {}),
           ...(q.since ? { since: `${q.since}T00:00:00.000Z` } : {}),
+          ...(q.to ? { until: dayAfter(q.to) } : {}),
         },
         { page: q.page, pageSize: PAGE_SIZE },
       );
-      const filter = { ...(q.kind ? { kind: q.kind } : {}), ...(q.network ? { network: q.network } : {}), ...(q.risk_level ? { risk_level: q.risk_level } : {}), ...(q.since ? { since: q.since } : {}) };
+      const filter = { ...(q.kind ? { kind: q.kind } : {}), ...(q.network ? { network: q.network } : {}), ...(q.risk_level ? { risk_level: q.risk_level } : {}), ...(q.since ? { since: q.since } : {}), ...(q.to ? { to: q.to } : {}) };
       const view = { rows: found.rows, total: found.total, page: q.page, totalPages: Math.max(1, Math.ceil(found.total / PAGE_SIZE)), filter };
       return reply.type('text/html; charset=utf-8').send(historyPage(user, view).value);
     });

@@ -2,6 +2,7 @@ import type { FullCheckResult } from '../../../domain/address-check/full-check-r
 import type { ScreenCoverage, VerdictBody } from '../../../domain/intel/screen-verdict.schema.js';
 import { SCREEN_NETWORKS } from '../../../domain/shared/network.js';
 import { html, type SafeHtml } from '../html.js';
+import type { HopUsd } from './hop-usd.js';
 import { layout } from '../pages/layout.js';
 import type { DashboardUser } from '../session-auth.js';
 import { categoriesSection, labelsSection, routesSection, sanctionsSection, tiersSection, verdictHead, versionsSection } from './verdict-sections.js';
@@ -65,7 +66,8 @@ ${versionsSection(v.coverage, v.at)}`,
   });
 }
 
-export function fullVerdictPage(user: DashboardUser, r: FullCheckResult, charged: string): SafeHtml {
+/** `hops`: the USD per hop of each drawn evidence route (verdict-sections.ts, drawnRoutes). */
+export function fullVerdictPage(user: DashboardUser, r: FullCheckResult, charged: string, hops: readonly (readonly HopUsd[])[]): SafeHtml {
   return layout({
     title: `Full check of ${r.address}`,
     user,
@@ -77,7 +79,7 @@ ${verdictHead(r.verdict, r.decision)}
 <p>${r.decision_reason}</p>
 ${sanctionsSection(r.verdict)}
 ${tiersSection(r)}
-${routesSection(r)}
+${routesSection(r, hops)}
 ${labelsSection(r.verdict)}
 ${categoriesSection(r.verdict)}
 ${versionsSection(r.coverage, r.completed_at)}`,

@@ -9,6 +9,9 @@ import type { AppServices } from '../../services.js';
 import { RequestValidationError } from '../../validation.js';
 import { checkCsrf, requireUser } from '../session-auth.js';
 import { chargedText } from './charged-text.js';
+import { hopAmounts } from './hop-usd.js';
+import { drawnRoutes } from './verdict-sections.js';
+import { parseNetwork } from '../../../domain/shared/network.js';
 import { fullVerdictPage, lightVerdictPage, runningPage, screenPage, type ScreenForm } from './screen.page.js';
 
 /**
@@ -88,7 +91,15 @@ export function screenDashboardRoutes(services: AppServices): FastifyPluginAsync
         return html(reply, 200, runningPage(user, `/checks/address/${encodeURIComponent(id)}`));
       }
       const body = { ...delivery.result, billing: delivery.billing as BillingEnvelope };
-      return html(reply, 200, fullVerdictPage(user, body, chargedText(body.billing)));
+      const network = parseNetwork(body.network);
+      const hops = network
+        ? await Promise.all(
+            drawnRoutes(body).shown.map(({ evidence, path }) =>
+              hopAmounts(services.transfers.deps.transfers, network, { addresses: path.addresses, direction: evidence.direction }, services.pipeline.checkBudget.perNodeLimit),
+            ),
+          )
+        : [];
+      return html(reply, 200, fullVerdictPage(user, body, chargedText(body.billing), hops));
     });
   };
 }

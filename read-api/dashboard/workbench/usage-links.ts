@@ -1,8 +1,10 @@
 import type { UsageRowDoc } from '../../../projections/usage.projection.js';
 import { html, type SafeHtml } from '../html.js';
 
-/** Where a usage row's check can be read: its verdict page (full and transfer checks). The call id is the check id. */
+/** Where a usage row's check can be read: its verdict page (light screens, full and transfer checks, inspects). The call id is the check id. */
 export function checkPageOf(row: Pick<UsageRowDoc, 'product' | 'call_id'>): string | null {
+  if (row.product === 'screen') return `/checks/screen/${encodeURIComponent(row.call_id)}`;
+  if (row.product === 'inspect') return `/checks/inspect/${encodeURIComponent(row.call_id)}`;
   if (row.product === 'check_address') return `/checks/address/${encodeURIComponent(row.call_id)}`;
   if (row.product === 'check_transfer') return `/checks/transfer/${encodeURIComponent(row.call_id)}`;
   return null;

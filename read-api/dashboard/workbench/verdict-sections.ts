@@ -2,6 +2,7 @@ import type { FullCheckResult } from '../../../domain/address-check/full-check-r
 import type { ScreenCoverage, VerdictBody } from '../../../domain/intel/screen-verdict.schema.js';
 import { html, type SafeHtml } from '../html.js';
 import { levelBadge, utc } from './format.js';
+import type { HopUsd } from './hop-usd.js';
 import { routeSvg } from './route-svg.js';
 
 /** The parts of a verdict page, shared by the light screen and the full check. */
@@ -89,17 +90,26 @@ export function tiersSection(result: Pick<FullCheckResult, 'tiers'>): SafeHtml {
 
 const MAX_ROUTES = 6;
 
-export function routesSection(result: Pick<FullCheckResult, 'evidence'>): SafeHtml {
-  const routes = result.evidence.flatMap((e) =>
-    e.paths.map((p) => ({ evidence: e, path: p })),
-  );
-  if (routes.length === 0) return html`<section aria-labelledby="routes-title"><h2 id="routes-title">Evidence routes</h2><p>No route to a labelled entity was found.</p></section>`;
+/** The routes the page draws, in order: the first MAX_ROUTES paths of the evidence. */
+export function drawnRoutes(result: Pick<FullCheckResult, 'evidence'>) {
+  const all = result.evidence.flatMap((evidence) => evidence.paths.map((path) => ({ evidence, path })));
+  return { shown: all.slice(0, MAX_ROUTES), more: Math.max(0, all.length - MAX_ROUTES) };
+}
+
+/** `hops[i]`: the USD each hop of the i-th drawn route moved (see hop-usd.ts). */
+export function routesSection(result: Pick<FullCheckResult, 'evidence'>, hops: readonly (readonly HopUsd[])[]): SafeHtml {
+  const { shown, more } = drawnRoutes(result);
+  if (shown.length === 0) return html`<section aria-labelledby="routes-title"><h2 id="routes-title">Evidence routes</h2><p>No route to a labelled entity was found.</p></section>`;
   return html`<section aria-labelledby="routes-title"><h2 id="routes-title">Evidence routes</h2>
-<p class="hint">Each picture is drawn on the server (SVG): addresses in the order the funds moved, the labelled entity marked in red, and the USD traced along the route on each hop.</p>
-${routes.slice(0, MAX_ROUTES).map(
-  ({ evidence, path }, i) => html`<h3>${evidence.slug} ${levelBadge(evidence.risk_level)} <span class="hint">${evidence.direction}, ${path.hops} hop(s), ${path.share_pct}% of the flow${path.usd_estimated ? ', USD estimated' : ''}</span></h3>
-${routeSvg({ addresses: path.addresses, usd: path.usd, label: path.label, direction: evidence.direction, title: `Route ${i + 1}: ${evidence.slug}` })}`,
+<p class="hint">Each picture is drawn on the server (SVG): addresses in the order the funds moved, the labelled entity marked in red,
+and on each hop the USD it moved (priced per transfer at its time; "no price" where the service has none for the asset, ≈ where the asset is assumed).
+The heading gives what of the checked address's flow reached the entity along the route.</p>
+${shown.map(
+  ({ evidence, path }, i) => html`<h3>${evidence.slug} ${levelBadge(evidence.risk_level)} <span class="hint">${evidence.direction}, ${path.hops} hop(s), ${money(path.usd)} (${path.share_pct}% of the flow) traced${path.usd_estimated ? ', USD estimated' : ''}</span></h3>
+${routeSvg({ addresses: path.addresses, usd: path.usd, hops: hops[i] ?? [], label: path.label, direction: evidence.direction, title: `Route ${i + 1}: ${evidence.slug}` })}`,
 )}
-${routes.length > MAX_ROUTES ? html`<p class="hint">${routes.length - MAX_ROUTES} more route(s) in the JSON result.</p>` : ''}
+${more > 0 ? html`<p class="hint">${more} more route(s) in the JSON result.</p>` : ''}
 </section>`;
 }
+
+const money = (usd: number) => `$${usd.toLocaleString('en-US', { maximumFractionDigits: 2 })}`;

@@ -23,6 +23,7 @@ table.kv td { white-space: normal; }
 .route .edge { stroke: #57606a; stroke-width: 2; }
 .route text { font: 13px system-ui, sans-serif; fill: #1b1f24; }
 .route text.usd { fill: #1a7f37; font-weight: 600; }
+.route text.usd.unpriced { fill: #57606a; font-weight: 400; font-style: italic; }
 @media (max-width: 40rem) {
   dl.facts { grid-template-columns: 1fr; }
   dl.facts dd { margin-bottom: .4rem; }

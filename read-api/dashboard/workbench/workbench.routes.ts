@@ -5,6 +5,7 @@ import { screenDashboardRoutes } from './screen.routes.js';
 import { usageExportRoutes } from './usage-export.routes.js';
 import { historyRoutes } from './history.routes.js';
 import { transferVerdictRoutes } from './transfer-verdict.routes.js';
+import { storedCheckRoutes } from './stored-checks.routes.js';
 import { WORKBENCH_CSS } from './workbench.css.js';
 
 /** The compliance workbench inside the dashboard: screening (light screen and full check with evidence routes), alerts (triage, report, export) and its stylesheet. */
@@ -18,5 +19,6 @@ export function workbenchRoutes(services: AppServices): FastifyPluginAsync {
     await app.register(usageExportRoutes(services));
     await app.register(historyRoutes(services));
     await app.register(transferVerdictRoutes(services));
+    await app.register(storedCheckRoutes(services));
   };
 }
