@@ -1,3 +1,4 @@
+import { present } from '../domain/shared/present.js';
 import { accountDecider } from '../domain/accounts/account.decider.js';
 import { accountStream } from '../domain/accounts/account.events.js';
 import { alertCaseDecider, type AlertCaseState } from '../domain/alerts/alert-case.decider.js';
@@ -90,7 +91,7 @@ export async function triageAlertCase(deps: CommandDeps, viewer: CaseViewer, ale
     const { state: account } = await deps.executor.load(accountStream(input.assignee), accountDecider);
     assignee = {
       actor: { userId: input.assignee, email: account.email ?? '' },
-      isMember: account.opened && account.memberships.some((m) => m.subgroupId === state.opened!.subgroupId),
+      isMember: account.opened && account.memberships.some((m) => m.subgroupId === present(state.opened, 'state.opened').subgroupId),
     };
   }
   const outcome = await deps.executor.execute(

@@ -1,3 +1,4 @@
+import { present } from '../domain/shared/present.js';
 import { eventRegistry } from '../domain/events/registry.js';
 import type { Clock } from '../domain/ports/clock.port.js';
 import type { Correlation, CorrelationScope } from '../domain/ports/correlation.port.js';
@@ -135,7 +136,7 @@ export function createCommandExecutor(deps: {
   function remember(stream: string, entry: CachedStream) {
     cache.delete(stream);
     cache.set(stream, entry);
-    if (cache.size > limits.cachedStreams) cache.delete(cache.keys().next().value!);
+    if (cache.size > limits.cachedStreams) cache.delete(present(cache.keys().next().value, 'cache.keys().next().value'));
   }
 
   async function runBatch(stream: string, decider: Decider<unknown, DomainEvent, unknown>, batch: Pending[]) {
@@ -201,7 +202,7 @@ export function createCommandExecutor(deps: {
   }
 
   async function drain(stream: string) {
-    const queue = queues.get(stream)!;
+    const queue = present(queues.get(stream), 'queues.get(stream)');
     while (queue.pending.length > 0) {
       const batch = queue.pending.splice(0, queue.pending.length);
       try {

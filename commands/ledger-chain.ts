@@ -1,3 +1,4 @@
+import { present } from '../domain/shared/present.js';
 import { periodStartOf } from '../domain/billing/period.js';
 import { ledgerPeriodDecider, needsRollover, oldestMonthHolding } from '../domain/ledger/ledger-period.js';
 import type { ChargeRecord, LedgerCommand, LedgerState } from '../domain/ledger/ledger.decider.js';
@@ -38,7 +39,7 @@ function rememberHead(deps: CommandDeps, userId: string, stream: string) {
   const cache = headCache(deps);
   cache.delete(userId);
   cache.set(userId, stream);
-  if (cache.size > HEAD_CACHE_LIMIT) cache.delete(cache.keys().next().value!);
+  if (cache.size > HEAD_CACHE_LIMIT) cache.delete(present(cache.keys().next().value, 'cache.keys().next().value'));
 }
 
 /** Opens the period a closed one names, if a crash or a racer left it unopened (no-op otherwise). */
@@ -91,7 +92,7 @@ async function rollOver(deps: CommandDeps, userId: string, head: LedgerHead, mon
     ledgerPeriodDecider,
     { type: 'ClosePeriod', next, nextMonth: month, at },
     { commandId: `close-period:${head.stream}` },
-    (state: LedgerState) => state.closed!,
+    (state: LedgerState) => present(state.closed, 'state.closed'),
   );
   await openSuccessor(deps, head.stream, outcome.view);
   rememberHead(deps, userId, outcome.view.next);

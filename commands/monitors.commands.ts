@@ -1,3 +1,4 @@
+import { present } from '../domain/shared/present.js';
 import { periodStartOf } from '../domain/billing/period.js';
 import { buildScreenVerdict } from '../domain/intel/screen-verdict.js';
 import { monitorDecider, owesPeriod, type MonitorState } from '../domain/monitors/monitor.decider.js';
@@ -102,7 +103,7 @@ export async function reevaluateMonitor(
 ): Promise<{ changed: boolean; position: Position | null }> {
   const state = await loadMonitor(deps, input.monitorId);
   if (state.status !== 'active') return { changed: false, position: null };
-  const { verdict, dataVersions } = currentVerdict(deps, state.address!, state.network!);
+  const { verdict, dataVersions } = currentVerdict(deps, present(state.address, 'state.address'), present(state.network, 'state.network'));
   const outcome = await deps.executor.execute(
     monitorStream(input.monitorId),
     monitorDecider,
@@ -129,7 +130,7 @@ export async function renewMonitor(
   let refusal: string | null = null;
   try {
     await chargeCall(deps, {
-      userId: state.userId!,
+      userId: present(state.userId, 'state.userId'),
       chargeId: `monitor-renew:${input.monitorId}:${input.period}`,
       product: 'monitor',
       details: { endpoint: 'monitor renewal', keyId: null, network: state.network, subject: state.address },

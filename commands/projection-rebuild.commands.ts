@@ -1,3 +1,4 @@
+import { present } from '../domain/shared/present.js';
 import type { Position } from '../domain/ports/event-store.port.js';
 import { projectionRebuildDecider } from '../domain/projections/projection-rebuild.decider.js';
 import { projectionRebuildStream } from '../domain/projections/projection-rebuild.events.js';
@@ -12,7 +13,7 @@ export async function startProjectionRebuild(deps: CommandDeps, projection: stri
     { type: 'StartRebuild', projection, rebuildId, at: deps.clock.now().toISOString() },
     { commandId: `start-rebuild:${rebuildId}` },
   );
-  return { rebuildId, position: outcome.position! };
+  return { rebuildId, position: present(outcome.position, 'outcome.position') };
 }
 
 /**
@@ -32,5 +33,5 @@ export async function finishProjectionRebuild(deps: CommandDeps, projection: str
     },
     { commandId: `finish-rebuild:${rebuildId}` },
   );
-  return outcome.position!;
+  return present(outcome.position, 'outcome.position');
 }

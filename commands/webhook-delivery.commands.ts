@@ -1,3 +1,4 @@
+import { present } from '../domain/shared/present.js';
 import type { Position } from '../domain/ports/event-store.port.js';
 import { MAX_ATTEMPTS, retryDelayMs } from '../domain/webhooks/retry-schedule.js';
 import { isFinal, webhookDeliveryDecider } from '../domain/webhooks/webhook-delivery.decider.js';
@@ -51,7 +52,7 @@ export async function attemptDelivery(deps: WebhookDeps, deliveryId: string, att
     return 'abandoned';
   }
   const now = deps.clock.now();
-  const content = { deliveryId, eventType: state.eventType!, occurredAt: state.occurredAt, payload: state.payload };
+  const content = { deliveryId, eventType: present(state.eventType, 'state.eventType'), occurredAt: state.occurredAt, payload: state.payload };
   const request = signedRequest(content, attempt, signingSecrets(subscription, now.toISOString()), now);
   const { outcome, durationMs } = await deps.webhooks.transport.post({ url: subscription.url, ...request });
   await deps.executor.execute(

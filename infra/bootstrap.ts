@@ -1,3 +1,4 @@
+import { present } from '../domain/shared/present.js';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { hostname } from 'node:os';
@@ -120,21 +121,21 @@ async function openPorts(
   try {
     const store = track(
       config.EVENT_STORE === 'esdb'
-        ? await openEsdbEventStore({ url: config.ESDB_URL!, connectTimeoutMs: timeout })
+        ? await openEsdbEventStore({ url: present(config.ESDB_URL, 'config.ESDB_URL'), connectTimeoutMs: timeout })
         : await openFileEventStore(join(dataDir, 'events'), { fsync: config.SVC_FSYNC === '1' }),
     );
     const bus = track(
       config.BUS === 'kafka'
         ? await openKafkaMessageBus({
-            brokers: config.KAFKA_BROKERS!.split(',').map((b) => b.trim()).filter(Boolean),
-            prefix: names!.kafkaPrefix,
+            brokers: present(config.KAFKA_BROKERS, 'config.KAFKA_BROKERS').split(',').map((b) => b.trim()).filter(Boolean),
+            prefix: present(names, 'names').kafkaPrefix,
             partitions: config.KAFKA_PARTITIONS,
             sessionTimeoutMs: config.KAFKA_SESSION_TIMEOUT_MS,
             connectTimeoutMs: timeout,
           })
         : await openFileMessageBus(join(dataDir, 'bus')),
     );
-    const mongo = config.READ_STORE === 'mongo' ? await openMongoStores(config.MONGO_URL!, names!.mongoDb, timeout) : null;
+    const mongo = config.READ_STORE === 'mongo' ? await openMongoStores(present(config.MONGO_URL, 'config.MONGO_URL'), present(names, 'names').mongoDb, timeout) : null;
     const readStore = track(
       mongo?.readStore ?? (config.READ_STORE === 'memory' ? createMemoryReadStore() : await openLmdbReadStore(join(dataDir, 'read-models'))),
     );

@@ -1,3 +1,4 @@
+import { present } from '../domain/shared/present.js';
 import { comparePositions, type Position } from '../domain/ports/event-store.port.js';
 
 /** Promises that resolve once a runner has processed up to a position (tests never sleep). */
@@ -11,7 +12,7 @@ export function createPositionWaiters() {
     advance(position: Position) {
       processed = position;
       for (let i = waiting.length - 1; i >= 0; i--) {
-        if (comparePositions(waiting[i]!.target, position) <= 0) waiting.splice(i, 1)[0]!.resolve();
+        if (comparePositions(present(waiting[i], 'waiting[i]').target, position) <= 0) present(waiting.splice(i, 1)[0], 'waiting.splice(i, 1)[0]').resolve();
       }
     },
     until(target: Position | null): Promise<void> {

@@ -1,3 +1,4 @@
+import { present } from '../domain/shared/present.js';
 import type { EventStore, Position, RecordedEvent } from '../domain/ports/event-store.port.js';
 import { HEADER, type BusMessage, type MessageBus } from '../domain/ports/message-bus.port.js';
 import type { CheckpointStore } from '../domain/ports/read-store.port.js';
@@ -50,7 +51,7 @@ export function createRelay(deps: {
   const abort = new AbortController();
   let saved: Position | null = null;
   let savedAt = 0;
-  let pending: RecordedEvent[] = [];
+  const pending: RecordedEvent[] = [];
   let publishing: Promise<void> | null = null;
   let recordedAt: Date | null = null;
   let loop: Promise<void> | null = null;
@@ -78,8 +79,8 @@ export function createRelay(deps: {
       pending.unshift(...round); // published again on the next round: consumers dedupe
       throw error;
     }
-    waiters.advance(round[round.length - 1]!.position);
-    recordedAt = round[round.length - 1]!.created;
+    waiters.advance(present(round[round.length - 1], 'round[round.length - 1]').position);
+    recordedAt = present(round[round.length - 1], 'round[round.length - 1]').created;
     await saveCheckpoint(false);
   }
 

@@ -1,3 +1,4 @@
+import { present } from '../domain/shared/present.js';
 import type { CaseActor, CaseAlert, CaseStatus, CloseReason } from '../domain/alerts/alert-case.events.js';
 import type { AlertLevel } from '../domain/kyt/alert-level.js';
 import type { Chain } from '../domain/shared/network.js';
@@ -149,7 +150,7 @@ export function alertCaseRepository(store: ReadStore): AlertCaseRepository {
     async page(subgroupIds, filter, { page, pageSize }) {
       const skip = (page - 1) * pageSize;
       if (subgroupIds.length === 1) {
-        const query = whereOf(subgroupIds[0]!, filter);
+        const query = whereOf(present(subgroupIds[0], 'subgroupIds[0]'), filter);
         const [rows, total] = await Promise.all([cases.find({ ...query, ...newest, skip, limit: pageSize }), cases.count(query)]);
         return { rows, total };
       }

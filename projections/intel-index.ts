@@ -1,3 +1,4 @@
+import { present } from '../domain/shared/present.js';
 import { eventRegistry } from '../domain/events/registry.js';
 import { CURATION_EVENT_TYPES, CURATOR_SOURCE, curationStreams, type CuratorEntry } from '../domain/intel/curation.events.js';
 import { DATASET_EVENT_TYPES, datasetStreams } from '../domain/intel/dataset.events.js';
@@ -116,14 +117,14 @@ class InMemoryIntelIndex implements IntelIndexProjection {
     const claims: Claim[] = [];
     const sources: Record<string, SourceDescriptor> = {};
     for (const ref of refs === undefined ? [] : typeof refs === 'number' ? [refs] : refs) {
-      const segment = this.segments[Math.floor(ref / ROW_SPAN)]!;
+      const segment = present(this.segments[Math.floor(ref / ROW_SPAN)], 'this.segments[Math.floor(ref / ROW_SPAN)]');
       const row = ref % ROW_SPAN;
       if (!scopeCovers(segment.claims.scopeOf(row), network)) continue;
       claims.push(segment.claims.claimAt(row));
       sources[segment.descriptor.slug] = segment.descriptor;
     }
     for (const entryId of this.curatedByAddress.get(key) ?? []) {
-      const claim = this.curated.get(entryId)!;
+      const claim = present(this.curated.get(entryId), 'this.curated.get(entryId)');
       if (!scopeCovers(claim.scope, network)) continue;
       claims.push(claim);
       sources[CURATOR_SOURCE.slug] = CURATOR_SOURCE;
@@ -208,7 +209,7 @@ class InMemoryIntelIndex implements IntelIndexProjection {
       if (refs === undefined) continue;
       const kept = typeof refs === 'number' ? [refs].filter((r) => !inSlot(r)) : refs.filter((r) => !inSlot(r));
       if (kept.length === 0) this.byAddress.delete(address);
-      else this.byAddress.set(address, kept.length === 1 ? kept[0]! : kept);
+      else this.byAddress.set(address, kept.length === 1 ? present(kept[0], 'kept[0]') : kept);
     }
   }
 

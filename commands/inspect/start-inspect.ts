@@ -1,3 +1,4 @@
+import { present } from '../../domain/shared/present.js';
 import { PRODUCTS } from '../../domain/billing/products.js';
 import { boundCheck, inspectKeyDecider, inspectKeyStream, type InspectKeyState } from '../../domain/inspect/inspect-key.decider.js';
 import { inspectDecider, type InspectState } from '../../domain/inspect/inspect.decider.js';
@@ -43,7 +44,7 @@ export async function startInspect(deps: CommandDeps, input: StartInspectInput):
         inspectKeyDecider,
         { type: 'BindInspectKey', checkId, requestHash, at },
         { commandId: `bind-inspect-key:${checkId}` },
-        (state: InspectKeyState) => state.binding!.checkId,
+        (state: InspectKeyState) => present(state.binding, 'state.binding').checkId,
       );
       checkId = bound.view;
     }
@@ -65,7 +66,7 @@ export async function startInspect(deps: CommandDeps, input: StartInspectInput):
       at,
     },
     { commandId: `request-inspect:${checkId}` },
-    (state: InspectState) => state.request!.at,
+    (state: InspectState) => present(state.request, 'state.request').at,
   );
   return { checkId, createdAt: requested.view };
 }

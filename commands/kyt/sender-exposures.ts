@@ -1,3 +1,4 @@
+import { present } from '../../domain/shared/present.js';
 import { runTier } from '../../domain/address-check/tier-runners.js';
 import { intelOnChain, KYT_EXPOSURE_BUDGET, screeningNetworkOf } from '../../domain/kyt/chain-intel.js';
 import { directExposure, type GraphCoverage, type IndirectCategory, type SenderExposure } from '../../domain/kyt/sender-exposure.js';
@@ -37,7 +38,7 @@ export const MAX_TRACED_SENDERS = 20;
 export function sendersByValue(legs: readonly ValuedLeg[]): string[] {
   const usd = new Map<string, number>();
   for (const leg of legs) usd.set(leg.from, (usd.get(leg.from) ?? 0) + (leg.usdMicros ?? 0));
-  return [...usd.keys()].sort((a, b) => usd.get(b)! - usd.get(a)!);
+  return [...usd.keys()].sort((a, b) => present(usd.get(b), 'usd.get(b)') - present(usd.get(a), 'usd.get(a)'));
 }
 
 /** Direct and indirect exposure of each sender; `senders` most valuable first (see sendersByValue). */

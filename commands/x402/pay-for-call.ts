@@ -1,3 +1,4 @@
+import { present } from '../../domain/shared/present.js';
 import { PRODUCTS, type Product } from '../../domain/billing/products.js';
 import type { Facilitator } from '../../domain/ports/facilitator.port.js';
 import { fail, isServiceError, type ErrorCode } from '../../domain/shared/errors.js';
@@ -84,7 +85,7 @@ export async function payForCall<Result extends { status: number }>(deps: X402De
 
   const holder = call.subject ? await claimSubject(deps, call, now()) : call.callId;
   if (holder !== call.callId) {
-    await record({ type: 'RecordWaiver', callId: call.callId, subject: call.subject!, at: now() });
+    await record({ type: 'RecordWaiver', callId: call.callId, subject: present(call.subject, 'call.subject'), at: now() });
     return { result: await runBackend(deps, call, record, null, holder), receipt: null };
   }
   const receipt = await settle(deps, call, verified, requirements, record, now);
@@ -183,18 +184,18 @@ async function runBackend<Result extends { status: number }>(
 /** The subject's holder after this call's claim: this call, or the one that claimed it first. */
 async function claimSubject(deps: X402Deps, call: PaidCall<unknown>, at: string): Promise<string> {
   const outcome = await deps.executor.execute(
-    paidSubjectStream(call.product, call.subject!),
+    paidSubjectStream(call.product, present(call.subject, 'call.subject')),
     paidSubjectDecider,
-    { type: 'Claim', callId: call.callId, product: call.product, subject: call.subject!, at },
+    { type: 'Claim', callId: call.callId, product: call.product, subject: present(call.subject, 'call.subject'), at },
     { commandId: `x402:${call.callId}:claim` },
-    (state) => state.holder!,
+    (state) => present(state.holder, 'state.holder'),
   );
   return outcome.view;
 }
 
 async function releaseSubject(deps: X402Deps, call: PaidCall<unknown>, at: string): Promise<void> {
   await deps.executor.execute(
-    paidSubjectStream(call.product, call.subject!),
+    paidSubjectStream(call.product, present(call.subject, 'call.subject')),
     paidSubjectDecider,
     { type: 'Release', callId: call.callId, at },
     { commandId: `x402:${call.callId}:release` },

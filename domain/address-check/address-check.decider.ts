@@ -1,3 +1,4 @@
+import { present } from '../shared/present.js';
 import type { ExposureBudget } from '../exposure/exposure.schema.js';
 import { parserFor, type Decider } from '../shared/decider.js';
 import { fail } from '../shared/errors.js';
@@ -76,7 +77,7 @@ function decide(command: AddressCheckCommand, state: AddressCheckState): Address
     case 'Complete': {
       if (state.status !== 'running') return [];
       if (missingTiers(state).length > 0) throw fail('invalid_state', `tiers ${missingTiers(state).join(', ')} have no outcome yet`);
-      const request = state.request!;
+      const request = present(state.request, 'state.request');
       const result = buildFullCheckResult(
         { checkId: request.checkId, address: request.address, network: request.network, requestedAt: request.requestedAt },
         state.tiers as unknown as CompletedTiers,
@@ -90,7 +91,7 @@ function decide(command: AddressCheckCommand, state: AddressCheckState): Address
     }
     case 'TimeOut': {
       if (state.status !== 'running') return [];
-      const runningMs = Date.parse(command.at) - Date.parse(state.request!.requestedAt);
+      const runningMs = Date.parse(command.at) - Date.parse(present(state.request, 'state.request').requestedAt);
       if (!(runningMs >= CHECK_TIMEOUT_MS)) return [];
       return [{ type: 'CheckTimedOut', data: { runningMs, at: command.at } }];
     }

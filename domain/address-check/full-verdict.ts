@@ -1,3 +1,4 @@
+import { present } from '../shared/present.js';
 import type { CategoryExposure, ExposurePath, ExposureResult } from '../exposure/exposure.schema.js';
 import type { RiskLevel } from '../intel/taxonomy.js';
 import { microsToUsd } from '../shared/money.js';
@@ -226,7 +227,7 @@ export function buildFullCheckResult(subject: CheckSubject, tiers: CompletedTier
       name: TIER_NAMES[t],
       applied: t < 2 ? true : (tiers[t] as { applied: boolean }).applied,
       reason: t < 2 ? null : (tiers[t] as { reason: NotAppliedReason | null }).reason,
-      risk_level: tierLevels[t]!,
+      risk_level: present(tierLevels[t], 'tierLevels[t]'),
     })),
     requested_at: subject.requestedAt,
     completed_at: completedAt,

@@ -1,3 +1,4 @@
+import { present } from '../shared/present.js';
 import type { Claim, SanctionClaim, SourceDescriptor } from './intel.types.js';
 import { publicSlug } from './intel.types.js';
 import { categoryOf, LEVEL_TO_RISK, type RiskLevel, type Taxonomy } from './taxonomy.js';
@@ -88,11 +89,11 @@ const SCORE_BANDS: Readonly<Record<Exclude<RiskLevel, 'none' | 'sanctioned'>, re
 const UNKNOWN_SOURCE_TRUST = 0;
 
 function trustOf(sources: Readonly<Record<string, SourceDescriptor>>, slug: string): number {
-  return Object.hasOwn(sources, slug) ? sources[slug]!.trustWeight : UNKNOWN_SOURCE_TRUST;
+  return Object.hasOwn(sources, slug) ? present(sources[slug], 'sources[slug]').trustWeight : UNKNOWN_SOURCE_TRUST;
 }
 
 function shownSlug(sources: Readonly<Record<string, SourceDescriptor>>, slug: string): string {
-  return Object.hasOwn(sources, slug) ? publicSlug(sources[slug]!) : slug;
+  return Object.hasOwn(sources, slug) ? publicSlug(present(sources[slug], 'sources[slug]')) : slug;
 }
 
 /** A total order on claims, so ties never depend on input order. */
@@ -156,7 +157,7 @@ function scoreFor(level: RiskLevel, probability: number): number {
 }
 
 function bestBy<T>(items: readonly T[], compare: (a: T, b: T) => number): T | null {
-  return items.length === 0 ? null : [...items].sort(compare)[0]!;
+  return items.length === 0 ? null : present([...items].sort(compare)[0], '[...items].sort(compare)[0]');
 }
 
 export function computeConsensus(
@@ -184,7 +185,7 @@ export function computeConsensus(
   const names = claims
     .filter((c) => c.kind === 'identity' || (c.kind === 'sanction' && c.sanction.entity !== null))
     .sort(weighClaim)
-    .map((c) => ({ name: c.kind === 'sanction' ? c.sanction.entity! : c.label!, category: c.category, source: c.source }));
+    .map((c) => ({ name: c.kind === 'sanction' ? present(c.sanction.entity, 'c.sanction.entity') : present(c.label, 'c.label'), category: c.category, source: c.source }));
   const riskLevel: RiskLevel = sanction ? 'sanctioned' : (primary?.riskLevel ?? 'none');
   const contributing = primary?.claims.map((c) => c.source) ?? claims.map((c) => c.source);
   const primarySource = bestBy([...new Set(contributing)], (a, b) =>

@@ -1,3 +1,4 @@
+import { present } from '../shared/present.js';
 import { classifyLabelWords, type NativeMapping } from './label-words.js';
 
 /**
@@ -127,8 +128,8 @@ export interface GraphsenseTagFields {
 }
 
 function concept(name: string): TagVerdict {
-  if (Object.hasOwn(GRAPHSENSE_CONCEPTS, name)) return GRAPHSENSE_CONCEPTS[name]!;
-  if (Object.hasOwn(IGNORED_GRAPHSENSE_CONCEPTS, name)) return { ignored: IGNORED_GRAPHSENSE_CONCEPTS[name]! };
+  if (Object.hasOwn(GRAPHSENSE_CONCEPTS, name)) return present(GRAPHSENSE_CONCEPTS[name], 'GRAPHSENSE_CONCEPTS[name]');
+  if (Object.hasOwn(IGNORED_GRAPHSENSE_CONCEPTS, name)) return { ignored: present(IGNORED_GRAPHSENSE_CONCEPTS[name], 'IGNORED_GRAPHSENSE_CONCEPTS[name]') };
   return { unmapped: `graphsense concept '${name}'` };
 }
 
@@ -139,7 +140,7 @@ const isMapping = (verdict: TagVerdict): verdict is NativeMapping => 'category' 
  * category or concepts (what it is), then the words of its label.
  */
 export function classifyGraphsenseTag(tag: GraphsenseTagFields): TagVerdict {
-  if (Object.hasOwn(IGNORED_GRAPHSENSE_PACKS, tag.pack)) return { ignored: IGNORED_GRAPHSENSE_PACKS[tag.pack]! };
+  if (Object.hasOwn(IGNORED_GRAPHSENSE_PACKS, tag.pack)) return { ignored: present(IGNORED_GRAPHSENSE_PACKS[tag.pack], 'IGNORED_GRAPHSENSE_PACKS[tag.pack]') };
   const verdicts = [tag.abuse, tag.category, ...(tag.concepts ?? [])]
     .filter((name): name is string => name !== undefined)
     .map(concept);
@@ -152,7 +153,7 @@ export function classifyGraphsenseTag(tag: GraphsenseTagFields): TagVerdict {
   if (tag.label === undefined) return { ignored: 'neither a category nor a label' };
   if (tag.actor === undefined) return identity('named_entity');
   return Object.hasOwn(GRAPHSENSE_ACTOR_CATEGORIES, tag.actor)
-    ? identity(GRAPHSENSE_ACTOR_CATEGORIES[tag.actor]!)
+    ? identity(present(GRAPHSENSE_ACTOR_CATEGORIES[tag.actor], 'GRAPHSENSE_ACTOR_CATEGORIES[tag.actor]'))
     : { unmapped: `graphsense actor '${tag.actor}'` };
 }
 
@@ -172,7 +173,7 @@ export const FORTA_DATA_SOURCES: Readonly<Record<string, string>> = {
 /** Etherscan's phish-hack list mixes phishers and hackers; the address's own tag tells them apart. */
 export function classifyEtherscanLabel(list: string, tag: string): TagVerdict {
   if (!Object.hasOwn(ETHERSCAN_LISTS, list)) return { unmapped: `etherscan list '${list}'` };
-  const category = ETHERSCAN_LISTS[list]!;
+  const category = present(ETHERSCAN_LISTS[list], 'ETHERSCAN_LISTS[list]');
   const fromWords = classifyLabelWords(tag);
   return risk(category === 'phishing' && fromWords?.category === 'stolen_funds' ? 'stolen_funds' : category);
 }

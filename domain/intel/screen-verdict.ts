@@ -1,3 +1,4 @@
+import { present } from '../shared/present.js';
 import { computeConsensus, type CategoryConsensus, type Consensus } from './consensus.js';
 import type { AddressIntel, SourceDescriptor } from './intel.types.js';
 import { publicSlug, publicSourceName } from './intel.types.js';
@@ -22,11 +23,11 @@ const SEVERE_LEVELS = new Set(['high', 'critical', 'sanctioned']);
 type Sources = Readonly<Record<string, SourceDescriptor>>;
 
 function sourceSlug(sources: Sources, slug: string): string {
-  return Object.hasOwn(sources, slug) ? publicSlug(sources[slug]!) : slug;
+  return Object.hasOwn(sources, slug) ? publicSlug(present(sources[slug], 'sources[slug]')) : slug;
 }
 
 function sourceName(sources: Sources, slug: string): string {
-  return Object.hasOwn(sources, slug) ? publicSourceName(sources[slug]!) : slug;
+  return Object.hasOwn(sources, slug) ? publicSourceName(present(sources[slug], 'sources[slug]')) : slug;
 }
 
 function labelRows(consensus: Consensus, sources: Sources): VerdictBody['labels'] {

@@ -1,3 +1,4 @@
+import { present } from '../shared/present.js';
 import type { Network } from '../shared/network.js';
 
 /**
@@ -78,10 +79,10 @@ export function flowPageOf(
   return {
     size: page.length,
     totals,
-    counterparty: (i) => page[i]!.counterparty,
-    usdMicros: (i) => page[i]!.usdMicros,
-    transfers: (i) => page[i]!.transfers,
-    estimated: (i) => page[i]!.estimated ?? false,
-    sampleTx: (i) => page[i]!.sampleTx ?? null,
+    counterparty: (i) => present(page[i], 'page[i]').counterparty,
+    usdMicros: (i) => present(page[i], 'page[i]').usdMicros,
+    transfers: (i) => present(page[i], 'page[i]').transfers,
+    estimated: (i) => present(page[i], 'page[i]').estimated ?? false,
+    sampleTx: (i) => present(page[i], 'page[i]').sampleTx ?? null,
   };
 }

@@ -1,3 +1,4 @@
+import { present } from '../../domain/shared/present.js';
 import { readBalance } from '../../commands/billing.commands.js';
 import type { EmailOwnerLookup } from '../../commands/accounts.commands.js';
 import { fail } from '../../domain/shared/errors.js';
@@ -45,7 +46,7 @@ export const ACCOUNT_VERBS: Record<string, (services: Services, args: ParsedArgs
     const email = flag(args, 'email');
     const userId = flag(args, 'user');
     if ((email === undefined) === (userId === undefined)) throw fail('bad_request', 'give --email or --user');
-    const account = email !== undefined ? await services.repositories.accounts.byEmail(email.trim()) : await services.repositories.accounts.get(userId!);
+    const account = email !== undefined ? await services.repositories.accounts.byEmail(email.trim()) : await services.repositories.accounts.get(present(userId, 'userId'));
     if (!account) throw fail('not_found', email !== undefined ? `no account with the email ${email.trim().toLowerCase()}` : `no account ${userId}`);
     const [keys, balance] = await Promise.all([services.repositories.apiKeys.listForUser(account.userId), readBalance(services.commands, account.userId)]);
     return {

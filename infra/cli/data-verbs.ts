@@ -1,3 +1,4 @@
+import { present } from '../../domain/shared/present.js';
 import { addCuratorEntry, retractCuratorEntry } from '../../commands/curate.js';
 import { fail } from '../../domain/shared/errors.js';
 import { parseNetwork } from '../../domain/shared/network.js';
@@ -37,7 +38,7 @@ export const DATA_VERBS: Record<string, (services: Services, args: ParsedArgs, i
             dataDir: services.config.DATA_DIR,
             fetch: httpFetch(),
             mirror: parseMirror(services.config.SVC_UPSTREAM_MIRROR),
-            ...(flag(args, 'source') ? { only: flag(args, 'source')!.split(',') } : {}),
+            ...(flag(args, 'source') ? { only: present(flag(args, 'source'), 'flag(args, \'source\')').split(',') } : {}),
             onProgress: (p) => progress.update(`${p.phase} ${p.source}`, p.filesDone, p.filesTotal, p.phase === 'parse' ? (p.file ?? '') : ''),
           });
       await services.projections.whenCaughtUp();
@@ -78,7 +79,7 @@ export const DATA_VERBS: Record<string, (services: Services, args: ParsedArgs, i
         confidence: numberFlag(args, 'confidence') ?? 90,
         evidenceUrl: requiredFlag(args, 'evidence'),
         curator,
-        ...(flag(args, 'id') ? { entryId: flag(args, 'id')! } : {}),
+        ...(flag(args, 'id') ? { entryId: present(flag(args, 'id'), 'flag(args, \'id\')') } : {}),
       });
       await services.projections.whenProcessed(added.position);
       return { exitCode: 0, output: { entry_id: added.entryId, added: added.added } };

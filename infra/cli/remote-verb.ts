@@ -1,3 +1,4 @@
+import { present } from '../../domain/shared/present.js';
 import { NDJSON, stderrProgress, type ProgressLine } from './progress.js';
 import type { ServiceFile } from './service-file.js';
 import type { VerbResult } from './verbs.js';
@@ -23,7 +24,7 @@ export async function runRemoteVerb(running: ServiceFile, argv: readonly string[
     for await (const chunk of response.body) {
       pending += decoder.decode(chunk, { stream: true });
       const lines = pending.split('\n');
-      pending = lines.pop()!;
+      pending = present(lines.pop(), 'lines.pop()');
       for (const text of lines.filter(Boolean)) {
         const line = JSON.parse(text) as Line;
         if ('progress' in line) progress.update(line.progress.phase, line.progress.done, line.progress.total, line.progress.detail);

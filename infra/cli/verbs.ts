@@ -1,3 +1,4 @@
+import { present } from '../../domain/shared/present.js';
 import { requireOpenAccount } from '../../commands/account-guards.js';
 import { depositToAccount, grantInspect, openAccount } from '../../commands/accounts.commands.js';
 import { issueApiKey, revokeApiKey } from '../../commands/api-keys.commands.js';
@@ -49,8 +50,8 @@ export const VERBS: Record<string, (services: Services, args: ParsedArgs, io?: V
       email: requiredFlag(args, 'email'),
       ...(org ? { organization: { name: org, subgroup: flag(args, 'subgroup') ?? 'Default' } } : {}),
       plan: planFrom(args) ?? { kind: 'quota', monthlyUnits: DEFAULT_MONTHLY_QUOTA },
-      ...(numberFlag(args, 'deposit') !== undefined ? { depositMicros: usdToMicros(numberFlag(args, 'deposit')!) } : {}),
-      ...(numberFlag(args, 'cap') !== undefined ? { monthlyCapMicros: usdToMicros(numberFlag(args, 'cap')!) } : {}),
+      ...(numberFlag(args, 'deposit') !== undefined ? { depositMicros: usdToMicros(present(numberFlag(args, 'deposit'), 'numberFlag(args, \'deposit\')')) } : {}),
+      ...(numberFlag(args, 'cap') !== undefined ? { monthlyCapMicros: usdToMicros(present(numberFlag(args, 'cap'), 'numberFlag(args, \'cap\')')) } : {}),
       ...(args.flags.inspect ? { inspectProviders: ['provider_a', 'provider_b'] } : {}),
     }, emailOwner(services));
     const key = args.flags['with-key'] ? await issueApiKey(services.commands, opened.userId) : null;
@@ -63,7 +64,7 @@ export const VERBS: Record<string, (services: Services, args: ParsedArgs, io?: V
     if (!plan) throw fail('bad_request', '--plan is required');
     await requireOpenAccount(services.commands, userId);
     await changePlan(services.commands, userId, plan);
-    if (args.flags.cap !== undefined) await setMonthlyCap(services.commands, userId, flag(args, 'cap') === 'none' ? null : usdToMicros(numberFlag(args, 'cap')!));
+    if (args.flags.cap !== undefined) await setMonthlyCap(services.commands, userId, flag(args, 'cap') === 'none' ? null : usdToMicros(present(numberFlag(args, 'cap'), 'numberFlag(args, \'cap\')')));
     return ok((await readBalance(services.commands, userId)).billing);
   },
   async 'account entitle'(services, args) {
@@ -94,7 +95,7 @@ export const VERBS: Record<string, (services: Services, args: ParsedArgs, io?: V
     const usd = numberFlag(args, 'usd');
     if (!usd) throw fail('bad_request', '--usd must be a positive amount');
     const userId = requiredFlag(args, 'user');
-    return ok({ billing: await depositToAccount(services.commands, { userId, amountMicros: usdToMicros(usd), ...(flag(args, 'id') ? { depositId: flag(args, 'id')! } : {}) }) });
+    return ok({ billing: await depositToAccount(services.commands, { userId, amountMicros: usdToMicros(usd), ...(flag(args, 'id') ? { depositId: present(flag(args, 'id'), 'flag(args, \'id\')') } : {}) }) });
   },
   async 'ledger show'(services, args) {
     // the chain of periods from the root; --period YYYY-MM lists the events of that period only

@@ -1,3 +1,4 @@
+import { present } from '../../domain/shared/present.js';
 import type { ConsumedMessage } from '../../domain/ports/message-bus.port.js';
 import type { BusPartition, StoredMessage } from './bus-partition.js';
 
@@ -89,12 +90,12 @@ export class PartitionWorker {
       await this.options.handle(consumed);
     } catch (error) {
       this.failures = attempt;
-      this.failing = { from: batch[0]!.offset, count: batch.length };
+      this.failing = { from: present(batch[0], 'batch[0]').offset, count: batch.length };
       if (attempt < this.options.maxAttempts) return this.sleep(this.options.retryDelayMs, false);
-      await this.options.deadLetter(consumed[0]!, error);
-      return this.advance(batch[0]!.offset + 1);
+      await this.options.deadLetter(present(consumed[0], 'consumed[0]'), error);
+      return this.advance(present(batch[0], 'batch[0]').offset + 1);
     }
-    return this.advance(batch[batch.length - 1]!.offset + 1);
+    return this.advance(present(batch[batch.length - 1], 'batch[batch.length - 1]').offset + 1);
   }
 
   private rewind(position: number): void {

@@ -34,7 +34,9 @@ export function compareValues(a: unknown, b: unknown): number {
   if (byRank !== 0) return byRank;
   if (rank(a) === 0) return 0;
   if (typeof a === 'object') return compareValues(JSON.stringify(a), JSON.stringify(b));
-  return a! < b! ? -1 : a! > b! ? 1 : 0;
+  // Equal ranks past the ones above: both are numbers, both strings or both booleans.
+  const [x, y] = [a as number | string | boolean, b as number | string | boolean];
+  return x < y ? -1 : x > y ? 1 : 0;
 }
 
 export interface Row<D extends Doc> {

@@ -1,3 +1,4 @@
+import { present } from '../../domain/shared/present.js';
 import { decodeAppend } from './event-record.codec.js';
 import { FRAME_HEADER_BYTES } from './frame.codec.js';
 import type { FramedLog, LogRecord } from './framed-log.js';
@@ -35,7 +36,7 @@ export async function indexRecords(index: StreamIndex, records: readonly LogReco
     const { stream, events } = decodeAppend(payload, `${path} at byte offset ${offset}`);
     return { offset: Number(offset), stream, ids: events.map((event) => event.id) };
   });
-  const last = records[records.length - 1]!;
+  const last = present(records[records.length - 1], 'records[records.length - 1]');
   // Not awaited: the next chunk is read while this one commits (the opener waits for `index.settled()`).
   const { committed } = await index.add(appends, Number(last.offset) + FRAME_HEADER_BYTES + last.payload.length);
   committed.catch(() => undefined);

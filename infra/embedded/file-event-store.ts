@@ -1,3 +1,4 @@
+import { present } from '../../domain/shared/present.js';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
@@ -154,7 +155,7 @@ export class FileEventStore implements EventStore {
       if (page.length === 0) return;
       for (const at of page) yield recordedEvent(await this.recordAt(at.commit), at.prepare);
       left -= page.length;
-      next = page[page.length - 1]!.revision + (direction === 'backwards' ? -1 : 1);
+      next = present(page[page.length - 1], 'page[page.length - 1]').revision + (direction === 'backwards' ? -1 : 1);
     }
   }
 
@@ -347,14 +348,14 @@ export class FileEventStore implements EventStore {
       const commit = Number(offsets[i]);
       // Decoding what was written keeps what readers get identical to what a restart reads.
       const end = commit + FRAME_HEADER_BYTES + payload.length;
-      const record = { commit, end, firstRevision: firstRevisions[i]!, append: decodeAppend(payload, this.log.path) };
+      const record = { commit, end, firstRevision: present(firstRevisions[i], 'firstRevisions[i]'), append: decodeAppend(payload, this.log.path) };
       this.cache.set(record);
       const count = record.append.events.length;
       this.head = Object.freeze({ commit: BigInt(commit), prepare: BigInt(count - 1) });
       request.resolve({ nextExpectedRevision: BigInt(record.firstRevision + count - 1), position: this.head });
     });
     for (const { request, lastRevision } of duplicates) {
-      const original = this.index.location(request.stream, Number(lastRevision))!;
+      const original = present(this.index.location(request.stream, Number(lastRevision)), 'this.index.location(request.stream, Number(lastRevision))');
       request.resolve({ nextExpectedRevision: lastRevision, position: { commit: BigInt(original.commit), prepare: BigInt(original.prepare) } });
     }
     if (writes.length > 0) this.wakeSubscribers();

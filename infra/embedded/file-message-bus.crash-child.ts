@@ -1,3 +1,4 @@
+import { present } from '../../domain/shared/present.js';
 import { openFileMessageBus } from './file-message-bus.js';
 
 /**
@@ -5,7 +6,7 @@ import { openFileMessageBus } from './file-message-bus.js';
  * and reports on stdout (synchronous for pipes on Linux) every publish that resolved and every message
  * handed over, so the test can check what survived.
  */
-const dir = process.argv[2]!;
+const dir = present(process.argv[2], 'process.argv[2]');
 const bus = await openFileMessageBus(dir, { partitions: 2 });
 await bus.consume({
   group: 'g',

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { ConsumedMessage, MessageBus } from '../../domain/ports/message-bus.port.js';
+import type { ConsumedMessage } from '../../domain/ports/message-bus.port.js';
 import { eventually } from '../../test/contracts/eventually.js';
 import { messageBusContract } from '../../test/contracts/message-bus.contract.js';
 import { openFileMessageBus } from './file-message-bus.js';

@@ -1,3 +1,4 @@
+import { present } from '../../domain/shared/present.js';
 import { mkdir, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { BusMessage, ConsumeOptions, ConsumedMessage, Consumer, MessageBus, TopicLag } from '../../domain/ports/message-bus.port.js';
@@ -75,9 +76,9 @@ export async function openFileMessageBus(dir: string, options: { partitions?: nu
     const byPartition = new Map<number, Buffer[]>();
     messages.forEach((m, i) => {
       const p = partitionFor(m.key, parts.length);
-      byPartition.set(p, [...(byPartition.get(p) ?? []), payloads[i]!]);
+      byPartition.set(p, [...(byPartition.get(p) ?? []), present(payloads[i], 'payloads[i]')]);
     });
-    await Promise.all([...byPartition].map(([p, batch]) => parts[p]!.append(batch)));
+    await Promise.all([...byPartition].map(([p, batch]) => present(parts[p], 'parts[p]').append(batch)));
   }
 
   async function deadLetter(message: ConsumedMessage, error: unknown): Promise<void> {
@@ -119,7 +120,7 @@ export async function openFileMessageBus(dir: string, options: { partitions?: nu
       await offsets.commit(starts);
       for (const [i, partition] of assigned.entries()) {
         const commit = (offset: number) => offsets.commit([{ topic: partition.topic, partition: partition.index, offset }]);
-        const worker = new PartitionWorker(partition, starts[i]!.offset, {
+        const worker = new PartitionWorker(partition, present(starts[i], 'starts[i]').offset, {
           maxBatchSize, maxAttempts, retryDelayMs, handle: options.handle, commit, deadLetter,
           onCommitted: () => consumer.checkCaughtUp(),
         });

@@ -1,3 +1,4 @@
+import { present } from '../../domain/shared/present.js';
 import type { Doc, DocQuery } from '../../domain/ports/read-store.port.js';
 
 /**
@@ -106,9 +107,9 @@ function choosePlan(fields: readonly string[], query: Pick<DocQuery, 'where' | '
     return { ordered: true, reverse, index: { name: order.field, prefix: [], ...sinceOn(order.field) } };
   }
   if (equal.length > 0) {
-    const field = equal[0]!;
+    const field = present(equal[0], 'equal[0]');
     const since = query.since && fields.includes(query.since.field) && query.since.field !== field ? query.since.field : undefined;
-    if (since !== undefined) return { ordered: false, reverse: false, index: { name: `${field}>${since}`, prefix: [keyPart(where[field])], from: query.since!.value } };
+    if (since !== undefined) return { ordered: false, reverse: false, index: { name: `${field}>${since}`, prefix: [keyPart(where[field])], from: present(query.since, 'query.since').value } };
     return { ordered: false, reverse: false, index: { name: field, prefix: [keyPart(where[field])] } };
   }
   if (query.since && fields.includes(query.since.field)) return { ordered: false, reverse: false, index: { name: query.since.field, prefix: [], from: query.since.value } };

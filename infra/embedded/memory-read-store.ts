@@ -1,3 +1,4 @@
+import { present } from '../../domain/shared/present.js';
 import type { Position } from '../../domain/ports/event-store.port.js';
 import type { Collection, Doc, DocEntry, DocQuery, DocWrite, ReadStore, StoredDoc } from '../../domain/ports/read-store.port.js';
 import { fail } from '../../domain/shared/errors.js';
@@ -111,7 +112,7 @@ class MemoryCollection<D extends Doc> implements Collection<D> {
     for (const [field, value] of Object.entries(query.where ?? {})) {
       const index = this.indexes.get(field);
       if (index === undefined) continue;
-      const hit = index.get(indexKey(value)!) ?? new Set<string>();
+      const hit = index.get(present(indexKey(value), 'indexKey(value)')) ?? new Set<string>();
       if (ids === undefined || hit.size < ids.size) ids = hit;
     }
     if (ids === undefined) {
@@ -132,7 +133,7 @@ class MemoryCollection<D extends Doc> implements Collection<D> {
   private indexOne(field: string, id: string, doc: Doc, op: 'add' | 'delete'): void {
     const key = indexKey(doc[field]);
     if (key === undefined) return;
-    const index = this.indexes.get(field)!;
+    const index = present(this.indexes.get(field), 'this.indexes.get(field)');
     let ids = index.get(key);
     if (op === 'add') {
       if (ids === undefined) index.set(key, (ids = new Set()));

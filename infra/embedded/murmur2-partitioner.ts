@@ -4,6 +4,7 @@
  * DefaultPartitioner and the Java client.
  */
 
+import { present } from '../../domain/shared/present.js';
 const SEED = 0x9747b28c;
 const M = 0x5bd1e995;
 
@@ -21,13 +22,13 @@ export function murmur2(key: string): number {
   }
   switch (length % 4) {
     case 3:
-      h ^= data[whole + 2]! << 16;
+      h ^= present(data[whole + 2], 'data[whole + 2]') << 16;
     // falls through
     case 2:
-      h ^= data[whole + 1]! << 8;
+      h ^= present(data[whole + 1], 'data[whole + 1]') << 8;
     // falls through
     case 1:
-      h ^= data[whole]!;
+      h ^= present(data[whole], 'data[whole]');
       h = Math.imul(h, M);
   }
   h ^= h >>> 13;

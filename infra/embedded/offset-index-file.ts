@@ -1,3 +1,4 @@
+import { present } from '../../domain/shared/present.js';
 import { constants, type FileHandle, open } from 'node:fs/promises';
 
 const ENTRY_BYTES = 8;
@@ -62,14 +63,14 @@ export class OffsetIndexFile {
     if (n >= this.written) return Number(this.unwritten[n - this.written]);
     const page = Math.floor(n / PAGE_ENTRIES);
     const cached = this.pages.get(page);
-    if (cached) return cached[n % PAGE_ENTRIES]!;
+    if (cached) return present(cached[n % PAGE_ENTRIES], 'cached[n % PAGE_ENTRIES]');
     const entries = await this.read(page * PAGE_ENTRIES, Math.min(PAGE_ENTRIES, this.written - page * PAGE_ENTRIES));
     // Only whole pages are cached: a partial last page would go stale on the next append.
     if (entries.length === PAGE_ENTRIES) {
       this.pages.set(page, entries);
-      if (this.pages.size > CACHED_PAGES) this.pages.delete(this.pages.keys().next().value!);
+      if (this.pages.size > CACHED_PAGES) this.pages.delete(present(this.pages.keys().next().value, 'this.pages.keys().next().value'));
     }
-    return entries[n % PAGE_ENTRIES]!;
+    return present(entries[n % PAGE_ENTRIES], 'entries[n % PAGE_ENTRIES]');
   }
 
   /**
@@ -79,9 +80,9 @@ export class OffsetIndexFile {
   async plausibleCount(logSize: number): Promise<number> {
     const from = Math.max(0, this.length - CHECKED_TAIL_ENTRIES);
     const tail = await this.read(from, this.length - from);
-    let previous = from === 0 ? -1 : (await this.read(from - 1, 1))[0]!;
+    let previous = from === 0 ? -1 : present((await this.read(from - 1, 1))[0], '(await this.read(from - 1, 1))[0]');
     for (let i = 0; i < tail.length; i += 1) {
-      const position = tail[i]!;
+      const position = present(tail[i], 'tail[i]');
       if (position <= previous || position >= logSize || (from + i === 0 && position !== 0)) return from + i;
       previous = position;
     }

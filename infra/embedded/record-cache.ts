@@ -1,3 +1,4 @@
+import { present } from '../../domain/shared/present.js';
 import type { RecordedEvent } from '../../domain/ports/event-store.port.js';
 import type { StoredAppend } from './event-record.codec.js';
 
@@ -13,7 +14,7 @@ export interface DecodedRecord {
 /** The event at `prepare` in the record, as readers get it (event data is deep-frozen by the codec). */
 export function recordedEvent(record: DecodedRecord, prepare: number): RecordedEvent {
   const { append, commit, firstRevision } = record;
-  const event = append.events[prepare]!;
+  const event = present(append.events[prepare], 'append.events[prepare]');
   return Object.freeze({
     id: event.id,
     type: event.type,
@@ -47,7 +48,7 @@ export class RecordCache {
   set(record: DecodedRecord): void {
     this.records.delete(record.commit);
     this.records.set(record.commit, record);
-    if (this.records.size > this.capacity) this.records.delete(this.records.keys().next().value!);
+    if (this.records.size > this.capacity) this.records.delete(present(this.records.keys().next().value, 'this.records.keys().next().value'));
   }
 
   get size(): number {

@@ -148,9 +148,10 @@ export class StreamIndex {
         ids.set(keyOf(stream, id), first + i, batch);
         written.events.push(keyOf(stream, first + i));
         written.ids.push(keyOf(stream, id));
+        // Inside the transaction below a put's own promise settles with the transaction, which is awaited.
         puts.push(() => {
-          this.events.put([stream, first + i], entry);
-          this.ids.put([stream, id], first + i);
+          void this.events.put([stream, first + i], entry);
+          void this.ids.put([stream, id], first + i);
         });
       });
       heads.set(stream, first + eventIds.length - 1, batch);
@@ -158,17 +159,18 @@ export class StreamIndex {
       firsts.set(String(offset), first, batch);
       written.appends.push(String(offset));
       puts.push(() => {
-        this.heads.put(stream, first + eventIds.length - 1);
-        this.appends.put(offset, first);
+        void this.heads.put(stream, first + eventIds.length - 1);
+        void this.appends.put(offset, first);
       });
       return first;
     });
-    const last = appends.length === 0 ? (this.current?.last ?? null) : { commit: appends.at(-1)!.offset, count: appends.at(-1)!.ids.length };
+    const latest = appends.at(-1);
+    const last = latest === undefined ? (this.current?.last ?? null) : { commit: latest.offset, count: latest.ids.length };
     const mark: IndexMark = { end, last };
     const committed = this.env
       .transaction(() => {
         for (const put of puts) put();
-        this.meta.put('mark', mark);
+        void this.meta.put('mark', mark);
       })
       .then(
         () => {

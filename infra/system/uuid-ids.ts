@@ -1,3 +1,4 @@
+import { present } from '../../domain/shared/present.js';
 import { createHash, randomBytes } from 'node:crypto';
 import type { Ids } from '../../domain/ports/ids.port.js';
 
@@ -28,16 +29,16 @@ function random16(): Buffer {
 export function uuidV7(now = Date.now()): string {
   const bytes = random16();
   bytes.writeUIntBE(now, 0, 6);
-  bytes[6] = (bytes[6]! & 0x0f) | 0x70;
-  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
+  bytes[6] = (present(bytes[6], 'bytes[6]') & 0x0f) | 0x70;
+  bytes[8] = (present(bytes[8], 'bytes[8]') & 0x3f) | 0x80;
   return format(bytes);
 }
 
 /** RFC 9562 uuid v5 (SHA-1, name-based). */
 export function uuidV5(name: string, namespace = EVENT_NAMESPACE): string {
   const hash = createHash('sha1').update(namespace).update(name, 'utf8').digest().subarray(0, 16);
-  hash[6] = (hash[6]! & 0x0f) | 0x50;
-  hash[8] = (hash[8]! & 0x3f) | 0x80;
+  hash[6] = (present(hash[6], 'hash[6]') & 0x0f) | 0x50;
+  hash[8] = (present(hash[8], 'hash[8]') & 0x3f) | 0x80;
   return format(hash);
 }
 

@@ -2,6 +2,7 @@
  * Server-rendered HTML with escaping by default: every value interpolated into `html` is escaped unless
  * it is itself the result of `html` (or `raw`, for markup built here such as inline SVG).
  */
+import { present } from '../../domain/shared/present.js';
 export class SafeHtml {
   constructor(readonly value: string) {}
   toString(): string {
@@ -11,7 +12,7 @@ export class SafeHtml {
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
-export const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
+export const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => present(ESCAPES[c], 'ESCAPES[c]'));
 
 type Value = SafeHtml | string | number | boolean | null | undefined | readonly Value[];
 
@@ -23,8 +24,8 @@ function render(value: Value): string {
 }
 
 export function html(strings: TemplateStringsArray, ...values: Value[]): SafeHtml {
-  let out = strings[0]!;
-  values.forEach((value, i) => (out += render(value) + strings[i + 1]!));
+  let out = present(strings[0], 'strings[0]');
+  values.forEach((value, i) => (out += render(value) + present(strings[i + 1], 'strings[i + 1]')));
   return new SafeHtml(out);
 }
 

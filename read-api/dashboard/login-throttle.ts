@@ -1,3 +1,4 @@
+import { present } from '../../domain/shared/present.js';
 import type { Clock } from '../../domain/ports/clock.port.js';
 
 /**
@@ -49,7 +50,7 @@ export function createLoginThrottle(options: { clock: Clock; maxFailures: number
     let wait = 0;
     for (const [key, max] of limits(email, ip)) {
       const times = recent(key, now);
-      if (times.length >= max) wait = Math.max(wait, times[times.length - max]! + options.windowMs - now);
+      if (times.length >= max) wait = Math.max(wait, present(times[times.length - max], 'times[times.length - max]') + options.windowMs - now);
     }
     return wait;
   }
@@ -58,8 +59,8 @@ export function createLoginThrottle(options: { clock: Clock; maxFailures: number
     const times = attempts.get(key);
     const index = times?.indexOf(at) ?? -1;
     if (index < 0) return;
-    times!.splice(index, 1);
-    if (times!.length === 0) attempts.delete(key);
+    present(times, 'times').splice(index, 1);
+    if (present(times, 'times').length === 0) attempts.delete(key);
   }
 
   function keepBounded(now: number): void {

@@ -64,7 +64,7 @@ export function sameToken(a: string, b: string): boolean {
 export function checkCsrf(request: FastifyRequest, expected: string, sent: string | undefined): void {
   const origin = request.headers.origin;
   if (origin !== undefined && origin !== 'null') {
-    let host: string | null = null;
+    let host: string | null;
     try {
       host = new URL(origin).host;
     } catch {

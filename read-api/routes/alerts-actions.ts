@@ -1,3 +1,4 @@
+import { present } from '../../domain/shared/present.js';
 import { caseViewerOf, commentOnAlertCase, triageAlertCase, type CaseViewer } from '../../commands/alert-cases.commands.js';
 import { fail, hasCode } from '../../domain/shared/errors.js';
 import type { AlertCaseDoc, AlertCaseFilter } from '../../projections/alert-cases.projection.js';
@@ -81,7 +82,7 @@ export function alertActions(services: AppServices) {
       const { commentId, position } = await asBodyValidation(() => commentOnAlertCase(deps, viewer, id, text));
       await services.whenProjected(position);
       const doc = await visibleCase(viewer, id);
-      const comment = doc.comments.find((c) => c.commentId === commentId)!;
+      const comment = present(doc.comments.find((c) => c.commentId === commentId), 'doc.comments.find((c) => c.commentId === commentId)');
       return { id: commentId, text: comment.text, by: { user_id: comment.by.userId, email: comment.by.email }, at: comment.at };
     },
   };

@@ -1,12 +1,13 @@
+import { present } from '../../domain/shared/present.js';
 import type { MonitorState } from '../../domain/monitors/monitor.decider.js';
 import type { MonitorDoc } from '../../projections/monitors.projection.js';
 
 /** One monitor as the API shows it, whether read from its stream (after a write) or its document. */
 export function monitorFromState(state: MonitorState) {
   return {
-    monitor_id: state.monitorId!,
-    address: state.address!,
-    network: state.network!,
+    monitor_id: present(state.monitorId, 'state.monitorId'),
+    address: present(state.address, 'state.address'),
+    network: present(state.network, 'state.network'),
     reference: state.reference,
     status: state.status,
     paused_reason: state.pausedReason,

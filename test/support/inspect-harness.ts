@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { grantInspect } from '../../commands/accounts.commands.js';
 import type { Plan } from '../../domain/ledger/ledger.events.js';
 import type { RecordedProviders } from './recorded-providers.js';
-import { startTestService, type TestService } from './test-service.js';
+import type { TestService } from './test-service.js';
 
 /**
  * A test service whose inspect providers are the recorded GoPlus (provider_a) and Chainalysis

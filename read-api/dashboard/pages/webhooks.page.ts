@@ -1,3 +1,4 @@
+import { present } from '../../../domain/shared/present.js';
 import { ALERT_LEVELS, WEBHOOK_EVENT_TYPES, type AlertLevel, type WebhookEventType } from '../../../domain/webhooks/webhook-event-types.js';
 import type { WebhookAttemptDoc, WebhookDeliveryDoc } from '../../../projections/webhook-deliveries.projection.js';
 import type { SubgroupDoc } from '../../../projections/subgroups.projection.js';
@@ -133,7 +134,7 @@ function subgroupPicker(view: WebhooksView): SafeHtml {
   if (view.subgroups.length < 2 || !view.selected) return html``;
   return html`<form class="inline-form" method="get" action="/webhooks">
 <div><label for="subgroup">Subgroup</label><select id="subgroup" name="subgroup">${view.subgroups.map(
-    (s) => html`<option value="${s.subgroupId}"${s.subgroupId === view.selected!.subgroupId ? html` selected` : ''}>${subgroupLabel(s)}</option>`,
+    (s) => html`<option value="${s.subgroupId}"${s.subgroupId === present(view.selected, 'view.selected').subgroupId ? html` selected` : ''}>${subgroupLabel(s)}</option>`,
   )}</select></div><button type="submit" class="secondary">Show</button></form>`;
 }
 

@@ -1,3 +1,4 @@
+import { present } from '../../../domain/shared/present.js';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { transferCheckDecider } from '../../../domain/kyt/transfer-check.decider.js';
@@ -42,7 +43,7 @@ export function alertDashboardRoutes(services: AppServices): FastifyPluginAsync 
     const { id } = idParams.parse(request.params);
     const viewer = await viewerOf(request);
     await actions.get(viewer, id); // not_found outside the viewer's subgroups
-    return (await services.alerts.cases.get(id.toLowerCase()))!;
+    return present((await services.alerts.cases.get(id.toLowerCase())), '(await services.alerts.cases.get(id.toLowerCase()))');
   }
 
   async function versionsOf(checkId: string): Promise<CheckVersions | null> {
@@ -67,7 +68,7 @@ export function alertDashboardRoutes(services: AppServices): FastifyPluginAsync 
       const parsed = alertListQuery.safeParse(Object.fromEntries(Object.entries((request.query ?? {}) as Record<string, string>).filter(([, v]) => v !== '')));
       const query = parsed.success ? { ...parsed.data, page_size: PAGE_SIZE } : alertListQuery.parse({ page_size: PAGE_SIZE });
       const [list, members] = await Promise.all([actions.list(viewer, query), membersOf(viewer.subgroupIds)]);
-      const rows = await Promise.all(list.alerts.map(async (a) => (await services.alerts.cases.get(a.id))!));
+      const rows = await Promise.all(list.alerts.map(async (a) => present((await services.alerts.cases.get(a.id)), '(await services.alerts.cases.get(a.id))')));
       return page(
         reply,
         alertsPage(user, {

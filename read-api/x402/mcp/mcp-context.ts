@@ -1,3 +1,4 @@
+import { present } from '../../../domain/shared/present.js';
 import type { FastifyInstance } from 'fastify';
 import type { z } from 'zod';
 import { PRODUCTS } from '../../../domain/billing/products.js';
@@ -24,7 +25,7 @@ export const priceOf = (offer: PaidOffer) => microsToUsd(PRODUCTS[offer.product]
 const toolOutputs = new Map<PaidOffer, z.ZodObject>();
 export function toolOutputOf(offer: PaidOffer): z.ZodObject {
   if (!toolOutputs.has(offer)) toolOutputs.set(offer, offer.output.extend(runningCheck).partial());
-  return toolOutputs.get(offer)!;
+  return present(toolOutputs.get(offer), 'toolOutputs.get(offer)');
 }
 
 /** The paid tools this deployment serves: the same condition as their REST routes. */
