@@ -9,10 +9,7 @@ const layer = (name, allowedFolders, allowedPackages) => ({
   severity: 'error',
   from: { path: `^${name}/`, pathNot: '\\.test\\.ts$' },
   to: {
-    pathNot: [
-      ...allowedFolders.map((f) => `^${f}/`),
-      ...allowedPackages.map((p) => `^node_modules/${p}(/|$)`),
-    ],
+    pathNot: [...allowedFolders.map((f) => `^${f}/`), ...allowedPackages.map((p) => `^node_modules/${p}(/|$)`)],
   },
 });
 
@@ -22,7 +19,11 @@ module.exports = {
     layer('commands', ['domain', 'commands'], []),
     layer('projections', ['domain', 'projections'], []),
     layer('processors', ['domain', 'commands', 'processors'], ['rxjs']),
-    layer('read-api', ['domain', 'commands', 'projections', 'read-api'], ['fastify', '@fastify', 'fastify-type-provider-zod', 'zod', '@modelcontextprotocol/sdk', '@x402/extensions']),
+    layer(
+      'read-api',
+      ['domain', 'commands', 'projections', 'read-api'],
+      ['fastify', '@fastify', 'fastify-type-provider-zod', 'zod', '@modelcontextprotocol/sdk', '@x402/extensions'],
+    ),
     {
       name: 'no-node-builtins-in-core',
       comment: 'domain, commands, projections and processors reach the outside world through ports only',
@@ -42,6 +43,10 @@ module.exports = {
     exclude: { path: '(^|/)node_modules/' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
-    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default', 'types'], extensions: ['.ts', '.js', '.json'] },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+      extensions: ['.ts', '.js', '.json'],
+    },
   },
 };

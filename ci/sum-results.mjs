@@ -16,7 +16,10 @@ for (const file of process.argv.slice(2)) {
   }
   // eslint-disable-next-line no-control-regex
   const lines = text.replace(/\u001b\[[0-9;]*m/g, '').split(/\r?\n/);
-  const last = lines.map((line) => LINE.exec(line.trim())).filter(Boolean).pop();
+  const last = lines
+    .map((line) => LINE.exec(line.trim()))
+    .filter(Boolean)
+    .pop();
   if (!last) {
     failed += 1;
     continue;

@@ -92,7 +92,12 @@ export async function openAccount(deps: CommandDeps, input: OpenAccountInput, ow
 }
 
 /** Replaces the account's inspect entitlement; with `catalog`, a provider this service does not have is refused. */
-export async function grantInspect(deps: CommandDeps, userId: string, providers: readonly string[], catalog?: readonly string[]): Promise<void> {
+export async function grantInspect(
+  deps: CommandDeps,
+  userId: string,
+  providers: readonly string[],
+  catalog?: readonly string[],
+): Promise<void> {
   const at = deps.clock.now().toISOString();
   await deps.executor.execute(
     accountStream(userId),
@@ -103,7 +108,10 @@ export async function grantInspect(deps: CommandDeps, userId: string, providers:
 }
 
 /** A deposit an operator makes: only into an account that exists (not_found otherwise, nothing recorded). */
-export async function depositToAccount(deps: CommandDeps, input: { userId: string; depositId?: string; amountMicros: Micros }): Promise<BillingEnvelope> {
+export async function depositToAccount(
+  deps: CommandDeps,
+  input: { userId: string; depositId?: string; amountMicros: Micros },
+): Promise<BillingEnvelope> {
   await requireOpenAccount(deps, input.userId);
   return deposit(deps, input);
 }

@@ -78,7 +78,10 @@ export async function recordCheckStep(deps: CommandDeps, checkId: string, comman
  * verdict, charged on the first delivery and the same billing (replayed) afterwards; check_failed
  * when it failed or timed out (never charged); 404 for an unknown check or another user's, never 403.
  */
-export async function deliverAddressCheckResult(deps: CommandDeps, input: { checkId: string; userId: string; keyId: string }): Promise<CheckDelivery> {
+export async function deliverAddressCheckResult(
+  deps: CommandDeps,
+  input: { checkId: string; userId: string; keyId: string },
+): Promise<CheckDelivery> {
   const { state } = await loadAddressCheck(deps, input.checkId);
   const request = state.request;
   if (!request || request.owner.channel !== 'v2' || request.owner.ownerId !== input.userId) throw fail('not_found', 'no such check');
@@ -95,7 +98,7 @@ export async function deliverAddressCheckResult(deps: CommandDeps, input: { chec
     case 'completed':
       break;
   }
-  const result = present(state.result, 'the completed check\'s result');
+  const result = present(state.result, "the completed check's result");
   if (state.delivered) return { kind: 'completed', result, billing: asReplay(state.delivered.billing ?? {}) };
   const { billing, duplicate } = await chargeCall(deps, {
     userId: input.userId,
@@ -103,6 +106,11 @@ export async function deliverAddressCheckResult(deps: CommandDeps, input: { chec
     product: 'check_address',
     details: { endpoint: PRODUCTS.check_address.endpoint, keyId: input.keyId, network: request.network, subject: request.address },
   });
-  await recordCheckStep(deps, input.checkId, { type: 'RecordDelivery', billing: { ...billing, replay: false }, at: deps.clock.now().toISOString() }, `check-deliver:${input.checkId}`);
+  await recordCheckStep(
+    deps,
+    input.checkId,
+    { type: 'RecordDelivery', billing: { ...billing, replay: false }, at: deps.clock.now().toISOString() },
+    `check-deliver:${input.checkId}`,
+  );
   return { kind: 'completed', result, billing: duplicate ? asReplay(billing) : billing };
 }

@@ -16,7 +16,8 @@ import type { CommandDeps } from './command-deps.js';
  */
 
 /** The case id of the `index`-th alert of a check: the same check and index always give the same id. */
-export const alertIdOf = (deps: Pick<CommandDeps, 'ids'>, checkId: string, index: number): string => deps.ids.eventId(`alert-case:${checkId}`, index);
+export const alertIdOf = (deps: Pick<CommandDeps, 'ids'>, checkId: string, index: number): string =>
+  deps.ids.eventId(`alert-case:${checkId}`, index);
 
 /**
  * Opens one case per alert of a completed V2 transfer check (x402 checks belong to no subgroup). Safe to
@@ -83,7 +84,12 @@ export interface TriageInput {
 }
 
 /** Changes a case's status and/or assignee; returns where the change was appended (null: nothing changed). */
-export async function triageAlertCase(deps: CommandDeps, viewer: CaseViewer, alertId: string, input: TriageInput): Promise<Position | null> {
+export async function triageAlertCase(
+  deps: CommandDeps,
+  viewer: CaseViewer,
+  alertId: string,
+  input: TriageInput,
+): Promise<Position | null> {
   const state = await loadAlertCase(deps, viewer, alertId);
   let assignee: { actor: CaseActor; isMember: boolean } | null | undefined;
   if (input.assignee === null) assignee = null;

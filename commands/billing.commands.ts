@@ -47,8 +47,10 @@ export async function chargeCall(
     { commandId: `charge:${input.chargeId}` },
     (state: LedgerState) => {
       const charge = present(chargeRecordOf(state, input.chargeId, earlier), 'the charge just recorded');
-        const refunded =
-          charge.refundedMicros + charge.refundedUnits > 0 && charge.refundedMicros === charge.amountMicros && charge.refundedUnits === charge.units;
+      const refunded =
+        charge.refundedMicros + charge.refundedUnits > 0 &&
+        charge.refundedMicros === charge.amountMicros &&
+        charge.refundedUnits === charge.units;
       return { envelope: billingEnvelope(state, charge, at), refunded };
     },
   ).catch((error: unknown) => {
@@ -100,20 +102,35 @@ export async function refundCall(deps: CommandDeps, input: { userId: string; cha
   const outcome = await executeOnLedger(
     deps,
     input.userId,
-    async (head) => ({ type: 'Refund', chargeId: input.chargeId, reason: input.reason, at, earlier: await earlierCharge(deps, head, input.chargeId) }),
+    async (head) => ({
+      type: 'Refund',
+      chargeId: input.chargeId,
+      reason: input.reason,
+      at,
+      earlier: await earlierCharge(deps, head, input.chargeId),
+    }),
     { commandId: `refund:${input.chargeId}` },
     (state: LedgerState) => billingEnvelope(state, { units: 0, amountMicros: 0 }, at),
   );
   return outcome.view;
 }
 
-export async function deposit(deps: CommandDeps, input: { userId: string; depositId?: string; amountMicros: Micros }): Promise<BillingEnvelope> {
+export async function deposit(
+  deps: CommandDeps,
+  input: { userId: string; depositId?: string; amountMicros: Micros },
+): Promise<BillingEnvelope> {
   const at = deps.clock.now().toISOString();
   const depositId = input.depositId ?? deps.ids.newId();
   const outcome = await executeOnLedger(
     deps,
     input.userId,
-    async (head) => ({ type: 'Deposit', depositId, amountMicros: input.amountMicros, at, seenEarlier: await depositSeenEarlier(deps, head, depositId) }),
+    async (head) => ({
+      type: 'Deposit',
+      depositId,
+      amountMicros: input.amountMicros,
+      at,
+      seenEarlier: await depositSeenEarlier(deps, head, depositId),
+    }),
     { commandId: `deposit:${depositId}` },
     (state: LedgerState) => billingEnvelope(state, { units: 0, amountMicros: 0 }, at),
   );
@@ -131,7 +148,10 @@ export async function setMonthlyCap(deps: CommandDeps, userId: string, capMicros
 }
 
 /** The balance as the ledger's current period says now (strongly consistent, not a read model). */
-export async function readBalance(deps: CommandDeps, userId: string): Promise<{ plan: Plan; billing: BillingEnvelope; state: LedgerState }> {
+export async function readBalance(
+  deps: CommandDeps,
+  userId: string,
+): Promise<{ plan: Plan; billing: BillingEnvelope; state: LedgerState }> {
   const { state } = await ledgerHead(deps, userId);
   const at = deps.clock.now().toISOString();
   return { plan: state.plan, billing: billingEnvelope(state, { units: 0, amountMicros: 0 }, at), state };

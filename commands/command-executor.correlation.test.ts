@@ -32,7 +32,12 @@ async function setup() {
   return { store, correlation, executor, events };
 }
 
-const deposit = (n: number): LedgerCommand => ({ type: 'Deposit', depositId: `d${n}`, amountMicros: 1_000_000 * n, at: new Date().toISOString() });
+const deposit = (n: number): LedgerCommand => ({
+  type: 'Deposit',
+  depositId: `d${n}`,
+  amountMicros: 1_000_000 * n,
+  at: new Date().toISOString(),
+});
 
 describe('command executor: correlation of appended events', () => {
   it("each command of one batch keeps the correlation of the flow that called execute, and the scope's causation", async () => {
@@ -41,8 +46,12 @@ describe('command executor: correlation of appended events', () => {
     // Four callers race on one stream: all but the first share a batch (one append).
     await Promise.all([
       correlation.run({ correlationId: 'req-a' }, () => executor.execute(stream, ledgerDecider, deposit(1), { commandId: 'c1' })),
-      correlation.run({ correlationId: 'req-b', causationId: 'event-9' }, () => executor.execute(stream, ledgerDecider, deposit(2), { commandId: 'c2' })),
-      correlation.run({ correlationId: 'req-c' }, () => executor.execute(stream, ledgerDecider, deposit(3), { commandId: 'c3', correlationId: 'own', causationId: 'own-cause' })),
+      correlation.run({ correlationId: 'req-b', causationId: 'event-9' }, () =>
+        executor.execute(stream, ledgerDecider, deposit(2), { commandId: 'c2' }),
+      ),
+      correlation.run({ correlationId: 'req-c' }, () =>
+        executor.execute(stream, ledgerDecider, deposit(3), { commandId: 'c3', correlationId: 'own', causationId: 'own-cause' }),
+      ),
       executor.execute(stream, ledgerDecider, deposit(4), { commandId: 'c4' }),
     ]);
     const recorded = await events(stream);

@@ -80,7 +80,13 @@ const clock: Clock = { now: () => new Date('2026-05-12T10:00:00.000Z') };
 const details = { endpoint: 'POST /v2/screen', keyId: 'k1', network: 'ethereum', subject: '0xabc' };
 
 function processOn(store: EventStore, limits?: Partial<ExecutorLimits>): CommandDeps {
-  return { executor: createCommandExecutor({ store, clock, ids: uuidIds, ...(limits ? { limits } : {}) }), clock, ids: uuidIds, random: cryptoRandom, bootId: 'boot' };
+  return {
+    executor: createCommandExecutor({ store, clock, ids: uuidIds, ...(limits ? { limits } : {}) }),
+    clock,
+    ids: uuidIds,
+    random: cryptoRandom,
+    bootId: 'boot',
+  };
 }
 
 async function fundedUser(deps: CommandDeps): Promise<string> {

@@ -274,13 +274,22 @@ describe('command executor over the file event store: a second process with a st
     const affordable = 90;
     const userId = await fundedLedger(a, affordable * PRICE);
     await Promise.all([a.executor.load(ledgerStream(userId), ledgerDecider), b.executor.load(ledgerStream(userId), ledgerDecider)]);
-    const idsA = shuffled(Array.from({ length: 100 }, (_, i) => `call-${i}`), 1);
-    const idsB = shuffled(Array.from({ length: 100 }, (_, i) => `call-${i + 60}`), 2); // 40 shared ids
+    const idsA = shuffled(
+      Array.from({ length: 100 }, (_, i) => `call-${i}`),
+      1,
+    );
+    const idsB = shuffled(
+      Array.from({ length: 100 }, (_, i) => `call-${i + 60}`),
+      2,
+    ); // 40 shared ids
     const [settledA, settledB] = await Promise.all([fire(a, userId, idsA), fire(b, userId, idsB)]);
     const settled = [...settledA, ...settledB];
 
     const codes = refusalCodes(settled);
-    expect(codes.filter((c) => c !== 'insufficient_funds'), 'only refusals for money; conflicts were retried').toEqual([]);
+    expect(
+      codes.filter((c) => c !== 'insufficient_funds'),
+      'only refusals for money; conflicts were retried',
+    ).toEqual([]);
     const audit = auditStream(await ledgerEvents(store, userId));
     expect(audit.charges.size).toBe(affordable);
     expect(audit.balance).toBe(0);
@@ -293,7 +302,9 @@ describe('command executor over the file event store: a second process with a st
     // nobody was told "charged" for an id that is not in the stream
     for (const s of settled) if (s.result.status === 'fulfilled') expect(audit.charges.has(s.chargeId)).toBe(true);
     const envelopes = new Map(
-      settled.flatMap((s) => (s.result.status === 'fulfilled' && !s.result.value.duplicate ? [[s.chargeId, s.result.value.billing] as const] : [])),
+      settled.flatMap((s) =>
+        s.result.status === 'fulfilled' && !s.result.value.duplicate ? [[s.chargeId, s.result.value.billing] as const] : [],
+      ),
     );
     expectEnvelopesMatchStream(envelopes, audit.afterCharge);
     for (const deps of [a, b]) expect((await deps.executor.load(ledgerStream(userId), ledgerDecider)).state.balanceMicros).toBe(0);
@@ -364,9 +375,11 @@ describe('command executor over the file event store: a second process with a st
               if (r.status === 'rejected') {
                 const code = (r.reason as { code?: string }).code;
                 // A charge id whose charge was refunded is refused (backend_unavailable), never served again for free.
-                const allowed = op.kind === 'charge' ? ['insufficient_funds', 'backend_unavailable'] : op.kind === 'refund' ? ['not_found'] : [];
+                const allowed =
+                  op.kind === 'charge' ? ['insufficient_funds', 'backend_unavailable'] : op.kind === 'refund' ? ['not_found'] : [];
                 expect(allowed, `${op.kind} refused with ${code}`).toContain(code);
-                if (code === 'backend_unavailable') expect(audit.charges.has(`c${op.id}`), `c${op.id} refused as refunded but never charged`).toBe(true);
+                if (code === 'backend_unavailable')
+                  expect(audit.charges.has(`c${op.id}`), `c${op.id} refused as refunded but never charged`).toBe(true);
               } else if (op.kind === 'charge') {
                 expect(audit.charges.has(`c${op.id}`), `c${op.id} reported charged but not in the stream`).toBe(true);
               }

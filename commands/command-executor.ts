@@ -251,7 +251,8 @@ export function createCommandExecutor(deps: {
       return loaded as { state: never; revision: Revision };
     },
     async lastEvent(stream) {
-      for await (const recorded of deps.store.read(stream, { direction: 'backwards', maxCount: 1 })) return { type: recorded.type, data: recorded.data };
+      for await (const recorded of deps.store.read(stream, { direction: 'backwards', maxCount: 1 }))
+        return { type: recorded.type, data: recorded.data };
       return null;
     },
   };

@@ -38,7 +38,12 @@ export async function requestExplore(
   deps: CommandDeps,
   input: { jobId: string; owner: CheckOwner; address: string; network: Network; direction: ExploreDirection; budget: ExposureBudget },
 ): Promise<void> {
-  await deps.executor.execute(exploreStream(input.jobId), exploreDecider, { type: 'Request', ...input, at: deps.clock.now().toISOString() }, { commandId: `explore-request:${input.jobId}` });
+  await deps.executor.execute(
+    exploreStream(input.jobId),
+    exploreDecider,
+    { type: 'Request', ...input, at: deps.clock.now().toISOString() },
+    { commandId: `explore-request:${input.jobId}` },
+  );
 }
 
 export async function recordExploreStep(deps: CommandDeps, jobId: string, command: ExploreCommand, commandId: string): Promise<void> {
@@ -48,7 +53,15 @@ export async function recordExploreStep(deps: CommandDeps, jobId: string, comman
 /** POST /v2/explore: refused with 402 up front when the key could not pay for the report. */
 export async function submitExplore(
   deps: CommandDeps,
-  input: { userId: string; keyId: string; jobId: string; address: string; network: Network; direction: ExploreDirection; budget: ExposureBudget },
+  input: {
+    userId: string;
+    keyId: string;
+    jobId: string;
+    address: string;
+    network: Network;
+    direction: ExploreDirection;
+    budget: ExposureBudget;
+  },
 ): Promise<ExploreAccepted> {
   const product = PRODUCTS.explore;
   await assertCanCharge(deps, { userId: input.userId, product: 'explore', units: product.units, priceMicros: product.priceMicros });
@@ -58,17 +71,24 @@ export async function submitExplore(
 }
 
 /** The job's outcome for whoever owns it; the V2 channel charges the first completed delivery (x402 has paid already). */
-export async function deliverExploreResult(deps: CommandDeps, input: { jobId: string; owner: Pick<CheckOwner, 'channel' | 'ownerId'>; keyId: string | null }): Promise<ExploreDelivery> {
+export async function deliverExploreResult(
+  deps: CommandDeps,
+  input: { jobId: string; owner: Pick<CheckOwner, 'channel' | 'ownerId'>; keyId: string | null },
+): Promise<ExploreDelivery> {
   const { state } = await loadExplore(deps, input.jobId);
   const request = state.request;
-  if (!request || request.owner.channel !== input.owner.channel || request.owner.ownerId !== input.owner.ownerId) throw fail('not_found', 'no such explore job');
+  if (!request || request.owner.channel !== input.owner.channel || request.owner.ownerId !== input.owner.ownerId)
+    throw fail('not_found', 'no such explore job');
   if (state.status === 'running' || state.status === 'none') {
     return { kind: 'running', jobId: input.jobId, requestedAt: request.requestedAt };
   }
   if (state.status === 'failed') {
-    throw fail('check_failed', `the explore job failed (${state.error ?? 'pipeline error'}); nothing was charged`, { job_id: input.jobId, status: 'failed' });
+    throw fail('check_failed', `the explore job failed (${state.error ?? 'pipeline error'}); nothing was charged`, {
+      job_id: input.jobId,
+      status: 'failed',
+    });
   }
-  const report = present(state.report, 'the completed job\'s report');
+  const report = present(state.report, "the completed job's report");
   if (request.owner.channel !== 'v2') return { kind: 'completed', report, billing: null };
   if (state.delivered) return { kind: 'completed', report, billing: asReplay(state.delivered.billing ?? {}) };
   const { billing, duplicate } = await chargeCall(deps, {
@@ -77,6 +97,11 @@ export async function deliverExploreResult(deps: CommandDeps, input: { jobId: st
     product: 'explore',
     details: { endpoint: PRODUCTS.explore.endpoint, keyId: input.keyId, network: request.network, subject: request.address },
   });
-  await recordExploreStep(deps, input.jobId, { type: 'RecordDelivery', billing: { ...billing, replay: false }, at: deps.clock.now().toISOString() }, `explore-deliver:${input.jobId}`);
+  await recordExploreStep(
+    deps,
+    input.jobId,
+    { type: 'RecordDelivery', billing: { ...billing, replay: false }, at: deps.clock.now().toISOString() },
+    `explore-deliver:${input.jobId}`,
+  );
   return { kind: 'completed', report, billing: duplicate ? asReplay(billing) : billing };
 }

@@ -92,7 +92,12 @@ async function setup(bootId = 'boot-1') {
 }
 
 /** The paid call behind the key: charges the call id, like screenAddress does. */
-function paidCall(deps: CommandDeps, userId: string, log: string[], options: { before?: () => Promise<void>; after?: () => Promise<void> } = {}) {
+function paidCall(
+  deps: CommandDeps,
+  userId: string,
+  log: string[],
+  options: { before?: () => Promise<void>; after?: () => Promise<void> } = {},
+) {
   return async (callId: string): Promise<PaidOutcome> => {
     log.push(callId);
     await options.before?.();
@@ -156,7 +161,11 @@ describe('idempotentCall', () => {
     const { deps, userId } = await setup();
     const executed: string[] = [];
     const gate = deferred();
-    const inFlight = idempotentCall(deps, { userId, key: 'key-2', route: ROUTE, body }, paidCall(deps, userId, executed, { before: () => gate.promise }));
+    const inFlight = idempotentCall(
+      deps,
+      { userId, key: 'key-2', route: ROUTE, body },
+      paidCall(deps, userId, executed, { before: () => gate.promise }),
+    );
     await sleep(10);
     const other = { ...body, network: 'bitcoin' };
     const conflict = idempotentCall(deps, { userId, key: 'key-2', route: ROUTE, body: other }, paidCall(deps, userId, executed));
@@ -170,15 +179,21 @@ describe('idempotentCall', () => {
       'idempotency_conflict',
     );
     // another route with the same key is another request too
-    expect(await codeOf(idempotentCall(deps, { userId, key: 'key-2', route: 'POST /v2/check-transfer', body }, paidCall(deps, userId, executed)))).toBe(
-      'idempotency_conflict',
-    );
+    expect(
+      await codeOf(
+        idempotentCall(deps, { userId, key: 'key-2', route: 'POST /v2/check-transfer', body }, paidCall(deps, userId, executed)),
+      ),
+    ).toBe('idempotency_conflict');
     expect(executed).toHaveLength(1);
     // keys are per user: another user's identical key is unrelated
     const otherUser = `u-${uuidIds.newId()}`;
     await changePlan(deps, otherUser, { kind: 'ledger' });
     await deposit(deps, { userId: otherUser, amountMicros: PRICE });
-    const theirs = await idempotentCall(deps, { userId: otherUser, key: 'key-2', route: ROUTE, body: other }, paidCall(deps, otherUser, executed));
+    const theirs = await idempotentCall(
+      deps,
+      { userId: otherUser, key: 'key-2', route: ROUTE, body: other },
+      paidCall(deps, otherUser, executed),
+    );
     expect(theirs.replay).toBe(false);
   });
 
@@ -189,7 +204,12 @@ describe('idempotentCall', () => {
     // like screenAddress on a backend failure: charged, refunded, then the error
     const failing = async (callId: string): Promise<PaidOutcome> => {
       executed.push(callId);
-      await chargeCall(deps, { userId, chargeId: callId, product: 'screen', details: { endpoint: ROUTE, keyId: null, network: null, subject: null } });
+      await chargeCall(deps, {
+        userId,
+        chargeId: callId,
+        product: 'screen',
+        details: { endpoint: ROUTE, keyId: null, network: null, subject: null },
+      });
       await refundCall(deps, { userId, chargeId: callId, reason: 'backend_unavailable' });
       throw new ServiceError({ code: 'backend_unavailable', message: 'backend down' });
     };
@@ -212,7 +232,8 @@ describe('idempotentCall', () => {
     expect(events.filter((e) => e.type === 'Charged')).toHaveLength(3);
     expect(events.filter((e) => e.type === 'Refunded')).toHaveLength(1);
     const balance = events.reduce(
-      (b, e) => b + (e.type === 'FundsDeposited' || e.type === 'Refunded' ? e.data.amountMicros : e.type === 'Charged' ? -e.data.amountMicros : 0),
+      (b, e) =>
+        b + (e.type === 'FundsDeposited' || e.type === 'Refunded' ? e.data.amountMicros : e.type === 'Charged' ? -e.data.amountMicros : 0),
       0,
     );
     expect(balance).toBe(8 * PRICE);
@@ -319,7 +340,10 @@ describe('idempotentCall', () => {
     await sleep(10);
     const twin = idempotentCall(deps, input, paidCall(deps, userId, executed));
     let twinDone = false;
-    void twin.then(() => (twinDone = true), () => (twinDone = true));
+    void twin.then(
+      () => (twinDone = true),
+      () => (twinDone = true),
+    );
     await sleep(10);
     expect(pending.size).toBe(1);
     // a timer firing before the deadline: the twin reads the key again and keeps waiting

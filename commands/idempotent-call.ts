@@ -69,7 +69,12 @@ export async function idempotentCall<Outcome>(
   }
 }
 
-async function runClaimed<Outcome>(deps: CommandDeps, stream: string, callId: string, execute: (callId: string) => Promise<Outcome>): Promise<Outcome> {
+async function runClaimed<Outcome>(
+  deps: CommandDeps,
+  stream: string,
+  callId: string,
+  execute: (callId: string) => Promise<Outcome>,
+): Promise<Outcome> {
   const context = { commandId: `settle:${callId}:${deps.ids.newId()}` };
   try {
     let outcome: Outcome;
@@ -79,7 +84,12 @@ async function runClaimed<Outcome>(deps: CommandDeps, stream: string, callId: st
       await deps.executor.execute(stream, idempotencyDecider, { type: 'Release', callId, at: deps.clock.now().toISOString() }, context);
       throw error;
     }
-    await deps.executor.execute(stream, idempotencyDecider, { type: 'StoreOutcome', callId, outcome, at: deps.clock.now().toISOString() }, context);
+    await deps.executor.execute(
+      stream,
+      idempotencyDecider,
+      { type: 'StoreOutcome', callId, outcome, at: deps.clock.now().toISOString() },
+      context,
+    );
     return outcome;
   } finally {
     signalSettled(deps.executor, stream);

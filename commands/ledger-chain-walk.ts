@@ -46,9 +46,12 @@ export async function* walkLedgerChain(store: EventStore, userId: string): Async
       if (event.type === 'PeriodOpened') {
         if (index !== 0) breaks.push(`${stream}: PeriodOpened at revision ${recorded.revision}, not first`);
         if (!previous) breaks.push(`${stream}: opens from ${event.data.previous}, but it is the root of the chain`);
-        else if (event.data.previous !== previous.stream) breaks.push(`${stream}: opens from ${event.data.previous}, but ${previous.stream} precedes it`);
+        else if (event.data.previous !== previous.stream)
+          breaks.push(`${stream}: opens from ${event.data.previous}, but ${previous.stream} precedes it`);
         else if (!sameSnapshot(event.data.opening, previous.closing)) {
-          breaks.push(`${stream}: opens with ${snapshotText(event.data.opening)}, but ${previous.stream} closed with ${snapshotText(previous.closing)}`);
+          breaks.push(
+            `${stream}: opens with ${snapshotText(event.data.opening)}, but ${previous.stream} closed with ${snapshotText(previous.closing)}`,
+          );
         }
       }
       if (event.type === 'PeriodClosed') beforeClose = snapshotOf(state);

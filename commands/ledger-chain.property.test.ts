@@ -45,9 +45,27 @@ type Op =
   | { kind: 'restart'; proc: number; delay: number };
 
 const opArb: fc.Arbitrary<Op> = fc.oneof(
-  { weight: 7, arbitrary: fc.record({ kind: fc.constant('charge' as const), proc: fc.nat(2), id: fc.nat(11), price: fc.constantFrom(100_000, 300_000, 700_000), delay: fc.nat(3) }) },
+  {
+    weight: 7,
+    arbitrary: fc.record({
+      kind: fc.constant('charge' as const),
+      proc: fc.nat(2),
+      id: fc.nat(11),
+      price: fc.constantFrom(100_000, 300_000, 700_000),
+      delay: fc.nat(3),
+    }),
+  },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('refund' as const), proc: fc.nat(2), id: fc.nat(12), delay: fc.nat(3) }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('deposit' as const), proc: fc.nat(2), id: fc.nat(3), amount: fc.integer({ min: 1, max: 2_000_000 }), delay: fc.nat(3) }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant('deposit' as const),
+      proc: fc.nat(2),
+      id: fc.nat(3),
+      amount: fc.integer({ min: 1, max: 2_000_000 }),
+      delay: fc.nat(3),
+    }),
+  },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('restart' as const), proc: fc.nat(2), delay: fc.nat(3) }) },
 );
 
@@ -166,7 +184,13 @@ describe('ledger periods: a charge is taken exactly once across month boundaries
           const clockOf = (proc: number): Clock => ({ now: () => new Date(world + skews[proc]! + ticks++) });
           const processOn = (proc: number): CommandDeps => {
             const clock = clockOf(proc);
-            return { executor: createCommandExecutor({ store, clock, ids: uuidIds }), clock, ids: uuidIds, random: cryptoRandom, bootId: `boot-${proc}` };
+            return {
+              executor: createCommandExecutor({ store, clock, ids: uuidIds }),
+              clock,
+              ids: uuidIds,
+              random: cryptoRandom,
+              bootId: `boot-${proc}`,
+            };
           };
           const procs = Array.from({ length: processes }, (_, proc) => processOn(proc));
           const ids = new Map<number, string>();
@@ -193,7 +217,10 @@ describe('ledger periods: a charge is taken exactly once across month boundaries
                 const deps = procs[index]!;
                 switch (op.kind) {
                   case 'charge':
-                    return { duplicate: (await chargeCall(deps, { userId, chargeId, product: 'screen', details, priceMicros: op.price })).duplicate };
+                    return {
+                      duplicate: (await chargeCall(deps, { userId, chargeId, product: 'screen', details, priceMicros: op.price }))
+                        .duplicate,
+                    };
                   case 'refund':
                     await refundCall(deps, { userId, chargeId, reason: 'test' });
                     return { duplicate: false };
@@ -218,12 +245,24 @@ describe('ledger periods: a charge is taken exactly once across month boundaries
           const chain = await readChain(store, userId);
           const audit = auditChain(chain);
           if (chain.streams.length > 1) rolledOver++;
-          const takenIn = new Map(chain.events.flatMap(({ stream, event }) => (event.type === 'Charged' ? [[event.data.chargeId, stream] as const] : [])));
-          if (outcomes.some((o) => o.op.kind === 'charge' && o.result.status === 'fulfilled' && o.result.value.duplicate && o.headAfter !== takenIn.get(o.chargeId))) polledAcross++;
+          const takenIn = new Map(
+            chain.events.flatMap(({ stream, event }) => (event.type === 'Charged' ? [[event.data.chargeId, stream] as const] : [])),
+          );
+          if (
+            outcomes.some(
+              (o) =>
+                o.op.kind === 'charge' &&
+                o.result.status === 'fulfilled' &&
+                o.result.value.duplicate &&
+                o.headAfter !== takenIn.get(o.chargeId),
+            )
+          )
+            polledAcross++;
           for (const { op, chargeId, result } of outcomes) {
             if (result.status === 'rejected') {
               const code = (result.reason as { code?: string }).code;
-              const allowed = op.kind === 'charge' ? ['insufficient_funds', 'backend_unavailable'] : op.kind === 'refund' ? ['not_found'] : [];
+              const allowed =
+                op.kind === 'charge' ? ['insufficient_funds', 'backend_unavailable'] : op.kind === 'refund' ? ['not_found'] : [];
               expect(allowed, `${op.kind} ${chargeId} refused with ${code}: ${String(result.reason)}`).toContain(code);
               if (code === 'backend_unavailable') expect(audit.charges.has(chargeId)).toBe(true);
             } else if (op.kind === 'charge') {
@@ -232,7 +271,9 @@ describe('ledger periods: a charge is taken exactly once across month boundaries
           }
           // each stored charge was reported as a new charge to exactly one caller, whatever the period it was polled in
           for (const chargeId of audit.charges.keys()) {
-            const firsts = outcomes.filter((o) => o.op.kind === 'charge' && o.chargeId === chargeId && o.result.status === 'fulfilled' && !o.result.value.duplicate);
+            const firsts = outcomes.filter(
+              (o) => o.op.kind === 'charge' && o.chargeId === chargeId && o.result.status === 'fulfilled' && !o.result.value.duplicate,
+            );
             expect(firsts, `${chargeId} reported charged ${firsts.length} times`).toHaveLength(1);
           }
           // the CLI's walker agrees: no break anywhere

@@ -42,10 +42,43 @@ const LEGACY: LedgerEvent[] = [
   { type: 'PlanChanged', data: { plan: { kind: 'ledger' }, at: '2026-10-02T09:00:00.000Z' } },
   { type: 'FundsDeposited', data: { depositId: 'initial', amountMicros: 5_000_000, at: '2026-10-02T09:00:00.000Z' } },
   { type: 'QuotaPeriodStarted', data: { periodStart: OCT, monthlyUnits: 0 } },
-  { type: 'Charged', data: { chargeId: 'call-1', product: 'screen', units: 0, amountMicros: 100_000, periodStart: OCT, at: '2026-10-05T10:00:00.000Z', details } },
+  {
+    type: 'Charged',
+    data: {
+      chargeId: 'call-1',
+      product: 'screen',
+      units: 0,
+      amountMicros: 100_000,
+      periodStart: OCT,
+      at: '2026-10-05T10:00:00.000Z',
+      details,
+    },
+  },
   { type: 'QuotaPeriodStarted', data: { periodStart: NOV, monthlyUnits: 0 } },
-  { type: 'Charged', data: { chargeId: SUBMITTED_IN_OCTOBER, product: 'check_address', units: 0, amountMicros: 500_000, periodStart: NOV, at: '2026-11-01T00:00:03.000Z', details } },
-  { type: 'Charged', data: { chargeId: 'call-2', product: 'screen', units: 0, amountMicros: 100_000, periodStart: NOV, at: '2026-11-20T10:00:00.000Z', details } },
+  {
+    type: 'Charged',
+    data: {
+      chargeId: SUBMITTED_IN_OCTOBER,
+      product: 'check_address',
+      units: 0,
+      amountMicros: 500_000,
+      periodStart: NOV,
+      at: '2026-11-01T00:00:03.000Z',
+      details,
+    },
+  },
+  {
+    type: 'Charged',
+    data: {
+      chargeId: 'call-2',
+      product: 'screen',
+      units: 0,
+      amountMicros: 100_000,
+      periodStart: NOV,
+      at: '2026-11-20T10:00:00.000Z',
+      details,
+    },
+  },
 ];
 const LEGACY_BALANCE = 5_000_000 - 700_000;
 
@@ -90,7 +123,9 @@ describe('ledger periods: a ledger written in the old shape', () => {
       // a refund in December of a charge taken in the legacy stream returns it, once
       await refundCall(december, { userId, chargeId: SUBMITTED_IN_OCTOBER, reason: 'backend_unavailable' });
       await refundCall(december, { userId, chargeId: SUBMITTED_IN_OCTOBER, reason: 'again' });
-      await expect(chargeCall(december, { userId, chargeId: SUBMITTED_IN_OCTOBER, product: 'screen', details })).rejects.toMatchObject({ code: 'backend_unavailable' });
+      await expect(chargeCall(december, { userId, chargeId: SUBMITTED_IN_OCTOBER, product: 'screen', details })).rejects.toMatchObject({
+        code: 'backend_unavailable',
+      });
       await deposit(december, { userId, depositId: 'initial', amountMicros: 9_000_000 });
       expect((await readBalance(december, userId)).state.balanceMicros).toBe(after + 500_000);
 
@@ -126,7 +161,13 @@ describe('ledger periods: a ledger written in the old shape', () => {
       })();
       await store.append(
         december,
-        [{ ...opened!, id: uuidIds.newId(), data: { ...(opened!.data as object), opening: { ...(opened!.data as { opening: object }).opening, balanceMicros: 99_000_000 } } }],
+        [
+          {
+            ...opened!,
+            id: uuidIds.newId(),
+            data: { ...(opened!.data as object), opening: { ...(opened!.data as { opening: object }).opening, balanceMicros: 99_000_000 } },
+          },
+        ],
         { expected: 'any' },
       );
       const breaks = [];

@@ -39,7 +39,8 @@ export async function ownMonitor(deps: CommandDeps, userId: string, monitorId: s
   return state;
 }
 
-const currentVerdict = (deps: MonitorDeps, address: string, network: Network) => monitorVerdictOf(buildScreenVerdict(deps.intel.lookup(address, network)));
+const currentVerdict = (deps: MonitorDeps, address: string, network: Network) =>
+  monitorVerdictOf(buildScreenVerdict(deps.intel.lookup(address, network)));
 
 /**
  * Creates the monitor and charges its first month, or answers the existing one uncharged (`created:
@@ -52,7 +53,8 @@ export async function createMonitor(
 ): Promise<{ created: boolean; state: MonitorState; billing: BillingEnvelope; position: Position | null }> {
   const monitorId = monitorIdOf(deps, input.userId, input.network, input.address);
   const existing = await loadMonitor(deps, monitorId);
-  if (existing.status === 'active' || existing.status === 'paused') return { created: false, state: existing, billing: (await readBalance(deps, input.userId)).billing, position: null };
+  if (existing.status === 'active' || existing.status === 'paused')
+    return { created: false, state: existing, billing: (await readBalance(deps, input.userId)).billing, position: null };
   const at = deps.clock.now().toISOString();
   const chargeId = `monitor-create:${input.callId}`;
   const { billing } = await chargeCall(deps, {
@@ -66,7 +68,19 @@ export async function createMonitor(
     const outcome = await deps.executor.execute(
       monitorStream(monitorId),
       monitorDecider,
-      { type: 'Create', monitorId, userId: input.userId, keyId: input.keyId, address: input.address, network: input.network, reference: input.reference, verdict, dataVersions, period: periodStartOf(at), at },
+      {
+        type: 'Create',
+        monitorId,
+        userId: input.userId,
+        keyId: input.keyId,
+        address: input.address,
+        network: input.network,
+        reference: input.reference,
+        verdict,
+        dataVersions,
+        period: periodStartOf(at),
+        at,
+      },
       { commandId: `monitor-create:${input.callId}` },
       (state: MonitorState) => state,
     );
@@ -77,7 +91,9 @@ export async function createMonitor(
     return { created: true, state: outcome.view, billing, position: outcome.position };
   } catch (error) {
     await refundCall(deps, { userId: input.userId, chargeId, reason: 'backend_unavailable' });
-    throw isServiceError(error) && error.code === 'backend_unavailable' ? error : fail('backend_unavailable', 'the monitor could not be created; the charge was refunded');
+    throw isServiceError(error) && error.code === 'backend_unavailable'
+      ? error
+      : fail('backend_unavailable', 'the monitor could not be created; the charge was refunded');
   }
 }
 
@@ -139,7 +155,10 @@ export async function renewMonitor(
     if (!isServiceError(error) || !REFUSALS.has(error.code)) throw error;
     refusal = error.code;
   }
-  const command = refusal === null ? ({ type: 'Renew', period: input.period, paid: true, at } as const) : ({ type: 'Renew', period: input.period, paid: false, reason: refusal, at } as const);
+  const command =
+    refusal === null
+      ? ({ type: 'Renew', period: input.period, paid: true, at } as const)
+      : ({ type: 'Renew', period: input.period, paid: false, reason: refusal, at } as const);
   const outcome = await deps.executor.execute(monitorStream(input.monitorId), monitorDecider, command, {
     commandId: `monitor-renew:${input.monitorId}:${input.period}:${refusal ?? 'paid'}`,
   });

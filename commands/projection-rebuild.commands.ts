@@ -20,7 +20,12 @@ export async function startProjectionRebuild(deps: CommandDeps, projection: stri
  * Ends a rebuild: runners apply what they skipped after `resumeAfter` (the rebuilt collection's last
  * event), or after the start when `resumeAfter` is null (abandoned: the old collection stays).
  */
-export async function finishProjectionRebuild(deps: CommandDeps, projection: string, rebuildId: string, resumeAfter: Position | null): Promise<Position> {
+export async function finishProjectionRebuild(
+  deps: CommandDeps,
+  projection: string,
+  rebuildId: string,
+  resumeAfter: Position | null,
+): Promise<Position> {
   const outcome = await deps.executor.execute(
     projectionRebuildStream(projection),
     projectionRebuildDecider,

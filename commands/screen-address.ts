@@ -42,7 +42,9 @@ export async function screenAddress(
   try {
     verdict = await screenVerdictOf(deps, input);
   } catch (error) {
-    throw isServiceError(error) && error.code === 'backend_unavailable' ? error : fail('backend_unavailable', 'the intelligence backend failed; nothing was charged');
+    throw isServiceError(error) && error.code === 'backend_unavailable'
+      ? error
+      : fail('backend_unavailable', 'the intelligence backend failed; nothing was charged');
   }
   const { billing } = await chargeCall(deps, {
     userId: input.userId,

@@ -27,11 +27,13 @@ describe('waitForStream', () => {
     expect(clock.pending()).toBe(0);
   });
 
-  it('given no wakes, when the state changes, then a re-read on the clock\'s backoff returns it (no real sleep)', async () => {
+  it("given no wakes, when the state changes, then a re-read on the clock's backoff returns it (no real sleep)", async () => {
     const clock = manualClock();
     const stream = fakeStream('running');
     let result: string | undefined;
-    void waitForStream({ clock }, { streamId: 's', read: stream.read, done: (s) => s !== 'running', waitMs: 10_000 }).then((s) => (result = s));
+    void waitForStream({ clock }, { streamId: 's', read: stream.read, done: (s) => s !== 'running', waitMs: 10_000 }).then(
+      (s) => (result = s),
+    );
     await clock.advance(50);
     expect(result).toBeUndefined();
     const readsSoFar = stream.reads();
@@ -46,7 +48,9 @@ describe('waitForStream', () => {
     const clock = manualClock();
     const stream = fakeStream('running');
     let result: string | undefined;
-    void waitForStream({ clock }, { streamId: 's', read: stream.read, done: (s) => s !== 'running', waitMs: 2_000 }).then((s) => (result = s));
+    void waitForStream({ clock }, { streamId: 's', read: stream.read, done: (s) => s !== 'running', waitMs: 2_000 }).then(
+      (s) => (result = s),
+    );
     await clock.advance(1_999);
     expect(result).toBeUndefined();
     await clock.advance(1);
@@ -59,7 +63,9 @@ describe('waitForStream', () => {
     const changes = createStreamChanges(['CheckCompleted']);
     const stream = fakeStream('running');
     let result: string | undefined;
-    void waitForStream({ clock, changes }, { streamId: 'check-1', read: stream.read, done: (s) => s !== 'running', waitMs: 10_000 }).then((s) => (result = s));
+    void waitForStream({ clock, changes }, { streamId: 'check-1', read: stream.read, done: (s) => s !== 'running', waitMs: 10_000 }).then(
+      (s) => (result = s),
+    );
     await settle();
     expect(stream.reads()).toBe(1);
     changes.apply({ streamId: 'check-2' });
@@ -79,7 +85,9 @@ describe('waitForStream', () => {
     const changes = createStreamChanges([]);
     const stream = fakeStream('running');
     let result: string | undefined;
-    void waitForStream({ clock, changes }, { streamId: 'check-1', read: stream.read, done: (s) => s !== 'running', waitMs: 10_000 }).then((s) => (result = s));
+    void waitForStream({ clock, changes }, { streamId: 'check-1', read: stream.read, done: (s) => s !== 'running', waitMs: 10_000 }).then(
+      (s) => (result = s),
+    );
     await clock.advance(999);
     expect(stream.reads()).toBe(1);
     stream.set('failed');

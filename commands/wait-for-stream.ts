@@ -49,4 +49,3 @@ export async function sleepUnless(clock: Clock, ms: number, wake?: Promise<void>
     cancel();
   }
 }
-

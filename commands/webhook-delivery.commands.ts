@@ -48,11 +48,21 @@ export async function attemptDelivery(deps: WebhookDeps, deliveryId: string, att
   const { state: subscription } = await deps.executor.load(webhookStream(state.subscriptionId), webhookSubscriptionDecider);
   if (subscription.status !== 'active') {
     const reason = 'the subscription was deleted';
-    await deps.executor.execute(stream, webhookDeliveryDecider, { type: 'AbandonDelivery', reason, at: deps.clock.now().toISOString() }, { commandId: `abandon:${deliveryId}` });
+    await deps.executor.execute(
+      stream,
+      webhookDeliveryDecider,
+      { type: 'AbandonDelivery', reason, at: deps.clock.now().toISOString() },
+      { commandId: `abandon:${deliveryId}` },
+    );
     return 'abandoned';
   }
   const now = deps.clock.now();
-  const content = { deliveryId, eventType: present(state.eventType, 'state.eventType'), occurredAt: state.occurredAt, payload: state.payload };
+  const content = {
+    deliveryId,
+    eventType: present(state.eventType, 'state.eventType'),
+    occurredAt: state.occurredAt,
+    payload: state.payload,
+  };
   const request = signedRequest(content, attempt, signingSecrets(subscription, now.toISOString()), now);
   const { outcome, durationMs } = await deps.webhooks.transport.post({ url: subscription.url, ...request });
   await deps.executor.execute(

@@ -50,7 +50,11 @@ function owningMembership(actor: WebhookActor, subgroupId: string | undefined) {
 }
 
 /** Creates a subscription; the secret is returned here and on rotation only. */
-export async function createSubscription(deps: WebhookDeps, actor: WebhookActor, input: CreateSubscriptionInput): Promise<Written & { secret: string }> {
+export async function createSubscription(
+  deps: WebhookDeps,
+  actor: WebhookActor,
+  input: CreateSubscriptionInput,
+): Promise<Written & { secret: string }> {
   const membership = owningMembership(actor, input.subgroupId);
   await vetUrl(deps, input.url);
   const subscriptionId = deps.ids.newId();
@@ -77,7 +81,12 @@ export async function createSubscription(deps: WebhookDeps, actor: WebhookActor,
   return { subscriptionId, secret, position: outcome.position };
 }
 
-export async function updateSubscription(deps: WebhookDeps, actor: WebhookActor, subscriptionId: string, changes: SubscriptionChanges): Promise<Written> {
+export async function updateSubscription(
+  deps: WebhookDeps,
+  actor: WebhookActor,
+  subscriptionId: string,
+  changes: SubscriptionChanges,
+): Promise<Written> {
   // Existence and ownership first: a stranger learns nothing about someone else's URL rules.
   await requireManaged(deps, actor, subscriptionId);
   if (changes.url !== undefined) await vetUrl(deps, changes.url);

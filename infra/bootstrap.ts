@@ -63,7 +63,22 @@ import { TRANSFER_CHECK_TIMEOUT_MS } from '../domain/kyt/transfer-check.events.j
 import { ALERT_CASE_PROJECTIONS, alertCaseAppServices } from './alerts/alert-cases-module.js';
 import { alertCaseProcessor } from '../processors/alert-case.processor.js';
 
-export const PROJECTIONS = [runningJobsProjection, accountsProjection, keyProviderSelectionsProjection, apiKeysProjection, apiKeyHashesProjection, usageProjection, balancesProjection, sessionsProjection, subgroupsProjection, usageDaysProjection, ...X402_PROJECTIONS, ...WEBHOOK_PROJECTIONS, ...MONITOR_PROJECTIONS, ...ALERT_CASE_PROJECTIONS];
+export const PROJECTIONS = [
+  runningJobsProjection,
+  accountsProjection,
+  keyProviderSelectionsProjection,
+  apiKeysProjection,
+  apiKeyHashesProjection,
+  usageProjection,
+  balancesProjection,
+  sessionsProjection,
+  subgroupsProjection,
+  usageDaysProjection,
+  ...X402_PROJECTIONS,
+  ...WEBHOOK_PROJECTIONS,
+  ...MONITOR_PROJECTIONS,
+  ...ALERT_CASE_PROJECTIONS,
+];
 
 export interface Services {
   readonly config: Config;
@@ -111,7 +126,13 @@ export interface Services {
  */
 async function openPorts(
   config: Config,
-): Promise<{ store: EventStore; bus: MessageBus; readStore: ReadStore; processorCheckpoints: CheckpointStore; rateLimits?: CallRateLimits }> {
+): Promise<{
+  store: EventStore;
+  bus: MessageBus;
+  readStore: ReadStore;
+  processorCheckpoints: CheckpointStore;
+  rateLimits?: CallRateLimits;
+}> {
   const dataDir = config.DATA_DIR;
   await mkdir(dataDir, { recursive: true });
   const timeout = config.CONNECT_TIMEOUT_MS;
@@ -127,7 +148,10 @@ async function openPorts(
     const bus = track(
       config.BUS === 'kafka'
         ? await openKafkaMessageBus({
-            brokers: present(config.KAFKA_BROKERS, 'config.KAFKA_BROKERS').split(',').map((b) => b.trim()).filter(Boolean),
+            brokers: present(config.KAFKA_BROKERS, 'config.KAFKA_BROKERS')
+              .split(',')
+              .map((b) => b.trim())
+              .filter(Boolean),
             prefix: present(names, 'names').kafkaPrefix,
             partitions: config.KAFKA_PARTITIONS,
             sessionTimeoutMs: config.KAFKA_SESSION_TIMEOUT_MS,
@@ -135,9 +159,13 @@ async function openPorts(
           })
         : await openFileMessageBus(join(dataDir, 'bus')),
     );
-    const mongo = config.READ_STORE === 'mongo' ? await openMongoStores(present(config.MONGO_URL, 'config.MONGO_URL'), present(names, 'names').mongoDb, timeout) : null;
+    const mongo =
+      config.READ_STORE === 'mongo'
+        ? await openMongoStores(present(config.MONGO_URL, 'config.MONGO_URL'), present(names, 'names').mongoDb, timeout)
+        : null;
     const readStore = track(
-      mongo?.readStore ?? (config.READ_STORE === 'memory' ? createMemoryReadStore() : await openLmdbReadStore(join(dataDir, 'read-models'))),
+      mongo?.readStore ??
+        (config.READ_STORE === 'memory' ? createMemoryReadStore() : await openLmdbReadStore(join(dataDir, 'read-models'))),
     );
     const processorCheckpoints = track(mongo?.checkpoints ?? (await openFileCheckpointStore(join(dataDir, 'checkpoints'))));
     // x402 rate limits: counted in MongoDB when it is there, so every API instance shares them
@@ -173,9 +201,16 @@ export async function createServices(
   const intel = createIntelIndex();
   const inspectCompletions = createInspectCompletions();
   // smart_contract.is_contract from eth_getCode on the networks with an RPC configured, in every product's verdict.
-  const contracts = config.SVC_RPC_URL_ETH || config.SVC_RPC_URL_BSC ? rpcContractCodeReader({ rpcUrls: { ETH: config.SVC_RPC_URL_ETH, BSC: config.SVC_RPC_URL_BSC } }) : undefined;
+  const contracts =
+    config.SVC_RPC_URL_ETH || config.SVC_RPC_URL_BSC
+      ? rpcContractCodeReader({ rpcUrls: { ETH: config.SVC_RPC_URL_ETH, BSC: config.SVC_RPC_URL_BSC } })
+      : undefined;
   // The streams commands wait on (commands/wait-for-stream.ts): checks' outcomes and idempotent twins.
-  const streamChanges = createStreamChanges([...Object.keys(addressCheckEventSchemas), ...Object.keys(transferCheckEventSchemas), ...Object.keys(idempotencyEventSchemas)]);
+  const streamChanges = createStreamChanges([
+    ...Object.keys(addressCheckEventSchemas),
+    ...Object.keys(transferCheckEventSchemas),
+    ...Object.keys(idempotencyEventSchemas),
+  ]);
 
   const commands = {
     executor: createCommandExecutor({ store, clock: systemClock, ids: uuidIds, correlation }),
@@ -205,7 +240,14 @@ export async function createServices(
     providers: [ownEngineProvider({ intel, contracts }), ...httpRiskProviders(config.INSPECT_PROVIDERS)],
     providerTimeoutMs: config.SVC_INSPECT_PROVIDER_TIMEOUT_MS,
   });
-  const monitors = createMonitorModule({ commands, store, readStore, whenProjected: (position) => projections.whenProcessed(position), metrics, onError });
+  const monitors = createMonitorModule({
+    commands,
+    store,
+    readStore,
+    whenProjected: (position) => projections.whenProcessed(position),
+    metrics,
+    onError,
+  });
   const relay = createRelay({ store, bus, checkpoints: processorCheckpoints, onError });
   /**
    * The processors of one instance on a bus, issuing commands through `context`: this process's own, or
@@ -223,7 +265,14 @@ export async function createServices(
     });
     const pipeline = withPipeline ? fullCheck.pipeline : [];
     const transfers = transferChecks.processorFor(context);
-    const processors = [...webhooks.processors, inspectProcessor, transfers, monitors.processorFor(context), alertCaseProcessor(context), ...pipeline];
+    const processors = [
+      ...webhooks.processors,
+      inspectProcessor,
+      transfers,
+      monitors.processorFor(context),
+      alertCaseProcessor(context),
+      ...pipeline,
+    ];
     return { webhooks, transfers, runner: createProcessorRunner({ bus: onBus, processors, context }) };
   };
   const { webhooks, transfers, runner: processors } = processorSet(bus, commands, false);
@@ -282,7 +331,15 @@ export async function createServices(
   };
   registerBusLag(metrics, bus, () => bus.groups());
   const relayRuns = config.ROLE === 'all' || config.ROLE === 'projections';
-  registerLogLag(metrics, store, () => [{ name: 'projections', progress: () => projections.progress() }, ...(relayRuns ? [{ name: 'relay', progress: () => relay.progress() }] : [])], () => systemClock.now());
+  registerLogLag(
+    metrics,
+    store,
+    () => [
+      { name: 'projections', progress: () => projections.progress() },
+      ...(relayRuns ? [{ name: 'relay', progress: () => relay.progress() }] : []),
+    ],
+    () => systemClock.now(),
+  );
 
   return {
     config,
@@ -311,7 +368,9 @@ export async function createServices(
         // Transfer checks a stopped process left in flight (their requests already committed on the bus),
         // in the background: a hung node must not hold the start. Past the 15-minute cap the reaper has them.
         const now = systemClock.now().getTime();
-        const orphans = fullCheck.runningJobs.running().filter((job) => job.kind === 'transfer_check' && now - Date.parse(job.requestedAt) < TRANSFER_CHECK_TIMEOUT_MS);
+        const orphans = fullCheck.runningJobs
+          .running()
+          .filter((job) => job.kind === 'transfer_check' && now - Date.parse(job.requestedAt) < TRANSFER_CHECK_TIMEOUT_MS);
         void transfers.resume(orphans.map((job) => job.id));
         monitors.renewals.start();
       }

@@ -63,7 +63,12 @@ const schema = z.object({
   SVC_HTTP_MAX_CONNECTIONS_PER_CLIENT: z.coerce.number().int().min(0).max(100_000).default(64),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** GET /metrics: when set, a scrape needs `Authorization: Bearer <token>` (README, "Metrics and logs"). */
-  METRICS_TOKEN: z.string().min(16).max(256).regex(/^[\x21-\x7e]+$/, 'printable ASCII without spaces').optional(),
+  METRICS_TOKEN: z
+    .string()
+    .min(16)
+    .max(256)
+    .regex(/^[\x21-\x7e]+$/, 'printable ASCII without spaces')
+    .optional(),
   /** Set to 0 in tests of crash recovery only; fsync is what makes an acknowledged call durable. */
   SVC_FSYNC: z.enum(['0', '1']).default('1'),
 });

@@ -37,7 +37,9 @@ async function main() {
   const announced = { token: '' };
   registerAdminRoute(app, services, () => announced.token);
   // The x402 channel, when configured, listens on its own port (X402_PORT) and closes before the services.
-  const x402App = services.x402.app ? await buildX402App(services.x402.app, { loggerInstance: logger.child({ app: 'x402' }), limits }) : null;
+  const x402App = services.x402.app
+    ? await buildX402App(services.x402.app, { loggerInstance: logger.child({ app: 'x402' }), limits })
+    : null;
   const x402Address = x402App ? await x402App.listen({ port: config.X402_PORT, host: config.HOST }) : null;
   const address = await listen(app, {
     port: config.PORT,
@@ -51,7 +53,10 @@ async function main() {
   });
   const port = app.server.address();
   announced.token = (await announceService(config.DATA_DIR, typeof port === 'object' && port ? port.port : config.PORT)).token;
-  lifecycle.info({ address, dataDir: config.DATA_DIR, role: config.ROLE, metrics: `${address}/metrics` }, `listening on ${address} (data in ${config.DATA_DIR})`);
+  lifecycle.info(
+    { address, dataDir: config.DATA_DIR, role: config.ROLE, metrics: `${address}/metrics` },
+    `listening on ${address} (data in ${config.DATA_DIR})`,
+  );
   if (x402Address) {
     const { terms } = present(services.x402.app, 'services.x402.app').deps;
     lifecycle.info(
@@ -63,6 +68,9 @@ async function main() {
 
 main().catch((error: unknown) => {
   // The configuration may be what failed: this line does not depend on LOG_LEVEL.
-  createServiceLogger('info').lifecycle.fatal({ error: error instanceof Error ? error.message : String(error) }, `failed to start: ${error instanceof Error ? error.message : String(error)}`);
+  createServiceLogger('info').lifecycle.fatal(
+    { error: error instanceof Error ? error.message : String(error) },
+    `failed to start: ${error instanceof Error ? error.message : String(error)}`,
+  );
   process.exit(1);
 });

@@ -21,7 +21,12 @@ export function createExploreProcessor(deps: TierDeps): Processor<CommandDeps> {
     if (state.status !== 'running' || !state.request) return;
     const { address, network, direction, budget } = state.request;
     const classify = memoized((a) => labelFromIntel(deps.intel.lookup(a, network)));
-    const searchDeps = { flows: deps.transfers.flows.bind(deps.transfers), classify, now: deps.now, ...(deps.breathe ? { breathe: deps.breathe } : {}) };
+    const searchDeps = {
+      flows: deps.transfers.flows.bind(deps.transfers),
+      classify,
+      now: deps.now,
+      ...(deps.breathe ? { breathe: deps.breathe } : {}),
+    };
     const search = (d: FlowDirection) => searchExposure(searchDeps, { address, network, direction: d, budget });
     let results;
     try {
@@ -31,11 +36,21 @@ export function createExploreProcessor(deps: TierDeps): Processor<CommandDeps> {
       };
     } catch (error) {
       const message = (error instanceof Error ? error.message : String(error)).slice(0, 500);
-      await recordExploreStep(context, jobId, { type: 'RecordFailure', error: message, at: context.clock.now().toISOString() }, `explore-failure:${jobId}:${state.attempts + 1}`);
+      await recordExploreStep(
+        context,
+        jobId,
+        { type: 'RecordFailure', error: message, at: context.clock.now().toISOString() },
+        `explore-failure:${jobId}:${state.attempts + 1}`,
+      );
       return;
     }
     const reportId = context.ids.eventId(`explore-report:${jobId}`, 0);
-    await recordExploreStep(context, jobId, { type: 'Complete', reportId, ...results, at: context.clock.now().toISOString() }, `explore-complete:${jobId}`);
+    await recordExploreStep(
+      context,
+      jobId,
+      { type: 'Complete', reportId, ...results, at: context.clock.now().toISOString() },
+      `explore-complete:${jobId}`,
+    );
   }
 
   return {

@@ -30,19 +30,29 @@ export async function intelChangeOf(store: EventStore, event: BusEvent): Promise
       return {
         changeKey: `curation:${entry.entryId}:added`,
         addresses: new Set([normalizeAddress(entry.address)]),
-        reasons: [{ source: CURATOR_SOURCE.slug, change: 'curator_entry_added', version: entry.addedAt.slice(0, 10), changed_at: entry.addedAt }],
+        reasons: [
+          { source: CURATOR_SOURCE.slug, change: 'curator_entry_added', version: entry.addedAt.slice(0, 10), changed_at: entry.addedAt },
+        ],
       };
     }
     case 'CuratorEntryRetracted': {
       const retracted = eventRegistry.dataOf('CuratorEntryRetracted', event);
       const addresses = new Set<string>();
       for await (const recorded of store.read(curationStream(retracted.entryId))) {
-        if (recorded.type === 'CuratorEntryAdded') addresses.add(normalizeAddress(eventRegistry.dataOf('CuratorEntryAdded', recorded).address));
+        if (recorded.type === 'CuratorEntryAdded')
+          addresses.add(normalizeAddress(eventRegistry.dataOf('CuratorEntryAdded', recorded).address));
       }
       return {
         changeKey: `curation:${retracted.entryId}:retracted`,
         addresses,
-        reasons: [{ source: CURATOR_SOURCE.slug, change: 'curator_entry_retracted', version: retracted.retractedAt.slice(0, 10), changed_at: retracted.retractedAt }],
+        reasons: [
+          {
+            source: CURATOR_SOURCE.slug,
+            change: 'curator_entry_retracted',
+            version: retracted.retractedAt.slice(0, 10),
+            changed_at: retracted.retractedAt,
+          },
+        ],
       };
     }
     default:

@@ -38,14 +38,16 @@ export function createMonitorRenewals(deps: {
     const period = periodStartOf(deps.commands.clock.now());
     const tally = { renewed: 0, resumed: 0, paused: 0, unchanged: 0 };
     const seen = new Set<string>();
-    const lists: [('active' | 'paused'), string][] = [
+    const lists: ['active' | 'paused', string][] = [
       ...previousPeriods(period, PERIODS_BACK).map((p) => ['active', p] as ['active', string]),
       ...[period, ...previousPeriods(period, PERIODS_BACK)].map((p) => ['paused', p] as ['paused', string]),
     ];
     for (const [status, paidPeriod] of lists) {
       for (;;) {
         // Renewed monitors leave the list; ones that stay (refused again, paused) are skipped by `seen`.
-        const due = (await deps.monitors.due(status, paidPeriod, PAGE + seen.size)).filter((doc) => !seen.has(doc.monitor_id)).slice(0, PAGE);
+        const due = (await deps.monitors.due(status, paidPeriod, PAGE + seen.size))
+          .filter((doc) => !seen.has(doc.monitor_id))
+          .slice(0, PAGE);
         if (due.length === 0) break;
         for (const doc of due) {
           seen.add(doc.monitor_id);

@@ -29,13 +29,19 @@ describe('correlationOf', () => {
   it("is the event's correlationId caused by the event; falls back on the event id, or the message's causation", () => {
     expect(correlationOf({ id: 'e1', metadata: { correlationId: 'req-1' } })).toEqual({ correlationId: 'req-1', causationId: 'e1' });
     expect(correlationOf({ id: 'e1', metadata: {} })).toEqual({ correlationId: 'e1', causationId: 'e1' });
-    expect(correlationOf({ id: '', metadata: { correlationId: 'req-1', causationId: 'e0' } })).toEqual({ correlationId: 'req-1', causationId: 'e0' });
+    expect(correlationOf({ id: '', metadata: { correlationId: 'req-1', causationId: 'e0' } })).toEqual({
+      correlationId: 'req-1',
+      causationId: 'e0',
+    });
     expect(correlationOf({ id: '', metadata: {} })).toBeNull();
   });
 
   it('firstPerKey keeps the first event of each key, in order', () => {
     const events = [message('a', {}, 'x'), message('b', {}, 'y'), message('c', {}, 'x')].map(toBusEvent);
-    expect([...firstPerKey(events, (e) => e.streamId)].map(([key, e]) => [key, e.id])).toEqual([['x', 'a'], ['y', 'b']]);
+    expect([...firstPerKey(events, (e) => e.streamId)].map(([key, e]) => [key, e.id])).toEqual([
+      ['x', 'a'],
+      ['y', 'b'],
+    ]);
   });
 });
 
@@ -66,7 +72,18 @@ describe('processor runner tracing', () => {
       { correlationId: 'req-2', causationId: 'e2' },
     ]);
     expect(log.lines.filter((l) => l.level === 'info')).toEqual([
-      { level: 'info', message: 'processor handled event', fields: expect.objectContaining({ processor: 'test-processor', eventId: 'e1', eventType: 'AddressCheckRequested', streamId: 'check-1', correlationId: 'req-1', attempt: 1 }) },
+      {
+        level: 'info',
+        message: 'processor handled event',
+        fields: expect.objectContaining({
+          processor: 'test-processor',
+          eventId: 'e1',
+          eventType: 'AddressCheckRequested',
+          streamId: 'check-1',
+          correlationId: 'req-1',
+          attempt: 1,
+        }),
+      },
       { level: 'info', message: 'processor handled event', fields: expect.objectContaining({ eventId: 'e2', correlationId: 'req-2' }) },
     ]);
     expect(correlation.current()).toBeUndefined();
@@ -74,7 +91,9 @@ describe('processor runner tracing', () => {
 
   it('logs a failed event as a warning and rethrows, so the bus redelivers', async () => {
     let handle!: ConsumeOptions['handle'];
-    const bus = { consume: async (o: ConsumeOptions) => ((handle = o.handle), { whenCaughtUp: async () => undefined, stop: async () => undefined }) } as unknown as MessageBus;
+    const bus = {
+      consume: async (o: ConsumeOptions) => ((handle = o.handle), { whenCaughtUp: async () => undefined, stop: async () => undefined }),
+    } as unknown as MessageBus;
     const log = recordingLogger();
     const failing: Processor<unknown> = {
       name: 'failing',
@@ -83,28 +102,49 @@ describe('processor runner tracing', () => {
     };
     await createProcessorRunner({ bus, processors: [failing], context: null, log }).start();
     await expect(handle([message('e1', { correlationId: 'req-1' })])).rejects.toThrow('provider down');
-    expect(log.lines.find((l) => l.level === 'warn')).toMatchObject({ message: 'processor failed on event', fields: { processor: 'failing', correlationId: 'req-1', error: 'provider down' } });
+    expect(log.lines.find((l) => l.level === 'warn')).toMatchObject({
+      message: 'processor failed on event',
+      fields: { processor: 'failing', correlationId: 'req-1', error: 'provider down' },
+    });
   });
 });
 
 describe('toBusEvent', () => {
-  const raw = (value: unknown, headers: Record<string, string>): ConsumedMessage => ({ topic: 'events.check', partition: 2, offset: 7n, attempt: 1, key: 'check-1', value, headers });
+  const raw = (value: unknown, headers: Record<string, string>): ConsumedMessage => ({
+    topic: 'events.check',
+    partition: 2,
+    offset: 7n,
+    attempt: 1,
+    key: 'check-1',
+    value,
+    headers,
+  });
 
   it('given a relayed event, then its id and revision come from the headers', () => {
-    const event = toBusEvent(raw({ type: 'AddressCheckRequested', data: { a: 1 }, metadata: {} }, { 'event-id': 'e1', 'stream-revision': '3' }));
+    const event = toBusEvent(
+      raw({ type: 'AddressCheckRequested', data: { a: 1 }, metadata: {} }, { 'event-id': 'e1', 'stream-revision': '3' }),
+    );
     expect(event).toMatchObject({ id: 'e1', revision: 3n, type: 'AddressCheckRequested', streamId: 'check-1', data: { a: 1 } });
   });
 
   it('given a bus-only message (a webhook retry), then it has no id and no revision, not made-up ones', () => {
-    const event = toBusEvent(raw({ type: 'WebhookAttemptDue', data: {}, metadata: { causationId: 'e0' } }, { 'event-type': 'WebhookAttemptDue' }));
+    const event = toBusEvent(
+      raw({ type: 'WebhookAttemptDue', data: {}, metadata: { causationId: 'e0' } }, { 'event-type': 'WebhookAttemptDue' }),
+    );
     expect(event).toMatchObject({ id: null, revision: null });
     expect(() => storedEventOf(event)).toThrow(/WebhookAttemptDue at events.check\[2\]@7 is not a relayed event/);
   });
 
   it('given a message that cannot come from this service, then it fails loudly (the bus retries, then dead-letters it)', () => {
-    expect(() => toBusEvent(raw({ type: 'AddressCheckRequested', data: {} }, { 'event-id': 'e1' }))).toThrow(/only one of the event id and stream revision/);
-    expect(() => toBusEvent(raw({ type: 'AddressCheckRequested', data: {} }, { 'stream-revision': '1' }))).toThrow(/only one of the event id and stream revision/);
-    expect(() => toBusEvent(raw({ type: 'AddressCheckRequested', data: {} }, { 'event-id': 'e1', 'stream-revision': 'x' }))).toThrow(/stream revision "x"/);
+    expect(() => toBusEvent(raw({ type: 'AddressCheckRequested', data: {} }, { 'event-id': 'e1' }))).toThrow(
+      /only one of the event id and stream revision/,
+    );
+    expect(() => toBusEvent(raw({ type: 'AddressCheckRequested', data: {} }, { 'stream-revision': '1' }))).toThrow(
+      /only one of the event id and stream revision/,
+    );
+    expect(() => toBusEvent(raw({ type: 'AddressCheckRequested', data: {} }, { 'event-id': 'e1', 'stream-revision': 'x' }))).toThrow(
+      /stream revision "x"/,
+    );
     expect(() => toBusEvent(raw({ data: {} }, {}))).toThrow(/events.check\[2\]@7 is not an event/);
     expect(() => toBusEvent(raw(null, {}))).toThrow(/is not an event/);
   });

@@ -16,8 +16,10 @@ export function toBusEvent(message: ConsumedMessage): BusEvent {
   if (!isEventValue(value)) throw new Error(`message ${where} is not an event: its value has no type`);
   const id = message.headers[HEADER.eventId];
   const revision = message.headers[HEADER.revision];
-  if ((id === undefined) !== (revision === undefined)) throw new Error(`message ${where} (${value.type}) carries only one of the event id and stream revision headers`);
-  if (revision !== undefined && !/^\d+$/.test(revision)) throw new Error(`message ${where} (${value.type}) has stream revision "${revision}"`);
+  if ((id === undefined) !== (revision === undefined))
+    throw new Error(`message ${where} (${value.type}) carries only one of the event id and stream revision headers`);
+  if (revision !== undefined && !/^\d+$/.test(revision))
+    throw new Error(`message ${where} (${value.type}) has stream revision "${revision}"`);
   return {
     id: id ?? null,
     type: value.type,
@@ -61,7 +63,10 @@ function traced(event: BusEvent, processor: string, tracing: Tracing): BusEvent 
         tracing.log.info({ ...fields, ms: ms() }, 'processor handled event');
         return result;
       } catch (error) {
-        tracing.log.warn({ ...fields, ms: ms(), error: error instanceof Error ? error.message : String(error) }, 'processor failed on event');
+        tracing.log.warn(
+          { ...fields, ms: ms(), error: error instanceof Error ? error.message : String(error) },
+          'processor failed on event',
+        );
         throw error;
       }
     },
@@ -70,7 +75,11 @@ function traced(event: BusEvent, processor: string, tracing: Tracing): BusEvent 
 
 /** The context's own scope, logger and clock when it has them (CommandDeps do), so every runner on them is traced. */
 function tracingOf(context: unknown): Partial<Tracing> {
-  const deps = (typeof context === 'object' && context !== null ? context : {}) as { correlation?: CorrelationScope; log?: Logger; clock?: Clock };
+  const deps = (typeof context === 'object' && context !== null ? context : {}) as {
+    correlation?: CorrelationScope;
+    log?: Logger;
+    clock?: Clock;
+  };
   return {
     ...(deps.correlation ? { correlation: deps.correlation } : {}),
     ...(deps.log ? { log: deps.log } : {}),
@@ -92,7 +101,11 @@ export function createProcessorRunner<Context>(deps: {
 }) {
   const own = tracingOf(deps.context);
   const correlation = deps.correlation ?? own.correlation;
-  const tracing: Tracing = { log: deps.log ?? own.log ?? silentLogger, now: deps.now ?? own.now ?? (() => 0), ...(correlation ? { correlation } : {}) };
+  const tracing: Tracing = {
+    log: deps.log ?? own.log ?? silentLogger,
+    now: deps.now ?? own.now ?? (() => 0),
+    ...(correlation ? { correlation } : {}),
+  };
   let consumers: Consumer[] = [];
   return {
     async start() {
@@ -103,7 +116,10 @@ export function createProcessorRunner<Context>(deps: {
             topics: processor.topics,
             handle: (batch) => {
               tracing.log.debug({ processor: processor.name, messages: batch.length, topic: batch[0]?.topic }, 'processor batch');
-              return processor.handle(batch.map((message) => traced(toBusEvent(message), processor.name, tracing)), deps.context);
+              return processor.handle(
+                batch.map((message) => traced(toBusEvent(message), processor.name, tracing)),
+                deps.context,
+              );
             },
           }),
         ),

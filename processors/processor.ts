@@ -36,7 +36,10 @@ export interface Processor<Context> {
  * asks this only of topics the relay feeds, where both are always present: a message without them is not
  * a relayed event, and is refused rather than named '' (every such message would then share one name).
  */
-export function storedEventOf(event: Pick<BusEvent, 'id' | 'revision' | 'type' | 'message'>): { readonly id: string; readonly revision: bigint } {
+export function storedEventOf(event: Pick<BusEvent, 'id' | 'revision' | 'type' | 'message'>): {
+  readonly id: string;
+  readonly revision: bigint;
+} {
   if (event.id === null || event.revision === null) {
     const { topic, partition, offset } = event.message;
     throw new Error(`${event.type} at ${topic}[${partition}]@${offset} is not a relayed event: it has no event id or stream revision`);

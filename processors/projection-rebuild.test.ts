@@ -38,7 +38,8 @@ const counters: Projection<Counter> = {
 };
 
 const meta = () => ({ correlationId: uuidIds.newId(), occurredAt: new Date(0).toISOString(), schemaVersion: 1 });
-const append = (store: EventStore, stream: string, type: string, data: unknown) => store.append(stream, [{ id: uuidIds.newId(), type, data, metadata: meta() }], { expected: 'any' });
+const append = (store: EventStore, stream: string, type: string, data: unknown) =>
+  store.append(stream, [{ id: uuidIds.newId(), type, data, metadata: meta() }], { expected: 'any' });
 const count = (store: EventStore, stream: string, by: number) => append(store, stream, 'Counted', { by });
 
 interface Harness {
@@ -60,7 +61,13 @@ async function harness(): Promise<Harness> {
   const dir = await mkdtemp(join(tmpdir(), 'rebuild-'));
   const store = await openFileEventStore(dir, { fsync: false });
   const readStore = createMemoryReadStore();
-  const commands: CommandDeps = { executor: createCommandExecutor({ store, clock: systemClock, ids: uuidIds }), clock: systemClock, ids: uuidIds, random: cryptoRandom, bootId: 'test' };
+  const commands: CommandDeps = {
+    executor: createCommandExecutor({ store, clock: systemClock, ids: uuidIds }),
+    clock: systemClock,
+    ids: uuidIds,
+    random: cryptoRandom,
+    bootId: 'test',
+  };
   const runner = createProjectionRunner({ store, readStore, projections: [counters] });
   await runner.start();
   cleanups.push(async () => {
@@ -73,7 +80,8 @@ async function harness(): Promise<Harness> {
     readStore,
     commands,
     runner,
-    rebuild: (progress, over = readStore) => rebuildProjection({ store, readStore: over, commands, whenProjected: (p) => runner.whenProcessed(p) }, counters, progress),
+    rebuild: (progress, over = readStore) =>
+      rebuildProjection({ store, readStore: over, commands, whenProjected: (p) => runner.whenProcessed(p) }, counters, progress),
     async freshFold() {
       const docs = new Map<string, Counter | null>();
       for await (const event of store.readAll()) {

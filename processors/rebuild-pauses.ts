@@ -1,7 +1,11 @@
 import { comparePositions, type EventStore, type Position, type RecordedEvent } from '../domain/ports/event-store.port.js';
 import type { Projection } from '../domain/ports/projection.port.js';
 import { eventRegistry, type EventOf } from '../domain/events/registry.js';
-import { PROJECTION_REBUILD_FINISHED, PROJECTION_REBUILD_STARTED, projectionRebuildStream } from '../domain/projections/projection-rebuild.events.js';
+import {
+  PROJECTION_REBUILD_FINISHED,
+  PROJECTION_REBUILD_STARTED,
+  projectionRebuildStream,
+} from '../domain/projections/projection-rebuild.events.js';
 
 /**
  * A projection runner's side of a rebuild (domain/projections/projection-rebuild.events.ts): from a
@@ -65,7 +69,9 @@ export function createRebuildPauses(deps: {
         return;
       }
       const { resumeAfter } = rebuild.data;
-      const after = resumeAfter ? { commit: BigInt(resumeAfter.commit), prepare: BigInt(resumeAfter.prepare) } : paused.get(projection.name);
+      const after = resumeAfter
+        ? { commit: BigInt(resumeAfter.commit), prepare: BigInt(resumeAfter.prepare) }
+        : paused.get(projection.name);
       if (after) await resume(projection, after, event.position);
       paused.delete(projection.name);
     },

@@ -102,14 +102,23 @@ async function finishedWithin(checkIds: string[], ms: number): Promise<string[]>
 
 describe('transfer checks run side by side, each with its own deadline', () => {
   it('a held node lookup delays only its own check: the 8 behind it finish while it is still held', async () => {
-    const runner = createProcessorRunner({ bus, processors: [transferCheckProcessor(deps, { concurrency: 16, timeoutMs: 60_000 })], context: {} });
+    const runner = createProcessorRunner({
+      bus,
+      processors: [transferCheckProcessor(deps, { concurrency: 16, timeoutMs: 60_000 })],
+      context: {},
+    });
     const held = { id: uuidIds.newId(), hash: HELD };
     const others = Array.from({ length: 8 }, (_, i) => ({ id: uuidIds.newId(), hash: hashOf(i + 1) }));
     const started = performance.now();
     await runner.start();
     await requestAll([held, ...others]);
 
-    expect(await finishedWithin(others.map((o) => o.id), 3_000)).toEqual(others.map(() => 'completed'));
+    expect(
+      await finishedWithin(
+        others.map((o) => o.id),
+        3_000,
+      ),
+    ).toEqual(others.map(() => 'completed'));
     expect(performance.now() - started).toBeLessThan(3_000);
     expect(await statusOf(held.id)).toBe('running');
     release();
@@ -119,14 +128,21 @@ describe('transfer checks run side by side, each with its own deadline', () => {
   });
 
   it('a lookup that never answers fails its check at its deadline (backend_unavailable), the others unaffected', async () => {
-    const runner = createProcessorRunner({ bus, processors: [transferCheckProcessor(deps, { concurrency: 4, timeoutMs: 300 })], context: {} });
+    const runner = createProcessorRunner({
+      bus,
+      processors: [transferCheckProcessor(deps, { concurrency: 4, timeoutMs: 300 })],
+      context: {},
+    });
     const held = { id: uuidIds.newId(), hash: HELD };
     const other = { id: uuidIds.newId(), hash: hashOf(99) };
     await runner.start();
     await requestAll([held, other]);
     await runner.whenCaughtUp();
     const { state } = await deps.executor.load(transferCheckStream(held.id), transferCheckDecider);
-    expect(state).toMatchObject({ status: 'failed', failure: { code: 'backend_unavailable', message: 'the chain lookups did not finish within 0.3 s' } });
+    expect(state).toMatchObject({
+      status: 'failed',
+      failure: { code: 'backend_unavailable', message: 'the chain lookups did not finish within 0.3 s' },
+    });
     expect(await statusOf(other.id)).toBe('completed');
     await runner.stop();
   });

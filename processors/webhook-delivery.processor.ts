@@ -34,15 +34,21 @@ export function webhookDeliveryProcessor(deps: { commands: WebhookDeps; bus: Pic
           continue;
         }
         const delivery = { type: event.type, data: event.data } as WebhookDeliveryEvent;
-        if (delivery.type === 'WebhookDeliveryScheduled') attempts.set(`${delivery.data.deliveryId}:1`, { deliveryId: delivery.data.deliveryId, attempt: 1, event });
+        if (delivery.type === 'WebhookDeliveryScheduled')
+          attempts.set(`${delivery.data.deliveryId}:1`, { deliveryId: delivery.data.deliveryId, attempt: 1, event });
         if (delivery.type === 'WebhookDeliveryAttempted' && delivery.data.status === 'failed' && delivery.data.nextAttemptAt) {
           const next = delivery.data.attempt + 1;
           const topic = attemptTopic(next);
-          retries.set(topic, [...(retries.get(topic) ?? []), retryMessage(event, delivery.data.deliveryId, next, delivery.data.nextAttemptAt)]);
+          retries.set(topic, [
+            ...(retries.get(topic) ?? []),
+            retryMessage(event, delivery.data.deliveryId, next, delivery.data.nextAttemptAt),
+          ]);
         }
       }
       await Promise.all([
-        ...[...attempts.values()].map(({ deliveryId, attempt, event }) => asConsequenceOf(event, () => attemptDelivery(deps.commands, deliveryId, attempt))),
+        ...[...attempts.values()].map(({ deliveryId, attempt, event }) =>
+          asConsequenceOf(event, () => attemptDelivery(deps.commands, deliveryId, attempt)),
+        ),
         ...[...retries].map(([topic, messages]) => deps.bus.publish(topic, messages)),
       ]);
     },
@@ -53,7 +59,11 @@ function retryMessage(cause: BusEvent, deliveryId: string, attempt: number, dueA
   return {
     key: cause.streamId,
     // The retry keeps the chain's correlation: the attempt it triggers is logged and recorded under it.
-    value: { type: ATTEMPT_DUE, data: { deliveryId, attempt }, metadata: { causationId: cause.id, correlationId: correlationOf(cause)?.correlationId } },
+    value: {
+      type: ATTEMPT_DUE,
+      data: { deliveryId, attempt },
+      metadata: { causationId: cause.id, correlationId: correlationOf(cause)?.correlationId },
+    },
     headers: { 'event-type': ATTEMPT_DUE, 'stream-id': cause.streamId },
     notBefore: Date.parse(dueAt),
   };

@@ -31,12 +31,17 @@ export function webhookFanOutProcessor(deps: {
       payload = parseWebhookPayload(parsed.data.event_type, parsed.data.payload);
     } catch (error) {
       await deps.bus.publish(deadLetterTopic(event.message.topic), [
-        { key: event.message.key, value: event.message.value, headers: { ...event.message.headers, [HEADER.error]: String(error).slice(0, 2000) } },
+        {
+          key: event.message.key,
+          value: event.message.value,
+          headers: { ...event.message.headers, [HEADER.error]: String(error).slice(0, 2000) },
+        },
       ]);
       return;
     }
     const raised = parsed.data;
-    const audience = 'subgroup_id' in raised.audience ? [raised.audience.subgroup_id] : await subgroupsOfUser(deps.commands, raised.audience.user_id);
+    const audience =
+      'subgroup_id' in raised.audience ? [raised.audience.subgroup_id] : await subgroupsOfUser(deps.commands, raised.audience.user_id);
     if (audience.length === 0) return;
     const targets = await deps.subscriptions.subscribedTo(audience, raised.event_type, positionOf(event));
     const source = storedEventOf(event);
@@ -64,7 +69,9 @@ export function webhookFanOutProcessor(deps: {
     name: 'webhook-fanout',
     topics: WEBHOOK_SOURCE_FAMILIES.map(topicOfFamily),
     async handle(batch) {
-      await Promise.all(batch.filter((event) => event.type === WEBHOOK_EVENT_RAISED).map((event) => asConsequenceOf(event, () => fanOut(event))));
+      await Promise.all(
+        batch.filter((event) => event.type === WEBHOOK_EVENT_RAISED).map((event) => asConsequenceOf(event, () => fanOut(event))),
+      );
     },
   };
 }

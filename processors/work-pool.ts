@@ -30,10 +30,7 @@ export function createWorkPool(limit: number, onError: (error: unknown) => void)
     async admit(task) {
       if (running < limit) running++;
       else await new Promise<void>((resolve) => waiting.push(resolve));
-      void Promise.resolve()
-        .then(task)
-        .catch(onError)
-        .finally(finished);
+      void Promise.resolve().then(task).catch(onError).finally(finished);
     },
     whenIdle: () => (running === 0 ? Promise.resolve() : new Promise<void>((resolve) => idle.push(resolve))),
     get running() {

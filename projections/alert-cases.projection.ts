@@ -106,7 +106,12 @@ export const alertCasesProjection = defineProjection({
       }
       case 'AlertCaseCommented': {
         const { commentId, text, by, at } = event.data;
-        return { ...doc, comments: [...doc.comments, { commentId, text, by, at }], history: [...doc.history, { at, by, action: 'commented', text }], updatedAt: at };
+        return {
+          ...doc,
+          comments: [...doc.comments, { commentId, text, by, at }],
+          history: [...doc.history, { at, by, action: 'commented', text }],
+          updatedAt: at,
+        };
       }
     }
   },
@@ -126,7 +131,11 @@ export interface AlertCaseFilter {
 export interface AlertCaseRepository {
   get(alertId: string): Promise<AlertCaseDoc | null>;
   /** Newest first, across the given subgroups. */
-  page(subgroupIds: readonly string[], filter: AlertCaseFilter, paging: { page: number; pageSize: number }): Promise<{ rows: readonly AlertCaseDoc[]; total: number }>;
+  page(
+    subgroupIds: readonly string[],
+    filter: AlertCaseFilter,
+    paging: { page: number; pageSize: number },
+  ): Promise<{ rows: readonly AlertCaseDoc[]; total: number }>;
   /** Oldest first, opened in [since, until), at most `limit` (exports). */
   opened(subgroupIds: readonly string[], range: { since: string; until: string }, limit: number): Promise<readonly AlertCaseDoc[]>;
 }
@@ -161,13 +170,20 @@ export function alertCaseRepository(store: ReadStore): AlertCaseRepository {
           return { rows: await cases.find({ ...query, ...newest, limit: skip + pageSize }), total: await cases.count(query) };
         }),
       );
-      const merged = lists.flatMap((l) => l.rows).sort((a, b) => b.createdAt.localeCompare(a.createdAt) || a.alertId.localeCompare(b.alertId));
+      const merged = lists
+        .flatMap((l) => l.rows)
+        .sort((a, b) => b.createdAt.localeCompare(a.createdAt) || a.alertId.localeCompare(b.alertId));
       return { rows: merged.slice(skip, skip + pageSize), total: lists.reduce((sum, l) => sum + l.total, 0) };
     },
     async opened(subgroupIds, { since, until }, limit) {
       const lists = await Promise.all(
         subgroupIds.map((subgroupId) =>
-          cases.find({ where: { subgroupId }, since: { field: 'createdAt', value: since }, orderBy: { field: 'createdAt', direction: 'asc' }, limit }),
+          cases.find({
+            where: { subgroupId },
+            since: { field: 'createdAt', value: since },
+            orderBy: { field: 'createdAt', direction: 'asc' },
+            limit,
+          }),
         ),
       );
       return lists

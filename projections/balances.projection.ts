@@ -38,9 +38,19 @@ export const balancesProjection = defineProjection({
       case 'FundsDeposited':
         return { ...doc, deposited_micros: doc.deposited_micros + amount, balance_micros: doc.balance_micros + amount };
       case 'Charged':
-        return { ...doc, charged_micros: doc.charged_micros + amount, balance_micros: doc.balance_micros - amount, charges: doc.charges + 1 };
+        return {
+          ...doc,
+          charged_micros: doc.charged_micros + amount,
+          balance_micros: doc.balance_micros - amount,
+          charges: doc.charges + 1,
+        };
       case 'Refunded':
-        return { ...doc, refunded_micros: doc.refunded_micros + amount, balance_micros: doc.balance_micros + amount, refunds: doc.refunds + 1 };
+        return {
+          ...doc,
+          refunded_micros: doc.refunded_micros + amount,
+          balance_micros: doc.balance_micros + amount,
+          refunds: doc.refunds + 1,
+        };
     }
   },
 });

@@ -27,7 +27,15 @@ export interface CheckHistoryDoc extends Record<string, unknown> {
   screen?: ScreenSummary;
 }
 
-const empty = (id: string): CheckHistoryDoc => ({ id, user_id: null, kind: null, network: null, subject: null, risk_level: null, created_at: null });
+const empty = (id: string): CheckHistoryDoc => ({
+  id,
+  user_id: null,
+  kind: null,
+  network: null,
+  subject: null,
+  risk_level: null,
+  created_at: null,
+});
 
 export const checkHistoryProjection = defineProjection({
   name: 'check-history',
@@ -54,7 +62,15 @@ export const checkHistoryProjection = defineProjection({
         // A light screen's charge carries its verdict's summary (absent on screens charged before it was kept).
         const screen = d.details.screen ? { risk_level: d.details.screen.risk_level, screen: d.details.screen } : {};
         // A period stream (`ledger-{user}@YYYY-MM`) is the user's too: the user id, not the stream's suffix.
-        return { ...base, user_id: ledgerUserOf(event.streamId), kind: d.product, network: d.details.network, subject: d.details.subject, created_at: d.at, ...screen };
+        return {
+          ...base,
+          user_id: ledgerUserOf(event.streamId),
+          kind: d.product,
+          network: d.details.network,
+          subject: d.details.subject,
+          created_at: d.at,
+          ...screen,
+        };
       }
       case 'CheckCompleted': {
         const checkId = checkStreams.idOf(event.streamId);
@@ -82,7 +98,11 @@ export interface CheckHistoryFilter {
 export interface CheckHistoryRepository {
   /** One check of the user's (null when absent or someone else's). */
   get(userId: string, id: string): Promise<CheckHistoryDoc | null>;
-  page(userId: string, filter: CheckHistoryFilter, paging: { page: number; pageSize: number }): Promise<{ rows: readonly CheckHistoryDoc[]; total: number }>;
+  page(
+    userId: string,
+    filter: CheckHistoryFilter,
+    paging: { page: number; pageSize: number },
+  ): Promise<{ rows: readonly CheckHistoryDoc[]; total: number }>;
 }
 
 export function checkHistoryRepository(store: ReadStore): CheckHistoryRepository {
@@ -99,7 +119,11 @@ export function checkHistoryRepository(store: ReadStore): CheckHistoryRepository
         ...(filter.network ? { network: filter.network } : {}),
         ...(filter.riskLevel ? { risk_level: filter.riskLevel } : {}),
       };
-      return newestFirstPage(docs, { where, field: 'created_at', ...(filter.since ? { since: filter.since } : {}), ...(filter.until ? { until: filter.until } : {}) }, paging);
+      return newestFirstPage(
+        docs,
+        { where, field: 'created_at', ...(filter.since ? { since: filter.since } : {}), ...(filter.until ? { until: filter.until } : {}) },
+        paging,
+      );
     },
   };
 }

@@ -6,10 +6,24 @@ import { checkHistoryProjection, checkHistoryRepository } from './check-history.
 
 let commit = 0n;
 const recorded = (type: string, streamId: string, data: Record<string, unknown>): RecordedEvent =>
-  ({ type, data, streamId, revision: 0n, position: { commit: ++commit, prepare: commit }, id: `e${commit}`, metadata: {}, created: new Date(0) }) as unknown as RecordedEvent;
+  ({
+    type,
+    data,
+    streamId,
+    revision: 0n,
+    position: { commit: ++commit, prepare: commit },
+    id: `e${commit}`,
+    metadata: {},
+    created: new Date(0),
+  }) as unknown as RecordedEvent;
 
 const charged = (userId: string, chargeId: string, product: string, at: string, screen?: ScreenSummary) =>
-  recorded('Charged', `ledger-${userId}`, { chargeId, product, at, details: { network: 'ETH', subject: `0x${chargeId}`, ...(screen ? { screen } : {}) } });
+  recorded('Charged', `ledger-${userId}`, {
+    chargeId,
+    product,
+    at,
+    details: { network: 'ETH', subject: `0x${chargeId}`, ...(screen ? { screen } : {}) },
+  });
 
 const summary: ScreenSummary = {
   risk_level: 'sanctioned',
@@ -18,7 +32,15 @@ const summary: ScreenSummary = {
   source_count: 1,
   label: null,
   data_available: true,
-  sdn_match: { list: 'US', entity: 'EXAMPLE GROUP', program: 'CYBER2', list_entry_id: null, list_date: '2024-01-02', asset: null, source: 'ofac_sdn' },
+  sdn_match: {
+    list: 'US',
+    entity: 'EXAMPLE GROUP',
+    program: 'CYBER2',
+    list_entry_id: null,
+    list_date: '2024-01-02',
+    asset: null,
+    source: 'ofac_sdn',
+  },
   categories: [{ slug: 'sanctions', risk_level: 'sanctioned' }],
 };
 
@@ -71,7 +93,11 @@ describe('check history read model', () => {
     expect(first.rows.map((r) => r.id)).toEqual(['c04', 'c03']);
     expect(second.rows.map((r) => r.id)).toEqual(['c02']);
     expect((await history.page('u1', range, { page: 3, pageSize: 2 })).rows).toEqual([]);
-    expect((await history.page('u1', { until: '2026-03-02T00:00:00.000Z' }, { page: 1, pageSize: 10 })).rows.map((r) => r.id)).toEqual(['c01']);
-    expect((await history.page('u1', { since: '2026-03-05T00:00:00.000Z', until: '2026-03-02T00:00:00.000Z' }, { page: 1, pageSize: 10 })).total).toBe(0);
+    expect((await history.page('u1', { until: '2026-03-02T00:00:00.000Z' }, { page: 1, pageSize: 10 })).rows.map((r) => r.id)).toEqual([
+      'c01',
+    ]);
+    expect(
+      (await history.page('u1', { since: '2026-03-05T00:00:00.000Z', until: '2026-03-02T00:00:00.000Z' }, { page: 1, pageSize: 10 })).total,
+    ).toBe(0);
   });
 });

@@ -2,14 +2,7 @@ import { present } from '../domain/shared/present.js';
 import { eventRegistry } from '../domain/events/registry.js';
 import { CURATION_EVENT_TYPES, CURATOR_SOURCE, curationStreams, type CuratorEntry } from '../domain/intel/curation.events.js';
 import { DATASET_EVENT_TYPES, datasetStreams } from '../domain/intel/dataset.events.js';
-import type {
-  AddressIntel,
-  Claim,
-  DatasetVersion,
-  SourceDescriptor,
-  TokenListing,
-  TokenProfile,
-} from '../domain/intel/intel.types.js';
+import type { AddressIntel, Claim, DatasetVersion, SourceDescriptor, TokenListing, TokenProfile } from '../domain/intel/intel.types.js';
 import { scopeCovers } from '../domain/intel/intel.types.js';
 import type { IntelIndex } from '../domain/ports/intel-index.port.js';
 import { normalizeAddress } from '../domain/shared/address.js';
@@ -140,7 +133,12 @@ class InMemoryIntelIndex implements IntelIndexProjection {
 
   /** One id for everything the index holds: changes whenever any source's content does. */
   snapshot(): string {
-    this.snapshotId ??= `sha256:${sha256Hex(this.datasets().map((d) => `${d.source}\0${d.contentHash}`).sort().join('\n'))}`;
+    this.snapshotId ??= `sha256:${sha256Hex(
+      this.datasets()
+        .map((d) => `${d.source}\0${d.contentHash}`)
+        .sort()
+        .join('\n'),
+    )}`;
     return this.snapshotId;
   }
 
@@ -148,10 +146,19 @@ class InMemoryIntelIndex implements IntelIndexProjection {
     if (this.curated.has(entry.entryId)) return;
     const scope = entry.network === 'TRON' ? 'TRON' : entry.kind === 'identity' ? entry.network : 'evm';
     const base = {
-      address: normalizeAddress(entry.address), scope, category: entry.category, confidence: entry.confidence,
-      sourceUrl: entry.evidenceUrl, firstSeenAt: entry.addedAt, lastSeenAt: entry.addedAt, source: CURATOR_SOURCE.slug,
+      address: normalizeAddress(entry.address),
+      scope,
+      category: entry.category,
+      confidence: entry.confidence,
+      sourceUrl: entry.evidenceUrl,
+      firstSeenAt: entry.addedAt,
+      lastSeenAt: entry.addedAt,
+      source: CURATOR_SOURCE.slug,
     } as const;
-    const claim: Claim = entry.kind === 'identity' ? { ...base, kind: 'identity', label: entry.label ?? entry.category } : { ...base, kind: 'risk', label: entry.label };
+    const claim: Claim =
+      entry.kind === 'identity'
+        ? { ...base, kind: 'identity', label: entry.label ?? entry.category }
+        : { ...base, kind: 'risk', label: entry.label };
     this.curated.set(entry.entryId, claim);
     this.curatedByAddress.set(claim.address, [...(this.curatedByAddress.get(claim.address) ?? []), entry.entryId]);
     this.curationChanged(entry.addedAt);
@@ -160,9 +167,17 @@ class InMemoryIntelIndex implements IntelIndexProjection {
   /** The curated entries as a data version: dated by the last change, hashed over the live entry ids. */
   private curationChanged(at: string): void {
     const ids = [...this.curated.keys()].sort();
-    this.curatedVersion = ids.length === 0 ? null : {
-      source: CURATOR_SOURCE.slug, version: at.slice(0, 10), contentHash: `sha256:${sha256Hex(ids.join('\n'))}`, claimCount: ids.length, importedAt: at, sourceClass: 'curator',
-    };
+    this.curatedVersion =
+      ids.length === 0
+        ? null
+        : {
+            source: CURATOR_SOURCE.slug,
+            version: at.slice(0, 10),
+            contentHash: `sha256:${sha256Hex(ids.join('\n'))}`,
+            claimCount: ids.length,
+            importedAt: at,
+            sourceClass: 'curator',
+          };
     this.snapshotId = null;
   }
 
@@ -223,8 +238,7 @@ class InMemoryIntelIndex implements IntelIndexProjection {
       .sort((a, b) => b.trust - a.trust || (a.listing.source < b.listing.source ? -1 : 1))
       .map(({ listing }) => listing);
     if (listings.length === 0) return null;
-    const first = <T>(pick: (listing: TokenListing) => T | null): T | null =>
-      listings.map(pick).find((value) => value !== null) ?? null;
+    const first = <T>(pick: (listing: TokenListing) => T | null): T | null => listings.map(pick).find((value) => value !== null) ?? null;
     return {
       chain: network,
       symbol: first((l) => l.symbol),

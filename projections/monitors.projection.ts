@@ -53,9 +53,22 @@ export const monitorsProjection = defineProjection({
       case 'MonitorCreated': {
         const d = event.data;
         return {
-          monitor_id: d.monitorId, user_id: d.userId, address: d.address, network: d.network, watch_key: watchKey(d.network, d.address),
-          reference: d.reference, status: 'active', paused_reason: null, paid_period: d.paidPeriod, renewal_key: renewalKey('active', d.paidPeriod),
-          verdict: d.verdict, data_versions: d.dataVersions, created_at: d.createdAt, last_evaluated_at: d.createdAt, last_changed_at: null, history: [],
+          monitor_id: d.monitorId,
+          user_id: d.userId,
+          address: d.address,
+          network: d.network,
+          watch_key: watchKey(d.network, d.address),
+          reference: d.reference,
+          status: 'active',
+          paused_reason: null,
+          paid_period: d.paidPeriod,
+          renewal_key: renewalKey('active', d.paidPeriod),
+          verdict: d.verdict,
+          data_versions: d.dataVersions,
+          created_at: d.createdAt,
+          last_evaluated_at: d.createdAt,
+          last_changed_at: null,
+          history: [],
         };
       }
       case 'MonitorVerdictChanged': {
@@ -69,7 +82,15 @@ export const monitorsProjection = defineProjection({
       case 'MonitorPaused':
         return doc && { ...doc, status: 'paused', paused_reason: event.data.reason, renewal_key: renewalKey('paused', doc.paid_period) };
       case 'MonitorResumed':
-        return doc && { ...doc, status: 'active', paused_reason: null, paid_period: event.data.period, renewal_key: renewalKey('active', event.data.period) };
+        return (
+          doc && {
+            ...doc,
+            status: 'active',
+            paused_reason: null,
+            paid_period: event.data.period,
+            renewal_key: renewalKey('active', event.data.period),
+          }
+        );
       case 'MonitorDeleted':
         return null;
     }

@@ -7,7 +7,12 @@ import type { Collection, Doc } from '../domain/ports/read-store.port.js';
  */
 export async function newestFirstPage<D extends Doc>(
   docs: Collection<D>,
-  query: { readonly where: Readonly<Record<string, string | number | boolean | null>>; readonly field: string; readonly since?: string; readonly until?: string },
+  query: {
+    readonly where: Readonly<Record<string, string | number | boolean | null>>;
+    readonly field: string;
+    readonly since?: string;
+    readonly until?: string;
+  },
   paging: { readonly page: number; readonly pageSize: number },
 ): Promise<{ rows: readonly D[]; total: number }> {
   const { where, field, since, until } = query;

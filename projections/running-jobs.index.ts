@@ -26,7 +26,16 @@ export interface RunningJobsIndex {
 }
 
 const STARTS = ['AddressCheckRequested', 'ExploreRequested', 'TransferCheckRequested'] as const;
-const ENDS = ['CheckCompleted', 'CheckFailed', 'CheckTimedOut', 'ExploreCompleted', 'ExploreFailed', 'TransferCheckCompleted', 'TransferCheckFailed', 'TransferCheckTimedOut'] as const;
+const ENDS = [
+  'CheckCompleted',
+  'CheckFailed',
+  'CheckTimedOut',
+  'ExploreCompleted',
+  'ExploreFailed',
+  'TransferCheckCompleted',
+  'TransferCheckFailed',
+  'TransferCheckTimedOut',
+] as const;
 const HANDLES = [...STARTS, ...ENDS];
 type JobEvent = EventOf<(typeof HANDLES)[number]>;
 

@@ -4,7 +4,15 @@ import { createMemoryReadStore } from '../infra/embedded/memory-read-store.js';
 import { sessionRepository, sessionsProjection } from './sessions.projection.js';
 
 const recorded = (type: string, data: Record<string, unknown>, commit: bigint): RecordedEvent =>
-  ({ type, data, streamId: 'session-s1', revision: 0n, position: { commit, prepare: commit }, id: `e${commit}`, metadata: {} }) as unknown as RecordedEvent;
+  ({
+    type,
+    data,
+    streamId: 'session-s1',
+    revision: 0n,
+    position: { commit, prepare: commit },
+    id: `e${commit}`,
+    metadata: {},
+  }) as unknown as RecordedEvent;
 
 async function project(events: RecordedEvent[]) {
   const store = createMemoryReadStore();
@@ -15,7 +23,11 @@ async function project(events: RecordedEvent[]) {
   return sessionRepository(store);
 }
 
-const started = recorded('SessionStarted', { sessionId: 's1', userId: 'u1', expiresAt: '2026-03-10T13:00:00.000Z', at: '2026-03-10T12:00:00.000Z' }, 1n);
+const started = recorded(
+  'SessionStarted',
+  { sessionId: 's1', userId: 'u1', expiresAt: '2026-03-10T13:00:00.000Z', at: '2026-03-10T12:00:00.000Z' },
+  1n,
+);
 const ended = recorded('SessionEnded', { sessionId: 's1', userId: 'u1', reason: 'logout', at: '2026-03-10T12:30:00.000Z' }, 2n);
 
 describe('sessions read model', () => {

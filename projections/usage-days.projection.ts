@@ -24,9 +24,21 @@ export const usageDaysProjection = defineProjection({
   handles: ['Charged', 'Refunded'],
   idOf: (event) => `${ledgerUserOf(event.streamId)}:${dayOf(event.data.at)}`,
   evolve: (doc: UsageDayDoc | null, event) => {
-    const day = doc ?? { userId: ledgerUserOf(event.streamId), day: dayOf(event.data.at), calls: 0, units: 0, chargedMicros: 0, refundedMicros: 0 };
+    const day = doc ?? {
+      userId: ledgerUserOf(event.streamId),
+      day: dayOf(event.data.at),
+      calls: 0,
+      units: 0,
+      chargedMicros: 0,
+      refundedMicros: 0,
+    };
     if (event.type === 'Charged') {
-      return { ...day, calls: day.calls + 1, units: day.units + event.data.units, chargedMicros: day.chargedMicros + event.data.amountMicros };
+      return {
+        ...day,
+        calls: day.calls + 1,
+        units: day.units + event.data.units,
+        chargedMicros: day.chargedMicros + event.data.amountMicros,
+      };
     }
     return { ...day, units: day.units - event.data.units, refundedMicros: day.refundedMicros + event.data.amountMicros };
   },
@@ -40,6 +52,7 @@ export interface UsageDayRepository {
 export function usageDayRepository(store: ReadStore): UsageDayRepository {
   const days = store.collection<UsageDayDoc>(usageDaysProjection.collection, usageDaysProjection.indexes);
   return {
-    since: (userId, fromDay) => days.find({ where: { userId }, since: { field: 'day', value: fromDay }, orderBy: { field: 'day', direction: 'asc' } }),
+    since: (userId, fromDay) =>
+      days.find({ where: { userId }, since: { field: 'day', value: fromDay }, orderBy: { field: 'day', direction: 'asc' } }),
   };
 }

@@ -62,14 +62,21 @@ export const usageProjection = defineProjection({
 
 export interface UsageRepository {
   /** Newest first; `since` included, `until` excluded (ISO times). */
-  page(userId: string, options: { page: number; pageSize: number; since?: string; until?: string }): Promise<{ rows: readonly UsageRowDoc[]; total: number }>;
+  page(
+    userId: string,
+    options: { page: number; pageSize: number; since?: string; until?: string },
+  ): Promise<{ rows: readonly UsageRowDoc[]; total: number }>;
 }
 
 export function usageRepository(store: ReadStore): UsageRepository {
   const rows = store.collection<UsageRowDoc>(usageProjection.collection, usageProjection.indexes);
   return {
     async page(userId, { page, pageSize, since, until }) {
-      return newestFirstPage(rows, { where: { user_id: userId }, field: 'created_at', ...(since ? { since } : {}), ...(until ? { until } : {}) }, { page, pageSize });
+      return newestFirstPage(
+        rows,
+        { where: { user_id: userId }, field: 'created_at', ...(since ? { since } : {}), ...(until ? { until } : {}) },
+        { page, pageSize },
+      );
     },
   };
 }

@@ -77,7 +77,8 @@ export interface WebhookSubscriptionRepository {
 
 export function webhookSubscriptionRepository(store: ReadStore): WebhookSubscriptionRepository {
   const docs = store.collection<WebhookSubscriptionDoc>(webhookSubscriptionsProjection.collection, webhookSubscriptionsProjection.indexes);
-  const where = (field: string, values: readonly string[]) => Promise.all([...new Set(values)].map((value) => docs.find({ where: { [field]: value } })));
+  const where = (field: string, values: readonly string[]) =>
+    Promise.all([...new Set(values)].map((value) => docs.find({ where: { [field]: value } })));
   const list: WebhookSubscriptionRepository['list'] = async ({ subgroupIds, organizationIds = [] }) => {
     const found = [...(await where('subgroup_id', subgroupIds)), ...(await where('organization_id', organizationIds))].flat();
     const unique = new Map(found.map((doc) => [doc.id, doc]));
@@ -90,7 +91,12 @@ export function webhookSubscriptionRepository(store: ReadStore): WebhookSubscrip
     async subscribedTo(subgroupIds, eventType) {
       return (await list({ subgroupIds }))
         .filter((doc) => doc.event_types.includes(eventType))
-        .map((doc) => ({ subscriptionId: doc.id, subgroupId: doc.subgroup_id, eventTypes: doc.event_types, alertMinLevel: doc.alert_min_level }));
+        .map((doc) => ({
+          subscriptionId: doc.id,
+          subgroupId: doc.subgroup_id,
+          eventTypes: doc.event_types,
+          alertMinLevel: doc.alert_min_level,
+        }));
     },
   };
 }

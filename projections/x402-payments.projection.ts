@@ -63,17 +63,37 @@ export const x402PaymentsProjection = defineProjection({
     const at = event.data.at;
     switch (event.type) {
       case 'PaymentFailed':
-        return { ...doc, status: 'failed', failure_code: event.data.code, failure_reason: event.data.reason, transaction: event.data.transaction, updated_at: at };
+        return {
+          ...doc,
+          status: 'failed',
+          failure_code: event.data.code,
+          failure_reason: event.data.reason,
+          transaction: event.data.transaction,
+          updated_at: at,
+        };
       case 'PaymentSettled':
         return { ...doc, status: 'settled', transaction: event.data.transaction, updated_at: at };
       case 'PaymentSettlementUncertain':
-        return { ...doc, status: 'uncertain', failure_reason: event.data.reason, transaction: event.data.transaction, needs_reconciliation: true, updated_at: at };
+        return {
+          ...doc,
+          status: 'uncertain',
+          failure_reason: event.data.reason,
+          transaction: event.data.transaction,
+          needs_reconciliation: true,
+          updated_at: at,
+        };
       case 'PaymentWaived':
         return { ...doc, status: 'waived', updated_at: at };
       case 'PaidCallServed':
         return { ...doc, status: 'served', response_status: event.data.status, updated_at: at };
       case 'PaidCallFailed':
-        return { ...doc, status: 'backend_failed', failure_code: event.data.code, needs_reconciliation: doc.transaction !== null, updated_at: at };
+        return {
+          ...doc,
+          status: 'backend_failed',
+          failure_code: event.data.code,
+          needs_reconciliation: doc.transaction !== null,
+          updated_at: at,
+        };
     }
   },
 });

@@ -34,7 +34,12 @@ export const BODY_LIMIT_BYTES = 16 * 1024;
  */
 export async function buildApp(
   services: AppServices,
-  options: { logger?: FastifyServerOptions['logger']; loggerInstance?: FastifyBaseLogger; limits?: ServerLimits; checkResponses?: boolean } = {},
+  options: {
+    logger?: FastifyServerOptions['logger'];
+    loggerInstance?: FastifyBaseLogger;
+    limits?: ServerLimits;
+    checkResponses?: boolean;
+  } = {},
 ): Promise<FastifyInstance> {
   const limits = options.limits ?? DEFAULT_SERVER_LIMITS;
   const app = Fastify({

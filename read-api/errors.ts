@@ -73,7 +73,14 @@ const PUBLIC_DETAILS: Partial<Record<ErrorCode, (details: Readonly<Record<string
 };
 
 /** Server-side failures whose code the client may see (a transfer check's 502s say why). */
-export const PUBLIC_5XX: ReadonlySet<ErrorCode> = new Set(['backend_unavailable', 'gateway_timeout', 'tx_not_found', 'tx_decode_failed', 'check_failed', 'overloaded']);
+export const PUBLIC_5XX: ReadonlySet<ErrorCode> = new Set([
+  'backend_unavailable',
+  'gateway_timeout',
+  'tx_not_found',
+  'tx_decode_failed',
+  'check_failed',
+  'overloaded',
+]);
 
 export function errorBody(error: ServiceError): { status: number; body: Record<string, unknown> } {
   const status = HTTP_STATUS[error.code];
@@ -120,7 +127,12 @@ export function errorHandler(error: FastifyError, request: FastifyRequest, reply
 }
 
 /** The x402 channel's server-side codes a client may see: a transfer check's 502s say why, as on V2. */
-export const X402_PUBLIC_5XX: ReadonlySet<ErrorCode> = new Set(['backend_unavailable', 'service_internal_error', 'tx_not_found', 'tx_decode_failed']);
+export const X402_PUBLIC_5XX: ReadonlySet<ErrorCode> = new Set([
+  'backend_unavailable',
+  'service_internal_error',
+  'tx_not_found',
+  'tx_decode_failed',
+]);
 
 /**
  * The x402 channel's errors (the spec's x402 table): the same `{ error: { code, message } }` envelope,

@@ -8,7 +8,12 @@ const UTF8 = new Set(['utf-8', 'utf8']);
 export function charsetOf(contentType: string | undefined): string | null {
   for (const parameter of (contentType ?? '').split(';').slice(1)) {
     const [name, ...value] = parameter.split('=');
-    if (name?.trim().toLowerCase() === 'charset') return value.join('=').trim().replace(/^"(.*)"$/, '$1').toLowerCase();
+    if (name?.trim().toLowerCase() === 'charset')
+      return value
+        .join('=')
+        .trim()
+        .replace(/^"(.*)"$/, '$1')
+        .toLowerCase();
   }
   return null;
 }
@@ -36,7 +41,13 @@ export function parseJsonStrictly(app: FastifyInstance): void {
       const key = String(repeated.at(-1));
       done(
         fail('validation_error', `the key "${key.slice(0, 60)}" appears more than once in one object`, {
-          detail: [{ loc: ['body', ...repeated], msg: `the key "${key.slice(0, 60)}" appears more than once; send it once`, type: 'json_duplicate_key' }],
+          detail: [
+            {
+              loc: ['body', ...repeated],
+              msg: `the key "${key.slice(0, 60)}" appears more than once; send it once`,
+              type: 'json_duplicate_key',
+            },
+          ],
         }),
         undefined,
       );

@@ -8,7 +8,10 @@ import { present } from '../domain/shared/present.js';
 export function firstRepeatedKey(text: string): (string | number)[] | null {
   type Frame = { kind: 'object'; keys: Set<string>; key: string | null; awaitingKey: boolean } | { kind: 'array'; index: number };
   const stack: Frame[] = [];
-  const pathTo = (key: string) => [...stack.slice(0, -1).map((frame) => (frame.kind === 'object' ? present(frame.key, 'frame.key') : frame.index)), key];
+  const pathTo = (key: string) => [
+    ...stack.slice(0, -1).map((frame) => (frame.kind === 'object' ? present(frame.key, 'frame.key') : frame.index)),
+    key,
+  ];
   for (let i = 0; i < text.length; i++) {
     const char = text[i];
     if (char === '{') stack.push({ kind: 'object', keys: new Set(), key: null, awaitingKey: true });

@@ -18,12 +18,15 @@ describe('router refusals on the V2 app', () => {
     await svc?.close();
   });
 
-  it.each(['/v2/monitors/', '/v1/webhooks/', '/v2/alerts/', '/v2/check-address/'])('an id of 101+ characters under %s is 404 not_found', async (prefix) => {
-    const url = `${prefix}${'0'.repeat(101)}${prefix === '/v2/check-address/' ? '/result' : ''}`;
-    const response = await svc.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${key}` } });
-    expect(response.statusCode).toBe(404);
-    expect(response.json()).toEqual({ error: { code: 'not_found', message: expect.any(String) } });
-  });
+  it.each(['/v2/monitors/', '/v1/webhooks/', '/v2/alerts/', '/v2/check-address/'])(
+    'an id of 101+ characters under %s is 404 not_found',
+    async (prefix) => {
+      const url = `${prefix}${'0'.repeat(101)}${prefix === '/v2/check-address/' ? '/result' : ''}`;
+      const response = await svc.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${key}` } });
+      expect(response.statusCode).toBe(404);
+      expect(response.json()).toEqual({ error: { code: 'not_found', message: expect.any(String) } });
+    },
+  );
 
   it('a malformed percent-encoding in the path is 400 bad_request', async () => {
     const response = await svc.app.inject({ method: 'GET', url: '/v2/monitors/%zz', headers: { authorization: `Bearer ${key}` } });

@@ -27,7 +27,9 @@ export const DEFAULT_SERVER_LIMITS: ServerLimits = {
 };
 
 /** Fastify's options for these limits. Node checks pending requests every `connectionsCheckingInterval`. */
-export function serverLimitOptions(limits: ServerLimits = DEFAULT_SERVER_LIMITS): Partial<FastifyServerOptions> & { http: { headersTimeout: number; connectionsCheckingInterval: number } } {
+export function serverLimitOptions(
+  limits: ServerLimits = DEFAULT_SERVER_LIMITS,
+): Partial<FastifyServerOptions> & { http: { headersTimeout: number; connectionsCheckingInterval: number } } {
   // Node refuses a headers timeout longer than the request timeout.
   const headersTimeout = Math.min(limits.headersTimeoutMs, limits.requestTimeoutMs);
   return {

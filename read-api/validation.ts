@@ -62,8 +62,10 @@ export function toValidationDetail(error: z.ZodError, part: string, root: unknow
 
 const PART_NAMES: Record<string, string> = { body: 'body', querystring: 'query', params: 'path', headers: 'header' };
 
-export const zodValidatorCompiler: FastifySchemaCompiler<z.ZodType> = ({ schema, httpPart }) => (data) => {
-  const result = schema.safeParse(data);
-  if (result.success) return { value: result.data };
-  return { error: new RequestValidationError(toValidationDetail(result.error, PART_NAMES[httpPart ?? 'body'] ?? 'body', data)) };
-};
+export const zodValidatorCompiler: FastifySchemaCompiler<z.ZodType> =
+  ({ schema, httpPart }) =>
+  (data) => {
+    const result = schema.safeParse(data);
+    if (result.success) return { value: result.data };
+    return { error: new RequestValidationError(toValidationDetail(result.error, PART_NAMES[httpPart ?? 'body'] ?? 'body', data)) };
+  };

@@ -27,7 +27,13 @@ describe('delivering an inspect that never finished', () => {
     dir = await mkdtemp(join(tmpdir(), 'deliver-inspect-'));
     store = await openFileEventStore(dir, { fsync: false });
     const clock = { t: Date.parse('2026-05-12T10:00:00.000Z'), now: () => new Date(clock.t) };
-    const deps: CommandDeps = { executor: createCommandExecutor({ store, clock, ids: uuidIds }), clock, ids: uuidIds, random: cryptoRandom, bootId: 'b' };
+    const deps: CommandDeps = {
+      executor: createCommandExecutor({ store, clock, ids: uuidIds }),
+      clock,
+      ids: uuidIds,
+      random: cryptoRandom,
+      bootId: 'b',
+    };
     const checkId = uuidIds.newId();
     await deps.executor.execute(
       inspectStream(checkId),

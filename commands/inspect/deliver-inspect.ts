@@ -23,7 +23,13 @@ export const inspectResultUrl = (checkId: string): string => `/v2/inspect/${chec
 /** What a delivery of an inspect finds: still running (since `createdAt`), or the finished inspect with what it was charged. */
 export type InspectDelivery =
   | { readonly kind: 'running'; readonly checkId: string; readonly createdAt: string }
-  | { readonly kind: 'completed'; readonly checkId: string; readonly request: InspectRequest; readonly state: InspectState; readonly billing: BillingEnvelope };
+  | {
+      readonly kind: 'completed';
+      readonly checkId: string;
+      readonly request: InspectRequest;
+      readonly state: InspectState;
+      readonly billing: BillingEnvelope;
+    };
 
 function chargeDetails(request: InspectRequest, state: InspectState, chargeFailedRuns: boolean): ChargeDetails {
   const runs = state.outcomes.map((o) => ({
@@ -86,7 +92,11 @@ async function settleFailure(deps: CommandDeps, checkId: string, request: Inspec
 /** Marks the inspect failed_timeout if it is still running past the cap (the decider re-checks the times). */
 async function reapIfOverdue(deps: CommandDeps, checkId: string, state: InspectState): Promise<InspectState> {
   const now = deps.clock.now();
-  if (state.status !== 'running' || now.getTime() - Date.parse(present(state.request, 'a running inspect\'s request').at) < INSPECT_TIMEOUT_MS) return state;
+  if (
+    state.status !== 'running' ||
+    now.getTime() - Date.parse(present(state.request, "a running inspect's request").at) < INSPECT_TIMEOUT_MS
+  )
+    return state;
   const reaped = await deps.executor.execute(
     inspectStream(checkId),
     inspectDecider,

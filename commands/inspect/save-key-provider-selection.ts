@@ -10,7 +10,13 @@ export async function saveKeyProviderSelection(
   const outcome = await deps.executor.execute(
     keyProvidersStream(input.keyId),
     keyProvidersDecider,
-    { type: 'SelectKeyProviders', keyId: input.keyId, userId: input.userId, providers: input.providers, at: deps.clock.now().toISOString() },
+    {
+      type: 'SelectKeyProviders',
+      keyId: input.keyId,
+      userId: input.userId,
+      providers: input.providers,
+      at: deps.clock.now().toISOString(),
+    },
     { commandId: deps.ids.newId() },
   );
   return outcome.position;

@@ -31,7 +31,9 @@ export const inspectCost = (runs: number) => ({ units: runs * PRODUCTS.inspect.u
  */
 export async function startInspect(deps: CommandDeps, input: StartInspectInput): Promise<{ checkId: string; createdAt: string }> {
   const at = deps.clock.now().toISOString();
-  const requestHash = sha256Hex(JSON.stringify({ address: input.address, network: input.network, providers: input.requestedProviders ?? null }));
+  const requestHash = sha256Hex(
+    JSON.stringify({ address: input.address, network: input.network, providers: input.requestedProviders ?? null }),
+  );
   const keyStream = input.idempotencyKey === undefined ? null : inspectKeyStream(input.userId, sha256Hex(input.idempotencyKey));
   let checkId = keyStream ? boundCheck((await deps.executor.load(keyStream, inspectKeyDecider)).state, requestHash, at) : null;
   if (checkId === null) {

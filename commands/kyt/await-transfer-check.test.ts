@@ -32,10 +32,20 @@ afterAll(async () => {
 async function runningCheck() {
   const clock = manualClock('2026-11-20T10:00:00.000Z');
   const changes = createStreamChanges(['TransferCheckCompleted']);
-  const deps: CommandDeps = { executor: createCommandExecutor({ store, clock, ids: uuidIds }), clock, ids: uuidIds, random: cryptoRandom, bootId: 'test', changes };
+  const deps: CommandDeps = {
+    executor: createCommandExecutor({ store, clock, ids: uuidIds }),
+    clock,
+    ids: uuidIds,
+    random: cryptoRandom,
+    bootId: 'test',
+    changes,
+  };
   const checkId = uuidIds.newId();
   const decoder = { chains: () => ['ETH' as const], decode: () => Promise.reject(new Error('never called')) };
-  await requestTransferCheck({ ...deps, decoder }, { checkId, chain: 'ETH', txHash: `0x${'8'.repeat(64)}`, requester: { channel: 'x402', payer: null } });
+  await requestTransferCheck(
+    { ...deps, decoder },
+    { checkId, chain: 'ETH', txHash: `0x${'8'.repeat(64)}`, requester: { channel: 'x402', payer: null } },
+  );
   return { clock, changes, deps, checkId };
 }
 
@@ -46,7 +56,12 @@ describe('awaitTransferCheck', () => {
     void awaitTransferCheck(deps, checkId, 25_000).then((state) => (status = state.status));
     await settle();
     expect(status).toBeUndefined();
-    await deps.executor.execute(transferCheckStream(checkId), transferCheckDecider, { type: 'CompleteTransferCheck', result: {}, alerts: [], at: clock.now().toISOString() }, { commandId: 'complete' });
+    await deps.executor.execute(
+      transferCheckStream(checkId),
+      transferCheckDecider,
+      { type: 'CompleteTransferCheck', result: {}, alerts: [], at: clock.now().toISOString() },
+      { commandId: 'complete' },
+    );
     changes.apply({ streamId: transferCheckStream(checkId) });
     await settle();
     expect(status).toBe('completed');

@@ -13,7 +13,8 @@ export type TransferDelivery =
 export function transferFailure(checkId: string, state: TransferCheckState) {
   const failure = state.failure ?? { code: 'internal_error', message: 'the transfer check failed' };
   const code = failure.code === 'tx_not_found' || failure.code === 'tx_decode_failed' ? failure.code : 'backend_unavailable';
-  const message = state.status === 'failed_timeout' ? 'the transfer check did not finish within 15 minutes (failed_timeout)' : failure.message;
+  const message =
+    state.status === 'failed_timeout' ? 'the transfer check did not finish within 15 minutes (failed_timeout)' : failure.message;
   return fail(code, message, { check_id: checkId, status: state.status === 'failed_timeout' ? 'failed_timeout' : 'failed' });
 }
 
@@ -23,7 +24,11 @@ export function transferFailure(checkId: string, state: TransferCheckState) {
  * the check id, so the submit's delivery and any number of polls charge it once (later deliveries carry
  * `billing.replay: true`).
  */
-export async function deliverTransferCheck(deps: CommandDeps, state: TransferCheckState, caller: { userId: string; keyId: string }): Promise<TransferDelivery> {
+export async function deliverTransferCheck(
+  deps: CommandDeps,
+  state: TransferCheckState,
+  caller: { userId: string; keyId: string },
+): Promise<TransferDelivery> {
   const request = state.request;
   if (!request) throw fail('not_found', 'no such transfer check');
   if (state.status === 'running') return { kind: 'running', checkId: request.checkId };

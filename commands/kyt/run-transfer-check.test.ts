@@ -33,7 +33,16 @@ const [A, S, R, X, TO] = ['a', 's', 'r', 'x', 'to'].map(party) as [string, strin
 const ETH_ON_DAY = 3500; // the snapshot's ETH level for 2024-06
 
 const ether = (n: number) => (BigInt(n) * 10n ** 18n).toString();
-const leg = (from: string, eth: number): TransferLeg => ({ kind: 'native', token: null, symbol: 'ETH', decimals: 18, from, to: TO, amount: ether(eth), logIndex: null });
+const leg = (from: string, eth: number): TransferLeg => ({
+  kind: 'native',
+  token: null,
+  symbol: 'ETH',
+  decimals: 18,
+  from,
+  to: TO,
+  amount: ether(eth),
+  logIndex: null,
+});
 const TX: DecodedTransaction = {
   chain: 'ETH',
   txHash: `0x${'5'.repeat(64)}`,
@@ -95,9 +104,20 @@ describe('transfer check pipeline', () => {
     const result = state.result as { composite_result: Record<string, any>; policy_result: Record<string, any> };
     expect(result.composite_result.total_usd).toBe(21 * ETH_ON_DAY);
     const sender = result.composite_result.senders.find((s: { address: string }) => s.address === A);
-    expect(sender).toMatchObject({ graph: 'analysed', data_available: false, indirect_categories: expect.arrayContaining([{ slug: 'stolen_funds', share: 50, hops: 1 }]) });
+    expect(sender).toMatchObject({
+      graph: 'analysed',
+      data_available: false,
+      indirect_categories: expect.arrayContaining([{ slug: 'stolen_funds', share: 50, hops: 1 }]),
+    });
     expect(result.policy_result.alerts).toEqual([
-      expect.objectContaining({ riskLevel: 'Severe', ruleType: 'Direct exposure', category: 'Sanctioned entity / address', actualShare: 4.76, entityName: 'Example Sanctioned Entity', entityAddress: S }),
+      expect.objectContaining({
+        riskLevel: 'Severe',
+        ruleType: 'Direct exposure',
+        category: 'Sanctioned entity / address',
+        actualShare: 4.76,
+        entityName: 'Example Sanctioned Entity',
+        entityAddress: S,
+      }),
       // 50 % of a's 70 000 USD traced to the exploit: 35 000 USD, 47.62 % of the composite (rule I2: 5 % and 20 000 USD).
       expect.objectContaining({
         riskLevel: 'High',
@@ -127,10 +147,14 @@ describe('transfer check pipeline', () => {
     const many = Array.from({ length: 25 }, (_, i) => leg(party(`many-${i}`), i + 1));
     decode = async () => ({ ...TX, legs: many });
     const state = await checked(uuidIds.newId());
-    const composite = (state.result as { composite_result: { legs_total: number; senders_total: number; senders: { usd_value: number; graph: string }[] } }).composite_result;
+    const composite = (
+      state.result as { composite_result: { legs_total: number; senders_total: number; senders: { usd_value: number; graph: string }[] } }
+    ).composite_result;
     expect(composite).toMatchObject({ legs_total: 25, senders_total: 25 });
     expect(composite.senders.slice(0, 20).every((s) => s.graph === 'no_history')).toBe(true);
-    expect(composite.senders.slice(20).map((s) => [s.usd_value, s.graph])).toEqual([5, 4, 3, 2, 1].map((eth) => [eth * ETH_ON_DAY, 'skipped']));
+    expect(composite.senders.slice(20).map((s) => [s.usd_value, s.graph])).toEqual(
+      [5, 4, 3, 2, 1].map((eth) => [eth * ETH_ON_DAY, 'skipped']),
+    );
   });
 
   it('a decoder failure fails the check with its code; anything unexpected is internal_error', async () => {

@@ -31,7 +31,11 @@ export async function runTransferCheck(deps: TransferCheckDeps, checkId: string,
 }
 
 /** The check's outcome, or its failure after `timeoutMs`: a hung node holds no check past its deadline. */
-async function withDeadline(deps: TransferCheckDeps, work: Promise<TransferCheckCommand>, timeoutMs: number): Promise<TransferCheckCommand> {
+async function withDeadline(
+  deps: TransferCheckDeps,
+  work: Promise<TransferCheckCommand>,
+  timeoutMs: number,
+): Promise<TransferCheckCommand> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const deadline = new Promise<TransferCheckCommand>((resolve) => {
     timer = setTimeout(() => {
@@ -57,7 +61,17 @@ async function judge(deps: TransferCheckDeps, checkId: string, chain: Chain, txH
     const patterns = findPatterns(tx);
     const judged = evaluatePolicy(STANDARD_POLICY, composite, patterns, TAXONOMY);
     const checkedAt = deps.clock.now().toISOString();
-    const result = transferResultBody({ checkId, tx, legs, composite, patterns, outcome: judged, policy: STANDARD_POLICY, pricing, checkedAt });
+    const result = transferResultBody({
+      checkId,
+      tx,
+      legs,
+      composite,
+      patterns,
+      outcome: judged,
+      policy: STANDARD_POLICY,
+      pricing,
+      checkedAt,
+    });
     outcome = { type: 'CompleteTransferCheck', result, alerts: judged.alerts, at: checkedAt };
   } catch (error) {
     outcome = { type: 'FailTransferCheck', ...failureOf(error), at: deps.clock.now().toISOString() };

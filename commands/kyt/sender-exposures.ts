@@ -15,11 +15,20 @@ type ExposureDeps = Pick<TransferCheckDeps, 'intel' | 'transfers' | 'monotonicNo
  * unattributed senders are traced: an attributed sender is what it is (a sanctioned address, an
  * exchange whose funds are pooled), the same stop rule as the search itself.
  */
-async function indirectExposure(deps: ExposureDeps, address: string, chain: Chain): Promise<{ indirect: IndirectCategory[]; graph: GraphCoverage }> {
+async function indirectExposure(
+  deps: ExposureDeps,
+  address: string,
+  chain: Chain,
+): Promise<{ indirect: IndirectCategory[]; graph: GraphCoverage }> {
   const network = screeningNetworkOf(chain);
   if (!deps.transfers || !network) return { indirect: [], graph: 'not_available' };
-  const outcome = await runTier(3, { intel: deps.intel, transfers: deps.transfers, now: deps.monotonicNow }, { address, network, budget: KYT_EXPOSURE_BUDGET });
-  if (outcome.tier !== 3 || !outcome.applied || !outcome.exposure) return { indirect: [], graph: outcome.tier === 3 && outcome.reason === 'service_address' ? 'not_available' : 'no_history' };
+  const outcome = await runTier(
+    3,
+    { intel: deps.intel, transfers: deps.transfers, now: deps.monotonicNow },
+    { address, network, budget: KYT_EXPOSURE_BUDGET },
+  );
+  if (outcome.tier !== 3 || !outcome.applied || !outcome.exposure)
+    return { indirect: [], graph: outcome.tier === 3 && outcome.reason === 'service_address' ? 'not_available' : 'no_history' };
   const exposure = outcome.exposure;
   return {
     indirect: exposure.categories.map((c) => ({ slug: c.slug, share: c.share, hops: c.minHops })),

@@ -41,12 +41,15 @@ describe('the reaper and transfer checks', () => {
   it('fails a transfer check still running after 15 minutes, and only then, once', async () => {
     const checkId = uuidIds.newId();
     const decoder = { chains: () => ['ETH' as const], decode: () => Promise.reject(new Error('never called')) };
-    await requestTransferCheck({ ...deps, decoder }, {
-      checkId,
-      chain: 'ETH',
-      txHash: `0x${'7'.repeat(64)}`,
-      requester: { channel: 'x402', payer: null },
-    });
+    await requestTransferCheck(
+      { ...deps, decoder },
+      {
+        checkId,
+        chain: 'ETH',
+        txHash: `0x${'7'.repeat(64)}`,
+        requester: { channel: 'x402', payer: null },
+      },
+    );
     const index = createRunningJobsIndex();
     for await (const event of store.read(transferCheckStream(checkId))) index.apply(event);
     expect(index.running()).toEqual([{ kind: 'transfer_check', id: checkId, requestedAt: new Date(T0).toISOString() }]);

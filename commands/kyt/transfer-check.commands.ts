@@ -21,7 +21,8 @@ export const transferResultUrl = (checkId: string): string => `/v2/transfer/${ch
 export async function subgroupOf(deps: CommandDeps, userId: string): Promise<string> {
   const { state } = await deps.executor.load(accountStream(userId), accountDecider);
   const subgroupId = state.memberships[0]?.subgroupId;
-  if (!subgroupId) throw fail('kyt_requires_subgroup', 'the transfer check needs an organization: this key belongs to a user without a subgroup');
+  if (!subgroupId)
+    throw fail('kyt_requires_subgroup', 'the transfer check needs an organization: this key belongs to a user without a subgroup');
   return subgroupId;
 }
 
@@ -30,7 +31,8 @@ export async function requestTransferCheck(
   deps: CommandDeps & { readonly decoder: TransactionDecoder },
   input: { checkId: string; chain: Chain; txHash: string; requester: Requester },
 ): Promise<void> {
-  if (!deps.decoder.chains().includes(input.chain)) throw fail('backend_unavailable', `this service has no endpoint configured for ${input.chain}`);
+  if (!deps.decoder.chains().includes(input.chain))
+    throw fail('backend_unavailable', `this service has no endpoint configured for ${input.chain}`);
   await deps.executor.execute(
     transferCheckStream(input.checkId),
     transferCheckDecider,
@@ -85,5 +87,10 @@ export async function timeOutTransferCheck(deps: CommandDeps, checkId: string, a
 
 /** Waits until the check is no longer running or `waitMs` passed (woken by its stream, re-read on the clock). */
 export async function awaitTransferCheck(deps: CommandDeps, checkId: string, waitMs: number): Promise<TransferCheckState> {
-  return waitForStream(deps, { streamId: transferCheckStream(checkId), read: () => loadTransferCheck(deps, checkId), done: (s) => s.status !== 'running', waitMs });
+  return waitForStream(deps, {
+    streamId: transferCheckStream(checkId),
+    read: () => loadTransferCheck(deps, checkId),
+    done: (s) => s.status !== 'running',
+    waitMs,
+  });
 }

@@ -22,12 +22,20 @@ export async function valueLegs(
   const legs = await Promise.all(
     tx.legs.map(async (leg): Promise<ValuedLeg> => {
       const listed = leg.token !== null && network ? deps.intel.lookup(leg.token, network).token : null;
-      const enriched: TransferLeg = { ...leg, decimals: leg.decimals ?? listed?.decimals ?? null, symbol: leg.symbol ?? listed?.symbol ?? null };
+      const enriched: TransferLeg = {
+        ...leg,
+        decimals: leg.decimals ?? listed?.decimals ?? null,
+        symbol: leg.symbol ?? listed?.symbol ?? null,
+      };
       const listedSymbol = listed && !listed.tags.includes('spam') ? listed.symbol : null;
       const quote = await deps.prices.quote({ network: tx.chain, token: leg.token, listedSymbol }, at);
       if (!quote || enriched.decimals === null) return { ...enriched, usdMicros: null };
       used.set(`${quote.source}|${quote.asOf}`, { source: quote.source, asOf: quote.asOf });
-      return { ...enriched, symbol: enriched.symbol ?? quote.symbol, usdMicros: valueInMicros(BigInt(leg.amount), enriched.decimals, quote) };
+      return {
+        ...enriched,
+        symbol: enriched.symbol ?? quote.symbol,
+        usdMicros: valueInMicros(BigInt(leg.amount), enriched.decimals, quote),
+      };
     }),
   );
   return { legs, pricing: [...used.values()].sort((a, b) => (a.source + a.asOf < b.source + b.asOf ? -1 : 1)) };

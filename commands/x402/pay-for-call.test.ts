@@ -19,7 +19,11 @@ import { payForCall, type PaidCall, type X402Deps } from './pay-for-call.js';
  * The pipeline over the file event store, with the Facilitator port scripted: what the chain would answer
  * is the input here (the real local facilitator on anvil is exercised by the e2e suites).
  */
-const terms: X402Terms = { network: X402_NETWORKS['base-sepolia'], payTo: madeUpEvmAddress('pipeline-payee') as `0x${string}`, maxTimeoutSeconds: 300 };
+const terms: X402Terms = {
+  network: X402_NETWORKS['base-sepolia'],
+  payTo: madeUpEvmAddress('pipeline-payee') as `0x${string}`,
+  maxTimeoutSeconds: 300,
+};
 const payer = privateKeyToAccount(generatePrivateKey());
 const TX = `0x${'ef'.repeat(32)}`;
 
@@ -32,7 +36,10 @@ function scripted(answers: { verify?: () => Promise<FacilitatorVerifyResponse>; 
   const calls = { verify: 0, settle: 0 };
   const facilitator: Facilitator = {
     verify: async () => (calls.verify++, answers.verify ? answers.verify() : { isValid: true }),
-    settle: async () => (calls.settle++, answers.settle ? answers.settle() : { success: true, transaction: TX, network: terms.network.caip2 }),
+    settle: async () => (
+      calls.settle++,
+      answers.settle ? answers.settle() : { success: true, transaction: TX, network: terms.network.caip2 }
+    ),
     supported: async () => ({ kinds: [] }),
   };
   return { facilitator, calls };
@@ -46,7 +53,16 @@ async function processOn(facilitator: Facilitator, store?: EventStore): Promise<
     stores.push(store);
   }
   const clock = { now: () => new Date() };
-  return { store, executor: createCommandExecutor({ store, clock, ids: uuidIds }), clock, ids: uuidIds, random: cryptoRandom, bootId: uuidIds.newId(), facilitator, terms };
+  return {
+    store,
+    executor: createCommandExecutor({ store, clock, ids: uuidIds }),
+    clock,
+    ids: uuidIds,
+    random: cryptoRandom,
+    bootId: uuidIds.newId(),
+    facilitator,
+    terms,
+  };
 }
 
 const call = async (overrides: Partial<PaidCall<{ status: number }>> = {}): Promise<PaidCall<{ status: number }>> => ({
@@ -85,7 +101,9 @@ describe('payForCall: settle first, then serve', () => {
   });
 
   it('a refusal by the facilitator is its spec code; nothing is settled and the backend never runs', async () => {
-    const { facilitator, calls } = scripted({ verify: async () => ({ isValid: false, invalidReason: 'invalid_exact_evm_insufficient_balance' }) });
+    const { facilitator, calls } = scripted({
+      verify: async () => ({ isValid: false, invalidReason: 'invalid_exact_evm_insufficient_balance' }),
+    });
     const deps = await processOn(facilitator);
     let ran = false;
     expect(await codeOf(payForCall(deps, await call({ run: async () => ((ran = true), { status: 200 }) })))).toBe('payment_invalid');
@@ -110,7 +128,14 @@ describe('payForCall: settle first, then serve', () => {
   });
 
   it('a settlement refused on chain answers with its receipt (success: false); the backend never runs', async () => {
-    const { facilitator } = scripted({ settle: async () => ({ success: false, errorReason: 'invalid_exact_evm_transaction_failed', transaction: TX, network: 'eip155:84532' }) });
+    const { facilitator } = scripted({
+      settle: async () => ({
+        success: false,
+        errorReason: 'invalid_exact_evm_transaction_failed',
+        transaction: TX,
+        network: 'eip155:84532',
+      }),
+    });
     const deps = await processOn(facilitator);
     const error = await payForCall(deps, await call()).catch((e: unknown) => e);
     expect(isServiceError(error) && error.code).toBe('payment_invalid');
@@ -124,7 +149,9 @@ describe('payForCall: settle first, then serve', () => {
     expect(await codeOf(payForCall(a, await call()))).toBe('backend_unavailable');
     expect(await eventTypes(a.store)).toEqual(['PaymentReserved', 'PaymentFailed']);
 
-    const after = scripted({ settle: async () => Promise.reject(fail('backend_unavailable', 'receipt timeout', { broadcast: true, transaction: TX })) });
+    const after = scripted({
+      settle: async () => Promise.reject(fail('backend_unavailable', 'receipt timeout', { broadcast: true, transaction: TX })),
+    });
     const b = await processOn(after.facilitator);
     const error = await payForCall(b, await call()).catch((e: unknown) => e);
     expect(isServiceError(error) && error.message).toMatch(/outcome is unknown.*reconciliation/);
@@ -144,14 +171,26 @@ describe('payForCall: one payment per subject', () => {
   it('a second paid call for a paid subject is served without settling its proof', async () => {
     const { facilitator, calls } = scripted();
     const deps = await processOn(facilitator);
-    const first = await payForCall(deps, await call({ product: 'check_transfer', subject: 'ETH:0xfeed', payment: await signPayment(payer, terms, { priceMicros: 500_000 }) }));
-    const second = await payForCall(deps, await call({ product: 'check_transfer', subject: 'ETH:0xfeed', payment: await signPayment(payer, terms, { priceMicros: 500_000 }) }));
+    const first = await payForCall(
+      deps,
+      await call({ product: 'check_transfer', subject: 'ETH:0xfeed', payment: await signPayment(payer, terms, { priceMicros: 500_000 }) }),
+    );
+    const second = await payForCall(
+      deps,
+      await call({ product: 'check_transfer', subject: 'ETH:0xfeed', payment: await signPayment(payer, terms, { priceMicros: 500_000 }) }),
+    );
     expect(first.receipt?.success).toBe(true);
     expect(second.receipt).toBeNull();
     expect(calls.settle).toBe(1);
     expect((await eventTypes(deps.store)).filter((t) => t.startsWith('Payment') || t.startsWith('Paid'))).toEqual([
-      'PaymentReserved', 'PaidSubjectClaimed', 'PaymentSettled', 'PaidSubjectConfirmed', 'PaidCallServed',
-      'PaymentReserved', 'PaymentWaived', 'PaidCallServed',
+      'PaymentReserved',
+      'PaidSubjectClaimed',
+      'PaymentSettled',
+      'PaidSubjectConfirmed',
+      'PaidCallServed',
+      'PaymentReserved',
+      'PaymentWaived',
+      'PaidCallServed',
     ]);
   });
 
@@ -159,7 +198,9 @@ describe('payForCall: one payment per subject', () => {
     const { facilitator, calls } = scripted();
     const deps = await processOn(facilitator);
     const payments = await Promise.all(Array.from({ length: 5 }, () => signPayment(payer, terms, { priceMicros: 500_000 })));
-    const outcomes = await Promise.all(payments.map(async (payment) => payForCall(deps, await call({ product: 'check_transfer', subject: 'ETH:0xbeef', payment }))));
+    const outcomes = await Promise.all(
+      payments.map(async (payment) => payForCall(deps, await call({ product: 'check_transfer', subject: 'ETH:0xbeef', payment }))),
+    );
     expect(calls.settle).toBe(1);
     expect(outcomes.filter((o) => o.receipt !== null)).toHaveLength(1);
   });
@@ -169,12 +210,15 @@ describe('payForCall: one payment per subject', () => {
     const { facilitator, calls } = scripted({
       settle: async () =>
         failNext
-          ? ((failNext = false), { success: false, errorReason: 'invalid_exact_evm_insufficient_balance', transaction: '', network: 'eip155:84532' })
+          ? ((failNext = false),
+            { success: false, errorReason: 'invalid_exact_evm_insufficient_balance', transaction: '', network: 'eip155:84532' })
           : { success: true, transaction: TX, network: 'eip155:84532' },
     });
     const deps = await processOn(facilitator);
     const subject = { product: 'check_transfer' as const, subject: 'ETH:0xcafe' };
-    expect(await codeOf(payForCall(deps, await call({ ...subject, payment: await signPayment(payer, terms, { priceMicros: 500_000 }) })))).toBe('payment_invalid');
+    expect(
+      await codeOf(payForCall(deps, await call({ ...subject, payment: await signPayment(payer, terms, { priceMicros: 500_000 }) }))),
+    ).toBe('payment_invalid');
     const next = await payForCall(deps, await call({ ...subject, payment: await signPayment(payer, terms, { priceMicros: 500_000 }) }));
     expect(next.receipt?.success).toBe(true);
     expect(calls.settle).toBe(2);

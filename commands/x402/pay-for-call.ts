@@ -58,11 +58,23 @@ export interface PaidCallResult<Result> {
  *    answers `backend_unavailable` (502) or `service_internal_error` (500), with the receipt.
  * Every outcome is an event on the payment's stream, for accounting and reconciliation.
  */
-export async function payForCall<Result extends { status: number }>(deps: X402Deps, call: PaidCall<Result>): Promise<PaidCallResult<Result>> {
+export async function payForCall<Result extends { status: number }>(
+  deps: X402Deps,
+  call: PaidCall<Result>,
+): Promise<PaidCallResult<Result>> {
   const now = () => deps.clock.now().toISOString();
   const priceMicros = PRODUCTS[call.product].priceMicros;
-  const verified = await verifyPaymentLocally(call.payment, { terms: deps.terms, priceMicros, nowSeconds: Math.floor(deps.clock.now().getTime() / 1000) });
-  const stream = paymentStream({ chainId: deps.terms.network.chainId, asset: deps.terms.network.asset, payer: verified.payer, nonce: verified.authorization.nonce });
+  const verified = await verifyPaymentLocally(call.payment, {
+    terms: deps.terms,
+    priceMicros,
+    nowSeconds: Math.floor(deps.clock.now().getTime() / 1000),
+  });
+  const stream = paymentStream({
+    chainId: deps.terms.network.chainId,
+    asset: deps.terms.network.asset,
+    payer: verified.payer,
+    nonce: verified.authorization.nonce,
+  });
   const record = (command: PaymentCommand) =>
     deps.executor.execute(stream, paymentDecider, command, { commandId: `x402:${call.callId}:${command.type}` });
 
@@ -80,7 +92,13 @@ export async function payForCall<Result extends { status: number }>(deps: X402De
   });
   if (!verdict.isValid) {
     const reason = verdict.invalidReason ?? 'invalid';
-    throw await refuse('verify', paymentCodeForReason(reason), reason, null, `the payment was refused: ${verdict.invalidMessage ?? reason}`);
+    throw await refuse(
+      'verify',
+      paymentCodeForReason(reason),
+      reason,
+      null,
+      `the payment was refused: ${verdict.invalidMessage ?? reason}`,
+    );
   }
 
   const holder = call.subject ? await claimSubject(deps, call, now()) : call.callId;
@@ -124,12 +142,23 @@ async function settle(
     const details = isServiceError(error) ? (error.details ?? {}) : {};
     const transaction = typeof details.transaction === 'string' ? details.transaction : null;
     if (details.broadcast === false) {
-      await record({ type: 'RecordFailure', callId: call.callId, stage: 'settle', code: 'backend_unavailable', reason: errorText(error), transaction, at: now() });
+      await record({
+        type: 'RecordFailure',
+        callId: call.callId,
+        stage: 'settle',
+        code: 'backend_unavailable',
+        reason: errorText(error),
+        transaction,
+        at: now(),
+      });
       await release();
       throw fail('backend_unavailable', 'the payment network is unreachable; nothing was charged');
     }
     await record({ type: 'RecordUncertainSettlement', callId: call.callId, reason: errorText(error), transaction, at: now() });
-    throw fail('backend_unavailable', `the settlement's outcome is unknown${transaction ? ` (transaction ${transaction})` : ''}; it is recorded for reconciliation`);
+    throw fail(
+      'backend_unavailable',
+      `the settlement's outcome is unknown${transaction ? ` (transaction ${transaction})` : ''}; it is recorded for reconciliation`,
+    );
   }
   const receipt: SettlementResponse = {
     success: settled.success,
@@ -140,7 +169,15 @@ async function settle(
   };
   if (!settled.success) {
     const reason = settled.errorReason ?? 'settlement_failed';
-    await record({ type: 'RecordFailure', callId: call.callId, stage: 'settle', code: paymentCodeForReason(reason), reason, transaction: settled.transaction || null, at: now() });
+    await record({
+      type: 'RecordFailure',
+      callId: call.callId,
+      stage: 'settle',
+      code: paymentCodeForReason(reason),
+      reason,
+      transaction: settled.transaction || null,
+      at: now(),
+    });
     await release();
     throw fail(paymentCodeForReason(reason), `the payment could not be settled: ${settled.errorMessage ?? reason}`, { receipt });
   }
@@ -174,8 +211,17 @@ async function runBackend<Result extends { status: number }>(
     const code: ErrorCode = isServiceError(error) && PUBLIC_BACKEND_FAILURES.has(error.code) ? error.code : 'service_internal_error';
     await record({ type: 'RecordBackendFailure', callId: call.callId, code, at: at() });
     const paid = receipt ? `after the payment was settled (transaction ${receipt.transaction})` : 'for an already paid call';
-    const what = code === 'backend_unavailable' ? 'the screening backend is unreachable' : code === 'service_internal_error' ? 'the call failed' : (error as Error).message;
-    throw fail(code, `${what} ${paid}; the payment is recorded for reconciliation and is not refunded automatically`, receipt ? { receipt } : undefined);
+    const what =
+      code === 'backend_unavailable'
+        ? 'the screening backend is unreachable'
+        : code === 'service_internal_error'
+          ? 'the call failed'
+          : (error as Error).message;
+    throw fail(
+      code,
+      `${what} ${paid}; the payment is recorded for reconciliation and is not refunded automatically`,
+      receipt ? { receipt } : undefined,
+    );
   }
   await record({ type: 'RecordServed', callId: call.callId, status: result.status, at: at() });
   return result;

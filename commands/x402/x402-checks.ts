@@ -22,7 +22,10 @@ export type X402CheckOutcome =
   | { readonly kind: 'running'; readonly checkId: string; readonly requestedAt: string }
   | { readonly kind: 'completed'; readonly result: FullCheckResult };
 
-export async function startX402AddressCheck(deps: CommandDeps, input: { checkId: string; address: string; network: Network; budget: ExposureBudget }): Promise<void> {
+export async function startX402AddressCheck(
+  deps: CommandDeps,
+  input: { checkId: string; address: string; network: Network; budget: ExposureBudget },
+): Promise<void> {
   await requestAddressCheck(deps, { ...input, owner: { channel: 'x402', ownerId: input.checkId, keyId: null } });
 }
 
@@ -42,7 +45,10 @@ export async function x402AddressCheckOutcome(deps: CommandDeps, checkId: string
   if (!request || request.owner.channel !== 'x402' || request.owner.ownerId !== checkId) throw fail('not_found', 'no such check');
   if (state.status === 'completed' && state.result) return { kind: 'completed', result: state.result };
   if (state.status === 'failed' || state.status === 'failed_timeout') {
-    throw fail('backend_unavailable', `the check failed (${state.status === 'failed_timeout' ? 'not finished within 15 minutes' : (state.failure?.error ?? 'pipeline error')})`);
+    throw fail(
+      'backend_unavailable',
+      `the check failed (${state.status === 'failed_timeout' ? 'not finished within 15 minutes' : (state.failure?.error ?? 'pipeline error')})`,
+    );
   }
   return { kind: 'running', checkId, requestedAt: request.requestedAt };
 }

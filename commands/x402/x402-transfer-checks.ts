@@ -28,7 +28,8 @@ export async function assertTransferMined(deps: TransferCheckDeps, target: { cha
   } catch (error) {
     if (!isServiceError(error)) throw error;
     const unpaid = 'nothing was charged and the proof was not used';
-    if (error.code === 'tx_not_found') throw fail('tx_not_found', `${error.message}: ${unpaid}; send it again once the transaction is mined`);
+    if (error.code === 'tx_not_found')
+      throw fail('tx_not_found', `${error.message}: ${unpaid}; send it again once the transaction is mined`);
     throw fail(error.code, `${error.message}; ${unpaid}`);
   }
 }
@@ -39,7 +40,10 @@ export async function assertTransferMined(deps: TransferCheckDeps, target: { cha
  * tx_hash)"), so a later request runs it again under an id derived from `paidBy` (at most
  * MAX_TRANSFER_RERUNS times), free of charge.
  */
-export async function startX402TransferCheck(deps: TransferCheckDeps, input: { paidBy: string; chain: Chain; txHash: string }): Promise<string> {
+export async function startX402TransferCheck(
+  deps: TransferCheckDeps,
+  input: { paidBy: string; chain: Chain; txHash: string },
+): Promise<string> {
   let checkId = input.paidBy;
   for (let rerun = 0; ; rerun++) {
     const state = await loadTransferCheck(deps, checkId);
@@ -64,6 +68,9 @@ export async function x402TransferOutcome(deps: TransferCheckDeps, checkId: stri
   if (state.status === 'completed' && state.result) return { kind: 'completed', result: state.result };
   const why = state.status === 'failed_timeout' ? 'it did not finish within 15 minutes' : (state.failure?.message ?? 'pipeline error');
   // the transaction's own facts (gone after a reorg, unreadable) are not the backend's fault
-  const code = state.status === 'failed' && (state.failure?.code === 'tx_not_found' || state.failure?.code === 'tx_decode_failed') ? state.failure.code : 'backend_unavailable';
+  const code =
+    state.status === 'failed' && (state.failure?.code === 'tx_not_found' || state.failure?.code === 'tx_decode_failed')
+      ? state.failure.code
+      : 'backend_unavailable';
   throw fail(code, `the transfer check failed: ${why}`);
 }

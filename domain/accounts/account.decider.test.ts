@@ -27,7 +27,10 @@ describe('account decider', () => {
   it('opens an account once; opening again decides nothing', () => {
     const state = spec.given([]).when(open).then([opened]);
     expect(state).toMatchObject({ opened: true, userId: 'u1', email: 'a@example.test' });
-    spec.given([opened]).when({ ...open, email: 'other@example.test' }).thenNothingHappened();
+    spec
+      .given([opened])
+      .when({ ...open, email: 'other@example.test' })
+      .thenNothingHappened();
   });
 
   it('refuses every other command on an account that was never opened with not_found', () => {
@@ -42,19 +45,34 @@ describe('account decider', () => {
   });
 
   it('joins a subgroup; the same subgroup and role again decides nothing; another role replaces the membership', () => {
-    const state = spec.given([opened]).when(join('sg-1')).then([joined('sg-1')]);
+    const state = spec
+      .given([opened])
+      .when(join('sg-1'))
+      .then([joined('sg-1')]);
     expect(state.memberships).toHaveLength(1);
-    spec.given([opened, joined('sg-1')]).when(join('sg-1')).thenNothingHappened();
-    const promoted = spec.given([opened, joined('sg-1')]).when(join('sg-1', 'group_admin')).then([joined('sg-1', 'group_admin')]);
+    spec
+      .given([opened, joined('sg-1')])
+      .when(join('sg-1'))
+      .thenNothingHappened();
+    const promoted = spec
+      .given([opened, joined('sg-1')])
+      .when(join('sg-1', 'group_admin'))
+      .then([joined('sg-1', 'group_admin')]);
     expect(promoted.memberships).toEqual([
       { organizationId: 'org-1', organizationName: 'Org', subgroupId: 'sg-1', subgroupName: 'Team sg-1', role: 'group_admin' },
     ]);
-    const two = spec.given([opened, joined('sg-1')]).when(join('sg-2')).then([joined('sg-2')]);
+    const two = spec
+      .given([opened, joined('sg-1')])
+      .when(join('sg-2'))
+      .then([joined('sg-2')]);
     expect(two.memberships.map((m) => m.subgroupId)).toEqual(['sg-1', 'sg-2']);
   });
 
   it('granting inspect entitles providers and selects them all when nothing was selected yet', () => {
-    const state = spec.given([opened]).when({ type: 'GrantInspect', providers: ['p1', 'p2'], at: T }).then([granted(['p1', 'p2'])]);
+    const state = spec
+      .given([opened])
+      .when({ type: 'GrantInspect', providers: ['p1', 'p2'], at: T })
+      .then([granted(['p1', 'p2'])]);
     expect(state).toMatchObject({ inspectProviders: ['p1', 'p2'], selectedProviders: ['p1', 'p2'] });
     const kept = spec
       .given([opened, granted(['p1', 'p2']), { type: 'ProvidersSelected', data: { providers: ['p2'], at: T } }])
@@ -88,9 +106,15 @@ describe('account decider', () => {
   });
 
   it('grants super admin once', () => {
-    const state = spec.given([opened]).when({ type: 'GrantSuperAdmin', at: T }).then([{ type: 'SuperAdminGranted', data: { at: T } }]);
+    const state = spec
+      .given([opened])
+      .when({ type: 'GrantSuperAdmin', at: T })
+      .then([{ type: 'SuperAdminGranted', data: { at: T } }]);
     expect(state.superAdmin).toBe(true);
-    spec.given([opened, { type: 'SuperAdminGranted', data: { at: T } }]).when({ type: 'GrantSuperAdmin', at: T }).thenNothingHappened();
+    spec
+      .given([opened, { type: 'SuperAdminGranted', data: { at: T } }])
+      .when({ type: 'GrantSuperAdmin', at: T })
+      .thenNothingHappened();
   });
 
   it('sets (and replaces) the password hash', () => {

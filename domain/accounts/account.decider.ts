@@ -58,7 +58,9 @@ export function decideAccount(command: AccountCommand, state: AccountState): Acc
   switch (command.type) {
     case 'OpenAccount':
       if (state.opened) return [];
-      return [{ type: 'AccountOpened', data: { userId: command.userId, email: command.email, displayName: command.displayName, at: command.at } }];
+      return [
+        { type: 'AccountOpened', data: { userId: command.userId, email: command.email, displayName: command.displayName, at: command.at } },
+      ];
     case 'JoinOrganization': {
       requireOpen(state);
       const { type: _t, ...data } = command;
@@ -69,7 +71,10 @@ export function decideAccount(command: AccountCommand, state: AccountState): Acc
       requireOpen(state);
       const unknown = command.catalog ? command.providers.filter((p) => !present(command.catalog, 'command.catalog').includes(p)) : [];
       if (unknown.length > 0) {
-        throw fail('bad_request', `unknown inspect provider ${unknown.map((p) => JSON.stringify(p)).join(', ')}; this service has ${present(command.catalog, 'command.catalog').join(', ')}`);
+        throw fail(
+          'bad_request',
+          `unknown inspect provider ${unknown.map((p) => JSON.stringify(p)).join(', ')}; this service has ${present(command.catalog, 'command.catalog').join(', ')}`,
+        );
       }
       const providers = [...new Set(command.providers)];
       return [{ type: 'EntitlementGranted', data: { entitlement: 'inspect', providers, at: command.at } }];
@@ -106,7 +111,6 @@ export function evolveAccount(state: AccountState, event: AccountEvent): Account
       return { ...state, passwordHash: event.data.passwordHash };
   }
 }
-
 
 export const accountDecider: Decider<AccountCommand, AccountEvent, AccountState> = {
   decide: decideAccount,

@@ -16,19 +16,34 @@ const claimed = (userId: string): EmailClaimEvent => ({ type: 'EmailClaimed', da
 
 describe('email claim decider (one account per email)', () => {
   it('the first account claims the address, normalized', () => {
-    spec.given([]).when(claim('u1')).then([claimed('u1')]);
+    spec
+      .given([])
+      .when(claim('u1'))
+      .then([claimed('u1')]);
   });
 
   it('the same account claiming again (a retried open) decides nothing', () => {
-    spec.given([claimed('u1')]).when(claim('u1', 'ops@example.test')).thenNothingHappened();
+    spec
+      .given([claimed('u1')])
+      .when(claim('u1', 'ops@example.test'))
+      .thenNothingHappened();
   });
 
   it('another account is refused with email_taken, naming the owner', () => {
-    spec.given([claimed('u1')]).when(claim('u2', 'OPS@example.test')).thenThrows('email_taken', { userId: 'u1' });
+    spec
+      .given([claimed('u1')])
+      .when(claim('u2', 'OPS@example.test'))
+      .thenThrows('email_taken', { userId: 'u1' });
   });
 
   it('an account of an older data directory (no claim, known to the read model) keeps its address', () => {
-    spec.given([]).when(claim('u2', 'ops@example.test', 'u-old')).thenThrows('email_taken', { userId: 'u-old' });
-    spec.given([]).when(claim('u-old', 'ops@example.test', 'u-old')).then([claimed('u-old')]);
+    spec
+      .given([])
+      .when(claim('u2', 'ops@example.test', 'u-old'))
+      .thenThrows('email_taken', { userId: 'u-old' });
+    spec
+      .given([])
+      .when(claim('u-old', 'ops@example.test', 'u-old'))
+      .then([claimed('u-old')]);
   });
 });

@@ -20,7 +20,8 @@ export function decideEmailClaim(command: EmailClaimCommand, state: EmailClaimSt
   const owner = state.owner ?? command.knownOwner;
   // Claiming again for the same account (a retried open) changes nothing.
   if (state.owner === command.userId) return [];
-  if (owner !== null && owner !== command.userId) throw fail('email_taken', `an account with the email ${email} already exists`, { userId: owner });
+  if (owner !== null && owner !== command.userId)
+    throw fail('email_taken', `an account with the email ${email} already exists`, { userId: owner });
   return [{ type: 'EmailClaimed', data: { email, userId: command.userId, at: command.at } }];
 }
 

@@ -55,7 +55,10 @@ export const missingTiers = (state: AddressCheckState): Tier[] => TIERS.filter((
 function decide(command: AddressCheckCommand, state: AddressCheckState): AddressCheckEvent[] {
   if (command.type === 'Request') {
     if (state.request) {
-      const same = state.request.address === command.address && state.request.network === command.network && state.request.owner.ownerId === command.owner.ownerId;
+      const same =
+        state.request.address === command.address &&
+        state.request.network === command.network &&
+        state.request.owner.ownerId === command.owner.ownerId;
       if (same) return [];
       throw fail('invalid_state', `check ${command.checkId} already exists for another request`);
     }
@@ -70,7 +73,10 @@ function decide(command: AddressCheckCommand, state: AddressCheckState): Address
     case 'RecordTierFailure': {
       if (state.status !== 'running' || state.tiers[command.tier] !== undefined) return [];
       const attempt = (state.attempts[command.tier] ?? 0) + 1;
-      const failed: AddressCheckEvent = { type: 'TierAttemptFailed', data: { tier: command.tier, attempt, error: command.error, at: command.at } };
+      const failed: AddressCheckEvent = {
+        type: 'TierAttemptFailed',
+        data: { tier: command.tier, attempt, error: command.error, at: command.at },
+      };
       if (attempt < MAX_TIER_ATTEMPTS) return [failed];
       return [failed, { type: 'CheckFailed', data: { tier: command.tier, error: command.error, at: command.at } }];
     }
@@ -87,7 +93,10 @@ function decide(command: AddressCheckCommand, state: AddressCheckState): Address
       const payload = highRiskPayload(result);
       if (!payload || request.owner.channel !== 'v2') return [completed];
       const audience = { user_id: request.owner.ownerId };
-      return [completed, { type: WEBHOOK_EVENT_RAISED, data: { event_type: 'service.check.high_risk', audience, payload, occurred_at: command.at } }];
+      return [
+        completed,
+        { type: WEBHOOK_EVENT_RAISED, data: { event_type: 'service.check.high_risk', audience, payload, occurred_at: command.at } },
+      ];
     }
     case 'TimeOut': {
       if (state.status !== 'running') return [];
@@ -116,7 +125,11 @@ function evolve(state: AddressCheckState, event: AddressCheckEvent): AddressChec
     case 'CheckFailed':
       return { ...state, status: 'failed', failure: { tier: event.data.tier, error: event.data.error, at: event.data.at } };
     case 'CheckTimedOut':
-      return { ...state, status: 'failed_timeout', failure: { tier: null, error: 'still running after the 15-minute cap', at: event.data.at } };
+      return {
+        ...state,
+        status: 'failed_timeout',
+        failure: { tier: null, error: 'still running after the 15-minute cap', at: event.data.at },
+      };
     case 'CheckResultDelivered':
       return { ...state, delivered: { billing: event.data.billing, at: event.data.at } };
     case WEBHOOK_EVENT_RAISED:

@@ -14,7 +14,6 @@ export const checkStreams = streamFamily('check');
 export const checkStream = checkStreams.stream;
 export const CHECK_STREAM_PREFIX = checkStreams.prefix;
 
-
 const at = z.string();
 const tier = z.number().int().min(0).max(4);
 

@@ -88,7 +88,15 @@ export const fullVerdictSchema = verdictSchema.extend({
 export const fullCoverageSchema = coverageSchema.extend({
   graph_analysed: z.boolean(),
   transfer_history: z.boolean(),
-  transfer_data: z.array(z.object({ name: z.string(), transfers: z.number().int(), from: z.string().nullable(), to: z.string().nullable(), caveat: z.string().nullable() })),
+  transfer_data: z.array(
+    z.object({
+      name: z.string(),
+      transfers: z.number().int(),
+      from: z.string().nullable(),
+      to: z.string().nullable(),
+      caveat: z.string().nullable(),
+    }),
+  ),
 });
 
 export const fullCheckResultSchema = z.object({

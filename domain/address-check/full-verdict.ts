@@ -62,7 +62,9 @@ export function exposureBody(applied: boolean, reason: NotAppliedReason | null, 
     total_transfers: result?.totalTransfers ?? null,
     unattributed_pct: result ? pct(result.unattributedShare) : null,
     usd_estimated: result?.usdEstimated ?? false,
-    search: result ? { nodes: result.nodesVisited, edges: result.edgesScanned, hops: result.hopsReached, elapsed_ms: result.elapsedMs } : null,
+    search: result
+      ? { nodes: result.nodesVisited, edges: result.edgesScanned, hops: result.hopsReached, elapsed_ms: result.elapsedMs }
+      : null,
     categories: (result?.categories ?? []).map((c: CategoryExposure) => ({
       slug: c.slug,
       severity: c.severity,
@@ -100,16 +102,36 @@ function ownershipEvidence(tiers: CompletedTiers): Evidence[] {
   const rows: Evidence[] = [];
   if (tiers[0].sanctioned) {
     rows.push({
-      slug: 'sanctions', severity: 10, risk_level: 'sanctioned', relation: 'ownership', direction: 'self', tier: 0,
-      usd: null, share_pct: null, weighted_share_pct: null, hops: 0, sources: tiers[0].sdnMatch ? [tiers[0].sdnMatch.source] : [], paths: [],
+      slug: 'sanctions',
+      severity: 10,
+      risk_level: 'sanctioned',
+      relation: 'ownership',
+      direction: 'self',
+      tier: 0,
+      usd: null,
+      share_pct: null,
+      weighted_share_pct: null,
+      hops: 0,
+      sources: tiers[0].sdnMatch ? [tiers[0].sdnMatch.source] : [],
+      paths: [],
     });
   }
   for (const detail of verdict.risk_category_detail) {
     if (detail.risk_level === null || detail.risk_level === 'none' || rows.some((r) => r.slug === detail.slug)) continue;
     if (!verdict.risk_categories.includes(detail.slug)) continue;
     rows.push({
-      slug: detail.slug, severity: detail.severity, risk_level: detail.risk_level, relation: 'ownership', direction: 'self', tier: 1,
-      usd: null, share_pct: null, weighted_share_pct: null, hops: 0, sources: [...detail.sources], paths: [],
+      slug: detail.slug,
+      severity: detail.severity,
+      risk_level: detail.risk_level,
+      relation: 'ownership',
+      direction: 'self',
+      tier: 1,
+      usd: null,
+      share_pct: null,
+      weighted_share_pct: null,
+      hops: 0,
+      sources: [...detail.sources],
+      paths: [],
     });
   }
   return rows;
@@ -125,18 +147,32 @@ function decide(input: {
 }): { decision: FullCheckResult['decision']; reason: string } {
   const { own, level, tiers, driver } = input;
   if (!input.known) {
-    return { decision: 'unable', reason: 'no intelligence and no transaction history for this address on this network: unknown, not clean' };
+    return {
+      decision: 'unable',
+      reason: 'no intelligence and no transaction history for this address on this network: unknown, not clean',
+    };
   }
-  if (tiers[0].sanctioned) return { decision: 'reject', reason: `the address is on a sanctions list (${tiers[0].sdnMatch?.list ?? 'US'}: ${tiers[0].sdnMatch?.source ?? 'sanctions registry'})` };
-  if (rankOf(own) >= rankOf('high')) return { decision: 'reject', reason: `the address itself is attributed to ${input.ownSlug ?? own} (${own})` };
+  if (tiers[0].sanctioned)
+    return {
+      decision: 'reject',
+      reason: `the address is on a sanctions list (${tiers[0].sdnMatch?.list ?? 'US'}: ${tiers[0].sdnMatch?.source ?? 'sanctions registry'})`,
+    };
+  if (rankOf(own) >= rankOf('high'))
+    return { decision: 'reject', reason: `the address itself is attributed to ${input.ownSlug ?? own} (${own})` };
   const viaExposure = driver && rankOf(driver.level) >= rankOf(own) && driver.level === level;
   const exposureText = driver
     ? `${pct(driver.category.share)} % of ${driver.direction} funds trace to ${driver.category.slug} within ${driver.category.minHops} hop(s)`
     : '';
   if (rankOf(level) >= rankOf('medium')) {
-    return { decision: 'review', reason: viaExposure ? exposureText : `the address itself is attributed to ${input.ownSlug ?? own} (${own})` };
+    return {
+      decision: 'review',
+      reason: viaExposure ? exposureText : `the address itself is attributed to ${input.ownSlug ?? own} (${own})`,
+    };
   }
-  return { decision: 'accept', reason: level === 'none' ? 'no risk signal found' : `only low risk signals${viaExposure ? `: ${exposureText}` : ''}` };
+  return {
+    decision: 'accept',
+    reason: level === 'none' ? 'no risk signal found' : `only low risk signals${viaExposure ? `: ${exposureText}` : ''}`,
+  };
 }
 
 export function buildFullCheckResult(subject: CheckSubject, tiers: CompletedTiers, completedAt: string): FullCheckResult {
@@ -167,7 +203,8 @@ export function buildFullCheckResult(subject: CheckSubject, tiers: CompletedTier
     4: levelOfFindings(deepOut),
   };
   const tierHit = level === 'none' ? null : (TIERS.find((t) => tierLevels[t] === level) ?? null);
-  const driver = [...counted].sort((a, b) => rankOf(b.level) - rankOf(a.level) || b.category.weightedShare - a.category.weightedShare)[0] ?? null;
+  const driver =
+    [...counted].sort((a, b) => rankOf(b.level) - rankOf(a.level) || b.category.weightedShare - a.category.weightedShare)[0] ?? null;
   const ownSlug = screen.verdict.risk_categories[0] ?? null;
   const { decision, reason } = decide({ known, own, level, tiers, driver, ownSlug });
 

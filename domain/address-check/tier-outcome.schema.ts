@@ -32,7 +32,15 @@ export const notAppliedReasonSchema = z.enum([
 export type NotAppliedReason = z.infer<typeof notAppliedReasonSchema>;
 
 const transferDataSchema = z.object({
-  datasets: z.array(z.object({ name: z.string(), transfers: z.number().int(), from: z.string().nullable(), to: z.string().nullable(), caveat: z.string().nullable() })),
+  datasets: z.array(
+    z.object({
+      name: z.string(),
+      transfers: z.number().int(),
+      from: z.string().nullable(),
+      to: z.string().nullable(),
+      caveat: z.string().nullable(),
+    }),
+  ),
 });
 
 const activitySchema = z.object({
@@ -66,8 +74,18 @@ export const tierOutcomeSchema = z.discriminatedUnion('tier', [
     outgoing: exposureResultSchema.nullable(),
     transferData: transferDataSchema,
   }),
-  z.object({ tier: z.literal(3), applied: z.boolean(), reason: notAppliedReasonSchema.nullable(), exposure: exposureResultSchema.nullable() }),
-  z.object({ tier: z.literal(4), applied: z.boolean(), reason: notAppliedReasonSchema.nullable(), exposure: exposureResultSchema.nullable() }),
+  z.object({
+    tier: z.literal(3),
+    applied: z.boolean(),
+    reason: notAppliedReasonSchema.nullable(),
+    exposure: exposureResultSchema.nullable(),
+  }),
+  z.object({
+    tier: z.literal(4),
+    applied: z.boolean(),
+    reason: notAppliedReasonSchema.nullable(),
+    exposure: exposureResultSchema.nullable(),
+  }),
 ]);
 export type TierOutcome = z.infer<typeof tierOutcomeSchema>;
 export type TierOutcomeOf<T extends Tier> = Extract<TierOutcome, { tier: T }>;

@@ -76,14 +76,20 @@ export async function runTier(tier: Tier, deps: TierDeps, subject: TierSubject):
       // Sanctions come from the lists alone: no question to the chain.
       const screen = await addressVerdict({ intel: deps.intel }, subject);
       const sdnMatch = screen.verdict.sdn_match;
-      return { tier, sanctioned: sdnMatch !== null, sdnMatch, datasetsChecked: deps.intel.datasets().map((d) => `${d.source}@${d.version}`) };
+      return {
+        tier,
+        sanctioned: sdnMatch !== null,
+        sdnMatch,
+        datasetsChecked: deps.intel.datasets().map((d) => `${d.source}@${d.version}`),
+      };
     }
     case 1:
       return { tier, screen: await addressVerdict(deps, subject) };
     case 2: {
       const transferData = { datasets: [...(await deps.transfers.coverage(subject.network)).datasets] };
       const activity = await deps.transfers.activity(subject.address, subject.network);
-      if (!activity) return { tier, applied: false, reason: 'no_transaction_history', activity: null, incoming: null, outgoing: null, transferData };
+      if (!activity)
+        return { tier, applied: false, reason: 'no_transaction_history', activity: null, incoming: null, outgoing: null, transferData };
       const oneHop = { ...subject.budget, maxHops: 1 };
       const classify = classifierFor(deps, subject.network);
       const incoming = await search(deps, subject, 'in', oneHop, classify);

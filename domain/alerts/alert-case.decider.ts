@@ -51,11 +51,16 @@ function cleanText(text: string | undefined, what: string): string | null {
   if (text === undefined) return null;
   const trimmed = text.trim();
   if (trimmed.length === 0) return null;
-  if (trimmed.length > MAX_NOTE_LENGTH) refuse(`the ${what} is longer than ${MAX_NOTE_LENGTH} characters`, what === 'note' ? 'note' : 'text');
+  if (trimmed.length > MAX_NOTE_LENGTH)
+    refuse(`the ${what} is longer than ${MAX_NOTE_LENGTH} characters`, what === 'note' ? 'note' : 'text');
   return trimmed;
 }
 
-function statusChange(command: Extract<AlertCaseCommand, { type: 'TriageAlertCase' }>, state: AlertCaseState, alertId: string): AlertCaseEvent[] {
+function statusChange(
+  command: Extract<AlertCaseCommand, { type: 'TriageAlertCase' }>,
+  state: AlertCaseState,
+  alertId: string,
+): AlertCaseEvent[] {
   const note = cleanText(command.note, 'note');
   const to = command.status;
   if (to === undefined || to === state.status) {
@@ -73,19 +78,35 @@ function statusChange(command: Extract<AlertCaseCommand, { type: 'TriageAlertCas
   return [
     {
       type: 'AlertCaseStatusChanged',
-      data: { alertId, from: state.status, to, reason: to === 'closed' ? present(command.reason, 'command.reason') : null, note, by: command.by, at: command.at },
+      data: {
+        alertId,
+        from: state.status,
+        to,
+        reason: to === 'closed' ? present(command.reason, 'command.reason') : null,
+        note,
+        by: command.by,
+        at: command.at,
+      },
     },
   ];
 }
 
-function assignment(command: Extract<AlertCaseCommand, { type: 'TriageAlertCase' }>, state: AlertCaseState, alertId: string): AlertCaseEvent[] {
+function assignment(
+  command: Extract<AlertCaseCommand, { type: 'TriageAlertCase' }>,
+  state: AlertCaseState,
+  alertId: string,
+): AlertCaseEvent[] {
   if (command.assignee === undefined) return [];
   if (command.assignee === null) {
-    return state.assignee === null ? [] : [{ type: 'AlertCaseAssigned', data: { alertId, from: state.assignee, to: null, by: command.by, at: command.at } }];
+    return state.assignee === null
+      ? []
+      : [{ type: 'AlertCaseAssigned', data: { alertId, from: state.assignee, to: null, by: command.by, at: command.at } }];
   }
   if (!command.assignee.isMember) refuse('the assignee must be a member of the alert’s subgroup', 'assignee');
   if (state.assignee?.userId === command.assignee.actor.userId) return [];
-  return [{ type: 'AlertCaseAssigned', data: { alertId, from: state.assignee, to: command.assignee.actor, by: command.by, at: command.at } }];
+  return [
+    { type: 'AlertCaseAssigned', data: { alertId, from: state.assignee, to: command.assignee.actor, by: command.by, at: command.at } },
+  ];
 }
 
 export function decideAlertCase(command: AlertCaseCommand, state: AlertCaseState): AlertCaseEvent[] {
@@ -100,7 +121,9 @@ export function decideAlertCase(command: AlertCaseCommand, state: AlertCaseState
     if (state.commentIds.includes(command.commentId)) return [];
     const text = cleanText(command.text, 'comment') ?? refuse('the comment is empty', 'text');
     if (state.commentIds.length >= MAX_COMMENTS_PER_CASE) refuse(`a case holds at most ${MAX_COMMENTS_PER_CASE} comments`, 'text');
-    return [{ type: 'AlertCaseCommented', data: { alertId: opened.alertId, commentId: command.commentId, text, by: command.by, at: command.at } }];
+    return [
+      { type: 'AlertCaseCommented', data: { alertId: opened.alertId, commentId: command.commentId, text, by: command.by, at: command.at } },
+    ];
   }
   // Assignment first: "take it and start the review" reads in that order in the audit trail.
   return [...assignment(command, state, opened.alertId), ...statusChange(command, state, opened.alertId)];

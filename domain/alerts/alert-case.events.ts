@@ -60,7 +60,13 @@ export const alertCaseEventSchemas = {
     by: actorSchema,
     at: z.string(),
   }),
-  AlertCaseAssigned: z.object({ alertId: z.string(), from: actorSchema.nullable(), to: actorSchema.nullable(), by: actorSchema, at: z.string() }),
+  AlertCaseAssigned: z.object({
+    alertId: z.string(),
+    from: actorSchema.nullable(),
+    to: actorSchema.nullable(),
+    by: actorSchema,
+    at: z.string(),
+  }),
   AlertCaseCommented: z.object({ alertId: z.string(), commentId: z.string(), text: z.string(), by: actorSchema, at: z.string() }),
 } as const;
 

@@ -27,7 +27,12 @@ export function decideApiKey(command: ApiKeyCommand, state: ApiKeyState): ApiKey
       // Someone else's key is indistinguishable from no key: no leak of which ids exist.
       if (state.keyId === null || state.userId !== command.userId) throw fail('not_found', 'no such key');
       if (state.revoked) return [];
-      return [{ type: 'ApiKeyRevoked', data: { keyId: state.keyId, userId: state.userId, hash: present(state.hash, 'state.hash'), at: command.at } }];
+      return [
+        {
+          type: 'ApiKeyRevoked',
+          data: { keyId: state.keyId, userId: state.userId, hash: present(state.hash, 'state.hash'), at: command.at },
+        },
+      ];
   }
 }
 
@@ -39,7 +44,6 @@ export function evolveApiKey(state: ApiKeyState, event: ApiKeyEvent): ApiKeyStat
       return { ...state, revoked: true };
   }
 }
-
 
 export const apiKeyDecider: Decider<ApiKeyCommand, ApiKeyEvent, ApiKeyState> = {
   decide: decideApiKey,

@@ -16,7 +16,10 @@ const stored = (type: string, data: unknown): RecordedEvent => ({
 describe('the service’s event registry', () => {
   it('reads a key’s stored HTTP response, as written before outcomes were stored, as an outcome event', () => {
     const old = stored('IdempotentResponseStored', { callId: 'call-1', status: 200, body: { ok: true }, at: '2026-11-20T10:00:00.000Z' });
-    const expected = { type: 'IdempotentOutcomeStored', data: { callId: 'call-1', result: { kind: 'recordedAnswer', code: 200, body: { ok: true } }, at: '2026-11-20T10:00:00.000Z' } };
+    const expected = {
+      type: 'IdempotentOutcomeStored',
+      data: { callId: 'call-1', result: { kind: 'recordedAnswer', code: 200, body: { ok: true } }, at: '2026-11-20T10:00:00.000Z' },
+    };
     expect(eventRegistry.parse(old)).toMatchObject(expected);
     expect(eventRegistry.upcast(old)).toMatchObject(expected);
     expect(eventRegistry.readAs('IdempotentResponseStored')).toBe('IdempotentOutcomeStored');

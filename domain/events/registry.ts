@@ -48,7 +48,10 @@ export const eventRegistry = defineEventRegistry(
     { streams: [transferCheckStreams], schemas: withoutRaised(transferCheckEventSchemas) },
     { streams: [monitorStreams], schemas: withoutRaised(monitorEventSchemas) },
     // The webhook fan-out's contract (webhook-raised.ts): appended beside the fact it reports.
-    { streams: [checkStreams, exploreStreams, transferCheckStreams, monitorStreams], schemas: { [WEBHOOK_EVENT_RAISED]: webhookEventRaisedSchema } },
+    {
+      streams: [checkStreams, exploreStreams, transferCheckStreams, monitorStreams],
+      schemas: { [WEBHOOK_EVENT_RAISED]: webhookEventRaisedSchema },
+    },
     { streams: [alertCaseStreams], schemas: alertCaseEventSchemas },
     { streams: [kytSettingsStreams], schemas: kytSettingsEventSchemas },
     { streams: [inspectStreams], schemas: inspectEventSchemas },
@@ -67,7 +70,9 @@ export const eventRegistry = defineEventRegistry(
     // the version before, e.g. `versions: { Charged: { current: 2, upcasters: { 1: chargedV1toV2 } } }`.
     versions: {},
     // Types no longer written, read as their successor: a key's stored HTTP response (before outcomes).
-    retired: { IdempotentResponseStored: { becomes: 'IdempotentOutcomeStored', schema: responseStoredV1Schema, upcast: upcastResponseStored } },
+    retired: {
+      IdempotentResponseStored: { becomes: 'IdempotentOutcomeStored', schema: responseStoredV1Schema, upcast: upcastResponseStored },
+    },
   },
 );
 

@@ -54,7 +54,13 @@ export function buildExploreReport(input: {
       found.micros += category.usdMicros;
       found.min_hops = Math.min(found.min_hops, category.minHops);
     } else {
-      merged.set(category.slug, { slug: category.slug, severity: category.severity, risk_level: category.riskLevel, micros: category.usdMicros, min_hops: category.minHops });
+      merged.set(category.slug, {
+        slug: category.slug,
+        severity: category.severity,
+        risk_level: category.riskLevel,
+        micros: category.usdMicros,
+        min_hops: category.minHops,
+      });
     }
   }
   const categories = [...merged.values()]

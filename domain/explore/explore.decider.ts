@@ -21,7 +21,15 @@ export type ExploreDirection = 'in' | 'out' | 'both';
 
 export interface ExploreState {
   status: 'none' | 'running' | 'completed' | 'failed';
-  request: { jobId: string; owner: CheckOwner; address: string; network: Network; direction: ExploreDirection; budget: ExposureBudget; requestedAt: string } | null;
+  request: {
+    jobId: string;
+    owner: CheckOwner;
+    address: string;
+    network: Network;
+    direction: ExploreDirection;
+    budget: ExposureBudget;
+    requestedAt: string;
+  } | null;
   attempts: number;
   report: ExploreReport | null;
   error: string | null;
@@ -29,7 +37,16 @@ export interface ExploreState {
 }
 
 export type ExploreCommand =
-  | { type: 'Request'; jobId: string; owner: CheckOwner; address: string; network: Network; direction: ExploreDirection; budget: ExposureBudget; at: string }
+  | {
+      type: 'Request';
+      jobId: string;
+      owner: CheckOwner;
+      address: string;
+      network: Network;
+      direction: ExploreDirection;
+      budget: ExposureBudget;
+      at: string;
+    }
   | { type: 'Complete'; reportId: string; incoming: ExposureResult | null; outgoing: ExposureResult | null; at: string }
   | { type: 'RecordFailure'; error: string; at: string }
   | { type: 'TimeOut'; at: string }
@@ -38,19 +55,33 @@ export type ExploreCommand =
 const initialState = (): ExploreState => ({ status: 'none', request: null, attempts: 0, report: null, error: null, delivered: null });
 
 /** The outcome, and beside it the webhook a V2 owner's subscriptions receive (x402 jobs are anonymous). */
-function withWebhook(state: ExploreState, outcome: ExploreEvent, webhook: Omit<Extract<ExploreEvent, { type: 'WebhookEventRaised' }>['data'], 'audience'>): ExploreEvent[] {
+function withWebhook(
+  state: ExploreState,
+  outcome: ExploreEvent,
+  webhook: Omit<Extract<ExploreEvent, { type: 'WebhookEventRaised' }>['data'], 'audience'>,
+): ExploreEvent[] {
   const owner = present(state.request, 'state.request').owner;
   if (owner.channel !== 'v2') return [outcome];
-  return [outcome, { type: WEBHOOK_EVENT_RAISED, data: { ...webhook, audience: { user_id: owner.ownerId } } as Extract<ExploreEvent, { type: 'WebhookEventRaised' }>['data'] }];
+  return [
+    outcome,
+    {
+      type: WEBHOOK_EVENT_RAISED,
+      data: { ...webhook, audience: { user_id: owner.ownerId } } as Extract<ExploreEvent, { type: 'WebhookEventRaised' }>['data'],
+    },
+  ];
 }
 
 function failed(state: ExploreState, error: string, attempts: number, at: string): ExploreEvent[] {
   const { jobId, address, network } = present(state.request, 'state.request');
-  return withWebhook(state, { type: 'ExploreFailed', data: { error, attempts, at } }, {
-    event_type: 'service.bfs.failed',
-    payload: { job_id: jobId, address, network, error },
-    occurred_at: at,
-  });
+  return withWebhook(
+    state,
+    { type: 'ExploreFailed', data: { error, attempts, at } },
+    {
+      event_type: 'service.bfs.failed',
+      payload: { job_id: jobId, address, network, error },
+      occurred_at: at,
+    },
+  );
 }
 
 function decide(command: ExploreCommand, state: ExploreState): ExploreEvent[] {
@@ -67,13 +98,27 @@ function decide(command: ExploreCommand, state: ExploreState): ExploreEvent[] {
     case 'Complete': {
       if (state.status !== 'running') return [];
       const { jobId, address, network, direction, requestedAt } = present(state.request, 'state.request');
-      const report = buildExploreReport({ jobId, reportId: command.reportId, address, network, direction, incoming: command.incoming, outgoing: command.outgoing, requestedAt, completedAt: command.at });
-      const categories = report.categories.map((c) => ({ slug: c.slug, severity: c.severity, contribution: c.contribution_usd }));
-      return withWebhook(state, { type: 'ExploreCompleted', data: { report, at: command.at } }, {
-        event_type: 'service.bfs.completed',
-        payload: { job_id: jobId, address, network, report_id: command.reportId, categories, complete: report.complete },
-        occurred_at: command.at,
+      const report = buildExploreReport({
+        jobId,
+        reportId: command.reportId,
+        address,
+        network,
+        direction,
+        incoming: command.incoming,
+        outgoing: command.outgoing,
+        requestedAt,
+        completedAt: command.at,
       });
+      const categories = report.categories.map((c) => ({ slug: c.slug, severity: c.severity, contribution: c.contribution_usd }));
+      return withWebhook(
+        state,
+        { type: 'ExploreCompleted', data: { report, at: command.at } },
+        {
+          event_type: 'service.bfs.completed',
+          payload: { job_id: jobId, address, network, report_id: command.reportId, categories, complete: report.complete },
+          occurred_at: command.at,
+        },
+      );
     }
     case 'RecordFailure': {
       if (state.status !== 'running') return [];

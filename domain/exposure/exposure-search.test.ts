@@ -24,7 +24,15 @@ const GRAPH = [
 ];
 const LABELS = labelsOf({ r: STOLEN, x: EXCHANGE, s: SANCTIONED });
 
-function search(options: { graph?: typeof GRAPH; anchor?: string; direction?: 'in' | 'out'; budget?: Partial<ExposureBudget>; labels?: typeof LABELS } = {}) {
+function search(
+  options: {
+    graph?: typeof GRAPH;
+    anchor?: string;
+    direction?: 'in' | 'out';
+    budget?: Partial<ExposureBudget>;
+    labels?: typeof LABELS;
+  } = {},
+) {
   const index = fixtureIndex(options.graph ?? GRAPH);
   let tick = 0;
   return searchExposure(
@@ -44,7 +52,15 @@ describe('breadth-first exposure search', () => {
     expect(stolen!.share).toBeCloseTo(0.3, 10);
     expect(stolen!.weightedShare).toBeCloseTo(0.3 * 0.25, 10);
     expect(stolen!.paths).toEqual([
-      { hops: 3, addresses: ['r', 'a', 'b', 'd'], usdMicros: 300e6, share: expect.closeTo(0.3, 10), label: 'Example exploiter', source: 'fixture_source', usdEstimated: false },
+      {
+        hops: 3,
+        addresses: ['r', 'a', 'b', 'd'],
+        usdMicros: 300e6,
+        share: expect.closeTo(0.3, 10),
+        label: 'Example exploiter',
+        source: 'fixture_source',
+        usdEstimated: false,
+      },
     ]);
     expect(exchange).toMatchObject({ slug: 'exchange', usdMicros: 500e6, minHops: 2 });
     expect(result.unattributedShare).toBeCloseTo(0.2, 10);

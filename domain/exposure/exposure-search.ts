@@ -152,7 +152,10 @@ export async function searchExposure(
   const totals = anchorTotals;
   const totalUsd = totals?.usdMicros ?? 0;
   const categories = aggregate(hits, (address) => routeOf(reached, anchor, address, direction), totalUsd, weighting);
-  const attributed = Math.min(1, categories.reduce((sum, c) => sum + c.share, 0));
+  const attributed = Math.min(
+    1,
+    categories.reduce((sum, c) => sum + c.share, 0),
+  );
   return {
     direction,
     complete: stoppedBy === null,
@@ -173,7 +176,7 @@ export async function searchExposure(
 /** The route of the largest part from the anchor to `address`, in the direction funds moved. */
 function routeOf(reached: Map<string, Reached>, anchor: string, address: string, direction: FlowDirection): string[] {
   const route = [address];
-  for (let at = address; at !== anchor; ) {
+  for (let at = address; at !== anchor;) {
     at = present(reached.get(at), 'a route step').parent;
     route.push(at);
   }
@@ -201,17 +204,15 @@ function aggregate(
       const first = present(group[0], 'a group member').label;
       const share = clamp01(group.reduce((sum, h) => sum + h.share, 0));
       const heaviest = [...group].sort((a, b) => b.share - a.share || a.hop - b.hop || (a.address < b.address ? -1 : 1));
-      const paths = heaviest.slice(0, PATHS_PER_CATEGORY).map(
-        (hit): ExposurePath => ({
-          hops: hit.hop,
-          addresses: route(hit.address),
-          usdMicros: usdOf(hit.share),
-          share: clamp01(hit.share),
-          label: hit.label.label,
-          source: hit.label.source,
-          usdEstimated: hit.estimated,
-        }),
-      );
+      const paths = heaviest.slice(0, PATHS_PER_CATEGORY).map((hit): ExposurePath => ({
+        hops: hit.hop,
+        addresses: route(hit.address),
+        usdMicros: usdOf(hit.share),
+        share: clamp01(hit.share),
+        label: hit.label.label,
+        source: hit.label.source,
+        usdEstimated: hit.estimated,
+      }));
       return {
         slug: first.category,
         severity: first.severity,

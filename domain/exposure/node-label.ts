@@ -26,7 +26,15 @@ export const RISK_SEVERITY_FLOOR = 4;
 
 export function labelFromIntel(intel: AddressIntel, taxonomy: Taxonomy = TAXONOMY): NodeLabel | null {
   if (intel.claims.length === 0) {
-    return intel.token === null ? null : { category: 'token', severity: 0, riskLevel: 'none', label: intel.token.name ?? intel.token.symbol, source: intel.token.listedBy[0] ?? 'token_list' };
+    return intel.token === null
+      ? null
+      : {
+          category: 'token',
+          severity: 0,
+          riskLevel: 'none',
+          label: intel.token.name ?? intel.token.symbol,
+          source: intel.token.listedBy[0] ?? 'token_list',
+        };
   }
   const consensus = computeConsensus(intel.claims, intel.sources, taxonomy);
   if (consensus.sanction) {

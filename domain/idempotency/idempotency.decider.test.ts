@@ -1,12 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { deciderSpec } from '../../test/support/decider-spec.js';
 import { fold } from '../shared/decider.js';
-import {
-  claimOutcome,
-  IDEMPOTENCY_WINDOW_MS,
-  idempotencyDecider,
-  type IdempotencyCommand,
-} from './idempotency.decider.js';
+import { claimOutcome, IDEMPOTENCY_WINDOW_MS, idempotencyDecider, type IdempotencyCommand } from './idempotency.decider.js';
 import type { IdempotencyEvent } from './idempotency.events.js';
 
 const spec = deciderSpec(idempotencyDecider);
@@ -45,29 +40,53 @@ function outcomeOf(history: IdempotencyEvent[], command: IdempotencyCommand) {
 
 describe('idempotency decider: claims', () => {
   it('the first request with a key claims it and executes under its own call id', () => {
-    spec.given([]).when(claim('call-1')).then([claimed('call-1')]);
+    spec
+      .given([])
+      .when(claim('call-1'))
+      .then([claimed('call-1')]);
     expect(outcomeOf([], claim('call-1'))).toEqual({ kind: 'execute', callId: 'call-1' });
   });
 
   it('the same key and body after StoreOutcome replays the stored outcome and decides nothing', () => {
     const history = [claimed('call-1'), stored('call-1')];
-    spec.given(history).when(claim('call-2', { at: later(60_000) })).thenNothingHappened();
+    spec
+      .given(history)
+      .when(claim('call-2', { at: later(60_000) }))
+      .thenNothingHappened();
     expect(outcomeOf(history, claim('call-2', { at: later(60_000) }))).toEqual({ kind: 'replay', stored: { kind: 'outcome', outcome } });
     // a restarted process replays too: a stored outcome is never taken over
-    spec.given(history).when(claim('call-2', { bootId: 'boot-2' })).thenNothingHappened();
+    spec
+      .given(history)
+      .when(claim('call-2', { bootId: 'boot-2' }))
+      .thenNothingHappened();
     expect(outcomeOf(history, claim('call-2', { bootId: 'boot-2' }))).toEqual({ kind: 'replay', stored: { kind: 'outcome', outcome } });
   });
 
   it('the same key with a different body (or route) is an idempotency_conflict, whether running or done', () => {
-    spec.given([claimed('call-1')]).when(claim('call-2', { requestHash: OTHER_BODY })).thenThrows('idempotency_conflict');
-    spec.given([claimed('call-1'), stored('call-1')]).when(claim('call-2', { requestHash: OTHER_BODY })).thenThrows('idempotency_conflict');
-    spec.given([claimed('call-1')]).when(claim('call-2', { route: 'POST /v2/check-transfer' })).thenThrows('idempotency_conflict');
+    spec
+      .given([claimed('call-1')])
+      .when(claim('call-2', { requestHash: OTHER_BODY }))
+      .thenThrows('idempotency_conflict');
+    spec
+      .given([claimed('call-1'), stored('call-1')])
+      .when(claim('call-2', { requestHash: OTHER_BODY }))
+      .thenThrows('idempotency_conflict');
+    spec
+      .given([claimed('call-1')])
+      .when(claim('call-2', { route: 'POST /v2/check-transfer' }))
+      .thenThrows('idempotency_conflict');
     // another boot may not take over a claim with another body either
-    spec.given([claimed('call-1')]).when(claim('call-2', { requestHash: OTHER_BODY, bootId: 'boot-2' })).thenThrows('idempotency_conflict');
+    spec
+      .given([claimed('call-1')])
+      .when(claim('call-2', { requestHash: OTHER_BODY, bootId: 'boot-2' }))
+      .thenThrows('idempotency_conflict');
   });
 
   it('a concurrent twin in the same boot gets in_progress and decides nothing', () => {
-    spec.given([claimed('call-1')]).when(claim('call-2', { at: later(5) })).thenNothingHappened();
+    spec
+      .given([claimed('call-1')])
+      .when(claim('call-2', { at: later(5) }))
+      .thenNothingHappened();
     expect(outcomeOf([claimed('call-1')], claim('call-2', { at: later(5) }))).toEqual({ kind: 'in_progress' });
   });
 
@@ -92,8 +111,14 @@ describe('idempotency decider: claims', () => {
       .then([claimed('call-2', { at: later(IDEMPOTENCY_WINDOW_MS), requestHash: OTHER_BODY })]);
     expect(outcomeOf(history, claim('call-2', { at: later(IDEMPOTENCY_WINDOW_MS) }))).toEqual({ kind: 'execute', callId: 'call-2' });
     // one millisecond before, it still replays / conflicts
-    spec.given(history).when(claim('call-2', { at: later(IDEMPOTENCY_WINDOW_MS - 1) })).thenNothingHappened();
-    spec.given(history).when(claim('call-2', { at: later(IDEMPOTENCY_WINDOW_MS - 1), requestHash: OTHER_BODY })).thenThrows('idempotency_conflict');
+    spec
+      .given(history)
+      .when(claim('call-2', { at: later(IDEMPOTENCY_WINDOW_MS - 1) }))
+      .thenNothingHappened();
+    spec
+      .given(history)
+      .when(claim('call-2', { at: later(IDEMPOTENCY_WINDOW_MS - 1), requestHash: OTHER_BODY }))
+      .thenThrows('idempotency_conflict');
     // an in-flight claim also expires (measured from the original claim, not the takeover)
     const takenOver = [claimed('call-1'), claimed('call-1', { bootId: 'boot-2', at: T0 })];
     spec
@@ -104,7 +129,10 @@ describe('idempotency decider: claims', () => {
 
   it('Release frees the key: the next claim executes with a new call id, any body', () => {
     const history = [claimed('call-1'), released('call-1')];
-    spec.given(history).when(claim('call-2', { at: later(2_000) })).then([claimed('call-2', { at: later(2_000) })]);
+    spec
+      .given(history)
+      .when(claim('call-2', { at: later(2_000) }))
+      .then([claimed('call-2', { at: later(2_000) })]);
     spec
       .given(history)
       .when(claim('call-2', { at: later(2_000), requestHash: OTHER_BODY }))
@@ -119,25 +147,46 @@ describe('idempotency decider: settling a claim', () => {
       .given([claimed('call-1')])
       .when({ type: 'StoreOutcome', callId: 'call-1', outcome, at: later(1_000) })
       .then([stored('call-1')]);
-    spec.given([claimed('call-1'), stored('call-1')]).when({ type: 'StoreOutcome', callId: 'call-1', outcome: { kind: 'other' }, at: later(2_000) }).thenNothingHappened();
+    spec
+      .given([claimed('call-1'), stored('call-1')])
+      .when({ type: 'StoreOutcome', callId: 'call-1', outcome: { kind: 'other' }, at: later(2_000) })
+      .thenNothingHappened();
   });
 
   it('StoreOutcome or Release from a call that no longer holds the key decides nothing', () => {
     spec.given([]).when({ type: 'StoreOutcome', callId: 'call-1', outcome, at: T0 }).thenNothingHappened();
-    spec.given([claimed('call-2')]).when({ type: 'StoreOutcome', callId: 'call-1', outcome, at: T0 }).thenNothingHappened();
+    spec
+      .given([claimed('call-2')])
+      .when({ type: 'StoreOutcome', callId: 'call-1', outcome, at: T0 })
+      .thenNothingHappened();
     spec.given([]).when({ type: 'Release', callId: 'call-1', at: T0 }).thenNothingHappened();
-    spec.given([claimed('call-2')]).when({ type: 'Release', callId: 'call-1', at: T0 }).thenNothingHappened();
-    spec.given([claimed('call-1'), released('call-1')]).when({ type: 'Release', callId: 'call-1', at: later(3_000) }).thenNothingHappened();
+    spec
+      .given([claimed('call-2')])
+      .when({ type: 'Release', callId: 'call-1', at: T0 })
+      .thenNothingHappened();
+    spec
+      .given([claimed('call-1'), released('call-1')])
+      .when({ type: 'Release', callId: 'call-1', at: later(3_000) })
+      .thenNothingHappened();
   });
 
   it('Release frees an unsettled claim but never erases a stored outcome', () => {
-    const state = spec.given([claimed('call-1')]).when({ type: 'Release', callId: 'call-1', at: later(1_000) }).then([released('call-1')]);
+    const state = spec
+      .given([claimed('call-1')])
+      .when({ type: 'Release', callId: 'call-1', at: later(1_000) })
+      .then([released('call-1')]);
     expect(state).toEqual({ claim: null, stored: null });
-    spec.given([claimed('call-1'), stored('call-1')]).when({ type: 'Release', callId: 'call-1', at: later(2_000) }).thenNothingHappened();
+    spec
+      .given([claimed('call-1'), stored('call-1')])
+      .when({ type: 'Release', callId: 'call-1', at: later(2_000) })
+      .thenNothingHappened();
   });
 
   it('the process that took a claim over settles it under the shared call id', () => {
     const takenOver = [claimed('call-1', { bootId: 'boot-1' }), claimed('call-1', { bootId: 'boot-2' })];
-    spec.given(takenOver).when({ type: 'StoreOutcome', callId: 'call-1', outcome, at: later(1_000) }).then([stored('call-1')]);
+    spec
+      .given(takenOver)
+      .when({ type: 'StoreOutcome', callId: 'call-1', outcome, at: later(1_000) })
+      .then([stored('call-1')]);
   });
 });

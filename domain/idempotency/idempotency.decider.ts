@@ -24,10 +24,7 @@ export interface IdempotencyState {
 export const initialIdempotencyState = (): IdempotencyState => ({ claim: null, stored: null });
 
 /** What a request holding this key should do, read from the state after its Claim command. */
-export type ClaimOutcome =
-  | { kind: 'execute'; callId: string }
-  | { kind: 'replay'; stored: StoredResult }
-  | { kind: 'in_progress' };
+export type ClaimOutcome = { kind: 'execute'; callId: string } | { kind: 'replay'; stored: StoredResult } | { kind: 'in_progress' };
 
 const expired = (claimedAt: string, now: string) => Date.parse(now) - Date.parse(claimedAt) >= IDEMPOTENCY_WINDOW_MS;
 
@@ -45,7 +42,12 @@ export function decideIdempotency(command: IdempotencyCommand, state: Idempotenc
     }
     case 'StoreOutcome':
       if (!claim || claim.callId !== command.callId || stored) return [];
-      return [{ type: 'IdempotentOutcomeStored', data: { callId: command.callId, result: { kind: 'outcome', outcome: command.outcome }, at: command.at } }];
+      return [
+        {
+          type: 'IdempotentOutcomeStored',
+          data: { callId: command.callId, result: { kind: 'outcome', outcome: command.outcome }, at: command.at },
+        },
+      ];
     case 'Release':
       if (!claim || claim.callId !== command.callId || stored) return [];
       return [{ type: 'IdempotencyClaimReleased', data: { callId: command.callId, at: command.at } }];

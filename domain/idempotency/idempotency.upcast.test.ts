@@ -4,7 +4,10 @@ import { claimOutcome, idempotencyDecider } from './idempotency.decider.js';
 import { parseIdempotencyEvent, upcastResponseStored } from './idempotency.upcast.js';
 
 const T0 = '2026-03-10T12:00:00.000Z';
-const claimedV1 = { type: 'IdempotencyKeyClaimed', data: { callId: 'call-1', route: 'POST /v2/screen', requestHash: 'h', bootId: 'boot-1', at: T0 } };
+const claimedV1 = {
+  type: 'IdempotencyKeyClaimed',
+  data: { callId: 'call-1', route: 'POST /v2/screen', requestHash: 'h', bootId: 'boot-1', at: T0 },
+};
 /** The event as a data directory written before outcomes were stored holds it (schema version 1). */
 const responseStoredV1 = {
   type: 'IdempotentResponseStored',
@@ -23,9 +26,15 @@ describe('idempotency events: version 1 (a stored HTTP answer) is read as versio
     const history = [claimedV1, responseStoredV1].map((event) => parseIdempotencyEvent(event)).filter((event) => event !== null);
     expect(history.map((event) => event.type)).toEqual(['IdempotencyKeyClaimed', 'IdempotentOutcomeStored']);
     const state = fold(idempotencyDecider, idempotencyDecider.initialState(), history);
-    const produced = idempotencyDecider.decide({ type: 'Claim', callId: 'call-2', route: 'POST /v2/screen', requestHash: 'h', bootId: 'boot-2', at: T0 }, state);
+    const produced = idempotencyDecider.decide(
+      { type: 'Claim', callId: 'call-2', route: 'POST /v2/screen', requestHash: 'h', bootId: 'boot-2', at: T0 },
+      state,
+    );
     expect(produced).toEqual([]);
-    expect(claimOutcome(produced, state)).toEqual({ kind: 'replay', stored: { kind: 'recordedAnswer', code: 200, body: responseStoredV1.data.body } });
+    expect(claimOutcome(produced, state)).toEqual({
+      kind: 'replay',
+      stored: { kind: 'recordedAnswer', code: 200, body: responseStoredV1.data.body },
+    });
   });
 
   it('an unknown type is skipped, a malformed old event is refused', () => {

@@ -11,7 +11,10 @@ export type ResponseStoredV1 = z.infer<typeof responseStoredV1Schema>;
 
 /** Version 1 → version 2: the recorded answer is kept verbatim, so its replay is what the client saw then. */
 export function upcastResponseStored(v1: ResponseStoredV1): Extract<IdempotencyEvent, { type: 'IdempotentOutcomeStored' }> {
-  return { type: 'IdempotentOutcomeStored', data: { callId: v1.callId, result: { kind: 'recordedAnswer', code: v1.status, body: v1.body }, at: v1.at } };
+  return {
+    type: 'IdempotentOutcomeStored',
+    data: { callId: v1.callId, result: { kind: 'recordedAnswer', code: v1.status, body: v1.body }, at: v1.at },
+  };
 }
 
 /** Validates a stored event of the idempotency stream, upcasting version 1; unknown types are null. */

@@ -4,12 +4,25 @@ import type { ProviderAssessment } from './provider-assessment.js';
 
 const says = (provider: string, risk_level: ProviderAssessment['risk_level'], risk_categories: string[] = []): AnsweredProvider => ({
   provider,
-  assessment: { risk_level, sanctioned: risk_level === 'sanctioned', risk_categories, signals: [], summary: `${provider} says ${risk_level}` },
+  assessment: {
+    risk_level,
+    sanctioned: risk_level === 'sanctioned',
+    risk_categories,
+    signals: [],
+    summary: `${provider} says ${risk_level}`,
+  },
 });
 
 describe('synthesized final audit', () => {
   it('three providers naming a sanctions designation: do not deal, an exchange would flag, all three agree', () => {
-    const audit = synthesizeAudit([says('service', 'sanctioned', ['sanctions']), says('provider_a', 'sanctioned', ['sanctions', 'money_laundering']), says('provider_b', 'sanctioned', ['sanctions'])], 0);
+    const audit = synthesizeAudit(
+      [
+        says('service', 'sanctioned', ['sanctions']),
+        says('provider_a', 'sanctioned', ['sanctions', 'money_laundering']),
+        says('provider_b', 'sanctioned', ['sanctions']),
+      ],
+      0,
+    );
     expect(audit).toMatchObject({
       decision: 'do_not_deal',
       can_deal: false,
@@ -27,8 +40,16 @@ describe('synthesized final audit', () => {
   });
 
   it('one sanctions hit outweighs two providers that found nothing; those two are the disagreements', () => {
-    const audit = synthesizeAudit([says('service', 'none'), says('provider_a', 'none'), says('provider_b', 'sanctioned', ['sanctions'])], 1);
-    expect(audit).toMatchObject({ decision: 'do_not_deal', providers_agreeing: 1, providers_failed: 1, reasons: ['provider_b: provider_b says sanctioned'] });
+    const audit = synthesizeAudit(
+      [says('service', 'none'), says('provider_a', 'none'), says('provider_b', 'sanctioned', ['sanctions'])],
+      1,
+    );
+    expect(audit).toMatchObject({
+      decision: 'do_not_deal',
+      providers_agreeing: 1,
+      providers_failed: 1,
+      reasons: ['provider_b: provider_b says sanctioned'],
+    });
     expect(audit.disagreements).toEqual([
       { provider: 'service', stance: 'no_signal', risk_level: 'none', risk_categories: [] },
       { provider: 'provider_a', stance: 'no_signal', risk_level: 'none', risk_categories: [] },
@@ -36,7 +57,10 @@ describe('synthesized final audit', () => {
   });
 
   it('high risk from a majority is do-not-deal; from a minority it is a review', () => {
-    expect(synthesizeAudit([says('service', 'high', ['scam']), says('provider_a', 'critical', ['ransomware']), says('provider_b', 'none')], 0).decision).toBe('do_not_deal');
+    expect(
+      synthesizeAudit([says('service', 'high', ['scam']), says('provider_a', 'critical', ['ransomware']), says('provider_b', 'none')], 0)
+        .decision,
+    ).toBe('do_not_deal');
     const minority = synthesizeAudit([says('service', 'high', ['scam']), says('provider_a', 'none'), says('provider_b', 'none')], 0);
     expect(minority).toMatchObject({ decision: 'review', can_deal: false, exchange_would_flag: true, providers_agreeing: 1 });
   });
@@ -51,7 +75,14 @@ describe('synthesized final audit', () => {
 
   it('nothing found (low is context, not a warning): deal, and every provider agrees', () => {
     const audit = synthesizeAudit([says('service', 'low', ['exchange']), says('provider_a', 'none')], 0);
-    expect(audit).toMatchObject({ decision: 'deal', can_deal: true, exchange_would_flag: false, stance: 'no_signal', providers_agreeing: 2, worst_risk_level: 'low' });
+    expect(audit).toMatchObject({
+      decision: 'deal',
+      can_deal: true,
+      exchange_would_flag: false,
+      stance: 'no_signal',
+      providers_agreeing: 2,
+      worst_risk_level: 'low',
+    });
     expect(audit.reasons[0]).toContain('not proof');
   });
 });

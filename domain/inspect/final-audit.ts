@@ -80,7 +80,8 @@ export function synthesizeAudit(answered: readonly AnsweredProvider[], failed: n
     decision,
     can_deal: decision === 'deal',
     exchange_would_flag: answered.some(
-      (a) => a.assessment.sanctioned || isSevere(a.assessment) || a.assessment.risk_categories.some((c) => EXCHANGE_ALERT_CATEGORIES.has(c)),
+      (a) =>
+        a.assessment.sanctioned || isSevere(a.assessment) || a.assessment.risk_categories.some((c) => EXCHANGE_ALERT_CATEGORIES.has(c)),
     ),
     sanctioned: answered.some((a) => a.assessment.sanctioned),
     worst_risk_level: worstLevel(answered.map((a) => a.assessment.risk_level)),

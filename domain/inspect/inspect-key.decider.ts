@@ -37,7 +37,8 @@ const expired = (boundAt: string, now: string) => Date.parse(now) - Date.parse(b
 export function boundCheck(state: InspectKeyState, requestHash: string, at: string): string | null {
   const { binding } = state;
   if (!binding || expired(binding.at, at)) return null;
-  if (binding.requestHash !== requestHash) throw fail('idempotency_conflict', 'this Idempotency-Key was used with a different request within 24 h');
+  if (binding.requestHash !== requestHash)
+    throw fail('idempotency_conflict', 'this Idempotency-Key was used with a different request within 24 h');
   return binding.checkId;
 }
 

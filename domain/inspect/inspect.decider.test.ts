@@ -25,33 +25,70 @@ const request: InspectRequest = {
   at: T,
 };
 const requested: InspectEvent = { type: 'InspectRequested', data: request };
-const sanctioned: ProviderAssessment = { risk_level: 'sanctioned', sanctioned: true, risk_categories: ['sanctions'], signals: ['sdn'], summary: 'listed' };
+const sanctioned: ProviderAssessment = {
+  risk_level: 'sanctioned',
+  sanctioned: true,
+  risk_categories: ['sanctions'],
+  signals: ['sdn'],
+  summary: 'listed',
+};
 const raw = { verdict: { risk_level: 'sanctioned' } };
 
-const answer = (provider: string): InspectCommand => ({ type: 'RecordProviderOutcome', provider, outcome: { ok: true, raw, assessment: sanctioned }, elapsedMs: 12, at: T2 });
-const failure = (provider: string): InspectCommand => ({ type: 'RecordProviderOutcome', provider, outcome: { ok: false, error: 'http_503' }, elapsedMs: 40, at: T2 });
-const answered = (provider: string): InspectEvent => ({ type: 'ProviderAnswered', data: { provider, raw, assessment: sanctioned, elapsedMs: 12, at: T2 } });
-const failed = (provider: string): InspectEvent => ({ type: 'ProviderFailed', data: { provider, error: 'http_503', elapsedMs: 40, at: T2 } });
+const answer = (provider: string): InspectCommand => ({
+  type: 'RecordProviderOutcome',
+  provider,
+  outcome: { ok: true, raw, assessment: sanctioned },
+  elapsedMs: 12,
+  at: T2,
+});
+const failure = (provider: string): InspectCommand => ({
+  type: 'RecordProviderOutcome',
+  provider,
+  outcome: { ok: false, error: 'http_503' },
+  elapsedMs: 40,
+  at: T2,
+});
+const answered = (provider: string): InspectEvent => ({
+  type: 'ProviderAnswered',
+  data: { provider, raw, assessment: sanctioned, elapsedMs: 12, at: T2 },
+});
+const failed = (provider: string): InspectEvent => ({
+  type: 'ProviderFailed',
+  data: { provider, error: 'http_503', elapsedMs: 40, at: T2 },
+});
 
 describe('inspect decider', () => {
   it('is requested once; the same request again decides nothing, another request under the same id conflicts', () => {
-    const state = spec.given([]).when({ type: 'RequestInspect', ...request }).then([requested]);
+    const state = spec
+      .given([])
+      .when({ type: 'RequestInspect', ...request })
+      .then([requested]);
     expect(state.status).toBe('running');
     expect(pendingProviders(state)).toEqual(['service', 'provider_a']);
-    spec.given([requested]).when({ type: 'RequestInspect', ...request, at: T2 }).thenNothingHappened();
-    spec.given([requested]).when({ type: 'RequestInspect', ...request, requestHash: 'h2' }).thenThrows('idempotency_conflict');
-    spec.given([requested]).when({ type: 'RequestInspect', ...request, userId: 'u2' }).thenThrows('idempotency_conflict');
+    spec
+      .given([requested])
+      .when({ type: 'RequestInspect', ...request, at: T2 })
+      .thenNothingHappened();
+    spec
+      .given([requested])
+      .when({ type: 'RequestInspect', ...request, requestHash: 'h2' })
+      .thenThrows('idempotency_conflict');
+    spec
+      .given([requested])
+      .when({ type: 'RequestInspect', ...request, userId: 'u2' })
+      .thenThrows('idempotency_conflict');
   });
 
   it('records each provider outcome once; the last one completes the inspect with the synthesized audit', () => {
-    spec.given([requested]).when(answer('service')).then([answered('service')]);
-    spec.given([requested, answered('service')]).when(answer('service')).thenNothingHappened();
-    const audit = synthesizeAudit(
-      [
-        { provider: 'service', assessment: sanctioned },
-      ],
-      1,
-    );
+    spec
+      .given([requested])
+      .when(answer('service'))
+      .then([answered('service')]);
+    spec
+      .given([requested, answered('service')])
+      .when(answer('service'))
+      .thenNothingHappened();
+    const audit = synthesizeAudit([{ provider: 'service', assessment: sanctioned }], 1);
     const state = spec
       .given([requested, answered('service')])
       .when(failure('provider_a'))
@@ -61,10 +98,21 @@ describe('inspect decider', () => {
   });
 
   it('the audit follows the run order, whatever order the outcomes arrive in', () => {
-    const state = spec.given([requested, answered('provider_a')]).when(answer('service')).thenMatches((events) => {
-      expect(events.map((e) => e.type)).toEqual(['ProviderAnswered', 'InspectCompleted']);
-    });
-    expect(state.audit).toEqual(synthesizeAudit([{ provider: 'service', assessment: sanctioned }, { provider: 'provider_a', assessment: sanctioned }], 0));
+    const state = spec
+      .given([requested, answered('provider_a')])
+      .when(answer('service'))
+      .thenMatches((events) => {
+        expect(events.map((e) => e.type)).toEqual(['ProviderAnswered', 'InspectCompleted']);
+      });
+    expect(state.audit).toEqual(
+      synthesizeAudit(
+        [
+          { provider: 'service', assessment: sanctioned },
+          { provider: 'provider_a', assessment: sanctioned },
+        ],
+        0,
+      ),
+    );
   });
 
   it('fails when every provider failed', () => {
@@ -76,7 +124,8 @@ describe('inspect decider', () => {
   });
 
   it('a finished inspect takes no more outcomes; unknown inspects and providers are refused', () => {
-    spec.given([requested, answered('service'), answered('provider_a'), { type: 'InspectFailed', data: { reason: 'x', at: T2 } }])
+    spec
+      .given([requested, answered('service'), answered('provider_a'), { type: 'InspectFailed', data: { reason: 'x', at: T2 } }])
       .when(answer('provider_a'))
       .thenNothingHappened();
     spec.given([]).when(answer('service')).thenThrows('not_found');
@@ -86,10 +135,22 @@ describe('inspect decider', () => {
   it('times out only while running and only 15 minutes after the request (failed_timeout)', () => {
     const late = '2026-03-10T12:15:00.000Z';
     spec.given([requested]).when({ type: 'TimeOutInspect', at: '2026-03-10T12:14:59.999Z' }).thenNothingHappened();
-    const state = spec.given([requested, answered('service')]).when({ type: 'TimeOutInspect', at: late }).then([{ type: 'InspectTimedOut', data: { at: late } }]);
+    const state = spec
+      .given([requested, answered('service')])
+      .when({ type: 'TimeOutInspect', at: late })
+      .then([{ type: 'InspectTimedOut', data: { at: late } }]);
     expect(state).toMatchObject({ status: 'failed_timeout', finishedAt: late });
-    spec.given([requested, answered('service'), { type: 'InspectTimedOut', data: { at: late } }]).when(answer('provider_a')).thenNothingHappened();
-    spec.given([requested, answered('service'), failed('provider_a'), { type: 'InspectCompleted', data: { audit: synthesizeAudit([{ provider: 'service', assessment: sanctioned }], 1), at: T2 } }])
+    spec
+      .given([requested, answered('service'), { type: 'InspectTimedOut', data: { at: late } }])
+      .when(answer('provider_a'))
+      .thenNothingHappened();
+    spec
+      .given([
+        requested,
+        answered('service'),
+        failed('provider_a'),
+        { type: 'InspectCompleted', data: { audit: synthesizeAudit([{ provider: 'service', assessment: sanctioned }], 1), at: T2 } },
+      ])
       .when({ type: 'TimeOutInspect', at: late })
       .thenNothingHappened();
     spec.given([]).when({ type: 'TimeOutInspect', at: late }).thenNothingHappened();

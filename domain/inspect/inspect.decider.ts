@@ -86,7 +86,11 @@ export function decideInspect(command: InspectCommand, state: InspectState): Ins
     case 'RecordProviderOutcome':
       return decideOutcome(command, state);
     case 'TimeOutInspect':
-      if (state.status !== 'running' || !(Date.parse(command.at) - Date.parse(present(state.request, 'state.request').at) >= INSPECT_TIMEOUT_MS)) return [];
+      if (
+        state.status !== 'running' ||
+        !(Date.parse(command.at) - Date.parse(present(state.request, 'state.request').at) >= INSPECT_TIMEOUT_MS)
+      )
+        return [];
       return [{ type: 'InspectTimedOut', data: { at: command.at } }];
   }
 }

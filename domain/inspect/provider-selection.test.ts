@@ -13,7 +13,11 @@ const select = (over: Partial<Parameters<typeof selectProviders>[0]> = {}) =>
 
 describe('provider selection', () => {
   it('defaults to the saved active subset, else to the whole entitlement; the own engine always runs first', () => {
-    expect(select().run).toEqual([engine, { name: 'provider_a', kind: 'goplus_address_security' }, { name: 'provider_b', kind: 'chainalysis_sanctions' }]);
+    expect(select().run).toEqual([
+      engine,
+      { name: 'provider_a', kind: 'goplus_address_security' },
+      { name: 'provider_b', kind: 'chainalysis_sanctions' },
+    ]);
     expect(select({ saved: ['provider_b'] }).run.map((p) => p.name)).toEqual([OWN_ENGINE, 'provider_b']);
     expect(select({ saved: [] }).run.map((p) => p.name)).toEqual([OWN_ENGINE]);
   });

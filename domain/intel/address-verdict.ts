@@ -16,7 +16,10 @@ export interface VerdictSources {
  * chain's own answer on contract code (eth_getCode) wins over the lists when the reader has one; the
  * reader never throws and answers null when it cannot tell.
  */
-export async function addressVerdict(sources: VerdictSources, subject: { readonly address: string; readonly network: Network }): Promise<ScreenVerdict> {
+export async function addressVerdict(
+  sources: VerdictSources,
+  subject: { readonly address: string; readonly network: Network },
+): Promise<ScreenVerdict> {
   const found = sources.intel.lookup(subject.address, subject.network);
   const isContract = sources.contracts ? await sources.contracts.isContract(subject.address, subject.network) : null;
   return buildScreenVerdict(isContract === null ? found : { ...found, onChain: { isContract } });

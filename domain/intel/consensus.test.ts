@@ -24,10 +24,20 @@ const base = {
 };
 
 const riskClaim = (source: string, category: string, confidence: number, label: string | null = null): Claim => ({
-  ...base, kind: 'risk', source, category, confidence, label,
+  ...base,
+  kind: 'risk',
+  source,
+  category,
+  confidence,
+  label,
 });
 const identityClaim = (source: string, category: string, label: string, confidence = 90): Claim => ({
-  ...base, kind: 'identity', source, category, confidence, label,
+  ...base,
+  kind: 'identity',
+  source,
+  category,
+  confidence,
+  label,
 });
 const sanctionClaim = (source: string, entity: string): Claim => ({
   ...base,
@@ -40,18 +50,22 @@ const sanctionClaim = (source: string, entity: string): Claim => ({
 });
 
 const claimArb: fc.Arbitrary<Claim> = fc.oneof(
-  fc.record({
-    source: fc.constantFrom('curator', 'explorer', 'feed', 'community'),
-    category: fc.constantFrom('phishing', 'scam', 'mixer', 'stolen_funds', 'gambling', 'token'),
-    confidence: fc.integer({ min: 0, max: 100 }),
-    label: fc.option(fc.constantFrom('Fake_Phishing1', 'drainer', 'hack proceeds'), { nil: null }),
-  }).map(({ source, category, confidence, label }) => riskClaim(source, category, confidence, label)),
-  fc.record({
-    source: fc.constantFrom('curator', 'explorer', 'feed', 'community'),
-    category: fc.constantFrom('exchange', 'mixer', 'named_entity'),
-    label: fc.constantFrom('Example Exchange', 'Sample Mixer', 'Some Project'),
-    confidence: fc.integer({ min: 0, max: 100 }),
-  }).map(({ source, category, label, confidence }) => identityClaim(source, category, label, confidence)),
+  fc
+    .record({
+      source: fc.constantFrom('curator', 'explorer', 'feed', 'community'),
+      category: fc.constantFrom('phishing', 'scam', 'mixer', 'stolen_funds', 'gambling', 'token'),
+      confidence: fc.integer({ min: 0, max: 100 }),
+      label: fc.option(fc.constantFrom('Fake_Phishing1', 'drainer', 'hack proceeds'), { nil: null }),
+    })
+    .map(({ source, category, confidence, label }) => riskClaim(source, category, confidence, label)),
+  fc
+    .record({
+      source: fc.constantFrom('curator', 'explorer', 'feed', 'community'),
+      category: fc.constantFrom('exchange', 'mixer', 'named_entity'),
+      label: fc.constantFrom('Example Exchange', 'Sample Mixer', 'Some Project'),
+      confidence: fc.integer({ min: 0, max: 100 }),
+    })
+    .map(({ source, category, label, confidence }) => identityClaim(source, category, label, confidence)),
   fc.constantFrom('EXAMPLE SANCTIONED GROUP', 'ANOTHER LISTED ENTITY').map((entity) => sanctionClaim('registry', entity)),
 );
 
@@ -83,13 +97,17 @@ describe('consensus properties', () => {
 
   it('claim order never matters', () => {
     fc.assert(
-      fc.property(fc.array(claimArb, { maxLength: 12 }).chain((claims) => fc.tuple(fc.constant(claims), fc.shuffledSubarray(claims, { minLength: claims.length }))),
+      fc.property(
+        fc
+          .array(claimArb, { maxLength: 12 })
+          .chain((claims) => fc.tuple(fc.constant(claims), fc.shuffledSubarray(claims, { minLength: claims.length }))),
         ([claims, shuffled]) => {
           expect(consensusOf(shuffled)).toEqual(consensusOf(claims));
           expect(buildScreenVerdict({ claims: shuffled, sources: SOURCES, token: null })).toEqual(
             buildScreenVerdict({ claims, sources: SOURCES, token: null }),
           );
-        }),
+        },
+      ),
     );
   });
 
@@ -150,8 +168,13 @@ describe('screen verdict examples', () => {
     expect(verdict.risk_level).toBe('sanctioned');
     expect(verdict.risk_score).toBe(100);
     expect(verdict.sdn_match).toEqual({
-      list: 'US', entity: 'EXAMPLE SANCTIONED GROUP', program: 'CYBER2', list_entry_id: '90001',
-      list_date: '2022-04-14', asset: 'ETH', source: 'registry',
+      list: 'US',
+      entity: 'EXAMPLE SANCTIONED GROUP',
+      program: 'CYBER2',
+      list_entry_id: '90001',
+      list_date: '2022-04-14',
+      asset: 'ETH',
+      source: 'registry',
     });
     expect(verdict.risk_categories).toEqual(['sanctions', 'stolen_funds']);
     expect(verdict.label).toBe('EXAMPLE SANCTIONED GROUP');

@@ -98,8 +98,18 @@ function shownSlug(sources: Readonly<Record<string, SourceDescriptor>>, slug: st
 
 /** A total order on claims, so ties never depend on input order. */
 function claimKey(claim: Claim): string {
-  return JSON.stringify([claim.source, claim.category, claim.kind, claim.label, claim.confidence, claim.sourceUrl,
-    claim.firstSeenAt, claim.lastSeenAt, claim.scope, claim.kind === 'sanction' ? claim.sanction : null]);
+  return JSON.stringify([
+    claim.source,
+    claim.category,
+    claim.kind,
+    claim.label,
+    claim.confidence,
+    claim.sourceUrl,
+    claim.firstSeenAt,
+    claim.lastSeenAt,
+    claim.scope,
+    claim.kind === 'sanction' ? claim.sanction : null,
+  ]);
 }
 
 const compareText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
@@ -146,8 +156,7 @@ function mostSevereFirst(a: CategoryConsensus, b: CategoryConsensus): number {
   return (b.severity ?? -1) - (a.severity ?? -1) || b.probability - a.probability || compareText(a.slug, b.slug);
 }
 
-const isRiskCategory = (category: CategoryConsensus): boolean =>
-  category.riskLevel !== null && category.riskLevel !== 'none';
+const isRiskCategory = (category: CategoryConsensus): boolean => category.riskLevel !== null && category.riskLevel !== 'none';
 
 function scoreFor(level: RiskLevel, probability: number): number {
   if (level === 'sanctioned') return 100;
@@ -176,20 +185,24 @@ export function computeConsensus(
 
   const primary = categories.find(isRiskCategory) ?? null;
   const weighClaim = (a: Claim, b: Claim): number =>
-    trustOf(sources, b.source) - trustOf(sources, a.source) || b.confidence - a.confidence ||
-    compareText(claimKey(a), claimKey(b));
+    trustOf(sources, b.source) - trustOf(sources, a.source) || b.confidence - a.confidence || compareText(claimKey(a), claimKey(b));
   // Of equally trusted designations, the one that names the entity.
   const named = (c: SanctionClaim): number => (c.sanction.entity === null ? 0 : 1);
-  const sanction = bestBy(claims.filter((c): c is SanctionClaim => c.kind === 'sanction'), (a, b) =>
-    trustOf(sources, b.source) - trustOf(sources, a.source) || named(b) - named(a) || weighClaim(a, b));
+  const sanction = bestBy(
+    claims.filter((c): c is SanctionClaim => c.kind === 'sanction'),
+    (a, b) => trustOf(sources, b.source) - trustOf(sources, a.source) || named(b) - named(a) || weighClaim(a, b),
+  );
   const names = claims
     .filter((c) => c.kind === 'identity' || (c.kind === 'sanction' && c.sanction.entity !== null))
     .sort(weighClaim)
-    .map((c) => ({ name: c.kind === 'sanction' ? present(c.sanction.entity, 'c.sanction.entity') : present(c.label, 'c.label'), category: c.category, source: c.source }));
+    .map((c) => ({
+      name: c.kind === 'sanction' ? present(c.sanction.entity, 'c.sanction.entity') : present(c.label, 'c.label'),
+      category: c.category,
+      source: c.source,
+    }));
   const riskLevel: RiskLevel = sanction ? 'sanctioned' : (primary?.riskLevel ?? 'none');
   const contributing = primary?.claims.map((c) => c.source) ?? claims.map((c) => c.source);
-  const primarySource = bestBy([...new Set(contributing)], (a, b) =>
-    trustOf(sources, b) - trustOf(sources, a) || compareText(a, b));
+  const primarySource = bestBy([...new Set(contributing)], (a, b) => trustOf(sources, b) - trustOf(sources, a) || compareText(a, b));
 
   return {
     categories,

@@ -17,9 +17,18 @@ const entry: CuratorEntry = {
   addedAt: '2026-11-22T10:00:00Z',
 };
 const add = (overrides: Partial<CuratorEntry> = {}): CurationCommand => ({ type: 'AddCuratorEntry', ...entry, ...overrides });
-const retract: CurationCommand = { type: 'RetractCuratorEntry', entryId: 'c-1', reason: 'false positive', curator: 'lead@example.test', retractedAt: '2026-11-23T09:00:00Z' };
+const retract: CurationCommand = {
+  type: 'RetractCuratorEntry',
+  entryId: 'c-1',
+  reason: 'false positive',
+  curator: 'lead@example.test',
+  retractedAt: '2026-11-23T09:00:00Z',
+};
 const added: CurationEvent = { type: 'CuratorEntryAdded', data: entry };
-const retracted: CurationEvent = { type: 'CuratorEntryRetracted', data: { entryId: 'c-1', reason: 'false positive', curator: 'lead@example.test', retractedAt: '2026-11-23T09:00:00Z' } };
+const retracted: CurationEvent = {
+  type: 'CuratorEntryRetracted',
+  data: { entryId: 'c-1', reason: 'false positive', curator: 'lead@example.test', retractedAt: '2026-11-23T09:00:00Z' },
+};
 const spec = deciderSpec(curationDecider);
 
 describe('curated entries', () => {
@@ -31,17 +40,35 @@ describe('curated entries', () => {
   it('a TRON identity keeps its address case', () => {
     const address = madeUpTronAddress('curated-exchange');
     const identity = add({ address, network: 'TRON', kind: 'identity', category: 'exchange', label: 'ExampleX' });
-    spec.given([]).when(identity).thenMatches((events) => {
-      if (events[0]?.type !== 'CuratorEntryAdded' || events[0].data.address !== address) throw new Error('case changed');
-    });
+    spec
+      .given([])
+      .when(identity)
+      .thenMatches((events) => {
+        if (events[0]?.type !== 'CuratorEntryAdded' || events[0].data.address !== address) throw new Error('case changed');
+      });
   });
 
   it('refuses what cannot be checked: a malformed address, an unknown category, an evidence that is no URL, an unnamed identity', () => {
-    spec.given([]).when(add({ address: '0x1234' })).thenThrows('bad_request');
-    spec.given([]).when(add({ network: 'TRON' })).thenThrows('bad_request');
-    spec.given([]).when(add({ category: 'suspicious_vibes' })).thenThrows('bad_request');
-    spec.given([]).when(add({ evidenceUrl: 'ftp://example.org/x' })).thenThrows('bad_request');
-    spec.given([]).when(add({ kind: 'identity', category: 'exchange', label: null })).thenThrows('bad_request');
+    spec
+      .given([])
+      .when(add({ address: '0x1234' }))
+      .thenThrows('bad_request');
+    spec
+      .given([])
+      .when(add({ network: 'TRON' }))
+      .thenThrows('bad_request');
+    spec
+      .given([])
+      .when(add({ category: 'suspicious_vibes' }))
+      .thenThrows('bad_request');
+    spec
+      .given([])
+      .when(add({ evidenceUrl: 'ftp://example.org/x' }))
+      .thenThrows('bad_request');
+    spec
+      .given([])
+      .when(add({ kind: 'identity', category: 'exchange', label: null }))
+      .thenThrows('bad_request');
   });
 
   it('an entry is retracted once; retracting what was never added is refused', () => {

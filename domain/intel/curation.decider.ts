@@ -13,7 +13,13 @@ import { categoryOf, TAXONOMY } from './taxonomy.js';
 
 export type CurationCommand =
   | ({ readonly type: 'AddCuratorEntry' } & CuratorEntry)
-  | { readonly type: 'RetractCuratorEntry'; readonly entryId: string; readonly reason: string; readonly curator: string; readonly retractedAt: string };
+  | {
+      readonly type: 'RetractCuratorEntry';
+      readonly entryId: string;
+      readonly reason: string;
+      readonly curator: string;
+      readonly retractedAt: string;
+    };
 
 export interface CurationState {
   readonly entry: CuratorEntry | null;

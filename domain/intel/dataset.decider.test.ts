@@ -58,7 +58,11 @@ describe('dataset decider', () => {
   it('a first import is one Started, its claims in batches of at most 2000, then Completed', () => {
     const events = given([]).when(importOf('sha256:aa', 4100));
     expect(events.map((e) => e.type)).toEqual([
-      'DatasetImportStarted', 'ClaimBatchImported', 'ClaimBatchImported', 'ClaimBatchImported', 'DatasetImportCompleted',
+      'DatasetImportStarted',
+      'ClaimBatchImported',
+      'ClaimBatchImported',
+      'ClaimBatchImported',
+      'DatasetImportCompleted',
     ]);
     expect(events[0]!.data).toMatchObject({ source: 'example_list', version: '2018-12-12', contentHash: 'sha256:aa', claimCount: 4100 });
     const batches = events.flatMap((e) => (e.type === 'ClaimBatchImported' ? [e.data.batch.length] : []));
@@ -79,8 +83,14 @@ describe('dataset decider', () => {
 
   it('tokens travel in one TokensImported event before Completed', () => {
     const token = {
-      address: '0x00000000000000000000000000000000000000aa', source: 'example_list', chain: 'ETH' as const,
-      symbol: 'EXM', name: 'Example', decimals: 18, logoUrl: null, tags: ['erc20'],
+      address: '0x00000000000000000000000000000000000000aa',
+      source: 'example_list',
+      chain: 'ETH' as const,
+      symbol: 'EXM',
+      name: 'Example',
+      decimals: 18,
+      logoUrl: null,
+      tags: ['erc20'],
     };
     const events = given([]).when(importOf('sha256:cc', 0, { tokens: [token] }));
     expect(events.map((e) => e.type)).toEqual(['DatasetImportStarted', 'TokensImported', 'DatasetImportCompleted']);

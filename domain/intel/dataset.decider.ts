@@ -67,9 +67,7 @@ export function evolveDataset(state: DatasetState, event: DatasetEvent): Dataset
       return { ...state, importing: { source, version, contentHash, claimCount, importedAt } };
     }
     case 'DatasetImportCompleted':
-      return state.importing?.contentHash === event.data.contentHash
-        ? { current: state.importing, importing: null }
-        : state;
+      return state.importing?.contentHash === event.data.contentHash ? { current: state.importing, importing: null } : state;
     default:
       return state;
   }

@@ -37,7 +37,9 @@ const filesIn = (...path: string[]): string[] => readdirSync(join(DATA_DIR, ...p
 function csvColumn(path: string, column: string): string[] {
   const split = (line: string): string[] =>
     [...line.matchAll(/("(?:[^"]|"")*"|[^,]*)(?:,|$)/g)].map((m) => m[1]!.replace(/^"|"$/g, '').replace(/""/g, '"')).slice(0, -1);
-  const [header, ...rows] = readFileSync(join(DATA_DIR, path), 'utf8').split(/\r?\n/).filter((line) => line !== '');
+  const [header, ...rows] = readFileSync(join(DATA_DIR, path), 'utf8')
+    .split(/\r?\n/)
+    .filter((line) => line !== '');
   const index = split(header!).indexOf(column);
   return index === -1 ? [] : rows.map((row) => split(row)[index] ?? '');
 }
@@ -76,7 +78,8 @@ describe.skipIf(ABSENT !== null)(`native tags of the data in ${DATA_DIR}`, () =>
       for (const tag of pack.tags) {
         const field = (key: string): string | undefined => (tag[key] ?? pack[key]) as string | undefined;
         const confidence = field('confidence');
-        if (confidence !== undefined && !Object.hasOwn(GRAPHSENSE_CONFIDENCE, confidence)) unmapped.push(`${file}: confidence ${confidence}`);
+        if (confidence !== undefined && !Object.hasOwn(GRAPHSENSE_CONFIDENCE, confidence))
+          unmapped.push(`${file}: confidence ${confidence}`);
         const verdict = classifyGraphsenseTag({
           pack: file.replace(/\.json$/, ''),
           category: field('category'),
@@ -100,10 +103,14 @@ describe.skipIf(ABSENT !== null)(`native tags of the data in ${DATA_DIR}`, () =>
 
   it('Forta: every Etherscan list name is mapped', () => {
     const lists = [
-      ...csvColumn('forta-labelled-datasets/1/etherscan_malicious_labels.csv', 'data_source').map((s) => FORTA_DATA_SOURCES[s] ?? `data_source ${s}`),
+      ...csvColumn('forta-labelled-datasets/1/etherscan_malicious_labels.csv', 'data_source').map(
+        (s) => FORTA_DATA_SOURCES[s] ?? `data_source ${s}`,
+      ),
       ...csvColumn('forta-labelled-datasets/1/phishing_scams.csv', 'etherscan_labels').flatMap((s) => s.split(',')),
       ...filesIn('forta-labelled-datasets').flatMap((chain) =>
-        csvColumn(`forta-labelled-datasets/${chain}/malicious_smart_contracts.csv`, 'contract_creator_etherscan_label').filter((s) => s !== ''),
+        csvColumn(`forta-labelled-datasets/${chain}/malicious_smart_contracts.csv`, 'contract_creator_etherscan_label').filter(
+          (s) => s !== '',
+        ),
       ),
     ];
     expect(unique(lists.filter((list) => 'unmapped' in classifyEtherscanLabel(list.trim(), '')))).toEqual([]);
@@ -140,7 +147,19 @@ describe.skipIf(ABSENT !== null)(`native tags of the data in ${DATA_DIR}`, () =>
   });
 
   it('ethereum-lists: every red flag type and extra field is mapped or ignored', () => {
-    const tokenFields = new Set(['symbol', 'name', 'address', 'decimals', 'type', 'ens_address', 'website', 'logo', 'support', 'social', 'red_flags']);
+    const tokenFields = new Set([
+      'symbol',
+      'name',
+      'address',
+      'decimals',
+      'type',
+      'ens_address',
+      'website',
+      'logo',
+      'support',
+      'social',
+      'red_flags',
+    ]);
     const extra: string[] = [];
     const flags: string[] = [];
     for (const chain of filesIn('tokens-ethereum-lists')) {

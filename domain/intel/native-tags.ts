@@ -23,9 +23,7 @@ export const SANCTIONS_CATEGORY = 'sanctions';
  * are other ledgers, skipped and counted.
  */
 export const OFAC_ASSETS_ON_SCREENED_NETWORKS = new Set(['ETH', 'USDT', 'USDC', 'TRX', 'BSC', 'ARB', 'ETC', 'BNB']);
-export const OFAC_ASSETS_ON_OTHER_LEDGERS = new Set([
-  'XBT', 'LTC', 'XMR', 'BCH', 'ZEC', 'DASH', 'BTG', 'BSV', 'XVG', 'XRP', 'SOL',
-]);
+export const OFAC_ASSETS_ON_OTHER_LEDGERS = new Set(['XBT', 'LTC', 'XMR', 'BCH', 'ZEC', 'DASH', 'BTG', 'BSV', 'XVG', 'XRP', 'SOL']);
 
 // ── GraphSense TagPacks ───────────────────────────────────────────────────────────────────────────
 /** GraphSense concepts (pack/tag `category`, `abuse`, `concepts`) onto the taxonomy. */
@@ -110,12 +108,26 @@ export const GRAPHSENSE_CONFIDENCE: Readonly<Record<string, number>> = {
 
 /** Actors named by tags without a category (Etherscan's label cloud); anything else is a named entity. */
 export const GRAPHSENSE_ACTOR_CATEGORIES: Readonly<Record<string, string>> = {
-  huobi: 'exchange', bitfinex: 'exchange', kucoin: 'exchange', tradeio: 'exchange', kryptono: 'exchange',
-  bgogo: 'exchange', coinbene: 'exchange', zbcom: 'exchange', crex24: 'exchange', ataix: 'exchange',
-  bibox: 'exchange', indoex: 'exchange', kuna: 'exchange', livecoin: 'exchange',
+  huobi: 'exchange',
+  bitfinex: 'exchange',
+  kucoin: 'exchange',
+  tradeio: 'exchange',
+  kryptono: 'exchange',
+  bgogo: 'exchange',
+  coinbene: 'exchange',
+  zbcom: 'exchange',
+  crex24: 'exchange',
+  ataix: 'exchange',
+  bibox: 'exchange',
+  indoex: 'exchange',
+  kuna: 'exchange',
+  livecoin: 'exchange',
   remitano: 'p2p_exchange',
-  compound: 'defi', curve: 'defi',
-  tether: 'named_entity', ethereumfoundation: 'named_entity', nexus: 'named_entity',
+  compound: 'defi',
+  curve: 'defi',
+  tether: 'named_entity',
+  ethereumfoundation: 'named_entity',
+  nexus: 'named_entity',
 };
 
 export interface GraphsenseTagFields {
@@ -129,7 +141,8 @@ export interface GraphsenseTagFields {
 
 function concept(name: string): TagVerdict {
   if (Object.hasOwn(GRAPHSENSE_CONCEPTS, name)) return present(GRAPHSENSE_CONCEPTS[name], 'GRAPHSENSE_CONCEPTS[name]');
-  if (Object.hasOwn(IGNORED_GRAPHSENSE_CONCEPTS, name)) return { ignored: present(IGNORED_GRAPHSENSE_CONCEPTS[name], 'IGNORED_GRAPHSENSE_CONCEPTS[name]') };
+  if (Object.hasOwn(IGNORED_GRAPHSENSE_CONCEPTS, name))
+    return { ignored: present(IGNORED_GRAPHSENSE_CONCEPTS[name], 'IGNORED_GRAPHSENSE_CONCEPTS[name]') };
   return { unmapped: `graphsense concept '${name}'` };
 }
 
@@ -140,10 +153,9 @@ const isMapping = (verdict: TagVerdict): verdict is NativeMapping => 'category' 
  * category or concepts (what it is), then the words of its label.
  */
 export function classifyGraphsenseTag(tag: GraphsenseTagFields): TagVerdict {
-  if (Object.hasOwn(IGNORED_GRAPHSENSE_PACKS, tag.pack)) return { ignored: present(IGNORED_GRAPHSENSE_PACKS[tag.pack], 'IGNORED_GRAPHSENSE_PACKS[tag.pack]') };
-  const verdicts = [tag.abuse, tag.category, ...(tag.concepts ?? [])]
-    .filter((name): name is string => name !== undefined)
-    .map(concept);
+  if (Object.hasOwn(IGNORED_GRAPHSENSE_PACKS, tag.pack))
+    return { ignored: present(IGNORED_GRAPHSENSE_PACKS[tag.pack], 'IGNORED_GRAPHSENSE_PACKS[tag.pack]') };
+  const verdicts = [tag.abuse, tag.category, ...(tag.concepts ?? [])].filter((name): name is string => name !== undefined).map(concept);
   const unmapped = verdicts.find((verdict) => 'unmapped' in verdict);
   if (unmapped) return unmapped;
   const mapped = verdicts.find(isMapping);

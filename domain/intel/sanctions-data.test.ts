@@ -4,7 +4,12 @@ import type { DatasetVersion } from './intel.types.js';
 import { dataDegradations, requireSanctionsList } from './sanctions-data.js';
 
 const NOW = new Date('2026-11-25T12:00:00.000Z');
-const dataset = (source: string, sourceClass: DatasetVersion['sourceClass'], version: string, importedAt = '2026-11-25T00:00:00.000Z'): DatasetVersion => ({
+const dataset = (
+  source: string,
+  sourceClass: DatasetVersion['sourceClass'],
+  version: string,
+  importedAt = '2026-11-25T00:00:00.000Z',
+): DatasetVersion => ({
   source,
   version,
   contentHash: `sha256:${source}`,
@@ -15,7 +20,10 @@ const dataset = (source: string, sourceClass: DatasetVersion['sourceClass'], ver
 
 describe('sanctions data: fail closed without it, degraded when old', () => {
   it('no dataset, or only non-sanctions ones: screening is refused with backend_unavailable', () => {
-    for (const datasets of [[], [dataset('graphsense', 'curator', '2026-11-20'), dataset('mew_darklist', 'community_feed', '2026-11-20')]]) {
+    for (const datasets of [
+      [],
+      [dataset('graphsense', 'curator', '2026-11-20'), dataset('mew_darklist', 'community_feed', '2026-11-20')],
+    ]) {
       let thrown: unknown;
       try {
         requireSanctionsList({ datasets: () => datasets });
@@ -23,7 +31,9 @@ describe('sanctions data: fail closed without it, degraded when old', () => {
         thrown = error;
       }
       expect(hasCode(thrown, 'backend_unavailable')).toBe(true);
-      expect(dataDegradations(datasets, NOW, 14)).toEqual(['no sanctions list imported: screening answers 502 backend_unavailable until one is']);
+      expect(dataDegradations(datasets, NOW, 14)).toEqual([
+        'no sanctions list imported: screening answers 502 backend_unavailable until one is',
+      ]);
     }
   });
 

@@ -8,7 +8,8 @@ import type { DatasetVersion } from './intel.types.js';
  * true), but health says `degraded` and names it.
  */
 
-export const NO_SANCTIONS_LIST = 'no sanctions list has been imported yet, so this service cannot screen: nothing was charged (see GET /v2/health)';
+export const NO_SANCTIONS_LIST =
+  'no sanctions list has been imported yet, so this service cannot screen: nothing was charged (see GET /v2/health)';
 
 export const sanctionsLists = (datasets: readonly DatasetVersion[]): readonly DatasetVersion[] =>
   datasets.filter((dataset) => dataset.sourceClass === 'sanctions_registry');
@@ -33,5 +34,8 @@ export function dataDegradations(datasets: readonly DatasetVersion[], now: Date,
   return lists
     .map((list) => ({ list, days: Math.floor((now.getTime() - listDate(list)) / DAY_MS) }))
     .filter(({ days }) => days > maxAgeDays)
-    .map(({ list, days }) => `sanctions list ${list.source} is ${days} days old (version ${list.version}; older than ${maxAgeDays} days): refresh it with \`data sync\``);
+    .map(
+      ({ list, days }) =>
+        `sanctions list ${list.source} is ${days} days old (version ${list.version}; older than ${maxAgeDays} days): refresh it with \`data sync\``,
+    );
 }

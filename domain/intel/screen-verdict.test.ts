@@ -6,7 +6,14 @@ import { buildScreenVerdict, screenVerdictSchema } from './screen-verdict.js';
 const SOURCES: Record<string, SourceDescriptor> = {
   registry: { slug: 'registry', class: 'sanctions_registry', trustWeight: 100, publicName: 'Registry', url: 'https://registry.example' },
   lists: { slug: 'lists', class: 'community_feed', trustWeight: 60, publicName: 'Token lists', url: 'https://lists.example' },
-  vendor: { slug: 'vendor', class: 'licensed_feed', trustWeight: 75, publicName: 'Vendor Inc', url: 'https://vendor.example', alias: 'provider_b' },
+  vendor: {
+    slug: 'vendor',
+    class: 'licensed_feed',
+    trustWeight: 75,
+    publicName: 'Vendor Inc',
+    url: 'https://vendor.example',
+    alias: 'provider_b',
+  },
 };
 
 const claimArb: fc.Arbitrary<Claim> = fc
@@ -19,17 +26,34 @@ const claimArb: fc.Arbitrary<Claim> = fc
   })
   .map(({ kind, source, category, confidence, label }): Claim => {
     const base = {
-      address: '0x00000000000000000000000000000000000b0b00', scope: 'evm' as const, confidence, source, label,
-      sourceUrl: 'https://example.org/x', firstSeenAt: '2024-01-01T00:00:00Z', lastSeenAt: '2024-02-01T00:00:00Z',
+      address: '0x00000000000000000000000000000000000b0b00',
+      scope: 'evm' as const,
+      confidence,
+      source,
+      label,
+      sourceUrl: 'https://example.org/x',
+      firstSeenAt: '2024-01-01T00:00:00Z',
+      lastSeenAt: '2024-02-01T00:00:00Z',
     };
     if (kind === 'sanction') {
-      return { ...base, kind, category: 'sanctions', sanction: { list: 'US', entity: label, program: null, listEntryId: null, listDate: null, asset: null } };
+      return {
+        ...base,
+        kind,
+        category: 'sanctions',
+        sanction: { list: 'US', entity: label, program: null, listEntryId: null, listDate: null, asset: null },
+      };
     }
     return kind === 'identity' ? { ...base, kind, category } : { ...base, kind, category };
   });
 
 const token: TokenProfile = {
-  chain: 'ETH', symbol: 'EXT', name: 'Example Token', decimals: 18, logoUrl: 'https://example.org/ext.png', tags: ['erc20'], listedBy: ['lists', 'vendor'],
+  chain: 'ETH',
+  symbol: 'EXT',
+  name: 'Example Token',
+  decimals: 18,
+  logoUrl: 'https://example.org/ext.png',
+  tags: ['erc20'],
+  listedBy: ['lists', 'vendor'],
 };
 
 describe('screen verdict', () => {
@@ -46,13 +70,28 @@ describe('screen verdict', () => {
 
   it('describes a well-known token contract', () => {
     const listed: Claim = {
-      address: '0x00000000000000000000000000000000000b0b00', scope: 'ETH', kind: 'identity', category: 'token', label: 'Example Token',
-      confidence: 100, source: 'lists', sourceUrl: 'https://example.org/x', firstSeenAt: '2024-01-01T00:00:00Z', lastSeenAt: '2024-01-01T00:00:00Z',
+      address: '0x00000000000000000000000000000000000b0b00',
+      scope: 'ETH',
+      kind: 'identity',
+      category: 'token',
+      label: 'Example Token',
+      confidence: 100,
+      source: 'lists',
+      sourceUrl: 'https://example.org/x',
+      firstSeenAt: '2024-01-01T00:00:00Z',
+      lastSeenAt: '2024-01-01T00:00:00Z',
     };
     const { verdict } = buildScreenVerdict({ claims: [listed], sources: SOURCES, token });
     expect(verdict.smart_contract).toEqual({
-      is_contract: true, token_contract: true, symbol: 'EXT', decimals: 18, is_well_known: true, logo_url: 'https://example.org/ext.png',
-      tags: ['erc20'], primary_entity: { name: 'Example Token', category: 'token', source: 'lists' }, complementary_entities: [],
+      is_contract: true,
+      token_contract: true,
+      symbol: 'EXT',
+      decimals: 18,
+      is_well_known: true,
+      logo_url: 'https://example.org/ext.png',
+      tags: ['erc20'],
+      primary_entity: { name: 'Example Token', category: 'token', source: 'lists' },
+      complementary_entities: [],
     });
     expect(verdict).toMatchObject({ risk_level: 'none', risk_score: 0, confidence: null, label: 'Example Token', risk_categories: [] });
     expect(verdict.risk_category_detail).toEqual([
@@ -62,8 +101,16 @@ describe('screen verdict', () => {
 
   it('shows a licensed feed only under its alias', () => {
     const claim: Claim = {
-      address: '0x00000000000000000000000000000000000b0b00', scope: 'evm', kind: 'risk', category: 'phishing', label: null, confidence: 80,
-      source: 'vendor', sourceUrl: 'https://example.org/x', firstSeenAt: '2024-01-01T00:00:00Z', lastSeenAt: '2024-01-01T00:00:00Z',
+      address: '0x00000000000000000000000000000000000b0b00',
+      scope: 'evm',
+      kind: 'risk',
+      category: 'phishing',
+      label: null,
+      confidence: 80,
+      source: 'vendor',
+      sourceUrl: 'https://example.org/x',
+      firstSeenAt: '2024-01-01T00:00:00Z',
+      lastSeenAt: '2024-01-01T00:00:00Z',
     };
     const { verdict } = buildScreenVerdict({ claims: [claim], sources: SOURCES, token: null });
     expect(JSON.stringify(verdict)).not.toContain('Vendor Inc');

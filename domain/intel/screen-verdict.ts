@@ -45,8 +45,7 @@ function labelRows(consensus: Consensus, sources: Sources): VerdictBody['labels'
   );
 }
 
-const isRiskCategory = (category: CategoryConsensus): boolean =>
-  category.riskLevel !== null && category.riskLevel !== 'none';
+const isRiskCategory = (category: CategoryConsensus): boolean => category.riskLevel !== null && category.riskLevel !== 'none';
 
 function categoryDetail(category: CategoryConsensus): VerdictBody['risk_category_detail'][number] {
   return {
@@ -124,7 +123,11 @@ export function buildScreenVerdict(intel: AddressIntel, taxonomy: Taxonomy = TAX
       data_versions: {
         taxonomy: taxonomy.version,
         snapshot: intel.snapshot ?? null,
-        sources: (intel.datasets ?? []).map((d) => ({ source: sourceSlug(intel.sources, d.source), version: d.version, content_hash: d.contentHash })),
+        sources: (intel.datasets ?? []).map((d) => ({
+          source: sourceSlug(intel.sources, d.source),
+          version: d.version,
+          content_hash: d.contentHash,
+        })),
       },
     },
     verdict: {

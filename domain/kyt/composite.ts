@@ -92,10 +92,17 @@ function contribute(into: Contribution, sender: CompositeSender, fraction: numbe
 
 const toShare = (c: Contribution | undefined): CategoryShare | null =>
   c && c.best
-    ? { share: Math.min(1, c.share), usdMicros: Math.round(c.usdMicros), anchor: { address: c.best.sender.address, label: c.best.sender.label } }
+    ? {
+        share: Math.min(1, c.share),
+        usdMicros: Math.round(c.usdMicros),
+        anchor: { address: c.best.sender.address, label: c.best.sender.label },
+      }
     : null;
 
-function weighSenders(legs: readonly ValuedLeg[], exposures: ReadonlyMap<string, SenderExposure>): Pick<Composite, 'senders' | 'totalUsdMicros' | 'weighting'> {
+function weighSenders(
+  legs: readonly ValuedLeg[],
+  exposures: ReadonlyMap<string, SenderExposure>,
+): Pick<Composite, 'senders' | 'totalUsdMicros' | 'weighting'> {
   const bySender = new Map<string, { usd: number; legs: number }>();
   for (const leg of legs) {
     const entry = bySender.get(leg.from) ?? { usd: 0, legs: 0 };
@@ -129,7 +136,11 @@ function senderSeverity(sender: CompositeSender, taxonomy: Taxonomy): number {
   return Math.max(0, ...direct, ...indirect);
 }
 
-export function computeComposite(legs: readonly ValuedLeg[], exposures: ReadonlyMap<string, SenderExposure>, taxonomy: Taxonomy): Composite {
+export function computeComposite(
+  legs: readonly ValuedLeg[],
+  exposures: ReadonlyMap<string, SenderExposure>,
+  taxonomy: Taxonomy,
+): Composite {
   const { senders, totalUsdMicros, weighting } = weighSenders(legs, exposures);
   const direct = new Map<string, Contribution>();
   const indirect = new Map<string, Contribution>();
@@ -142,7 +153,8 @@ export function computeComposite(legs: readonly ValuedLeg[], exposures: Readonly
   };
   for (const sender of senders) {
     for (const category of sender.direct) contribute(slot(direct, category.slug), sender, 1);
-    for (const category of sender.indirect) if (category.share > 0) contribute(slot(indirect, category.slug), sender, Math.min(1, category.share));
+    for (const category of sender.indirect)
+      if (category.share > 0) contribute(slot(indirect, category.slug), sender, Math.min(1, category.share));
   }
   const categories = [...new Set([...direct.keys(), ...indirect.keys()])].flatMap((slug): CompositeCategory[] => {
     const definition = categoryOf(taxonomy, slug);

@@ -4,8 +4,16 @@ import { kytSettingsDecider, type KytSettingsEvent } from './kyt-settings.decide
 
 const spec = deciderSpec(kytSettingsDecider);
 const AT = '2026-11-20T10:00:00.000Z';
-const set = (level: 'Low' | 'Medium' | 'High' | 'Severe') => ({ type: 'SetAlertMinLevel' as const, subgroupId: 'subgroup-1', level, at: AT });
-const setTo = (level: 'Low' | 'Medium' | 'High' | 'Severe'): KytSettingsEvent => ({ type: 'AlertMinLevelSet', data: { subgroupId: 'subgroup-1', level, at: AT } });
+const set = (level: 'Low' | 'Medium' | 'High' | 'Severe') => ({
+  type: 'SetAlertMinLevel' as const,
+  subgroupId: 'subgroup-1',
+  level,
+  at: AT,
+});
+const setTo = (level: 'Low' | 'Medium' | 'High' | 'Severe'): KytSettingsEvent => ({
+  type: 'AlertMinLevelSet',
+  data: { subgroupId: 'subgroup-1', level, at: AT },
+});
 
 describe("a subgroup's transfer-alert floor", () => {
   it('is Medium until set', () => {
@@ -14,8 +22,21 @@ describe("a subgroup's transfer-alert floor", () => {
   });
 
   it('records a change once; setting the same level again decides nothing', () => {
-    expect(spec.given([]).when(set('High')).then([setTo('High')]).alertMinLevel).toBe('High');
-    spec.given([setTo('High')]).when(set('High')).thenNothingHappened();
-    expect(spec.given([setTo('High')]).when(set('Low')).then([setTo('Low')]).alertMinLevel).toBe('Low');
+    expect(
+      spec
+        .given([])
+        .when(set('High'))
+        .then([setTo('High')]).alertMinLevel,
+    ).toBe('High');
+    spec
+      .given([setTo('High')])
+      .when(set('High'))
+      .thenNothingHappened();
+    expect(
+      spec
+        .given([setTo('High')])
+        .when(set('Low'))
+        .then([setTo('Low')]).alertMinLevel,
+    ).toBe('Low');
   });
 });

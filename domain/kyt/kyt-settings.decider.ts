@@ -22,7 +22,9 @@ export interface KytSettingsState {
 
 export const kytSettingsDecider: Decider<KytSettingsCommand, KytSettingsEvent, KytSettingsState> = {
   decide: (command, state) =>
-    command.level === state.alertMinLevel ? [] : [{ type: 'AlertMinLevelSet', data: { subgroupId: command.subgroupId, level: command.level, at: command.at } }],
+    command.level === state.alertMinLevel
+      ? []
+      : [{ type: 'AlertMinLevelSet', data: { subgroupId: command.subgroupId, level: command.level, at: command.at } }],
   evolve: (state, event) => ({ ...state, alertMinLevel: event.data.level }),
   initialState: () => ({ alertMinLevel: DEFAULT_ALERT_MIN_LEVEL }),
   parse: parserFor<KytSettingsEvent>(kytSettingsEventSchemas),

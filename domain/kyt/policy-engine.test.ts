@@ -79,7 +79,11 @@ describe('standard policy on the USD-weighted composite', () => {
     const known = exposures(sender(A, { direct: ['sanctions'], label: 'Sanctioned A' }), sender(C, { direct: ['sanctions'] }));
     const { composite, outcome } = judge([leg(A, 200), leg(B, 750), leg(C, 50)], known);
     expect(composite.totalUsdMicros).toBe(1_000_000_000);
-    expect(composite.senders.map((s) => [s.address, s.weight])).toEqual([[B, 0.75], [A, 0.2], [C, 0.05]]);
+    expect(composite.senders.map((s) => [s.address, s.weight])).toEqual([
+      [B, 0.75],
+      [A, 0.2],
+      [C, 0.05],
+    ]);
     expect(outcome.alerts[0]).toMatchObject({ actualShare: 25, entityAddress: A, entityName: 'Sanctioned A' });
   });
 
@@ -90,11 +94,22 @@ describe('standard policy on the USD-weighted composite', () => {
     expect(judge([leg(A, 1_000)], scam).outcome).toMatchObject({ worstLevel: 'High', matches: [{ ruleId: 'D3' }] });
     const darknet = exposures(sender(A, { direct: ['darknet_market'] }));
     expect(judge([leg(A, 4_999)], darknet).outcome.matches.map((m) => m.ruleId)).toEqual(['D7']);
-    expect(judge([leg(A, 5_000)], darknet).outcome.alerts[0]).toMatchObject({ riskLevel: 'High', thresholdValue: 5_000, thresholdShare: 0 });
+    expect(judge([leg(A, 5_000)], darknet).outcome.alerts[0]).toMatchObject({
+      riskLevel: 'High',
+      thresholdValue: 5_000,
+      thresholdShare: 0,
+    });
   });
 
   it('indirect exposure alerts under Origin of funds / Indirect with a "Sender … (exposed to …)" entity name', () => {
-    const known = exposures(sender(A, { indirect: [{ slug: 'sanctions', share: 0.3, hops: 2 }, { slug: 'mixer', share: 0.08, hops: 3 }] }));
+    const known = exposures(
+      sender(A, {
+        indirect: [
+          { slug: 'sanctions', share: 0.3, hops: 2 },
+          { slug: 'mixer', share: 0.08, hops: 3 },
+        ],
+      }),
+    );
     const { outcome } = judge([leg(A, 10_000)], known);
     expect(outcome.alerts).toEqual([
       expect.objectContaining({
@@ -130,8 +145,14 @@ describe('standard policy on the USD-weighted composite', () => {
       to: '0x00000000000000000000000000000000000000dd',
       legs: [leg(A, 0, { kind: 'token', amount: '0', token: '0x00000000000000000000000000000000000000dd', logIndex: 0 })],
     };
-    const { outcome } = judge(tx.legs.map((l) => ({ ...l, usdMicros: 0 })), exposures(), tx);
-    expect(outcome.alerts).toEqual([expect.objectContaining({ ruleType: 'Pattern', category: 'Poisoning / dust attacker', riskLevel: 'Medium', entityAddress: C })]);
+    const { outcome } = judge(
+      tx.legs.map((l) => ({ ...l, usdMicros: 0 })),
+      exposures(),
+      tx,
+    );
+    expect(outcome.alerts).toEqual([
+      expect.objectContaining({ ruleType: 'Pattern', category: 'Poisoning / dust attacker', riskLevel: 'Medium', entityAddress: C }),
+    ]);
   });
 
   it('alerts come worst level first', () => {

@@ -53,7 +53,10 @@ const covers = (rule: PolicyRule, fact: Fact): boolean =>
 const percent = (share: number): number => Math.round(share * 10_000) / 100;
 
 const matches = (rule: PolicyRule, fact: Fact): boolean =>
-  rule.ruleType === fact.ruleType && covers(rule, fact) && percent(fact.share) >= rule.minSharePercent && fact.usdMicros >= Math.round(rule.minUsd * 1_000_000);
+  rule.ruleType === fact.ruleType &&
+  covers(rule, fact) &&
+  percent(fact.share) >= rule.minSharePercent &&
+  fact.usdMicros >= Math.round(rule.minUsd * 1_000_000);
 
 function factsOf(composite: Composite, patterns: readonly PatternFinding[], taxonomy: Taxonomy): Fact[] {
   const facts: Fact[] = [];
@@ -92,7 +95,12 @@ function factsOf(composite: Composite, patterns: readonly PatternFinding[], taxo
  * rule of the same type that matches it raises one alert. Alerts come worst level first, then in rule
  * order.
  */
-export function evaluatePolicy(policy: Policy, composite: Composite, patterns: readonly PatternFinding[], taxonomy: Taxonomy): PolicyOutcome {
+export function evaluatePolicy(
+  policy: Policy,
+  composite: Composite,
+  patterns: readonly PatternFinding[],
+  taxonomy: Taxonomy,
+): PolicyOutcome {
   const fired: { rule: PolicyRule; order: number; fact: Fact }[] = [];
   for (const fact of factsOf(composite, patterns, taxonomy)) {
     const order = policy.rules.findIndex((rule) => matches(rule, fact));
@@ -113,7 +121,12 @@ export function evaluatePolicy(policy: Policy, composite: Composite, patterns: r
   }));
   return {
     alerts,
-    matches: fired.map(({ rule, fact }) => ({ ruleId: rule.id, categorySlug: fact.slug, exposureUsdMicros: fact.usdMicros, note: rule.note })),
+    matches: fired.map(({ rule, fact }) => ({
+      ruleId: rule.id,
+      categorySlug: fact.slug,
+      exposureUsdMicros: fact.usdMicros,
+      note: rule.note,
+    })),
     worstLevel: worstLevel(alerts.map((a) => a.riskLevel)),
   };
 }

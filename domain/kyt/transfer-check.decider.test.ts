@@ -15,10 +15,19 @@ const HASH = `0x${'ab'.repeat(32)}`;
 /** `recordedFloor`: a request recorded by an older version, which stored the subgroup's floor in it. */
 const requested = (channel: 'v2' | 'x402' = 'v2', recordedFloor?: PolicyAlert['riskLevel']): TransferCheckEvent => ({
   type: 'TransferCheckRequested',
-  data: { checkId: CHECK, chain: 'ETH', txHash: HASH, requester: requesterOf(channel), ...(recordedFloor ? { alertMinLevel: recordedFloor } : {}), at: T0 },
+  data: {
+    checkId: CHECK,
+    chain: 'ETH',
+    txHash: HASH,
+    requester: requesterOf(channel),
+    ...(recordedFloor ? { alertMinLevel: recordedFloor } : {}),
+    at: T0,
+  },
 });
 const requesterOf = (channel: 'v2' | 'x402') =>
-  channel === 'v2' ? ({ channel: 'v2', userId: 'user-1', keyId: 'key-1', subgroupId: SUBGROUP } as const) : ({ channel: 'x402', payer: null } as const);
+  channel === 'v2'
+    ? ({ channel: 'v2', userId: 'user-1', keyId: 'key-1', subgroupId: SUBGROUP } as const)
+    : ({ channel: 'x402', payer: null } as const);
 const request = (channel: 'v2' | 'x402' = 'v2'): TransferCheckCommand => ({
   type: 'RequestTransferCheck',
   checkId: CHECK,
@@ -41,7 +50,12 @@ const alert = (riskLevel: PolicyAlert['riskLevel'], category = 'Sanctioned entit
   entityScore: 0,
 });
 const RESULT = { check_id: CHECK, composite_result: {}, policy_result: {} };
-const complete = (alerts: PolicyAlert[], at = later(500)): TransferCheckCommand => ({ type: 'CompleteTransferCheck', result: RESULT, alerts, at });
+const complete = (alerts: PolicyAlert[], at = later(500)): TransferCheckCommand => ({
+  type: 'CompleteTransferCheck',
+  result: RESULT,
+  alerts,
+  at,
+});
 const completed = (alerts: PolicyAlert[], worst: PolicyAlert['riskLevel'] | null): TransferCheckEvent => ({
   type: 'TransferCheckCompleted',
   data: { checkId: CHECK, result: RESULT, worstLevel: worst, alertCount: alerts.length, at: later(500) },
@@ -54,45 +68,69 @@ describe('transfer check decider', () => {
   });
 
   it('completing without alerts records the result and raises no webhook event', () => {
-    const state = spec.given([requested()]).when(complete([])).then([completed([], null)]);
+    const state = spec
+      .given([requested()])
+      .when(complete([]))
+      .then([completed([], null)]);
     expect(state.status).toBe('completed');
     expect(state.result).toEqual(RESULT);
   });
 
   it('completing with alerts raises tx.policy.alert.triggered for the subgroup with every alert, in the same decision', () => {
-    spec.given([requested()]).when(complete([alert('Severe'), alert('Low', 'Crypto ATM')])).thenMatches((events) => {
-      expect(events.map((e) => e.type)).toEqual(['TransferCheckCompleted', 'WebhookEventRaised']);
-      const raised = events[1]!.data as { event_type: string; audience: unknown; payload: Record<string, unknown>; occurred_at: string };
-      expect(raised.event_type).toBe('tx.policy.alert.triggered');
-      expect(raised.audience).toEqual({ subgroup_id: SUBGROUP });
-      expect(raised.occurred_at).toBe(later(500));
-      // Every alert: each subscription keeps those at or above its own alert_min_level (webhook-matching).
-      expect(raised.payload).toEqual({
-        check_id: CHECK,
-        tx_hash: HASH,
-        chain: 'ETH',
-        subgroup_id: SUBGROUP,
-        worst_level: 'Severe',
-        alerts: [alert('Severe'), alert('Low', 'Crypto ATM')],
+    spec
+      .given([requested()])
+      .when(complete([alert('Severe'), alert('Low', 'Crypto ATM')]))
+      .thenMatches((events) => {
+        expect(events.map((e) => e.type)).toEqual(['TransferCheckCompleted', 'WebhookEventRaised']);
+        const raised = events[1]!.data as { event_type: string; audience: unknown; payload: Record<string, unknown>; occurred_at: string };
+        expect(raised.event_type).toBe('tx.policy.alert.triggered');
+        expect(raised.audience).toEqual({ subgroup_id: SUBGROUP });
+        expect(raised.occurred_at).toBe(later(500));
+        // Every alert: each subscription keeps those at or above its own alert_min_level (webhook-matching).
+        expect(raised.payload).toEqual({
+          check_id: CHECK,
+          tx_hash: HASH,
+          chain: 'ETH',
+          subgroup_id: SUBGROUP,
+          worst_level: 'Severe',
+          alerts: [alert('Severe'), alert('Low', 'Crypto ATM')],
+        });
       });
-    });
   });
 
   it('a Low alert is raised too, so a subscription that asked for Low receives it; no subgroup floor filters it', () => {
-    spec.given([requested()]).when(complete([alert('Low')])).thenMatches((events) => expect(events.map((e) => e.type)).toEqual(['TransferCheckCompleted', 'WebhookEventRaised']));
+    spec
+      .given([requested()])
+      .when(complete([alert('Low')]))
+      .thenMatches((events) => expect(events.map((e) => e.type)).toEqual(['TransferCheckCompleted', 'WebhookEventRaised']));
     // A request recorded with a subgroup floor by an older version: the floor is not applied either.
-    spec.given([requested('v2', 'High')]).when(complete([alert('Low')])).thenMatches((events) => expect(events).toHaveLength(2));
+    spec
+      .given([requested('v2', 'High')])
+      .when(complete([alert('Low')]))
+      .thenMatches((events) => expect(events).toHaveLength(2));
   });
 
   it('an x402 check belongs to no subgroup and raises nothing', () => {
-    spec.given([requested('x402')]).when(complete([alert('Severe')])).thenMatches((events) => expect(events.map((e) => e.type)).toEqual(['TransferCheckCompleted']));
+    spec
+      .given([requested('x402')])
+      .when(complete([alert('Severe')]))
+      .thenMatches((events) => expect(events.map((e) => e.type)).toEqual(['TransferCheckCompleted']));
   });
 
   it('a late completion, failure or second completion after the outcome decides nothing (at-least-once pipeline)', () => {
     const done = [requested(), completed([], null)];
-    spec.given(done).when(complete([alert('Severe')])).thenNothingHappened();
-    spec.given(done).when({ type: 'FailTransferCheck', code: 'backend_unavailable', message: 'rpc down', at: later(900) }).thenNothingHappened();
-    const failed: TransferCheckEvent = { type: 'TransferCheckFailed', data: { checkId: CHECK, code: 'tx_not_found', message: 'no such transaction', at: later(100) } };
+    spec
+      .given(done)
+      .when(complete([alert('Severe')]))
+      .thenNothingHappened();
+    spec
+      .given(done)
+      .when({ type: 'FailTransferCheck', code: 'backend_unavailable', message: 'rpc down', at: later(900) })
+      .thenNothingHappened();
+    const failed: TransferCheckEvent = {
+      type: 'TransferCheckFailed',
+      data: { checkId: CHECK, code: 'tx_not_found', message: 'no such transaction', at: later(100) },
+    };
     spec.given([requested(), failed]).when(complete([])).thenNothingHappened();
   });
 
@@ -100,15 +138,28 @@ describe('transfer check decider', () => {
     const state = spec
       .given([requested()])
       .when({ type: 'FailTransferCheck', code: 'tx_not_found', message: 'no such transaction', at: later(100) })
-      .then([{ type: 'TransferCheckFailed', data: { checkId: CHECK, code: 'tx_not_found', message: 'no such transaction', at: later(100) } }]);
+      .then([
+        { type: 'TransferCheckFailed', data: { checkId: CHECK, code: 'tx_not_found', message: 'no such transaction', at: later(100) } },
+      ]);
     expect(state).toMatchObject({ status: 'failed', failure: { code: 'tx_not_found' } });
   });
 
   it('the reaper times a check out only after 15 minutes, once', () => {
-    spec.given([requested()]).when({ type: 'TimeOutTransferCheck', at: later(15 * 60_000 - 1) }).thenNothingHappened();
+    spec
+      .given([requested()])
+      .when({ type: 'TimeOutTransferCheck', at: later(15 * 60_000 - 1) })
+      .thenNothingHappened();
     const timedOut: TransferCheckEvent = { type: 'TransferCheckTimedOut', data: { checkId: CHECK, at: later(15 * 60_000) } };
-    expect(spec.given([requested()]).when({ type: 'TimeOutTransferCheck', at: later(15 * 60_000) }).then([timedOut]).status).toBe('failed_timeout');
-    spec.given([requested(), timedOut]).when({ type: 'TimeOutTransferCheck', at: later(16 * 60_000) }).thenNothingHappened();
+    expect(
+      spec
+        .given([requested()])
+        .when({ type: 'TimeOutTransferCheck', at: later(15 * 60_000) })
+        .then([timedOut]).status,
+    ).toBe('failed_timeout');
+    spec
+      .given([requested(), timedOut])
+      .when({ type: 'TimeOutTransferCheck', at: later(16 * 60_000) })
+      .thenNothingHappened();
   });
 
   it('commands on a check that was never requested are refused with not_found', () => {

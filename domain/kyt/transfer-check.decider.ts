@@ -79,7 +79,13 @@ export function decideTransferCheck(command: TransferCheckCommand, state: Transf
       return [
         {
           type: 'TransferCheckCompleted',
-          data: { checkId: request.checkId, result: command.result, worstLevel: worstLevel(alerts.map((a) => a.riskLevel)), alertCount: alerts.length, at: command.at },
+          data: {
+            checkId: request.checkId,
+            result: command.result,
+            worstLevel: worstLevel(alerts.map((a) => a.riskLevel)),
+            alertCount: alerts.length,
+            at: command.at,
+          },
         },
         ...alertEvent(request, alerts, command.at),
       ];
@@ -87,7 +93,9 @@ export function decideTransferCheck(command: TransferCheckCommand, state: Transf
     case 'FailTransferCheck': {
       const request = running(state);
       if (state.status !== 'running') return [];
-      return [{ type: 'TransferCheckFailed', data: { checkId: request.checkId, code: command.code, message: command.message, at: command.at } }];
+      return [
+        { type: 'TransferCheckFailed', data: { checkId: request.checkId, code: command.code, message: command.message, at: command.at } },
+      ];
     }
     case 'TimeOutTransferCheck': {
       const request = running(state);
@@ -106,7 +114,11 @@ export function evolveTransferCheck(state: TransferCheckState, event: TransferCh
     case 'TransferCheckFailed':
       return { ...state, status: 'failed', failure: { code: event.data.code, message: event.data.message } };
     case 'TransferCheckTimedOut':
-      return { ...state, status: 'failed_timeout', failure: { code: 'backend_unavailable', message: 'the check did not finish within 15 minutes' } };
+      return {
+        ...state,
+        status: 'failed_timeout',
+        failure: { code: 'backend_unavailable', message: 'the check did not finish within 15 minutes' },
+      };
     case 'WebhookEventRaised':
       return state;
   }

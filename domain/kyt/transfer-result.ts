@@ -94,7 +94,13 @@ export function transferResultBody(input: {
         share: pct(s.weight),
         legs: s.legs,
         data_available: s.dataAvailable,
-        direct_categories: s.direct.map((c) => ({ slug: c.slug, level: c.level, severity: c.severity, confidence: c.confidence, sources: c.sources })),
+        direct_categories: s.direct.map((c) => ({
+          slug: c.slug,
+          level: c.level,
+          severity: c.severity,
+          confidence: c.confidence,
+          sources: c.sources,
+        })),
         indirect_categories: s.indirect.map((c) => ({ slug: c.slug, share: pct(c.share), hops: c.hops })),
         graph: s.graph,
       })),
@@ -118,7 +124,12 @@ export function transferResultBody(input: {
       recommended_action: recommendedAction(outcome.worstLevel),
       alert_count: outcome.alerts.length,
       alerts: outcome.alerts,
-      explanations: outcome.matches.map((m) => ({ rule_id: m.ruleId, category_slug: m.categorySlug, exposure_usd: microsToUsd(m.exposureUsdMicros), note: m.note })),
+      explanations: outcome.matches.map((m) => ({
+        rule_id: m.ruleId,
+        category_slug: m.categorySlug,
+        exposure_usd: microsToUsd(m.exposureUsdMicros),
+        note: m.note,
+      })),
     },
     checked_at: input.checkedAt,
   };

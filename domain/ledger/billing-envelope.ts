@@ -70,7 +70,14 @@ export function billingEnvelope(
 export function refusalEnvelope(details: Readonly<Record<string, unknown>>): Readonly<Record<string, unknown>> {
   const usd = (micros: unknown) => (typeof micros === 'number' ? microsToUsd(micros) : null);
   if (details.monthlyQuota !== undefined) {
-    return { model: 'quota', charged_units: 0, units_used: details.unitsUsed, monthly_quota: details.monthlyQuota, period_start: details.periodStart, replay: false };
+    return {
+      model: 'quota',
+      charged_units: 0,
+      units_used: details.unitsUsed,
+      monthly_quota: details.monthlyQuota,
+      period_start: details.periodStart,
+      replay: false,
+    };
   }
   if (details.reason === 'no_plan') return { model: 'none', monthly_quota: null, replay: false };
   return {
@@ -123,6 +130,10 @@ export function balanceSummary(state: LedgerState, now: string) {
     remaining_usd:
       plan.kind !== 'ledger'
         ? null
-        : microsToUsd(state.monthlyCapMicros === null ? state.balanceMicros : Math.max(0, Math.min(state.balanceMicros, state.monthlyCapMicros - usage.spentMicros))),
+        : microsToUsd(
+            state.monthlyCapMicros === null
+              ? state.balanceMicros
+              : Math.max(0, Math.min(state.balanceMicros, state.monthlyCapMicros - usage.spentMicros)),
+          ),
   };
 }

@@ -77,13 +77,25 @@ describe('ledger decider: plans', () => {
   it('refuses a charge with quota_exceeded when the account has no plan', () => {
     spec.given([]).when(charge('c1')).thenThrows('quota_exceeded', { reason: 'no_plan' });
     // money alone is not a plan
-    spec.given([deposited('d1', 10_000_000)]).when(charge('c1')).thenThrows('quota_exceeded', { reason: 'no_plan' });
+    spec
+      .given([deposited('d1', 10_000_000)])
+      .when(charge('c1'))
+      .thenThrows('quota_exceeded', { reason: 'no_plan' });
   });
 
   it('records plan changes and cap changes', () => {
-    spec.given([]).when({ type: 'ChangePlan', plan: QUOTA(15), at: T }).then([planChanged(QUOTA(15))]);
-    spec.given([]).when({ type: 'SetMonthlyCap', capMicros: 5_000_000, at: T }).then([capSet(5_000_000)]);
-    spec.given([capSet(5_000_000)]).when({ type: 'SetMonthlyCap', capMicros: null, at: T }).then([capSet(null)]);
+    spec
+      .given([])
+      .when({ type: 'ChangePlan', plan: QUOTA(15), at: T })
+      .then([planChanged(QUOTA(15))]);
+    spec
+      .given([])
+      .when({ type: 'SetMonthlyCap', capMicros: 5_000_000, at: T })
+      .then([capSet(5_000_000)]);
+    spec
+      .given([capSet(5_000_000)])
+      .when({ type: 'SetMonthlyCap', capMicros: null, at: T })
+      .then([capSet(null)]);
   });
 
   it('a plan change inside a month keeps the units already used in it', () => {
@@ -92,7 +104,10 @@ describe('ledger decider: plans', () => {
       .when({ type: 'ChangePlan', plan: QUOTA(2), at: T2 })
       .then([planChanged(QUOTA(2), T2)]);
     expect(state.periodUnitsUsed).toBe(2);
-    spec.given([...quotaHistory(3, 2), planChanged(QUOTA(2), T2)]).when(charge('c9', T2)).thenThrows('quota_exceeded');
+    spec
+      .given([...quotaHistory(3, 2), planChanged(QUOTA(2), T2)])
+      .when(charge('c9', T2))
+      .thenThrows('quota_exceeded');
   });
 });
 
@@ -102,19 +117,28 @@ describe('ledger decider: quota plans', () => {
       .given([planChanged(QUOTA(15))])
       .when(charge('c1'))
       .then([periodStarted(MARCH, 15), charged('c1', { units: 1, amountMicros: 0 })]);
-    spec.given(quotaHistory(15, 1)).when(charge('c2')).then([charged('c2', { units: 1 })]);
+    spec
+      .given(quotaHistory(15, 1))
+      .when(charge('c2'))
+      .then([charged('c2', { units: 1 })]);
   });
 
   it('allows exactly N units a month, then refuses with quota_exceeded and the usage details', () => {
-    spec.given(quotaHistory(3, 2)).when(charge('c3')).then([charged('c3', { units: 1 })]);
     spec
-      .given(quotaHistory(3, 3))
-      .when(charge('c4'))
-      .thenThrows('quota_exceeded', { monthlyQuota: 3, unitsUsed: 3, periodStart: MARCH });
+      .given(quotaHistory(3, 2))
+      .when(charge('c3'))
+      .then([charged('c3', { units: 1 })]);
+    spec.given(quotaHistory(3, 3)).when(charge('c4')).thenThrows('quota_exceeded', { monthlyQuota: 3, unitsUsed: 3, periodStart: MARCH });
     // a multi-unit call that would overshoot is refused as a whole
-    spec.given(quotaHistory(3, 2)).when(charge('big', T, 0, 2)).thenThrows('quota_exceeded', { unitsUsed: 2 });
+    spec
+      .given(quotaHistory(3, 2))
+      .when(charge('big', T, 0, 2))
+      .thenThrows('quota_exceeded', { unitsUsed: 2 });
     // a zero quota allows nothing
-    spec.given([planChanged(QUOTA(0))]).when(charge('c1')).thenThrows('quota_exceeded');
+    spec
+      .given([planChanged(QUOTA(0))])
+      .when(charge('c1'))
+      .thenThrows('quota_exceeded');
   });
 
   it('a new calendar month (UTC) resets the usage with QuotaPeriodStarted', () => {
@@ -162,24 +186,41 @@ describe('ledger decider: ledger plans', () => {
   });
 
   it('may spend the balance down to exactly zero', () => {
-    const state = spec.given(funded(100_000)).when(charge('c1')).then([periodStarted(MARCH, 0), charged('c1', { amountMicros: 100_000 })]);
+    const state = spec
+      .given(funded(100_000))
+      .when(charge('c1'))
+      .then([periodStarted(MARCH, 0), charged('c1', { amountMicros: 100_000 })]);
     expect(state.balanceMicros).toBe(0);
   });
 
   it('refuses with insufficient_funds and the shortfall when the balance is too low', () => {
-    spec.given(funded(250_000, 5_000_000)).when(charge('c1', T, 1_000_000)).thenThrows('insufficient_funds', {
-      balanceMicros: 250_000,
-      priceMicros: 1_000_000,
-      shortfallMicros: 750_000,
-      monthlySpentMicros: 0,
-      monthlyCapMicros: 5_000_000,
-    });
-    spec.given([planChanged(LEDGER)]).when(charge('c1')).thenThrows('insufficient_funds', { balanceMicros: 0, shortfallMicros: 100_000 });
+    spec
+      .given(funded(250_000, 5_000_000))
+      .when(charge('c1', T, 1_000_000))
+      .thenThrows('insufficient_funds', {
+        balanceMicros: 250_000,
+        priceMicros: 1_000_000,
+        shortfallMicros: 750_000,
+        monthlySpentMicros: 0,
+        monthlyCapMicros: 5_000_000,
+      });
+    spec
+      .given([planChanged(LEDGER)])
+      .when(charge('c1'))
+      .thenThrows('insufficient_funds', { balanceMicros: 0, shortfallMicros: 100_000 });
   });
 
   it('refuses with monthly_cap_exceeded once the month would spend above the cap', () => {
-    const history = [...funded(10_000_000, 250_000), periodStarted(MARCH, 0), charged('c1', { amountMicros: 100_000 }), charged('c2', { amountMicros: 100_000 })];
-    spec.given(history).when(charge('c3', T, 50_000)).then([charged('c3', { amountMicros: 50_000 })]);
+    const history = [
+      ...funded(10_000_000, 250_000),
+      periodStarted(MARCH, 0),
+      charged('c1', { amountMicros: 100_000 }),
+      charged('c2', { amountMicros: 100_000 }),
+    ];
+    spec
+      .given(history)
+      .when(charge('c3', T, 50_000))
+      .then([charged('c3', { amountMicros: 50_000 })]);
     spec
       .given(history)
       .when(charge('c3', T, 100_000))
@@ -190,9 +231,15 @@ describe('ledger decider: ledger plans', () => {
       .when(charge('c3', FIRST_MS_OF_APRIL, 100_000))
       .then([periodStarted(APRIL, 0), charged('c3', { amountMicros: 100_000, periodStart: APRIL, at: FIRST_MS_OF_APRIL })]);
     // removing the cap lifts the limit
-    spec.given([...history, capSet(null)]).when(charge('c3', T, 100_000)).then([charged('c3', { amountMicros: 100_000 })]);
+    spec
+      .given([...history, capSet(null)])
+      .when(charge('c3', T, 100_000))
+      .then([charged('c3', { amountMicros: 100_000 })]);
     // the cap is checked before the balance
-    spec.given([...funded(0, 0)]).when(charge('c1')).thenThrows('monthly_cap_exceeded');
+    spec
+      .given([...funded(0, 0)])
+      .when(charge('c1'))
+      .thenThrows('monthly_cap_exceeded');
   });
 });
 
@@ -205,10 +252,19 @@ describe('ledger decider: exactly-once charges', () => {
   });
 
   it('decides nothing for a known chargeId even when it could not be charged now (other price, month, plan, after a refund)', () => {
-    spec.given(once).when(charge('c1', T, 50_000_000)).thenNothingHappened();
+    spec
+      .given(once)
+      .when(charge('c1', T, 50_000_000))
+      .thenNothingHappened();
     spec.given(once).when(charge('c1', FIRST_MS_OF_APRIL)).thenNothingHappened();
-    spec.given([...once, planChanged({ kind: 'none' })]).when(charge('c1')).thenNothingHappened();
-    spec.given([...once, refunded('c1', { amountMicros: 100_000 })]).when(charge('c1')).thenNothingHappened();
+    spec
+      .given([...once, planChanged({ kind: 'none' })])
+      .when(charge('c1'))
+      .thenNothingHappened();
+    spec
+      .given([...once, refunded('c1', { amountMicros: 100_000 })])
+      .when(charge('c1'))
+      .thenNothingHappened();
   });
 });
 
@@ -222,22 +278,37 @@ describe('ledger decider: refunds', () => {
   });
 
   it('refunds what is left of the charge and restores the balance and monthly spend', () => {
-    const state = spec.given(ledgerCharged).when(refund('c1')).then([refunded('c1', { amountMicros: 300_000 })]);
+    const state = spec
+      .given(ledgerCharged)
+      .when(refund('c1'))
+      .then([refunded('c1', { amountMicros: 300_000 })]);
     expect(state.balanceMicros).toBe(1_000_000);
     expect(usageIn(state, T2).spentMicros).toBe(0);
     expect(state.charges.get('c1')).toMatchObject({ amountMicros: 300_000, refundedMicros: 300_000 });
   });
 
   it('refunds restore quota units: an exhausted month can charge again', () => {
-    const state = spec.given(quotaCharged).when(refund('q0')).then([refunded('q0', { units: 1 })]);
+    const state = spec
+      .given(quotaCharged)
+      .when(refund('q0'))
+      .then([refunded('q0', { units: 1 })]);
     expect(usageIn(state, T2).units).toBe(1);
-    spec.given([...quotaCharged, refunded('q0', { units: 1 })]).when(charge('c9', T2)).then([charged('c9', { units: 1, at: T2 })]);
+    spec
+      .given([...quotaCharged, refunded('q0', { units: 1 })])
+      .when(charge('c9', T2))
+      .then([charged('c9', { units: 1, at: T2 })]);
   });
 
   it('a second refund of the same charge decides nothing', () => {
-    const state = spec.given([...ledgerCharged, refunded('c1', { amountMicros: 300_000 })]).when(refund('c1')).thenNothingHappened();
+    const state = spec
+      .given([...ledgerCharged, refunded('c1', { amountMicros: 300_000 })])
+      .when(refund('c1'))
+      .thenNothingHappened();
     expect(state.balanceMicros).toBe(1_000_000);
-    spec.given([...quotaCharged, refunded('q1', { units: 1 })]).when(refund('q1')).thenNothingHappened();
+    spec
+      .given([...quotaCharged, refunded('q1', { units: 1 })])
+      .when(refund('q1'))
+      .thenNothingHappened();
   });
 
   it('refunding a charge of an earlier month gives the money back without touching this month’s usage', () => {
@@ -248,9 +319,10 @@ describe('ledger decider: refunds', () => {
       periodStarted(APRIL, 0),
       charged('c2', { amountMicros: 200_000, periodStart: APRIL, at: FIRST_MS_OF_APRIL }),
     ];
-    const state = spec.given(history).when(refund('c1', '2026-04-02T00:00:00.000Z')).then([
-      refunded('c1', { amountMicros: 300_000, at: '2026-04-02T00:00:00.000Z' }),
-    ]);
+    const state = spec
+      .given(history)
+      .when(refund('c1', '2026-04-02T00:00:00.000Z'))
+      .then([refunded('c1', { amountMicros: 300_000, at: '2026-04-02T00:00:00.000Z' })]);
     expect(state.balanceMicros).toBe(800_000);
     expect(usageIn(state, '2026-04-02T00:00:00.000Z').spentMicros).toBe(200_000);
   });
@@ -258,14 +330,23 @@ describe('ledger decider: refunds', () => {
 
 describe('ledger decider: deposits', () => {
   it('deposits add to the balance', () => {
-    const state = spec.given([deposited('d1', 1_000)]).when(deposit('d2', 2_500)).then([deposited('d2', 2_500)]);
+    const state = spec
+      .given([deposited('d1', 1_000)])
+      .when(deposit('d2', 2_500))
+      .then([deposited('d2', 2_500)]);
     expect(state.balanceMicros).toBe(3_500);
   });
 
   it('a deposit is idempotent by depositId, whatever its amount', () => {
-    const state = spec.given([deposited('d1', 1_000)]).when(deposit('d1', 1_000)).thenNothingHappened();
+    const state = spec
+      .given([deposited('d1', 1_000)])
+      .when(deposit('d1', 1_000))
+      .thenNothingHappened();
     expect(state.balanceMicros).toBe(1_000);
-    spec.given([deposited('d1', 1_000)]).when(deposit('d1', 9_999)).thenNothingHappened();
+    spec
+      .given([deposited('d1', 1_000)])
+      .when(deposit('d1', 9_999))
+      .thenNothingHappened();
   });
 
   it('refuses deposits that are not a positive whole number of micro-USD', () => {

@@ -33,7 +33,10 @@ interface TimedStep {
 }
 
 const stepArb: fc.Arbitrary<Step> = fc.oneof(
-  { weight: 3, arbitrary: fc.record({ kind: fc.constant('deposit' as const), id: fc.nat(5), amount: fc.integer({ min: 1, max: 2_000_000 }) }) },
+  {
+    weight: 3,
+    arbitrary: fc.record({ kind: fc.constant('deposit' as const), id: fc.nat(5), amount: fc.integer({ min: 1, max: 2_000_000 }) }),
+  },
   {
     weight: 8,
     arbitrary: fc.record({
@@ -45,7 +48,10 @@ const stepArb: fc.Arbitrary<Step> = fc.oneof(
   },
   // ids 12 and 13 are never charged: refunds of unknown charges
   { weight: 3, arbitrary: fc.record({ kind: fc.constant('refund' as const), id: fc.nat(13) }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('cap' as const), cap: fc.option(fc.integer({ min: 0, max: 1_500_000 }), { nil: null }) }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({ kind: fc.constant('cap' as const), cap: fc.option(fc.integer({ min: 0, max: 1_500_000 }), { nil: null }) }),
+  },
   {
     weight: 2,
     arbitrary: fc.record({
@@ -133,7 +139,9 @@ function audit(events: readonly LedgerEvent[]) {
         break;
       case 'QuotaPeriodStarted':
         if (currentPeriod !== null) {
-          expect(Date.parse(event.data.periodStart), 'a period never starts before the current one').toBeGreaterThan(Date.parse(currentPeriod));
+          expect(Date.parse(event.data.periodStart), 'a period never starts before the current one').toBeGreaterThan(
+            Date.parse(currentPeriod),
+          );
         }
         currentPeriod = event.data.periodStart;
         break;

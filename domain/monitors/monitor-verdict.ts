@@ -35,7 +35,17 @@ export function monitorVerdictOf(screen: ScreenVerdict): { verdict: MonitorVerdi
       risk_level: verdict.risk_level,
       risk_score: verdict.risk_score,
       risk_categories: [...verdict.risk_categories].sort(),
-      sdn_match: sdn === null ? null : { list: sdn.list, entity: sdn.entity, program: sdn.program, list_entry_id: sdn.list_entry_id, list_date: sdn.list_date, source: sdn.source },
+      sdn_match:
+        sdn === null
+          ? null
+          : {
+              list: sdn.list,
+              entity: sdn.entity,
+              program: sdn.program,
+              list_entry_id: sdn.list_entry_id,
+              list_date: sdn.list_date,
+              source: sdn.source,
+            },
       label: verdict.label,
     },
     dataVersions: coverage.data_versions,

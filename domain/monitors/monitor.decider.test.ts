@@ -11,22 +11,53 @@ const JUNE = '2026-06-01T00:00:00.000Z';
 const versions = { taxonomy: 't1', snapshot: 'sha256:a', sources: [] };
 const clean: MonitorVerdict = { risk_level: 'none', risk_score: null, risk_categories: [], sdn_match: null, label: null };
 const sanctioned: MonitorVerdict = {
-  risk_level: 'sanctioned', risk_score: 100, risk_categories: ['sanctions'], label: null,
+  risk_level: 'sanctioned',
+  risk_score: 100,
+  risk_categories: ['sanctions'],
+  label: null,
   sdn_match: { list: 'US', entity: 'Made-up Entity', program: 'CYBER2', list_entry_id: '1', list_date: '2026-05-02', source: 'ofac_sdn' },
 };
 const reason: ChangeReason = { source: 'ofac_sdn', change: 'dataset_imported', version: '2026-05-02', changed_at: T0 };
 
 const create: MonitorCommand = {
-  type: 'Create', monitorId: 'm-1', userId: 'u-1', keyId: 'k-1', address: '0xabc', network: 'ETH', reference: 'customer-7',
-  verdict: clean, dataVersions: versions, period: MAY, at: T0,
+  type: 'Create',
+  monitorId: 'm-1',
+  userId: 'u-1',
+  keyId: 'k-1',
+  address: '0xabc',
+  network: 'ETH',
+  reference: 'customer-7',
+  verdict: clean,
+  dataVersions: versions,
+  period: MAY,
+  at: T0,
 };
 const created: MonitorEvent = {
   type: 'MonitorCreated',
-  data: { monitorId: 'm-1', userId: 'u-1', keyId: 'k-1', address: '0xabc', network: 'ETH', reference: 'customer-7', verdict: clean, dataVersions: versions, paidPeriod: MAY, createdAt: T0 },
+  data: {
+    monitorId: 'm-1',
+    userId: 'u-1',
+    keyId: 'k-1',
+    address: '0xabc',
+    network: 'ETH',
+    reference: 'customer-7',
+    verdict: clean,
+    dataVersions: versions,
+    paidPeriod: MAY,
+    createdAt: T0,
+  },
 };
-const reevaluate = (verdict: MonitorVerdict, changeKey = 'dataset:ofac_sdn:h2'): MonitorCommand => ({ type: 'Reevaluate', changeKey, verdict, dataVersions: versions, reasons: [reason], at: T0 });
+const reevaluate = (verdict: MonitorVerdict, changeKey = 'dataset:ofac_sdn:h2'): MonitorCommand => ({
+  type: 'Reevaluate',
+  changeKey,
+  verdict,
+  dataVersions: versions,
+  reasons: [reason],
+  at: T0,
+});
 const changed = (previous: MonitorVerdict, current: MonitorVerdict, changeKey = 'dataset:ofac_sdn:h2'): MonitorEvent => ({
-  type: 'MonitorVerdictChanged', data: { changeKey, previous, current, reasons: [reason], dataVersions: versions, at: T0 },
+  type: 'MonitorVerdictChanged',
+  data: { changeKey, previous, current, reasons: [reason], dataVersions: versions, at: T0 },
 });
 const raised = (previous: MonitorVerdict, current: MonitorVerdict): MonitorEvent => ({
   type: 'WebhookEventRaised',
@@ -45,19 +76,31 @@ describe('the monitor decider', () => {
   });
 
   it('a re-evaluation that changes the verdict appends the change and its risk_changed webhook in one decision', () => {
-    spec.given([created]).when(reevaluate(sanctioned)).then([changed(clean, sanctioned), raised(clean, sanctioned)]);
+    spec
+      .given([created])
+      .when(reevaluate(sanctioned))
+      .then([changed(clean, sanctioned), raised(clean, sanctioned)]);
   });
 
   it('the same change (dataset version) is never appended twice, even if the verdict moved again since', () => {
     const after = [created, changed(clean, sanctioned), raised(clean, sanctioned)];
     spec.given(after).when(reevaluate(sanctioned)).thenNothingHappened();
     spec.given(after).when(reevaluate(clean)).thenNothingHappened();
-    spec.given(after).when(reevaluate(clean, 'dataset:ofac_sdn:h3')).then([changed(sanctioned, clean, 'dataset:ofac_sdn:h3'), raised(sanctioned, clean)]);
+    spec
+      .given(after)
+      .when(reevaluate(clean, 'dataset:ofac_sdn:h3'))
+      .then([changed(sanctioned, clean, 'dataset:ofac_sdn:h3'), raised(sanctioned, clean)]);
   });
 
   it('a score that moves without level, sanctions, categories or label changing is not a change', () => {
-    spec.given([created, changed(clean, sanctioned)]).when(reevaluate({ ...sanctioned, risk_score: 97 }, 'k2')).thenNothingHappened();
-    spec.given([created]).when(reevaluate({ ...clean, label: 'Made-up Exchange' })).thenMatches((events) => expect(events.map((e) => e.type)).toEqual(['MonitorVerdictChanged', 'WebhookEventRaised']));
+    spec
+      .given([created, changed(clean, sanctioned)])
+      .when(reevaluate({ ...sanctioned, risk_score: 97 }, 'k2'))
+      .thenNothingHappened();
+    spec
+      .given([created])
+      .when(reevaluate({ ...clean, label: 'Made-up Exchange' }))
+      .thenMatches((events) => expect(events.map((e) => e.type)).toEqual(['MonitorVerdictChanged', 'WebhookEventRaised']));
   });
 
   it('forgets change keys beyond the bound', () => {
@@ -75,14 +118,23 @@ describe('the monitor decider', () => {
 
   it('renews a new period once; an unpaid period pauses it, saying why, and a paid one resumes it', () => {
     const renewJune: MonitorCommand = { type: 'Renew', period: JUNE, paid: true, at: T0 };
-    spec.given([created]).when(renewJune).then([{ type: 'MonitorRenewed', data: { period: JUNE, at: T0 } }]);
-    spec.given([created, { type: 'MonitorRenewed', data: { period: JUNE, at: T0 } }]).when(renewJune).thenNothingHappened();
+    spec
+      .given([created])
+      .when(renewJune)
+      .then([{ type: 'MonitorRenewed', data: { period: JUNE, at: T0 } }]);
+    spec
+      .given([created, { type: 'MonitorRenewed', data: { period: JUNE, at: T0 } }])
+      .when(renewJune)
+      .thenNothingHappened();
     spec.given([created]).when({ type: 'Renew', period: MAY, paid: true, at: T0 }).thenNothingHappened();
     const unpaid: MonitorCommand = { type: 'Renew', period: JUNE, paid: false, reason: 'insufficient_funds', at: T0 };
     const paused: MonitorEvent = { type: 'MonitorPaused', data: { period: JUNE, reason: 'insufficient_funds', at: T0 } };
     spec.given([created]).when(unpaid).then([paused]);
     spec.given([created, paused]).when(unpaid).thenNothingHappened();
-    spec.given([created, paused]).when(renewJune).then([{ type: 'MonitorResumed', data: { period: JUNE, at: T0 } }]);
+    spec
+      .given([created, paused])
+      .when(renewJune)
+      .then([{ type: 'MonitorResumed', data: { period: JUNE, at: T0 } }]);
   });
 
   it('a paused monitor is not re-evaluated', () => {

@@ -62,11 +62,24 @@ export type MonitorCommand =
   | { readonly type: 'Delete'; readonly at: string };
 
 export const initialMonitorState = (): MonitorState => ({
-  status: 'none', monitorId: null, userId: null, address: null, network: null, reference: null, verdict: null, paidPeriod: null, pausedReason: null, dataVersions: null, createdAt: null, lastChangedAt: null, recentChanges: [],
+  status: 'none',
+  monitorId: null,
+  userId: null,
+  address: null,
+  network: null,
+  reference: null,
+  verdict: null,
+  paidPeriod: null,
+  pausedReason: null,
+  dataVersions: null,
+  createdAt: null,
+  lastChangedAt: null,
+  recentChanges: [],
 });
 
 /** Whether the monitor still has to pay for `period` (periods are ISO instants, so they sort as strings). */
-export const owesPeriod = (state: Pick<MonitorState, 'paidPeriod'>, period: string): boolean => state.paidPeriod === null || state.paidPeriod < period;
+export const owesPeriod = (state: Pick<MonitorState, 'paidPeriod'>, period: string): boolean =>
+  state.paidPeriod === null || state.paidPeriod < period;
 
 function decideReevaluate(command: Extract<MonitorCommand, { type: 'Reevaluate' }>, state: MonitorState): MonitorEvent[] {
   // A paused monitor is not watched (its period is unpaid); it is re-evaluated when it resumes.
@@ -74,7 +87,14 @@ function decideReevaluate(command: Extract<MonitorCommand, { type: 'Reevaluate' 
   if (!verdictChanged(present(state.verdict, 'state.verdict'), command.verdict)) return [];
   const changed: MonitorEvent = {
     type: 'MonitorVerdictChanged',
-    data: { changeKey: command.changeKey, previous: present(state.verdict, 'state.verdict'), current: command.verdict, reasons: [...command.reasons], dataVersions: command.dataVersions, at: command.at },
+    data: {
+      changeKey: command.changeKey,
+      previous: present(state.verdict, 'state.verdict'),
+      current: command.verdict,
+      reasons: [...command.reasons],
+      dataVersions: command.dataVersions,
+      at: command.at,
+    },
   };
   const webhook = webhookEventRaised({
     eventType: 'service.address.risk_changed',
@@ -96,7 +116,10 @@ function decideReevaluate(command: Extract<MonitorCommand, { type: 'Reevaluate' 
 function decideRenew(command: Extract<MonitorCommand, { type: 'Renew' }>, state: MonitorState): MonitorEvent[] {
   if (state.status === 'none' || state.status === 'deleted') return [];
   const { period, at } = command;
-  if (!command.paid) return state.status === 'paused' || !owesPeriod(state, period) ? [] : [{ type: 'MonitorPaused', data: { period, reason: command.reason, at } }];
+  if (!command.paid)
+    return state.status === 'paused' || !owesPeriod(state, period)
+      ? []
+      : [{ type: 'MonitorPaused', data: { period, reason: command.reason, at } }];
   if (state.status === 'paused') return [{ type: 'MonitorResumed', data: { period, at } }];
   return owesPeriod(state, period) ? [{ type: 'MonitorRenewed', data: { period, at } }] : [];
 }
@@ -107,7 +130,12 @@ export function decideMonitor(command: MonitorCommand, state: MonitorState): Mon
       // Watching an address already watched is the same monitor: nothing new (the caller answers 200).
       if (state.status === 'active' || state.status === 'paused') return [];
       const { monitorId, userId, keyId, address, network, reference, verdict, dataVersions, period, at } = command;
-      return [{ type: 'MonitorCreated', data: { monitorId, userId, keyId, address, network, reference, verdict, dataVersions, paidPeriod: period, createdAt: at } }];
+      return [
+        {
+          type: 'MonitorCreated',
+          data: { monitorId, userId, keyId, address, network, reference, verdict, dataVersions, paidPeriod: period, createdAt: at },
+        },
+      ];
     }
     case 'Reevaluate':
       return decideReevaluate(command, state);
@@ -125,11 +153,31 @@ export function evolveMonitor(state: MonitorState, event: MonitorEvent): Monitor
   switch (event.type) {
     case 'MonitorCreated': {
       const d = event.data;
-      return { ...state, status: 'active', monitorId: d.monitorId, userId: d.userId, address: d.address, network: d.network, reference: d.reference, verdict: d.verdict, paidPeriod: d.paidPeriod,
-        pausedReason: null, dataVersions: d.dataVersions, createdAt: d.createdAt, lastChangedAt: null, recentChanges: [] };
+      return {
+        ...state,
+        status: 'active',
+        monitorId: d.monitorId,
+        userId: d.userId,
+        address: d.address,
+        network: d.network,
+        reference: d.reference,
+        verdict: d.verdict,
+        paidPeriod: d.paidPeriod,
+        pausedReason: null,
+        dataVersions: d.dataVersions,
+        createdAt: d.createdAt,
+        lastChangedAt: null,
+        recentChanges: [],
+      };
     }
     case 'MonitorVerdictChanged':
-      return { ...state, verdict: event.data.current, dataVersions: event.data.dataVersions, lastChangedAt: event.data.at, recentChanges: remember(state.recentChanges, event.data.changeKey) };
+      return {
+        ...state,
+        verdict: event.data.current,
+        dataVersions: event.data.dataVersions,
+        lastChangedAt: event.data.at,
+        recentChanges: remember(state.recentChanges, event.data.changeKey),
+      };
     case 'MonitorRenewed':
       return { ...state, paidPeriod: event.data.period };
     case 'MonitorPaused':

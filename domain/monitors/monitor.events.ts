@@ -49,6 +49,9 @@ export const monitorEventSchemas = {
 } as const;
 
 type Schemas = typeof monitorEventSchemas;
-type OwnEvent = { [K in Exclude<keyof Schemas, typeof WEBHOOK_EVENT_RAISED>]: { type: K; data: z.infer<Schemas[K]> } }[Exclude<keyof Schemas, typeof WEBHOOK_EVENT_RAISED>];
+type OwnEvent = { [K in Exclude<keyof Schemas, typeof WEBHOOK_EVENT_RAISED>]: { type: K; data: z.infer<Schemas[K]> } }[Exclude<
+  keyof Schemas,
+  typeof WEBHOOK_EVENT_RAISED
+>];
 export type MonitorEvent = OwnEvent | WebhookEventRaised;
 export const MONITOR_EVENT_TYPES = Object.keys(monitorEventSchemas).filter((type) => type !== WEBHOOK_EVENT_RAISED) as OwnEvent['type'][];

@@ -70,8 +70,7 @@ export interface SubscriptionFilter {
 }
 
 export type SubscriptionDelivery =
-  | { readonly kind: 'event'; readonly event: RecordedEvent }
-  | { readonly kind: 'caughtUp'; readonly position: Position | null };
+  { readonly kind: 'event'; readonly event: RecordedEvent } | { readonly kind: 'caughtUp'; readonly position: Position | null };
 
 export interface SubscribeToAllOptions {
   /** Exclusive: the first event delivered comes after this position. */

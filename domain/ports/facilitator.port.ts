@@ -17,7 +17,12 @@ export interface FacilitatorVerifyResponse {
 }
 
 export interface FacilitatorSupported {
-  readonly kinds: readonly { readonly x402Version: number; readonly scheme: string; readonly network: string; readonly extra?: Readonly<Record<string, unknown>> }[];
+  readonly kinds: readonly {
+    readonly x402Version: number;
+    readonly scheme: string;
+    readonly network: string;
+    readonly extra?: Readonly<Record<string, unknown>>;
+  }[];
   readonly extensions?: readonly string[];
   readonly signers?: Readonly<Record<string, readonly string[]>>;
 }

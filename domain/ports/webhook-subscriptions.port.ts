@@ -14,5 +14,9 @@ export interface WebhookSubscriptionTarget {
  * the answer reflects at least every subscription change appended before it.
  */
 export interface WebhookSubscriptionFinder {
-  subscribedTo(subgroupIds: readonly string[], eventType: WebhookEventType, asOf: Position | null): Promise<readonly WebhookSubscriptionTarget[]>;
+  subscribedTo(
+    subgroupIds: readonly string[],
+    eventType: WebhookEventType,
+    asOf: Position | null,
+  ): Promise<readonly WebhookSubscriptionTarget[]>;
 }

@@ -23,9 +23,15 @@ export function decideProjectionRebuild(command: ProjectionRebuildCommand, state
       // A rebuild killed midway never finishes: a new one takes over rather than waiting forever.
       return [{ type: 'ProjectionRebuildStarted', data: { projection: command.projection, rebuildId: command.rebuildId, at: command.at } }];
     case 'FinishRebuild': {
-      if (state.running !== command.rebuildId) throw fail('invalid_state', `rebuild ${command.rebuildId} of ${command.projection} is not the one under way`);
+      if (state.running !== command.rebuildId)
+        throw fail('invalid_state', `rebuild ${command.rebuildId} of ${command.projection} is not the one under way`);
       const { projection, rebuildId, resumeAfter, at } = command;
-      return [{ type: 'ProjectionRebuildFinished', data: { projection, rebuildId, outcome: resumeAfter ? 'completed' : 'abandoned', resumeAfter, at } }];
+      return [
+        {
+          type: 'ProjectionRebuildFinished',
+          data: { projection, rebuildId, outcome: resumeAfter ? 'completed' : 'abandoned', resumeAfter, at },
+        },
+      ];
     }
   }
 }

@@ -16,10 +16,19 @@ const closedV1 = z.object({ reason: z.string() });
 
 const registry = defineEventRegistry([{ streams: [wallets], schemas: { Deposited: deposited, Withdrawn: withdrawn } }], {
   versions: {
-    Deposited: { current: 2, upcasters: { 1: (data) => ({ amountMicros: Math.round(depositedV1.parse(data).usd * 1e6), currency: 'USD' }) } },
+    Deposited: {
+      current: 2,
+      upcasters: { 1: (data) => ({ amountMicros: Math.round(depositedV1.parse(data).usd * 1e6), currency: 'USD' }) },
+    },
   },
   // `WalletClosed` was retired: its events now read as a withdrawal of nothing.
-  retired: { WalletClosed: { becomes: 'Withdrawn', schema: closedV1, upcast: (_data: z.infer<typeof closedV1>) => ({ type: 'Withdrawn', data: { amountMicros: 0 } }) } },
+  retired: {
+    WalletClosed: {
+      becomes: 'Withdrawn',
+      schema: closedV1,
+      upcast: (_data: z.infer<typeof closedV1>) => ({ type: 'Withdrawn', data: { amountMicros: 0 } }),
+    },
+  },
 });
 
 let commit = 0n;
@@ -29,7 +38,11 @@ function recorded(type: string, data: unknown, schemaVersion?: number): Recorded
     id: `e${commit}`,
     type,
     data,
-    metadata: { correlationId: 'c', occurredAt: '2026-01-01T00:00:00.000Z', ...(schemaVersion === undefined ? {} : { schemaVersion }) } as RecordedEvent['metadata'],
+    metadata: {
+      correlationId: 'c',
+      occurredAt: '2026-01-01T00:00:00.000Z',
+      ...(schemaVersion === undefined ? {} : { schemaVersion }),
+    } as RecordedEvent['metadata'],
     streamId: wallets.stream('w1'),
     revision: commit,
     position: { commit, prepare: commit },
@@ -46,7 +59,11 @@ describe('an event registry', () => {
 
   it('given an event stored in an old shape, when it is read after the schema change, then it reads in the new shape', () => {
     const old = recorded('Deposited', { usd: 12.5 }, 1);
-    expect(registry.parse(old)).toMatchObject({ type: 'Deposited', data: { amountMicros: 12_500_000, currency: 'USD' }, streamId: 'wallet-w1' });
+    expect(registry.parse(old)).toMatchObject({
+      type: 'Deposited',
+      data: { amountMicros: 12_500_000, currency: 'USD' },
+      streamId: 'wallet-w1',
+    });
     expect(registry.upcast(old).data).toEqual({ amountMicros: 12_500_000, currency: 'USD' });
     expect(registry.dataOf('Deposited', old)).toEqual({ amountMicros: 12_500_000, currency: 'USD' });
   });
@@ -74,7 +91,9 @@ describe('an event registry', () => {
     expect(registry.parse(recorded('Unknown', {}))).toBeNull();
     expect(() => registry.parse(recorded('Withdrawn', { amountMicros: 'ten' }, 1))).toThrow();
     expect(() => registry.parse(recorded('Deposited', { usd: 'ten' }, 1))).toThrow();
-    expect(() => registry.dataOf('Withdrawn', recorded('Deposited', { amountMicros: 1, currency: 'USD' }, 2))).toThrow(/expected a Withdrawn event/);
+    expect(() => registry.dataOf('Withdrawn', recorded('Deposited', { amountMicros: 1, currency: 'USD' }, 2))).toThrow(
+      /expected a Withdrawn event/,
+    );
   });
 
   it('parses a recorded event once however many readers ask', () => {
@@ -84,10 +103,19 @@ describe('an event registry', () => {
 
   it('refuses a history with a gap, a type registered twice, or a retired type that becomes nothing', () => {
     const schemas = { Deposited: deposited };
-    expect(() => defineEventRegistry([{ streams: [wallets], schemas }], { versions: { Deposited: { current: 3, upcasters: { 1: (d) => d } } } })).toThrow(/no upcaster from version 2/);
-    expect(() => defineEventRegistry([{ streams: [wallets], schemas }, { streams: [wallets], schemas }])).toThrow(/registered twice/);
     expect(() =>
-      defineEventRegistry([{ streams: [wallets], schemas }], { retired: { Old: { becomes: 'Missing', schema: closedV1, upcast: () => ({ type: 'Missing', data: {} }) } } }),
+      defineEventRegistry([{ streams: [wallets], schemas }], { versions: { Deposited: { current: 3, upcasters: { 1: (d) => d } } } }),
+    ).toThrow(/no upcaster from version 2/);
+    expect(() =>
+      defineEventRegistry([
+        { streams: [wallets], schemas },
+        { streams: [wallets], schemas },
+      ]),
+    ).toThrow(/registered twice/);
+    expect(() =>
+      defineEventRegistry([{ streams: [wallets], schemas }], {
+        retired: { Old: { becomes: 'Missing', schema: closedV1, upcast: () => ({ type: 'Missing', data: {} }) } },
+      }),
     ).toThrow(/becomes unregistered/);
   });
 

@@ -17,7 +17,8 @@ export interface StreamFamily<Family extends string = string> {
 const SEPARATOR = '-';
 
 export function streamFamily<const Family extends string>(family: Family): StreamFamily<Family> {
-  if (family.length === 0 || family.includes(SEPARATOR)) throw new Error(`stream family "${family}" must be non-empty and free of "${SEPARATOR}"`);
+  if (family.length === 0 || family.includes(SEPARATOR))
+    throw new Error(`stream family "${family}" must be non-empty and free of "${SEPARATOR}"`);
   const prefix = `${family}${SEPARATOR}` as const;
   const owns = (streamId: string): boolean => streamId.startsWith(prefix);
   return {

@@ -12,7 +12,9 @@ export interface BucketRule {
   readonly perSecond: number;
 }
 
-export type Take = { readonly allowed: true; readonly bucket: Bucket } | { readonly allowed: false; readonly bucket: Bucket; readonly retryAfterSeconds: number };
+export type Take =
+  | { readonly allowed: true; readonly bucket: Bucket }
+  | { readonly allowed: false; readonly bucket: Bucket; readonly retryAfterSeconds: number };
 
 export function takeToken(rule: BucketRule, bucket: Bucket | undefined, nowMs: number): Take {
   const elapsedSeconds = bucket ? Math.max(0, nowMs - bucket.updatedMs) / 1000 : 0;

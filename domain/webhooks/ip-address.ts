@@ -6,16 +6,7 @@
  */
 import { present } from '../shared/present.js';
 export type AddressKind =
-  | 'public'
-  | 'loopback'
-  | 'private'
-  | 'shared'
-  | 'link_local'
-  | 'metadata'
-  | 'multicast'
-  | 'unspecified'
-  | 'documentation'
-  | 'reserved';
+  'public' | 'loopback' | 'private' | 'shared' | 'link_local' | 'metadata' | 'multicast' | 'unspecified' | 'documentation' | 'reserved';
 
 export interface IpAddress {
   readonly version: 4 | 6;

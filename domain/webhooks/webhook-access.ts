@@ -37,8 +37,6 @@ export function webhookActor(
 
 export function mayManage(actor: WebhookActor, owner: WebhookOwner): boolean {
   return (
-    actor.superAdmin ||
-    actor.adminOf.includes(owner.organizationId) ||
-    actor.memberships.some((m) => m.subgroupId === owner.subgroupId)
+    actor.superAdmin || actor.adminOf.includes(owner.organizationId) || actor.memberships.some((m) => m.subgroupId === owner.subgroupId)
   );
 }

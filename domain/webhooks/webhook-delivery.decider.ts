@@ -116,7 +116,17 @@ export function decideWebhookDelivery(command: WebhookDeliveryCommand, state: We
     case 'AbandonDelivery':
       if (!state.scheduled) throw fail('not_found', 'no such delivery');
       if (isFinal(state.status)) return [];
-      return [{ type: 'WebhookDeliveryAbandoned', data: { deliveryId: present(state.deliveryId, 'state.deliveryId'), subscriptionId: state.subscriptionId, reason: command.reason, at: command.at } }];
+      return [
+        {
+          type: 'WebhookDeliveryAbandoned',
+          data: {
+            deliveryId: present(state.deliveryId, 'state.deliveryId'),
+            subscriptionId: state.subscriptionId,
+            reason: command.reason,
+            at: command.at,
+          },
+        },
+      ];
   }
 }
 

@@ -6,7 +6,13 @@ import { changeReasonSchema, monitorVerdictSchema } from '../monitors/monitor-ve
  * strings rather than UUIDs: a raised event that fails its schema is a bug of its emitter, and these
  * schemas are there to catch that bug in the emitter's own tests (see webhook-raised.ts).
  */
-export const WEBHOOK_EVENT_TYPES = ['tx.policy.alert.triggered', 'service.bfs.completed', 'service.bfs.failed', 'service.check.high_risk', 'service.address.risk_changed'] as const;
+export const WEBHOOK_EVENT_TYPES = [
+  'tx.policy.alert.triggered',
+  'service.bfs.completed',
+  'service.bfs.failed',
+  'service.check.high_risk',
+  'service.address.risk_changed',
+] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 export const TRANSFER_ALERT_EVENT: WebhookEventType = 'tx.policy.alert.triggered';
 

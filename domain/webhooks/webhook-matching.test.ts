@@ -33,7 +33,9 @@ describe('what each subscription receives', () => {
     const low = payloadFor({ eventTypes: ['tx.policy.alert.triggered'], alertMinLevel: 'Low' }, 'tx.policy.alert.triggered', transfer);
     expect((low!.alerts as unknown[]).length).toBe(3);
     const onlyLow = { ...transfer, worst_level: 'Low' as const, alerts: [alert('Low', 'Gambling')] };
-    expect(payloadFor({ eventTypes: ['tx.policy.alert.triggered'], alertMinLevel: 'Medium' }, 'tx.policy.alert.triggered', onlyLow)).toBeNull();
+    expect(
+      payloadFor({ eventTypes: ['tx.policy.alert.triggered'], alertMinLevel: 'Medium' }, 'tx.policy.alert.triggered', onlyLow),
+    ).toBeNull();
   });
 
   it('other types pass unchanged, to subscribers of the type only', () => {
@@ -58,11 +60,20 @@ describe('what each subscription receives', () => {
 describe('the emitters contract', () => {
   it('builds a WebhookEventRaised and refuses payloads off the spec', () => {
     const event = webhookEventRaised({ eventType: 'tx.policy.alert.triggered', audience: { subgroup_id: 'g-1' }, payload: transfer });
-    expect(event).toEqual({ type: 'WebhookEventRaised', data: { event_type: 'tx.policy.alert.triggered', audience: { subgroup_id: 'g-1' }, payload: transfer } });
+    expect(event).toEqual({
+      type: 'WebhookEventRaised',
+      data: { event_type: 'tx.policy.alert.triggered', audience: { subgroup_id: 'g-1' }, payload: transfer },
+    });
     expect(() =>
       webhookEventRaised({ eventType: 'service.check.high_risk', audience: { user_id: 'u' }, payload: { ...transfer } as never }),
     ).toThrow();
-    expect(() => webhookEventRaised({ eventType: 'service.bfs.failed', audience: {} as never, payload: { job_id: 'j', address: 'a', network: 'ETH', error: 'e' } })).toThrow();
+    expect(() =>
+      webhookEventRaised({
+        eventType: 'service.bfs.failed',
+        audience: {} as never,
+        payload: { job_id: 'j', address: 'a', network: 'ETH', error: 'e' },
+      }),
+    ).toThrow();
   });
 });
 

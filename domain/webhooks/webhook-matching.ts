@@ -1,5 +1,12 @@
 import { present } from '../shared/present.js';
-import { levelRank, TRANSFER_ALERT_EVENT, ALERT_LEVELS, type AlertLevel, type TransferAlert, type WebhookEventType } from './webhook-event-types.js';
+import {
+  levelRank,
+  TRANSFER_ALERT_EVENT,
+  ALERT_LEVELS,
+  type AlertLevel,
+  type TransferAlert,
+  type WebhookEventType,
+} from './webhook-event-types.js';
 
 /** What a subscription listens to, as the fan-out sees it. */
 export interface SubscriptionInterest {
@@ -22,6 +29,9 @@ export function payloadFor(
   const min = levelRank(interest.alertMinLevel);
   const alerts = (payload.alerts as readonly TransferAlert[]).filter((alert) => levelRank(alert.riskLevel) >= min);
   if (alerts.length === 0) return null;
-  const worst = present(ALERT_LEVELS[Math.max(...alerts.map((alert) => levelRank(alert.riskLevel)))], 'ALERT_LEVELS[Math.max(...alerts.map((alert) => levelRank(alert.riskLevel)))]');
+  const worst = present(
+    ALERT_LEVELS[Math.max(...alerts.map((alert) => levelRank(alert.riskLevel)))],
+    'ALERT_LEVELS[Math.max(...alerts.map((alert) => levelRank(alert.riskLevel)))]',
+  );
   return { ...payload, worst_level: worst, alerts };
 }

@@ -23,7 +23,10 @@ export const WEBHOOK_EVENT_RAISED = 'WebhookEventRaised';
 /** Stream families whose topics the fan-out reads; an emitter in another family adds its family here. */
 export const WEBHOOK_SOURCE_FAMILIES = ['check', 'explore', 'transfer', 'monitor'] as const;
 
-export const webhookAudienceSchema = z.union([z.strictObject({ subgroup_id: z.string().min(1) }), z.strictObject({ user_id: z.string().min(1) })]);
+export const webhookAudienceSchema = z.union([
+  z.strictObject({ subgroup_id: z.string().min(1) }),
+  z.strictObject({ user_id: z.string().min(1) }),
+]);
 export type WebhookAudience = z.infer<typeof webhookAudienceSchema>;
 
 export const webhookEventRaisedSchema = z.object({

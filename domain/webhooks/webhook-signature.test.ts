@@ -21,15 +21,34 @@ describe('Standard Webhooks signatures', () => {
   it('a signed delivery verifies with the standardwebhooks package, with the current and the previous secret', () => {
     const current = secretFromBytes(new Uint8Array(32).map((_, i) => i));
     const previous = secretFromBytes(new Uint8Array(32).map((_, i) => 255 - i));
-    const content = { deliveryId: '0190f0c2-7a43-7a55-9d8e-1b2c3d4e5f60', eventType: 'service.bfs.failed' as const, occurredAt: '2026-11-22T10:00:00.000Z', payload: { job_id: 'j', address: 'a', network: 'ETH', error: 'x' } };
+    const content = {
+      deliveryId: '0190f0c2-7a43-7a55-9d8e-1b2c3d4e5f60',
+      eventType: 'service.bfs.failed' as const,
+      occurredAt: '2026-11-22T10:00:00.000Z',
+      payload: { job_id: 'j', address: 'a', network: 'ETH', error: 'x' },
+    };
     const request = signedRequest(content, 3, [current, previous], new Date());
-    const headers = { 'webhook-id': request.headers['webhook-id']!, 'webhook-timestamp': request.headers['webhook-timestamp']!, 'webhook-signature': request.headers['webhook-signature']! };
-    expect(new Webhook(current).verify(request.body, headers)).toMatchObject({ schema_version: 1, delivery_id: content.deliveryId, attempt: 3, payload: content.payload });
+    const headers = {
+      'webhook-id': request.headers['webhook-id']!,
+      'webhook-timestamp': request.headers['webhook-timestamp']!,
+      'webhook-signature': request.headers['webhook-signature']!,
+    };
+    expect(new Webhook(current).verify(request.body, headers)).toMatchObject({
+      schema_version: 1,
+      delivery_id: content.deliveryId,
+      attempt: 3,
+      payload: content.payload,
+    });
     expect(new Webhook(previous).verify(request.body, headers)).toBeTruthy();
     const stranger = secretFromBytes(new Uint8Array(32).fill(1));
     expect(() => new Webhook(stranger).verify(request.body, headers)).toThrow();
     expect(() => new Webhook(current).verify(request.body.replace('"attempt":3', '"attempt":4'), headers)).toThrow();
-    expect(request.headers).toMatchObject({ 'X-Service-Event': 'service.bfs.failed', 'X-Service-Delivery-Id': content.deliveryId, 'X-Service-Attempt': '3', 'webhook-id': content.deliveryId });
+    expect(request.headers).toMatchObject({
+      'X-Service-Event': 'service.bfs.failed',
+      'X-Service-Delivery-Id': content.deliveryId,
+      'X-Service-Attempt': '3',
+      'webhook-id': content.deliveryId,
+    });
   });
 
   it('several secrets give space-separated signatures, current first', () => {

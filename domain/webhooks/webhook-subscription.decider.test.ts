@@ -47,7 +47,10 @@ const created: WebhookSubscriptionEvent = {
     at: T0,
   },
 };
-const deleted: WebhookSubscriptionEvent = { type: 'WebhookSubscriptionDeleted', data: { subscriptionId: 's-1', deletedBy: 'alice', at: T0 } };
+const deleted: WebhookSubscriptionEvent = {
+  type: 'WebhookSubscriptionDeleted',
+  data: { subscriptionId: 's-1', deletedBy: 'alice', at: T0 },
+};
 
 describe('webhook subscription decider', () => {
   it('creates in a subgroup of the actor, with a normalized set of event types', () => {
@@ -56,8 +59,14 @@ describe('webhook subscription decider', () => {
   });
 
   it('refuses a subgroup the actor is not a member of, an empty set, and a taken id', () => {
-    spec.given([]).when({ ...create, actor: mallory }).thenThrows('not_found');
-    spec.given([]).when({ ...create, eventTypes: [] }).thenThrows('validation_error');
+    spec
+      .given([])
+      .when({ ...create, actor: mallory })
+      .thenThrows('not_found');
+    spec
+      .given([])
+      .when({ ...create, eventTypes: [] })
+      .thenThrows('validation_error');
     spec.given([created]).when(create).thenThrows('invalid_state');
   });
 
@@ -65,22 +74,53 @@ describe('webhook subscription decider', () => {
     spec
       .given([created])
       .when({ type: 'UpdateSubscription', actor: alice, changes: { url: 'https://hooks.example.com/b', alertMinLevel: 'Medium' }, at: T0 })
-      .then([{ type: 'WebhookSubscriptionUpdated', data: { subscriptionId: 's-1', url: 'https://hooks.example.com/b', updatedBy: 'alice', at: T0 } }]);
-    spec.given([created]).when({ type: 'UpdateSubscription', actor: alice, changes: { eventTypes: ['service.check.high_risk', 'tx.policy.alert.triggered'] }, at: T0 }).thenNothingHappened();
+      .then([
+        {
+          type: 'WebhookSubscriptionUpdated',
+          data: { subscriptionId: 's-1', url: 'https://hooks.example.com/b', updatedBy: 'alice', at: T0 },
+        },
+      ]);
+    spec
+      .given([created])
+      .when({
+        type: 'UpdateSubscription',
+        actor: alice,
+        changes: { eventTypes: ['service.check.high_risk', 'tx.policy.alert.triggered'] },
+        at: T0,
+      })
+      .thenNothingHappened();
   });
 
   it('someone else, or a deleted subscription: not found', () => {
     spec.given([created]).when({ type: 'DeleteSubscription', actor: mallory, at: T0 }).thenThrows('not_found');
-    spec.given([created]).when({ type: 'RotateSecret', actor: mallory, secret: 'whsec_x', previousValidUntil: null, at: T0 }).thenThrows('not_found');
+    spec
+      .given([created])
+      .when({ type: 'RotateSecret', actor: mallory, secret: 'whsec_x', previousValidUntil: null, at: T0 })
+      .thenThrows('not_found');
     spec.given([created, deleted]).when({ type: 'DeleteSubscription', actor: alice, at: T0 }).thenThrows('not_found');
-    spec.given([created, deleted]).when({ type: 'UpdateSubscription', actor: alice, changes: { url: 'https://x.example' }, at: T0 }).thenThrows('not_found');
+    spec
+      .given([created, deleted])
+      .when({ type: 'UpdateSubscription', actor: alice, changes: { url: 'https://x.example' }, at: T0 })
+      .thenThrows('not_found');
   });
 
   it('group admins and super-admins act on the dashboard only', () => {
-    spec.given([created]).when({ type: 'DeleteSubscription', actor: orgAdmin('api_key'), at: T0 }).thenThrows('not_found');
-    spec.given([created]).when({ type: 'DeleteSubscription', actor: orgAdmin('dashboard'), at: T0 }).thenMatches((events) => expect(events).toHaveLength(1));
-    spec.given([created]).when({ type: 'DeleteSubscription', actor: superAdmin('api_key'), at: T0 }).thenThrows('not_found');
-    spec.given([created]).when({ type: 'DeleteSubscription', actor: superAdmin('dashboard'), at: T0 }).thenMatches((events) => expect(events).toHaveLength(1));
+    spec
+      .given([created])
+      .when({ type: 'DeleteSubscription', actor: orgAdmin('api_key'), at: T0 })
+      .thenThrows('not_found');
+    spec
+      .given([created])
+      .when({ type: 'DeleteSubscription', actor: orgAdmin('dashboard'), at: T0 })
+      .thenMatches((events) => expect(events).toHaveLength(1));
+    spec
+      .given([created])
+      .when({ type: 'DeleteSubscription', actor: superAdmin('api_key'), at: T0 })
+      .thenThrows('not_found');
+    spec
+      .given([created])
+      .when({ type: 'DeleteSubscription', actor: superAdmin('dashboard'), at: T0 })
+      .thenMatches((events) => expect(events).toHaveLength(1));
   });
 
   it('a rotated secret signs alone, or beside the previous one until it expires', () => {
@@ -88,10 +128,18 @@ describe('webhook subscription decider', () => {
     const state = spec
       .given([created])
       .when({ type: 'RotateSecret', actor: alice, secret: 'whsec_two', previousValidUntil: until, at: T0 })
-      .then([{ type: 'WebhookSecretRotated', data: { subscriptionId: 's-1', secret: 'whsec_two', previousValidUntil: until, rotatedBy: 'alice', at: T0 } }]);
+      .then([
+        {
+          type: 'WebhookSecretRotated',
+          data: { subscriptionId: 's-1', secret: 'whsec_two', previousValidUntil: until, rotatedBy: 'alice', at: T0 },
+        },
+      ]);
     expect(signingSecrets(state, T0)).toEqual(['whsec_two', 'whsec_one']);
     expect(signingSecrets(state, until)).toEqual(['whsec_two']);
-    const immediate = spec.given([created]).when({ type: 'RotateSecret', actor: alice, secret: 'whsec_two', previousValidUntil: null, at: T0 }).thenMatches(() => undefined);
+    const immediate = spec
+      .given([created])
+      .when({ type: 'RotateSecret', actor: alice, secret: 'whsec_two', previousValidUntil: null, at: T0 })
+      .thenMatches(() => undefined);
     expect(signingSecrets(immediate, T0)).toEqual(['whsec_two']);
   });
 });

@@ -68,13 +68,22 @@ function requireManaged(state: WebhookSubscriptionState, actor: WebhookActor): v
   if (state.status !== 'active' || !mayManage(actor, state)) throw fail('not_found', 'no such webhook subscription');
 }
 
-export function decideWebhookSubscription(command: WebhookSubscriptionCommand, state: WebhookSubscriptionState): WebhookSubscriptionEvent[] {
+export function decideWebhookSubscription(
+  command: WebhookSubscriptionCommand,
+  state: WebhookSubscriptionState,
+): WebhookSubscriptionEvent[] {
   switch (command.type) {
     case 'CreateSubscription': {
       if (state.status !== 'none') throw fail('invalid_state', 'this subscription id is taken');
-      if (!command.actor.memberships.some((m) => m.subgroupId === command.subgroupId)) throw fail('not_found', 'no such subgroup among yours');
+      if (!command.actor.memberships.some((m) => m.subgroupId === command.subgroupId))
+        throw fail('not_found', 'no such subgroup among yours');
       const { type: _t, actor, ...data } = command;
-      return [{ type: 'WebhookSubscriptionCreated', data: { ...data, eventTypes: normalizeEventTypes(command.eventTypes), createdBy: actor.userId } }];
+      return [
+        {
+          type: 'WebhookSubscriptionCreated',
+          data: { ...data, eventTypes: normalizeEventTypes(command.eventTypes), createdBy: actor.userId },
+        },
+      ];
     }
     case 'UpdateSubscription': {
       requireManaged(state, command.actor);
@@ -87,7 +96,17 @@ export function decideWebhookSubscription(command: WebhookSubscriptionCommand, s
         ...(description !== undefined && description !== state.description ? { description } : {}),
       };
       if (Object.keys(changed).length === 0) return [];
-      return [{ type: 'WebhookSubscriptionUpdated', data: { subscriptionId: present(state.subscriptionId, 'state.subscriptionId'), ...changed, updatedBy: command.actor.userId, at: command.at } }];
+      return [
+        {
+          type: 'WebhookSubscriptionUpdated',
+          data: {
+            subscriptionId: present(state.subscriptionId, 'state.subscriptionId'),
+            ...changed,
+            updatedBy: command.actor.userId,
+            at: command.at,
+          },
+        },
+      ];
     }
     case 'RotateSecret':
       requireManaged(state, command.actor);
@@ -105,7 +124,12 @@ export function decideWebhookSubscription(command: WebhookSubscriptionCommand, s
       ];
     case 'DeleteSubscription':
       requireManaged(state, command.actor);
-      return [{ type: 'WebhookSubscriptionDeleted', data: { subscriptionId: present(state.subscriptionId, 'state.subscriptionId'), deletedBy: command.actor.userId, at: command.at } }];
+      return [
+        {
+          type: 'WebhookSubscriptionDeleted',
+          data: { subscriptionId: present(state.subscriptionId, 'state.subscriptionId'), deletedBy: command.actor.userId, at: command.at },
+        },
+      ];
   }
 }
 

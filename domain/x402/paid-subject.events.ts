@@ -7,7 +7,8 @@ import { streamFamily } from '../shared/streams.js';
  * both be settled; a failed settlement releases it for the next payer.
  */
 export const paidSubjectStreams = streamFamily('x402subject');
-export const paidSubjectStream = (product: string, subject: string): string => paidSubjectStreams.stream(`${product}-${subject}`).toLowerCase();
+export const paidSubjectStream = (product: string, subject: string): string =>
+  paidSubjectStreams.stream(`${product}-${subject}`).toLowerCase();
 
 export const paidSubjectEventSchemas = {
   PaidSubjectClaimed: z.object({ callId: z.string(), product: z.string(), subject: z.string(), at: z.string() }),

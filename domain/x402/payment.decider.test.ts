@@ -24,7 +24,15 @@ const reserve = (callId = 'call-1'): PaymentCommand => ({ type: 'Reserve', ...re
 const reserved: PaymentEvent = { type: 'PaymentReserved', data: reservation() };
 const settled: PaymentEvent = {
   type: 'PaymentSettled',
-  data: { callId: 'call-1', transaction: TX, network: 'eip155:84532', asset: reservation().asset, amount: '100000', product: 'screen', at: AT },
+  data: {
+    callId: 'call-1',
+    transaction: TX,
+    network: 'eip155:84532',
+    asset: reservation().asset,
+    amount: '100000',
+    product: 'screen',
+    at: AT,
+  },
 };
 
 describe('payment decider: the replay guard', () => {
@@ -35,7 +43,10 @@ describe('payment decider: the replay guard', () => {
   it('any later presentation is payment_replayed, whatever became of the first', () => {
     spec.given([reserved]).when(reserve('call-2')).thenThrows('payment_replayed');
     spec.given([reserved, settled]).when(reserve('call-2')).thenThrows('payment_replayed');
-    const failed: PaymentEvent = { type: 'PaymentFailed', data: { callId: 'call-1', stage: 'verify', code: 'payment_invalid', reason: 'insufficient', transaction: null, at: AT } };
+    const failed: PaymentEvent = {
+      type: 'PaymentFailed',
+      data: { callId: 'call-1', stage: 'verify', code: 'payment_invalid', reason: 'insufficient', transaction: null, at: AT },
+    };
     spec.given([reserved, failed]).when(reserve('call-1')).thenThrows('payment_replayed');
   });
 });
@@ -43,24 +54,61 @@ describe('payment decider: the replay guard', () => {
 describe('payment decider: the fate of a reserved proof', () => {
   it('settled with its transaction, carrying what revenue accounting needs; then served', () => {
     spec.given([reserved]).when({ type: 'RecordSettlement', callId: 'call-1', transaction: TX, at: AT }).then([settled]);
-    spec.given([reserved, settled]).when({ type: 'RecordServed', callId: 'call-1', status: 200, at: AT }).then([{ type: 'PaidCallServed', data: { callId: 'call-1', status: 200, at: AT } }]);
+    spec
+      .given([reserved, settled])
+      .when({ type: 'RecordServed', callId: 'call-1', status: 200, at: AT })
+      .then([{ type: 'PaidCallServed', data: { callId: 'call-1', status: 200, at: AT } }]);
   });
 
   it('a backend failure after settlement is recorded, never before it', () => {
-    spec.given([reserved, settled]).when({ type: 'RecordBackendFailure', callId: 'call-1', code: 'service_internal_error', at: AT })
+    spec
+      .given([reserved, settled])
+      .when({ type: 'RecordBackendFailure', callId: 'call-1', code: 'service_internal_error', at: AT })
       .then([{ type: 'PaidCallFailed', data: { callId: 'call-1', code: 'service_internal_error', at: AT } }]);
-    spec.given([reserved]).when({ type: 'RecordBackendFailure', callId: 'call-1', code: 'service_internal_error', at: AT }).thenThrows('invalid_state');
+    spec
+      .given([reserved])
+      .when({ type: 'RecordBackendFailure', callId: 'call-1', code: 'service_internal_error', at: AT })
+      .thenThrows('invalid_state');
     spec.given([reserved]).when({ type: 'RecordServed', callId: 'call-1', status: 200, at: AT }).thenThrows('invalid_state');
   });
 
   it('refused, uncertain or waived only while reserved', () => {
-    spec.given([reserved]).when({ type: 'RecordFailure', callId: 'call-1', stage: 'settle', code: 'payment_invalid', reason: 'invalid_exact_evm_transaction_failed', transaction: TX, at: AT })
-      .then([{ type: 'PaymentFailed', data: { callId: 'call-1', stage: 'settle', code: 'payment_invalid', reason: 'invalid_exact_evm_transaction_failed', transaction: TX, at: AT } }]);
-    spec.given([reserved]).when({ type: 'RecordUncertainSettlement', callId: 'call-1', reason: 'timeout', transaction: TX, at: AT })
+    spec
+      .given([reserved])
+      .when({
+        type: 'RecordFailure',
+        callId: 'call-1',
+        stage: 'settle',
+        code: 'payment_invalid',
+        reason: 'invalid_exact_evm_transaction_failed',
+        transaction: TX,
+        at: AT,
+      })
+      .then([
+        {
+          type: 'PaymentFailed',
+          data: {
+            callId: 'call-1',
+            stage: 'settle',
+            code: 'payment_invalid',
+            reason: 'invalid_exact_evm_transaction_failed',
+            transaction: TX,
+            at: AT,
+          },
+        },
+      ]);
+    spec
+      .given([reserved])
+      .when({ type: 'RecordUncertainSettlement', callId: 'call-1', reason: 'timeout', transaction: TX, at: AT })
       .then([{ type: 'PaymentSettlementUncertain', data: { callId: 'call-1', reason: 'timeout', transaction: TX, at: AT } }]);
-    spec.given([reserved]).when({ type: 'RecordWaiver', callId: 'call-1', subject: 'ETH:0x01', at: AT })
+    spec
+      .given([reserved])
+      .when({ type: 'RecordWaiver', callId: 'call-1', subject: 'ETH:0x01', at: AT })
       .then([{ type: 'PaymentWaived', data: { callId: 'call-1', subject: 'ETH:0x01', at: AT } }]);
-    spec.given([reserved, settled]).when({ type: 'RecordFailure', callId: 'call-1', stage: 'settle', code: 'payment_invalid', reason: 'x', transaction: null, at: AT }).thenThrows('invalid_state');
+    spec
+      .given([reserved, settled])
+      .when({ type: 'RecordFailure', callId: 'call-1', stage: 'settle', code: 'payment_invalid', reason: 'x', transaction: null, at: AT })
+      .thenThrows('invalid_state');
   });
 
   it('recording the same outcome twice is a no-op; another call cannot record on this proof', () => {

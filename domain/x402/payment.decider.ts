@@ -15,7 +15,15 @@ export type PaymentStatus = 'none' | 'reserved' | 'failed' | 'uncertain' | 'sett
 
 export type PaymentCommand =
   | ({ type: 'Reserve' } & PaymentReservation)
-  | { type: 'RecordFailure'; callId: string; stage: 'verify' | 'settle'; code: string; reason: string; transaction: string | null; at: string }
+  | {
+      type: 'RecordFailure';
+      callId: string;
+      stage: 'verify' | 'settle';
+      code: string;
+      reason: string;
+      transaction: string | null;
+      at: string;
+    }
   | { type: 'RecordSettlement'; callId: string; transaction: string; at: string }
   | { type: 'RecordUncertainSettlement'; callId: string; reason: string; transaction: string | null; at: string }
   | { type: 'RecordWaiver'; callId: string; subject: string; at: string }
@@ -56,7 +64,12 @@ export function decidePayment(command: PaymentCommand, state: PaymentState): Pay
   const { callId, at } = command;
   switch (command.type) {
     case 'RecordFailure':
-      return [{ type: 'PaymentFailed', data: { callId, stage: command.stage, code: command.code, reason: command.reason, transaction: command.transaction, at } }];
+      return [
+        {
+          type: 'PaymentFailed',
+          data: { callId, stage: command.stage, code: command.code, reason: command.reason, transaction: command.transaction, at },
+        },
+      ];
     case 'RecordSettlement': {
       const { network, asset, amount, product } = reservation;
       return [{ type: 'PaymentSettled', data: { callId, transaction: command.transaction, network, asset, amount, product, at } }];

@@ -8,9 +8,14 @@ import { X402_NETWORKS, type X402Terms } from './x402-networks.js';
 import { decodePaymentHeader, encodeHeaderJson } from './x402-wire.js';
 
 const payer = privateKeyToAccount(generatePrivateKey());
-const terms: X402Terms = { network: X402_NETWORKS['base-sepolia'], payTo: madeUpEvmAddress('payee') as `0x${string}`, maxTimeoutSeconds: 300 };
+const terms: X402Terms = {
+  network: X402_NETWORKS['base-sepolia'],
+  payTo: madeUpEvmAddress('payee') as `0x${string}`,
+  maxTimeoutSeconds: 300,
+};
 const NOW = 1_800_000_000;
-const verify = (payment: Awaited<ReturnType<typeof signPayment>>) => verifyPaymentLocally(payment, { terms, priceMicros: 100_000, nowSeconds: NOW });
+const verify = (payment: Awaited<ReturnType<typeof signPayment>>) =>
+  verifyPaymentLocally(payment, { terms, priceMicros: 100_000, nowSeconds: NOW });
 
 async function codeOf(promise: Promise<unknown>): Promise<string> {
   try {
@@ -35,7 +40,9 @@ describe('local verification of a payment proof against our own terms', () => {
   });
 
   it('refuses another recipient, a network or asset we do not take, and an overpayment: payment_invalid', async () => {
-    expect(await codeOf(verify(await signPayment(payer, terms, { nowSeconds: NOW, to: madeUpEvmAddress('thief') as `0x${string}` })))).toBe('payment_invalid');
+    expect(await codeOf(verify(await signPayment(payer, terms, { nowSeconds: NOW, to: madeUpEvmAddress('thief') as `0x${string}` })))).toBe(
+      'payment_invalid',
+    );
     const proof = await signPayment(payer, terms, { nowSeconds: NOW });
     expect(await codeOf(verify({ ...proof, accepted: { ...proof.accepted, network: 'eip155:8453' } }))).toBe('payment_invalid');
     expect(await codeOf(verify({ ...proof, accepted: { ...proof.accepted, asset: madeUpEvmAddress('token') } }))).toBe('payment_invalid');
@@ -58,13 +65,22 @@ describe('local verification of a payment proof against our own terms', () => {
   });
 
   it('refuses an authorization that is not valid yet', async () => {
-    expect(await codeOf(verify(await signPayment(payer, terms, { nowSeconds: NOW, validAfter: BigInt(NOW + 10) })))).toBe('payment_invalid');
+    expect(await codeOf(verify(await signPayment(payer, terms, { nowSeconds: NOW, validAfter: BigInt(NOW + 10) })))).toBe(
+      'payment_invalid',
+    );
   });
 
   it('round-trips through the header encoding, and refuses malformed headers with payment_invalid', async () => {
     const proof = await signPayment(payer, terms, { nowSeconds: NOW });
     expect(decodePaymentHeader(encodeHeaderJson(proof))).toEqual(proof);
-    for (const bad of ['', 'not base64!', 'YQ', encodeHeaderJson([1, 2]), encodeHeaderJson({ ...proof, x402Version: 1 }), encodeHeaderJson({ ...proof, payload: { signature: 'xyz' } })]) {
+    for (const bad of [
+      '',
+      'not base64!',
+      'YQ',
+      encodeHeaderJson([1, 2]),
+      encodeHeaderJson({ ...proof, x402Version: 1 }),
+      encodeHeaderJson({ ...proof, payload: { signature: 'xyz' } }),
+    ]) {
       expect(() => decodePaymentHeader(bad), bad).toThrow(expect.objectContaining({ code: 'payment_invalid' }));
     }
   });

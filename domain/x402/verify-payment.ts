@@ -65,7 +65,10 @@ export async function verifyPaymentLocally(
     throw fail('payment_expired', `validBefore ${validBefore} expires before the payment can be settled`);
   }
   if (validBefore > BigInt(nowSeconds + terms.maxTimeoutSeconds + CLOCK_SKEW_SECONDS)) {
-    throw fail('payment_invalid', `validBefore ${validBefore} is further ahead than the quote's maxTimeoutSeconds (${terms.maxTimeoutSeconds})`);
+    throw fail(
+      'payment_invalid',
+      `validBefore ${validBefore} is further ahead than the quote's maxTimeoutSeconds (${terms.maxTimeoutSeconds})`,
+    );
   }
   if (BigInt(authorization.validAfter) > BigInt(nowSeconds)) {
     throw fail('payment_invalid', `validAfter ${authorization.validAfter} is in the future`);

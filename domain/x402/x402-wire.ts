@@ -83,7 +83,10 @@ export function decodePaymentHeader(header: string): PaymentPayload {
   }
   const version = (json as { x402Version?: unknown } | null)?.x402Version;
   if (version !== X402_VERSION) {
-    throw fail('payment_invalid', `x402Version ${JSON.stringify(version ?? null)} is not accepted: pay the v2 quote of the payment-required header`);
+    throw fail(
+      'payment_invalid',
+      `x402Version ${JSON.stringify(version ?? null)} is not accepted: pay the v2 quote of the payment-required header`,
+    );
   }
   const parsed = paymentPayloadSchema.safeParse(json);
   if (!parsed.success) {

@@ -9,5 +9,9 @@ export const ALERT_CASE_PROJECTIONS = [alertCasesProjection, subgroupMembersProj
 
 /** What /v2/alerts and the dashboard's workbench read. */
 export function alertCaseAppServices(readStore: ReadStore): AlertCaseAppServices {
-  return { cases: alertCaseRepository(readStore), members: subgroupMemberRepository(readStore), history: checkHistoryRepository(readStore) };
+  return {
+    cases: alertCaseRepository(readStore),
+    members: subgroupMemberRepository(readStore),
+    history: checkHistoryRepository(readStore),
+  };
 }

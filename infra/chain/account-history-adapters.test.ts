@@ -27,14 +27,18 @@ const T = '0xd9b897599781eea784284a1d7ed898d0802fd5a8';
 const U = '0x92d795946a8586c18d6c08dccdba426e758f6bd6';
 
 async function etherscan(answer: (query: URLSearchParams) => string) {
-  const server = await startJsonServer((request: JsonRequest) => ({ json: fixture(answer(new URL(request.url, 'http://x').searchParams)) }));
+  const server = await startJsonServer((request: JsonRequest) => ({
+    json: fixture(answer(new URL(request.url, 'http://x').searchParams)),
+  }));
   servers.push(server);
   return server;
 }
 
 describe('the Etherscan-compatible history adapter', () => {
   it('reads native and token transfers, values them at their time, skips failed transactions, counts unpriced tokens', async () => {
-    const server = await etherscan((q) => (q.get('address') !== A ? 'etherscan-empty.json' : q.get('action') === 'txlist' ? 'etherscan-txlist.json' : 'etherscan-tokentx.json'));
+    const server = await etherscan((q) =>
+      q.get('address') !== A ? 'etherscan-empty.json' : q.get('action') === 'txlist' ? 'etherscan-txlist.json' : 'etherscan-tokentx.json',
+    );
     const index = createEtherscanTransferIndex({ baseUrl: `${server.url}/v2/api`, apiKey: 'test-key', networks: ['ETH', 'BSC'], prices });
     expect(await index.activity(A, 'ETH')).toEqual({
       incoming: { transfers: 3, usdMicros: 6700e6, counterparties: 3, unpricedTransfers: 1, estimated: false },
@@ -53,7 +57,15 @@ describe('the Etherscan-compatible history adapter', () => {
     await index.flows(A, 'ETH', 'out', 10);
     expect(server.requests).toHaveLength(2);
     const query = new URL(server.requests[0]!.url, 'http://x').searchParams;
-    expect(Object.fromEntries(query)).toMatchObject({ chainid: '1', module: 'account', address: A, page: '1', offset: '1000', sort: 'desc', apikey: 'test-key' });
+    expect(Object.fromEntries(query)).toMatchObject({
+      chainid: '1',
+      module: 'account',
+      address: A,
+      page: '1',
+      offset: '1000',
+      sort: 'desc',
+      apikey: 'test-key',
+    });
     expect(await index.activity(B, 'ETH')).toBeNull();
   });
 
@@ -68,7 +80,9 @@ describe('the Etherscan-compatible history adapter', () => {
 
   it('retries a rate-limited call once, then fails as backend_unavailable; the failure is not cached', async () => {
     let limited = true;
-    const server = await etherscan((q) => (limited ? 'etherscan-rate-limit.json' : q.get('action') === 'txlist' ? 'etherscan-txlist.json' : 'etherscan-tokentx.json'));
+    const server = await etherscan((q) =>
+      limited ? 'etherscan-rate-limit.json' : q.get('action') === 'txlist' ? 'etherscan-txlist.json' : 'etherscan-tokentx.json',
+    );
     const index = createEtherscanTransferIndex({ baseUrl: server.url, networks: ['ETH'], prices, retryPauseMs: 1 });
     const error = await index.activity(A, 'ETH').catch((e: unknown) => e);
     expect(hasCode(error, 'backend_unavailable')).toBe(true);
@@ -78,11 +92,18 @@ describe('the Etherscan-compatible history adapter', () => {
   });
 
   it('serves the exposure search like any transfer index', async () => {
-    const server = await etherscan((q) => (q.get('address') === A ? (q.get('action') === 'txlist' ? 'etherscan-txlist.json' : 'etherscan-tokentx.json') : 'etherscan-empty.json'));
+    const server = await etherscan((q) =>
+      q.get('address') === A ? (q.get('action') === 'txlist' ? 'etherscan-txlist.json' : 'etherscan-tokentx.json') : 'etherscan-empty.json',
+    );
     const index = createEtherscanTransferIndex({ baseUrl: server.url, networks: ['ETH'], prices });
     const result = await searchExposure(
       { flows: index.flows.bind(index), classify: labelsOf({ [S]: label('mixer', 6, 'medium') }), now: () => performance.now() },
-      { address: A, network: 'ETH', direction: 'in', budget: { maxNodes: 100, maxEdges: 1000, maxHops: 3, timeMs: 5000, perNodeLimit: 100 } },
+      {
+        address: A,
+        network: 'ETH',
+        direction: 'in',
+        budget: { maxNodes: 100, maxEdges: 1000, maxHops: 3, timeMs: 5000, perNodeLimit: 100 },
+      },
     );
     expect(result.categories[0]).toMatchObject({ slug: 'mixer', usdMicros: 6200e6 });
     expect(result.complete).toBe(true);

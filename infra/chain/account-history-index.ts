@@ -25,7 +25,10 @@ interface Aggregated {
 }
 
 function aggregate(address: string, history: AccountHistory): Aggregated | null {
-  const sides = { in: new Map<string, { counterparty: string; usdMicros: number; transfers: number; sampleTx: string | null; unpriced: number }>(), out: new Map() } as const;
+  const sides = {
+    in: new Map<string, { counterparty: string; usdMicros: number; transfers: number; sampleTx: string | null; unpriced: number }>(),
+    out: new Map(),
+  } as const;
   let firstAt = Number.POSITIVE_INFINITY;
   let lastAt = Number.NEGATIVE_INFINITY;
   for (const t of history.transfers) {
@@ -44,7 +47,10 @@ function aggregate(address: string, history: AccountHistory): Aggregated | null 
     lastAt = Math.max(lastAt, t.at);
   }
   if (sides.in.size + sides.out.size === 0) return null;
-  const sorted = (direction: FlowDirection) => [...sides[direction].values()].sort((a, b) => b.usdMicros - a.usdMicros || b.transfers - a.transfers || (a.counterparty < b.counterparty ? -1 : 1));
+  const sorted = (direction: FlowDirection) =>
+    [...sides[direction].values()].sort(
+      (a, b) => b.usdMicros - a.usdMicros || b.transfers - a.transfers || (a.counterparty < b.counterparty ? -1 : 1),
+    );
   const totals = (direction: FlowDirection): DirectionTotals => {
     const rows = [...sides[direction].values()];
     return {
@@ -93,7 +99,12 @@ export function accountHistoryIndex(options: {
     async activity(address, network): Promise<AddressActivity | null> {
       const history = await historyOf(address, network);
       if (!history) return null;
-      return { incoming: history.totals.in, outgoing: history.totals.out, firstAt: new Date(history.firstAt).toISOString(), lastAt: new Date(history.lastAt).toISOString() };
+      return {
+        incoming: history.totals.in,
+        outgoing: history.totals.out,
+        firstAt: new Date(history.firstAt).toISOString(),
+        lastAt: new Date(history.lastAt).toISOString(),
+      };
     },
     async flows(address, network, direction, limitRows) {
       const history = await historyOf(address, network);
@@ -102,7 +113,9 @@ export function accountHistoryIndex(options: {
     async coverage(network) {
       return {
         network,
-        datasets: options.networks.includes(network) ? [{ name: options.name, transfers: fetched, from: null, to: null, caveat: options.caveat }] : [],
+        datasets: options.networks.includes(network)
+          ? [{ name: options.name, transfers: fetched, from: null, to: null, caveat: options.caveat }]
+          : [],
       };
     },
   };

@@ -9,10 +9,32 @@ describe('the embedded transfer index', () => {
   it('aggregates transfers per counterparty, heaviest first, with totals over every counterparty', async () => {
     const index = createEmbeddedTransferIndex();
     index.add('ETH', { name: 'set-a', caveat: 'made up' }, [
-      { from: '0xAA00000000000000000000000000000000000001', to: '0xbb00000000000000000000000000000000000002', usdMicros: usd(10), at: T, txHash: '0x01' },
-      { from: '0xaa00000000000000000000000000000000000001', to: '0xbb00000000000000000000000000000000000002', usdMicros: usd(5), at: T + 1000 },
-      { from: '0xcc00000000000000000000000000000000000003', to: '0xbb00000000000000000000000000000000000002', usdMicros: usd(100), at: T + 2000, estimated: true },
-      { from: '0xdd00000000000000000000000000000000000004', to: '0xbb00000000000000000000000000000000000002', usdMicros: null, at: T + 3000 },
+      {
+        from: '0xAA00000000000000000000000000000000000001',
+        to: '0xbb00000000000000000000000000000000000002',
+        usdMicros: usd(10),
+        at: T,
+        txHash: '0x01',
+      },
+      {
+        from: '0xaa00000000000000000000000000000000000001',
+        to: '0xbb00000000000000000000000000000000000002',
+        usdMicros: usd(5),
+        at: T + 1000,
+      },
+      {
+        from: '0xcc00000000000000000000000000000000000003',
+        to: '0xbb00000000000000000000000000000000000002',
+        usdMicros: usd(100),
+        at: T + 2000,
+        estimated: true,
+      },
+      {
+        from: '0xdd00000000000000000000000000000000000004',
+        to: '0xbb00000000000000000000000000000000000002',
+        usdMicros: null,
+        at: T + 3000,
+      },
     ]);
     const page = await index.flows('0xbb00000000000000000000000000000000000002', 'ETH', 'in', 2);
     expect(page.size).toBe(2);

@@ -1,13 +1,7 @@
 // Typed-array walks whose indexes are bounded by construction (CSR offsets, columns grown before a write): a
 // check per access would cost the hot loop, so `!` is allowed here and nowhere else outside tests.
 /* eslint-disable @typescript-eslint/no-non-null-assertion */
-import type {
-  AddressActivity,
-  FlowDirection,
-  FlowPage,
-  IndexCoverage,
-  TransferIndex,
-} from '../../domain/ports/chain-data.port.js';
+import type { AddressActivity, FlowDirection, FlowPage, IndexCoverage, TransferIndex } from '../../domain/ports/chain-data.port.js';
 import { EMPTY_TOTALS } from '../../domain/ports/chain-data.port.js';
 import { normalizeAddress } from '../../domain/shared/address.js';
 import type { Network } from '../../domain/shared/network.js';
@@ -63,7 +57,13 @@ export function createEmbeddedTransferIndex(): EmbeddedTransferIndex {
       const target = entry(network);
       let stats = target.datasets.get(dataset.name);
       if (!stats) {
-        stats = { name: dataset.name, caveat: dataset.caveat ?? null, transfers: 0, from: Number.POSITIVE_INFINITY, to: Number.NEGATIVE_INFINITY };
+        stats = {
+          name: dataset.name,
+          caveat: dataset.caveat ?? null,
+          transfers: 0,
+          from: Number.POSITIVE_INFINITY,
+          to: Number.NEGATIVE_INFINITY,
+        };
         target.datasets.set(dataset.name, stats);
       }
       for (const transfer of transfers) {

@@ -42,7 +42,16 @@ export function createEtherscanTransferIndex(options: EtherscanOptions): Transfe
 
   async function call(network: 'ETH' | 'BSC', action: 'txlist' | 'tokentx', address: string): Promise<EtherscanRow[]> {
     const url = new URL(options.baseUrl);
-    const params = { chainid: String(CHAIN_IDS[network]), module: 'account', action, address, page: '1', offset: String(pageSize), sort: 'desc', ...(options.apiKey ? { apikey: options.apiKey } : {}) };
+    const params = {
+      chainid: String(CHAIN_IDS[network]),
+      module: 'account',
+      action,
+      address,
+      page: '1',
+      offset: String(pageSize),
+      sort: 'desc',
+      ...(options.apiKey ? { apikey: options.apiKey } : {}),
+    };
     for (const [key, value] of Object.entries(params)) url.searchParams.set(key, value);
     for (let attempt = 1; ; attempt++) {
       const response = await fetch(url, { signal: AbortSignal.timeout(options.timeoutMs ?? 10_000) });
@@ -62,14 +71,26 @@ export function createEtherscanTransferIndex(options: EtherscanOptions): Transfe
       if (row.isError === '1' || !row.to || row.value === '0') continue;
       const at = Number(row.timeStamp) * 1000;
       const quote = await options.prices.quote({ network: chain, token: null }, new Date(at));
-      transfers.push({ from: row.from, to: row.to, usdMicros: quote ? valueInMicros(BigInt(row.value), 18, quote) : null, at, txHash: row.hash });
+      transfers.push({
+        from: row.from,
+        to: row.to,
+        usdMicros: quote ? valueInMicros(BigInt(row.value), 18, quote) : null,
+        at,
+        txHash: row.hash,
+      });
     }
     for (const row of tokens) {
       const decimals = Number(row.tokenDecimal);
       if (!row.contractAddress || row.value === '0' || !Number.isInteger(decimals)) continue;
       const at = Number(row.timeStamp) * 1000;
       const quote = await options.prices.quote({ network: chain, token: row.contractAddress.toLowerCase() }, new Date(at));
-      transfers.push({ from: row.from, to: row.to, usdMicros: quote ? valueInMicros(BigInt(row.value), decimals, quote) : null, at, txHash: row.hash });
+      transfers.push({
+        from: row.from,
+        to: row.to,
+        usdMicros: quote ? valueInMicros(BigInt(row.value), decimals, quote) : null,
+        at,
+        txHash: row.hash,
+      });
     }
     return { transfers };
   }

@@ -57,7 +57,10 @@ export interface IngesterOptions {
 
 export function createEvmBlockIngester(options: IngesterOptions): EvmBlockIngester {
   const client: PublicClient = createPublicClient({ transport: http(options.rpcUrl, { retryCount: 2, timeout: 10_000 }) });
-  const dataset = { name: `rpc:${options.network}`, caveat: `indexed from a JSON-RPC (${new URL(options.rpcUrl).host}) from block ${options.fromBlock}` };
+  const dataset = {
+    name: `rpc:${options.network}`,
+    caveat: `indexed from a JSON-RPC (${new URL(options.rpcUrl).host}) from block ${options.fromBlock}`,
+  };
   const decimals = new Map<string, number | null>();
   let ingestLog: FramedLog | null = null;
   let lastBlock = options.fromBlock - 1;
@@ -76,7 +79,10 @@ export function createEvmBlockIngester(options: IngesterOptions): EvmBlockIngest
   async function value(token: Address | null, amount: bigint, at: number): Promise<number | null> {
     const places = token === null ? 18 : await decimalsOf(token);
     if (places === null) return null;
-    const quote = await options.prices.quote({ network: options.network, token: token === null ? null : token.toLowerCase() }, new Date(at));
+    const quote = await options.prices.quote(
+      { network: options.network, token: token === null ? null : token.toLowerCase() },
+      new Date(at),
+    );
     return quote ? valueInMicros(amount, places, quote) : null;
   }
 

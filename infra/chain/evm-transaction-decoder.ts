@@ -28,7 +28,9 @@ const ADDRESS_WORD = /^0x0{24}[0-9a-f]{40}$/;
 const META_CACHE_SIZE = 10_000;
 
 export function evmTransactionDecoder(options: { readonly chain: Chain; readonly rpcUrl: string; readonly timeoutMs: number }) {
-  const client: PublicClient = createPublicClient({ transport: http(options.rpcUrl, { timeout: options.timeoutMs, retryCount: 1, retryDelay: 50 }) });
+  const client: PublicClient = createPublicClient({
+    transport: http(options.rpcUrl, { timeout: options.timeoutMs, retryCount: 1, retryDelay: 50 }),
+  });
 
   /** A token's decimals and symbol hardly ever change: remembered (bounded) instead of asked per check. */
   const metas = new Map<string, { symbol: string | null; decimals: number | null }>();
@@ -53,7 +55,8 @@ export function evmTransactionDecoder(options: { readonly chain: Chain; readonly
       const [transaction, receipt] = await Promise.allSettled([client.getTransaction({ hash }), client.getTransactionReceipt({ hash })]);
       if (transaction.status === 'rejected') throw transaction.reason;
       if (receipt.status === 'rejected') {
-        if (receipt.reason instanceof TransactionReceiptNotFoundError) throw fail('tx_not_found', `transaction ${hash} on ${options.chain} is not mined yet`);
+        if (receipt.reason instanceof TransactionReceiptNotFoundError)
+          throw fail('tx_not_found', `transaction ${hash} on ${options.chain} is not mined yet`);
         throw receipt.reason;
       }
       const block = await client.getBlock({ blockNumber: receipt.value.blockNumber });
@@ -75,11 +78,25 @@ export function evmTransactionDecoder(options: { readonly chain: Chain; readonly
       const legs: TransferLeg[] = [];
       if (success && transaction.value > 0n && to) {
         const { symbol, decimals } = NATIVE_COIN[options.chain];
-        legs.push({ kind: 'native', token: null, symbol, decimals, from: signer, to, amount: transaction.value.toString(), logIndex: null });
+        legs.push({
+          kind: 'native',
+          token: null,
+          symbol,
+          decimals,
+          from: signer,
+          to,
+          amount: transaction.value.toString(),
+          logIndex: null,
+        });
       }
       const transfers = success
         ? receipt.logs.filter(
-            (log) => log.topics.length === 3 && log.topics[0] === TRANSFER_TOPIC && ADDRESS_WORD.test(present(log.topics[1], 'log.topics[1]')) && ADDRESS_WORD.test(present(log.topics[2], 'log.topics[2]')) && log.data.length === 66,
+            (log) =>
+              log.topics.length === 3 &&
+              log.topics[0] === TRANSFER_TOPIC &&
+              ADDRESS_WORD.test(present(log.topics[1], 'log.topics[1]')) &&
+              ADDRESS_WORD.test(present(log.topics[2], 'log.topics[2]')) &&
+              log.data.length === 66,
           )
         : [];
       const tokens = [...new Set(transfers.map((log) => log.address.toLowerCase() as `0x${string}`))];

@@ -17,7 +17,8 @@ export function rpcContractCodeReader(options: {
 }): ContractCodeReader {
   const clients = new Map<Network, PublicClient>();
   for (const [network, url] of Object.entries(options.rpcUrls) as [Network, string | undefined][]) {
-    if (url && network !== 'TRON') clients.set(network, createPublicClient({ transport: http(url, { timeout: options.timeoutMs ?? 2_000, retryCount: 0 }) }));
+    if (url && network !== 'TRON')
+      clients.set(network, createPublicClient({ transport: http(url, { timeout: options.timeoutMs ?? 2_000, retryCount: 0 }) }));
   }
   const ttl = options.cacheTtlMs ?? 24 * 3600_000;
   const size = options.cacheSize ?? 100_000;

@@ -120,7 +120,12 @@ export class CompactTransferGraph {
    */
   slice(id: number, direction: FlowDirection): { start: number; end: number; order: Int32Array; counterparty: Int32Array } {
     const side = direction === 'out' ? this.out : this.in_;
-    return { start: side.offsets[id]!, end: side.offsets[id + 1]!, order: side.order, counterparty: direction === 'out' ? this.pairTo : this.pairFrom };
+    return {
+      start: side.offsets[id]!,
+      end: side.offsets[id + 1]!,
+      order: side.order,
+      counterparty: direction === 'out' ? this.pairTo : this.pairFrom,
+    };
   }
 
   sampleTx(pair: number): string | null {

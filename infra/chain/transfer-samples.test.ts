@@ -30,7 +30,8 @@ async function sourcesWith(files: Record<string, string>): Promise<string> {
 describe('the transfer samples (made-up rows in the real formats)', () => {
   it('values each format honestly: priced, assumed (estimated) or unpriced; skips failed transfers', async () => {
     const dir = await sourcesWith({
-      'tx-sample-eth-lazarus/LazarusTabularTxsMadeUp.csv': 'block_time,from,to,total_eth\n2022-04-02T10:00:00+00:00,\\x00000000000000000000000000000000000000a1,\\x00000000000000000000000000000000000000b2,2\n2022-04-03T10:00:00+00:00,\\x00000000000000000000000000000000000000a1,\\xnot-an-address,1e-05\n',
+      'tx-sample-eth-lazarus/LazarusTabularTxsMadeUp.csv':
+        'block_time,from,to,total_eth\n2022-04-02T10:00:00+00:00,\\x00000000000000000000000000000000000000a1,\\x00000000000000000000000000000000000000b2,2\n2022-04-03T10:00:00+00:00,\\x00000000000000000000000000000000000000a1,\\xnot-an-address,1e-05\n',
       'tx-sample-tron/Large_JST_Transactions_MadeUp.csv': `fromAddress,contractAddress,toAddress,amount,dateTime,hash\n${t1},${JST},${t2},1000,1678104690000,${'ab'.repeat(32)}\n`,
       'tx-sample-tron/Transfers_MadeUp.csv': [
         'transaction_id,block,block_ts,from_address,to_address,confirmed,contractRet,quant,tokenAbbr',
@@ -43,9 +44,20 @@ describe('the transfer samples (made-up rows in the real formats)', () => {
     const byName: Record<string, TransferSample> = Object.fromEntries(samples.map((s) => [s.name.split('/')[1], s]));
     expect(byName['LazarusTabularTxsMadeUp.csv']).toMatchObject({ network: 'ETH', skipped: 1 });
     expect(byName['LazarusTabularTxsMadeUp.csv']!.transfers).toEqual([
-      { from: '0x00000000000000000000000000000000000000a1', to: '0x00000000000000000000000000000000000000b2', at: Date.parse('2022-04-02T10:00:00Z'), usdMicros: 2 * 3100e6, estimated: false, txHash: null },
+      {
+        from: '0x00000000000000000000000000000000000000a1',
+        to: '0x00000000000000000000000000000000000000b2',
+        at: Date.parse('2022-04-02T10:00:00Z'),
+        usdMicros: 2 * 3100e6,
+        estimated: false,
+        txHash: null,
+      },
     ]);
-    expect(byName['Large_JST_Transactions_MadeUp.csv']!.transfers[0]).toMatchObject({ usdMicros: 1000 * 27_000, estimated: false, txHash: 'ab'.repeat(32) });
+    expect(byName['Large_JST_Transactions_MadeUp.csv']!.transfers[0]).toMatchObject({
+      usdMicros: 1000 * 27_000,
+      estimated: false,
+      txHash: 'ab'.repeat(32),
+    });
     const tronscan = byName['Transfers_MadeUp.csv']!;
     expect(tronscan.skipped).toBe(1);
     expect(tronscan.transfers.map((t) => [t.usdMicros, t.estimated])).toEqual([

@@ -91,7 +91,13 @@ export function parseLargeJstTransfers(text: string, file: string): { rows: RawT
   for (const { row } of csvObjects(text, file, ['fromAddress', 'contractAddress', 'toAddress', 'amount', 'dateTime', 'hash'])) {
     const amount = decimalText(row.amount);
     const at = Number(row.dateTime);
-    if (!isTronAddress(row.fromAddress) || !isTronAddress(row.toAddress) || !isTronAddress(row.contractAddress) || amount === null || !Number.isFinite(at)) {
+    if (
+      !isTronAddress(row.fromAddress) ||
+      !isTronAddress(row.toAddress) ||
+      !isTronAddress(row.contractAddress) ||
+      amount === null ||
+      !Number.isFinite(at)
+    ) {
       skipped += 1;
       continue;
     }
@@ -102,7 +108,17 @@ export function parseLargeJstTransfers(text: string, file: string): { rows: RawT
 }
 
 export function parseTronscanTransfers(text: string, file: string): { rows: RawTransfer[]; skipped: number } {
-  const header = ['transaction_id', 'block', 'block_ts', 'from_address', 'to_address', 'confirmed', 'contractRet', 'quant', 'tokenAbbr'] as const;
+  const header = [
+    'transaction_id',
+    'block',
+    'block_ts',
+    'from_address',
+    'to_address',
+    'confirmed',
+    'contractRet',
+    'quant',
+    'tokenAbbr',
+  ] as const;
   const rows: RawTransfer[] = [];
   let skipped = 0;
   for (const { row } of csvObjects(text, file, header)) {
@@ -131,9 +147,11 @@ export function parseTronscanTransfers(text: string, file: string): { rows: RawT
 }
 
 const CAVEATS = {
-  lazarus: 'Dune export of native-ETH transfers to and from the OFAC-listed Lazarus addresses (2022-03/04); no transaction hashes; valued at the snapshot ETH level of the month',
+  lazarus:
+    'Dune export of native-ETH transfers to and from the OFAC-listed Lazarus addresses (2022-03/04); no transaction hashes; valued at the snapshot ETH level of the month',
   largeJst: 'Tronscan export of large JST transfers (token named by contract), valued at the snapshot JST level of the month',
-  tronscan: 'Tronscan export whose token is not named: 18-decimal amounts valued as JST (assumed from the source notes, unverified, marked estimated); other amounts unpriced',
+  tronscan:
+    'Tronscan export whose token is not named: 18-decimal amounts valued as JST (assumed from the source notes, unverified, marked estimated); other amounts unpriced',
 } as const;
 
 async function value(rows: readonly RawTransfer[], prices: Prices): Promise<TransferInput[]> {
@@ -154,8 +172,20 @@ async function value(rows: readonly RawTransfer[], prices: Prices): Promise<Tran
 }
 
 const FILES: readonly { folder: string; match: RegExp; network: Network; caveat: string; parse: typeof parseLazarusTransfers }[] = [
-  { folder: 'tx-sample-eth-lazarus', match: /^LazarusTabularTxs.*\.csv$/, network: 'ETH', caveat: CAVEATS.lazarus, parse: parseLazarusTransfers },
-  { folder: 'tx-sample-tron', match: /^Large_JST_Transactions.*\.csv$/, network: 'TRON', caveat: CAVEATS.largeJst, parse: parseLargeJstTransfers },
+  {
+    folder: 'tx-sample-eth-lazarus',
+    match: /^LazarusTabularTxs.*\.csv$/,
+    network: 'ETH',
+    caveat: CAVEATS.lazarus,
+    parse: parseLazarusTransfers,
+  },
+  {
+    folder: 'tx-sample-tron',
+    match: /^Large_JST_Transactions.*\.csv$/,
+    network: 'TRON',
+    caveat: CAVEATS.largeJst,
+    parse: parseLargeJstTransfers,
+  },
   { folder: 'tx-sample-tron', match: /^Transfers_.*\.csv$/, network: 'TRON', caveat: CAVEATS.tronscan, parse: parseTronscanTransfers },
 ];
 

@@ -10,11 +10,16 @@ import { tronHttpDecoder } from './tron-http-decoder.js';
  * in the documented formats, made-up addresses), served on 127.0.0.1.
  */
 type Contract = { raw_data: { contract: { parameter: { value: Record<string, string> } }[] } };
-const valueOf = (recorded: { gettransactionbyid: unknown }) => (recorded.gettransactionbyid as Contract).raw_data.contract[0]!.parameter.value;
+const valueOf = (recorded: { gettransactionbyid: unknown }) =>
+  (recorded.gettransactionbyid as Contract).raw_data.contract[0]!.parameter.value;
 
 let api: Awaited<ReturnType<typeof startRecordedTronApi>>;
 const decoder = () => tronHttpDecoder({ baseUrl: api.url, apiKey: 'test-key', timeoutMs: 2_000 });
-const codeOf = (promise: Promise<unknown>) => promise.then(() => 'ok', (error: unknown) => (isServiceError(error) ? error.code : String(error)));
+const codeOf = (promise: Promise<unknown>) =>
+  promise.then(
+    () => 'ok',
+    (error: unknown) => (isServiceError(error) ? error.code : String(error)),
+  );
 
 beforeAll(async () => {
   api = await startRecordedTronApi();
@@ -34,7 +39,18 @@ describe('TRON HTTP API adapter on recorded responses', () => {
       success: true,
       signer: tronHexToBase58(value.owner_address!),
       to: tronHexToBase58(value.to_address!),
-      legs: [{ kind: 'native', token: null, symbol: 'TRX', decimals: 6, from: tronHexToBase58(value.owner_address!), to: tronHexToBase58(value.to_address!), amount: '2500000000', logIndex: null }],
+      legs: [
+        {
+          kind: 'native',
+          token: null,
+          symbol: 'TRX',
+          decimals: 6,
+          from: tronHexToBase58(value.owner_address!),
+          to: tronHexToBase58(value.to_address!),
+          amount: '2500000000',
+          logIndex: null,
+        },
+      ],
     });
     expect(tx.signer).toMatch(/^T[1-9A-HJ-NP-Za-km-z]{33}$/);
     expect(api.requests.at(-1)!.headers['tron-pro-api-key']).toBe('test-key');
@@ -46,7 +62,16 @@ describe('TRON HTTP API adapter on recorded responses', () => {
     const log = (RECORDED_TRON.trc20.gettransactioninfobyid as { log: { address: string; topics: string[] }[] }).log[0]!;
     expect(tx.success).toBe(true);
     expect(tx.legs).toEqual([
-      { kind: 'token', token: tronHexToBase58(log.address), symbol: 'KYTT', decimals: 6, from: tronHexToBase58(log.topics[1]!), to: tronHexToBase58(log.topics[2]!), amount: '1250000000', logIndex: 0 },
+      {
+        kind: 'token',
+        token: tronHexToBase58(log.address),
+        symbol: 'KYTT',
+        decimals: 6,
+        from: tronHexToBase58(log.topics[1]!),
+        to: tronHexToBase58(log.topics[2]!),
+        amount: '1250000000',
+        logIndex: 0,
+      },
     ]);
     expect(tx.to).toBe(tx.legs[0]!.token);
   });

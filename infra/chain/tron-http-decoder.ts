@@ -33,7 +33,10 @@ const infoSchema = z.object({
   result: z.string().optional(),
   log: z.array(z.object({ address: z.string(), topics: z.array(z.string()).optional(), data: z.string().optional() })).optional(),
 });
-const constantSchema = z.object({ constant_result: z.array(z.string()).optional(), result: z.object({ result: z.boolean().optional() }).optional() });
+const constantSchema = z.object({
+  constant_result: z.array(z.string()).optional(),
+  result: z.object({ result: z.boolean().optional() }).optional(),
+});
 
 export interface TronHttpOptions {
   readonly baseUrl: string;
@@ -50,7 +53,11 @@ export function tronHttpDecoder(options: TronHttpOptions) {
     try {
       response = await fetch(`${base}${path}`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json', ...(options.apiKey ? { 'TRON-PRO-API-KEY': options.apiKey } : {}) },
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json',
+          ...(options.apiKey ? { 'TRON-PRO-API-KEY': options.apiKey } : {}),
+        },
         body: JSON.stringify(body),
         signal: AbortSignal.timeout(options.timeoutMs),
       });
@@ -69,9 +76,11 @@ export function tronHttpDecoder(options: TronHttpOptions) {
   const isEmpty = (value: unknown) => value !== null && typeof value === 'object' && Object.keys(value).length === 0;
 
   function parsed<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
-    if (value && typeof value === 'object' && 'Error' in value) throw fail('backend_unavailable', `the TRON API refused ${what}: ${String((value as { Error: unknown }).Error)}`);
+    if (value && typeof value === 'object' && 'Error' in value)
+      throw fail('backend_unavailable', `the TRON API refused ${what}: ${String((value as { Error: unknown }).Error)}`);
     const result = schema.safeParse(value);
-    if (!result.success) throw fail('tx_decode_failed', `unexpected ${what} from the TRON API: ${result.error.issues[0]?.message ?? 'invalid'}`);
+    if (!result.success)
+      throw fail('tx_decode_failed', `unexpected ${what} from the TRON API: ${result.error.issues[0]?.message ?? 'invalid'}`);
     return result.data;
   }
 
@@ -79,7 +88,13 @@ export function tronHttpDecoder(options: TronHttpOptions) {
   async function callView(contract: string, selector: string, owner: string): Promise<Hex | null> {
     try {
       const answer = constantSchema.parse(
-        await post('/wallet/triggerconstantcontract', { owner_address: owner, contract_address: contract, function_selector: selector, parameter: '', visible: true }),
+        await post('/wallet/triggerconstantcontract', {
+          owner_address: owner,
+          contract_address: contract,
+          function_selector: selector,
+          parameter: '',
+          visible: true,
+        }),
       );
       const word = answer.constant_result?.[0];
       return answer.result?.result !== false && word ? (`0x${word}` as Hex) : null;
@@ -108,7 +123,10 @@ export function tronHttpDecoder(options: TronHttpOptions) {
   return {
     async decode(txHash: string): Promise<DecodedTransaction> {
       const value = bareTxHash(txHash);
-      const [rawTx, rawInfo] = await Promise.all([post('/wallet/gettransactionbyid', { value }), post('/wallet/gettransactioninfobyid', { value })]);
+      const [rawTx, rawInfo] = await Promise.all([
+        post('/wallet/gettransactionbyid', { value }),
+        post('/wallet/gettransactioninfobyid', { value }),
+      ]);
       if (isEmpty(rawTx)) throw fail('tx_not_found', `no TRON transaction ${value}`);
       if (isEmpty(rawInfo)) throw fail('tx_not_found', `TRON transaction ${value} is not in a block yet`);
       const tx = parsed(transactionSchema, rawTx, 'transaction');
@@ -122,7 +140,8 @@ export function tronHttpDecoder(options: TronHttpOptions) {
         if (!found) throw fail('tx_decode_failed', `TRON ${contract.type} without a ${key}`);
         return found;
       };
-      const amount = (key: string): bigint => BigInt(typeof params[key] === 'number' || typeof params[key] === 'string' ? (params[key] as number | string) : 0);
+      const amount = (key: string): bigint =>
+        BigInt(typeof params[key] === 'number' || typeof params[key] === 'string' ? (params[key] as number | string) : 0);
       const owner = text('owner_address');
       if (!owner) throw fail('tx_decode_failed', `TRON ${contract.type} without an owner_address`);
       const signer = tronHexToBase58(owner);
@@ -137,14 +156,26 @@ export function tronHttpDecoder(options: TronHttpOptions) {
         } else if (contract.type === 'TransferAssetContract') {
           to = tronHexToBase58(required('to_address'));
           const assetId = Buffer.from(required('asset_name'), 'hex').toString('utf8');
-          if (success) legs.push({ kind: 'token', token: assetId, symbol: null, decimals: null, from: signer, to, amount: amount('amount').toString(), logIndex: null });
+          if (success)
+            legs.push({
+              kind: 'token',
+              token: assetId,
+              symbol: null,
+              decimals: null,
+              from: signer,
+              to,
+              amount: amount('amount').toString(),
+              logIndex: null,
+            });
         } else if (contract.type === 'TriggerSmartContract') {
           to = tronHexToBase58(required('contract_address'));
           if (success && amount('call_value') > 0n) legs.push(nativeLeg(signer, to, amount('call_value')));
           if (success) legs.push(...(await tokenLegs(info.log ?? [], signer)));
         }
       } catch (error) {
-        throw isServiceError(error) ? error : fail('tx_decode_failed', `TRON ${contract.type} could not be decoded: ${(error as Error).message}`);
+        throw isServiceError(error)
+          ? error
+          : fail('tx_decode_failed', `TRON ${contract.type} could not be decoded: ${(error as Error).message}`);
       }
       return {
         chain: 'TRON',
@@ -159,10 +190,18 @@ export function tronHttpDecoder(options: TronHttpOptions) {
     },
   };
 
-  async function tokenLegs(logs: readonly { address: string; topics?: string[] | undefined; data?: string | undefined }[], signer: string): Promise<TransferLeg[]> {
+  async function tokenLegs(
+    logs: readonly { address: string; topics?: string[] | undefined; data?: string | undefined }[],
+    signer: string,
+  ): Promise<TransferLeg[]> {
     const transfers = logs
       .map((log, logIndex) => ({ log, logIndex }))
-      .filter(({ log }) => log.topics?.length === 3 && present(log.topics[0], 'log.topics[0]').replace(/^0x/, '').toLowerCase() === TRANSFER_TOPIC && (log.data ?? '').replace(/^0x/, '').length === 64);
+      .filter(
+        ({ log }) =>
+          log.topics?.length === 3 &&
+          present(log.topics[0], 'log.topics[0]').replace(/^0x/, '').toLowerCase() === TRANSFER_TOPIC &&
+          (log.data ?? '').replace(/^0x/, '').length === 64,
+      );
     const tokens = [...new Set(transfers.map(({ log }) => tronHexToBase58(log.address)))];
     const metas = new Map(await Promise.all(tokens.map(async (token) => [token, await tokenMeta(token, signer)] as const)));
     return transfers.map(({ log, logIndex }) => {

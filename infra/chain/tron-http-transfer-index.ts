@@ -27,7 +27,12 @@ interface TrxRow {
   readonly txID: string;
   readonly block_timestamp: number;
   readonly ret?: readonly { readonly contractRet?: string }[];
-  readonly raw_data: { readonly contract: readonly { readonly type: string; readonly parameter: { readonly value: { readonly amount?: number; readonly owner_address?: string; readonly to_address?: string } } }[] };
+  readonly raw_data: {
+    readonly contract: readonly {
+      readonly type: string;
+      readonly parameter: { readonly value: { readonly amount?: number; readonly owner_address?: string; readonly to_address?: string } };
+    }[];
+  };
 }
 
 interface Page<T> {
@@ -85,7 +90,13 @@ export function createTronHttpTransferIndex(options: TronHttpOptions): TransferI
       const at = row.block_timestamp;
       const quote = await options.prices.quote({ network: 'TRON', token: null }, new Date(at));
       const usdMicros = quote ? valueInMicros(BigInt(value.amount), 6, quote) : null;
-      transfers.push({ from: tronHexToBase58(value.owner_address), to: tronHexToBase58(value.to_address), usdMicros, at, txHash: row.txID });
+      transfers.push({
+        from: tronHexToBase58(value.owner_address),
+        to: tronHexToBase58(value.to_address),
+        usdMicros,
+        at,
+        txHash: row.txID,
+      });
     }
     return { transfers };
   }

@@ -39,21 +39,37 @@ export const ACCOUNT_VERBS: Record<string, (services: Services, args: ParsedArgs
     const skip = numberFlag(args, 'skip') ?? 0;
     if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE) throw fail('bad_request', `--limit is 1..${MAX_PAGE}`);
     if (!Number.isInteger(skip)) throw fail('bad_request', '--skip is a whole number');
-    const [accounts, total] = await Promise.all([services.repositories.accounts.list({ skip, limit }), services.repositories.accounts.count()]);
+    const [accounts, total] = await Promise.all([
+      services.repositories.accounts.list({ skip, limit }),
+      services.repositories.accounts.count(),
+    ]);
     return { exitCode: 0, output: { total, skip, limit, accounts: accounts.map(summary) } };
   },
   async 'account show'(services, args) {
     const email = flag(args, 'email');
     const userId = flag(args, 'user');
     if ((email === undefined) === (userId === undefined)) throw fail('bad_request', 'give --email or --user');
-    const account = email !== undefined ? await services.repositories.accounts.byEmail(email.trim()) : await services.repositories.accounts.get(present(userId, 'userId'));
-    if (!account) throw fail('not_found', email !== undefined ? `no account with the email ${email.trim().toLowerCase()}` : `no account ${userId}`);
-    const [keys, balance] = await Promise.all([services.repositories.apiKeys.listForUser(account.userId), readBalance(services.commands, account.userId)]);
+    const account =
+      email !== undefined
+        ? await services.repositories.accounts.byEmail(email.trim())
+        : await services.repositories.accounts.get(present(userId, 'userId'));
+    if (!account)
+      throw fail('not_found', email !== undefined ? `no account with the email ${email.trim().toLowerCase()}` : `no account ${userId}`);
+    const [keys, balance] = await Promise.all([
+      services.repositories.apiKeys.listForUser(account.userId),
+      readBalance(services.commands, account.userId),
+    ]);
     return {
       exitCode: 0,
       output: {
         ...summary(account),
-        keys: keys.map((k) => ({ key_id: k.keyId, prefix: k.prefix, created_at: k.createdAt, revoked_at: k.revokedAt, last_used_at: k.lastUsedAt })),
+        keys: keys.map((k) => ({
+          key_id: k.keyId,
+          prefix: k.prefix,
+          created_at: k.createdAt,
+          revoked_at: k.revokedAt,
+          last_used_at: k.lastUsedAt,
+        })),
         billing: balance.billing,
       },
     };

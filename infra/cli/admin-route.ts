@@ -31,7 +31,9 @@ export function registerAdminRoute(app: FastifyInstance, services: Services, tok
     try {
       write({ result: await runVerb(services, parseArgs(argv), { progress: () => lineProgress(write) }) });
     } catch (error) {
-      write({ error: isServiceError(error) ? { code: error.code, message: error.message } : { code: 'internal_error', message: String(error) } });
+      write({
+        error: isServiceError(error) ? { code: error.code, message: error.message } : { code: 'internal_error', message: String(error) },
+      });
     } finally {
       reply.raw.end();
     }

@@ -3,7 +3,10 @@ import { parseArgs } from './args.js';
 
 describe('parseArgs', () => {
   it('reads words, valued flags, inline values and switches', () => {
-    expect(parseArgs(['data', 'import', 'ofac', '/p', '--user', 'u', '--usd=2', '--inspect'])).toEqual({ words: ['data', 'import', 'ofac', '/p'], flags: { user: 'u', usd: '2', inspect: true } });
+    expect(parseArgs(['data', 'import', 'ofac', '/p', '--user', 'u', '--usd=2', '--inspect'])).toEqual({
+      words: ['data', 'import', 'ofac', '/p'],
+      flags: { user: 'u', usd: '2', inspect: true },
+    });
   });
 
   it('keeps the whole of an inline value that holds `=`', () => {

@@ -6,7 +6,11 @@ import { VERB_CATALOG, flagName } from './verb-catalog.js';
 export type CommandLine =
   | { readonly kind: 'verb'; readonly verb: string; readonly args: ParsedArgs }
   | { readonly kind: 'help'; readonly text: string }
-  | { readonly kind: 'refused'; readonly text: string; readonly error: { readonly code: 'bad_request'; readonly message: string; readonly commands?: readonly string[] } };
+  | {
+      readonly kind: 'refused';
+      readonly text: string;
+      readonly error: { readonly code: 'bad_request'; readonly message: string; readonly commands?: readonly string[] };
+    };
 
 const HELP_CODES = new Set(['commander.helpDisplayed', 'commander.version']);
 const UNKNOWN_COMMAND_CODES = new Set(['commander.unknownCommand', 'commander.help']);
@@ -23,7 +27,9 @@ function buildProgram(output: { out: string; err: string }, chosen: (verb: strin
     const [first = verb, second] = verb.split(' ');
     let parent = program;
     if (second !== undefined) {
-      const verbs = Object.keys(VERB_CATALOG).filter((name) => name.startsWith(`${first} `)).map((name) => name.slice(first.length + 1));
+      const verbs = Object.keys(VERB_CATALOG)
+        .filter((name) => name.startsWith(`${first} `))
+        .map((name) => name.slice(first.length + 1));
       const group = groups.get(first) ?? program.command(first).description(verbs.join(', '));
       groups.set(first, group);
       parent = group;
@@ -65,7 +71,11 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
     if (HELP_CODES.has(error.code)) return { kind: 'help', text: output.out };
     if (UNKNOWN_COMMAND_CODES.has(error.code)) {
       const words = argv.filter((arg) => !arg.startsWith('-'));
-      return { kind: 'refused', text: output.err, error: { code: 'bad_request', message: `unknown command "${words.join(' ')}"`, commands: Object.keys(VERB_CATALOG) } };
+      return {
+        kind: 'refused',
+        text: output.err,
+        error: { code: 'bad_request', message: `unknown command "${words.join(' ')}"`, commands: Object.keys(VERB_CATALOG) },
+      };
     }
     return { kind: 'refused', text: output.err, error: { code: 'bad_request', message: error.message.replace(/^error: /, '') } };
   }

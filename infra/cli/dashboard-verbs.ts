@@ -14,7 +14,9 @@ async function existingAccount(services: Services, userId: string) {
 export const DASHBOARD_VERBS: Record<string, (services: Services, args: ParsedArgs) => Promise<{ exitCode: number; output: unknown }>> = {
   async 'account password'(services, args) {
     const account = await existingAccount(services, requiredFlag(args, 'user'));
-    await services.app.whenProjected(await setPassword(services.commands, services.app.dashboard.passwords, account.userId, requiredFlag(args, 'password')));
+    await services.app.whenProjected(
+      await setPassword(services.commands, services.app.dashboard.passwords, account.userId, requiredFlag(args, 'password')),
+    );
     return { exitCode: 0, output: { user_id: account.userId, email: account.email, password_set: true } };
   },
   async 'account join'(services, args) {
@@ -24,7 +26,10 @@ export const DASHBOARD_VERBS: Record<string, (services: Services, args: ParsedAr
     const role = flag(args, 'role') ?? 'member';
     if (role !== 'member' && role !== 'group_admin') throw fail('bad_request', '--role is member or group_admin');
     await services.app.whenProjected(await joinSubgroup(services.commands, account.userId, { ...subgroup, role }));
-    return { exitCode: 0, output: { user_id: account.userId, subgroup_id: subgroup.subgroupId, organization_id: subgroup.organizationId, role } };
+    return {
+      exitCode: 0,
+      output: { user_id: account.userId, subgroup_id: subgroup.subgroupId, organization_id: subgroup.organizationId, role },
+    };
   },
   async 'account superadmin'(services, args) {
     const account = await existingAccount(services, requiredFlag(args, 'user'));

@@ -9,7 +9,6 @@ import { httpFetch, parseMirror } from '../sources/upstream-mirror.js';
 import { flag, numberFlag, requiredFlag, type ParsedArgs } from './args.js';
 import { terminalIo, type VerbIo } from './progress.js';
 
-
 /** What verbs.ts's VerbResult holds (declared here: importing verbs.ts would be a cycle). */
 interface VerbResult {
   readonly exitCode: number;
@@ -38,8 +37,9 @@ export const DATA_VERBS: Record<string, (services: Services, args: ParsedArgs, i
             dataDir: services.config.DATA_DIR,
             fetch: httpFetch(),
             mirror: parseMirror(services.config.SVC_UPSTREAM_MIRROR),
-            ...(flag(args, 'source') ? { only: present(flag(args, 'source'), 'flag(args, \'source\')').split(',') } : {}),
-            onProgress: (p) => progress.update(`${p.phase} ${p.source}`, p.filesDone, p.filesTotal, p.phase === 'parse' ? (p.file ?? '') : ''),
+            ...(flag(args, 'source') ? { only: present(flag(args, 'source'), "flag(args, 'source')").split(',') } : {}),
+            onProgress: (p) =>
+              progress.update(`${p.phase} ${p.source}`, p.filesDone, p.filesTotal, p.phase === 'parse' ? (p.file ?? '') : ''),
           });
       await services.projections.whenCaughtUp();
       return finished(outcomes);
@@ -49,10 +49,13 @@ export const DATA_VERBS: Record<string, (services: Services, args: ParsedArgs, i
   },
   async 'data import'(services, args, io = terminalIo) {
     const [, , source, path] = args.words;
-    if (!source || !path) throw fail('bad_request', `usage: data import <source> <path>; sources: ${SOURCE_CATALOG.map((e) => e.descriptor.slug).join(', ')}`);
+    if (!source || !path)
+      throw fail('bad_request', `usage: data import <source> <path>; sources: ${SOURCE_CATALOG.map((e) => e.descriptor.slug).join(', ')}`);
     const progress = io.progress();
     try {
-      const outcomes = await importOneSource(services.commands, source, path, (p) => progress.update('parse', p.filesDone, p.filesTotal, p.file ?? ''));
+      const outcomes = await importOneSource(services.commands, source, path, (p) =>
+        progress.update('parse', p.filesDone, p.filesTotal, p.file ?? ''),
+      );
       await services.projections.whenCaughtUp();
       return finished(outcomes);
     } finally {
@@ -60,7 +63,9 @@ export const DATA_VERBS: Record<string, (services: Services, args: ParsedArgs, i
     }
   },
   async 'data status'(services) {
-    const datasets = services.intel.datasets().map((d) => ({ source: d.source, version: d.version, content_hash: d.contentHash, claims: d.claimCount, imported_at: d.importedAt }));
+    const datasets = services.intel
+      .datasets()
+      .map((d) => ({ source: d.source, version: d.version, content_hash: d.contentHash, claims: d.claimCount, imported_at: d.importedAt }));
     return { exitCode: 0, output: { snapshot: services.intel.snapshot(), datasets } };
   },
   async 'data curate'(services, args) {
@@ -79,16 +84,23 @@ export const DATA_VERBS: Record<string, (services: Services, args: ParsedArgs, i
         confidence: numberFlag(args, 'confidence') ?? 90,
         evidenceUrl: requiredFlag(args, 'evidence'),
         curator,
-        ...(flag(args, 'id') ? { entryId: present(flag(args, 'id'), 'flag(args, \'id\')') } : {}),
+        ...(flag(args, 'id') ? { entryId: present(flag(args, 'id'), "flag(args, 'id')") } : {}),
       });
       await services.projections.whenProcessed(added.position);
       return { exitCode: 0, output: { entry_id: added.entryId, added: added.added } };
     }
     if (action === 'retract') {
-      const retracted = await retractCuratorEntry(services.commands, { entryId: requiredFlag(args, 'id'), reason: requiredFlag(args, 'reason'), curator });
+      const retracted = await retractCuratorEntry(services.commands, {
+        entryId: requiredFlag(args, 'id'),
+        reason: requiredFlag(args, 'reason'),
+        curator,
+      });
       await services.projections.whenProcessed(retracted.position);
       return { exitCode: 0, output: { retracted: retracted.retracted } };
     }
-    throw fail('bad_request', 'usage: data curate add --address A --network N --category SLUG --evidence URL [--label NAME] [--identity] [--confidence 1..100] | data curate retract --id ID --reason TEXT');
+    throw fail(
+      'bad_request',
+      'usage: data curate add --address A --network N --category SLUG --evidence URL [--label NAME] [--identity] [--confidence 1..100] | data curate retract --id ID --reason TEXT',
+    );
   },
 };

@@ -19,7 +19,14 @@ afterAll(async () => {
 describe('the full check operator verbs', () => {
   it('show a check with its tiers and history, the running jobs, and the transfer data', async () => {
     const user = await service.account({ depositUsd: 5 });
-    const { check_id } = (await service.app.inject({ method: 'POST', url: '/v2/check-address', headers: { authorization: `Bearer ${user.apiKey}` }, payload: { address: PARTIES.d, network: 'ETH' } })).json();
+    const { check_id } = (
+      await service.app.inject({
+        method: 'POST',
+        url: '/v2/check-address',
+        headers: { authorization: `Bearer ${user.apiKey}` },
+        payload: { address: PARTIES.d, network: 'ETH' },
+      })
+    ).json();
     const shown = await pollUntil(async () => {
       const result = await verb(`check show --id ${check_id}`);
       return (result.output as { status: string }).status === 'completed' ? result.output : null;
@@ -30,7 +37,10 @@ describe('the full check operator verbs', () => {
     await service.services.whenCaughtUp();
     expect((await verb('jobs running')).output).toMatchObject({ running: 0 });
     expect((await verb('reaper sweep')).output).toEqual({ failed: 0 });
-    expect((await verb('transfers coverage --network eth')).output).toMatchObject({ coverage: [{ network: 'ETH', datasets: [{ name: 'tx-sample-eth-lazarus/LazarusTabularTxsFullCheckTest.csv', transfers: 7 }] }], ingester: null });
+    expect((await verb('transfers coverage --network eth')).output).toMatchObject({
+      coverage: [{ network: 'ETH', datasets: [{ name: 'tx-sample-eth-lazarus/LazarusTabularTxsFullCheckTest.csv', transfers: 7 }] }],
+      ingester: null,
+    });
     await expect(verb('check show --id nope')).rejects.toMatchObject({ code: 'not_found' });
   });
 });

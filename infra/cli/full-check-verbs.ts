@@ -35,7 +35,11 @@ export const FULL_CHECK_VERBS: Record<string, (services: Services, args: ParsedA
       check_id: checkId,
       status: state.status,
       request: state.request,
-      tiers: Object.values(state.tiers).map((o) => ({ tier: o.tier, applied: 'applied' in o ? o.applied : true, reason: 'reason' in o ? o.reason : null })),
+      tiers: Object.values(state.tiers).map((o) => ({
+        tier: o.tier,
+        applied: 'applied' in o ? o.applied : true,
+        reason: 'reason' in o ? o.reason : null,
+      })),
       attempts: state.attempts,
       failure: state.failure,
       decision: state.result?.decision ?? null,
@@ -48,11 +52,21 @@ export const FULL_CHECK_VERBS: Record<string, (services: Services, args: ParsedA
     const jobId = requiredFlag(args, 'id');
     const { state } = await loadExplore(services.commands, jobId);
     if (!state.request) throw fail('not_found', `no explore job ${jobId}`);
-    return ok({ job_id: jobId, status: state.status, request: state.request, attempts: state.attempts, error: state.error, report: state.report, events: await history(services, exploreStream(jobId)) });
+    return ok({
+      job_id: jobId,
+      status: state.status,
+      request: state.request,
+      attempts: state.attempts,
+      error: state.error,
+      report: state.report,
+      events: await history(services, exploreStream(jobId)),
+    });
   },
   async 'jobs running'(services) {
     const now = services.commands.clock.now().getTime();
-    const jobs = services.fullCheck.runningJobs.running().map((job) => ({ ...job, running_s: Math.round((now - Date.parse(job.requestedAt)) / 1000) }));
+    const jobs = services.fullCheck.runningJobs
+      .running()
+      .map((job) => ({ ...job, running_s: Math.round((now - Date.parse(job.requestedAt)) / 1000) }));
     return ok({ running: jobs.length, jobs });
   },
   async 'reaper sweep'(services) {

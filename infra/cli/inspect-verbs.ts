@@ -6,7 +6,11 @@ import { fail } from '../../domain/shared/errors.js';
 import type { Services } from '../bootstrap.js';
 import { flag, requiredFlag, type ParsedArgs } from './args.js';
 
-const list = (value: string): string[] => value.split(',').map((s) => s.trim()).filter(Boolean);
+const list = (value: string): string[] =>
+  value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 
 /** Operator verbs of the multi-provider inspect (docs/api.md#post-v2inspect-address-multi-provider-inspect). */
 export const INSPECT_VERBS: Record<string, (services: Services, args: ParsedArgs) => Promise<{ exitCode: number; output: unknown }>> = {

@@ -19,10 +19,14 @@ export const KYT_VERBS: Record<string, (services: Services, args: ParsedArgs) =>
   async 'kyt alert-level'(services, args) {
     const subgroupId = requiredFlag(args, 'subgroup');
     const wanted = flag(args, 'level');
-    if (wanted === undefined) return { exitCode: 0, output: { subgroup_id: subgroupId, alert_min_level: await alertMinLevelOf(services.commands, subgroupId) } };
+    if (wanted === undefined)
+      return { exitCode: 0, output: { subgroup_id: subgroupId, alert_min_level: await alertMinLevelOf(services.commands, subgroupId) } };
     const level = parseAlertLevel(wanted);
     if (!level) throw fail('bad_request', `--level is one of ${ALERT_LEVELS.join(', ')}`);
-    return { exitCode: 0, output: { subgroup_id: subgroupId, alert_min_level: await setAlertMinLevel(services.commands, subgroupId, level) } };
+    return {
+      exitCode: 0,
+      output: { subgroup_id: subgroupId, alert_min_level: await setAlertMinLevel(services.commands, subgroupId, level) },
+    };
   },
   async 'kyt policy'() {
     return { exitCode: 0, output: STANDARD_POLICY };

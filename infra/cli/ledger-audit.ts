@@ -18,7 +18,13 @@ export interface AccountAudit {
   readonly events: number;
   readonly periods: PeriodAudit[];
   readonly replayed: { balance_micros: number; charges: number; refunds: number; period_units_used: number; period_start: string | null };
-  readonly read_model: { balance_micros: number | null; charges: number | null; refunds: number | null; usage_rows: number; period_units_used: number };
+  readonly read_model: {
+    balance_micros: number | null;
+    charges: number | null;
+    refunds: number | null;
+    usage_rows: number;
+    period_units_used: number;
+  };
   readonly mismatches: string[];
 }
 
@@ -73,7 +79,9 @@ export async function auditLedgers(services: Services, onlyUser?: string): Promi
     for (const orphan of streams) mismatches.push(`chain break: ${orphan} is not reachable from ledger-${userId}`);
     if (!state) continue;
     const balance = await services.repositories.balances.get(userId);
-    const rows = await services.readStore.collection<{ user_id: string; units: number; refunded_units: number; period_start: string }>('usage_rows').find({ where: { user_id: userId } });
+    const rows = await services.readStore
+      .collection<{ user_id: string; units: number; refunded_units: number; period_start: string }>('usage_rows')
+      .find({ where: { user_id: userId } });
     const quotaPeriod = state.periodStart ?? periodStartOf(now);
     const rowUnits = rows.filter((r) => r.period_start === quotaPeriod).reduce((sum, r) => sum + r.units - r.refunded_units, 0);
     const replayedUnits = state.periodStart === null ? 0 : usageIn(state, state.periodStart).units;
@@ -91,7 +99,13 @@ export async function auditLedgers(services: Services, onlyUser?: string): Promi
       user_id: userId,
       events,
       periods,
-      replayed: { balance_micros: state.balanceMicros, charges, refunds, period_units_used: replayedUnits, period_start: state.periodStart },
+      replayed: {
+        balance_micros: state.balanceMicros,
+        charges,
+        refunds,
+        period_units_used: replayedUnits,
+        period_start: state.periodStart,
+      },
       read_model: {
         balance_micros: balance?.balance_micros ?? null,
         charges: balance?.charges ?? null,

@@ -32,7 +32,9 @@ async function main(argv: string[]): Promise<number> {
   // A long-running stdio MCP server, not a JSON verb: it opens no data directory and owns stdout.
   if (line.verb === 'mcp-proxy') return (await import('./mcp-proxy-verb.js')).runMcpProxy(line.args);
   const running = await findRunningService(dataDirOf(process.env));
-  const result: VerbResult = running ? await runRemoteVerb(running, argvOf(line.args)) : await (await import('./local-verb.js')).runLocalVerb(line.args);
+  const result: VerbResult = running
+    ? await runRemoteVerb(running, argvOf(line.args))
+    : await (await import('./local-verb.js')).runLocalVerb(line.args);
   if (result.jsonLines) {
     process.stderr.write(`${JSON.stringify(result.output)}\n`);
     await writeOut(result.jsonLines.map((jsonLine) => `${JSON.stringify(jsonLine)}\n`).join(''));
@@ -45,7 +47,9 @@ async function main(argv: string[]): Promise<number> {
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {
-    const output = isServiceError(error) ? { error: { code: error.code, message: error.message } } : { error: { code: 'internal_error', message: String(error) } };
+    const output = isServiceError(error)
+      ? { error: { code: error.code, message: error.message } }
+      : { error: { code: 'internal_error', message: String(error) } };
     process.stdout.write(`${JSON.stringify(output, null, 2)}\n`);
     process.exit(1);
   },

@@ -12,7 +12,10 @@ import { walletFromKeyFile } from './x402-wallet.js';
  * that forwards to the service's `/mcp` and pays its x402 challenges from the wallet, up to the cap.
  * Lines about payments go to stderr; stdout carries only MCP. Returns when the MCP client hangs up.
  */
-export async function runMcpProxy(args: ParsedArgs, log: (line: string) => void = (line) => process.stderr.write(`mcp-proxy: ${line}\n`)): Promise<number> {
+export async function runMcpProxy(
+  args: ParsedArgs,
+  log: (line: string) => void = (line) => process.stderr.write(`mcp-proxy: ${line}\n`),
+): Promise<number> {
   const url = flag(args, 'url') ?? process.env.X402_MCP_URL ?? `http://127.0.0.1:${process.env.X402_PORT ?? '8402'}/mcp`;
   const cap = numberFlag(args, 'spend-cap-usd');
   if (cap === undefined) throw fail('bad_request', '--spend-cap-usd is required (the most this proxy may pay, in USD)');

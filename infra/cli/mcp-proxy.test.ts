@@ -34,12 +34,16 @@ async function setup(options: { priceMicros: number; capMicros: number; outcome:
     if (!payment) return challenge(quote(options.priceMicros, options.network), options.onlyInText);
     payments.push(payment);
     if (options.outcome === 'refused') return challenge({ ...quote(options.priceMicros), error: 'payment_replayed' });
-    if (options.outcome === 'unknown') return { isError: true, content: [{ type: 'text', text: '{"error":{"code":"backend_unavailable"}}' }] };
+    if (options.outcome === 'unknown')
+      return { isError: true, content: [{ type: 'text', text: '{"error":{"code":"backend_unavailable"}}' }] };
     if (options.outcome === 'not_found') {
       const body = { error: { code: 'tx_not_found', message: 'no such transaction; nothing was charged' } };
       return { isError: true, structuredContent: body, content: [{ type: 'text', text: JSON.stringify(body) }] };
     }
-    const receipt = options.outcome === 'settled' ? { _meta: { 'x402/payment-response': { success: true, transaction: '0xabc', network: terms.network.caip2 } } } : {};
+    const receipt =
+      options.outcome === 'settled'
+        ? { _meta: { 'x402/payment-response': { success: true, transaction: '0xabc', network: terms.network.caip2 } } }
+        : {};
     return { content: [{ type: 'text', text: 'served' }], ...receipt };
   });
   const [serviceSide, upstreamSide] = InMemoryTransport.createLinkedPair();
@@ -53,7 +57,8 @@ async function setup(options: { priceMicros: number; capMicros: number; outcome:
   await proxy.server.connect(proxySide);
   const agent = new Client({ name: 'agent', version: '1' });
   await agent.connect(agentSide);
-  const call = async (meta?: Record<string, unknown>) => (await agent.callTool({ name: 'paid', arguments: {}, ...(meta ? { _meta: meta } : {}) })) as CallToolResult;
+  const call = async (meta?: Record<string, unknown>) =>
+    (await agent.callTool({ name: 'paid', arguments: {}, ...(meta ? { _meta: meta } : {}) })) as CallToolResult;
   return { call, payments, spent: proxy.spentMicros, wallet };
 }
 
@@ -67,7 +72,10 @@ describe('the paying MCP proxy', () => {
     expect(payments[0]).toMatchObject({
       x402Version: 2,
       accepted: { amount: '100000', payTo: terms.payTo },
-      payload: { authorization: { from: wallet.address, to: terms.payTo, value: '100000', validAfter: '0' }, signature: expect.stringMatching(/^0x[0-9a-f]{130}$/) },
+      payload: {
+        authorization: { from: wallet.address, to: terms.payTo, value: '100000', validAfter: '0' },
+        signature: expect.stringMatching(/^0x[0-9a-f]{130}$/),
+      },
     });
     expect(spent()).toBe(100_000);
   });

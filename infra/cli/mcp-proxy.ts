@@ -1,6 +1,12 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, CallToolResultSchema, ListToolsRequestSchema, type CallToolRequest, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  CallToolResultSchema,
+  ListToolsRequestSchema,
+  type CallToolRequest,
+  type CallToolResult,
+} from '@modelcontextprotocol/sdk/types.js';
 import type { LocalAccount } from 'viem';
 import { microsToUsd } from '../../domain/shared/money.js';
 import { paymentRequirementsSchema, type PaymentPayload } from '../../domain/x402/x402-wire.js';
@@ -40,23 +46,40 @@ export function createPayingProxy(options: PayingProxyOptions): { server: Server
     const quote = params._meta?.[PAYMENT_META] ? null : challengeOf(first);
     if (!quote) return first;
 
-    const offered = quote.accepts.map((entry) => paymentRequirementsSchema.safeParse(entry)).flatMap((parsed) => (parsed.success ? [parsed.data] : []));
-    const payable = offered.map((requirement) => ({ requirement, network: knownUsdcOf(requirement) })).find((entry) => entry.network !== null);
-    if (!payable?.network) return refusal('payment_unsupported', 'the quote asks for a payment this proxy cannot make (it pays USDC on Base or Base Sepolia, scheme exact)');
+    const offered = quote.accepts
+      .map((entry) => paymentRequirementsSchema.safeParse(entry))
+      .flatMap((parsed) => (parsed.success ? [parsed.data] : []));
+    const payable = offered
+      .map((requirement) => ({ requirement, network: knownUsdcOf(requirement) }))
+      .find((entry) => entry.network !== null);
+    if (!payable?.network)
+      return refusal(
+        'payment_unsupported',
+        'the quote asks for a payment this proxy cannot make (it pays USDC on Base or Base Sepolia, scheme exact)',
+      );
     const price = Number(payable.requirement.amount);
     if (!Number.isSafeInteger(price) || spent + price > options.spendCapMicros) {
-      log(`refused ${params.name}: ${microsToUsd(price)} USD would exceed the spend cap (${microsToUsd(spent)} of ${microsToUsd(options.spendCapMicros)} USD spent)`);
+      log(
+        `refused ${params.name}: ${microsToUsd(price)} USD would exceed the spend cap (${microsToUsd(spent)} of ${microsToUsd(options.spendCapMicros)} USD spent)`,
+      );
       return refusal(
         'spend_cap_exceeded',
         `${params.name} costs ${microsToUsd(price)} USD; this proxy has spent ${microsToUsd(spent)} of its ${microsToUsd(options.spendCapMicros)} USD cap, so it did not pay. Restart it with a higher --spend-cap-usd to go on.`,
       );
     }
     spent += price; // reserved before signing, so concurrent calls cannot overshoot the cap together
-    const payment: PaymentPayload = await signPaymentFor(options.wallet, payable.network, payable.requirement, quote.resource as PaymentPayload['resource']);
+    const payment: PaymentPayload = await signPaymentFor(
+      options.wallet,
+      payable.network,
+      payable.requirement,
+      quote.resource as PaymentPayload['resource'],
+    );
     const paid = await forward({ ...params, _meta: { ...params._meta, [PAYMENT_META]: payment } });
     if (!movedMoney(paid)) spent -= price;
     const receipt = receiptOf(paid);
-    log(`${params.name}: ${receipt?.success ? `paid ${microsToUsd(price)} USD (transaction ${receipt.transaction})` : paid.isError ? 'refused' : 'served without a charge'}; ${microsToUsd(spent)} of ${microsToUsd(options.spendCapMicros)} USD spent`);
+    log(
+      `${params.name}: ${receipt?.success ? `paid ${microsToUsd(price)} USD (transaction ${receipt.transaction})` : paid.isError ? 'refused' : 'served without a charge'}; ${microsToUsd(spent)} of ${microsToUsd(options.spendCapMicros)} USD spent`,
+    );
     return paid;
   });
   return { server, spentMicros: () => spent };
@@ -71,7 +94,10 @@ interface Challenge {
 export function challengeOf(result: CallToolResult): Challenge | null {
   if (!result.isError) return null;
   const isQuote = (value: unknown): value is Challenge =>
-    typeof value === 'object' && value !== null && (value as { x402Version?: unknown }).x402Version === 2 && Array.isArray((value as { accepts?: unknown }).accepts);
+    typeof value === 'object' &&
+    value !== null &&
+    (value as { x402Version?: unknown }).x402Version === 2 &&
+    Array.isArray((value as { accepts?: unknown }).accepts);
   const structured = result.structuredContent as Record<string, unknown> | undefined;
   if (isQuote(structured)) return structured;
   const wrapped = (structured?.['x402/error'] as { data?: unknown } | undefined)?.data;

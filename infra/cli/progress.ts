@@ -11,7 +11,10 @@ export interface Progress {
 
 export function stderrProgress(): Progress {
   const tty = process.stderr.isTTY === true;
-  const bar = new SingleBar({ stream: process.stderr, format: ' {phase} [{bar}] {value}/{total} {detail}', hideCursor: true, clearOnComplete: false }, Presets.shades_classic);
+  const bar = new SingleBar(
+    { stream: process.stderr, format: ' {phase} [{bar}] {value}/{total} {detail}', hideCursor: true, clearOnComplete: false },
+    Presets.shades_classic,
+  );
   let current: string | null = null;
   return {
     update(phase, done, total, detail) {

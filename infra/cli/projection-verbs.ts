@@ -12,21 +12,46 @@ import { terminalIo, type VerbIo } from './progress.js';
 
 const percent = (position: bigint, head: bigint): number => (head <= 0n ? 100 : Math.min(100, Number((position * 100n) / head)));
 
-export const PROJECTION_VERBS: Record<string, (services: Services, args: ParsedArgs, io?: VerbIo) => Promise<{ exitCode: number; output: unknown }>> = {
+export const PROJECTION_VERBS: Record<
+  string,
+  (services: Services, args: ParsedArgs, io?: VerbIo) => Promise<{ exitCode: number; output: unknown }>
+> = {
   async 'projections list'(services) {
     const projections = await Promise.all(
-      PROJECTIONS.map(async (p) => ({ name: p.name, collection: p.collection, handles: p.handles, documents: await services.readStore.collection(p.collection, p.indexes).count({}) })),
+      PROJECTIONS.map(async (p) => ({
+        name: p.name,
+        collection: p.collection,
+        handles: p.handles,
+        documents: await services.readStore.collection(p.collection, p.indexes).count({}),
+      })),
     );
     return { exitCode: 0, output: { read_store: services.config.READ_STORE, projections } };
   },
   async 'projections rebuild'(services, args, io = terminalIo) {
     const name = args.words[2];
     const projection = PROJECTIONS.find((p) => p.name === name);
-    if (!projection) throw fail('not_found', `${name ? `no projection "${name}"` : 'usage: projections rebuild <name>'}; projections: ${PROJECTIONS.map((p) => p.name).join(', ')}`);
+    if (!projection)
+      throw fail(
+        'not_found',
+        `${name ? `no projection "${name}"` : 'usage: projections rebuild <name>'}; projections: ${PROJECTIONS.map((p) => p.name).join(', ')}`,
+      );
     const progress = io.progress();
     try {
-      const report = await rebuildProjection({ store: services.store, readStore: services.readStore, commands: services.commands, whenProjected: (position) => services.projections.whenProcessed(position) }, projection, (p) =>
-        progress.update(`${p.phase} ${projection.name} (% of the log)`, percent(p.position, p.head), 100, `${p.events} events read, ${p.applied} applied`),
+      const report = await rebuildProjection(
+        {
+          store: services.store,
+          readStore: services.readStore,
+          commands: services.commands,
+          whenProjected: (position) => services.projections.whenProcessed(position),
+        },
+        projection,
+        (p) =>
+          progress.update(
+            `${p.phase} ${projection.name} (% of the log)`,
+            percent(p.position, p.head),
+            100,
+            `${p.events} events read, ${p.applied} applied`,
+          ),
       );
       return { exitCode: report.failed === 0 ? 0 : 1, output: { read_store: services.config.READ_STORE, ...report } };
     } finally {

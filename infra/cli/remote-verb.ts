@@ -17,7 +17,10 @@ export async function runRemoteVerb(running: ServiceFile, argv: readonly string[
     return 'exitCode' in body ? body : { exitCode: 1, output: body };
   }
   const progress = stderrProgress();
-  let outcome: VerbResult = { exitCode: 1, output: { error: { code: 'internal_error', message: 'the service closed the stream without a result' } } };
+  let outcome: VerbResult = {
+    exitCode: 1,
+    output: { error: { code: 'internal_error', message: 'the service closed the stream without a result' } },
+  };
   let pending = '';
   const decoder = new TextDecoder();
   try {

@@ -11,7 +11,6 @@ import { rpcContractCodeReader } from '../chain/rpc-contract-code.js';
 import { importFromDirectory } from '../sources/import-sources.js';
 import { flag, requiredFlag, type ParsedArgs } from './args.js';
 
-
 /** What verbs.ts's VerbResult holds (declared here: importing verbs.ts would be a cycle). */
 interface VerbResult {
   readonly exitCode: number;

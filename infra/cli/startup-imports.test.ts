@@ -18,9 +18,12 @@ function staticImportsOf(entry: string): Set<string> {
 
 describe('the CLI’s start-up', () => {
   it('loads neither the bootstrap, the configuration nor the verbs before it knows it must run a verb here', () => {
-    const loaded = [...staticImportsOf(join(import.meta.dirname, 'main.ts'))].map((file) => file.slice(resolve(import.meta.dirname, '../..').length + 1));
+    const loaded = [...staticImportsOf(join(import.meta.dirname, 'main.ts'))].map((file) =>
+      file.slice(resolve(import.meta.dirname, '../..').length + 1),
+    );
     expect(loaded).toContain('infra/cli/command-line.ts');
     expect(loaded).toContain('infra/cli/remote-verb.ts');
-    for (const heavy of ['infra/bootstrap.ts', 'infra/config.ts', 'infra/cli/verbs.ts', 'infra/cli/admin-route.ts']) expect(loaded).not.toContain(heavy);
+    for (const heavy of ['infra/bootstrap.ts', 'infra/config.ts', 'infra/cli/verbs.ts', 'infra/cli/admin-route.ts'])
+      expect(loaded).not.toContain(heavy);
   });
 });

@@ -24,29 +24,39 @@ describe('a flag the verb does not read', () => {
     const before = (await verb('account', 'show', '--user', userId)).output;
     const refused = await verb('deposit', '--user', userId, '--usd', '5', '--dry-run');
     expect(refused.exitCode).toBe(2);
-    expect(refused.output).toMatchObject({ error: { code: 'bad_request', message: expect.stringContaining('unknown option --dry-run for "deposit"') } });
+    expect(refused.output).toMatchObject({
+      error: { code: 'bad_request', message: expect.stringContaining('unknown option --dry-run for "deposit"') },
+    });
     expect((await verb('account', 'show', '--user', userId)).output).toEqual(before);
     expect((await verb('deposit', '--user', userId, '--usd', '5')).exitCode).toBe(0);
   });
 
-  it('is refused by the CLI process before it opens the data directory: exit 2, the message and usage on stderr', { timeout: 60_000 }, async () => {
-    const dataDir = await mkdtemp(join(tmpdir(), 'svc-cli-flags-'));
-    try {
-      const failed = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'infra/cli/main.ts', 'deposit', '--user', 'u1', '--usd', '5', '--dry-run'], {
-        env: { ...process.env, MODE: 'embedded', DATA_DIR: dataDir, LOG_LEVEL: 'silent' },
-      }).then(
-        () => null,
-        (error: unknown) => error as { code: number; stdout: string; stderr: string },
-      );
-      expect(failed?.code).toBe(2);
-      expect(failed?.stderr).toContain("error: unknown option '--dry-run'");
-      expect(failed?.stderr).toContain('Usage: cli deposit [options]');
-      expect(JSON.parse(failed?.stdout ?? '')).toEqual({ error: { code: 'bad_request', message: "unknown option '--dry-run'" } });
-      expect(await readdir(dataDir)).toEqual([]);
-    } finally {
-      await rm(dataDir, { recursive: true, force: true });
-    }
-  });
+  it(
+    'is refused by the CLI process before it opens the data directory: exit 2, the message and usage on stderr',
+    { timeout: 60_000 },
+    async () => {
+      const dataDir = await mkdtemp(join(tmpdir(), 'svc-cli-flags-'));
+      try {
+        const failed = await promisify(execFile)(
+          process.execPath,
+          ['--import', 'tsx', 'infra/cli/main.ts', 'deposit', '--user', 'u1', '--usd', '5', '--dry-run'],
+          {
+            env: { ...process.env, MODE: 'embedded', DATA_DIR: dataDir, LOG_LEVEL: 'silent' },
+          },
+        ).then(
+          () => null,
+          (error: unknown) => error as { code: number; stdout: string; stderr: string },
+        );
+        expect(failed?.code).toBe(2);
+        expect(failed?.stderr).toContain("error: unknown option '--dry-run'");
+        expect(failed?.stderr).toContain('Usage: cli deposit [options]');
+        expect(JSON.parse(failed?.stdout ?? '')).toEqual({ error: { code: 'bad_request', message: "unknown option '--dry-run'" } });
+        expect(await readdir(dataDir)).toEqual([]);
+      } finally {
+        await rm(dataDir, { recursive: true, force: true });
+      }
+    },
+  );
 });
 
 describe('the data directory the CLI looks for a running service in', () => {

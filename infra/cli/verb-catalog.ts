@@ -32,28 +32,73 @@ export const VERB_CATALOG: Readonly<Record<string, VerbSpec>> = {
       ['--with-key', 'issue an API key too (printed once)'],
     ],
   },
-  'account plan': { summary: 'change an account’s plan and, with --cap, its monthly cap', options: [USER, PLAN, QUOTA, ['--cap <usd>', 'a monthly cap in USD, or none']] },
-  'account entitle': { summary: 'replace the inspect providers an account may use', options: [USER, ['--providers <list>', 'comma-separated (default: provider_a,provider_b)']] },
+  'account plan': {
+    summary: 'change an account’s plan and, with --cap, its monthly cap',
+    options: [USER, PLAN, QUOTA, ['--cap <usd>', 'a monthly cap in USD, or none']],
+  },
+  'account entitle': {
+    summary: 'replace the inspect providers an account may use',
+    options: [USER, ['--providers <list>', 'comma-separated (default: provider_a,provider_b)']],
+  },
   'account list': { summary: 'accounts, a page at a time', options: [LIMIT, ['--skip <n>', 'rows to skip']] },
-  'account show': { summary: 'one account with its keys and billing', options: [['--email <email>', 'find it by email'], ['--user <id>', 'or by user id']] },
-  'account providers': { summary: 'save an account’s active inspect providers (empty: the own engine alone)', options: [USER, ['--providers <list>', 'comma-separated']] },
-  'account password': { summary: 'set an account’s dashboard password', options: [USER, ['--password <password>', 'at least 8 characters']] },
-  'account join': { summary: 'add an account to a subgroup', options: [USER, ['--subgroup <id>', 'the subgroup id'], ['--role <role>', 'member (default) or group_admin']] },
+  'account show': {
+    summary: 'one account with its keys and billing',
+    options: [
+      ['--email <email>', 'find it by email'],
+      ['--user <id>', 'or by user id'],
+    ],
+  },
+  'account providers': {
+    summary: 'save an account’s active inspect providers (empty: the own engine alone)',
+    options: [USER, ['--providers <list>', 'comma-separated']],
+  },
+  'account password': {
+    summary: 'set an account’s dashboard password',
+    options: [USER, ['--password <password>', 'at least 8 characters']],
+  },
+  'account join': {
+    summary: 'add an account to a subgroup',
+    options: [USER, ['--subgroup <id>', 'the subgroup id'], ['--role <role>', 'member (default) or group_admin']],
+  },
   'account superadmin': { summary: 'make an account a super-admin of the dashboard', options: [USER] },
   'key issue': { summary: 'issue an API key (printed once)', options: [USER] },
   'key revoke': { summary: 'revoke an API key', options: [USER, ['--key <id>', 'the key id']] },
   'key list': { summary: 'an account’s keys (never the secret)', options: [USER] },
-  'key providers': { summary: 'save one key’s active inspect providers', options: [USER, ['--key <id>', 'the key id'], ['--providers <list>', 'comma-separated'], ['--clear', 'fall back to the account’s selection']] },
-  deposit: { summary: 'credit an account’s balance', options: [USER, ['--usd <amount>', 'a positive amount'], ['--id <deposit-id>', 'an idempotency id: the same id deposits once']] },
-  'ledger show': { summary: 'an account’s ledger periods and events', options: [USER, ['--period <YYYY-MM>', 'list the events of this period only']] },
-  'ledger replay': { summary: 'replay the ledgers and compare with the balances (exit 1 on a mismatch)', options: [['--account <id>', 'one account only']] },
+  'key providers': {
+    summary: 'save one key’s active inspect providers',
+    options: [
+      USER,
+      ['--key <id>', 'the key id'],
+      ['--providers <list>', 'comma-separated'],
+      ['--clear', 'fall back to the account’s selection'],
+    ],
+  },
+  deposit: {
+    summary: 'credit an account’s balance',
+    options: [USER, ['--usd <amount>', 'a positive amount'], ['--id <deposit-id>', 'an idempotency id: the same id deposits once']],
+  },
+  'ledger show': {
+    summary: 'an account’s ledger periods and events',
+    options: [USER, ['--period <YYYY-MM>', 'list the events of this period only']],
+  },
+  'ledger replay': {
+    summary: 'replay the ledgers and compare with the balances (exit 1 on a mismatch)',
+    options: [['--account <id>', 'one account only']],
+  },
   'x402 payments': {
     summary: 'the x402 channel’s payments, revenue per day, payments to reconcile',
-    options: [['--status <status>', 'reserved, failed, uncertain, settled, waived, served or backend_failed'], ['--reconcile', 'only payments that need reconciliation'], LIMIT],
+    options: [
+      ['--status <status>', 'reserved, failed, uncertain, settled, waived, served or backend_failed'],
+      ['--reconcile', 'only payments that need reconciliation'],
+      LIMIT,
+    ],
   },
   'data sync': {
     summary: 'sync the data sources from upstream (or from a directory)',
-    options: [['--from-dir [dir]', 'import from this directory (default: SVC_SOURCES_DIR)'], ['--source <list>', 'only these sources, comma-separated']],
+    options: [
+      ['--from-dir [dir]', 'import from this directory (default: SVC_SOURCES_DIR)'],
+      ['--source <list>', 'only these sources, comma-separated'],
+    ],
   },
   'data import': { summary: 'import one source from a file or directory', arguments: ['<source>', '<path>'] },
   'data status': { summary: 'what the intelligence index holds' },
@@ -73,23 +118,43 @@ export const VERB_CATALOG: Readonly<Record<string, VerbSpec>> = {
       ['--curator <name>', 'who curates (default: $USER)'],
     ],
   },
-  screen: { summary: 'light screen, one JSON line per address (no charge)', arguments: ['[address...]'], options: [['--network <network>', 'ETH, BSC or TRON'], ['--file <path>', 'one address per line (or a CSV’s first column)']] },
+  screen: {
+    summary: 'light screen, one JSON line per address (no charge)',
+    arguments: ['[address...]'],
+    options: [
+      ['--network <network>', 'ETH, BSC or TRON'],
+      ['--file <path>', 'one address per line (or a CSV’s first column)'],
+    ],
+  },
   'providers list': { summary: 'the configured inspect providers (never a key)' },
   'inspect show': { summary: 'one inspect as the event log holds it', options: [['--check <id>', 'the inspect’s check id']] },
-  'kyt alert-level': { summary: 'show or set a subgroup’s default alert_min_level', options: [['--subgroup <id>', 'the subgroup id'], ['--level <level>', 'Low, Medium, High or Severe (omit to show)']] },
+  'kyt alert-level': {
+    summary: 'show or set a subgroup’s default alert_min_level',
+    options: [
+      ['--subgroup <id>', 'the subgroup id'],
+      ['--level <level>', 'Low, Medium, High or Severe (omit to show)'],
+    ],
+  },
   'kyt policy': { summary: 'the standard policy’s rules, as data' },
   'check show': { summary: 'one full check: state and event history', options: [['--id <check-id>', 'the check id']] },
   'explore show': { summary: 'one explore job: state and event history', options: [['--id <job-id>', 'the job id']] },
   'jobs running': { summary: 'the running full-check jobs, with their ages' },
   'reaper sweep': { summary: 'one reaper sweep now' },
-  'transfers coverage': { summary: 'what the transfer index holds, and the ingester’s last block', options: [['--network <network>', 'ETH, BSC or TRON (default: all)']] },
+  'transfers coverage': {
+    summary: 'what the transfer index holds, and the ingester’s last block',
+    options: [['--network <network>', 'ETH, BSC or TRON (default: all)']],
+  },
   'projections list': { summary: 'the read models and their document counts' },
   'projections rebuild': { summary: 'rebuild one read model from the log while the old one keeps answering', arguments: ['<name>'] },
   'monitors stats': { summary: 'monitor counts and the last re-evaluation' },
   'monitors renew': { summary: 'a renewal sweep now' },
   'mcp-proxy': {
     summary: 'a stdio MCP server that pays the service’s x402 challenges, up to a cap',
-    options: [['--wallet-key-file <file>', 'the wallet’s private key file (required)'], ['--spend-cap-usd <usd>', 'the most this proxy may pay (required)'], ['--url <url>', 'the x402 /mcp URL (default: X402_MCP_URL or 127.0.0.1:X402_PORT)']],
+    options: [
+      ['--wallet-key-file <file>', 'the wallet’s private key file (required)'],
+      ['--spend-cap-usd <usd>', 'the most this proxy may pay (required)'],
+      ['--url <url>', 'the x402 /mcp URL (default: X402_MCP_URL or 127.0.0.1:X402_PORT)'],
+    ],
   },
 };
 

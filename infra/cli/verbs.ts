@@ -46,17 +46,30 @@ function planFrom(args: ParsedArgs): Plan | undefined {
 export const VERBS: Record<string, (services: Services, args: ParsedArgs, io?: VerbIo) => Promise<VerbResult>> = {
   async 'account create'(services, args) {
     const org = flag(args, 'org');
-    const opened = await openAccount(services.commands, {
-      email: requiredFlag(args, 'email'),
-      ...(org ? { organization: { name: org, subgroup: flag(args, 'subgroup') ?? 'Default' } } : {}),
-      plan: planFrom(args) ?? { kind: 'quota', monthlyUnits: DEFAULT_MONTHLY_QUOTA },
-      ...(numberFlag(args, 'deposit') !== undefined ? { depositMicros: usdToMicros(present(numberFlag(args, 'deposit'), 'numberFlag(args, \'deposit\')')) } : {}),
-      ...(numberFlag(args, 'cap') !== undefined ? { monthlyCapMicros: usdToMicros(present(numberFlag(args, 'cap'), 'numberFlag(args, \'cap\')')) } : {}),
-      ...(args.flags.inspect ? { inspectProviders: ['provider_a', 'provider_b'] } : {}),
-    }, emailOwner(services));
+    const opened = await openAccount(
+      services.commands,
+      {
+        email: requiredFlag(args, 'email'),
+        ...(org ? { organization: { name: org, subgroup: flag(args, 'subgroup') ?? 'Default' } } : {}),
+        plan: planFrom(args) ?? { kind: 'quota', monthlyUnits: DEFAULT_MONTHLY_QUOTA },
+        ...(numberFlag(args, 'deposit') !== undefined
+          ? { depositMicros: usdToMicros(present(numberFlag(args, 'deposit'), "numberFlag(args, 'deposit')")) }
+          : {}),
+        ...(numberFlag(args, 'cap') !== undefined
+          ? { monthlyCapMicros: usdToMicros(present(numberFlag(args, 'cap'), "numberFlag(args, 'cap')")) }
+          : {}),
+        ...(args.flags.inspect ? { inspectProviders: ['provider_a', 'provider_b'] } : {}),
+      },
+      emailOwner(services),
+    );
     const key = args.flags['with-key'] ? await issueApiKey(services.commands, opened.userId) : null;
     await services.projections.whenCaughtUp();
-    return ok({ user_id: opened.userId, organization_id: opened.organizationId, subgroup_id: opened.subgroupId, ...(key ? { api_key: key.apiKey, key_id: key.keyId } : {}) });
+    return ok({
+      user_id: opened.userId,
+      organization_id: opened.organizationId,
+      subgroup_id: opened.subgroupId,
+      ...(key ? { api_key: key.apiKey, key_id: key.keyId } : {}),
+    });
   },
   async 'account plan'(services, args) {
     const userId = requiredFlag(args, 'user');
@@ -64,7 +77,12 @@ export const VERBS: Record<string, (services: Services, args: ParsedArgs, io?: V
     if (!plan) throw fail('bad_request', '--plan is required');
     await requireOpenAccount(services.commands, userId);
     await changePlan(services.commands, userId, plan);
-    if (args.flags.cap !== undefined) await setMonthlyCap(services.commands, userId, flag(args, 'cap') === 'none' ? null : usdToMicros(present(numberFlag(args, 'cap'), 'numberFlag(args, \'cap\')')));
+    if (args.flags.cap !== undefined)
+      await setMonthlyCap(
+        services.commands,
+        userId,
+        flag(args, 'cap') === 'none' ? null : usdToMicros(present(numberFlag(args, 'cap'), "numberFlag(args, 'cap')")),
+      );
     return ok((await readBalance(services.commands, userId)).billing);
   },
   async 'account entitle'(services, args) {
@@ -72,7 +90,12 @@ export const VERBS: Record<string, (services: Services, args: ParsedArgs, io?: V
     const providers = (flag(args, 'providers') ?? 'provider_a,provider_b').split(',').map((p) => p.trim());
     // The entitlement is replaced, not added to: the answer says what it was.
     const previous = (await requireOpenAccount(services.commands, userId)).inspectProviders;
-    await grantInspect(services.commands, userId, providers, services.config.INSPECT_PROVIDERS.map((p) => p.name));
+    await grantInspect(
+      services.commands,
+      userId,
+      providers,
+      services.config.INSPECT_PROVIDERS.map((p) => p.name),
+    );
     await services.projections.whenCaughtUp();
     return ok({ entitled: true, providers: [...new Set(providers)], previous_providers: previous });
   },
@@ -95,7 +118,13 @@ export const VERBS: Record<string, (services: Services, args: ParsedArgs, io?: V
     const usd = numberFlag(args, 'usd');
     if (!usd) throw fail('bad_request', '--usd must be a positive amount');
     const userId = requiredFlag(args, 'user');
-    return ok({ billing: await depositToAccount(services.commands, { userId, amountMicros: usdToMicros(usd), ...(flag(args, 'id') ? { depositId: present(flag(args, 'id'), 'flag(args, \'id\')') } : {}) }) });
+    return ok({
+      billing: await depositToAccount(services.commands, {
+        userId,
+        amountMicros: usdToMicros(usd),
+        ...(flag(args, 'id') ? { depositId: present(flag(args, 'id'), "flag(args, 'id')") } : {}),
+      }),
+    });
   },
   async 'ledger show'(services, args) {
     // the chain of periods from the root; --period YYYY-MM lists the events of that period only
@@ -105,9 +134,16 @@ export const VERBS: Record<string, (services: Services, args: ParsedArgs, io?: V
     const events = [];
     for await (const period of walkLedgerChain(services.store, userId)) {
       const { opened, closed } = period.state;
-      periods.push({ stream: period.stream, events: period.events.length, opening: opened?.opening ?? null, closing: closed?.closing ?? null, breaks: period.breaks });
+      periods.push({
+        stream: period.stream,
+        events: period.events.length,
+        opening: opened?.opening ?? null,
+        closing: closed?.closing ?? null,
+        breaks: period.breaks,
+      });
       if (only && !period.stream.endsWith(`@${only}`)) continue;
-      for (const e of period.events) events.push({ stream: period.stream, revision: Number(e.revision), type: e.type, data: e.data, at: e.metadata.occurredAt });
+      for (const e of period.events)
+        events.push({ stream: period.stream, revision: Number(e.revision), type: e.type, data: e.data, at: e.metadata.occurredAt });
     }
     return ok({ user_id: userId, billing: (await readBalance(services.commands, userId)).billing, periods, events });
   },
@@ -132,12 +168,27 @@ export async function runVerb(services: Services, args: ParsedArgs, io?: VerbIo)
   const name = [args.words.slice(0, 2).join(' '), args.words[0] ?? ''].find((n) => n in VERBS);
   const verb = name === undefined ? undefined : VERBS[name];
   if (name === undefined || verb === undefined) {
-    return { exitCode: 2, output: { error: { code: 'bad_request', message: `unknown command "${args.words.join(' ')}"`, commands: Object.keys(VERBS) } } };
+    return {
+      exitCode: 2,
+      output: { error: { code: 'bad_request', message: `unknown command "${args.words.join(' ')}"`, commands: Object.keys(VERBS) } },
+    };
   }
   // A flag the verb does not read is refused, not ignored (`deposit … --dry-run` once deposited).
   const unknown = Object.keys(args.flags).filter((given) => !acceptedFlags(name).includes(given));
   if (unknown.length > 0) {
-    return { exitCode: 2, output: { error: { code: 'bad_request', message: `unknown option --${unknown.join(', --')} for "${name}"; accepted: ${acceptedFlags(name).map((f) => `--${f}`).join(', ') || 'none'}` } } };
+    return {
+      exitCode: 2,
+      output: {
+        error: {
+          code: 'bad_request',
+          message: `unknown option --${unknown.join(', --')} for "${name}"; accepted: ${
+            acceptedFlags(name)
+              .map((f) => `--${f}`)
+              .join(', ') || 'none'
+          }`,
+        },
+      },
+    };
   }
   return verb(services, args, io);
 }

@@ -22,7 +22,8 @@ export async function walletFromKeyFile(path: string): Promise<LocalAccount> {
     throw fail('bad_request', `cannot read the wallet key file ${path}`);
   }
   const key = (text.startsWith('0x') ? text : `0x${text}`) as Hex;
-  if (!/^0x[0-9a-fA-F]{64}$/.test(key)) throw fail('bad_request', `the wallet key file ${path} does not hold a private key (0x followed by 64 hex digits)`);
+  if (!/^0x[0-9a-fA-F]{64}$/.test(key))
+    throw fail('bad_request', `the wallet key file ${path} does not hold a private key (0x followed by 64 hex digits)`);
   return privateKeyToAccount(key);
 }
 
@@ -61,7 +62,12 @@ export async function signPaymentFor(
     accepted: requirement,
     payload: {
       signature,
-      authorization: { ...authorization, value: authorization.value.toString(), validAfter: '0', validBefore: authorization.validBefore.toString() },
+      authorization: {
+        ...authorization,
+        value: authorization.value.toString(),
+        validAfter: '0',
+        validBefore: authorization.validBefore.toString(),
+      },
     },
   };
 }

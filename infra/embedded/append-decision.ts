@@ -1,9 +1,4 @@
-import {
-  type EventData,
-  type ExpectedRevision,
-  NO_STREAM_REVISION,
-  type Revision,
-} from '../../domain/ports/event-store.port.js';
+import { type EventData, type ExpectedRevision, NO_STREAM_REVISION, type Revision } from '../../domain/ports/event-store.port.js';
 import { fail } from '../../domain/shared/errors.js';
 
 /** What the append rule needs to know about one stream. */
@@ -55,12 +50,7 @@ export function validateAppend(stream: string, events: readonly EventData[], exp
  * 'stream_exists' once the stream exists) treats the append as a retry when its first id is already in the
  * stream, and then needs all of them there. -1n is the same as 'no_stream'.
  */
-export function decideAppend(
-  stream: string,
-  view: StreamView,
-  ids: readonly string[],
-  expected: ExpectedRevision,
-): AppendDecision {
+export function decideAppend(stream: string, view: StreamView, ids: readonly string[], expected: ExpectedRevision): AppendDecision {
   const current = view.revision;
   const conflict = () =>
     fail('wrong_expected_version', `stream ${stream}: expected revision ${String(expected)}, actual ${current}`, {

@@ -103,7 +103,9 @@ describe('file event store index', () => {
   it('numbers appends to one stream decided in the same round consecutively, as a restart does', async () => {
     const dir = await newDir();
     const store = await open(dir);
-    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => store.append('same', [event(), event()].slice(0, 1 + (i % 2)), { expected: 'any' })));
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => store.append('same', [event(), event()].slice(0, 1 + (i % 2)), { expected: 'any' })),
+    );
     expect(results.map((r) => r.nextExpectedRevision)).toEqual(results.map((_, i) => expectedLast(i)));
     const live = await collect(store.read('same'));
     await store.close();
@@ -139,10 +141,27 @@ describe('file event store index', () => {
     await writeFile(join(dir, 'events.log'), Buffer.alloc(size, 0x55));
 
     const fromStart = await collect(store.readAll());
-    expect(fromStart.map((e) => `${e.streamId}@${e.revision}`)).toEqual(['s-0@0', 's-0@1', 's-1@0', 's-1@1', 's-2@0', 's-2@1', 's-3@0', 's-3@1', 's-4@0', 's-4@1']);
+    expect(fromStart.map((e) => `${e.streamId}@${e.revision}`)).toEqual([
+      's-0@0',
+      's-0@1',
+      's-1@0',
+      's-1@1',
+      's-2@0',
+      's-2@1',
+      's-3@0',
+      's-3@1',
+      's-4@0',
+      's-4@1',
+    ]);
     // From inside a record (its first event delivered already): the rest of it, then the records after it.
     const middle = { commit: appended[2]!.commit, prepare: 0n };
-    expect((await collect(store.readAll({ after: middle }))).map((e) => `${e.streamId}@${e.revision}`)).toEqual(['s-2@1', 's-3@0', 's-3@1', 's-4@0', 's-4@1']);
+    expect((await collect(store.readAll({ after: middle }))).map((e) => `${e.streamId}@${e.revision}`)).toEqual([
+      's-2@1',
+      's-3@0',
+      's-3@1',
+      's-4@0',
+      's-4@1',
+    ]);
   });
 
   it('reads the records its cache no longer holds from the log, then the cached ones, in log order', async () => {

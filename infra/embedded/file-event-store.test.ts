@@ -198,7 +198,7 @@ function deadPid(): number {
 /** Every event carries `{ n: its revision, i: index in its append, of: size of its append }`. */
 function expectWholeBatches(events: readonly RecordedEvent[]): void {
   events.forEach((e, n) => expect({ revision: e.revision, n: (e.data as { n: number }).n }).toEqual({ revision: BigInt(n), n }));
-  for (let at = 0; at < events.length; ) {
+  for (let at = 0; at < events.length;) {
     const { of } = events[at]!.data as { of: number };
     const batch = events.slice(at, at + of).map((e) => e.data as { i: number; of: number });
     expect(batch).toEqual(Array.from({ length: of }, (_, i) => expect.objectContaining({ i, of })));

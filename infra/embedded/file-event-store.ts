@@ -150,7 +150,7 @@ export class FileEventStore implements EventStore {
     // What the stream holds now: events appended while the caller iterates are not part of this read.
     const last = Number(this.index.revision(stream));
     let next = direction === 'backwards' ? Math.min(last, Number(fromRevision ?? last)) : Number(fromRevision ?? 0n);
-    for (let left = maxCount; left > 0 && next >= 0 && next <= last; ) {
+    for (let left = maxCount; left > 0 && next >= 0 && next <= last;) {
       const page = this.index.locations(stream, next, direction, Math.min(left, READ_PAGE)).filter((at) => at.revision <= last);
       if (page.length === 0) return;
       for (const at of page) yield recordedEvent(await this.recordAt(at.commit), at.prepare);
@@ -307,7 +307,8 @@ export class FileEventStore implements EventStore {
   }
 
   private async writeRound(requests: readonly AppendRequest[]): Promise<void> {
-    if (this.index.broken && !this.failure) this.failure = fail('store_closed', `the event store refuses appends after a failed index write: ${String(this.index.broken)}`);
+    if (this.index.broken && !this.failure)
+      this.failure = fail('store_closed', `the event store refuses appends after a failed index write: ${String(this.index.broken)}`);
     if (this.failure) {
       for (const request of requests) request.reject(this.failure);
       return;
@@ -348,15 +349,26 @@ export class FileEventStore implements EventStore {
       const commit = Number(offsets[i]);
       // Decoding what was written keeps what readers get identical to what a restart reads.
       const end = commit + FRAME_HEADER_BYTES + payload.length;
-      const record = { commit, end, firstRevision: present(firstRevisions[i], 'firstRevisions[i]'), append: decodeAppend(payload, this.log.path) };
+      const record = {
+        commit,
+        end,
+        firstRevision: present(firstRevisions[i], 'firstRevisions[i]'),
+        append: decodeAppend(payload, this.log.path),
+      };
       this.cache.set(record);
       const count = record.append.events.length;
       this.head = Object.freeze({ commit: BigInt(commit), prepare: BigInt(count - 1) });
       request.resolve({ nextExpectedRevision: BigInt(record.firstRevision + count - 1), position: this.head });
     });
     for (const { request, lastRevision } of duplicates) {
-      const original = present(this.index.location(request.stream, Number(lastRevision)), 'this.index.location(request.stream, Number(lastRevision))');
-      request.resolve({ nextExpectedRevision: lastRevision, position: { commit: BigInt(original.commit), prepare: BigInt(original.prepare) } });
+      const original = present(
+        this.index.location(request.stream, Number(lastRevision)),
+        'this.index.location(request.stream, Number(lastRevision))',
+      );
+      request.resolve({
+        nextExpectedRevision: lastRevision,
+        position: { commit: BigInt(original.commit), prepare: BigInt(original.prepare) },
+      });
     }
     if (writes.length > 0) this.wakeSubscribers();
   }

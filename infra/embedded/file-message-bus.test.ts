@@ -28,7 +28,10 @@ describe('file message bus', () => {
   it('keeps messages and committed offsets across a restart on the same directory', async () => {
     const dir = await tempDir();
     const before = await openFileMessageBus(dir, { partitions: 3 });
-    await before.publish('orders', ['a', 'b', 'c', 'd'].map((key, i) => ({ key, value: i, headers: {} })));
+    await before.publish(
+      'orders',
+      ['a', 'b', 'c', 'd'].map((key, i) => ({ key, value: i, headers: {} })),
+    );
     const seen: ConsumedMessage[] = [];
     const consumer = await before.consume({ group: 'billing', topics: ['orders'], handle: collect(seen) });
     await consumer.whenCaughtUp();
@@ -49,12 +52,18 @@ describe('file message bus', () => {
   });
 
   it('places keys on the partitions Kafka would (murmur2)', () => {
-    expect([partitionFor('21', 1000), partitionFor('foobar', 1000)]).toEqual([(-973932308 & 0x7fffffff) % 1000, (-790332482 & 0x7fffffff) % 1000]);
+    expect([partitionFor('21', 1000), partitionFor('foobar', 1000)]).toEqual([
+      (-973932308 & 0x7fffffff) % 1000,
+      (-790332482 & 0x7fffffff) % 1000,
+    ]);
   });
 
   it('numbers messages per partition from 0, as Kafka offsets', async () => {
     const bus = await openFileMessageBus(await tempDir(), { partitions: 2 });
-    await bus.publish('t', Array.from({ length: 20 }, (_, i) => ({ key: `k${i}`, value: i, headers: {} })));
+    await bus.publish(
+      't',
+      Array.from({ length: 20 }, (_, i) => ({ key: `k${i}`, value: i, headers: {} })),
+    );
     const seen: ConsumedMessage[] = [];
     await (await bus.consume({ group: 'g', topics: ['t'], handle: collect(seen) })).whenCaughtUp();
     for (const p of [0, 1]) {
@@ -105,7 +114,9 @@ describe('file message bus', () => {
   it('allows one consumer per group at a time and refuses use after close', async () => {
     const bus = await openFileMessageBus(await tempDir());
     const consumer = await bus.consume({ group: 'g', topics: ['t'], handle: async () => undefined });
-    await expect(bus.consume({ group: 'g', topics: ['t'], handle: async () => undefined })).rejects.toMatchObject({ code: 'invalid_state' });
+    await expect(bus.consume({ group: 'g', topics: ['t'], handle: async () => undefined })).rejects.toMatchObject({
+      code: 'invalid_state',
+    });
     await consumer.stop();
     await (await bus.consume({ group: 'g', topics: ['t'], handle: async () => undefined })).stop();
     await expect(bus.publish('bad/topic', [{ key: 'k', value: 1, headers: {} }])).rejects.toMatchObject({ code: 'invalid_state' });
@@ -117,9 +128,13 @@ describe('file message bus', () => {
 describe('file message bus after kill -9', () => {
   it('keeps every acknowledged message and resumes the group where it had committed', async () => {
     const dir = await tempDir();
-    const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./file-message-bus.crash-child.ts', import.meta.url)), dir], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', fileURLToPath(new URL('./file-message-bus.crash-child.ts', import.meta.url)), dir],
+      {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     const exited = new Promise((resolve) => child.on('exit', resolve));

@@ -97,7 +97,8 @@ export async function openFileMessageBus(dir: string, options: { partitions?: nu
     isOpen();
     const { group, topics: names, startFrom = 'earliest', maxBatchSize = 100, maxAttempts = 5, retryDelayMs = 100 } = options;
     if (names.length === 0) throw fail('invalid_state', 'consume needs at least one topic');
-    if (!(maxBatchSize >= 1 && maxAttempts >= 1 && retryDelayMs >= 0)) throw fail('invalid_state', 'invalid consume options', { maxBatchSize, maxAttempts, retryDelayMs });
+    if (!(maxBatchSize >= 1 && maxAttempts >= 1 && retryDelayMs >= 0))
+      throw fail('invalid_state', 'invalid consume options', { maxBatchSize, maxAttempts, retryDelayMs });
     if (groups.has(group)) throw fail('invalid_state', `group ${group} already has a consumer in this process`);
     const offsets = await GroupOffsets.open(join(dir, 'groups'), group);
     const consumer = new BusConsumer(async () => {
@@ -121,7 +122,12 @@ export async function openFileMessageBus(dir: string, options: { partitions?: nu
       for (const [i, partition] of assigned.entries()) {
         const commit = (offset: number) => offsets.commit([{ topic: partition.topic, partition: partition.index, offset }]);
         const worker = new PartitionWorker(partition, present(starts[i], 'starts[i]').offset, {
-          maxBatchSize, maxAttempts, retryDelayMs, handle: options.handle, commit, deadLetter,
+          maxBatchSize,
+          maxAttempts,
+          retryDelayMs,
+          handle: options.handle,
+          commit,
+          deadLetter,
           onCommitted: () => consumer.checkCaughtUp(),
         });
         consumer.workers.push(worker);

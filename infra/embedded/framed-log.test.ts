@@ -133,7 +133,10 @@ describe('FramedLog', () => {
     await log.close();
     await appendFile(path, Buffer.from('torn'));
     const seen: string[] = [];
-    const reopened = await FramedLog.openFrom(path, { from: () => second!, onRecords: (records) => void seen.push(...payloadsOf(records)) });
+    const reopened = await FramedLog.openFrom(path, {
+      from: () => second!,
+      onRecords: (records) => void seen.push(...payloadsOf(records)),
+    });
     open.push(reopened);
     expect(seen).toEqual(['b', 'c']);
     expect(reopened.size).toBe(size);

@@ -70,7 +70,8 @@ export class FramedLog {
       const fileSize = (await handle.stat()).size;
       const log = new FramedLog(handle, path, fileSize, fsync);
       const from = Number(await options.from(log));
-      if (!(from >= 0 && from <= fileSize)) throw fail('store_corrupt', `${path}: cannot start reading at ${from}, the file has ${fileSize} bytes`);
+      if (!(from >= 0 && from <= fileSize))
+        throw fail('store_corrupt', `${path}: cannot start reading at ${from}, the file has ${fileSize} bytes`);
       const scanned = { end: from };
       for await (const records of readFrames(handle, from, fileSize, scanned)) await options.onRecords(records);
       if (scanned.end < fileSize) await cutTornTail(handle, path, scanned.end, fileSize, fsync);
@@ -244,7 +245,7 @@ async function cutTornTail(handle: FileHandle, path: string, validSize: number, 
 }
 
 async function writeFully(handle: FileHandle, data: Buffer, position: number): Promise<void> {
-  for (let done = 0; done < data.length; ) {
+  for (let done = 0; done < data.length;) {
     const { bytesWritten } = await handle.write(data, done, data.length - done, position + done);
     done += bytesWritten;
   }
@@ -257,7 +258,7 @@ async function readExactly(handle: FileHandle, position: number, length: number)
 }
 
 async function readInto(handle: FileHandle, buf: Buffer, from: number, position: number): Promise<void> {
-  for (let done = from; done < buf.length; ) {
+  for (let done = from; done < buf.length;) {
     const { bytesRead } = await handle.read(buf, done, buf.length - done, position + done - from);
     if (bytesRead === 0) throw fail('store_corrupt', 'unexpected end of file while reading a log');
     done += bytesRead;

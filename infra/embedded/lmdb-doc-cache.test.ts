@@ -51,7 +51,7 @@ describe('LMDB document cache', () => {
     expect(Object.isFrozen(cache.get('a')?.d?.nested)).toBe(true);
   });
 
-  it('keeps a copy of a written document, never the writer\'s object', () => {
+  it("keeps a copy of a written document, never the writer's object", () => {
     const cache = new LmdbDocCache(8);
     const written = { d: { list: [1] }, c: '1', p: '0' };
     cache.writeBegins('a', written, true);

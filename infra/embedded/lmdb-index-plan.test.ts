@@ -5,11 +5,20 @@ describe('LMDB query plans', () => {
   const fields = ['user_id', 'created_at'];
 
   it('walks the pair index for "a user\'s rows, newest first", covered, from the since bound', () => {
-    const plan = planQuery(fields, { where: { user_id: 'u' }, since: { field: 'created_at', value: '2026-11' }, orderBy: { field: 'created_at', direction: 'desc' } });
-    expect(plan).toEqual({ ordered: true, reverse: true, covered: true, index: { name: 'user_id>created_at', prefix: ['u'], from: '2026-11' } });
+    const plan = planQuery(fields, {
+      where: { user_id: 'u' },
+      since: { field: 'created_at', value: '2026-11' },
+      orderBy: { field: 'created_at', direction: 'desc' },
+    });
+    expect(plan).toEqual({
+      ordered: true,
+      reverse: true,
+      covered: true,
+      index: { name: 'user_id>created_at', prefix: ['u'], from: '2026-11' },
+    });
   });
 
-  it('counts a user\'s rows on the single index without reading documents', () => {
+  it("counts a user's rows on the single index without reading documents", () => {
     expect(planQuery(fields, { where: { user_id: 'u' } })).toMatchObject({ covered: true, index: { name: 'user_id', prefix: ['u'] } });
   });
 
@@ -19,7 +28,12 @@ describe('LMDB query plans', () => {
   });
 
   it('orders by an indexed field without a filter on the single index', () => {
-    expect(planQuery(fields, { orderBy: { field: 'created_at', direction: 'asc' } })).toMatchObject({ ordered: true, reverse: false, covered: true, index: { name: 'created_at', prefix: [] } });
+    expect(planQuery(fields, { orderBy: { field: 'created_at', direction: 'asc' } })).toMatchObject({
+      ordered: true,
+      reverse: false,
+      covered: true,
+      index: { name: 'created_at', prefix: [] },
+    });
   });
 
   it('rewrites only the index keys whose values changed when a document is updated', () => {
@@ -27,8 +41,16 @@ describe('LMDB query plans', () => {
     expect(changedIndexKeys('c', fields, 'id', before, { ...before, units: 2 })).toEqual({ removed: [], added: [] });
     const moved = changedIndexKeys('c', fields, 'id', before, { ...before, created_at: '2026-11-02' });
     // The user_id index keeps its key; the created_at one and both pairs (which hold created_at) move.
-    expect(moved.removed).toEqual([['c', 'user_id>created_at', 'u', '2026-11-01', 'id'], ['c', 'created_at', '2026-11-01', 'id'], ['c', 'created_at>user_id', '2026-11-01', 'u', 'id']]);
-    expect(moved.added).toEqual([['c', 'user_id>created_at', 'u', '2026-11-02', 'id'], ['c', 'created_at', '2026-11-02', 'id'], ['c', 'created_at>user_id', '2026-11-02', 'u', 'id']]);
+    expect(moved.removed).toEqual([
+      ['c', 'user_id>created_at', 'u', '2026-11-01', 'id'],
+      ['c', 'created_at', '2026-11-01', 'id'],
+      ['c', 'created_at>user_id', '2026-11-01', 'u', 'id'],
+    ]);
+    expect(moved.added).toEqual([
+      ['c', 'user_id>created_at', 'u', '2026-11-02', 'id'],
+      ['c', 'created_at', '2026-11-02', 'id'],
+      ['c', 'created_at>user_id', '2026-11-02', 'u', 'id'],
+    ]);
   });
 
   it('writes every key of a new document and removes every key of a deleted one', () => {

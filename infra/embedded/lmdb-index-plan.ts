@@ -84,7 +84,11 @@ function covers(index: IndexKey | null, query: Pick<DocQuery, 'where' | 'since'>
   const names = index.name.split('>');
   const fixed = names.slice(0, index.prefix.length);
   const where = Object.entries(query.where ?? {});
-  if (where.length !== fixed.length || !where.every(([field, value]) => fixed.includes(field) && (typeof value !== 'string' || value.length <= MAX_INDEXED_STRING))) return false;
+  if (
+    where.length !== fixed.length ||
+    !where.every(([field, value]) => fixed.includes(field) && (typeof value !== 'string' || value.length <= MAX_INDEXED_STRING))
+  )
+    return false;
   if (query.since === undefined) return index.from === undefined;
   return index.from !== undefined && names[index.prefix.length] === query.since.field && query.since.value.length <= MAX_INDEXED_STRING;
 }
@@ -102,16 +106,27 @@ function choosePlan(fields: readonly string[], query: Pick<DocQuery, 'where' | '
   const sinceOn = (field: string) => (query.since?.field === field ? { from: query.since.value } : {});
   if (order !== undefined && fields.includes(order.field)) {
     const leading = equal.find((field) => field !== order.field);
-    if (leading !== undefined) return { ordered: true, reverse, index: { name: `${leading}>${order.field}`, prefix: [keyPart(where[leading])], ...sinceOn(order.field) } };
+    if (leading !== undefined)
+      return {
+        ordered: true,
+        reverse,
+        index: { name: `${leading}>${order.field}`, prefix: [keyPart(where[leading])], ...sinceOn(order.field) },
+      };
     if (equal.includes(order.field)) return { ordered: true, reverse, index: { name: order.field, prefix: [keyPart(where[order.field])] } };
     return { ordered: true, reverse, index: { name: order.field, prefix: [], ...sinceOn(order.field) } };
   }
   if (equal.length > 0) {
     const field = present(equal[0], 'equal[0]');
     const since = query.since && fields.includes(query.since.field) && query.since.field !== field ? query.since.field : undefined;
-    if (since !== undefined) return { ordered: false, reverse: false, index: { name: `${field}>${since}`, prefix: [keyPart(where[field])], from: present(query.since, 'query.since').value } };
+    if (since !== undefined)
+      return {
+        ordered: false,
+        reverse: false,
+        index: { name: `${field}>${since}`, prefix: [keyPart(where[field])], from: present(query.since, 'query.since').value },
+      };
     return { ordered: false, reverse: false, index: { name: field, prefix: [keyPart(where[field])] } };
   }
-  if (query.since && fields.includes(query.since.field)) return { ordered: false, reverse: false, index: { name: query.since.field, prefix: [], from: query.since.value } };
+  if (query.since && fields.includes(query.since.field))
+    return { ordered: false, reverse: false, index: { name: query.since.field, prefix: [], from: query.since.value } };
   return { ordered: false, reverse: false, index: null };
 }

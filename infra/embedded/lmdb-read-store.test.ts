@@ -21,7 +21,12 @@ describe('lmdb read store on disk', () => {
     const dir = mkdtempSync(join(tmpdir(), 'lmdb-read-store-'));
     dirs.push(dir);
     const first = await openLmdbReadStore(dir);
-    const rows = [1, 2, 3].map((n) => ({ collection: 'usage', id: `r${n}`, doc: { user: n === 2 ? 'b' : 'a', at: `2026-01-0${n}`, n }, position: pos(n) }));
+    const rows = [1, 2, 3].map((n) => ({
+      collection: 'usage',
+      id: `r${n}`,
+      doc: { user: n === 2 ? 'b' : 'a', at: `2026-01-0${n}`, n },
+      position: pos(n),
+    }));
     expect(await first.commit(rows, { name: 'projections', next: pos(3), previous: null })).toBe('ok');
     await first.close();
 
@@ -29,7 +34,9 @@ describe('lmdb read store on disk', () => {
     try {
       expect(await second.checkpoint('projections')).toEqual(pos(3));
       const usage = second.collection<{ user: string; at: string; n: number }>('usage', ['user', 'at']);
-      expect((await usage.find({ where: { user: 'a' }, orderBy: { field: 'at', direction: 'desc' }, limit: 1 })).map((d) => d.n)).toEqual([3]);
+      expect((await usage.find({ where: { user: 'a' }, orderBy: { field: 'at', direction: 'desc' }, limit: 1 })).map((d) => d.n)).toEqual([
+        3,
+      ]);
       expect(await usage.count({ where: { user: 'a' }, since: { field: 'at', value: '2026-01-02' } })).toBe(1);
       expect((await usage.get('r2'))?.doc.user).toBe('b');
     } finally {
@@ -43,9 +50,19 @@ describe('lmdb read store on disk', () => {
     const store = await openLmdbReadStore(dir);
     try {
       const balances = store.collection<{ usd: number }>('balances');
-      expect(await store.commit([{ collection: 'balances', id: 'u', doc: { usd: 10 }, position: pos(1) }], { name: 'p', next: pos(1), previous: null })).toBe('ok');
+      expect(
+        await store.commit([{ collection: 'balances', id: 'u', doc: { usd: 10 }, position: pos(1) }], {
+          name: 'p',
+          next: pos(1),
+          previous: null,
+        }),
+      ).toBe('ok');
       expect((await balances.get('u'))?.doc.usd).toBe(10);
-      const second = store.commit([{ collection: 'balances', id: 'u', doc: { usd: 9 }, position: pos(2) }], { name: 'p', next: pos(2), previous: pos(1) });
+      const second = store.commit([{ collection: 'balances', id: 'u', doc: { usd: 9 }, position: pos(2) }], {
+        name: 'p',
+        next: pos(2),
+        previous: pos(1),
+      });
       const during = await balances.get('u');
       expect(await second).toBe('ok');
       expect([10, 9]).toContain(during?.doc.usd);
@@ -56,7 +73,13 @@ describe('lmdb read store on disk', () => {
       expect(await balances.apply('u', pos(3), (doc) => ({ usd: (doc?.usd ?? 0) - 1 }))).toBe('applied');
       expect((await balances.get('u'))?.doc.usd).toBe(8);
       // A commit refused for its checkpoint leaves what the cache serves as it was.
-      expect(await store.commit([{ collection: 'balances', id: 'u', doc: { usd: 100 }, position: pos(9) }], { name: 'p', next: pos(9), previous: pos(1) })).toBe('mismatch');
+      expect(
+        await store.commit([{ collection: 'balances', id: 'u', doc: { usd: 100 }, position: pos(9) }], {
+          name: 'p',
+          next: pos(9),
+          previous: pos(1),
+        }),
+      ).toBe('mismatch');
       expect((await balances.get('u'))?.doc.usd).toBe(8);
       await store.drop('balances');
       expect(await store.collection<{ usd: number }>('balances').get('u')).toBeNull();

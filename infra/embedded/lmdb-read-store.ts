@@ -78,7 +78,11 @@ class LmdbCollection<D extends Doc> implements Collection<D> {
   async apply(id: string, position: Position, update: (current: D | null) => D | null): Promise<'applied' | 'duplicate'> {
     this.isOpen();
     const written: string[] = [];
-    return settleCache(this.dbs.cache, written, this.dbs.root.transaction(() => this.writeInTransaction(id, position, update, written)));
+    return settleCache(
+      this.dbs.cache,
+      written,
+      this.dbs.root.transaction(() => this.writeInTransaction(id, position, update, written)),
+    );
   }
 
   /**
@@ -218,7 +222,8 @@ export async function openLmdbReadStore(path: string): Promise<ReadStore> {
     root.transactionSync(() => {
       for (const key of dbs.index.getKeys({ start: [name], end: [name, END] })) dbs.index.removeSync(key);
       for (const { key, value } of dbs.docs.getRange({ start: [name], end: [name, END] })) {
-        if (value.d !== null) for (const indexKey of indexKeys(name, all, String(key[1]), value.d)) dbs.index.putSync(indexKey as Key[], true);
+        if (value.d !== null)
+          for (const indexKey of indexKeys(name, all, String(key[1]), value.d)) dbs.index.putSync(indexKey as Key[], true);
       }
       dbs.fields.putSync(name, all);
     });
@@ -258,7 +263,8 @@ export async function openLmdbReadStore(path: string): Promise<ReadStore> {
         for (const { key, value } of dbs.docs.getRange({ start: [source], end: [source, END] })) {
           const id = String(key[1]);
           dbs.docs.putSync([target, id], value);
-          if (value.d !== null) for (const indexKey of indexKeys(target, targetFields, id, value.d)) dbs.index.putSync(indexKey as Key[], true);
+          if (value.d !== null)
+            for (const indexKey of indexKeys(target, targetFields, id, value.d)) dbs.index.putSync(indexKey as Key[], true);
         }
         removeAll(source);
       });

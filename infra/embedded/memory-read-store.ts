@@ -16,8 +16,7 @@ interface Entry {
   position: Position;
 }
 
-const isAfter = (a: Position, b: Position): boolean =>
-  a.commit > b.commit || (a.commit === b.commit && a.prepare > b.prepare);
+const isAfter = (a: Position, b: Position): boolean => a.commit > b.commit || (a.commit === b.commit && a.prepare > b.prepare);
 
 function deepFreeze<T>(value: T): T {
   if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {

@@ -120,7 +120,7 @@ export class OffsetIndexFile {
         const bytes = Buffer.allocUnsafe(batch.length * ENTRY_BYTES);
         batch.forEach((position, i) => bytes.writeBigUInt64BE(position, i * ENTRY_BYTES));
         const at = this.written * ENTRY_BYTES;
-        for (let done = 0; done < bytes.length; ) {
+        for (let done = 0; done < bytes.length;) {
           const { bytesWritten } = await this.handle.write(bytes, done, bytes.length - done, at + done);
           done += bytesWritten;
         }
@@ -142,7 +142,7 @@ export class OffsetIndexFile {
   /** Entries as numbers (byte offsets stay far below 2^53). */
   private async read(first: number, count: number): Promise<Float64Array> {
     const bytes = Buffer.alloc(count * ENTRY_BYTES);
-    for (let done = 0; done < bytes.length; ) {
+    for (let done = 0; done < bytes.length;) {
       const { bytesRead } = await this.handle.read(bytes, done, bytes.length - done, first * ENTRY_BYTES + done);
       if (bytesRead === 0) break;
       done += bytesRead;

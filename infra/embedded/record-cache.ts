@@ -48,7 +48,8 @@ export class RecordCache {
   set(record: DecodedRecord): void {
     this.records.delete(record.commit);
     this.records.set(record.commit, record);
-    if (this.records.size > this.capacity) this.records.delete(present(this.records.keys().next().value, 'this.records.keys().next().value'));
+    if (this.records.size > this.capacity)
+      this.records.delete(present(this.records.keys().next().value, 'this.records.keys().next().value'));
   }
 
   get size(): number {

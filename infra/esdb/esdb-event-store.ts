@@ -48,13 +48,20 @@ export async function openEsdbEventStore(options: EsdbOptions): Promise<EventSto
   const timeout = options.connectTimeoutMs ?? 2000;
   const hosts = /^(?:esdb|esdb\+discover):\/\/(?:[^@/]*@)?([^/?]+)/.exec(options.url)?.[1];
   if (!hosts) throw fail('config_invalid', `ESDB_URL is not an esdb:// connection string: ${JSON.stringify(options.url)}`);
-  await requireReachable('EventStoreDB', hosts.split(',').map((h) => splitHostPort(h, 2113)), timeout);
+  await requireReachable(
+    'EventStoreDB',
+    hosts.split(',').map((h) => splitHostPort(h, 2113)),
+    timeout,
+  );
   const client = EventStoreDBClient.connectionString(options.url);
   try {
     for await (const _ of client.readAll({ maxCount: 1, direction: BACKWARDS, fromPosition: END, deadline: timeout * 5 })) break;
   } catch (error) {
     await client.dispose().catch(() => undefined);
-    throw fail('backend_unavailable', `EventStoreDB at ${hosts} does not answer: ${error instanceof Error ? error.message : String(error)}`);
+    throw fail(
+      'backend_unavailable',
+      `EventStoreDB at ${hosts} does not answer: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
   return new EsdbEventStore(client);
 }
@@ -83,7 +90,8 @@ class EsdbEventStore implements EventStore {
 
   async *read(stream: string, options: ReadStreamOptions = {}): AsyncIterable<RecordedEvent> {
     const direction = options.direction ?? 'forwards';
-    if (options.fromRevision !== undefined && options.fromRevision < 0n) throw fail('bad_request', `invalid fromRevision ${options.fromRevision}`);
+    if (options.fromRevision !== undefined && options.fromRevision < 0n)
+      throw fail('bad_request', `invalid fromRevision ${options.fromRevision}`);
     if (options.maxCount !== undefined && options.maxCount <= 0) return;
     try {
       const events = this.client.readStream(stream, {

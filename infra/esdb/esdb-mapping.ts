@@ -28,15 +28,22 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** The same input rules as the embedded store, checked before anything is sent: all or nothing. */
 export function toEventData(stream: string, events: readonly EventData[]) {
   if (typeof stream !== 'string' || stream.length === 0) throw fail('bad_request', 'stream name must be a non-empty string');
-  if (stream.startsWith('$')) throw fail('bad_request', `stream ${stream} is reserved: names starting with $ belong to the store`, { stream });
+  if (stream.startsWith('$'))
+    throw fail('bad_request', `stream ${stream} is reserved: names starting with $ belong to the store`, { stream });
   if (events.length === 0) throw fail('bad_request', `append to ${stream} has no events`, { stream });
   return events.map((event) => {
-    if (typeof event.id !== 'string' || !UUID.test(event.id)) throw fail('bad_request', `event id ${String(event.id)} is not a UUID`, { stream });
-    if (typeof event.type !== 'string' || event.type.length === 0) throw fail('bad_request', 'event type must be a non-empty string', { stream });
+    if (typeof event.id !== 'string' || !UUID.test(event.id))
+      throw fail('bad_request', `event id ${String(event.id)} is not a UUID`, { stream });
+    if (typeof event.type !== 'string' || event.type.length === 0)
+      throw fail('bad_request', 'event type must be a non-empty string', { stream });
     if (event.type.startsWith('$')) {
-      throw fail('bad_request', `event type ${event.type} is reserved: types starting with $ belong to the store`, { stream, type: event.type });
+      throw fail('bad_request', `event type ${event.type} is reserved: types starting with $ belong to the store`, {
+        stream,
+        type: event.type,
+      });
     }
-    if (typeof event.metadata !== 'object' || event.metadata === null) throw fail('bad_request', 'event metadata must be an object', { stream });
+    if (typeof event.metadata !== 'object' || event.metadata === null)
+      throw fail('bad_request', 'event metadata must be an object', { stream });
     // JSON.stringify by the client: any JSON value round-trips, not only the objects its types allow.
     return jsonEvent({ id: event.id, type: event.type, data: event.data as JSONType, metadata: event.metadata as unknown as JSONType });
   });
@@ -46,14 +53,19 @@ export function toEventData(stream: string, events: readonly EventData[]) {
 export function toConflict(error: unknown, stream: string, expected: ExpectedRevision): unknown {
   if (!(error instanceof WrongExpectedVersionError)) return error;
   const actual = error.actualVersion === NO_STREAM || typeof error.actualVersion !== 'bigint' ? NO_STREAM_REVISION : error.actualVersion;
-  return fail('wrong_expected_version', `stream ${stream}: expected revision ${String(expected)}, actual ${actual}`, { stream, expected, actual });
+  return fail('wrong_expected_version', `stream ${stream}: expected revision ${String(expected)}, actual ${actual}`, {
+    stream,
+    expected,
+    actual,
+  });
 }
 
 /** Our events only: link events, system events and `$`-streams stay inside the server. */
 export function toRecorded(resolved: ResolvedEvent | AllStreamResolvedEvent): RecordedEvent | null {
   const event = resolved.event;
   if (!event || event.type.startsWith('$') || event.streamId.startsWith('$')) return null;
-  if (!event.position) throw fail('invalid_state', 'EventStoreDB returned an event without its position: a server of 22.10 or later is needed');
+  if (!event.position)
+    throw fail('invalid_state', 'EventStoreDB returned an event without its position: a server of 22.10 or later is needed');
   const data = event.isJson ? event.data : Buffer.from(event.data as Uint8Array).toString('utf8');
   return {
     id: event.id,

@@ -18,19 +18,28 @@ export const adapterSettings = {
    * Names this process's projection checkpoint in a shared read store, so a restarted instance resumes where
    * it stopped (default: the host name; give each replica of a role a stable, distinct one).
    */
-  INSTANCE_ID: z.string().regex(/^[a-zA-Z0-9._-]{1,64}$/).optional(),
+  INSTANCE_ID: z
+    .string()
+    .regex(/^[a-zA-Z0-9._-]{1,64}$/)
+    .optional(),
   /** e.g. esdb://127.0.0.1:2113?tls=false */
   ESDB_URL: z.string().min(1).optional(),
   /** Comma-separated host:port list, e.g. 127.0.0.1:9092 */
   KAFKA_BROKERS: z.string().min(1).optional(),
   /** Prefix of every topic and consumer group (several services on one cluster). */
-  KAFKA_PREFIX: z.string().regex(/^[a-zA-Z0-9._-]*$/).optional(),
+  KAFKA_PREFIX: z
+    .string()
+    .regex(/^[a-zA-Z0-9._-]*$/)
+    .optional(),
   KAFKA_PARTITIONS: z.coerce.number().int().min(1).max(1000).default(4),
   /** How long a dead processor holds its partitions before the group rebalances (Kafka's minimum is 6 s). */
   KAFKA_SESSION_TIMEOUT_MS: z.coerce.number().int().min(6000).max(300_000).default(30_000),
   /** e.g. mongodb://127.0.0.1:27017/?directConnection=true */
   MONGO_URL: z.string().min(1).optional(),
-  MONGO_DB: z.string().regex(/^[a-zA-Z0-9_-]{1,63}$/).optional(),
+  MONGO_DB: z
+    .string()
+    .regex(/^[a-zA-Z0-9_-]{1,63}$/)
+    .optional(),
   /** Bound on every start-time connection check: an unreachable server fails the start this fast. */
   CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(2000),
 };
@@ -67,9 +76,11 @@ export function resolveAdapters<C extends Settings>(config: C): Resolved<C> {
   if (config.ROLE !== 'all') {
     // Separate processes share nothing but servers: the embedded log and bus are files one process locks,
     // and memory read models would be private to the process that folds them.
-    if (resolved.EVENT_STORE !== 'esdb') problems.push(`ROLE=${config.ROLE} needs EVENT_STORE=esdb (the embedded log belongs to one process)`);
+    if (resolved.EVENT_STORE !== 'esdb')
+      problems.push(`ROLE=${config.ROLE} needs EVENT_STORE=esdb (the embedded log belongs to one process)`);
     if (resolved.BUS !== 'kafka') problems.push(`ROLE=${config.ROLE} needs BUS=kafka (the embedded bus belongs to one process)`);
-    if (resolved.READ_STORE !== 'mongo') problems.push(`ROLE=${config.ROLE} needs READ_STORE=mongo (embedded read models belong to one process)`);
+    if (resolved.READ_STORE !== 'mongo')
+      problems.push(`ROLE=${config.ROLE} needs READ_STORE=mongo (embedded read models belong to one process)`);
   }
   if (problems.length > 0) throw fail('config_invalid', `invalid configuration: ${problems.join('; ')}`);
   return resolved;

@@ -30,7 +30,11 @@ export function splitHostPort(address: string, defaultPort: number): { host: str
 }
 
 /** Probes every address; rejects with `backend_unavailable` naming the server when none answers. */
-export async function requireReachable(what: string, addresses: readonly { host: string; port: number }[], timeoutMs = 1000): Promise<void> {
+export async function requireReachable(
+  what: string,
+  addresses: readonly { host: string; port: number }[],
+  timeoutMs = 1000,
+): Promise<void> {
   const failures: string[] = [];
   for (const { host, port } of addresses) {
     try {

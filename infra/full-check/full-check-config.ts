@@ -58,7 +58,12 @@ export const fullCheckSettings = {
   SVC_ETHERSCAN_NETWORKS: z
     .string()
     .default('ETH,BSC')
-    .transform((text) => text.split(',').map((n) => n.trim().toUpperCase()).filter(Boolean))
+    .transform((text) =>
+      text
+        .split(',')
+        .map((n) => n.trim().toUpperCase())
+        .filter(Boolean),
+    )
     .pipe(z.array(z.enum(['ETH', 'BSC']))),
   /** The TRON HTTP API (TronGrid, e.g. https://api.trongrid.io) for TRON transfer history. */
   SVC_TRON_API_URL: z.url().optional(),

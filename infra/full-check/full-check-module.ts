@@ -73,10 +73,19 @@ function budgets(config: Config): { check: ExposureBudget; exploreMax: ExposureB
 /** Per network: the Etherscan-compatible API or the TRON HTTP API when configured, else the embedded index. */
 function chooseTransferIndex(config: Config, embedded: EmbeddedTransferIndex, prices: Prices): TransferIndex {
   const etherscan = config.SVC_ETHERSCAN_URL
-    ? createEtherscanTransferIndex({ baseUrl: config.SVC_ETHERSCAN_URL, networks: config.SVC_ETHERSCAN_NETWORKS, prices, ...(config.SVC_ETHERSCAN_API_KEY ? { apiKey: config.SVC_ETHERSCAN_API_KEY } : {}) })
+    ? createEtherscanTransferIndex({
+        baseUrl: config.SVC_ETHERSCAN_URL,
+        networks: config.SVC_ETHERSCAN_NETWORKS,
+        prices,
+        ...(config.SVC_ETHERSCAN_API_KEY ? { apiKey: config.SVC_ETHERSCAN_API_KEY } : {}),
+      })
     : null;
   const tron = config.SVC_TRON_API_URL
-    ? createTronHttpTransferIndex({ baseUrl: config.SVC_TRON_API_URL, prices, ...(config.SVC_TRON_API_KEY ? { apiKey: config.SVC_TRON_API_KEY } : {}) })
+    ? createTronHttpTransferIndex({
+        baseUrl: config.SVC_TRON_API_URL,
+        prices,
+        ...(config.SVC_TRON_API_KEY ? { apiKey: config.SVC_TRON_API_KEY } : {}),
+      })
     : null;
   const evm = (network: 'ETH' | 'BSC') => (etherscan && config.SVC_ETHERSCAN_NETWORKS.includes(network) ? etherscan : embedded);
   return routedTransferIndex({ ETH: evm('ETH'), BSC: evm('BSC'), TRON: tron ?? embedded });
@@ -95,7 +104,13 @@ export function createFullCheckModule(deps: {
   const prices = createSnapshotPrices(config.SVC_PRICE_PINS ?? []);
   const embedded = createEmbeddedTransferIndex();
   const transfers = chooseTransferIndex(config, embedded, prices);
-  const tierDeps = { intel: deps.intel, contracts: deps.contracts, transfers, now: () => performance.now(), breathe: () => new Promise<void>((resolve) => setImmediate(resolve)) };
+  const tierDeps = {
+    intel: deps.intel,
+    contracts: deps.contracts,
+    transfers,
+    now: () => performance.now(),
+    breathe: () => new Promise<void>((resolve) => setImmediate(resolve)),
+  };
   const runningJobs = createRunningJobsIndex();
   const reaper = createPipelineReaper({
     commands: deps.commands,

@@ -14,10 +14,26 @@ const record = (key: Buffer | null, headers: Record<string, Buffer> = { 'event-i
 
 describe('fromRecord', () => {
   it('given a record of this service, then key, value and headers come back as published', () => {
-    const published = toRecord({ key: 'check-1', value: { type: 'AddressCheckRequested', data: {} }, headers: { 'event-id': 'e1' }, notBefore: 5 });
+    const published = toRecord({
+      key: 'check-1',
+      value: { type: 'AddressCheckRequested', data: {} },
+      headers: { 'event-id': 'e1' },
+      notBefore: 5,
+    });
     expect(published.key).toBe('check-1');
-    const { message, notBefore } = fromRecord('events.check', 1, record(Buffer.from('check-1'), { 'event-id': Buffer.from('e1'), 'x-not-before': Buffer.from('5') }));
-    expect(message).toMatchObject({ topic: 'events.check', partition: 1, offset: 12n, key: 'check-1', value: { type: 'AddressCheckRequested' }, headers: { 'event-id': 'e1' } });
+    const { message, notBefore } = fromRecord(
+      'events.check',
+      1,
+      record(Buffer.from('check-1'), { 'event-id': Buffer.from('e1'), 'x-not-before': Buffer.from('5') }),
+    );
+    expect(message).toMatchObject({
+      topic: 'events.check',
+      partition: 1,
+      offset: 12n,
+      key: 'check-1',
+      value: { type: 'AddressCheckRequested' },
+      headers: { 'event-id': 'e1' },
+    });
     expect(notBefore).toBe(5);
   });
 

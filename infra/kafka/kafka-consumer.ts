@@ -53,7 +53,10 @@ export async function startKafkaConsumer(deps: KafkaConsumerDeps, options: Consu
   });
   const member = new Member(consumer, deps, groupId, physicalTopics, { maxBatchSize, maxAttempts, retryDelayMs, handle: options.handle });
   const joined = new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(fail('backend_unavailable', `consumer group ${groupId} did not join within ${JOIN_TIMEOUT_MS} ms`)), JOIN_TIMEOUT_MS);
+    const timer = setTimeout(
+      () => reject(fail('backend_unavailable', `consumer group ${groupId} did not join within ${JOIN_TIMEOUT_MS} ms`)),
+      JOIN_TIMEOUT_MS,
+    );
     timer.unref();
     consumer.on(consumer.events.GROUP_JOIN, () => {
       clearTimeout(timer);
@@ -119,7 +122,8 @@ class Member implements Consumer {
    * service's own groups all start from 'earliest'.
    */
   async markStart(startFrom: 'earliest' | 'latest'): Promise<void> {
-    const committed = startFrom === 'latest' ? await this.deps.admin.fetchOffsets({ groupId: this.groupId, topics: [...this.physicalTopics] }) : [];
+    const committed =
+      startFrom === 'latest' ? await this.deps.admin.fetchOffsets({ groupId: this.groupId, topics: [...this.physicalTopics] }) : [];
     for (const topic of this.physicalTopics) {
       for (const mark of await this.deps.topics.watermarks(topic)) {
         this.starts.set(`${topic}/${mark.partition}`, BigInt(startFrom === 'latest' ? mark.high : mark.low));
@@ -167,7 +171,10 @@ class Member implements Consumer {
 
       let handledUpTo = chunk.length;
       for (let attempt = 1; ; attempt += 1) {
-        const messages = attempt === 1 ? chunk.map((c) => c.message) : chunk.map((c) => ({ ...fromRecord(topic, batch.partition, c.record).message, attempt }));
+        const messages =
+          attempt === 1
+            ? chunk.map((c) => c.message)
+            : chunk.map((c) => ({ ...fromRecord(topic, batch.partition, c.record).message, attempt }));
         try {
           await this.options.handle(messages);
           break;

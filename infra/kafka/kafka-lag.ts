@@ -12,7 +12,8 @@ export async function kafkaGroupLag(admin: Admin, topics: KafkaTopics, group: st
   const names = [...new Set(logical)];
   const existing = new Set(await admin.listTopics());
   const present = names.filter((t) => existing.has(topics.physical(t)));
-  const committed = present.length > 0 ? await admin.fetchOffsets({ groupId: topics.physical(group), topics: present.map((t) => topics.physical(t)) }) : [];
+  const committed =
+    present.length > 0 ? await admin.fetchOffsets({ groupId: topics.physical(group), topics: present.map((t) => topics.physical(t)) }) : [];
   const lags = new Map<string, number>();
   await Promise.all(
     present.map(async (topic) => {

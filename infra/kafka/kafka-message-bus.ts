@@ -65,7 +65,11 @@ function errorText(error: unknown): string {
 export async function openKafkaMessageBus(options: KafkaBusOptions): Promise<MessageBus> {
   if (options.brokers.length === 0) throw fail('config_invalid', 'KAFKA_BROKERS names no broker');
   const connectTimeout = options.connectTimeoutMs ?? 2000;
-  await requireReachable('Kafka', options.brokers.map((b) => splitHostPort(b, 9092)), connectTimeout);
+  await requireReachable(
+    'Kafka',
+    options.brokers.map((b) => splitHostPort(b, 9092)),
+    connectTimeout,
+  );
 
   process.env.KAFKAJS_NO_PARTITIONER_WARNING ??= '1';
   const kafka = new Kafka({
@@ -128,7 +132,10 @@ export async function openKafkaMessageBus(options: KafkaBusOptions): Promise<Mes
       {
         key: message.key,
         value: message.value,
-        headers: { ...message.headers, ...failureHeaders(message.topic, message.partition, String(message.offset), message.attempt, error) },
+        headers: {
+          ...message.headers,
+          ...failureHeaders(message.topic, message.partition, String(message.offset), message.attempt, error),
+        },
       },
     ]);
   const deadLetterRaw = (topic: string, partition: number, offset: string, record: BusMessage, error: unknown) =>

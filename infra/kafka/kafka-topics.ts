@@ -71,7 +71,13 @@ export class KafkaTopics {
    */
   private async create(name: string): Promise<void> {
     await this.admin.createTopics({
-      topics: [{ topic: name, numPartitions: this.partitions, configEntries: [{ name: 'max.message.bytes', value: String(this.maxMessageBytes) }] }],
+      topics: [
+        {
+          topic: name,
+          numPartitions: this.partitions,
+          configEntries: [{ name: 'max.message.bytes', value: String(this.maxMessageBytes) }],
+        },
+      ],
       waitForLeaders: false,
     });
     const deadline = Date.now() + LEADER_WAIT_MS;

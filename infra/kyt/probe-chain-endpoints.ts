@@ -24,9 +24,15 @@ export async function probeChainEndpoints(config: Config, log: (line: string) =>
       try {
         const id = await createPublicClient({ transport: http(url, { timeout, retryCount: 0 }) }).getChainId();
         const expected = MAINNET_CHAIN_ID[chain];
-        log(id === expected ? `transfer check: ${chain} endpoint answers chain id ${id}` : `transfer check: ${chain} endpoint answers chain id ${id}, not ${chain} mainnet's ${expected} (a test chain?)`);
+        log(
+          id === expected
+            ? `transfer check: ${chain} endpoint answers chain id ${id}`
+            : `transfer check: ${chain} endpoint answers chain id ${id}, not ${chain} mainnet's ${expected} (a test chain?)`,
+        );
       } catch (error) {
-        log(`transfer check: ${chain} endpoint does not answer (${(error as Error).message.split('\n')[0]}); ${chain} checks will fail with 502 until it does`);
+        log(
+          `transfer check: ${chain} endpoint does not answer (${(error as Error).message.split('\n')[0]}); ${chain} checks will fail with 502 until it does`,
+        );
       }
     }),
     (async () => {
@@ -39,7 +45,11 @@ export async function probeChainEndpoints(config: Config, log: (line: string) =>
         });
         const block = (await response.json()) as { block_header?: { raw_data?: { number?: number } } };
         const number = block.block_header?.raw_data?.number;
-        log(number === undefined ? `transfer check: TRON endpoint answered HTTP ${response.status} without a block` : `transfer check: TRON endpoint at block ${number}`);
+        log(
+          number === undefined
+            ? `transfer check: TRON endpoint answered HTTP ${response.status} without a block`
+            : `transfer check: TRON endpoint at block ${number}`,
+        );
       } catch (error) {
         log(`transfer check: TRON endpoint does not answer (${(error as Error).message}); TRON checks will fail with 502 until it does`);
       }

@@ -31,15 +31,27 @@ export function createTransferCheckModule(input: {
 }): TransferCheckModule {
   const { config } = input;
   const endpoints = chainEndpoints(config);
-  const decoder = createChainDecoders({ rpcUrls: endpoints.evm, ...(endpoints.tron ? { tron: endpoints.tron } : {}), timeoutMs: config.CHAIN_RPC_TIMEOUT_MS });
+  const decoder = createChainDecoders({
+    rpcUrls: endpoints.evm,
+    ...(endpoints.tron ? { tron: endpoints.tron } : {}),
+    timeoutMs: config.CHAIN_RPC_TIMEOUT_MS,
+  });
   const prices =
     config.SVC_KYT_PRICES === 'coingecko'
       ? firstPriced([
-          createCoinGeckoPrices({ baseUrl: config.COINGECKO_API_URL, timeoutMs: config.CHAIN_RPC_TIMEOUT_MS, ...(config.COINGECKO_API_KEY ? { apiKey: config.COINGECKO_API_KEY } : {}) }),
+          createCoinGeckoPrices({
+            baseUrl: config.COINGECKO_API_URL,
+            timeoutMs: config.CHAIN_RPC_TIMEOUT_MS,
+            ...(config.COINGECKO_API_KEY ? { apiKey: config.COINGECKO_API_KEY } : {}),
+          }),
           input.prices,
         ])
       : input.prices;
   const limits = { concurrency: config.SVC_KYT_CHECK_CONCURRENCY, timeoutMs: config.SVC_KYT_CHECK_TIMEOUT_MS };
   const deps: TransferCheckDeps = { ...input.commands, decoder, prices, transfers: input.transfers, monotonicNow: () => performance.now() };
-  return { api: { deps, syncWaitMs: config.SVC_KYT_SYNC_WAIT_MS }, deps, processorFor: (commands) => transferCheckProcessor({ ...deps, ...commands }, limits) };
+  return {
+    api: { deps, syncWaitMs: config.SVC_KYT_SYNC_WAIT_MS },
+    deps,
+    processorFor: (commands) => transferCheckProcessor({ ...deps, ...commands }, limits),
+  };
 }

@@ -37,7 +37,12 @@ describe('projection lag', () => {
 
   it('leaves its series out when the head cannot be read, and counts the failure', async () => {
     const metrics = createServiceMetrics({ token: null, processMetrics: false });
-    registerLogLag(metrics, { headPosition: async () => Promise.reject(new Error('down')) }, () => [{ name: 'projections', progress: () => ({ position: null, recordedAt: null }) }], () => new Date());
+    registerLogLag(
+      metrics,
+      { headPosition: async () => Promise.reject(new Error('down')) },
+      () => [{ name: 'projections', progress: () => ({ position: null, recordedAt: null }) }],
+      () => new Date(),
+    );
     const samples = await scrape(metrics);
     expect(samplesOf(samples, 'svc_projection_lag_seconds')).toEqual([]);
     expect(valueOf(samples, 'svc_metrics_collect_failures_total', { collector: 'projection_lag' })).toBe(1);
@@ -51,7 +56,10 @@ describe('bus lag', () => {
     registerBusLag(
       metrics,
       { lag: async (group, topics) => (asked.push(group), topics.map((topic, i) => ({ topic, messages: i + (group === 'b' ? 10 : 0) }))) },
-      () => [{ group: 'a', topics: ['t1', 't2'] }, { group: 'b', topics: ['t1'] }],
+      () => [
+        { group: 'a', topics: ['t1', 't2'] },
+        { group: 'b', topics: ['t1'] },
+      ],
     );
     const samples = await scrape(metrics);
     expect(asked.sort()).toEqual(['a', 'b']);

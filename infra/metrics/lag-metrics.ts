@@ -37,7 +37,12 @@ export interface LogFollower {
  * `svc_projection_lag_seconds{runner}` (0 when caught up, else the age of the last event it processed, or the
  * time since this process started when it has processed none yet).
  */
-export function registerLogLag(metrics: ServiceMetrics, store: Pick<EventStore, 'headPosition'>, followers: () => readonly LogFollower[], now: () => Date): void {
+export function registerLogLag(
+  metrics: ServiceMetrics,
+  store: Pick<EventStore, 'headPosition'>,
+  followers: () => readonly LogFollower[],
+  now: () => Date,
+): void {
   const startedAt = now();
   const positions = new Gauge({
     name: 'svc_projection_lag_commit_positions',

@@ -32,7 +32,12 @@ export function createServiceMetrics(options: { token: string | null; processMet
   const registry = new Registry();
   if (options.processMetrics !== false) collectDefaultMetrics({ register: registry });
   const labelNames = ['method', 'route', 'status_code'] as const;
-  const requests = new Counter({ name: 'svc_http_requests_total', help: 'HTTP requests answered, by method, route pattern and status code', labelNames, registers: [registry] });
+  const requests = new Counter({
+    name: 'svc_http_requests_total',
+    help: 'HTTP requests answered, by method, route pattern and status code',
+    labelNames,
+    registers: [registry],
+  });
   const duration = new Histogram({
     name: 'svc_http_request_duration_seconds',
     help: 'Time to answer an HTTP request (first byte in to last byte out), by method, route pattern and status code',

@@ -11,7 +11,11 @@ export async function connectMongo(url: string, timeoutMs = 2000): Promise<Mongo
   const hosts = /^mongodb:\/\/(?:[^@/]*@)?([^/?]+)/.exec(url)?.[1];
   if (!url.startsWith('mongodb+srv://')) {
     if (!hosts) throw fail('config_invalid', `MONGO_URL is not a mongodb:// URL: ${JSON.stringify(url)}`);
-    await requireReachable('MongoDB', hosts.split(',').map((h) => splitHostPort(h, 27017)), timeoutMs);
+    await requireReachable(
+      'MongoDB',
+      hosts.split(',').map((h) => splitHostPort(h, 27017)),
+      timeoutMs,
+    );
   }
   const client = new MongoClient(url, { serverSelectionTimeoutMS: timeoutMs, connectTimeoutMS: timeoutMs, retryWrites: true });
   try {
@@ -19,7 +23,10 @@ export async function connectMongo(url: string, timeoutMs = 2000): Promise<Mongo
     await client.db('admin').command({ ping: 1 });
   } catch (error) {
     await client.close().catch(() => undefined);
-    throw fail('backend_unavailable', `MongoDB at ${hosts ?? url} does not answer: ${error instanceof Error ? error.message : String(error)}`);
+    throw fail(
+      'backend_unavailable',
+      `MongoDB at ${hosts ?? url} does not answer: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
   return client;
 }

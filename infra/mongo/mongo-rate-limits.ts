@@ -58,7 +58,10 @@ export function createMongoRateLimits(db: Db): CallRateLimits {
         await indexed;
         allowed = await takeSlot(`${key}|${start}`, start, perMinute);
       } catch (error) {
-        throw fail('backend_unavailable', `the shared rate-limit store did not answer: ${error instanceof Error ? error.message : String(error)}`);
+        throw fail(
+          'backend_unavailable',
+          `the shared rate-limit store did not answer: ${error instanceof Error ? error.message : String(error)}`,
+        );
       }
       if (nowMs - sweptAt >= WINDOW_MS) {
         sweptAt = nowMs;

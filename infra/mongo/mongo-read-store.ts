@@ -136,7 +136,11 @@ async function copyOver(from: MongoCollection<Stored>, into: MongoCollection<Sto
   const kept = new Set<string>();
   let batch: Stored[] = [];
   const flush = async () => {
-    if (batch.length > 0) await into.bulkWrite(batch.map((doc) => ({ replaceOne: { filter: { _id: doc._id }, replacement: doc, upsert: true } })), { ordered: false });
+    if (batch.length > 0)
+      await into.bulkWrite(
+        batch.map((doc) => ({ replaceOne: { filter: { _id: doc._id }, replacement: doc, upsert: true } })),
+        { ordered: false },
+      );
     batch = [];
   };
   for await (const doc of from.find({})) {
@@ -173,9 +177,12 @@ export function createMongoReadStore(db: Db, options: { onClose?: () => Promise<
   const drop = async (name: string) => {
     isOpen();
     checkName(name);
-    await db.collection(name).drop().catch((error: unknown) => {
-      if (!isNamespaceNotFound(error)) throw error;
-    });
+    await db
+      .collection(name)
+      .drop()
+      .catch((error: unknown) => {
+        if (!isNamespaceNotFound(error)) throw error;
+      });
     forgetIndexes(name);
   };
   return {

@@ -21,5 +21,9 @@ export async function openMongoStores(
     open -= 1;
     if (open === 0) await client.close();
   };
-  return { readStore: createMongoReadStore(db, { onClose: release }), checkpoints: createMongoCheckpointStore(db, { onClose: release }), rateLimits: createMongoRateLimits(db) };
+  return {
+    readStore: createMongoReadStore(db, { onClose: release }),
+    checkpoints: createMongoCheckpointStore(db, { onClose: release }),
+    rateLimits: createMongoRateLimits(db),
+  };
 }

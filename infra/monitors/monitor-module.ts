@@ -64,13 +64,25 @@ export function createMonitorModule(deps: {
     const [active, paused] = await Promise.all([monitors.count('active'), monitors.count('paused')]);
     return {
       monitors: { total: active + paused, active, paused },
-      last_reevaluation: last && { change: last.changeKey, committed_at: last.committedAt, finished_at: last.finishedAt, addresses_touched: last.addresses, monitors_reevaluated: last.monitors, verdicts_changed: last.changed },
+      last_reevaluation: last && {
+        change: last.changeKey,
+        committed_at: last.committedAt,
+        finished_at: last.finishedAt,
+        addresses_touched: last.addresses,
+        monitors_reevaluated: last.monitors,
+        verdicts_changed: last.changed,
+      },
       lag_seconds: last ? lagSeconds(last) : null,
     };
   };
   return {
     api: { repository: monitors, stats },
-    renewals: createMonitorRenewals({ commands: deps.commands, monitors, intervalMs: RENEWAL_INTERVAL_MS, ...(deps.onError ? { onError: deps.onError } : {}) }),
+    renewals: createMonitorRenewals({
+      commands: deps.commands,
+      monitors,
+      intervalMs: RENEWAL_INTERVAL_MS,
+      ...(deps.onError ? { onError: deps.onError } : {}),
+    }),
     processorFor: (commands) =>
       monitorReevaluationProcessor({ commands, store: deps.store, monitors, whenProjected: deps.whenProjected, onReevaluated }),
   };

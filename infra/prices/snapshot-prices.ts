@@ -23,7 +23,8 @@ const keyOf = (asset: AssetRef): string => `${asset.network}|${asset.token === n
 /** A token the imported token lists name, priced by the symbol they give it (when the table has that symbol). */
 function listedToken(asset: AssetRef): { symbol: string; source: string; levels: readonly (readonly [string, number])[] } | null {
   const symbol = asset.token !== null && asset.listedSymbol ? asset.listedSymbol.toUpperCase() : null;
-  const levels = symbol && Object.hasOwn(LISTED_SYMBOL_LEVELS, symbol) ? present(LISTED_SYMBOL_LEVELS[symbol], 'LISTED_SYMBOL_LEVELS[symbol]') : null;
+  const levels =
+    symbol && Object.hasOwn(LISTED_SYMBOL_LEVELS, symbol) ? present(LISTED_SYMBOL_LEVELS[symbol], 'LISTED_SYMBOL_LEVELS[symbol]') : null;
   return symbol && levels ? { symbol, source: SNAPSHOT_VERSION, levels } : null;
 }
 

@@ -4,8 +4,22 @@ import { providerSettingsFromEnv } from './provider-settings.js';
 describe('provider settings from the environment', () => {
   it('without settings: provider_a is GoPlus (no key needed), provider_b Chainalysis, disabled until it has a key', () => {
     expect(providerSettingsFromEnv({})).toEqual([
-      { name: 'provider_a', kind: 'goplus_address_security', url: 'https://api.gopluslabs.io', key: null, enabled: true, networks: ['BSC', 'ETH', 'TRON'] },
-      { name: 'provider_b', kind: 'chainalysis_sanctions', url: 'https://public.chainalysis.com', key: null, enabled: false, networks: ['BSC', 'ETH', 'TRON'] },
+      {
+        name: 'provider_a',
+        kind: 'goplus_address_security',
+        url: 'https://api.gopluslabs.io',
+        key: null,
+        enabled: true,
+        networks: ['BSC', 'ETH', 'TRON'],
+      },
+      {
+        name: 'provider_b',
+        kind: 'chainalysis_sanctions',
+        url: 'https://public.chainalysis.com',
+        key: null,
+        enabled: false,
+        networks: ['BSC', 'ETH', 'TRON'],
+      },
     ]);
     expect(providerSettingsFromEnv({ SVC_PROVIDER_B_KEY: 'k' })[1]).toMatchObject({ key: 'k', enabled: true });
   });

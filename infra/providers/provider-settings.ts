@@ -43,32 +43,34 @@ export const inspectSettings = {
 };
 
 const slotSchema = (letter: string) =>
-  z.object({
-    KIND: z.enum(Object.keys(PROVIDER_KINDS) as [ProviderKind, ...ProviderKind[]]).optional(),
-    URL: z.url({ protocol: /^https?$/ }).optional(),
-    KEY: z.string().min(1).optional(),
-    ENABLED: z.enum(['0', '1']).optional(),
-    NETWORKS: z
-      .string()
-      .transform((list) => list.split(',').map((n) => n.trim().toUpperCase()))
-      .pipe(z.array(z.enum(SCREEN_NETWORKS)).min(1))
-      .optional(),
-  }).transform((slot, ctx) => {
-    const kind = slot.KIND ?? DEFAULT_SLOTS[letter];
-    if (!kind) {
-      ctx.addIssue({ code: 'custom', message: `SVC_PROVIDER_${letter}_KIND is required`, path: ['KIND'] });
-      return z.NEVER;
-    }
-    const key = slot.KEY ?? null;
-    return {
-      name: `provider_${letter.toLowerCase()}`,
-      kind,
-      url: (slot.URL ?? PROVIDER_KINDS[kind].url).replace(/\/+$/, ''),
-      key,
-      enabled: slot.ENABLED === undefined ? !PROVIDER_KINDS[kind].needsKey || key !== null : slot.ENABLED === '1',
-      networks: slot.NETWORKS ?? [...SCREEN_NETWORKS],
-    } satisfies ProviderSetting;
-  });
+  z
+    .object({
+      KIND: z.enum(Object.keys(PROVIDER_KINDS) as [ProviderKind, ...ProviderKind[]]).optional(),
+      URL: z.url({ protocol: /^https?$/ }).optional(),
+      KEY: z.string().min(1).optional(),
+      ENABLED: z.enum(['0', '1']).optional(),
+      NETWORKS: z
+        .string()
+        .transform((list) => list.split(',').map((n) => n.trim().toUpperCase()))
+        .pipe(z.array(z.enum(SCREEN_NETWORKS)).min(1))
+        .optional(),
+    })
+    .transform((slot, ctx) => {
+      const kind = slot.KIND ?? DEFAULT_SLOTS[letter];
+      if (!kind) {
+        ctx.addIssue({ code: 'custom', message: `SVC_PROVIDER_${letter}_KIND is required`, path: ['KIND'] });
+        return z.NEVER;
+      }
+      const key = slot.KEY ?? null;
+      return {
+        name: `provider_${letter.toLowerCase()}`,
+        kind,
+        url: (slot.URL ?? PROVIDER_KINDS[kind].url).replace(/\/+$/, ''),
+        key,
+        enabled: slot.ENABLED === undefined ? !PROVIDER_KINDS[kind].needsKey || key !== null : slot.ENABLED === '1',
+        networks: slot.NETWORKS ?? [...SCREEN_NETWORKS],
+      } satisfies ProviderSetting;
+    });
 
 /** Reads every provider slot from the environment; slots A and B exist even when nothing is set. */
 export function providerSettingsFromEnv(env: Readonly<Record<string, string | undefined>>): ProviderSetting[] {

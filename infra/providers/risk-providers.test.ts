@@ -42,7 +42,12 @@ describe('GoPlus address security adapter', () => {
 
   it('all flags "0" is no risk signal; contract_address alone is not a risk', async () => {
     const outcome = await inspect(goplus, madeUpEvmAddress('goplus-clean').toLowerCase());
-    expect(outcome.ok && outcome.assessment).toMatchObject({ risk_level: 'none', sanctioned: false, risk_categories: [], summary: 'no risk flag set' });
+    expect(outcome.ok && outcome.assessment).toMatchObject({
+      risk_level: 'none',
+      sanctioned: false,
+      risk_categories: [],
+      summary: 'no risk flag set',
+    });
   });
 
   it('mixer and malicious contracts map onto the taxonomy; low-level flags count but do not dominate', async () => {
@@ -64,7 +69,9 @@ describe('GoPlus address security adapter', () => {
   });
 
   it('a non-success code, a 502/503 and an unreadable body are failures, never verdicts', async () => {
-    const [coded, unavailable, badGateway, garbage] = ['coded', 'unavailable', 'bad-gateway', 'garbage'].map((s) => madeUpEvmAddress(`goplus-${s}`));
+    const [coded, unavailable, badGateway, garbage] = ['coded', 'unavailable', 'bad-gateway', 'garbage'].map((s) =>
+      madeUpEvmAddress(`goplus-${s}`),
+    );
     recorded.answer('goplus', { fixture: 'goplus/address-security.error-code.json' }, coded);
     recorded.answer('goplus', { status: 503, text: 'Service Unavailable' }, unavailable);
     recorded.answer('goplus', { status: 502, text: 'Bad Gateway' }, badGateway);
@@ -79,7 +86,9 @@ describe('GoPlus address security adapter', () => {
     const gate = recorded.hold('goplus');
     const abort = new AbortController();
     const pending = inspect(goplus, madeUpEvmAddress('goplus-slow').toLowerCase(), 'ETH', abort.signal);
-    await expect.poll(() => recorded.requests.some((r) => r.address === madeUpEvmAddress('goplus-slow').toLowerCase()), { timeout: 5000 }).toBe(true);
+    await expect
+      .poll(() => recorded.requests.some((r) => r.address === madeUpEvmAddress('goplus-slow').toLowerCase()), { timeout: 5000 })
+      .toBe(true);
     abort.abort();
     expect(await pending).toEqual({ ok: false, error: 'timeout' });
     gate.release();
@@ -113,7 +122,11 @@ describe('Chainalysis sanctions screening adapter', () => {
 
   it('an empty identifications list is no risk signal', async () => {
     const outcome = await inspect(chainalysis, madeUpEvmAddress('chainalysis-clear').toLowerCase());
-    expect(outcome.ok && outcome.assessment).toMatchObject({ risk_level: 'none', sanctioned: false, summary: 'not on the sanctions lists screened' });
+    expect(outcome.ok && outcome.assessment).toMatchObject({
+      risk_level: 'none',
+      sanctioned: false,
+      summary: 'not on the sanctions lists screened',
+    });
   });
 
   it('a refused key (401) and a body without identifications are failures', async () => {

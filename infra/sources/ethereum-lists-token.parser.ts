@@ -36,7 +36,14 @@ export function parseEthereumListsToken(text: string, file: string): ParsedFile 
   out.tokens.push({ address: located.address, chain, symbol, name, decimals, logoUrl: logo, tags });
 
   const common = { address: located.address, scope: chain, sourceUrl: null, seenAt: null };
-  if (name ?? symbol) out.claims.push({ ...common, kind: 'identity', category: TOKEN_LISTING.category, label: present((name ?? symbol), '(name ?? symbol)'), confidence: 100 });
+  if (name ?? symbol)
+    out.claims.push({
+      ...common,
+      kind: 'identity',
+      category: TOKEN_LISTING.category,
+      label: present(name ?? symbol, '(name ?? symbol)'),
+      confidence: 100,
+    });
   for (const flag of Array.isArray(token.red_flags) ? token.red_flags : []) {
     const mapping = isRecord(flag) ? ETHEREUM_LISTS_RED_FLAGS[stringField(flag, 'type') ?? ''] : undefined;
     if (!mapping || !isRecord(flag)) {

@@ -31,7 +31,7 @@ export function parseEuFsfXml(text: string, file: string): ParsedFile {
 
   const finishEntity = (done: Entity): void => {
     const entityName = (done.names.find((n) => n.strong) ?? done.names[0])?.name ?? null;
-    const listDate = done.designationDate ?? ([...done.publicationDates].sort()[0] ?? null);
+    const listDate = done.designationDate ?? [...done.publicationDates].sort()[0] ?? null;
     const seen = new Set<string>();
     for (const { raw, asset } of done.texts.flatMap(addressesInText)) {
       if (seen.has(raw)) continue;
@@ -39,14 +39,16 @@ export function parseEuFsfXml(text: string, file: string): ParsedFile {
       out.records += 1;
       const located = out.locate(raw, `line ${done.line}`);
       if (!located) continue;
-      out.claims.push(sanctionDraft(located, EU_FSF_PAGE, {
+      out.claims.push(
+        sanctionDraft(located, EU_FSF_PAGE, {
           list: 'EU',
           entity: entityName,
           program: done.programmes.length > 0 ? [...new Set(done.programmes)].join('; ') : null,
           listEntryId: done.id,
           listDate,
           asset,
-        }));
+        }),
+      );
     }
   };
 
@@ -61,7 +63,15 @@ export function parseEuFsfXml(text: string, file: string): ParsedFile {
       } else if (name === 'sanctionEntity') {
         const id = a.euReferenceNumber || a.logicalId;
         if (!id) throw malformed(file, `line ${token.line}`, 'sanctionEntity without euReferenceNumber or logicalId');
-        entity = { id, line: token.line, designationDate: isoDay(a.designationDate), names: [], programmes: [], publicationDates: [], texts: [] };
+        entity = {
+          id,
+          line: token.line,
+          designationDate: isoDay(a.designationDate),
+          names: [],
+          programmes: [],
+          publicationDates: [],
+          texts: [],
+        };
       } else if (entity && name === 'nameAlias' && a.wholeName) {
         entity.names.push({ name: a.wholeName.trim(), strong: a.strong === 'true' });
       } else if (entity && name === 'regulation') {

@@ -24,7 +24,10 @@ export function parseFortaLabels(text: string, file: string): ParsedFile {
   const chainId = /(?:^|\/)(\d+)\/[^/]+\.csv$/.exec(file)?.[1];
   if (!chainId) throw malformed(file, 'file name', 'expected labels/<chainId>/<name>.csv');
   const chain = CHAINS[chainId] ?? null;
-  const firstField = text.slice(0, text.indexOf(',')).replace(/^\uFEFF/, '').trim();
+  const firstField = text
+    .slice(0, text.indexOf(','))
+    .replace(/^\uFEFF/, '')
+    .trim();
   const schema = Object.values(SCHEMAS).find((columns) => columns[0] === firstField);
   if (!schema) throw malformed(file, 'line 1', `unknown Forta schema starting with '${firstField}'`);
   const out = new ParsedFileBuilder(file);
@@ -61,7 +64,9 @@ export function parseFortaLabels(text: string, file: string): ParsedFile {
       const creatorTag = row.contract_creator_tag ?? '';
       const described = `${row.contract_tag ?? ''} ${creatorTag} ${row.notes ?? ''}`;
       // A contract in this data set served an exploit or a phishing campaign: theft unless told otherwise.
-      const contractVerdict = creatorList ? classifyEtherscanLabel(creatorList, described) : (classifyLabelWords(described) ?? { category: 'stolen_funds', kind: 'risk' as const });
+      const contractVerdict = creatorList
+        ? classifyEtherscanLabel(creatorList, described)
+        : (classifyLabelWords(described) ?? { category: 'stolen_funds', kind: 'risk' as const });
       claim(row.contract_address ?? '', where, contractVerdict, row.contract_tag ?? '', true);
       const creatorVerdict = creatorList ? classifyEtherscanLabel(creatorList, creatorTag) : classifyLabelWords(creatorTag);
       if (creatorVerdict) claim(row.contract_creator ?? '', where, creatorVerdict, creatorTag, false);

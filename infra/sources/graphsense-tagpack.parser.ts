@@ -97,11 +97,7 @@ export function parseGraphsenseTagpack(text: string, file: string): ParsedFile {
       sourceUrl: evidenceUrl(tag.context, network) ?? urlOf(field('source')),
       seenAt,
     };
-    out.claims.push(
-      identity
-        ? { ...common, kind: 'identity', label: name }
-        : { ...common, kind: 'risk', label: label ?? null },
-    );
+    out.claims.push(identity ? { ...common, kind: 'identity', label: name } : { ...common, kind: 'risk', label: label ?? null });
   });
   out.dataDate = latestDay(days);
   return out.finish();

@@ -55,7 +55,13 @@ export async function importLoadedSources(commands: CommandDeps, loaded: readonl
 export type SyncProgress = ({ phase: 'download' } & DownloadProgress) | ({ phase: 'parse' } & LoadProgress);
 
 const failed = (source: string, error: string): ImportOutcome => ({
-  source, status: 'failed', version: null, content_hash: null, claims: 0, tokens: 0, error,
+  source,
+  status: 'failed',
+  version: null,
+  content_hash: null,
+  claims: 0,
+  tokens: 0,
+  error,
 });
 
 /**
@@ -72,7 +78,9 @@ export async function syncFromUpstream(
     readonly onProgress?: (progress: SyncProgress) => void;
   },
 ): Promise<ImportOutcome[]> {
-  const catalog = options.only ? SOURCE_CATALOG.filter((e) => present(options.only, 'options.only').includes(e.descriptor.slug)) : SOURCE_CATALOG;
+  const catalog = options.only
+    ? SOURCE_CATALOG.filter((e) => present(options.only, 'options.only').includes(e.descriptor.slug))
+    : SOURCE_CATALOG;
   const staging = await mkdtemp(join(options.dataDir, 'upstream.incoming-'));
   try {
     const downloads = await downloadSources({
@@ -105,7 +113,12 @@ export async function syncFromUpstream(
  * Loads each source on its own, so that one broken file fails its source and not the others, then
  * applies `supersededBy` across those that loaded.
  */
-async function loadEach(dir: string, catalog: readonly CatalogEntry[], onProgress: ((progress: LoadProgress) => void) | undefined, fromUpstream: boolean) {
+async function loadEach(
+  dir: string,
+  catalog: readonly CatalogEntry[],
+  onProgress: ((progress: LoadProgress) => void) | undefined,
+  fromUpstream: boolean,
+) {
   const loaded: LoadedSource[] = [];
   const failures: ImportOutcome[] = [];
   for (const entry of catalog) {
@@ -119,7 +132,11 @@ async function loadEach(dir: string, catalog: readonly CatalogEntry[], onProgres
 }
 
 /** Imports every source found in a directory laid out like ../shared/data. */
-export async function importFromDirectory(commands: CommandDeps, dir: string, onProgress?: (progress: LoadProgress) => void): Promise<ImportOutcome[]> {
+export async function importFromDirectory(
+  commands: CommandDeps,
+  dir: string,
+  onProgress?: (progress: LoadProgress) => void,
+): Promise<ImportOutcome[]> {
   const { loaded, failures } = await loadEach(dir, SOURCE_CATALOG, onProgress, false);
   return [...failures, ...(await importLoadedSources(commands, loaded))];
 }
@@ -130,11 +147,19 @@ function fileNameFor(entry: CatalogEntry, path: string): string {
   if (entry.files.some((spec) => spec.match.test(name))) return name;
   const canonical = entry.upstream.files?.length === 1 ? present(entry.upstream.files[0], 'entry.upstream.files[0]').path : undefined;
   if (canonical !== undefined && entry.files.some((spec) => spec.match.test(canonical))) return canonical;
-  throw fail('bad_request', `${entry.descriptor.slug} reads no file named '${name}' (expected a name matching ${entry.files.map((s) => s.match).join(' or ')})`);
+  throw fail(
+    'bad_request',
+    `${entry.descriptor.slug} reads no file named '${name}' (expected a name matching ${entry.files.map((s) => s.match).join(' or ')})`,
+  );
 }
 
 /** `data import <source> <path>`: one source from a file, or from a folder laid out like its folder in ../shared/data. */
-export async function importOneSource(commands: CommandDeps, source: string, path: string, onProgress?: (progress: LoadProgress) => void): Promise<ImportOutcome[]> {
+export async function importOneSource(
+  commands: CommandDeps,
+  source: string,
+  path: string,
+  onProgress?: (progress: LoadProgress) => void,
+): Promise<ImportOutcome[]> {
   const entry = SOURCE_CATALOG.find((e) => e.descriptor.slug === source);
   if (!entry) throw fail('bad_request', `unknown source '${source}'; one of ${SOURCE_CATALOG.map((e) => e.descriptor.slug).join(', ')}`);
   const info = await stat(path).catch(() => null);

@@ -10,7 +10,8 @@ import type { ClaimDraft, ParsedFile } from './parsed-file.js';
 
 const evm = (seed: string): string => madeUpEvmAddress(seed).toLowerCase();
 const parse = (parser: (text: string, file: string) => ParsedFile, file: string): ParsedFile => parser(fixtureText(file), file);
-const summary = (claims: readonly ClaimDraft[]) => claims.map((c) => ({ address: c.address, scope: c.scope, kind: c.kind, category: c.category, label: c.label }));
+const summary = (claims: readonly ClaimDraft[]) =>
+  claims.map((c) => ({ address: c.address, scope: c.scope, kind: c.kind, category: c.category, label: c.label }));
 
 describe('MEW address lists', () => {
   it('darklist: comments refine the category, dates are kept, addresses normalized', () => {
@@ -27,7 +28,9 @@ describe('MEW address lists', () => {
 
   it('lightlist: a verified project name on Ethereum', () => {
     const parsed = parse(parseMewAddresses, 'mew-ethereum-lists/addresses-lightlist.json');
-    expect(summary(parsed.claims)).toEqual([{ address: evm('mew-light'), scope: 'ETH', kind: 'identity', category: 'named_entity', label: 'Example Project' }]);
+    expect(summary(parsed.claims)).toEqual([
+      { address: evm('mew-light'), scope: 'ETH', kind: 'identity', category: 'named_entity', label: 'Example Project' },
+    ]);
   });
 
   it('names the file and line of invalid JSON', () => {
@@ -88,7 +91,13 @@ describe('GraphSense TagPacks', () => {
     const parsed = parse(parseGraphsenseTagpack, 'graphsense-tagpacks/exchange-wallets-example.json');
     expect(summary(parsed.claims)).toEqual([
       { address: evm('gs-exchange-eth'), scope: 'ETH', kind: 'identity', category: 'exchange', label: 'example exchange reserve ETH' },
-      { address: madeUpTronAddress('gs-exchange-trx'), scope: 'TRON', kind: 'identity', category: 'exchange', label: 'example exchange reserve TRX' },
+      {
+        address: madeUpTronAddress('gs-exchange-trx'),
+        scope: 'TRON',
+        kind: 'identity',
+        category: 'exchange',
+        label: 'example exchange reserve TRX',
+      },
       { address: evm('gs-exchange-bsc'), scope: 'BSC', kind: 'identity', category: 'exchange', label: 'example exchange reserve BNB' },
     ]);
     expect(parsed.claims[0]).toMatchObject({ confidence: 50, sourceUrl: 'https://example.org/reserves', seenAt: '2022-11-16' });
@@ -135,14 +144,21 @@ describe('GraphSense TagPacks', () => {
 });
 
 describe('GraphSense TagPacks in YAML, as upstream publishes them', () => {
-  const upstream = (name: string): string => readFileSync(join(import.meta.dirname, '../../test/fixtures/upstream-formats/graphsense', name), 'utf8');
+  const upstream = (name: string): string =>
+    readFileSync(join(import.meta.dirname, '../../test/fixtures/upstream-formats/graphsense', name), 'utf8');
 
   it('reads a YAML pack like its JSON conversion: header inherited, TRON case kept, names per network', () => {
     const file = 'graphsense-tagpacks/exchange-wallets-example.yaml';
     const parsed = parseGraphsenseTagpack(upstream('exchange-wallets-example.yaml'), file);
     expect(summary(parsed.claims)).toEqual([
       { address: evm('yaml-exchange-eth'), scope: 'ETH', kind: 'identity', category: 'exchange', label: 'ExampleX hot wallet' },
-      { address: madeUpTronAddress('yaml-exchange-trx'), scope: 'TRON', kind: 'identity', category: 'exchange', label: 'ExampleX TRON deposit' },
+      {
+        address: madeUpTronAddress('yaml-exchange-trx'),
+        scope: 'TRON',
+        kind: 'identity',
+        category: 'exchange',
+        label: 'ExampleX TRON deposit',
+      },
     ]);
     expect(parsed.claims.map((c) => c.confidence)).toEqual([50, 50]);
     expect(parsed.dataDate).toBe('2024-05-02');

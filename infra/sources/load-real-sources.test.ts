@@ -64,6 +64,10 @@ describe.skipIf(ABSENT !== null)(`loadSourcesFromDir on the real data in ${DATA_
     expect(lists.filter((t) => t.chain === 'ETH')).toHaveLength(2104);
     expect(lists.filter((t) => t.chain === 'BSC')).toHaveLength(19);
     const trust = source('trustwallet_tokens').tokens;
-    expect([trust.filter((t) => t.chain === 'ETH').length, trust.filter((t) => t.chain === 'BSC').length, trust.filter((t) => t.chain === 'TRON').length]).toEqual([296, 64, 64]);
+    expect([
+      trust.filter((t) => t.chain === 'ETH').length,
+      trust.filter((t) => t.chain === 'BSC').length,
+      trust.filter((t) => t.chain === 'TRON').length,
+    ]).toEqual([296, 64, 64]);
   });
 });

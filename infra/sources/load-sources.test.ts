@@ -26,7 +26,8 @@ describe('loadSourcesFromDir on made-up fixtures', () => {
     expect(ultrasound.version).toMatch(/^retrieved-\d{4}-\d{2}-\d{2}$/);
     expect(ultrasound.claims[0]).toMatchObject({
       source: 'ofac_ultrasound',
-      sourceUrl: 'https://raw.githubusercontent.com/ultrasoundmoney/ofac-ethereum-addresses/74a24ed22a73225b5f3a70f84f989b814e8ff627/data.csv',
+      sourceUrl:
+        'https://raw.githubusercontent.com/ultrasoundmoney/ofac-ethereum-addresses/74a24ed22a73225b5f3a70f84f989b814e8ff627/data.csv',
       firstSeenAt: `${ultrasound.version.slice('retrieved-'.length)}T00:00:00Z`,
     });
     const wallets = bySlug('ofac_wallet_lists');
@@ -59,7 +60,12 @@ describe('loadSourcesFromDir on made-up fixtures', () => {
 
   it('imports tokens once per address and chain, with the token list as source', () => {
     const tokens = bySlug('trustwallet_tokens').tokens.map((t) => `${t.chain} ${t.symbol} ${t.source}`);
-    expect(tokens.sort()).toEqual(['BSC BEX trustwallet_tokens', 'ETH EXT trustwallet_tokens', 'TRON ETT trustwallet_tokens', 'TRON FEA trustwallet_tokens']);
+    expect(tokens.sort()).toEqual([
+      'BSC BEX trustwallet_tokens',
+      'ETH EXT trustwallet_tokens',
+      'TRON ETT trustwallet_tokens',
+      'TRON FEA trustwallet_tokens',
+    ]);
   });
 
   it('hashes content: the same files give the same hash, a changed file another', async () => {

@@ -59,7 +59,11 @@ async function filesUnder(folder: string): Promise<string[]> {
     .sort();
 }
 
-const exists = (path: string): Promise<boolean> => stat(path).then((s) => s.isDirectory(), () => false);
+const exists = (path: string): Promise<boolean> =>
+  stat(path).then(
+    (s) => s.isDirectory(),
+    () => false,
+  );
 
 const timestampOf = (day: string): string => `${day}T00:00:00Z`;
 
@@ -67,8 +71,7 @@ const claimKey = (claim: Claim): string => `${claim.address}|${claim.scope}|${cl
 
 /** Of two claims saying the same thing, the more confident, then the more detailed one. */
 function better(a: Claim, b: Claim): Claim {
-  const detail = (claim: Claim): number =>
-    claim.kind === 'sanction' ? Object.values(claim.sanction).filter((v) => v !== null).length : 0;
+  const detail = (claim: Claim): number => (claim.kind === 'sanction' ? Object.values(claim.sanction).filter((v) => v !== null).length : 0);
   return b.confidence > a.confidence || (b.confidence === a.confidence && detail(b) > detail(a)) ? b : a;
 }
 
@@ -145,8 +148,14 @@ function withProvenance(draft: ClaimDraft, source: string, fileUrl: string, list
   const seen = timestampOf(draft.seenAt ?? listDay);
   // Built field by field: a rest-spread copy of every draft was the loader's hot spot.
   const base = {
-    address: draft.address, scope: draft.scope, category: draft.category, confidence: draft.confidence,
-    sourceUrl: draft.sourceUrl ?? fileUrl, firstSeenAt: seen, lastSeenAt: seen, source,
+    address: draft.address,
+    scope: draft.scope,
+    category: draft.category,
+    confidence: draft.confidence,
+    sourceUrl: draft.sourceUrl ?? fileUrl,
+    firstSeenAt: seen,
+    lastSeenAt: seen,
+    source,
   };
   if (draft.kind === 'sanction') return { ...base, kind: 'sanction', label: draft.label, sanction: draft.sanction };
   if (draft.kind === 'identity') return { ...base, kind: 'identity', label: draft.label };

@@ -29,13 +29,25 @@ export function parseMewAddresses(text: string, file: string): ParsedFile {
     const comment = stringField(entry, 'comment') ?? null;
     const seenAt = isoDay(entry.date);
     days.push(seenAt);
-    const common = { address: located.address, scope: ParsedFileBuilder.scopeOf(located), confidence: MEW_CONFIDENCE, sourceUrl: null, seenAt };
+    const common = {
+      address: located.address,
+      scope: ParsedFileBuilder.scopeOf(located),
+      confidence: MEW_CONFIDENCE,
+      sourceUrl: null,
+      seenAt,
+    };
     if (darklist) {
       const { category } = classifyMewDarklistComment(comment ?? '');
       out.claims.push({ ...common, kind: 'risk', category, label: comment });
     } else if (comment) {
       // MEW is an Ethereum wallet: the names it verified are Ethereum's.
-      out.claims.push({ ...common, scope: 'ETH', kind: 'identity', category: MEW_LIGHTLIST.category, label: comment.replace(/\s+address$/i, '') });
+      out.claims.push({
+        ...common,
+        scope: 'ETH',
+        kind: 'identity',
+        category: MEW_LIGHTLIST.category,
+        label: comment.replace(/\s+address$/i, ''),
+      });
     } else {
       out.untagged += 1;
     }

@@ -134,14 +134,16 @@ export function parseOfacSdnAdvanced(text: string, file: string): ParsedFile {
       out.records += 1;
       const located = out.locate(raw, `line ${line}`);
       if (!located) continue;
-      out.claims.push(sanctionDraft(located, listed ? `${OFAC_DETAILS_URL}${listed.id}` : null, {
+      out.claims.push(
+        sanctionDraft(located, listed ? `${OFAC_DETAILS_URL}${listed.id}` : null, {
           list: 'US',
           entity: party.name,
           program: listed && listed.programs.length > 0 ? listed.programs.join('; ') : null,
           listEntryId: listed?.id ?? null,
           listDate: listed ? ([...listed.dates].sort()[0] ?? null) : null,
           asset,
-        }));
+        }),
+      );
     }
   }
   return out.finish();

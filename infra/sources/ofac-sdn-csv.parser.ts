@@ -44,7 +44,16 @@ export function parseOfacSdnCsv(text: string, file: string): ParsedFile {
       const located = out.locate(raw, `line ${line}`);
       if (!located) continue;
       const entity = valueOf(name ?? '');
-      out.claims.push(sanctionDraft(located, `${OFAC_DETAILS_URL}${entNum.trim()}`, { list: 'US', entity, program: programsOf(program ?? ''), listEntryId: entNum.trim(), listDate: null, asset }));
+      out.claims.push(
+        sanctionDraft(located, `${OFAC_DETAILS_URL}${entNum.trim()}`, {
+          list: 'US',
+          entity,
+          program: programsOf(program ?? ''),
+          listEntryId: entNum.trim(),
+          listDate: null,
+          asset,
+        }),
+      );
     }
   }
   return out.finish();

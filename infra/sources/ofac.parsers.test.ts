@@ -28,13 +28,23 @@ describe('OFAC SDN_ADVANCED.XML parser', () => {
       [doeTrx, 'TRON'],
     ]);
     expect(sanctionOf(parsed.claims, groupEth)).toEqual({
-      list: 'US', entity: 'EXAMPLE SANCTIONED GROUP', program: 'CYBER2; DPRK3', listEntryId: '90001', listDate: '2022-04-14', asset: 'ETH',
+      list: 'US',
+      entity: 'EXAMPLE SANCTIONED GROUP',
+      program: 'CYBER2; DPRK3',
+      listEntryId: '90001',
+      listDate: '2022-04-14',
+      asset: 'ETH',
     });
     expect(parsed.claims[0]!.sourceUrl).toBe('https://sanctionssearch.ofac.treas.gov/Details.aspx?id=90001');
   });
 
   it('writes individuals LAST, First from the primary Latin name, dated by their first entry event', () => {
-    expect(sanctionOf(parsed.claims, doeTrx)).toMatchObject({ entity: 'DOE, John', program: 'SDNTK', listDate: '2023-06-01', asset: 'TRX' });
+    expect(sanctionOf(parsed.claims, doeTrx)).toMatchObject({
+      entity: 'DOE, John',
+      program: 'SDNTK',
+      listDate: '2023-06-01',
+      asset: 'TRX',
+    });
   });
 
   it('counts other ledgers, skips other features, and dates the data by DateOfIssue', () => {
@@ -45,7 +55,9 @@ describe('OFAC SDN_ADVANCED.XML parser', () => {
     const broken = 'ofac-sdn-official/sdn_advanced.truncated.xml';
     const error = thrownBy(() => parseOfacSdnAdvanced(brokenFixtureText(broken), broken));
     expect(error.code).toBe('data_import_failed');
-    expect(error.message).toMatch(/^ofac-sdn-official\/sdn_advanced\.truncated\.xml, line \d+: truncated: <\w+> of line \d+ is never closed$/);
+    expect(error.message).toMatch(
+      /^ofac-sdn-official\/sdn_advanced\.truncated\.xml, line \d+: truncated: <\w+> of line \d+ is never closed$/,
+    );
   });
 });
 
@@ -55,7 +67,12 @@ describe('OFAC SDN.CSV parser', () => {
 
   it('reads addresses from Remarks, with entity, programs and entry number', () => {
     expect(sanctionOf(parsed.claims, groupEth)).toEqual({
-      list: 'US', entity: 'EXAMPLE SANCTIONED GROUP', program: 'CYBER2; DPRK3', listEntryId: '90001', listDate: null, asset: 'ETH',
+      list: 'US',
+      entity: 'EXAMPLE SANCTIONED GROUP',
+      program: 'CYBER2; DPRK3',
+      listEntryId: '90001',
+      listDate: null,
+      asset: 'ETH',
     });
     expect(sanctionOf(parsed.claims, doeTrx)).toMatchObject({ entity: 'DOE, John', program: 'SDNTK' });
   });
@@ -76,8 +93,14 @@ describe('OFAC SDN.CSV parser', () => {
 
 describe('OFAC address lists', () => {
   it('brave-intl: TXT and JSON, the asset from the file name', () => {
-    const txt = parseBraveOfacList(fixtureText('ofac-brave-intl-lists/sanctioned_addresses_TRX.txt'), 'ofac-brave-intl-lists/sanctioned_addresses_TRX.txt');
-    const json = parseBraveOfacList(fixtureText('ofac-brave-intl-lists/sanctioned_addresses_ETH.json'), 'ofac-brave-intl-lists/sanctioned_addresses_ETH.json');
+    const txt = parseBraveOfacList(
+      fixtureText('ofac-brave-intl-lists/sanctioned_addresses_TRX.txt'),
+      'ofac-brave-intl-lists/sanctioned_addresses_TRX.txt',
+    );
+    const json = parseBraveOfacList(
+      fixtureText('ofac-brave-intl-lists/sanctioned_addresses_ETH.json'),
+      'ofac-brave-intl-lists/sanctioned_addresses_ETH.json',
+    );
     expect(sanctionOf(txt.claims, doeTrx)).toMatchObject({ asset: 'TRX', entity: null });
     expect(json.claims.map((c) => [c.address, c.scope])).toEqual([[groupEth, 'evm']]);
   });

@@ -33,16 +33,21 @@ export function parseOfsiConList(text: string, file: string): ParsedFile {
   const column = new Map(header.fields.map((name, index) => [name.trim(), index]));
   const missing = REQUIRED.filter((name) => !column.has(name));
   if (missing.length > 0) throw malformed(file, `line ${header.line}`, `missing column(s) ${missing.join(', ')}`);
-  const at = (fields: readonly string[], name: string): string => (column.has(name) ? (fields[present(column.get(name), 'column.get(name)')] ?? '').trim() : '');
+  const at = (fields: readonly string[], name: string): string =>
+    column.has(name) ? (fields[present(column.get(name), 'column.get(name)')] ?? '').trim() : '';
 
   const targets = new Map<string, Target>();
   for (const { fields, line } of rows) {
-    if (fields.length !== header.fields.length) throw malformed(file, `line ${line}`, `${fields.length} columns, the header has ${header.fields.length}`);
+    if (fields.length !== header.fields.length)
+      throw malformed(file, `line ${line}`, `${fields.length} columns, the header has ${header.fields.length}`);
     const group = at(fields, 'Group ID');
     if (!/^\d+$/.test(group)) throw malformed(file, `line ${line}`, `Group ID '${group}' is not a number`);
     const target = targets.get(group) ?? { names: [], regime: null, listedOn: null, addresses: [] };
     targets.set(group, target);
-    const given = ['Name 1', 'Name 2', 'Name 3', 'Name 4', 'Name 5'].map((name) => at(fields, name)).filter(Boolean).join(' ');
+    const given = ['Name 1', 'Name 2', 'Name 3', 'Name 4', 'Name 5']
+      .map((name) => at(fields, name))
+      .filter(Boolean)
+      .join(' ');
     const surname = at(fields, 'Name 6');
     const name = surname && given ? `${surname}, ${given}` : surname || given;
     if (name) target.names.push({ primary: /^primary name$/i.test(at(fields, 'Alias Type')), name });
@@ -60,7 +65,16 @@ export function parseOfsiConList(text: string, file: string): ParsedFile {
       out.records += 1;
       const located = out.locate(raw, `line ${line}`);
       if (!located) continue;
-      out.claims.push(sanctionDraft(located, OFSI_SEARCH_URL, { list: 'UK', entity, program: target.regime, listEntryId: group, listDate: target.listedOn, asset }));
+      out.claims.push(
+        sanctionDraft(located, OFSI_SEARCH_URL, {
+          list: 'UK',
+          entity,
+          program: target.regime,
+          listEntryId: group,
+          listDate: target.listedOn,
+          asset,
+        }),
+      );
     }
   }
   return out.finish();

@@ -25,7 +25,8 @@ describe('XML tokenizer', () => {
   const tokens = (xml: string) => [...xmlTokens(xml, 'f.xml')];
 
   it('yields tags without namespace prefixes, decoded attributes and text, CDATA, and lines', () => {
-    const xml = '<?xml version="1.0"?>\n<!-- note -->\n<x:Root xmlns:x="urn:x">\n  <Item ID="a&amp;b">1 &lt; 2 &#x41;</Item>\n  <Empty/><![CDATA[<raw>]]>\n</x:Root>';
+    const xml =
+      '<?xml version="1.0"?>\n<!-- note -->\n<x:Root xmlns:x="urn:x">\n  <Item ID="a&amp;b">1 &lt; 2 &#x41;</Item>\n  <Empty/><![CDATA[<raw>]]>\n</x:Root>';
     expect(tokens(xml)).toEqual([
       { type: 'open', name: 'Root', attributes: { x: 'urn:x' }, line: 3 },
       { type: 'open', name: 'Item', attributes: { ID: 'a&b' }, line: 4 },

@@ -19,5 +19,12 @@ export function sanctionDraft(located: LocatedAddress, sourceUrl: string | null,
 
 /** A sanction claim from a list that republishes OFAC's addresses with fewer details than OFAC. */
 export function usSanctionDraft(located: LocatedAddress, details: { entity?: string | null; asset?: string | null }): ClaimDraft {
-  return sanctionDraft(located, null, { list: 'US', entity: details.entity ?? null, program: null, listEntryId: null, listDate: null, asset: details.asset ?? null });
+  return sanctionDraft(located, null, {
+    list: 'US',
+    entity: details.entity ?? null,
+    program: null,
+    listEntryId: null,
+    listDate: null,
+    asset: details.asset ?? null,
+  });
 }

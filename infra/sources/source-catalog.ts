@@ -50,7 +50,10 @@ export interface CatalogEntry {
   readonly supersededBy?: string;
 }
 
-const github = (repository: string, commit: string, prefix = '') => (path: string): string => githubRaw(repository, commit, `${prefix}${path}`);
+const github =
+  (repository: string, commit: string, prefix = '') =>
+  (path: string): string =>
+    githubRaw(repository, commit, `${prefix}${path}`);
 
 const OFAC_EXPORTS = 'https://sanctionslistservice.ofac.treas.gov/api/PublicationPreview/exports/';
 /** OFSI's Consolidated List in its 2022 format (the FCDO UK Sanctions List succeeds it in 2026). */
@@ -67,20 +70,41 @@ const MEW = ['MyEtherWallet/ethereum-lists', '6e54ae2dd9e6e9e13b4305e6f611e618df
 const TOKENS = ['ethereum-lists/tokens', '55622d80c18cc5cabaa8cb9a4c4214daaa9cf05e'] as const;
 const TRUST = ['trustwallet/assets', 'ae55cb498404456da9293c4493bf7bd4220829a1'] as const;
 
-const WALLET_LIST_FILES = ['1_Complete', '2_Tron', '3_Bitcoin', '4_Ethereum', '5_Ripple', '6_Solana', '7_Binance Smart Chain', '8_Unrecognized_Blockchain'];
+const WALLET_LIST_FILES = [
+  '1_Complete',
+  '2_Tron',
+  '3_Bitcoin',
+  '4_Ethereum',
+  '5_Ripple',
+  '6_Solana',
+  '7_Binance Smart Chain',
+  '8_Unrecognized_Blockchain',
+];
 /** Upstream names one file with spaces ("7_Binance Smart Chain_…"); the local layout uses underscores. */
 const walletListLocal = (name: string): string => `${name.replaceAll(' ', '_')}_Sanctioned_Wallet_List.txt`;
 
 export const SOURCE_CATALOG: readonly CatalogEntry[] = [
   {
-    descriptor: { slug: 'ofac_sdn', class: 'sanctions_registry', trustWeight: 100, publicName: 'OFAC SDN List', url: 'https://ofac.treasury.gov/specially-designated-nationals-and-blocked-persons-list-sdn-human-readable-lists' },
+    descriptor: {
+      slug: 'ofac_sdn',
+      class: 'sanctions_registry',
+      trustWeight: 100,
+      publicName: 'OFAC SDN List',
+      url: 'https://ofac.treasury.gov/specially-designated-nationals-and-blocked-persons-list-sdn-human-readable-lists',
+    },
     folder: 'ofac-sdn-official',
     files: [{ match: /^sdn_advanced.*\.xml$/i, parse: parseOfacSdnAdvanced }],
     upstreamUrl: () => `${OFAC_EXPORTS}SDN_ADVANCED.XML`,
     upstream: { files: [{ path: 'SDN_ADVANCED.XML', url: `${OFAC_EXPORTS}SDN_ADVANCED.XML` }] },
   },
   {
-    descriptor: { slug: 'ofac_sdn_csv', class: 'sanctions_registry', trustWeight: 100, publicName: 'OFAC SDN List (legacy SDN.CSV)', url: 'https://ofac.treasury.gov/specially-designated-nationals-and-blocked-persons-list-sdn-human-readable-lists' },
+    descriptor: {
+      slug: 'ofac_sdn_csv',
+      class: 'sanctions_registry',
+      trustWeight: 100,
+      publicName: 'OFAC SDN List (legacy SDN.CSV)',
+      url: 'https://ofac.treasury.gov/specially-designated-nationals-and-blocked-persons-list-sdn-human-readable-lists',
+    },
     folder: 'ofac-sdn-official',
     files: [{ match: /^sdn\.csv$/i, parse: parseOfacSdnCsv, encoding: 'latin1' }],
     upstreamUrl: () => `${OFAC_EXPORTS}SDN.CSV`,
@@ -88,25 +112,47 @@ export const SOURCE_CATALOG: readonly CatalogEntry[] = [
     supersededBy: 'ofac_sdn',
   },
   {
-    descriptor: { slug: 'ofac_brave_lists', class: 'sanctions_registry', trustWeight: 90, publicName: 'OFAC addresses by asset (brave-intl)', url: 'https://github.com/brave-intl/ofac-sanctioned-digital-currency-addresses' },
+    descriptor: {
+      slug: 'ofac_brave_lists',
+      class: 'sanctions_registry',
+      trustWeight: 90,
+      publicName: 'OFAC addresses by asset (brave-intl)',
+      url: 'https://github.com/brave-intl/ofac-sanctioned-digital-currency-addresses',
+    },
     folder: 'ofac-brave-intl-lists',
     files: [{ match: /^sanctioned_addresses_[A-Z0-9]+\.(txt|json)$/, parse: parseBraveOfacList }],
     upstreamUrl: github(...BRAVE),
-    upstream: { githubTrees: [{ repo: BRAVE[0], commit: BRAVE[1], dir: '', select: /^sanctioned_addresses_[A-Z0-9]+\.(txt|json)$/ }], revision: BRAVE[1] },
+    upstream: {
+      githubTrees: [{ repo: BRAVE[0], commit: BRAVE[1], dir: '', select: /^sanctioned_addresses_[A-Z0-9]+\.(txt|json)$/ }],
+      revision: BRAVE[1],
+    },
   },
   {
-    descriptor: { slug: 'ofac_ultrasound', class: 'sanctions_registry', trustWeight: 90, publicName: 'OFAC Ethereum addresses (ultrasound.money)', url: 'https://github.com/ultrasoundmoney/ofac-ethereum-addresses' },
+    descriptor: {
+      slug: 'ofac_ultrasound',
+      class: 'sanctions_registry',
+      trustWeight: 90,
+      publicName: 'OFAC Ethereum addresses (ultrasound.money)',
+      url: 'https://github.com/ultrasoundmoney/ofac-ethereum-addresses',
+    },
     folder: 'ofac-ultrasoundmoney-eth',
     files: [{ match: /^data\.csv$/, parse: parseUltrasoundOfac }],
     upstreamUrl: github(...ULTRASOUND),
     upstream: { files: githubFiles(...ULTRASOUND, { 'data.csv': 'data.csv' }), revision: ULTRASOUND[1] },
   },
   {
-    descriptor: { slug: 'ofac_wallet_lists', class: 'sanctions_registry', trustWeight: 90, publicName: 'OFAC wallet lists by chain (1020-1795)', url: 'https://github.com/1020-1795/OFAC_SDN_Wallet_List' },
+    descriptor: {
+      slug: 'ofac_wallet_lists',
+      class: 'sanctions_registry',
+      trustWeight: 90,
+      publicName: 'OFAC wallet lists by chain (1020-1795)',
+      url: 'https://github.com/1020-1795/OFAC_SDN_Wallet_List',
+    },
     folder: 'ofac-1020-1795-wallet-lists',
     files: [{ match: /^\d+_.*_Sanctioned_Wallet_List\.txt$/, parse: parseOfacWalletList }],
     // The local copy renamed "7_Binance Smart Chain_…" to underscores; upstream keeps the spaces.
-    upstreamUrl: (path) => github(...WALLET_LISTS, 'OFAC_Sanctioned_Wallet_Lists/')(path.replace('Binance_Smart_Chain', 'Binance Smart Chain')),
+    upstreamUrl: (path) =>
+      github(...WALLET_LISTS, 'OFAC_Sanctioned_Wallet_Lists/')(path.replace('Binance_Smart_Chain', 'Binance Smart Chain')),
     // Fixed names: the upstream folder also keeps stale numbered files of older runs.
     upstream: {
       files: WALLET_LIST_FILES.map((name) => ({
@@ -117,65 +163,129 @@ export const SOURCE_CATALOG: readonly CatalogEntry[] = [
     },
   },
   {
-    descriptor: { slug: 'graphsense', class: 'curator', trustWeight: 80, publicName: 'GraphSense TagPacks', url: 'https://github.com/graphsense/graphsense-tagpacks' },
+    descriptor: {
+      slug: 'graphsense',
+      class: 'curator',
+      trustWeight: 80,
+      publicName: 'GraphSense TagPacks',
+      url: 'https://github.com/graphsense/graphsense-tagpacks',
+    },
     folder: 'graphsense-tagpacks',
     files: [{ match: /^[^/]+\.(json|ya?ml)$/, parse: parseGraphsenseTagpack }],
     // Upstream packs are YAML; ../shared/data holds their JSON conversion under the same name.
     upstreamUrl: (path) => github(...GRAPHSENSE, 'packs/')(path.replace(/\.json$/, '.yaml')),
-    upstream: { githubTrees: [{ repo: GRAPHSENSE[0], commit: GRAPHSENSE[1], dir: 'packs', select: /^[^/]+\.yaml$/ }], revision: GRAPHSENSE[1] },
+    upstream: {
+      githubTrees: [{ repo: GRAPHSENSE[0], commit: GRAPHSENSE[1], dir: 'packs', select: /^[^/]+\.yaml$/ }],
+      revision: GRAPHSENSE[1],
+    },
   },
   {
-    descriptor: { slug: 'etherscan_forta', class: 'block_explorer', trustWeight: 70, publicName: 'Etherscan labels (Forta labelled datasets)', url: 'https://github.com/forta-network/labelled-datasets' },
+    descriptor: {
+      slug: 'etherscan_forta',
+      class: 'block_explorer',
+      trustWeight: 70,
+      publicName: 'Etherscan labels (Forta labelled datasets)',
+      url: 'https://github.com/forta-network/labelled-datasets',
+    },
     folder: 'forta-labelled-datasets',
     files: [{ match: /^\d+\/[^/]+\.csv$/, parse: parseFortaLabels }],
     upstreamUrl: github(...FORTA, 'labels/'),
     upstream: {
-      files: githubFiles(...FORTA, Object.fromEntries(
-        ['1/etherscan_malicious_labels.csv', '1/phishing_scams.csv', '1/malicious_smart_contracts.csv', '10/malicious_smart_contracts.csv'].map((path) => [path, `labels/${path}`]),
-      )),
+      files: githubFiles(
+        ...FORTA,
+        Object.fromEntries(
+          [
+            '1/etherscan_malicious_labels.csv',
+            '1/phishing_scams.csv',
+            '1/malicious_smart_contracts.csv',
+            '10/malicious_smart_contracts.csv',
+          ].map((path) => [path, `labels/${path}`]),
+        ),
+      ),
       revision: FORTA[1],
     },
   },
   {
-    descriptor: { slug: 'mew_darklist', class: 'community_feed', trustWeight: 50, publicName: 'MyEtherWallet address lists', url: 'https://github.com/MyEtherWallet/ethereum-lists' },
+    descriptor: {
+      slug: 'mew_darklist',
+      class: 'community_feed',
+      trustWeight: 50,
+      publicName: 'MyEtherWallet address lists',
+      url: 'https://github.com/MyEtherWallet/ethereum-lists',
+    },
     folder: 'mew-ethereum-lists',
     // urls-*.json name domains, not addresses: nothing to screen an address against.
     files: [{ match: /^addresses-(dark|light)list\.json$/, parse: parseMewAddresses }],
     upstreamUrl: github(...MEW, 'src/addresses/'),
     upstream: {
-      files: githubFiles(...MEW, { 'addresses-darklist.json': 'src/addresses/addresses-darklist.json', 'addresses-lightlist.json': 'src/addresses/addresses-lightlist.json' }),
+      files: githubFiles(...MEW, {
+        'addresses-darklist.json': 'src/addresses/addresses-darklist.json',
+        'addresses-lightlist.json': 'src/addresses/addresses-lightlist.json',
+      }),
       revision: MEW[1],
     },
   },
   {
-    descriptor: { slug: 'ethereum_lists_tokens', class: 'community_feed', trustWeight: 60, publicName: 'ethereum-lists tokens', url: 'https://github.com/ethereum-lists/tokens' },
+    descriptor: {
+      slug: 'ethereum_lists_tokens',
+      class: 'community_feed',
+      trustWeight: 60,
+      publicName: 'ethereum-lists tokens',
+      url: 'https://github.com/ethereum-lists/tokens',
+    },
     folder: 'tokens-ethereum-lists',
     files: [{ match: /^[a-z]+\/0x[0-9a-fA-F]{40}\.json$/, parse: parseEthereumListsToken }],
     upstreamUrl: github(...TOKENS, 'tokens/'),
-    upstream: { githubTrees: [{ repo: TOKENS[0], commit: TOKENS[1], dir: 'tokens', select: /^(eth|bsc)\/0x[0-9a-fA-F]{40}\.json$/ }], revision: TOKENS[1] },
+    upstream: {
+      githubTrees: [{ repo: TOKENS[0], commit: TOKENS[1], dir: 'tokens', select: /^(eth|bsc)\/0x[0-9a-fA-F]{40}\.json$/ }],
+      revision: TOKENS[1],
+    },
   },
   {
-    descriptor: { slug: 'trustwallet_tokens', class: 'community_feed', trustWeight: 60, publicName: 'Trust Wallet assets', url: 'https://github.com/trustwallet/assets' },
+    descriptor: {
+      slug: 'trustwallet_tokens',
+      class: 'community_feed',
+      trustWeight: 60,
+      publicName: 'Trust Wallet assets',
+      url: 'https://github.com/trustwallet/assets',
+    },
     folder: 'tokens-trustwallet-2021',
     files: [{ match: /^((ethereum|smartchain)\/tokenlist|tron\/(assets\/[^/]+|info)\/info)\.json$/, parse: parseTrustwalletTokens }],
     upstreamUrl: github(...TRUST, 'blockchains/'),
     upstream: {
-      files: githubFiles(...TRUST, Object.fromEntries(
-        ['ethereum/tokenlist.json', 'smartchain/tokenlist.json', 'tron/info/info.json'].map((path) => [path, `blockchains/${path}`]),
-      )),
-      githubTrees: [{ repo: TRUST[0], commit: TRUST[1], dir: 'blockchains/tron/assets', select: /^[^/]+\/info\.json$/, into: 'tron/assets' }],
+      files: githubFiles(
+        ...TRUST,
+        Object.fromEntries(
+          ['ethereum/tokenlist.json', 'smartchain/tokenlist.json', 'tron/info/info.json'].map((path) => [path, `blockchains/${path}`]),
+        ),
+      ),
+      githubTrees: [
+        { repo: TRUST[0], commit: TRUST[1], dir: 'blockchains/tron/assets', select: /^[^/]+\/info\.json$/, into: 'tron/assets' },
+      ],
       revision: TRUST[1],
     },
   },
   {
-    descriptor: { slug: 'ofsi_uk', class: 'sanctions_registry', trustWeight: 100, publicName: 'UK OFSI Consolidated List', url: 'https://www.gov.uk/government/publications/financial-sanctions-consolidated-list-of-targets' },
+    descriptor: {
+      slug: 'ofsi_uk',
+      class: 'sanctions_registry',
+      trustWeight: 100,
+      publicName: 'UK OFSI Consolidated List',
+      url: 'https://www.gov.uk/government/publications/financial-sanctions-consolidated-list-of-targets',
+    },
     folder: 'ofsi-uk-consolidated',
     files: [{ match: /^conlist.*\.csv$/i, parse: parseOfsiConList }],
     upstreamUrl: () => OFSI_CONLIST,
     upstream: { files: [{ path: 'ConList.csv', url: OFSI_CONLIST }] },
   },
   {
-    descriptor: { slug: 'eu_fsf', class: 'sanctions_registry', trustWeight: 100, publicName: 'EU Consolidated Financial Sanctions List', url: 'https://data.europa.eu/data/datasets/consolidated-list-of-persons-groups-and-entities-subject-to-eu-financial-sanctions' },
+    descriptor: {
+      slug: 'eu_fsf',
+      class: 'sanctions_registry',
+      trustWeight: 100,
+      publicName: 'EU Consolidated Financial Sanctions List',
+      url: 'https://data.europa.eu/data/datasets/consolidated-list-of-persons-groups-and-entities-subject-to-eu-financial-sanctions',
+    },
     folder: 'eu-fsf-consolidated',
     files: [{ match: /^.*\.xml$/i, parse: parseEuFsfXml }],
     upstreamUrl: () => EU_FSF_XML,

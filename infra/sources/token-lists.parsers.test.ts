@@ -12,10 +12,27 @@ describe('ethereum-lists tokens', () => {
     const file = tokenFile('eth', 'token-ext');
     const parsed = parseEthereumListsToken(fixtureText(file), file);
     expect(parsed.tokens).toEqual([
-      { address: evm('token-ext'), chain: 'ETH', symbol: 'EXT', name: 'Example Token', decimals: 18, logoUrl: 'https://example.org/ext.png', tags: ['erc20'] },
+      {
+        address: evm('token-ext'),
+        chain: 'ETH',
+        symbol: 'EXT',
+        name: 'Example Token',
+        decimals: 18,
+        logoUrl: 'https://example.org/ext.png',
+        tags: ['erc20'],
+      },
     ]);
     expect(parsed.claims).toEqual([
-      { address: evm('token-ext'), scope: 'ETH', kind: 'identity', category: 'token', label: 'Example Token', confidence: 100, sourceUrl: null, seenAt: null },
+      {
+        address: evm('token-ext'),
+        scope: 'ETH',
+        kind: 'identity',
+        category: 'token',
+        label: 'Example Token',
+        confidence: 100,
+        sourceUrl: null,
+        seenAt: null,
+      },
     ]);
   });
 
@@ -23,7 +40,12 @@ describe('ethereum-lists tokens', () => {
     const file = tokenFile('eth', 'token-flagged');
     const parsed = parseEthereumListsToken(fixtureText(file), file);
     expect(parsed.tokens[0]!.tags).toEqual(['deprecated']);
-    expect(parsed.claims[1]).toMatchObject({ kind: 'risk', category: 'scam', label: 'fake example token', sourceUrl: 'https://example.org/flag' });
+    expect(parsed.claims[1]).toMatchObject({
+      kind: 'risk',
+      category: 'scam',
+      label: 'fake example token',
+      sourceUrl: 'https://example.org/flag',
+    });
   });
 
   it('bsc folder tokens hold on BSC', () => {
@@ -43,7 +65,15 @@ describe('Trust Wallet assets', () => {
     const file = 'tokens-trustwallet-2021/smartchain/tokenlist.json';
     const parsed = parseTrustwalletTokens(fixtureText(file), file);
     expect(parsed.tokens).toEqual([
-      { address: evm('token-bsc'), chain: 'BSC', symbol: 'BEX', name: 'BSC Example', decimals: 18, logoUrl: 'https://example.org/BEX.png', tags: ['bep20'] },
+      {
+        address: evm('token-bsc'),
+        chain: 'BSC',
+        symbol: 'BEX',
+        name: 'BSC Example',
+        decimals: 18,
+        logoUrl: 'https://example.org/BEX.png',
+        tags: ['bep20'],
+      },
     ]);
     expect(parsed.dataDate).toBe('2021-06-17');
   });
@@ -54,11 +84,19 @@ describe('Trust Wallet assets', () => {
     const activeFile = `tokens-trustwallet-2021/tron/assets/${active}/info.json`;
     const spamFile = `tokens-trustwallet-2021/tron/assets/${spam}/info.json`;
     expect(parseTrustwalletTokens(fixtureText(activeFile), activeFile).tokens[0]).toMatchObject({
-      address: active, chain: 'TRON', symbol: 'ETT', decimals: 6, tags: ['trc20'], logoUrl: expect.stringMatching(new RegExp(`/tron/assets/${active}/logo\\.png$`)),
+      address: active,
+      chain: 'TRON',
+      symbol: 'ETT',
+      decimals: 6,
+      tags: ['trc20'],
+      logoUrl: expect.stringMatching(new RegExp(`/tron/assets/${active}/logo\\.png$`)),
     });
     const spamParsed = parseTrustwalletTokens(fixtureText(spamFile), spamFile);
     expect(spamParsed.tokens[0]!.tags).toEqual(['trc20', 'spam']);
-    expect(spamParsed.claims.map((c) => [c.kind, c.category, c.scope])).toEqual([['identity', 'token', 'TRON'], ['risk', 'scam', 'TRON']]);
+    expect(spamParsed.claims.map((c) => [c.kind, c.category, c.scope])).toEqual([
+      ['identity', 'token', 'TRON'],
+      ['risk', 'scam', 'TRON'],
+    ]);
   });
 
   it('TRC10 tokens and the chain coin have no address: skipped and counted', () => {

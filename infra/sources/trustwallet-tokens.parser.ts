@@ -1,8 +1,5 @@
 import { present } from '../../domain/shared/present.js';
-import {
-  TRUSTWALLET_ADDRESSED_TYPES,
-  TRUSTWALLET_STATUSES,
-} from '../../domain/intel/native-tags.js';
+import { TRUSTWALLET_ADDRESSED_TYPES, TRUSTWALLET_STATUSES } from '../../domain/intel/native-tags.js';
 import type { Network } from '../../domain/shared/network.js';
 import { isRecord, parseJsonFile, stringField } from './json-file.js';
 import { isoDay, malformed, ParsedFileBuilder, type ParsedFile } from './parsed-file.js';
@@ -15,7 +12,8 @@ import { isoDay, malformed, ParsedFileBuilder, type ParsedFile } from './parsed-
 
 const LIST_CHAINS: Readonly<Record<string, Network>> = { ethereum: 'ETH', smartchain: 'BSC' };
 /** Trust Wallet keeps each logo beside its info.json; the file itself does not name it. */
-const TRON_LOGO_BASE = 'https://raw.githubusercontent.com/trustwallet/assets/ae55cb498404456da9293c4493bf7bd4220829a1/blockchains/tron/assets/';
+const TRON_LOGO_BASE =
+  'https://raw.githubusercontent.com/trustwallet/assets/ae55cb498404456da9293c4493bf7bd4220829a1/blockchains/tron/assets/';
 
 interface TokenFields {
   readonly raw: string;
@@ -33,21 +31,30 @@ function addToken(out: ParsedFileBuilder, token: TokenFields): void {
   out.records += 1;
   const located = out.locate(token.raw, token.where);
   if (!located) return;
-  const status = Object.hasOwn(TRUSTWALLET_STATUSES, token.status) ? present(TRUSTWALLET_STATUSES[token.status], 'TRUSTWALLET_STATUSES[token.status]') : null;
+  const status = Object.hasOwn(TRUSTWALLET_STATUSES, token.status)
+    ? present(TRUSTWALLET_STATUSES[token.status], 'TRUSTWALLET_STATUSES[token.status]')
+    : null;
   if (!status) {
     out.untagged += 1;
     return;
   }
   const tags = [...(token.type ? [token.type.toLowerCase()] : []), ...(token.status === 'active' ? [] : [token.status])];
-  out.tokens.push({ address: located.address, chain: token.chain, symbol: token.symbol, name: token.name, decimals: token.decimals, logoUrl: token.logoUrl, tags });
+  out.tokens.push({
+    address: located.address,
+    chain: token.chain,
+    symbol: token.symbol,
+    name: token.name,
+    decimals: token.decimals,
+    logoUrl: token.logoUrl,
+    tags,
+  });
   const common = { address: located.address, scope: token.chain, confidence: 100, sourceUrl: null, seenAt: null };
   const label = token.name ?? token.symbol;
   if (label) out.claims.push({ ...common, kind: 'identity', category: 'token', label });
   if ('category' in status && status.kind === 'risk') out.claims.push({ ...common, kind: 'risk', category: status.category, label });
 }
 
-const decimalsOf = (value: unknown): number | null =>
-  typeof value === 'number' && Number.isInteger(value) && value >= 0 ? value : null;
+const decimalsOf = (value: unknown): number | null => (typeof value === 'number' && Number.isInteger(value) && value >= 0 ? value : null);
 
 export function parseTrustwalletTokens(text: string, file: string): ParsedFile {
   const out = new ParsedFileBuilder(file);
@@ -62,8 +69,15 @@ export function parseTrustwalletTokens(text: string, file: string): ParsedFile {
       const where = `record ${i + 1}`;
       if (!isRecord(token) || typeof token.address !== 'string') throw malformed(file, where, 'expected a token with an address');
       addToken(out, {
-        raw: token.address, where, chain: listChain, name: stringField(token, 'name') ?? null, symbol: stringField(token, 'symbol') ?? null,
-        decimals: decimalsOf(token.decimals), logoUrl: stringField(token, 'logoURI') ?? null, type: stringField(token, 'type'), status: 'active',
+        raw: token.address,
+        where,
+        chain: listChain,
+        name: stringField(token, 'name') ?? null,
+        symbol: stringField(token, 'symbol') ?? null,
+        decimals: decimalsOf(token.decimals),
+        logoUrl: stringField(token, 'logoURI') ?? null,
+        type: stringField(token, 'type'),
+        status: 'active',
       });
     });
   } else if (file.endsWith('info.json') && folders.includes('tron')) {
@@ -75,8 +89,15 @@ export function parseTrustwalletTokens(text: string, file: string): ParsedFile {
       return out.finish();
     }
     addToken(out, {
-      raw: id, where: 'record 1', chain: 'TRON', name: stringField(json, 'name') ?? null, symbol: stringField(json, 'symbol') ?? null,
-      decimals: decimalsOf(json.decimals), logoUrl: `${TRON_LOGO_BASE}${id}/logo.png`, type, status: stringField(json, 'status') ?? 'active',
+      raw: id,
+      where: 'record 1',
+      chain: 'TRON',
+      name: stringField(json, 'name') ?? null,
+      symbol: stringField(json, 'symbol') ?? null,
+      decimals: decimalsOf(json.decimals),
+      logoUrl: `${TRON_LOGO_BASE}${id}/logo.png`,
+      type,
+      status: stringField(json, 'status') ?? 'active',
     });
   } else {
     throw malformed(file, 'file name', 'expected <ethereum|smartchain>/tokenlist.json or tron/.../info.json');

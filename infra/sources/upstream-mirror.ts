@@ -14,7 +14,10 @@ import type { Fetch } from './upstream-download.js';
 export type Mirror = (url: string, source: string) => string;
 
 export function parseMirror(setting: string | undefined): Mirror {
-  const entries = (setting ?? '').split(',').map((part) => part.trim()).filter(Boolean);
+  const entries = (setting ?? '')
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean);
   const bases = new Map<string, string>();
   for (const entry of entries) {
     const eq = entry.indexOf('=');
@@ -48,7 +51,10 @@ export function httpFetch(options: { timeoutMs?: number; userAgent?: string } = 
         if (retryable && tries < 2) continue;
         if (isServiceError(error)) throw error;
         const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-        throw fail('data_import_failed', `GET ${url}: ${cause?.code ?? cause?.message ?? (error instanceof Error ? error.message : String(error))}`);
+        throw fail(
+          'data_import_failed',
+          `GET ${url}: ${cause?.code ?? cause?.message ?? (error instanceof Error ? error.message : String(error))}`,
+        );
       }
     }
   };

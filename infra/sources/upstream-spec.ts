@@ -41,8 +41,7 @@ export const GITHUB_RAW = 'https://raw.githubusercontent.com';
 const encodePath = (path: string): string => path.split('/').map(encodeURIComponent).join('/');
 
 /** The raw URL of a file of a repository at a commit. */
-export const githubRaw = (repo: string, commit: string, path: string): string =>
-  `${GITHUB_RAW}/${repo}/${commit}/${encodePath(path)}`;
+export const githubRaw = (repo: string, commit: string, path: string): string => `${GITHUB_RAW}/${repo}/${commit}/${encodePath(path)}`;
 
 /** Fixed files of a repository at a commit: local path → repository path. */
 export function githubFiles(repo: string, commit: string, files: Readonly<Record<string, string>>): UpstreamFile[] {

@@ -20,7 +20,12 @@ let upstream: UpstreamServer;
 let svc: TestService;
 
 const sync = (server: UpstreamServer, only?: string[]): Promise<ImportOutcome[]> =>
-  syncFromUpstream(svc.services.commands, { dataDir: svc.dataDir, fetch: httpFetch({ timeoutMs: 5_000 }), mirror: parseMirror(server.url), ...(only ? { only } : {}) });
+  syncFromUpstream(svc.services.commands, {
+    dataDir: svc.dataDir,
+    fetch: httpFetch({ timeoutMs: 5_000 }),
+    mirror: parseMirror(server.url),
+    ...(only ? { only } : {}),
+  });
 
 describe('data sync from a local upstream', () => {
   beforeAll(async () => {
@@ -36,7 +41,9 @@ describe('data sync from a local upstream', () => {
     const outcomes = await sync(upstream);
     expect(outcomes.map((o) => [o.source, o.status, o.error])).toEqual(SLUGS.map((slug) => [slug, 'imported', null]));
     expect(upstream.requests.some((path) => path.startsWith('/api.github.com/repos/trustwallet/assets/git/trees/'))).toBe(true);
-    expect(upstream.requests).toContain('/raw.githubusercontent.com/graphsense/graphsense-tagpacks/29ff93c8ab0db37370453a290b7becba429b73f8/packs/exchange-wallets-example.yaml');
+    expect(upstream.requests).toContain(
+      '/raw.githubusercontent.com/graphsense/graphsense-tagpacks/29ff93c8ab0db37370453a290b7becba429b73f8/packs/exchange-wallets-example.yaml',
+    );
     await svc.services.whenCaughtUp();
     const versions = Object.fromEntries(svc.services.intel.datasets().map((d) => [d.source, d.version]));
     expect(versions.ofac_sdn).toBe('2025-01-15'); // the XML's DateOfIssue
@@ -47,7 +54,12 @@ describe('data sync from a local upstream', () => {
   it('a TRON address synced from upstream keeps its case through the screen', async () => {
     const { apiKey } = await svc.account({ depositUsd: 1 });
     const address = madeUpTronAddress('sdn-doe-trx');
-    const response = await svc.app.inject({ method: 'POST', url: '/v2/screen', headers: { authorization: `Bearer ${apiKey}` }, payload: { address, network: 'TRON' } });
+    const response = await svc.app.inject({
+      method: 'POST',
+      url: '/v2/screen',
+      headers: { authorization: `Bearer ${apiKey}` },
+      payload: { address, network: 'TRON' },
+    });
     const body = response.json();
     expect(body.address).toBe(address);
     expect(body.verdict.risk_level).toBe('sanctioned');
@@ -61,10 +73,15 @@ describe('data sync from a local upstream', () => {
   });
 
   it('a broken or missing upstream file fails its source only, naming the file and line; nothing of it is imported', async () => {
-    const brokenCsv = (await readFile(join(SOURCE_FIXTURES, 'ofsi-uk-consolidated/ConList.csv'), 'utf8')).replace('Cyber,02/05/2024', 'Cyber');
+    const brokenCsv = (await readFile(join(SOURCE_FIXTURES, 'ofsi-uk-consolidated/ConList.csv'), 'utf8')).replace(
+      'Cyber,02/05/2024',
+      'Cyber',
+    );
     const broken = await startUpstreamServer(SOURCE_FIXTURES, {
       overrides: { 'https://ofsistorage.blob.core.windows.net/publishlive/2022format/ConList.csv': brokenCsv },
-      missing: ['https://raw.githubusercontent.com/ultrasoundmoney/ofac-ethereum-addresses/74a24ed22a73225b5f3a70f84f989b814e8ff627/data.csv'],
+      missing: [
+        'https://raw.githubusercontent.com/ultrasoundmoney/ofac-ethereum-addresses/74a24ed22a73225b5f3a70f84f989b814e8ff627/data.csv',
+      ],
     });
     try {
       const before = svc.services.intel.datasets();
@@ -72,7 +89,9 @@ describe('data sync from a local upstream', () => {
       const bySource = Object.fromEntries(outcomes.map((o) => [o.source, o]));
       expect(bySource.ofsi_uk!.status).toBe('failed');
       expect(bySource.ofsi_uk!.error).toBe('ofsi-uk-consolidated/ConList.csv, line 3: 35 columns, the header has 36');
-      expect(bySource.ofac_ultrasound!.error).toMatch(/^GET http:\/\/127\.0\.0\.1:\d+\/raw\.githubusercontent\.com\/ultrasoundmoney\/.*\/data\.csv: HTTP 404$/);
+      expect(bySource.ofac_ultrasound!.error).toMatch(
+        /^GET http:\/\/127\.0\.0\.1:\d+\/raw\.githubusercontent\.com\/ultrasoundmoney\/.*\/data\.csv: HTTP 404$/,
+      );
       expect(bySource.eu_fsf!.status).toBe('current');
       await svc.services.whenCaughtUp();
       expect(svc.services.intel.datasets()).toEqual(before);
@@ -84,14 +103,20 @@ describe('data sync from a local upstream', () => {
   it('an unreachable upstream fails each source with the reason, and the service keeps its data', async () => {
     const before = svc.services.intel.datasets();
     const outcomes = await syncFromUpstream(svc.services.commands, {
-      dataDir: svc.dataDir, fetch: httpFetch({ timeoutMs: 2_000 }), mirror: parseMirror(`http://127.0.0.1:${await freePort()}`), only: ['ofac_sdn', 'graphsense'],
+      dataDir: svc.dataDir,
+      fetch: httpFetch({ timeoutMs: 2_000 }),
+      mirror: parseMirror(`http://127.0.0.1:${await freePort()}`),
+      only: ['ofac_sdn', 'graphsense'],
     });
-    expect(outcomes.map((o) => [o.source, o.status])).toEqual([['ofac_sdn', 'failed'], ['graphsense', 'failed']]);
+    expect(outcomes.map((o) => [o.source, o.status])).toEqual([
+      ['ofac_sdn', 'failed'],
+      ['graphsense', 'failed'],
+    ]);
     expect(outcomes[0]!.error).toMatch(/ECONNREFUSED/);
     expect(svc.services.intel.datasets()).toEqual(before);
   });
 
-  it('data import: one source from one file, named by the source\'s upstream name when the file name is not one it reads', async () => {
+  it("data import: one source from one file, named by the source's upstream name when the file name is not one it reads", async () => {
     const path = join(SOURCE_FIXTURES, 'eu-fsf-consolidated/xmlFullSanctionsList_1_1.xml');
     expect((await importOneSource(svc.services.commands, 'eu_fsf', path)).map((o) => o.status)).toEqual(['current']);
     const error = await importOneSource(svc.services.commands, 'ofac_brave_lists', path).catch((e: Error) => e);

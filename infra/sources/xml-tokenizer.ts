@@ -86,7 +86,8 @@ export function* xmlTokens(xml: string, file: string): Generator<XmlToken> {
     }
   }
   const unclosed = open.pop();
-  if (unclosed) throw malformed(file, `line ${lineAt(xml.length)}`, `truncated: <${unclosed.name}> of line ${unclosed.line} is never closed`);
+  if (unclosed)
+    throw malformed(file, `line ${lineAt(xml.length)}`, `truncated: <${unclosed.name}> of line ${unclosed.line} is never closed`);
 }
 
 function parseTag(

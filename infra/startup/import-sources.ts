@@ -22,7 +22,10 @@ export async function importConfiguredSources(
   const { SVC_SOURCES_DIR: dir, SVC_SYNC_ON_START: syncOnStart } = services.config;
   if (dir) {
     if (!(await stat(dir).catch(() => null))?.isDirectory()) {
-      throw fail('config_invalid', `SVC_SOURCES_DIR=${dir} is not a directory: point it at a folder laid out like ../shared/data, or unset it to sync from upstream`);
+      throw fail(
+        'config_invalid',
+        `SVC_SOURCES_DIR=${dir} is not a directory: point it at a folder laid out like ../shared/data, or unset it to sync from upstream`,
+      );
     }
     const outcomes = await importFromDirectory(services.commands, dir);
     await services.projections.whenCaughtUp();
@@ -51,7 +54,9 @@ export async function importConfiguredSources(
           return outcomes;
         },
         (error: unknown) => {
-          warn(`data sources: sync from upstream failed: ${error instanceof Error ? error.message : String(error)}; the service goes on with the data it has`);
+          warn(
+            `data sources: sync from upstream failed: ${error instanceof Error ? error.message : String(error)}; the service goes on with the data it has`,
+          );
           warnAboutData(services, [], warn);
           return [];
         },

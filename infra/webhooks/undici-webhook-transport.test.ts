@@ -69,7 +69,10 @@ describe('undici webhook transport', () => {
     const hook = await receiver(() => 200);
     const transport = track(createUndiciWebhookTransport({ allowLocal: false }));
     expect((await transport.post(post(hook.url))).outcome).toEqual({ kind: 'refused', reason: 'the URL must use https://' });
-    expect((await transport.post(post(hook.url.replace('http:', 'https:')))).outcome).toMatchObject({ kind: 'refused', reason: expect.stringMatching(/loopback/) });
+    expect((await transport.post(post(hook.url.replace('http:', 'https:')))).outcome).toMatchObject({
+      kind: 'refused',
+      reason: expect.stringMatching(/loopback/),
+    });
     expect(hook.received).toHaveLength(0);
   });
 
@@ -85,11 +88,20 @@ describe('undici webhook transport', () => {
 
   it('the socket lookup judges every resolved address, IPv4-mapped forms included', async () => {
     const metadata = track(createUndiciWebhookTransport({ allowLocal: false, resolver: scriptedDns('::ffff:169.254.169.254') }));
-    expect((await metadata.post(post('https://meta.example/x'))).outcome).toMatchObject({ kind: 'refused', reason: expect.stringMatching(/metadata/) });
+    expect((await metadata.post(post('https://meta.example/x'))).outcome).toMatchObject({
+      kind: 'refused',
+      reason: expect.stringMatching(/metadata/),
+    });
     expect(await metadata.vet('https://meta.example/x')).toMatch(/metadata/);
-    const mixed: HostResolver = async () => [{ address: '93.184.216.34', family: 4 }, { address: '192.168.1.10', family: 4 }];
+    const mixed: HostResolver = async () => [
+      { address: '93.184.216.34', family: 4 },
+      { address: '192.168.1.10', family: 4 },
+    ];
     const both = track(createUndiciWebhookTransport({ allowLocal: false, resolver: mixed }));
-    expect((await both.post(post('https://mixed.example/x'))).outcome).toMatchObject({ kind: 'refused', reason: expect.stringMatching(/192\.168\.1\.10/) });
+    expect((await both.post(post('https://mixed.example/x'))).outcome).toMatchObject({
+      kind: 'refused',
+      reason: expect.stringMatching(/192\.168\.1\.10/),
+    });
   });
 
   it('an allowed resolved address is connected to (here loopback in development, over TLS to a plain server)', async () => {

@@ -13,7 +13,11 @@ import { createSsrfGuard, TargetRefusedError, type HostResolver } from './ssrf-g
  */
 const READ_LIMIT_BYTES = 1024;
 
-export function createUndiciWebhookTransport(options: { allowLocal: boolean; timeoutMs?: number; resolver?: HostResolver }): WebhookTransport {
+export function createUndiciWebhookTransport(options: {
+  allowLocal: boolean;
+  timeoutMs?: number;
+  resolver?: HostResolver;
+}): WebhookTransport {
   const timeoutMs = options.timeoutMs ?? DELIVERY_TIMEOUT_MS;
   const guard = createSsrfGuard({ allowLocal: options.allowLocal, ...(options.resolver ? { resolver: options.resolver } : {}) });
   const agent = new Agent({ connect: { lookup: guard.lookup, timeout: timeoutMs }, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
@@ -21,7 +25,13 @@ export function createUndiciWebhookTransport(options: { allowLocal: boolean; tim
   async function send(post: WebhookPost, signal: AbortSignal): Promise<AttemptOutcome> {
     const checked = guard.checkUrl(post.url);
     if (!checked.ok) return { kind: 'refused', reason: checked.reason };
-    const response = await request(checked.url, { method: 'POST', headers: { ...post.headers }, body: post.body, dispatcher: agent, signal });
+    const response = await request(checked.url, {
+      method: 'POST',
+      headers: { ...post.headers },
+      body: post.body,
+      dispatcher: agent,
+      signal,
+    });
     return { kind: 'response', responseCode: response.statusCode, bodyPreview: preview(await readSome(response.body)) };
   }
 
@@ -57,7 +67,10 @@ async function readSome(body: AsyncIterable<Buffer> & { destroy(): unknown }): P
       break;
     }
   }
-  return Buffer.concat(chunks).subarray(0, READ_LIMIT_BYTES).toString('utf8').replace(/\uFFFD+$/, '');
+  return Buffer.concat(chunks)
+    .subarray(0, READ_LIMIT_BYTES)
+    .toString('utf8')
+    .replace(/\uFFFD+$/, '');
 }
 
 function failureOutcome(error: unknown, aborted: boolean, timeoutMs: number): AttemptOutcome {

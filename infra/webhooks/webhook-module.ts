@@ -7,7 +7,11 @@ import type { WebhookSubscriptionFinder } from '../../domain/ports/webhook-subsc
 import type { Processor } from '../../processors/processor.js';
 import { webhookDeliveryProcessor } from '../../processors/webhook-delivery.processor.js';
 import { webhookFanOutProcessor } from '../../processors/webhook-fanout.processor.js';
-import { webhookAttemptsProjection, webhookDeliveriesProjection, webhookDeliveryRepository } from '../../projections/webhook-deliveries.projection.js';
+import {
+  webhookAttemptsProjection,
+  webhookDeliveriesProjection,
+  webhookDeliveryRepository,
+} from '../../projections/webhook-deliveries.projection.js';
 import { webhookSubscriptionRepository, webhookSubscriptionsProjection } from '../../projections/webhook-subscriptions.projection.js';
 import type { WebhookAppServices } from '../../read-api/services.js';
 import type { HostResolver } from './ssrf-guard.js';

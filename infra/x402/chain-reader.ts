@@ -41,7 +41,11 @@ export function publicClientFor(network: X402Network, rpcUrl: string, timeoutMs:
  * amount. Answers like a facilitator's /verify (reasons of the reference TS facilitator); an unreachable
  * RPC rejects with `backend_unavailable` (nothing was broadcast).
  */
-export async function checkOnChain(client: PublicClient, network: X402Network, payment: PaymentPayload): Promise<FacilitatorVerifyResponse> {
+export async function checkOnChain(
+  client: PublicClient,
+  network: X402Network,
+  payment: PaymentPayload,
+): Promise<FacilitatorVerifyResponse> {
   const { from, nonce, value } = payment.payload.authorization;
   const payer = from as Address;
   let used: boolean;
@@ -52,17 +56,39 @@ export async function checkOnChain(client: PublicClient, network: X402Network, p
       client.readContract({ address: network.asset, abi: eip3009Abi, functionName: 'balanceOf', args: [payer] }),
     ]);
   } catch (error) {
-    const notEip3009 = error instanceof BaseError && error.walk((e) => e instanceof ContractFunctionRevertedError || e instanceof ContractFunctionZeroDataError);
-    if (notEip3009) return { isValid: false, invalidReason: 'invalid_exact_evm_eip3009_not_supported', invalidMessage: `${network.asset} is not an EIP-3009 token on this chain`, payer };
+    const notEip3009 =
+      error instanceof BaseError &&
+      error.walk((e) => e instanceof ContractFunctionRevertedError || e instanceof ContractFunctionZeroDataError);
+    if (notEip3009)
+      return {
+        isValid: false,
+        invalidReason: 'invalid_exact_evm_eip3009_not_supported',
+        invalidMessage: `${network.asset} is not an EIP-3009 token on this chain`,
+        payer,
+      };
     throw fail('backend_unavailable', `the chain RPC did not answer: ${firstLine(error)}`, { broadcast: false });
   }
-  if (used) return { isValid: false, invalidReason: 'invalid_exact_evm_nonce_already_used', invalidMessage: 'the authorization nonce is already used on chain', payer };
+  if (used)
+    return {
+      isValid: false,
+      invalidReason: 'invalid_exact_evm_nonce_already_used',
+      invalidMessage: 'the authorization nonce is already used on chain',
+      payer,
+    };
   if (balance < BigInt(value)) {
-    return { isValid: false, invalidReason: 'invalid_exact_evm_insufficient_balance', invalidMessage: `the payer holds ${balance} base units, less than ${value}`, payer };
+    return {
+      isValid: false,
+      invalidReason: 'invalid_exact_evm_insufficient_balance',
+      invalidMessage: `the payer holds ${balance} base units, less than ${value}`,
+      payer,
+    };
   }
   return { isValid: true, payer };
 }
 
 export function firstLine(error: unknown): string {
-  return present((error instanceof BaseError ? error.shortMessage : error instanceof Error ? error.message : String(error)).split('\n')[0], '(error instanceof BaseError ? error.shortMessage : error instanceof Error ? error.message : String(error)).split(\'\\n\')[0]');
+  return present(
+    (error instanceof BaseError ? error.shortMessage : error instanceof Error ? error.message : String(error)).split('\n')[0],
+    "(error instanceof BaseError ? error.shortMessage : error instanceof Error ? error.message : String(error)).split('\\n')[0]",
+  );
 }

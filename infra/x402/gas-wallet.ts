@@ -42,7 +42,13 @@ export interface GasWallet {
  * The hash is computed before broadcasting, so a send whose fate is unknown (a timeout) is still reported
  * with the transaction to reconcile.
  */
-export function createGasWallet(options: { client: PublicClient; privateKey: Hex; chainId: number; receiptPollMs: number; receiptTimeoutMs: number }): GasWallet {
+export function createGasWallet(options: {
+  client: PublicClient;
+  privateKey: Hex;
+  chainId: number;
+  receiptPollMs: number;
+  receiptTimeoutMs: number;
+}): GasWallet {
   const { client } = options;
   const account = privateKeyToAccount(options.privateKey);
   let nextNonce: number | null = null;
@@ -52,9 +58,14 @@ export function createGasWallet(options: { client: PublicClient; privateKey: Hex
     fail('backend_unavailable', `the chain RPC failed: ${firstLine(error)}`, details);
 
   async function prepare(call: ContractCall) {
-    const data = encodeFunctionData({ abi: call.abi, functionName: call.functionName, args: call.args } as Parameters<typeof encodeFunctionData>[0]);
+    const data = encodeFunctionData({ abi: call.abi, functionName: call.functionName, args: call.args } as Parameters<
+      typeof encodeFunctionData
+    >[0]);
     try {
-      const [gas, fees] = await Promise.all([client.estimateGas({ account: account.address, to: call.address, data }), client.estimateFeesPerGas()]);
+      const [gas, fees] = await Promise.all([
+        client.estimateGas({ account: account.address, to: call.address, data }),
+        client.estimateFeesPerGas(),
+      ]);
       return { to: call.address, data, gas, ...fees };
     } catch (error) {
       if (isRevert(error)) throw new CallRefused(firstLine(error));
@@ -106,7 +117,12 @@ export function createGasWallet(options: { client: PublicClient; privateKey: Hex
     },
     async waitForReceipt(hash) {
       try {
-        const receipt = await client.waitForTransactionReceipt({ hash, pollingInterval: options.receiptPollMs, timeout: options.receiptTimeoutMs, retryCount: 0 });
+        const receipt = await client.waitForTransactionReceipt({
+          hash,
+          pollingInterval: options.receiptPollMs,
+          timeout: options.receiptTimeoutMs,
+          retryCount: 0,
+        });
         return receipt.status;
       } catch (error) {
         throw unreachable(error, { broadcast: true, transaction: hash });

@@ -14,7 +14,11 @@ import { createHttpFacilitator } from './http-facilitator.js';
 /** Recorded answers of a hosted facilitator, in the formats of the x402 spec (fixtures of our own). */
 const fixture = (name: string) => readFileSync(new URL(`../../test/fixtures/x402-facilitator/${name}.json`, import.meta.url), 'utf8');
 
-const terms: X402Terms = { network: X402_NETWORKS['base-sepolia'], payTo: madeUpEvmAddress('hosted-payee') as `0x${string}`, maxTimeoutSeconds: 300 };
+const terms: X402Terms = {
+  network: X402_NETWORKS['base-sepolia'],
+  payTo: madeUpEvmAddress('hosted-payee') as `0x${string}`,
+  maxTimeoutSeconds: 300,
+};
 const requirements = requirementFor(terms, 100_000);
 
 type Answer = { status: number; body: string } | 'hang';
@@ -28,7 +32,11 @@ beforeAll(async () => {
     let text = '';
     request.on('data', (chunk: Buffer) => (text += chunk.toString()));
     request.on('end', () => {
-      received.push({ path: request.url!, ...(request.headers.authorization ? { authorization: request.headers.authorization } : {}), body: text ? JSON.parse(text) : null });
+      received.push({
+        path: request.url!,
+        ...(request.headers.authorization ? { authorization: request.headers.authorization } : {}),
+        body: text ? JSON.parse(text) : null,
+      });
       const answer = answers[`${request.method} ${request.url}`];
       if (answer === 'hang' || !answer) return;
       response.writeHead(answer.status, { 'content-type': 'application/json' }).end(answer.body);
@@ -46,7 +54,10 @@ const facilitator = () => createHttpFacilitator({ url, timeoutMs: 300, authoriza
 const payment = () => signPayment(privateKeyToAccount(generatePrivateKey()), terms);
 
 async function rejection(promise: Promise<unknown>) {
-  const error = await promise.then(() => null, (e: unknown) => e);
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
   if (!isServiceError(error)) throw new Error(`expected a ServiceError, got ${String(error)}`);
   return { code: error.code, details: error.details };
 }
@@ -66,7 +77,10 @@ describe('HTTP facilitator adapter against recorded answers', () => {
   it('an invalid verdict is an answer, with 200 or with a non-2xx status (as the reference client reads it)', async () => {
     for (const status of [200, 400]) {
       answers = { 'POST /facilitator/verify': { status, body: fixture('verify-insufficient-funds') } };
-      expect(await facilitator().verify(await payment(), requirements)).toMatchObject({ isValid: false, invalidReason: 'invalid_exact_evm_insufficient_balance' });
+      expect(await facilitator().verify(await payment(), requirements)).toMatchObject({
+        isValid: false,
+        invalidReason: 'invalid_exact_evm_insufficient_balance',
+      });
     }
   });
 
@@ -74,7 +88,10 @@ describe('HTTP facilitator adapter against recorded answers', () => {
     answers = { 'POST /facilitator/settle': { status: 200, body: fixture('settle-success') } };
     expect(await facilitator().settle(await payment(), requirements)).toEqual(JSON.parse(fixture('settle-success')));
     answers = { 'POST /facilitator/settle': { status: 200, body: fixture('settle-failure') } };
-    expect(await facilitator().settle(await payment(), requirements)).toMatchObject({ success: false, errorReason: 'invalid_exact_evm_transaction_failed' });
+    expect(await facilitator().settle(await payment(), requirements)).toMatchObject({
+      success: false,
+      errorReason: 'invalid_exact_evm_transaction_failed',
+    });
   });
 
   it('GET /supported lists the kinds and signers', async () => {
@@ -84,14 +101,26 @@ describe('HTTP facilitator adapter against recorded answers', () => {
 
   it('an unreadable answer or a timeout on /settle leaves the outcome unknown; on /verify nothing was broadcast', async () => {
     answers = { 'POST /facilitator/settle': { status: 502, body: '<html>bad gateway</html>' }, 'POST /facilitator/verify': 'hang' };
-    expect(await rejection(facilitator().settle(await payment(), requirements))).toEqual({ code: 'backend_unavailable', details: { broadcast: true } });
-    expect(await rejection(facilitator().verify(await payment(), requirements))).toEqual({ code: 'backend_unavailable', details: { broadcast: false } });
+    expect(await rejection(facilitator().settle(await payment(), requirements))).toEqual({
+      code: 'backend_unavailable',
+      details: { broadcast: true },
+    });
+    expect(await rejection(facilitator().verify(await payment(), requirements))).toEqual({
+      code: 'backend_unavailable',
+      details: { broadcast: false },
+    });
     answers = { 'POST /facilitator/settle': 'hang' };
-    expect(await rejection(facilitator().settle(await payment(), requirements))).toEqual({ code: 'backend_unavailable', details: { broadcast: true } });
+    expect(await rejection(facilitator().settle(await payment(), requirements))).toEqual({
+      code: 'backend_unavailable',
+      details: { broadcast: true },
+    });
   });
 
   it('a refused connection means nothing was broadcast', async () => {
     const closed = createHttpFacilitator({ url: `http://127.0.0.1:${await freePort()}`, timeoutMs: 1000 });
-    expect(await rejection(closed.settle(await payment(), requirements))).toEqual({ code: 'backend_unavailable', details: { broadcast: false } });
+    expect(await rejection(closed.settle(await payment(), requirements))).toEqual({
+      code: 'backend_unavailable',
+      details: { broadcast: false },
+    });
   });
 });

@@ -1,5 +1,10 @@
 import { z } from 'zod';
-import type { Facilitator, FacilitatorSettleResponse, FacilitatorSupported, FacilitatorVerifyResponse } from '../../domain/ports/facilitator.port.js';
+import type {
+  Facilitator,
+  FacilitatorSettleResponse,
+  FacilitatorSupported,
+  FacilitatorVerifyResponse,
+} from '../../domain/ports/facilitator.port.js';
 import { fail } from '../../domain/shared/errors.js';
 import { X402_VERSION, type PaymentPayload, type PaymentRequirements } from '../../domain/x402/x402-wire.js';
 
@@ -18,7 +23,9 @@ const settleSchema = z.object({
   network: z.string(),
 });
 const supportedSchema = z.object({
-  kinds: z.array(z.object({ x402Version: z.number(), scheme: z.string(), network: z.string(), extra: z.record(z.string(), z.unknown()).optional() })),
+  kinds: z.array(
+    z.object({ x402Version: z.number(), scheme: z.string(), network: z.string(), extra: z.record(z.string(), z.unknown()).optional() }),
+  ),
   extensions: z.array(z.string()).optional(),
   signers: z.record(z.string(), z.array(z.string())).optional(),
 });
@@ -30,7 +37,12 @@ const supportedSchema = z.object({
  * `backend_unavailable`; for /settle, a refused connection means nothing was broadcast, while a timeout or
  * an unreadable answer leaves the settlement's outcome unknown.
  */
-export function createHttpFacilitator(options: { url: string; timeoutMs: number; authorization?: string; fetch?: typeof fetch }): Facilitator {
+export function createHttpFacilitator(options: {
+  url: string;
+  timeoutMs: number;
+  authorization?: string;
+  fetch?: typeof fetch;
+}): Facilitator {
   const base = options.url.replace(/\/+$/, '');
   const send = options.fetch ?? fetch;
   const headers = { 'content-type': 'application/json', ...(options.authorization ? { authorization: options.authorization } : {}) };
@@ -41,16 +53,25 @@ export function createHttpFacilitator(options: { url: string; timeoutMs: number;
       response = await send(`${base}${path}`, { ...init, headers, signal: AbortSignal.timeout(options.timeoutMs) });
     } catch (error) {
       const refused = connectionRefused(error);
-      throw fail('backend_unavailable', `the facilitator at ${base} did not answer ${path}: ${describe(error)}`, { broadcast: uncertain && !refused });
+      throw fail('backend_unavailable', `the facilitator at ${base} did not answer ${path}: ${describe(error)}`, {
+        broadcast: uncertain && !refused,
+      });
     }
     const text = await response.text().catch(() => '');
     const parsed = schema.safeParse(parseJson(text));
     if (parsed.success) return parsed.data;
-    throw fail('backend_unavailable', `the facilitator at ${base} answered ${path} with ${response.status} and no valid body`, { broadcast: uncertain });
+    throw fail('backend_unavailable', `the facilitator at ${base} answered ${path} with ${response.status} and no valid body`, {
+      broadcast: uncertain,
+    });
   }
 
   const post = <T>(path: string, payment: PaymentPayload, requirements: PaymentRequirements, schema: z.ZodType<T>, uncertain: boolean) =>
-    call(path, { method: 'POST', body: JSON.stringify({ x402Version: X402_VERSION, paymentPayload: payment, paymentRequirements: requirements }) }, schema, uncertain);
+    call(
+      path,
+      { method: 'POST', body: JSON.stringify({ x402Version: X402_VERSION, paymentPayload: payment, paymentRequirements: requirements }) },
+      schema,
+      uncertain,
+    );
 
   return {
     verify: (payment, requirements): Promise<FacilitatorVerifyResponse> => post('/verify', payment, requirements, verifySchema, false),

@@ -22,12 +22,22 @@ const funded = Array.from({ length: 10 }, () => privateKeyToAccount(generatePriv
 let anvil: Anvil;
 beforeAll(async () => {
   anvil = await startAnvil({ chainId: network.chainId });
-  await installTestUsdc(anvil.rpcUrl, network.asset, funded.map((p) => ({ to: p.address, amount: 1_000_000n })));
+  await installTestUsdc(
+    anvil.rpcUrl,
+    network.asset,
+    funded.map((p) => ({ to: p.address, amount: 1_000_000n })),
+  );
 });
 afterAll(() => anvil?.stop());
 
 function facilitatorOn(rpcUrl: string, client: PublicClient = publicClientFor(network, rpcUrl, 2000)) {
-  const wallet = createGasWallet({ client, privateKey: toHex(devAccount(2).getHdKey().privateKey!), chainId: network.chainId, receiptPollMs: 5, receiptTimeoutMs: 5000 });
+  const wallet = createGasWallet({
+    client,
+    privateKey: toHex(devAccount(2).getHdKey().privateKey!),
+    chainId: network.chainId,
+    receiptPollMs: 5,
+    receiptTimeoutMs: 5000,
+  });
   return createLocalFacilitator({ network, client, wallet, clock: systemClock });
 }
 
@@ -37,23 +47,45 @@ describe('local facilitator on anvil', () => {
     const payment = await signPayment(funded[0]!, terms);
     expect(await facilitator.verify(payment, requirements)).toEqual({ isValid: true, payer: funded[0]!.address });
     const settled = await facilitator.settle(payment, requirements);
-    expect(settled).toEqual({ success: true, transaction: expect.stringMatching(/^0x[0-9a-f]{64}$/), network: 'eip155:84532', payer: funded[0]!.address });
+    expect(settled).toEqual({
+      success: true,
+      transaction: expect.stringMatching(/^0x[0-9a-f]{64}$/),
+      network: 'eip155:84532',
+      payer: funded[0]!.address,
+    });
     expect(await usdcBalance(anvil.rpcUrl, network.asset, terms.payTo)).toBe(100_000n);
-    expect(await facilitator.verify(payment, requirements)).toMatchObject({ isValid: false, invalidReason: 'invalid_exact_evm_nonce_already_used' });
-    expect(await facilitator.settle(payment, requirements)).toMatchObject({ success: false, transaction: '', errorReason: 'invalid_exact_evm_nonce_already_used' });
+    expect(await facilitator.verify(payment, requirements)).toMatchObject({
+      isValid: false,
+      invalidReason: 'invalid_exact_evm_nonce_already_used',
+    });
+    expect(await facilitator.settle(payment, requirements)).toMatchObject({
+      success: false,
+      transaction: '',
+      errorReason: 'invalid_exact_evm_nonce_already_used',
+    });
   });
 
   it('refuses an unfunded payer at verify, and a settlement the token would revert before broadcasting it', async () => {
     const facilitator = facilitatorOn(anvil.rpcUrl);
     const broke = await signPayment(privateKeyToAccount(generatePrivateKey()), terms);
-    expect(await facilitator.verify(broke, requirements)).toMatchObject({ isValid: false, invalidReason: 'invalid_exact_evm_insufficient_balance' });
-    expect(await facilitator.settle(broke, requirements)).toMatchObject({ success: false, transaction: '', errorReason: 'invalid_exact_evm_insufficient_balance' });
+    expect(await facilitator.verify(broke, requirements)).toMatchObject({
+      isValid: false,
+      invalidReason: 'invalid_exact_evm_insufficient_balance',
+    });
+    expect(await facilitator.settle(broke, requirements)).toMatchObject({
+      success: false,
+      transaction: '',
+      errorReason: 'invalid_exact_evm_insufficient_balance',
+    });
   });
 
   it('refuses requirements of another network, and a proof under another domain', async () => {
     const facilitator = facilitatorOn(anvil.rpcUrl);
     const payment = await signPayment(funded[1]!, terms);
-    expect(await facilitator.verify(payment, { ...requirements, network: 'eip155:8453' })).toMatchObject({ isValid: false, invalidReason: 'invalid_exact_evm_network_mismatch' });
+    expect(await facilitator.verify(payment, { ...requirements, network: 'eip155:8453' })).toMatchObject({
+      isValid: false,
+      invalidReason: 'invalid_exact_evm_network_mismatch',
+    });
     const foreign = await signPayment(funded[1]!, terms, { domainName: 'USD Coin' });
     expect(await facilitator.verify(foreign, requirements)).toMatchObject({ isValid: false, invalidReason: 'payment_invalid' });
   });
@@ -91,9 +123,15 @@ describe('local facilitator on anvil', () => {
     };
     const facilitator = facilitatorOn(anvil.rpcUrl, client);
     const payers = Array.from({ length: 4 }, () => privateKeyToAccount(generatePrivateKey()));
-    await installTestUsdc(anvil.rpcUrl, network.asset, payers.map((p) => ({ to: p.address, amount: 100_000n })));
+    await installTestUsdc(
+      anvil.rpcUrl,
+      network.asset,
+      payers.map((p) => ({ to: p.address, amount: 100_000n })),
+    );
     const payments = await Promise.all(payers.map((payer) => signPayment(payer, terms)));
-    const settled = await Promise.all(payments.map((p) => facilitator.settle(p, requirements).catch((e: unknown) => (isServiceError(e) ? e.code : e))));
+    const settled = await Promise.all(
+      payments.map((p) => facilitator.settle(p, requirements).catch((e: unknown) => (isServiceError(e) ? e.code : e))),
+    );
     expect(settled).toEqual(payments.map(() => expect.objectContaining({ success: true })));
   });
 
@@ -101,9 +139,14 @@ describe('local facilitator on anvil', () => {
     const facilitator = facilitatorOn(`http://127.0.0.1:${await freePort()}`);
     const payment = await signPayment(funded[1]!, terms);
     for (const attempt of [() => facilitator.verify(payment, requirements), () => facilitator.settle(payment, requirements)]) {
-      const error = await attempt().then(() => null, (e: unknown) => e);
-      expect(isServiceError(error) && { code: error.code, broadcast: error.details?.broadcast }).toEqual({ code: 'backend_unavailable', broadcast: false });
+      const error = await attempt().then(
+        () => null,
+        (e: unknown) => e,
+      );
+      expect(isServiceError(error) && { code: error.code, broadcast: error.details?.broadcast }).toEqual({
+        code: 'backend_unavailable',
+        broadcast: false,
+      });
     }
   });
 });
-

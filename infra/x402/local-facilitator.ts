@@ -14,7 +14,12 @@ import { createPendingSettlements } from './pending-settlements.js';
  * network's own domain) plus the chain's state; settle = `transferWithAuthorization` on the token, sent
  * and paid for by our gas wallet, then the receipt. Reasons are those of the reference TS facilitator.
  */
-export function createLocalFacilitator(options: { network: X402Network; client: PublicClient; wallet: GasWallet; clock: Clock }): Facilitator {
+export function createLocalFacilitator(options: {
+  network: X402Network;
+  client: PublicClient;
+  wallet: GasWallet;
+  clock: Clock;
+}): Facilitator {
   const { network, client, wallet } = options;
   // settlements in flight per payer, so that proofs the payer cannot all cover are refused before broadcast
   const inFlight = createPendingSettlements({ client, asset: network.asset, clock: options.clock });
@@ -23,7 +28,12 @@ export function createLocalFacilitator(options: { network: X402Network; client: 
     async verify(payment, requirements) {
       const payer = payment.payload.authorization.from;
       if (requirements.network !== network.caip2) {
-        return { isValid: false, invalidReason: 'invalid_exact_evm_network_mismatch', invalidMessage: `this facilitator settles on ${network.caip2}`, payer };
+        return {
+          isValid: false,
+          invalidReason: 'invalid_exact_evm_network_mismatch',
+          invalidMessage: `this facilitator settles on ${network.caip2}`,
+          payer,
+        };
       }
       try {
         await verifyPaymentLocally(payment, {
@@ -40,11 +50,18 @@ export function createLocalFacilitator(options: { network: X402Network; client: 
 
     async settle(payment, requirements) {
       const payer = payment.payload.authorization.from;
-      const answer = (fields: Omit<FacilitatorSettleResponse, 'network' | 'payer'>): FacilitatorSettleResponse => ({ ...fields, network: requirements.network, payer });
+      const answer = (fields: Omit<FacilitatorSettleResponse, 'network' | 'payer'>): FacilitatorSettleResponse => ({
+        ...fields,
+        network: requirements.network,
+        payer,
+      });
       const admission = inFlight.admissionFor(payment);
       let hash: Hex;
       try {
-        hash = await wallet.submit({ address: network.asset, abi: eip3009Abi, functionName: 'transferWithAuthorization', args: settlementArgs(payment) }, admission);
+        hash = await wallet.submit(
+          { address: network.asset, abi: eip3009Abi, functionName: 'transferWithAuthorization', args: settlementArgs(payment) },
+          admission,
+        );
       } catch (error) {
         if (!(error instanceof CallRefused)) throw error;
         return answer({ success: false, transaction: '', errorReason: revertReason(error.message), errorMessage: error.message });
@@ -57,7 +74,11 @@ export function createLocalFacilitator(options: { network: X402Network; client: 
     },
 
     async supported() {
-      return { kinds: [{ x402Version: 2, scheme: 'exact', network: network.caip2 }], extensions: [], signers: { 'eip155:*': [wallet.address] } };
+      return {
+        kinds: [{ x402Version: 2, scheme: 'exact', network: network.caip2 }],
+        extensions: [],
+        signers: { 'eip155:*': [wallet.address] },
+      };
     },
   };
 }

@@ -37,10 +37,14 @@ function scriptedChain() {
   return { chain, ledger };
 }
 
-const proof = (validForSeconds = 300) => signPayment(payer, terms, { nowSeconds: NOW / 1000, validBefore: BigInt(NOW / 1000 + validForSeconds) });
+const proof = (validForSeconds = 300) =>
+  signPayment(payer, terms, { nowSeconds: NOW / 1000, validBefore: BigInt(NOW / 1000 + validForSeconds) });
 
 async function refusal(admit: Promise<void>) {
-  const error = await admit.then(() => null, (e: unknown) => e);
+  const error = await admit.then(
+    () => null,
+    (e: unknown) => e,
+  );
   return error instanceof CallRefused ? 'refused' : isServiceError(error) ? `${error.code}:${String(error.details?.broadcast)}` : error;
 }
 

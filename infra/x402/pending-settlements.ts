@@ -62,7 +62,13 @@ export function createPendingSettlements(options: { client: PublicClient; asset:
           try {
             const block = await client.getBlockNumber({ cacheTime: 0 });
             const [held, mined] = await Promise.all([
-              client.readContract({ address: options.asset, abi: eip3009Abi, functionName: 'balanceOf', args: [from as Address], blockNumber: block }),
+              client.readContract({
+                address: options.asset,
+                abi: eip3009Abi,
+                functionName: 'balanceOf',
+                args: [from as Address],
+                blockNumber: block,
+              }),
               Promise.all(inFlight.map((e) => (e.hash ? minedBy(e.hash, block) : Promise.resolve(false)))),
             ]);
             balance = held;
@@ -74,7 +80,9 @@ export function createPendingSettlements(options: { client: PublicClient; asset:
             throw fail('backend_unavailable', `the chain RPC did not answer: ${firstLine(error)}`, { broadcast: false });
           }
           if (balance < promised + BigInt(value)) {
-            throw new CallRefused(`transfer amount exceeds balance: the payer holds ${balance} base units, ${promised} of them promised to settlements in flight`);
+            throw new CallRefused(
+              `transfer amount exceeds balance: the payer holds ${balance} base units, ${promised} of them promised to settlements in flight`,
+            );
           }
           entry = { amount: BigInt(value), validBefore: BigInt(validBefore), hash: null };
           const entries = byPayer.get(payer) ?? new Set<InFlight>();

@@ -33,8 +33,17 @@ afterEach(async () => {
 async function setup(transfers: TransferIndex) {
   const dir = await mkdtemp(join(tmpdir(), 'check-processors-'));
   const store = await openFileEventStore(dir, { fsync: false });
-  cleanup.push(() => rm(dir, { recursive: true, force: true }), () => store.close());
-  const commands: CommandDeps = { executor: createCommandExecutor({ store, clock: systemClock, ids: uuidIds }), clock: systemClock, ids: uuidIds, random: cryptoRandom, bootId: 'test' };
+  cleanup.push(
+    () => rm(dir, { recursive: true, force: true }),
+    () => store.close(),
+  );
+  const commands: CommandDeps = {
+    executor: createCommandExecutor({ store, clock: systemClock, ids: uuidIds }),
+    clock: systemClock,
+    ids: uuidIds,
+    random: cryptoRandom,
+    bootId: 'test',
+  };
   const intel = fixtureIntel([{ address: 'r', kind: 'risk', category: 'stolen_funds' }]);
   const processors = createAddressCheckProcessors({ intel, transfers, now: () => performance.now() });
   return { store, commands, processors };
@@ -48,7 +57,15 @@ async function history(store: EventStore): Promise<RecordedEvent[]> {
 
 function asBusEvent(event: RecordedEvent, attempt = 1): BusEvent {
   const message = { ...toBusMessage(event), topic: 'events.check', partition: 0, offset: event.position.commit, attempt };
-  return { id: event.id, type: event.type, streamId: event.streamId, revision: event.revision, data: event.data, metadata: { ...event.metadata }, message };
+  return {
+    id: event.id,
+    type: event.type,
+    streamId: event.streamId,
+    revision: event.revision,
+    data: event.data,
+    metadata: { ...event.metadata },
+    message,
+  };
 }
 
 /** Hands every processor each new event (in log order) until the log stops growing, like the bus would. */
@@ -115,7 +132,9 @@ describe('the full-check processors', () => {
     expect(types).not.toContain('CheckCompleted');
     expect(types.filter((t) => t === 'CheckFailed')).toHaveLength(1);
     expect(types.filter((t) => t === 'TierAttemptFailed').length).toBeGreaterThanOrEqual(3);
-    const delivered = await deliverAddressCheckResult(commands, { checkId: 'c3', userId: 'user-1', keyId: 'key-1' }).catch((error: unknown) => error);
+    const delivered = await deliverAddressCheckResult(commands, { checkId: 'c3', userId: 'user-1', keyId: 'key-1' }).catch(
+      (error: unknown) => error,
+    );
     expect(hasCode(delivered, 'check_failed')).toBe(true);
     expect((delivered as { details: unknown }).details).toMatchObject({ check_id: 'c3', status: 'failed' });
   });

@@ -41,22 +41,36 @@ async function runTiers(context: CommandDeps, deps: TierDeps, checkId: string, t
     } catch (error) {
       const attempt = (state.attempts[tier] ?? 0) + 1;
       const at = context.clock.now().toISOString();
-      await recordCheckStep(context, checkId, { type: 'RecordTierFailure', tier, error: errorText(error), at }, `check-tier-failure:${checkId}:${tier}:${attempt}`);
+      await recordCheckStep(
+        context,
+        checkId,
+        { type: 'RecordTierFailure', tier, error: errorText(error), at },
+        `check-tier-failure:${checkId}:${tier}:${attempt}`,
+      );
       continue;
     }
-    await recordCheckStep(context, checkId, { type: 'RecordTier', outcome, at: context.clock.now().toISOString() }, `check-tier:${checkId}:${tier}`);
+    await recordCheckStep(
+      context,
+      checkId,
+      { type: 'RecordTier', outcome, at: context.clock.now().toISOString() },
+      `check-tier:${checkId}:${tier}`,
+    );
   }
 }
 
 function tierProcessor(name: string, tiers: readonly Tier[], deps: TierDeps): Processor<CommandDeps> {
   const isMine = (tier: number): boolean => tiers.some((mineTier) => mineTier === tier);
   const mine = (event: BusEvent): boolean =>
-    event.type === 'AddressCheckRequested' || (event.type === 'TierAttemptFailed' && isMine(eventRegistry.dataOf('TierAttemptFailed', event).tier));
+    event.type === 'AddressCheckRequested' ||
+    (event.type === 'TierAttemptFailed' && isMine(eventRegistry.dataOf('TierAttemptFailed', event).tier));
   return {
     name,
     topics: [TOPIC],
     async handle(batch, context) {
-      const checks = firstPerKey(batch.filter((e) => isAddressCheck(e) && mine(e)), checkIdOf);
+      const checks = firstPerKey(
+        batch.filter((e) => isAddressCheck(e) && mine(e)),
+        checkIdOf,
+      );
       await Promise.all([...checks].map(([checkId, event]) => asConsequenceOf(event, () => runTiers(context, deps, checkId, tiers))));
     },
   };
@@ -66,7 +80,10 @@ const verdictProcessor: Processor<CommandDeps> = {
   name: 'check-verdict',
   topics: [TOPIC],
   async handle(batch, context) {
-    const checks = firstPerKey(batch.filter((e) => isAddressCheck(e) && e.type === 'TierCompleted'), checkIdOf);
+    const checks = firstPerKey(
+      batch.filter((e) => isAddressCheck(e) && e.type === 'TierCompleted'),
+      checkIdOf,
+    );
     await Promise.all(
       [...checks].map(([checkId, event]) =>
         asConsequenceOf(event, async () => {

@@ -27,7 +27,9 @@ export function createInspectProcessor(deps: { providers: readonly RiskProvider[
         resolve({ ok: false, error: 'timeout' });
       }, deps.providerTimeoutMs);
     });
-    const answered = provider.inspect(address, network, abort.signal).catch((): ProviderOutcome => ({ ok: false, error: 'provider_error' }));
+    const answered = provider
+      .inspect(address, network, abort.signal)
+      .catch((): ProviderOutcome => ({ ok: false, error: 'provider_error' }));
     try {
       return await Promise.race([answered, timedOut]);
     } finally {
@@ -48,7 +50,13 @@ export function createInspectProcessor(deps: { providers: readonly RiskProvider[
         await context.executor.execute(
           stream,
           inspectDecider,
-          { type: 'RecordProviderOutcome', provider: name, outcome, elapsedMs: Math.max(0, finished.getTime() - started), at: finished.toISOString() },
+          {
+            type: 'RecordProviderOutcome',
+            provider: name,
+            outcome,
+            elapsedMs: Math.max(0, finished.getTime() - started),
+            at: finished.toISOString(),
+          },
           { commandId: `inspect-outcome:${checkId}:${name}` },
         );
       }),
@@ -59,7 +67,10 @@ export function createInspectProcessor(deps: { providers: readonly RiskProvider[
     name: 'inspect',
     topics: [topicOfFamily('inspect')],
     async handle(batch, context) {
-      const checks = firstPerKey(batch.filter((e) => e.type === 'InspectRequested'), (e) => inspectStreams.idOf(e.streamId));
+      const checks = firstPerKey(
+        batch.filter((e) => e.type === 'InspectRequested'),
+        (e) => inspectStreams.idOf(e.streamId),
+      );
       await Promise.all([...checks].map(([checkId, event]) => asConsequenceOf(event, () => runInspect(context, checkId))));
     },
   };

@@ -50,7 +50,12 @@ export function accountRoutes(services: AppServices): FastifyPluginAsync {
       const now = services.commands.clock.now();
       const [balance, found, days, keys] = await Promise.all([
         readBalance(services.commands, user.userId),
-        services.usage.page(user.userId, { page, pageSize: PAGE_SIZE, ...(since ? { since: `${since}T00:00:00.000Z` } : {}), ...(to ? { until: dayAfter(to) } : {}) }),
+        services.usage.page(user.userId, {
+          page,
+          pageSize: PAGE_SIZE,
+          ...(since ? { since: `${since}T00:00:00.000Z` } : {}),
+          ...(to ? { until: dayAfter(to) } : {}),
+        }),
         services.dashboard.usageDays.since(user.userId, firstChartDay(now, CHART_DAYS)),
         services.apiKeys.listForUser(user.userId),
       ]);

@@ -36,8 +36,10 @@ export function dashboardRoutes(services: AppServices): FastifyPluginAsync {
       maxQueued: services.dashboard.settings.loginMaxQueuedChecks,
     });
     // Only the login and logout forms post form-encoded bodies; the parser exists in this scope alone.
-    app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: FORM_BODY_LIMIT }, (_request, body, done) =>
-      done(null, Object.fromEntries(new URLSearchParams(body as string))),
+    app.addContentTypeParser(
+      'application/x-www-form-urlencoded',
+      { parseAs: 'string', bodyLimit: FORM_BODY_LIMIT },
+      (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(body as string))),
     );
     app.decorateRequest('dashboardUser', null);
     app.addHook('onRequest', async (request) => {
@@ -90,5 +92,8 @@ function pageError(error: FastifyError, request: FastifyRequest, reply: FastifyR
       : status < 500
         ? ['Request refused', isServiceError(error) ? error.message : 'The request was not valid.']
         : ['Something went wrong', 'The page could not be shown. Try again in a moment.'];
-  return reply.status(status).type('text/html; charset=utf-8').send(errorPage(request.dashboardUser, status, title, message).value);
+  return reply
+    .status(status)
+    .type('text/html; charset=utf-8')
+    .send(errorPage(request.dashboardUser, status, title, message).value);
 }

@@ -50,7 +50,8 @@ export function createLoginThrottle(options: { clock: Clock; maxFailures: number
     let wait = 0;
     for (const [key, max] of limits(email, ip)) {
       const times = recent(key, now);
-      if (times.length >= max) wait = Math.max(wait, present(times[times.length - max], 'times[times.length - max]') + options.windowMs - now);
+      if (times.length >= max)
+        wait = Math.max(wait, present(times[times.length - max], 'times[times.length - max]') + options.windowMs - now);
     }
     return wait;
   }

@@ -34,14 +34,31 @@ export function loginRoutes(services: AppServices, throttle: LoginThrottle, chec
   };
 
   /** The login form, with a fresh double-submit token (the login CSRF defence: there is no session yet). */
-  function renderLogin(request: FastifyRequest, reply: FastifyReply, view: { next: string; email?: string; problem?: ErrorCode; message?: string }) {
+  function renderLogin(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    view: { next: string; email?: string; problem?: ErrorCode; message?: string },
+  ) {
     const csrf = hex(services.commands.random.bytes(32));
     reply.header(
       'set-cookie',
-      serializeCookie(LOGIN_CSRF_COOKIE, csrf, { path: '/login', maxAge: 3600, sameSite: 'Strict', secure: isSecureRequest(request, dashboard.settings.cookieSecure) }),
+      serializeCookie(LOGIN_CSRF_COOKIE, csrf, {
+        path: '/login',
+        maxAge: 3600,
+        sameSite: 'Strict',
+        secure: isSecureRequest(request, dashboard.settings.cookieSecure),
+      }),
     );
-    const page = loginPage({ csrf, next: view.next, ...(view.email ? { email: view.email } : {}), ...(view.message ? { error: view.message } : {}) });
-    return reply.status(view.problem ? HTTP_STATUS[view.problem] : 200).type('text/html; charset=utf-8').send(page.value);
+    const page = loginPage({
+      csrf,
+      next: view.next,
+      ...(view.email ? { email: view.email } : {}),
+      ...(view.message ? { error: view.message } : {}),
+    });
+    return reply
+      .status(view.problem ? HTTP_STATUS[view.problem] : 200)
+      .type('text/html; charset=utf-8')
+      .send(page.value);
   }
 
   return async (app) => {
@@ -58,10 +75,21 @@ export function loginRoutes(services: AppServices, throttle: LoginThrottle, chec
       const body = (request.body ?? {}) as Record<string, unknown>;
       const next = safeNext(body.next);
       const email = typeof body.email === 'string' ? body.email.trim().slice(0, 320) : '';
-      if (!parsed.success) return renderLogin(request, reply, { next, email, problem: 'validation_error', message: 'Enter your email address and your password.' });
+      if (!parsed.success)
+        return renderLogin(request, reply, {
+          next,
+          email,
+          problem: 'validation_error',
+          message: 'Enter your email address and your password.',
+        });
       const expected = parseCookies(request.headers.cookie)[LOGIN_CSRF_COOKIE];
       if (!expected || !sameToken(parsed.data.csrf, expected)) {
-        return renderLogin(request, reply, { next, email, problem: 'csrf_failed', message: 'The login form expired. Please enter your password again.' });
+        return renderLogin(request, reply, {
+          next,
+          email,
+          problem: 'csrf_failed',
+          message: 'The login form expired. Please enter your password again.',
+        });
       }
       // Counted before the slow check: concurrent attempts cannot get past the limit while others hash.
       const attempt = throttle.reserve(email, request.ip);
@@ -86,7 +114,12 @@ export function loginRoutes(services: AppServices, throttle: LoginThrottle, chec
         // Too many checks running and waiting: refuse now rather than queue without end; not a failure.
         attempt.cancel();
         reply.header('retry-after', '1');
-        return renderLogin(request, reply, { next, email, problem: 'too_many_attempts', message: 'Too many logins at once. Try again in a moment.' });
+        return renderLogin(request, reply, {
+          next,
+          email,
+          problem: 'too_many_attempts',
+          message: 'Too many logins at once. Try again in a moment.',
+        });
       }
       const account = checked.value;
       if (!account) {

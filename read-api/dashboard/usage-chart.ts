@@ -56,13 +56,19 @@ export function barChart(options: {
     .join('');
   // A date label under every seventh bar, counted back from the last one so today is always labelled.
   const ticks = values
-    .map((v, i) => ((values.length - 1 - i) % 7 === 0 ? `<text x="${(LEFT + i * slot + slot / 2).toFixed(1)}" y="${HEIGHT - 7}" text-anchor="middle">${escapeHtml(v.label.slice(5))}</text>` : ''))
+    .map((v, i) =>
+      (values.length - 1 - i) % 7 === 0
+        ? `<text x="${(LEFT + i * slot + slot / 2).toFixed(1)}" y="${HEIGHT - 7}" text-anchor="middle">${escapeHtml(v.label.slice(5))}</text>`
+        : '',
+    )
     .join('');
   const axis = `<line class="axis" x1="${LEFT}" y1="${TOP + plotHeight}" x2="${WIDTH - RIGHT}" y2="${TOP + plotHeight}"/>
 <text x="${LEFT - 6}" y="${TOP + 12}" text-anchor="end">${escapeHtml(format(max))}</text><text x="${LEFT - 6}" y="${TOP + plotHeight}" text-anchor="end">0</text>`;
   const total = values.reduce((sum, v) => sum + v.value, 0);
   return html`<figure class="chart card">
-<figcaption id="${id}-title"><strong>${title}</strong> <span class="hint">last ${values.length} days, total ${format(total)}</span></figcaption>
-<svg viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" aria-labelledby="${id}-title">${raw(axis + bars + ticks)}</svg>
-</figure>`;
+    <figcaption id="${id}-title">
+      <strong>${title}</strong> <span class="hint">last ${values.length} days, total ${format(total)}</span>
+    </figcaption>
+    <svg viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" aria-labelledby="${id}-title">${raw(axis + bars + ticks)}</svg>
+  </figure>`;
 }

@@ -37,7 +37,9 @@ export function webhookDashboardRoutes(services: AppServices): FastifyPluginAsyn
           ...(await Promise.all(actor.adminOf.map((org) => directory.inOrganization(org)))).flat(),
         ];
     const unique = new Map(found.filter((s): s is SubgroupDoc => s !== null).map((s) => [s.subgroupId, s]));
-    return [...unique.values()].sort((a, b) => `${a.organizationName}/${a.subgroupName}`.localeCompare(`${b.organizationName}/${b.subgroupName}`));
+    return [...unique.values()].sort((a, b) =>
+      `${a.organizationName}/${a.subgroupName}`.localeCompare(`${b.organizationName}/${b.subgroupName}`),
+    );
   }
 
   async function historyOf(subscriptionId: string): Promise<HistoryRow[]> {
@@ -86,10 +88,14 @@ export function webhookDashboardRoutes(services: AppServices): FastifyPluginAsyn
       return { id, deleted: true };
     });
 
-    app.post('/api/webhooks/:id/rotate-secret', { schema: { hide: true, params: webhookParams, body: rotateSecretBody } }, async (request) => {
-      const { id } = request.params as z.infer<typeof webhookParams>;
-      return actions.rotate(await actorOf(request), id, request.body as z.infer<typeof rotateSecretBody>);
-    });
+    app.post(
+      '/api/webhooks/:id/rotate-secret',
+      { schema: { hide: true, params: webhookParams, body: rotateSecretBody } },
+      async (request) => {
+        const { id } = request.params as z.infer<typeof webhookParams>;
+        return actions.rotate(await actorOf(request), id, request.body as z.infer<typeof rotateSecretBody>);
+      },
+    );
 
     // The spec's dashboard test action: a synthetic event to one subscription, delivered like any other.
     app.post('/api/webhooks/test', { schema: { hide: true, body: testBody } }, async (request, reply) => {

@@ -26,7 +26,13 @@ describe('CompletionLogController', () => {
 
     const requestLines = lines.filter((line) => line.correlationId === 'req-1');
     expect(requestLines).toHaveLength(1);
-    expect(requestLines[0]).toMatchObject({ level: 'info', msg: 'request completed', method: 'POST', url: '/v2/screen?x=1', statusCode: 200 });
+    expect(requestLines[0]).toMatchObject({
+      level: 'info',
+      msg: 'request completed',
+      method: 'POST',
+      url: '/v2/screen?x=1',
+      statusCode: 200,
+    });
     expect(typeof requestLines[0]?.responseTime).toBe('number');
   });
 

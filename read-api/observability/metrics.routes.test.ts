@@ -5,7 +5,10 @@ import { metricsRoutes } from './metrics.routes.js';
 
 /** GET /metrics on its own: the optional bearer token, and no 5xx even when rendering fails. */
 
-function metrics(token: string | null, render: HttpMetrics['render'] = async () => ({ contentType: 'text/plain; version=0.0.4; charset=utf-8', body: 'up 1\n' })): HttpMetrics {
+function metrics(
+  token: string | null,
+  render: HttpMetrics['render'] = async () => ({ contentType: 'text/plain; version=0.0.4; charset=utf-8', body: 'up 1\n' }),
+): HttpMetrics {
   return { token, observe: () => undefined, render };
 }
 
@@ -35,7 +38,9 @@ describe('GET /metrics', () => {
   });
 
   it('answers 200 with a comment when rendering fails', async () => {
-    const response = await (await app(metrics(null, async () => Promise.reject(new Error('registry\nbroken'))))).inject({ method: 'GET', url: '/metrics' });
+    const response = await (
+      await app(metrics(null, async () => Promise.reject(new Error('registry\nbroken'))))
+    ).inject({ method: 'GET', url: '/metrics' });
     expect(response.statusCode).toBe(200);
     expect(response.body).toBe('# metrics unavailable: Error: registry broken\n');
   });

@@ -16,13 +16,18 @@ export function metricsRoutes(metrics: HttpMetrics): FastifyPluginAsync {
   return async (app) => {
     app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
       if (metrics.token !== null && !sameText(request.headers.authorization ?? '', `Bearer ${metrics.token}`)) {
-        return reply.status(401).header('www-authenticate', 'Bearer').send({ error: { code: 'unauthorized', message: 'GET /metrics needs Authorization: Bearer <METRICS_TOKEN>' } });
+        return reply
+          .status(401)
+          .header('www-authenticate', 'Bearer')
+          .send({ error: { code: 'unauthorized', message: 'GET /metrics needs Authorization: Bearer <METRICS_TOKEN>' } });
       }
       try {
         const { contentType, body } = await metrics.render();
         return reply.type(contentType).send(body);
       } catch (error) {
-        return reply.type('text/plain; version=0.0.4; charset=utf-8').send(`# metrics unavailable: ${String(error).replace(/\s+/g, ' ').slice(0, 200)}\n`);
+        return reply
+          .type('text/plain; version=0.0.4; charset=utf-8')
+          .send(`# metrics unavailable: ${String(error).replace(/\s+/g, ' ').slice(0, 200)}\n`);
       }
     });
   };

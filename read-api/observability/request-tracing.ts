@@ -11,7 +11,10 @@ export const UNMATCHED_ROUTE = 'unmatched';
  * `X-Request-Id` and made the current correlation for everything the request does (the commands it runs
  * stamp it on their events); each answered request is counted and timed under its route pattern.
  */
-export function addRequestTracing(app: FastifyInstance, options: { correlation?: CorrelationScope | undefined; metrics?: HttpMetrics | undefined }): void {
+export function addRequestTracing(
+  app: FastifyInstance,
+  options: { correlation?: CorrelationScope | undefined; metrics?: HttpMetrics | undefined },
+): void {
   const { correlation, metrics } = options;
   app.addHook('onRequest', (request, reply, done) => {
     reply.header(REQUEST_ID_HEADER, request.id);

@@ -22,10 +22,20 @@ export const presentCheckAccepted = (outcome: CheckAccepted): Presented<CheckAcc
 });
 
 /** GET /v2/check-address/{check_id}/result: 202 running, 200 the verdict with its billing. */
-export function presentCheckDelivery(outcome: CheckDelivery): Presented<CheckRunningBody | (FullCheckResult & { readonly billing: ChargedBilling })> {
+export function presentCheckDelivery(
+  outcome: CheckDelivery,
+): Presented<CheckRunningBody | (FullCheckResult & { readonly billing: ChargedBilling })> {
   switch (outcome.kind) {
     case 'running':
-      return { status: 202, body: { check_id: outcome.checkId, status: 'running', result_url: checkResultUrl(outcome.checkId), requested_at: outcome.requestedAt } };
+      return {
+        status: 202,
+        body: {
+          check_id: outcome.checkId,
+          status: 'running',
+          result_url: checkResultUrl(outcome.checkId),
+          requested_at: outcome.requestedAt,
+        },
+      };
     case 'completed':
       return { status: 200, body: { ...outcome.result, billing: outcome.billing } };
   }
@@ -35,7 +45,15 @@ export function presentCheckDelivery(outcome: CheckDelivery): Presented<CheckRun
 export function presentX402Check(outcome: X402CheckOutcome): Presented<CheckRunningBody | FullCheckResult> {
   switch (outcome.kind) {
     case 'running':
-      return { status: 202, body: { check_id: outcome.checkId, status: 'running', result_url: x402CheckResultPath(outcome.checkId), requested_at: outcome.requestedAt } };
+      return {
+        status: 202,
+        body: {
+          check_id: outcome.checkId,
+          status: 'running',
+          result_url: x402CheckResultPath(outcome.checkId),
+          requested_at: outcome.requestedAt,
+        },
+      };
     case 'completed':
       return { status: 200, body: { ...outcome.result } };
   }

@@ -28,7 +28,15 @@ export const presentX402ExploreAccepted = (outcome: ExploreAccepted): Presented<
 export function presentExploreDelivery(outcome: ExploreDelivery, urlPrefix = '/v2'): Presented<ExploreRunningBody | ReportBody> {
   switch (outcome.kind) {
     case 'running':
-      return { status: 202, body: { job_id: outcome.jobId, status: 'running', result_url: exploreResultUrl(outcome.jobId, urlPrefix), requested_at: outcome.requestedAt } };
+      return {
+        status: 202,
+        body: {
+          job_id: outcome.jobId,
+          status: 'running',
+          result_url: exploreResultUrl(outcome.jobId, urlPrefix),
+          requested_at: outcome.requestedAt,
+        },
+      };
     case 'completed':
       return { status: 200, body: outcome.billing === null ? outcome.report : { ...outcome.report, billing: outcome.billing } };
   }

@@ -9,7 +9,10 @@ export const INSPECT_RESULT_SCHEMA_VERSION = 1;
 export function presentInspectDelivery(outcome: InspectDelivery): Presented<Readonly<Record<string, unknown>>> {
   switch (outcome.kind) {
     case 'running':
-      return { status: 202, body: { check_id: outcome.checkId, status: 'running', retry_url: inspectResultUrl(outcome.checkId), created_at: outcome.createdAt } };
+      return {
+        status: 202,
+        body: { check_id: outcome.checkId, status: 'running', retry_url: inspectResultUrl(outcome.checkId), created_at: outcome.createdAt },
+      };
     case 'completed':
       return { status: 200, body: inspectResultBody(outcome) };
   }

@@ -15,7 +15,10 @@ export interface MonitorWatched {
 }
 
 /** One entry of a bulk request: watched, refused by a command (its failure), or invalid (its locations). */
-export type BulkEntryOutcome = MonitorWatched | { readonly kind: 'refused'; readonly failure: Failure } | { readonly kind: 'invalid'; readonly detail: ValidationDetail[] };
+export type BulkEntryOutcome =
+  | MonitorWatched
+  | { readonly kind: 'refused'; readonly failure: Failure }
+  | { readonly kind: 'invalid'; readonly detail: ValidationDetail[] };
 
 export interface BulkWatched {
   readonly kind: 'bulk';
@@ -45,5 +48,8 @@ function presentEntry(entry: BulkEntryOutcome, index: number): Presented<unknown
 export function presentBulkWatched(outcome: BulkWatched): Presented<Readonly<Record<string, unknown>>> {
   const results = outcome.entries.map((entry, index) => ({ index, ...presentEntry(entry, index) }));
   const count = (status: number) => results.filter((r) => r.status === status).length;
-  return { status: 200, body: { results, summary: { created: count(201), existing: count(200), failed: results.length - count(201) - count(200) } } };
+  return {
+    status: 200,
+    body: { results, summary: { created: count(201), existing: count(200), failed: results.length - count(201) - count(200) } },
+  };
 }

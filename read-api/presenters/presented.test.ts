@@ -11,16 +11,25 @@ const done: Done = { kind: 'completed', verdict: 'clean', billing: { model: 'quo
 
 describe('presentKeyed: the answer to a call under an Idempotency-Key', () => {
   it('a first execution is presented as it is', () => {
-    expect(presentKeyed({ kind: 'outcome', outcome: done, replay: false }, present)).toEqual({ status: 200, body: { verdict: 'clean', billing: { model: 'quota', replay: false } } });
+    expect(presentKeyed({ kind: 'outcome', outcome: done, replay: false }, present)).toEqual({
+      status: 200,
+      body: { verdict: 'clean', billing: { model: 'quota', replay: false } },
+    });
   });
 
   it('a replayed outcome is presented with billing.replay true', () => {
-    expect(presentKeyed({ kind: 'outcome', outcome: done, replay: true }, present)).toEqual({ status: 200, body: { verdict: 'clean', billing: { model: 'quota', replay: true } } });
+    expect(presentKeyed({ kind: 'outcome', outcome: done, replay: true }, present)).toEqual({
+      status: 200,
+      body: { verdict: 'clean', billing: { model: 'quota', replay: true } },
+    });
   });
 
   it('an answer recorded before outcomes were stored replays verbatim, with billing.replay true', () => {
     const recorded = { check_id: 'c1', result_url: '/v2/check-address/c1/result' };
-    expect(presentKeyed({ kind: 'recordedAnswer', code: 202, body: recorded, replay: true }, present)).toEqual({ status: 202, body: recorded });
+    expect(presentKeyed({ kind: 'recordedAnswer', code: 202, body: recorded, replay: true }, present)).toEqual({
+      status: 202,
+      body: recorded,
+    });
     const withBilling = { verdict: 'x', billing: { model: 'ledger', replay: false } };
     expect(JSON.stringify(presentKeyed({ kind: 'recordedAnswer', code: 200, body: withBilling, replay: true }, present).body)).toBe(
       JSON.stringify({ verdict: 'x', billing: { model: 'ledger', replay: true } }),

@@ -10,7 +10,10 @@ export interface Presented<Body> {
  * The answer to a call under an Idempotency-Key: the outcome presented, or an answer recorded before
  * outcomes were stored, verbatim; a replay has `billing.replay: true` (nothing was charged by it).
  */
-export function presentKeyed<Outcome, Body>(result: KeyedResult<Outcome>, present: (outcome: Outcome) => Presented<Body>): Presented<unknown> {
+export function presentKeyed<Outcome, Body>(
+  result: KeyedResult<Outcome>,
+  present: (outcome: Outcome) => Presented<Body>,
+): Presented<unknown> {
   const presented = result.kind === 'outcome' ? present(result.outcome) : { status: result.code, body: result.body };
   return result.replay ? { status: presented.status, body: markReplay(presented.body) } : presented;
 }

@@ -13,7 +13,9 @@ export interface TransferRunningBody {
 type TransferResultBody = Readonly<Record<string, unknown>>;
 
 /** POST /v2/check-transfer and GET /v2/transfer/{check_id}/result: 202 running, 200 the result with its billing. */
-export function presentTransferDelivery(outcome: TransferDelivery): Presented<TransferRunningBody | (TransferResultBody & { readonly billing: BillingEnvelope })> {
+export function presentTransferDelivery(
+  outcome: TransferDelivery,
+): Presented<TransferRunningBody | (TransferResultBody & { readonly billing: BillingEnvelope })> {
   switch (outcome.kind) {
     case 'running':
       return { status: 202, body: { check_id: outcome.checkId, status: 'running', retry_url: transferResultUrl(outcome.checkId) } };

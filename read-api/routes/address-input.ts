@@ -27,7 +27,10 @@ export function parseAddressInput(body: { address: string; network: string }): {
     throw new RequestValidationError([
       {
         loc: ['body', 'address'],
-        msg: network === 'TRON' ? 'not a TRON address (base58check, starts with T)' : `not an ${network} address (0x followed by 40 hex digits)`,
+        msg:
+          network === 'TRON'
+            ? 'not a TRON address (base58check, starts with T)'
+            : `not an ${network} address (0x followed by 40 hex digits)`,
         type: 'value_error',
         input: body.address,
       },

@@ -52,7 +52,12 @@ export function alertActions(services: AppServices) {
           : await cases.page(viewer.subgroupIds, filter, { page: query.page, pageSize: query.page_size });
       return {
         alerts: found.rows.map(alertSummary),
-        pagination: { page: query.page, page_size: query.page_size, total: found.total, total_pages: Math.ceil(found.total / query.page_size) },
+        pagination: {
+          page: query.page,
+          page_size: query.page_size,
+          total: found.total,
+          total_pages: Math.ceil(found.total / query.page_size),
+        },
       };
     },
 
@@ -82,7 +87,10 @@ export function alertActions(services: AppServices) {
       const { commentId, position } = await asBodyValidation(() => commentOnAlertCase(deps, viewer, id, text));
       await services.whenProjected(position);
       const doc = await visibleCase(viewer, id);
-      const comment = present(doc.comments.find((c) => c.commentId === commentId), 'doc.comments.find((c) => c.commentId === commentId)');
+      const comment = present(
+        doc.comments.find((c) => c.commentId === commentId),
+        'doc.comments.find((c) => c.commentId === commentId)',
+      );
       return { id: commentId, text: comment.text, by: { user_id: comment.by.userId, email: comment.by.email }, at: comment.at };
     },
   };

@@ -16,7 +16,10 @@ export const alertListQuery = z.strictObject({
   assignee: z.union([z.literal('none'), z.string().regex(UUID, 'a user id (UUID) or none')]).optional(),
   check_id: z.string().regex(UUID, 'a check id (UUID)').optional(),
   chain: z.enum(TRANSFER_CHAINS).optional(),
-  since: z.iso.date().or(z.iso.datetime({ offset: true })).optional(),
+  since: z.iso
+    .date()
+    .or(z.iso.datetime({ offset: true }))
+    .optional(),
 });
 export type AlertListQuery = z.infer<typeof alertListQuery>;
 

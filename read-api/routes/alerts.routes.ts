@@ -31,7 +31,14 @@ export const alertRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = asy
 
   app.get(
     '/v2/alerts/:id',
-    { schema: { summary: 'One alert case with its comments and audit trail', tags: ['alerts'], params: alertParams, response: responses({ 200: alertDetailSchema }, [...BEARER_ERRORS, ...INPUT_ERRORS, 'not_found']) } },
+    {
+      schema: {
+        summary: 'One alert case with its comments and audit trail',
+        tags: ['alerts'],
+        params: alertParams,
+        response: responses({ 200: alertDetailSchema }, [...BEARER_ERRORS, ...INPUT_ERRORS, 'not_found']),
+      },
+    },
     async (request) => actions.get(await viewer(request), request.params.id),
   );
 
@@ -51,7 +58,15 @@ export const alertRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = asy
 
   app.post(
     '/v2/alerts/:id/comments',
-    { schema: { summary: 'Comment on an alert case', tags: ['alerts'], params: alertParams, body: commentBody, response: responses({ 201: alertCommentSchema }, [...BEARER_ERRORS, ...BODY_ERRORS, 'not_found']) } },
+    {
+      schema: {
+        summary: 'Comment on an alert case',
+        tags: ['alerts'],
+        params: alertParams,
+        body: commentBody,
+        response: responses({ 201: alertCommentSchema }, [...BEARER_ERRORS, ...BODY_ERRORS, 'not_found']),
+      },
+    },
     async (request, reply) => reply.status(201).send(await actions.comment(await viewer(request), request.params.id, request.body.text)),
   );
 };

@@ -16,13 +16,22 @@ export const billingRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = a
     return balanceSummary(state, services.commands.clock.now().toISOString());
   }
 
-  app.get('/v2/balance', { schema: { summary: 'Remaining spend and quota', tags: ['billing'], response: responses({ 200: balanceSchema }, BEARER_ERRORS) } }, async (request) =>
-    summary(callerOf(request).userId),
+  app.get(
+    '/v2/balance',
+    { schema: { summary: 'Remaining spend and quota', tags: ['billing'], response: responses({ 200: balanceSchema }, BEARER_ERRORS) } },
+    async (request) => summary(callerOf(request).userId),
   );
 
   app.get(
     '/v2/me/usage',
-    { schema: { summary: 'One row per recorded call', tags: ['billing'], querystring: usageQuery, response: responses({ 200: usageSchema }, [...BEARER_ERRORS, ...INPUT_ERRORS]) } },
+    {
+      schema: {
+        summary: 'One row per recorded call',
+        tags: ['billing'],
+        querystring: usageQuery,
+        response: responses({ 200: usageSchema }, [...BEARER_ERRORS, ...INPUT_ERRORS]),
+      },
+    },
     async (request) => {
       const { userId } = callerOf(request);
       const { page, page_size: pageSize, since } = request.query;

@@ -55,7 +55,14 @@ export const checkAddressRoutes: FastifyPluginAsyncZod<{ services: AppServices }
         submitAddressCheck(services.commands, { ...caller, checkId, address, network, budget: services.pipeline.checkBudget });
       const key = request.headers['idempotency-key'];
       const response = key
-        ? presentKeyed(await idempotentCall(services.commands, { userId: caller.userId, key, route: 'POST /v2/check-address', body: { address, network } }, run), presentCheckAccepted)
+        ? presentKeyed(
+            await idempotentCall(
+              services.commands,
+              { userId: caller.userId, key, route: 'POST /v2/check-address', body: { address, network } },
+              run,
+            ),
+            presentCheckAccepted,
+          )
         : presentCheckAccepted(await run(services.commands.ids.newId()));
       return reply.status(response.status).send(response.body);
     },
@@ -68,7 +75,13 @@ export const checkAddressRoutes: FastifyPluginAsyncZod<{ services: AppServices }
         summary: 'The full check result: 202 running, 200 verdict (charged once), 502 failed',
         tags: ['check-address'],
         params: checkIdParams,
-        response: responses({ 200: checkResultSchema, 202: checkRunningSchema }, [...BEARER_ERRORS, ...INPUT_ERRORS, ...CHARGE_ERRORS, 'not_found', 'check_failed']),
+        response: responses({ 200: checkResultSchema, 202: checkRunningSchema }, [
+          ...BEARER_ERRORS,
+          ...INPUT_ERRORS,
+          ...CHARGE_ERRORS,
+          'not_found',
+          'check_failed',
+        ]),
       },
     },
     async (request, reply) => {

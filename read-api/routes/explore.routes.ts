@@ -41,7 +41,13 @@ export const exploreRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = a
         tags: ['explore'],
         body: exploreBody,
         headers: idempotencyHeader,
-        response: responses({ 202: exploreSubmittedSchema }, [...BEARER_ERRORS, ...BODY_ERRORS, ...ADDRESS_ERRORS, ...CHARGE_ERRORS, 'idempotency_conflict']),
+        response: responses({ 202: exploreSubmittedSchema }, [
+          ...BEARER_ERRORS,
+          ...BODY_ERRORS,
+          ...ADDRESS_ERRORS,
+          ...CHARGE_ERRORS,
+          'idempotency_conflict',
+        ]),
       },
     },
     async (request, reply) => {
@@ -49,12 +55,20 @@ export const exploreRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = a
       const { address, network } = parseAddressInput(request.body);
       const max = services.pipeline.exploreMaxBudget;
       const body = request.body;
-      const budget = { ...max, maxHops: Math.min(body.max_hops ?? max.maxHops, max.maxHops), maxNodes: Math.min(body.max_nodes ?? max.maxNodes, max.maxNodes) };
-      const run = (jobId: string) => submitExplore(services.commands, { ...caller, jobId, address, network, direction: body.direction, budget });
+      const budget = {
+        ...max,
+        maxHops: Math.min(body.max_hops ?? max.maxHops, max.maxHops),
+        maxNodes: Math.min(body.max_nodes ?? max.maxNodes, max.maxNodes),
+      };
+      const run = (jobId: string) =>
+        submitExplore(services.commands, { ...caller, jobId, address, network, direction: body.direction, budget });
       const key = request.headers['idempotency-key'];
       const normalized = { address, network, direction: body.direction, max_hops: budget.maxHops, max_nodes: budget.maxNodes };
       const response = key
-        ? presentKeyed(await idempotentCall(services.commands, { userId: caller.userId, key, route: 'POST /v2/explore', body: normalized }, run), presentExploreAccepted)
+        ? presentKeyed(
+            await idempotentCall(services.commands, { userId: caller.userId, key, route: 'POST /v2/explore', body: normalized }, run),
+            presentExploreAccepted,
+          )
         : presentExploreAccepted(await run(services.commands.ids.newId()));
       return reply.status(response.status).send(response.body);
     },
@@ -67,14 +81,22 @@ export const exploreRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = a
         summary: 'The explore report: 202 running, 200 report (charged once), 502 failed',
         tags: ['explore'],
         params: jobIdParams,
-        response: responses({ 200: exploreResultSchema, 202: exploreRunningSchema }, [...BEARER_ERRORS, ...INPUT_ERRORS, ...CHARGE_ERRORS, 'not_found', 'check_failed']),
+        response: responses({ 200: exploreResultSchema, 202: exploreRunningSchema }, [
+          ...BEARER_ERRORS,
+          ...INPUT_ERRORS,
+          ...CHARGE_ERRORS,
+          'not_found',
+          'check_failed',
+        ]),
       },
     },
     async (request, reply) => {
       const caller = callerOf(request);
       const jobId = request.params.job_id;
       if (jobId.length === 0 || jobId.length > 64) throw fail('not_found', 'no such explore job');
-      const response = presentExploreDelivery(await deliverExploreResult(services.commands, { jobId, owner: { channel: 'v2', ownerId: caller.userId }, keyId: caller.keyId }));
+      const response = presentExploreDelivery(
+        await deliverExploreResult(services.commands, { jobId, owner: { channel: 'v2', ownerId: caller.userId }, keyId: caller.keyId }),
+      );
       if (response.status === 202) reply.header('retry-after', String(POLL_AFTER_SECONDS));
       return reply.status(response.status).send(response.body);
     },

@@ -89,10 +89,14 @@ export const inspectRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = a
       const capAt = started + inspect.wallClockCapMs;
       const response = await deliverBy(caller.userId, checkId, Math.min(started + inspect.waitMs, capAt));
       if (response.status === 202 && commands.clock.now().getTime() >= capAt) {
-        throw fail('gateway_timeout', 'the inspect did not finish within the wall-clock cap; nothing was charged. Retry with the same Idempotency-Key, or poll retry_url', {
-          check_id: checkId,
-          retry_url: inspectResultUrl(checkId),
-        });
+        throw fail(
+          'gateway_timeout',
+          'the inspect did not finish within the wall-clock cap; nothing was charged. Retry with the same Idempotency-Key, or poll retry_url',
+          {
+            check_id: checkId,
+            retry_url: inspectResultUrl(checkId),
+          },
+        );
       }
       if (response.status === 202) reply.header('retry-after', RETRY_AFTER_SECONDS);
       return reply.status(response.status).send(response.body);

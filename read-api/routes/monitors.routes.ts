@@ -3,7 +3,13 @@ import { idempotentCall } from '../../commands/idempotent-call.js';
 import { createMonitor, deleteMonitor } from '../../commands/monitors.commands.js';
 import { fail, isServiceError } from '../../domain/shared/errors.js';
 import { bearerAuth, callerOf, type Caller } from '../auth.js';
-import { presentBulkWatched, presentMonitorWatched, type BulkEntryOutcome, type BulkWatched, type MonitorWatched } from '../presenters/monitor.presenter.js';
+import {
+  presentBulkWatched,
+  presentMonitorWatched,
+  type BulkEntryOutcome,
+  type BulkWatched,
+  type MonitorWatched,
+} from '../presenters/monitor.presenter.js';
 import { presentKeyed, type Presented } from '../presenters/presented.js';
 import type { AppServices, MonitorApi } from '../services.js';
 import { RequestValidationError, toValidationDetail } from '../validation.js';
@@ -23,14 +29,28 @@ const BULK_CONCURRENCY = 100;
  * /v2/monitors: standing watches on addresses, re-screened whenever the intelligence changes (README
  * "Monitors"). Writes wait until the read model shows them, so a read right after a write sees it.
  */
-export const monitorRoutes: FastifyPluginAsyncZod<{ services: AppServices; monitors: MonitorApi }> = async (app, { services, monitors }) => {
+export const monitorRoutes: FastifyPluginAsyncZod<{ services: AppServices; monitors: MonitorApi }> = async (
+  app,
+  { services, monitors },
+) => {
   app.addHook('onRequest', bearerAuth(services.apiKeys));
   const tags = ['monitors'];
 
   /** One entry: 201 created (charged), 200 already watched (not charged); errors as ServiceErrors. */
-  async function createOne(caller: Caller, callId: string, entry: { address: string; network: string; reference?: string | null | undefined }): Promise<MonitorWatched> {
+  async function createOne(
+    caller: Caller,
+    callId: string,
+    entry: { address: string; network: string; reference?: string | null | undefined },
+  ): Promise<MonitorWatched> {
     const { address, network } = parseAddressInput(entry);
-    const created = await createMonitor(services.commands, { userId: caller.userId, keyId: caller.keyId, callId, address, network, reference: entry.reference ?? null });
+    const created = await createMonitor(services.commands, {
+      userId: caller.userId,
+      keyId: caller.keyId,
+      callId,
+      address,
+      network,
+      reference: entry.reference ?? null,
+    });
     await services.whenProjected(created.position);
     return { kind: 'watched', created: created.created, state: created.state, billing: created.billing };
   }
@@ -57,19 +77,25 @@ export const monitorRoutes: FastifyPluginAsyncZod<{ services: AppServices; monit
         tags,
         body: monitorEntry,
         headers: idempotencyHeader,
-        response: responses({ 200: monitorCreatedSchema.meta({ description: 'Already watched (not charged)' }), 201: monitorCreatedSchema.meta({ description: 'Watched (charged)' }) }, [
-          ...BEARER_ERRORS,
-          ...BODY_ERRORS,
-          ...ADDRESS_ERRORS,
-          ...CHARGE_ERRORS,
-          'idempotency_conflict',
-          'backend_unavailable',
-        ]),
+        response: responses(
+          {
+            200: monitorCreatedSchema.meta({ description: 'Already watched (not charged)' }),
+            201: monitorCreatedSchema.meta({ description: 'Watched (charged)' }),
+          },
+          [...BEARER_ERRORS, ...BODY_ERRORS, ...ADDRESS_ERRORS, ...CHARGE_ERRORS, 'idempotency_conflict', 'backend_unavailable'],
+        ),
       },
     },
     async (request, reply) => {
       const caller = callerOf(request);
-      const response = await idempotent(request, caller, 'POST /v2/monitors', request.body, (callId) => createOne(caller, callId, request.body), presentMonitorWatched);
+      const response = await idempotent(
+        request,
+        caller,
+        'POST /v2/monitors',
+        request.body,
+        (callId) => createOne(caller, callId, request.body),
+        presentMonitorWatched,
+      );
       return reply.status(response.status).send(response.body);
     },
   );
@@ -114,19 +140,34 @@ export const monitorRoutes: FastifyPluginAsyncZod<{ services: AppServices; monit
       return await createOne(caller, callId, parsed.data);
     } catch (error) {
       if (error instanceof RequestValidationError) return { kind: 'invalid', detail: error.detail };
-      if (isServiceError(error)) return { kind: 'refused', failure: { code: error.code, message: error.message, ...(error.details !== undefined ? { details: error.details } : {}) } };
+      if (isServiceError(error))
+        return {
+          kind: 'refused',
+          failure: { code: error.code, message: error.message, ...(error.details !== undefined ? { details: error.details } : {}) },
+        };
       throw error;
     }
   }
 
-  app.get('/v2/monitors', { schema: { summary: 'Your monitors, newest first', tags, querystring: monitorListQuery, response: responses({ 200: monitorListSchema }, [...BEARER_ERRORS, ...INPUT_ERRORS]) } }, async (request) => {
-    const { page, page_size: pageSize } = request.query;
-    const found = await monitors.repository.page(callerOf(request).userId, { page, pageSize });
-    return {
-      data: found.rows.map(monitorFromDoc),
-      pagination: { page, page_size: pageSize, total: found.total, total_pages: Math.ceil(found.total / pageSize) },
-    };
-  });
+  app.get(
+    '/v2/monitors',
+    {
+      schema: {
+        summary: 'Your monitors, newest first',
+        tags,
+        querystring: monitorListQuery,
+        response: responses({ 200: monitorListSchema }, [...BEARER_ERRORS, ...INPUT_ERRORS]),
+      },
+    },
+    async (request) => {
+      const { page, page_size: pageSize } = request.query;
+      const found = await monitors.repository.page(callerOf(request).userId, { page, pageSize });
+      return {
+        data: found.rows.map(monitorFromDoc),
+        pagination: { page, page_size: pageSize, total: found.total, total_pages: Math.ceil(found.total / pageSize) },
+      };
+    },
+  );
 
   async function ownDoc(userId: string, monitorId: string) {
     const doc = await monitors.repository.get(monitorId);
@@ -134,15 +175,37 @@ export const monitorRoutes: FastifyPluginAsyncZod<{ services: AppServices; monit
     return doc;
   }
 
-  app.get('/v2/monitors/:id', { schema: { summary: 'One monitor: its current verdict and the history of its changes', tags, params: monitorParams, response: responses({ 200: monitorDetailSchema }, [...BEARER_ERRORS, ...INPUT_ERRORS, 'not_found']) } }, async (request) => {
-    const doc = await ownDoc(callerOf(request).userId, request.params.id);
-    return { ...monitorFromDoc(doc), history: doc.history };
-  });
+  app.get(
+    '/v2/monitors/:id',
+    {
+      schema: {
+        summary: 'One monitor: its current verdict and the history of its changes',
+        tags,
+        params: monitorParams,
+        response: responses({ 200: monitorDetailSchema }, [...BEARER_ERRORS, ...INPUT_ERRORS, 'not_found']),
+      },
+    },
+    async (request) => {
+      const doc = await ownDoc(callerOf(request).userId, request.params.id);
+      return { ...monitorFromDoc(doc), history: doc.history };
+    },
+  );
 
-  app.delete('/v2/monitors/:id', { schema: { summary: 'Stop watching; the month already paid is not refunded', tags, params: monitorParams, response: responses({ 204: noContent('Stopped') }, [...BEARER_ERRORS, ...BODY_ERRORS, 'not_found']) } }, async (request, reply) => {
-    const { userId } = callerOf(request);
-    await ownDoc(userId, request.params.id);
-    await services.whenProjected(await deleteMonitor(services.commands, { userId, monitorId: request.params.id }));
-    return reply.status(204).send();
-  });
+  app.delete(
+    '/v2/monitors/:id',
+    {
+      schema: {
+        summary: 'Stop watching; the month already paid is not refunded',
+        tags,
+        params: monitorParams,
+        response: responses({ 204: noContent('Stopped') }, [...BEARER_ERRORS, ...BODY_ERRORS, 'not_found']),
+      },
+    },
+    async (request, reply) => {
+      const { userId } = callerOf(request);
+      await ownDoc(userId, request.params.id);
+      await services.whenProjected(await deleteMonitor(services.commands, { userId, monitorId: request.params.id }));
+      return reply.status(204).send();
+    },
+  );
 };

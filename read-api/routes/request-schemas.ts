@@ -10,7 +10,10 @@ export const addressBody = z.strictObject({
 export const usageQuery = z.strictObject({
   page: z.coerce.number().int().min(1).default(1),
   page_size: z.coerce.number().int().min(1).max(100).default(20),
-  since: z.iso.date().or(z.iso.datetime({ offset: true })).optional(),
+  since: z.iso
+    .date()
+    .or(z.iso.datetime({ offset: true }))
+    .optional(),
 });
 
 export const idempotencyHeader = z.looseObject({

@@ -39,7 +39,14 @@ export const screenRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = as
       const run = (callId: string) => screenAddress(services.commands, { ...caller, callId, address, network });
       const key = request.headers['idempotency-key'];
       const response = key
-        ? presentKeyed(await idempotentCall(services.commands, { userId: caller.userId, key, route: 'POST /v2/screen', body: { address, network } }, run), presentScreen)
+        ? presentKeyed(
+            await idempotentCall(
+              services.commands,
+              { userId: caller.userId, key, route: 'POST /v2/screen', body: { address, network } },
+              run,
+            ),
+            presentScreen,
+          )
         : presentScreen(await run(services.commands.ids.newId()));
       const body = { ...(response.body as object), elapsed_ms: Math.round(performance.now() - started) };
       return reply.status(response.status).send(body);

@@ -55,9 +55,17 @@ export const transferCheckRoutes: FastifyPluginAsyncZod<{ services: AppServices 
       };
       const key = request.headers['idempotency-key'];
       const response = key
-        ? presentKeyed(await idempotentCall(deps, { userId: caller.userId, key, route: 'POST /v2/check-transfer', body: { chain, tx_hash: txHash } }, run), presentTransferDelivery)
+        ? presentKeyed(
+            await idempotentCall(
+              deps,
+              { userId: caller.userId, key, route: 'POST /v2/check-transfer', body: { chain, tx_hash: txHash } },
+              run,
+            ),
+            presentTransferDelivery,
+          )
         : presentTransferDelivery(await run(deps.ids.newId()));
-      const body = response.status === 200 ? { ...(response.body as object), elapsed_ms: Math.round(performance.now() - started) } : response.body;
+      const body =
+        response.status === 200 ? { ...(response.body as object), elapsed_ms: Math.round(performance.now() - started) } : response.body;
       return reply.status(response.status).send(body);
     },
   );

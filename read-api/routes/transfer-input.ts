@@ -23,7 +23,9 @@ export function parseTransferInput(body: z.infer<typeof transferBody>): { chain:
   const chain = parseChain(upper);
   if (!chain) {
     if (KNOWN_UNSUPPORTED.has(upper) || (SCREEN_NETWORKS as readonly string[]).includes(upper)) {
-      throw fail('unsupported_network', `chain ${body.chain} is not supported by the transfer check`, { supported_networks: [...TRANSFER_CHAINS] });
+      throw fail('unsupported_network', `chain ${body.chain} is not supported by the transfer check`, {
+        supported_networks: [...TRANSFER_CHAINS],
+      });
     }
     throw fail('bad_request', `unknown chain "${body.chain}"; use one of ${TRANSFER_CHAINS.join(', ')}`);
   }
@@ -33,7 +35,10 @@ export function parseTransferInput(body: z.infer<typeof transferBody>): { chain:
     throw new RequestValidationError([
       {
         loc: ['body', 'tx_hash'],
-        msg: chain === 'TRON' ? 'not a TRON transaction id (64 hex digits, 0x optional)' : `not an ${chain} transaction hash (0x followed by 64 hex digits)`,
+        msg:
+          chain === 'TRON'
+            ? 'not a TRON transaction id (64 hex digits, 0x optional)'
+            : `not an ${chain} transaction hash (0x followed by 64 hex digits)`,
         type: 'value_error',
         input: body.tx_hash,
       },

@@ -38,7 +38,11 @@ export function webhookActions(services: AppServices) {
       const hours = body?.previous_secret_valid_hours;
       const rotated = await rotateSecret(commands, actor, id, hours === undefined ? {} : { previousSecretValidHours: hours });
       await services.whenProjected(rotated.position);
-      return { ...(await managedSubscription(subscriptions, actor, id)), secret: rotated.secret, previous_secret_valid_until: rotated.previousValidUntil };
+      return {
+        ...(await managedSubscription(subscriptions, actor, id)),
+        secret: rotated.secret,
+        previous_secret_valid_until: rotated.previousValidUntil,
+      };
     },
   };
 }

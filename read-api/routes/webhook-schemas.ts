@@ -18,7 +18,12 @@ export const createWebhookBody = z.strictObject({
 });
 
 export const updateWebhookBody = z
-  .strictObject({ url: url.optional(), event_types: eventTypes.optional(), alert_min_level: level.optional(), description: description.optional() })
+  .strictObject({
+    url: url.optional(),
+    event_types: eventTypes.optional(),
+    alert_min_level: level.optional(),
+    description: description.optional(),
+  })
   .refine((body) => Object.keys(body).length > 0, { message: 'change at least one of url, event_types, alert_min_level, description' });
 
 export const rotateSecretBody = z.strictObject({ previous_secret_valid_hours: z.number().int().min(0).max(72).optional() }).nullish();

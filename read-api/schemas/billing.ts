@@ -33,23 +33,29 @@ export const refusalBillingSchema = z.discriminatedUnion('model', [
     monthly_spent_usd: z.number().nullable(),
     shortfall_usd: z.number().nullable().optional(),
   }),
-  quotaBillingSchema.extend({ units_used: z.number().int().nullable(), monthly_quota: z.number().int().nullable(), period_start: z.string().nullable() }),
+  quotaBillingSchema.extend({
+    units_used: z.number().int().nullable(),
+    monthly_quota: z.number().int().nullable(),
+    period_start: z.string().nullable(),
+  }),
   z.strictObject({ model: z.literal('none'), monthly_quota: z.null(), replay: z.literal(false) }),
 ]);
 
 /** GET /v2/balance */
-export const balanceSchema = z.strictObject({
-  plan: z.enum(['ledger', 'quota', 'none']),
-  monthly_quota: z.number().int().nullable(),
-  units_used: z.number().int().min(0),
-  remaining_units: z.number().int().min(0).nullable(),
-  period_start: z.string(),
-  currency: z.literal('USD'),
-  balance_usd: z.number(),
-  monthly_spent_usd: z.number(),
-  monthly_cap_usd: z.number().nullable(),
-  remaining_usd: z.number().nullable(),
-}).meta({ example: BALANCE_EXAMPLE });
+export const balanceSchema = z
+  .strictObject({
+    plan: z.enum(['ledger', 'quota', 'none']),
+    monthly_quota: z.number().int().nullable(),
+    units_used: z.number().int().min(0),
+    remaining_units: z.number().int().min(0).nullable(),
+    period_start: z.string(),
+    currency: z.literal('USD'),
+    balance_usd: z.number(),
+    monthly_spent_usd: z.number(),
+    monthly_cap_usd: z.number().nullable(),
+    remaining_usd: z.number().nullable(),
+  })
+  .meta({ example: BALANCE_EXAMPLE });
 export type BalanceBody = z.infer<typeof balanceSchema>;
 
 /** One charged call (projections/usage.projection.ts), with its refund if any. */

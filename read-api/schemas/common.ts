@@ -26,9 +26,15 @@ export const addressField = z.string().max(120).meta({
   example: EXAMPLE_EVM_ADDRESS,
 });
 /** A request's network (case-insensitive), documented with the networks the address endpoints take. */
-export const networkField = z.string().max(20).meta({ enum: [...SCREEN_NETWORKS], example: 'ETH' });
+export const networkField = z
+  .string()
+  .max(20)
+  .meta({ enum: [...SCREEN_NETWORKS], example: 'ETH' });
 /** A request's chain (case-insensitive), documented with the chains the transfer check takes. */
-export const chainField = z.string().max(20).meta({ enum: [...TRANSFER_CHAINS], example: 'ETH' });
+export const chainField = z
+  .string()
+  .max(20)
+  .meta({ enum: [...TRANSFER_CHAINS], example: 'ETH' });
 export const txHashField = z.string().max(80).meta({ pattern: TX_HASH_PATTERN, example: EXAMPLE_TX_HASH });
 
 /** In responses: always the canonical form (EVM lowercased, TRON unchanged). */

@@ -18,7 +18,12 @@ export const inspectRunningSchema = z
   .meta({
     description: 'Still running: poll retry_url (Retry-After seconds, then back off to 10 s); nothing charged yet',
     headers: { 'retry-after': { type: 'integer', description: 'seconds before the first poll' } },
-    example: { check_id: EXAMPLE_UUID, status: 'running', retry_url: `/v2/inspect/${EXAMPLE_UUID}/result`, created_at: '2026-11-25T15:00:00.000Z' },
+    example: {
+      check_id: EXAMPLE_UUID,
+      status: 'running',
+      retry_url: `/v2/inspect/${EXAMPLE_UUID}/result`,
+      created_at: '2026-11-25T15:00:00.000Z',
+    },
   });
 export type InspectRunningBody = z.infer<typeof inspectRunningSchema>;
 

@@ -58,7 +58,8 @@ export function responseSerializerCompiler(check: boolean): FastifySerializerCom
     (data) => {
       if (check) {
         const violation = contractViolation(schema, data);
-        if (violation) throw new ResponseContractError(`${method} ${url} ${httpStatus ?? ''}: the body does not match its schema: ${violation}`);
+        if (violation)
+          throw new ResponseContractError(`${method} ${url} ${httpStatus ?? ''}: the body does not match its schema: ${violation}`);
       }
       return JSON.stringify(data);
     };
@@ -70,8 +71,13 @@ export function checkDeclaredStatuses(app: FastifyInstance): void {
     const declared = (request.routeOptions.schema?.response ?? null) as Record<string, unknown> | null;
     if (declared && !(String(reply.statusCode) in declared)) {
       // log too: the 500 this becomes may itself be what a test sees
-      request.log.error(`${request.method} ${request.routeOptions.url ?? request.url} answered undeclared status ${String(reply.statusCode)}`);
-      if (reply.statusCode !== 500) throw new ResponseContractError(`${request.method} ${request.routeOptions.url ?? request.url} answered ${String(reply.statusCode)}, which its schema does not declare`);
+      request.log.error(
+        `${request.method} ${request.routeOptions.url ?? request.url} answered undeclared status ${String(reply.statusCode)}`,
+      );
+      if (reply.statusCode !== 500)
+        throw new ResponseContractError(
+          `${request.method} ${request.routeOptions.url ?? request.url} answered ${String(reply.statusCode)}, which its schema does not declare`,
+        );
     }
     return payload;
   });

@@ -8,7 +8,14 @@ import { errorResponses } from './errors.js';
  */
 
 /** What any route behind the bearer check can answer, whatever it does. */
-export const BEARER_ERRORS = ['bad_request', 'missing_api_key', 'invalid_api_key', 'rate_limit_exceeded', 'internal_error', 'overloaded'] as const satisfies readonly ErrorCode[];
+export const BEARER_ERRORS = [
+  'bad_request',
+  'missing_api_key',
+  'invalid_api_key',
+  'rate_limit_exceeded',
+  'internal_error',
+  'overloaded',
+] as const satisfies readonly ErrorCode[];
 /** What any route without a key can answer. */
 export const PUBLIC_ERRORS = ['bad_request', 'rate_limit_exceeded', 'internal_error', 'overloaded'] as const satisfies readonly ErrorCode[];
 /** A route that reads a JSON body: a malformed, oversized or non-JSON body, or one that fails its schema. */

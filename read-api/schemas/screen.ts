@@ -5,14 +5,16 @@ import { addressOut, networkOut } from './common.js';
 import { SCREEN_EXAMPLE } from './examples.js';
 
 /** The 200 body of POST /v2/screen (commands/screen-address.ts), billing and timing included. */
-export const screenResultSchema = z.strictObject({
-  schema_version: z.number().int(),
-  address: addressOut,
-  network: networkOut,
-  provider: z.string(),
-  coverage: coverageSchema,
-  verdict: verdictSchema,
-  billing: billingSchema,
-  elapsed_ms: z.number().int().min(0),
-}).meta({ description: 'The verdict, charged (billing says how)', example: SCREEN_EXAMPLE });
+export const screenResultSchema = z
+  .strictObject({
+    schema_version: z.number().int(),
+    address: addressOut,
+    network: networkOut,
+    provider: z.string(),
+    coverage: coverageSchema,
+    verdict: verdictSchema,
+    billing: billingSchema,
+    elapsed_ms: z.number().int().min(0),
+  })
+  .meta({ description: 'The verdict, charged (billing says how)', example: SCREEN_EXAMPLE });
 export type ScreenResultBody = z.infer<typeof screenResultSchema>;

@@ -12,7 +12,9 @@ export const healthSchema = z
     version: z.string(),
     mode: z.string(),
     data_snapshot: z.string().nullable(),
-    datasets: z.array(z.strictObject({ source: z.string(), version: z.string(), content_hash: z.string(), claims: z.number().int().min(0) })),
+    datasets: z.array(
+      z.strictObject({ source: z.string(), version: z.string(), content_hash: z.string(), claims: z.number().int().min(0) }),
+    ),
   })
   .meta({ description: 'Liveness and the data the verdicts come from (503 while starting)', example: HEALTH_EXAMPLE });
 export type HealthBody = z.infer<typeof healthSchema>;
@@ -26,6 +28,11 @@ export const networksSchema = z
   })
   .meta({
     description: 'The networks and chains each endpoint accepts',
-    example: { screen: [...SCREEN_NETWORKS], check_address: [...SCREEN_NETWORKS], inspect_address: [...SCREEN_NETWORKS], check_transfer: [...TRANSFER_CHAINS] },
+    example: {
+      screen: [...SCREEN_NETWORKS],
+      check_address: [...SCREEN_NETWORKS],
+      inspect_address: [...SCREEN_NETWORKS],
+      check_transfer: [...TRANSFER_CHAINS],
+    },
   });
 export type NetworksBody = z.infer<typeof networksSchema>;

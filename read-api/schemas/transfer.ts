@@ -9,7 +9,9 @@ import { chainOut, EXAMPLE_UUID, isoTimestamp, txHashOut } from './common.js';
 /** Bodies of POST /v2/check-transfer and GET /v2/transfer/{check_id}/result (domain/kyt/transfer-result.ts). */
 
 // Every member of the domain's union, once (a missing or unknown one fails the typecheck).
-const CATEGORY_LEVELS = { severe: 'severe', high: 'high', medium: 'medium', low: 'low', info: 'info' } as const satisfies { [L in CategoryLevel]: L };
+const CATEGORY_LEVELS = { severe: 'severe', high: 'high', medium: 'medium', low: 'low', info: 'info' } as const satisfies {
+  [L in CategoryLevel]: L;
+};
 const GRAPH_COVERAGES = {
   analysed: 'analysed',
   budget_exhausted: 'budget_exhausted',

@@ -39,11 +39,18 @@ export const X402_HEADER_COMPONENTS = {
 
 const base64 = { type: 'string', pattern: '^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$' };
 const QUOTE_HEADERS = {
-  'payment-required': { ...base64, description: 'The quote: base64 of the JSON #/components/schemas/X402PaymentRequired; pay it and retry with X-PAYMENT' },
+  'payment-required': {
+    ...base64,
+    description: 'The quote: base64 of the JSON #/components/schemas/X402PaymentRequired; pay it and retry with X-PAYMENT',
+  },
   'cache-control': { type: 'string', enum: ['no-store'] },
 };
 const RECEIPT_HEADERS = {
-  'payment-response': { ...base64, description: 'The settlement receipt: base64 of the JSON #/components/schemas/X402SettlementResponse (absent when an earlier payment covered the call)' },
+  'payment-response': {
+    ...base64,
+    description:
+      'The settlement receipt: base64 of the JSON #/components/schemas/X402SettlementResponse (absent when an earlier payment covered the call)',
+  },
   'x-payment-response': { ...base64, description: 'The same receipt under its v1 name' },
 };
 
@@ -68,7 +75,12 @@ const screenBody = z.strictObject({
   coverage: coverageSchema,
   verdict: verdictSchema,
 });
-const checkRunning = z.strictObject({ check_id: z.string(), status: z.literal('running'), result_url: z.string(), requested_at: isoTimestamp });
+const checkRunning = z.strictObject({
+  check_id: z.string(),
+  status: z.literal('running'),
+  result_url: z.string(),
+  requested_at: isoTimestamp,
+});
 const exploreStarted = z.strictObject({ job_id: z.string(), status: z.literal('running'), result_url: z.string() });
 const exploreRunning = exploreStarted.extend({ requested_at: isoTimestamp });
 const transferRunning = z.strictObject({ check_id: z.string(), status: z.literal('running'), retry_url: z.string() });
@@ -84,7 +96,14 @@ function x402Visible(code: ErrorCode): { status: number; code: ErrorCode } {
 
 /** Every route: a refused request (400 body_invalid), an unknown id (404), the rate limit, a failure. */
 const COMMON: readonly ErrorCode[] = ['body_invalid', 'rate_limit_exceeded', 'service_internal_error'];
-const PAID: readonly ErrorCode[] = [...COMMON, 'payment_required', 'payment_invalid', 'payment_expired', 'payment_replayed', 'payment_underpaid'];
+const PAID: readonly ErrorCode[] = [
+  ...COMMON,
+  'payment_required',
+  'payment_invalid',
+  'payment_expired',
+  'payment_replayed',
+  'payment_underpaid',
+];
 
 function x402ErrorResponses(codes: readonly ErrorCode[]): Record<number, z.ZodType> {
   const byStatus = new Map<number, ErrorCode[]>();
@@ -98,7 +117,9 @@ function x402ErrorResponses(codes: readonly ErrorCode[]): Record<number, z.ZodTy
     const description = DESCRIPTIONS[status] ?? `Error ${String(status)}`;
     if (status === 402) {
       // no payment at all: an empty body, the quote in the header; a refused payment: the envelope
-      responses[status] = z.union([z.strictObject({}), envelope]).meta({ description: 'Pay the quote in payment-required (a refused proof says why)', headers: QUOTE_HEADERS });
+      responses[status] = z
+        .union([z.strictObject({}), envelope])
+        .meta({ description: 'Pay the quote in payment-required (a refused proof says why)', headers: QUOTE_HEADERS });
     } else if (status === 429) {
       responses[status] = envelope.meta({ description, headers: { 'retry-after': { type: 'integer' } } });
     } else {
@@ -119,7 +140,10 @@ const paymentHeaders = z.object({
   'x-payment': z
     .string()
     .optional()
-    .meta({ description: 'The payment proof: base64 of the JSON #/components/schemas/X402PaymentPayload (PAYMENT-SIGNATURE is accepted too). Without it, 402 with the quote' }),
+    .meta({
+      description:
+        'The payment proof: base64 of the JSON #/components/schemas/X402PaymentPayload (PAYMENT-SIGNATURE is accepted too). Without it, 402 with the quote',
+    }),
 });
 
 interface X402RouteSchema {
@@ -136,7 +160,10 @@ export const X402_ROUTE_SCHEMAS: Readonly<Record<string, X402RouteSchema>> = {
     summary: 'Light screen of an address (0.10 USD)',
     params: addressParams,
     headers: paymentHeaders,
-    response: { 200: withReceipt(screenBody.extend(paid), 'The verdict'), ...x402ErrorResponses([...PAID, 'chain_unsupported', 'address_invalid', 'backend_unavailable']) },
+    response: {
+      200: withReceipt(screenBody.extend(paid), 'The verdict'),
+      ...x402ErrorResponses([...PAID, 'chain_unsupported', 'address_invalid', 'backend_unavailable']),
+    },
   },
   'GET /check-address/:chain/:address': {
     summary: 'Full check of an address (1.00 USD): 200 within 30 s, else 202 with the free result URL',
@@ -160,8 +187,17 @@ export const X402_ROUTE_SCHEMAS: Readonly<Record<string, X402RouteSchema>> = {
   'POST /explore': {
     summary: 'Graph exposure job (asynchronous): 202 with the free result URL',
     headers: paymentHeaders,
-    body: z.strictObject({ address: addressField, network: networkField, direction: z.enum(['in', 'out', 'both']).optional(), max_hops: z.number().int().min(1).max(20).optional(), max_nodes: z.number().int().min(1).optional() }),
-    response: { 202: withReceipt(exploreStarted.extend(paid), 'Paid and running: fetch result_url'), ...x402ErrorResponses([...PAID, 'chain_unsupported', 'address_invalid', 'validation_error', 'unsupported_media_type']) },
+    body: z.strictObject({
+      address: addressField,
+      network: networkField,
+      direction: z.enum(['in', 'out', 'both']).optional(),
+      max_hops: z.number().int().min(1).max(20).optional(),
+      max_nodes: z.number().int().min(1).optional(),
+    }),
+    response: {
+      202: withReceipt(exploreStarted.extend(paid), 'Paid and running: fetch result_url'),
+      ...x402ErrorResponses([...PAID, 'chain_unsupported', 'address_invalid', 'validation_error', 'unsupported_media_type']),
+    },
   },
   'GET /explore/:id/result': {
     summary: 'Report of a paid explore job (free)',

@@ -20,11 +20,14 @@ export function restDiscovery(offer: PaidOffer, request: { method: string; path:
     });
   });
   // The package's own enrichment adds the method, `routeTemplate` and the request's path parameters.
-  const enriched = present(bazaarResourceServerExtension.enrichDeclaration, 'bazaarResourceServerExtension.enrichDeclaration')(declared.bazaar, {
-    method: request.method,
-    routePattern: offer.routeTemplate,
-    adapter: { getPath: () => request.path },
-  });
+  const enriched = present(bazaarResourceServerExtension.enrichDeclaration, 'bazaarResourceServerExtension.enrichDeclaration')(
+    declared.bazaar,
+    {
+      method: request.method,
+      routePattern: offer.routeTemplate,
+      adapter: { getPath: () => request.path },
+    },
+  );
   return { bazaar: enriched as DiscoveryExtension };
 }
 
@@ -38,11 +41,14 @@ export function restBodyDiscovery(resource: PaidBodyResource, request: { method:
       output: { example: resource.outputExample, schema: jsonSchemaOf(resource.output) },
     }),
   );
-  const enriched = present(bazaarResourceServerExtension.enrichDeclaration, 'bazaarResourceServerExtension.enrichDeclaration')(declared.bazaar, {
-    method: request.method,
-    routePattern: resource.routeTemplate,
-    adapter: { getPath: () => request.path },
-  });
+  const enriched = present(bazaarResourceServerExtension.enrichDeclaration, 'bazaarResourceServerExtension.enrichDeclaration')(
+    declared.bazaar,
+    {
+      method: request.method,
+      routePattern: resource.routeTemplate,
+      adapter: { getPath: () => request.path },
+    },
+  );
   return { bazaar: enriched as DiscoveryExtension };
 }
 

@@ -14,7 +14,11 @@ import type { X402AppServices } from './x402-services.js';
  * waiting up to 30 s for the verdict: 200 with it, or 202 with `check_id` and the free
  * GET /check-address-result/{check_id} (a hyphenated sibling, like the transfer check's result path).
  */
-export const x402CheckAddressRoutes: FastifyPluginAsync<{ services: X402AppServices; limiter: RateLimiter; pipeline: PipelineApi }> = async (app, context) => {
+export const x402CheckAddressRoutes: FastifyPluginAsync<{
+  services: X402AppServices;
+  limiter: RateLimiter;
+  pipeline: PipelineApi;
+}> = async (app, context) => {
   const { deps, checkWaitMs } = context.services;
   registerPaidRoute(app, context, '/check-address/:chain/:address', {
     product: 'check_address',
@@ -29,7 +33,13 @@ export const x402CheckAddressRoutes: FastifyPluginAsync<{ services: X402AppServi
       return presentX402Check(await x402AddressCheckOutcome(deps, callId, checkWaitMs));
     },
   });
-  registerFreeResultRoute(app, context.limiter, '/check-address-result/:id', async (checkId) => presentX402Check(await x402AddressCheckOutcome(deps, checkId, 0)), {
-    paidBodyOf: context.services,
-  });
+  registerFreeResultRoute(
+    app,
+    context.limiter,
+    '/check-address-result/:id',
+    async (checkId) => presentX402Check(await x402AddressCheckOutcome(deps, checkId, 0)),
+    {
+      paidBodyOf: context.services,
+    },
+  );
 };

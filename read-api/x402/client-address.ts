@@ -11,7 +11,7 @@ export function clientGroup(ip: string): string {
   if (mapped) return present(mapped[1], 'mapped[1]');
   // the socket's (or a trusted proxy's) address: an IPv6 one is the only kind with colons
   if (!ip.includes(':')) return ip;
-  const groups = expandIpv6(present(ip.split('%')[0], 'ip.split(\'%\')[0]'));
+  const groups = expandIpv6(present(ip.split('%')[0], "ip.split('%')[0]"));
   return `${groups.slice(0, IPV6_PREFIX_BITS / 16).join(':')}::/${IPV6_PREFIX_BITS}`;
 }
 

@@ -17,7 +17,10 @@ import type { X402AppServices } from './x402-services.js';
  * POST /v2/explore (`address`, `network`, `direction`, `max_hops`, `max_nodes`); a malformed one is 400
  * `body_invalid`, before any quote.
  */
-export const x402ExploreRoutes: FastifyPluginAsync<{ services: X402AppServices; limiter: RateLimiter; pipeline: PipelineApi }> = async (app, context) => {
+export const x402ExploreRoutes: FastifyPluginAsync<{ services: X402AppServices; limiter: RateLimiter; pipeline: PipelineApi }> = async (
+  app,
+  context,
+) => {
   const { deps } = context.services;
   registerPaidRoute(app, context, '/explore', {
     method: 'POST',
@@ -26,15 +29,21 @@ export const x402ExploreRoutes: FastifyPluginAsync<{ services: X402AppServices; 
     parse: (_params: unknown, body: unknown) => {
       const parsed = exploreBody.safeParse(body ?? {});
       if (!parsed.success) {
-        const issue = present(parsed.error.issues[0], 'a refused body\'s first issue');
+        const issue = present(parsed.error.issues[0], "a refused body's first issue");
         throw fail('body_invalid', `the body is not an explore request: ${issue.path.join('.') || '(body)'}: ${issue.message}`);
       }
       const { address, network } = parseAddressTarget({ chain: parsed.data.network, address: parsed.data.address });
       const max = context.pipeline.exploreMaxBudget;
-      const budget = { ...max, maxHops: Math.min(parsed.data.max_hops ?? max.maxHops, max.maxHops), maxNodes: Math.min(parsed.data.max_nodes ?? max.maxNodes, max.maxNodes) };
+      const budget = {
+        ...max,
+        maxHops: Math.min(parsed.data.max_hops ?? max.maxHops, max.maxHops),
+        maxNodes: Math.min(parsed.data.max_nodes ?? max.maxNodes, max.maxNodes),
+      };
       return { address, network, direction: parsed.data.direction, budget };
     },
     run: async (job, { callId }) => presentX402ExploreAccepted(await startX402Explore(deps, { jobId: callId, ...job })),
   });
-  registerFreeResultRoute(app, context.limiter, '/explore/:id/result', async (jobId) => presentExploreDelivery(await x402ExploreOutcome(deps, jobId), ''));
+  registerFreeResultRoute(app, context.limiter, '/explore/:id/result', async (jobId) =>
+    presentExploreDelivery(await x402ExploreOutcome(deps, jobId), ''),
+  );
 };

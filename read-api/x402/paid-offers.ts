@@ -31,12 +31,19 @@ const addressInput = {
   address: z
     .string()
     .describe('The address: 0x followed by 40 hex digits (EVM), or a TRON base58check address starting with T')
-    .meta({ minLength: 1, maxLength: 120, pattern: '^(0x[0-9a-fA-F]{40}|T[1-9A-HJ-NP-Za-km-z]{33})$', examples: ['0x098B716B8Aaf21512996dC57EB0615e2383E2f96'] }),
+    .meta({
+      minLength: 1,
+      maxLength: 120,
+      pattern: '^(0x[0-9a-fA-F]{40}|T[1-9A-HJ-NP-Za-km-z]{33})$',
+      examples: ['0x098B716B8Aaf21512996dC57EB0615e2383E2f96'],
+    }),
 };
 const transferInput = {
   chain: z
     .string()
-    .describe(`Chain of the transaction: one of ${TRANSFER_CHAINS.join(', ')} that this deployment reads (any case; list_networks says which)`)
+    .describe(
+      `Chain of the transaction: one of ${TRANSFER_CHAINS.join(', ')} that this deployment reads (any case; list_networks says which)`,
+    )
     .meta({ minLength: 1, maxLength: 20, examples: [...TRANSFER_CHAINS] }),
   tx_hash: z
     .string()
@@ -55,7 +62,12 @@ const screenBody = z.looseObject({
   elapsed_ms: z.number(),
 });
 const addressCheckBody = z.looseObject({ decision: z.string(), verdict: z.looseObject({}), billing, elapsed_ms: z.number() });
-const transferCheckBody = z.looseObject({ composite_result: z.looseObject({}), policy_result: z.looseObject({}), billing, elapsed_ms: z.number() });
+const transferCheckBody = z.looseObject({
+  composite_result: z.looseObject({}),
+  policy_result: z.looseObject({}),
+  billing,
+  elapsed_ms: z.number(),
+});
 
 /** The 202 of a check still running when the call returns: fetch it later with the free result tool / path. */
 export const runningCheck = {
@@ -123,7 +135,12 @@ export const PAID_OFFERS = {
     routeTemplate: '/check-address/:chain/:address',
     input: addressInput,
     output: addressCheckBody,
-    outputExample: { decision: 'block', verdict: { risk_level: 'high', tier3_applied: true, tier4_applied: true }, billing: { ...exampleBilling, charged_usd: 1 }, elapsed_ms: 4200 },
+    outputExample: {
+      decision: 'block',
+      verdict: { risk_level: 'high', tier3_applied: true, tier4_applied: true },
+      billing: { ...exampleBilling, charged_usd: 1 },
+      elapsed_ms: 4200,
+    },
     resultTool: 'get_address_check_result',
   },
   check_transfer: {
@@ -135,7 +152,12 @@ export const PAID_OFFERS = {
     routeTemplate: '/check-transfer/:chain/:tx_hash',
     input: transferInput,
     output: transferCheckBody,
-    outputExample: { composite_result: { risk_level: 'low' }, policy_result: { decision: 'allow', alerts: [] }, billing: { ...exampleBilling, charged_usd: 0.5 }, elapsed_ms: 2100 },
+    outputExample: {
+      composite_result: { risk_level: 'low' },
+      policy_result: { decision: 'allow', alerts: [] },
+      billing: { ...exampleBilling, charged_usd: 0.5 },
+      elapsed_ms: 2100,
+    },
     resultTool: 'get_transfer_check_result',
   },
 } as const satisfies Partial<Record<Product, PaidOffer>>;
@@ -159,11 +181,17 @@ export const PAID_BODY_RESOURCES = {
     body: exploreBody,
     bodyExample: { address: '0x098B716B8Aaf21512996dC57EB0615e2383E2f96', network: 'ETH', direction: 'in', max_hops: 3 },
     output: z.looseObject({ job_id: z.string(), status: z.string(), result_url: z.string(), billing }),
-    outputExample: { job_id: '0199a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b', status: 'running', result_url: '/explore/0199a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b/result', billing: { ...exampleBilling, charged_usd: 1 } },
+    outputExample: {
+      job_id: '0199a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b',
+      status: 'running',
+      result_url: '/explore/0199a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b/result',
+      billing: { ...exampleBilling, charged_usd: 1 },
+    },
   },
 } as const satisfies Partial<Record<Product, PaidBodyResource>>;
 
-export const paidBodyResourceOf = (product: Product): PaidBodyResource | undefined => (PAID_BODY_RESOURCES as Partial<Record<Product, PaidBodyResource>>)[product];
+export const paidBodyResourceOf = (product: Product): PaidBodyResource | undefined =>
+  (PAID_BODY_RESOURCES as Partial<Record<Product, PaidBodyResource>>)[product];
 
 /** JSON Schema of a zod schema, self-contained (no `$schema`, no `$ref`), as Bazaar and MCP carry it. */
 export function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output' = 'output'): Record<string, unknown> {

@@ -60,7 +60,10 @@ export function registerPaidRoute<Params, Input>(
     await limiter.take(header ? 'paid' : 'free', request.ip);
     const input = resource.parse(request.params as Params, request.body);
     if (!header) {
-      throw fail('payment_required', `this call costs ${microsToUsd(price)} USD: pay the quote in the payment-required header and send the proof in X-PAYMENT`);
+      throw fail(
+        'payment_required',
+        `this call costs ${microsToUsd(price)} USD: pay the quote in the payment-required header and send the proof in X-PAYMENT`,
+      );
     }
     const payment = decodePaymentHeader(header);
     const callId = services.deps.ids.newId();
@@ -78,7 +81,12 @@ export function registerPaidRoute<Params, Input>(
     const billing = x402Billing(services, receipt ? { receipt, priceMicros: price } : null);
     return reply.status(result.status).send({ ...result.body, billing, elapsed_ms: Math.round(performance.now() - started) });
   };
-  app.route({ method: resource.method ?? 'GET', url: path, config: { x402: { product: resource.product, description: resource.description } }, handler });
+  app.route({
+    method: resource.method ?? 'GET',
+    url: path,
+    config: { x402: { product: resource.product, description: resource.description } },
+    handler,
+  });
 }
 
 /**
@@ -87,7 +95,10 @@ export function registerPaidRoute<Params, Input>(
  */
 export function x402Billing(services: X402AppServices, paid: { receipt: SettlementResponse; priceMicros: number } | null) {
   const { caip2, asset } = services.deps.terms.network;
-  return x402Envelope({ network: caip2, asset }, paid && { priceMicros: paid.priceMicros, payer: paid.receipt.payer ?? null, transaction: paid.receipt.transaction });
+  return x402Envelope(
+    { network: caip2, asset },
+    paid && { priceMicros: paid.priceMicros, payer: paid.receipt.payer ?? null, transaction: paid.receipt.transaction },
+  );
 }
 
 /** The settlement receipt, under the v2 name and the v1 name (clients read either). */
@@ -101,11 +112,20 @@ export function quoteHeaderFor(request: FastifyRequest, services: X402AppService
   const paid = request.routeOptions.config.x402;
   if (!paid) return null;
   const base = services.publicUrl?.replace(/\/+$/, '') ?? `${request.protocol}://${request.host}`;
-  const [offer, bodyResource, target] = [paidOfferOf(paid.product), paidBodyResourceOf(paid.product), { method: request.method, path: request.url.split('?')[0] ?? request.url }];
+  const [offer, bodyResource, target] = [
+    paidOfferOf(paid.product),
+    paidBodyResourceOf(paid.product),
+    { method: request.method, path: request.url.split('?')[0] ?? request.url },
+  ];
   // Bazaar discovery metadata, for the facilitator's catalogue and for agents
   const extensions = offer ? restDiscovery(offer, target) : bodyResource ? restBodyDiscovery(bodyResource, target) : undefined;
   return encodeHeaderJson({
-    ...quoteFor(services.deps.terms, { priceMicros: PRODUCTS[paid.product].priceMicros, url: `${base}${request.url}`, description: paid.description, error }),
+    ...quoteFor(services.deps.terms, {
+      priceMicros: PRODUCTS[paid.product].priceMicros,
+      url: `${base}${request.url}`,
+      description: paid.description,
+      error,
+    }),
     ...(extensions ? { extensions } : {}),
   });
 }

@@ -15,7 +15,11 @@ import type { X402AppServices } from './x402-services.js';
  * `tx_not_found`, not charged, and the proof stays usable. A second paid request for a transfer already
  * paid for is served without settling its proof (and runs the check again if the paid one failed).
  */
-export const x402TransferRoutes: FastifyPluginAsync<{ services: X402AppServices; limiter: RateLimiter; transfers: TransferCheckDeps }> = async (app, context) => {
+export const x402TransferRoutes: FastifyPluginAsync<{
+  services: X402AppServices;
+  limiter: RateLimiter;
+  transfers: TransferCheckDeps;
+}> = async (app, context) => {
   const { transfers } = context;
   const waitMs = context.services.checkWaitMs;
   registerPaidRoute(app, context, '/check-transfer/:chain/:tx_hash', {
@@ -24,9 +28,16 @@ export const x402TransferRoutes: FastifyPluginAsync<{ services: X402AppServices;
     parse: (params: { chain: string; tx_hash: string }) => parseTransferTarget(params, transfers.decoder.chains()),
     subject: (target) => `${target.chain}:${target.txHash}`,
     precheck: (target) => assertTransferMined(transfers, target),
-    run: async (target, { paidBy }) => presentX402Transfer(await x402TransferOutcome(transfers, await startX402TransferCheck(transfers, { paidBy, ...target }), waitMs)),
+    run: async (target, { paidBy }) =>
+      presentX402Transfer(await x402TransferOutcome(transfers, await startX402TransferCheck(transfers, { paidBy, ...target }), waitMs)),
   });
-  registerFreeResultRoute(app, context.limiter, '/check-transfer-result/:id', async (checkId) => presentX402Transfer(await x402TransferOutcome(transfers, checkId, 0)), {
-    paidBodyOf: context.services,
-  });
+  registerFreeResultRoute(
+    app,
+    context.limiter,
+    '/check-transfer-result/:id',
+    async (checkId) => presentX402Transfer(await x402TransferOutcome(transfers, checkId, 0)),
+    {
+      paidBodyOf: context.services,
+    },
+  );
 };

@@ -30,7 +30,12 @@ const ALLOWED = 'PAYMENT-SIGNATURE, X-PAYMENT, Access-Control-Expose-Headers, Co
  */
 export async function buildX402App(
   services: X402AppServices,
-  options: { logger?: FastifyServerOptions['logger']; loggerInstance?: FastifyBaseLogger; limits?: ServerLimits; checkResponses?: boolean } = {},
+  options: {
+    logger?: FastifyServerOptions['logger'];
+    loggerInstance?: FastifyBaseLogger;
+    limits?: ServerLimits;
+    checkResponses?: boolean;
+  } = {},
 ): Promise<FastifyInstance> {
   const limits = options.limits ?? DEFAULT_SERVER_LIMITS;
   const app = Fastify({

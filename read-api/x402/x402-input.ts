@@ -9,7 +9,8 @@ import { parseChain, parseNetwork, SCREEN_NETWORKS, type Chain, type Network } f
  */
 export function parseAddressTarget(params: { chain: string; address: string }): { network: Network; address: string } {
   const network = params.chain.length <= 20 ? parseNetwork(params.chain) : null;
-  if (!network) throw fail('chain_unsupported', `chain "${params.chain.slice(0, 20)}" is not supported here; use one of ${SCREEN_NETWORKS.join(', ')}`);
+  if (!network)
+    throw fail('chain_unsupported', `chain "${params.chain.slice(0, 20)}" is not supported here; use one of ${SCREEN_NETWORKS.join(', ')}`);
   const address = params.address.trim();
   if (address.length < 1 || address.length > 120 || !isAddressOf(network, address)) {
     const format = network === 'TRON' ? 'a TRON base58check address starting with T' : '0x followed by 40 hex digits';
@@ -23,14 +24,25 @@ export function parseAddressTarget(params: { chain: string; address: string }): 
  * chains with a configured endpoint; others are `chain_unsupported`) and a transaction hash of its format
  * (EVM: 0x + 64 hex; TRON: 64 hex, 0x optional), else `body_invalid`.
  */
-export function parseTransferTarget(params: { chain: string; tx_hash: string }, readable: readonly Chain[]): { chain: Chain; txHash: string } {
+export function parseTransferTarget(
+  params: { chain: string; tx_hash: string },
+  readable: readonly Chain[],
+): { chain: Chain; txHash: string } {
   const chain = params.chain.length <= 20 ? parseChain(params.chain) : null;
   if (!chain || !readable.includes(chain)) {
-    throw fail('chain_unsupported', `chain "${params.chain.slice(0, 20)}" is not supported here; use one of ${readable.join(', ') || '(none configured)'}`);
+    throw fail(
+      'chain_unsupported',
+      `chain "${params.chain.slice(0, 20)}" is not supported here; use one of ${readable.join(', ') || '(none configured)'}`,
+    );
   }
   const txHash = params.tx_hash.length <= 80 ? parseTxHash(chain, params.tx_hash) : null;
   if (!txHash) {
-    throw fail('body_invalid', chain === 'TRON' ? 'not a TRON transaction id (64 hex digits, 0x optional)' : `not an ${chain} transaction hash (0x followed by 64 hex digits)`);
+    throw fail(
+      'body_invalid',
+      chain === 'TRON'
+        ? 'not a TRON transaction id (64 hex digits, 0x optional)'
+        : `not an ${chain} transaction hash (0x followed by 64 hex digits)`,
+    );
   }
   return { chain, txHash };
 }

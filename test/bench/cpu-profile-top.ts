@@ -28,7 +28,10 @@ export function topSelfTime(profile: CpuProfile, limit: number, fromMicros = 0):
   const frameOf = new Map<number, string>();
   for (const node of profile.nodes) {
     const { functionName, url, lineNumber } = node.callFrame;
-    const file = url.replace(/^file:\/\//, '').replace(/^.*\/node_modules\//, '').replace(process.cwd() + '/', '');
+    const file = url
+      .replace(/^file:\/\//, '')
+      .replace(/^.*\/node_modules\//, '')
+      .replace(process.cwd() + '/', '');
     frameOf.set(node.id, `${functionName || '(anonymous)'} ${file ? `${file}:${lineNumber + 1}` : ''}`.trim());
   }
   const micros = new Map<string, number>();
@@ -53,6 +56,7 @@ export async function printTopSelfTime(dir: string, fromMicros: number, limit = 
   for (const name of (await readdir(dir)).filter((file) => /\.0\.\d+\.cpuprofile$/.test(file))) {
     const profile = JSON.parse(await readFile(join(dir, name), 'utf8')) as CpuProfile;
     process.stdout.write(`top self time of busy time, ${join(dir, name)}:\n`);
-    for (const { frame, share } of topSelfTime(profile, limit, fromMicros)) process.stdout.write(`  ${(share * 100).toFixed(1).padStart(5)} %  ${frame}\n`);
+    for (const { frame, share } of topSelfTime(profile, limit, fromMicros))
+      process.stdout.write(`  ${(share * 100).toFixed(1).padStart(5)} %  ${frame}\n`);
   }
 }

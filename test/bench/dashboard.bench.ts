@@ -21,7 +21,13 @@ const PASSWORD = 'bench password for the demo';
 const USAGE_ROWS = 2000;
 const HISTORY = 100;
 
-interface Figures { rps: number; p50: number; p99: number; non2xx: number; bytes: number }
+interface Figures {
+  rps: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+  bytes: number;
+}
 
 async function measure(base: string, request: autocannon.Request, connections: number): Promise<Figures> {
   const run = (duration: number) => autocannon({ url: base, connections, duration, requests: [request] });
@@ -37,7 +43,10 @@ async function measure(base: string, request: autocannon.Request, connections: n
 }
 
 const cookieOf = (response: Response, name: string) =>
-  response.headers.getSetCookie().map((c) => new RegExp(`^${name}=([^;]+)`).exec(c)?.[1]).find(Boolean)!;
+  response.headers
+    .getSetCookie()
+    .map((c) => new RegExp(`^${name}=([^;]+)`).exec(c)?.[1])
+    .find(Boolean)!;
 
 async function main() {
   // Other work on the machine shows in every figure (scrypt most of all): the table says how busy it was.
@@ -77,7 +86,11 @@ async function main() {
     const keysPage = await (await fetch(`${base}/account/api`, { headers: { cookie } })).text();
     const csrf = /name="csrf-token" content="([0-9a-f]+)"/.exec(keysPage)![1]!;
     const api = (path: string, body: object) =>
-      fetch(`${base}${path}`, { method: 'POST', headers: { cookie, 'x-csrf-token': csrf, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      fetch(`${base}${path}`, {
+        method: 'POST',
+        headers: { cookie, 'x-csrf-token': csrf, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
 
     for (let i = 0; i < USAGE_ROWS; i++) {
       const screened = await fetch(`${base}/v2/screen`, {
@@ -87,13 +100,28 @@ async function main() {
       });
       if (screened.status !== 200) throw new Error(`screen answered ${screened.status}`);
     }
-    const webhook = (await (await api('/api/webhooks', { url: receiver.url, event_types: ['tx.policy.alert.triggered'] })).json()) as { id: string };
+    const webhook = (await (await api('/api/webhooks', { url: receiver.url, event_types: ['tx.policy.alert.triggered'] })).json()) as {
+      id: string;
+    };
     for (let i = 0; i < HISTORY; i++) await api('/api/webhooks/test', { subscription_id: webhook.id });
     await receiver.waitFor(HISTORY, 60_000);
 
     const get = (path: string): autocannon.Request => ({ method: 'GET', path, headers: { cookie } });
     const rows = [
-      ['POST /login (scrypt N=2^17, session event fsynced)', await measure(base, { method: 'POST', path: '/login', headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: `svc_login_csrf=${loginCsrf}` }, body: loginBody }, LOGIN_CONNECTIONS), LOGIN_CONNECTIONS],
+      [
+        'POST /login (scrypt N=2^17, session event fsynced)',
+        await measure(
+          base,
+          {
+            method: 'POST',
+            path: '/login',
+            headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: `svc_login_csrf=${loginCsrf}` },
+            body: loginBody,
+          },
+          LOGIN_CONNECTIONS,
+        ),
+        LOGIN_CONNECTIONS,
+      ],
       ['GET /account/api (keys)', await measure(base, get('/account/api'), CONNECTIONS), CONNECTIONS],
       [`GET /account/usage (${USAGE_ROWS} rows, 30-day charts)`, await measure(base, get('/account/usage'), CONNECTIONS), CONNECTIONS],
       [`GET /webhooks (1 webhook, ${HISTORY}-attempt history)`, await measure(base, get('/webhooks'), CONNECTIONS), CONNECTIONS],

@@ -41,8 +41,18 @@ const padding = 'x'.repeat(330);
 function paidCall(i: number): EventData[] {
   const metadata = { correlationId: randomUUID(), occurredAt: new Date().toISOString(), schemaVersion: 1 };
   return [
-    { id: randomUUID(), type: 'Charged', data: { callId: randomUUID(), amountUsd: '0.50', address: `0x${i.toString(16).padStart(40, '0')}`, note: padding }, metadata },
-    { id: randomUUID(), type: 'UsageRecorded', data: { endpoint: '/v1/screen', units: 1, at: new Date().toISOString(), note: padding }, metadata },
+    {
+      id: randomUUID(),
+      type: 'Charged',
+      data: { callId: randomUUID(), amountUsd: '0.50', address: `0x${i.toString(16).padStart(40, '0')}`, note: padding },
+      metadata,
+    },
+    {
+      id: randomUUID(),
+      type: 'UsageRecorded',
+      data: { endpoint: '/v1/screen', units: 1, at: new Date().toISOString(), note: padding },
+      metadata,
+    },
   ];
 }
 
@@ -57,7 +67,12 @@ async function fill(dir: string, events: number): Promise<void> {
     for (let i = from; i < Math.min(appends, from + CONCURRENT_APPENDS); i += 1) {
       const batch = paidCall(i);
       round.push(store.append(`account-${i % STREAMS}`, batch, { expected: 'any' }));
-      round.push(bus.publish('events', batch.map((e) => ({ key: `account-${i % STREAMS}`, value: e, headers: {} }))));
+      round.push(
+        bus.publish(
+          'events',
+          batch.map((e) => ({ key: `account-${i % STREAMS}`, value: e, headers: {} })),
+        ),
+      );
     }
     await Promise.all(round);
   }
@@ -105,10 +120,30 @@ function du(path: string): number {
 }
 
 function child(mode: string, dir: string, events: number): string {
-  const run = spawnSync(process.execPath, ['--expose-gc', '--max-old-space-size=8192', '--import', 'tsx', fileURLToPath(import.meta.url), '--child', mode, '--dir', dir, '--events', String(events), '--store', storeModule, '--bus', busModule], {
-    encoding: 'utf8',
-    maxBuffer: 1 << 20,
-  });
+  const run = spawnSync(
+    process.execPath,
+    [
+      '--expose-gc',
+      '--max-old-space-size=8192',
+      '--import',
+      'tsx',
+      fileURLToPath(import.meta.url),
+      '--child',
+      mode,
+      '--dir',
+      dir,
+      '--events',
+      String(events),
+      '--store',
+      storeModule,
+      '--bus',
+      busModule,
+    ],
+    {
+      encoding: 'utf8',
+      maxBuffer: 1 << 20,
+    },
+  );
   if (run.status !== 0) throw new Error(`${mode} child failed: ${run.stderr}`);
   return run.stdout;
 }
@@ -127,7 +162,9 @@ async function main(): Promise<void> {
     console.log(line);
     lines.push(line);
   };
-  print(`| events | event log on disk | bus on disk | fill s | open store ms | open store+bus ms | open CPU ms | RSS after open (MB, after gc) |${upgrade ? ' first open without index files: ms (CPU ms) |' : ''}`);
+  print(
+    `| events | event log on disk | bus on disk | fill s | open store ms | open store+bus ms | open CPU ms | RSS after open (MB, after gc) |${upgrade ? ' first open without index files: ms (CPU ms) |' : ''}`,
+  );
   print(`|---:|---:|---:|---:|---:|---:|---:|---:|${upgrade ? '---:|' : ''}`);
   for (const events of sizes) {
     const dir = await mkdtemp(join(tmpdir(), 'bench-log-'));
@@ -135,7 +172,12 @@ async function main(): Promise<void> {
       const filling = performance.now();
       child('fill', dir, events);
       const fillS = (performance.now() - filling) / 1000;
-      const opened = JSON.parse(child('reopen', dir, events).trim().split('\n').pop()!) as { storeMs: number; openMs: number; cpuMs: number; rss: number };
+      const opened = JSON.parse(child('reopen', dir, events).trim().split('\n').pop()!) as {
+        storeMs: number;
+        openMs: number;
+        cpuMs: number;
+        rss: number;
+      };
       const disk = `${mb(du(join(dir, 'events')))} MB | ${mb(du(join(dir, 'bus')))} MB`;
       let upgraded = '';
       if (upgrade) {
@@ -143,7 +185,9 @@ async function main(): Promise<void> {
         const first = JSON.parse(child('reopen', dir, events).trim().split('\n').pop()!) as { openMs: number; cpuMs: number };
         upgraded = ` ${first.openMs.toFixed(0)} (${first.cpuMs.toFixed(0)}) |`;
       }
-      print(`| ${events.toLocaleString('en')} | ${disk} | ${fillS.toFixed(0)} | ${opened.storeMs.toFixed(0)} | ${opened.openMs.toFixed(0)} | ${opened.cpuMs.toFixed(0)} | ${mb(opened.rss)} |${upgraded}`);
+      print(
+        `| ${events.toLocaleString('en')} | ${disk} | ${fillS.toFixed(0)} | ${opened.storeMs.toFixed(0)} | ${opened.openMs.toFixed(0)} | ${opened.cpuMs.toFixed(0)} | ${mb(opened.rss)} |${upgraded}`,
+      );
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

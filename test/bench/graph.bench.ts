@@ -23,7 +23,8 @@ const SEARCHES = Number(process.env.BENCH_GRAPH_SEARCHES ?? 300);
 const CHECKS = Number(process.env.BENCH_GRAPH_CHECKS ?? 30);
 const BUDGET: ExposureBudget = { maxNodes: 10_000, maxEdges: 200_000, maxHops: 6, timeMs: 10_000, perNodeLimit: 1000 };
 
-const percentile = (sorted: readonly number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+const percentile = (sorted: readonly number[], p: number): number =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 const ms = (x: number) => x.toFixed(1);
 const mb = (bytes: number) => Math.round(bytes / 1e6);
 
@@ -33,7 +34,9 @@ async function fullCheckLatencies(service: TestService, anchors: readonly string
   const latencies: number[] = [];
   for (const address of anchors) {
     const started = performance.now();
-    const { result_url } = (await service.app.inject({ method: 'POST', url: '/v2/check-address', headers, payload: { address, network: 'ETH' } })).json();
+    const { result_url } = (
+      await service.app.inject({ method: 'POST', url: '/v2/check-address', headers, payload: { address, network: 'ETH' } })
+    ).json();
     for (let i = 0; i < 100_000; i++) {
       const response = await service.app.inject({ method: 'GET', url: result_url, headers });
       if (response.statusCode === 200) break;
@@ -66,22 +69,37 @@ async function main() {
 
     const { intel } = service.services;
     const flows = service.services.fullCheck.transfers.flows.bind(service.services.fullCheck.transfers);
-    const anchors = Array.from({ length: SEARCHES + 20 }, (_, k) => syntheticAddress(Number((BigInt(k + 1) * 2654435761n) % BigInt(ADDRESSES))));
+    const anchors = Array.from({ length: SEARCHES + 20 }, (_, k) =>
+      syntheticAddress(Number((BigInt(k + 1) * 2654435761n) % BigInt(ADDRESSES))),
+    );
     const runs: { ms: number; cpuMs: number; nodes: number; edges: number; complete: boolean }[] = [];
     for (const [k, address] of anchors.entries()) {
       const classify = memoized((a) => labelFromIntel(intel.lookup(a, 'ETH')));
       const t0 = performance.now();
       const cpu0 = process.cpuUsage();
-      const result = await searchExposure({ flows, classify, now: () => performance.now() }, { address, network: 'ETH', direction: 'in', budget: BUDGET });
+      const result = await searchExposure(
+        { flows, classify, now: () => performance.now() },
+        { address, network: 'ETH', direction: 'in', budget: BUDGET },
+      );
       const cpu = process.cpuUsage(cpu0);
-      if (k >= 20) runs.push({ ms: performance.now() - t0, cpuMs: (cpu.user + cpu.system) / 1000, nodes: result.nodesVisited, edges: result.edgesScanned, complete: result.complete });
+      if (k >= 20)
+        runs.push({
+          ms: performance.now() - t0,
+          cpuMs: (cpu.user + cpu.system) / 1000,
+          nodes: result.nodesVisited,
+          edges: result.edgesScanned,
+          complete: result.complete,
+        });
     }
     const bfs = runs.map((r) => r.ms).sort((a, b) => a - b);
     const bfsCpu = runs.map((r) => r.cpuMs).sort((a, b) => a - b);
     const avg = (f: (r: (typeof runs)[number]) => number) => Math.round(runs.reduce((s, r) => s + f(r), 0) / runs.length);
 
     const bigChecks = await fullCheckLatencies(service, anchors.slice(0, CHECKS));
-    const smallChecks = await fullCheckLatencies(service, Array.from({ length: CHECKS }, (_, i) => [PARTIES.d, PARTIES.b, PARTIES.s][i % 3]!));
+    const smallChecks = await fullCheckLatencies(
+      service,
+      Array.from({ length: CHECKS }, (_, i) => [PARTIES.d, PARTIES.b, PARTIES.s][i % 3]!),
+    );
 
     const table = [
       `Measured by \`npm run bench:graph\` (${new Date().toISOString().slice(0, 10)}, ${cpus().length} cores, load average ${load} at the start; the machine is shared with other work, so wall-clock figures vary between runs and CPU time shows the search's own cost):`,

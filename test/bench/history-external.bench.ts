@@ -18,7 +18,10 @@ const SOURCES = resolve(process.env.SVC_SOURCES_DIR ?? 'test/fixtures/sanctions-
 
 function run(script: string, env: Record<string, string>): Promise<string> {
   return new Promise((done, reject) => {
-    const child = spawn(process.execPath, ['--max-old-space-size=8192', '--import', 'tsx', script], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, ['--max-old-space-size=8192', '--import', 'tsx', script], {
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let out = '';
     child.stdout.on('data', (chunk: Buffer) => {
       out += chunk.toString();
@@ -29,16 +32,28 @@ function run(script: string, env: Record<string, string>): Promise<string> {
 }
 
 async function main() {
-  if (process.env.BUS !== 'kafka' || process.env.READ_STORE !== 'mongo') throw new Error('run through ci/with-servers.sh: npm run bench:history:external');
+  if (process.env.BUS !== 'kafka' || process.env.READ_STORE !== 'mongo')
+    throw new Error('run through ci/with-servers.sh: npm run bench:history:external');
   const dataDir = await mkdtemp(join(tmpdir(), 'bench-history-external-'));
-  const env = { DATA_DIR: dataDir, SVC_SOURCES_DIR: SOURCES, MONGO_DB: `bench_history_${process.pid}`, KAFKA_PREFIX: `bench${process.pid}.`, USERS: '200' };
+  const env = {
+    DATA_DIR: dataDir,
+    SVC_SOURCES_DIR: SOURCES,
+    MONGO_DB: `bench_history_${process.pid}`,
+    KAFKA_PREFIX: `bench${process.pid}.`,
+    USERS: '200',
+  };
   const rows: string[] = [];
   try {
     for (const step of STEPS) {
       const fillStarted = performance.now();
       await run('test/bench/history-fill.ts', { ...env, TARGET: String(step) });
       const fillS = (performance.now() - fillStarted) / 1000;
-      const probe = JSON.parse((await run('test/bench/restart-probe.ts', env)).trim().split('\n').at(-1) ?? '{}') as { eventsRead: number; caughtUpMs: number; rssMb: number; logEvents: number };
+      const probe = JSON.parse((await run('test/bench/restart-probe.ts', env)).trim().split('\n').at(-1) ?? '{}') as {
+        eventsRead: number;
+        caughtUpMs: number;
+        rssMb: number;
+        logEvents: number;
+      };
       const row = `| ${step.toLocaleString('en-US')} | ${probe.logEvents.toLocaleString('en-US')} | ${probe.eventsRead.toLocaleString('en-US')} | ${(probe.caughtUpMs / 1000).toFixed(1)} | ${probe.rssMb} | ${fillS.toFixed(0)} |`;
       rows.push(row);
       process.stdout.write(`${row}\n`);

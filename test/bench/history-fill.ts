@@ -19,14 +19,26 @@ const users = Number(process.env.USERS ?? 1000);
 const concurrency = 256;
 
 // External mode (bench:history:external): the servers ci/with-servers.sh started are passed through.
-const adapters = Object.fromEntries(['BUS', 'READ_STORE', 'KAFKA_BROKERS', 'KAFKA_PREFIX', 'KAFKA_SESSION_TIMEOUT_MS', 'MONGO_URL', 'MONGO_DB'].flatMap((name) => (process.env[name] ? [[name, process.env[name]]] : [])));
-const services = await createServices(loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', SVC_FSYNC: '0', SVC_SOURCES_DIR: process.env.SVC_SOURCES_DIR ?? '', ...adapters }));
+const adapters = Object.fromEntries(
+  ['BUS', 'READ_STORE', 'KAFKA_BROKERS', 'KAFKA_PREFIX', 'KAFKA_SESSION_TIMEOUT_MS', 'MONGO_URL', 'MONGO_DB'].flatMap((name) =>
+    process.env[name] ? [[name, process.env[name]]] : [],
+  ),
+);
+const services = await createServices(
+  loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', SVC_FSYNC: '0', SVC_SOURCES_DIR: process.env.SVC_SOURCES_DIR ?? '', ...adapters }),
+);
 await services.start();
 await importConfiguredSources(services, () => undefined);
 const statePath = join(dataDir, 'bench-history.json');
-const state: { done: number; accounts: { userId: string; keyId: string }[] } = existsSync(statePath) ? JSON.parse(await readFile(statePath, 'utf8')) : { done: 0, accounts: [] };
+const state: { done: number; accounts: { userId: string; keyId: string }[] } = existsSync(statePath)
+  ? JSON.parse(await readFile(statePath, 'utf8'))
+  : { done: 0, accounts: [] };
 while (state.accounts.length < users) {
-  const opened = await openAccount(services.commands, { email: `bench-${state.accounts.length}@example.test`, plan: { kind: 'ledger' }, depositMicros: 1e12 });
+  const opened = await openAccount(services.commands, {
+    email: `bench-${state.accounts.length}@example.test`,
+    plan: { kind: 'ledger' },
+    depositMicros: 1e12,
+  });
   const key = await issueApiKey(services.commands, opened.userId);
   state.accounts.push({ userId: opened.userId, keyId: key.keyId });
 }
@@ -49,4 +61,6 @@ state.done = Math.max(state.done, target);
 await writeFile(statePath, JSON.stringify(state));
 await services.close();
 const seconds = (performance.now() - started) / 1000;
-process.stdout.write(`filled ${target - from} calls in ${seconds.toFixed(1)} s (${Math.round((target - from) / Math.max(seconds, 0.001))}/s)\n`);
+process.stdout.write(
+  `filled ${target - from} calls in ${seconds.toFixed(1)} s (${Math.round((target - from) / Math.max(seconds, 0.001))}/s)\n`,
+);

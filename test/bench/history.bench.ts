@@ -53,7 +53,10 @@ async function screens(port: number, headers: Record<string, string>) {
           method: 'POST',
           path: '/v2/screen',
           headers: { 'content-type': 'application/json', ...headers },
-          setupRequest: (request) => ({ ...request, body: JSON.stringify({ address: '0x' + (++i % 4096).toString(16).padStart(40, '0'), network: 'ETH' }) }),
+          setupRequest: (request) => ({
+            ...request,
+            body: JSON.stringify({ address: '0x' + (++i % 4096).toString(16).padStart(40, '0'), network: 'ETH' }),
+          }),
         },
       ],
     });
@@ -67,7 +70,16 @@ async function measure(dataDir: string) {
   const started = performance.now();
   const service = await spawnTsx(
     'infra/main.ts',
-    { DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'silent', SVC_DEMO_API_KEY: KEY, SVC_DEMO_DEPOSIT_USD: '1000000', SVC_SOURCES_DIR: SOURCES, SVC_SYNC_ON_START: '0' },
+    {
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'silent',
+      SVC_DEMO_API_KEY: KEY,
+      SVC_DEMO_DEPOSIT_USD: '1000000',
+      SVC_SOURCES_DIR: SOURCES,
+      SVC_SYNC_ON_START: '0',
+    },
     /listening on/,
   );
   for (;;) {
@@ -85,7 +97,10 @@ async function measure(dataDir: string) {
     headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
     body: JSON.stringify({ address: '0x' + '1'.padStart(40, '0'), network: 'ETH' }),
     signal: AbortSignal.timeout(60_000),
-  }).then(async (r) => `${r.status} ${(await r.text()).slice(0, 120)}`, (error: unknown) => String(error));
+  }).then(
+    async (r) => `${r.status} ${(await r.text()).slice(0, 120)}`,
+    (error: unknown) => String(error),
+  );
   process.stdout.write(`  first screen: ${first} in ${Math.round(performance.now() - firstStarted)} ms\n`);
   const screen = await screens(port, { authorization: `Bearer ${KEY}` });
   await stop(service.child);

@@ -68,7 +68,8 @@ async function main() {
     body: JSON.stringify({ address: madeUpEvmAddress('bench-sample').toLowerCase(), network: 'ETH' }),
   });
   const body = (await sample.json()) as { audit?: { providers_answered?: number } };
-  if (sample.status !== 200 || body.audit?.providers_answered !== 3) throw new Error(`sample inspect failed: ${sample.status} ${JSON.stringify(body)}`);
+  if (sample.status !== 200 || body.audit?.providers_answered !== 3)
+    throw new Error(`sample inspect failed: ${sample.status} ${JSON.stringify(body)}`);
   const lone = await load(port, 1);
   const busy = await load(port, 16);
   await stop(service.child);

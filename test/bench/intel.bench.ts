@@ -38,13 +38,34 @@ function syntheticClaim(n: number, source: string): Claim {
   const { address, network } = syntheticAddress(n % ADDRESSES);
   const category = CATEGORIES[(n * 7) % CATEGORIES.length]!;
   const base = {
-    address, scope: network === 'TRON' ? ('TRON' as const) : ('evm' as const), category, confidence: 40 + (n % 61),
-    sourceUrl: `https://example.org/${source}/list.json`, firstSeenAt: '2025-01-01T00:00:00Z', lastSeenAt: '2025-06-01T00:00:00Z', source,
+    address,
+    scope: network === 'TRON' ? ('TRON' as const) : ('evm' as const),
+    category,
+    confidence: 40 + (n % 61),
+    sourceUrl: `https://example.org/${source}/list.json`,
+    firstSeenAt: '2025-01-01T00:00:00Z',
+    lastSeenAt: '2025-06-01T00:00:00Z',
+    source,
   };
   if (n % 97 === 0) {
-    return { ...base, kind: 'sanction', category: 'sanctions', label: `SYNTHETIC ENTITY ${n % 1000}`, sanction: { list: 'US', entity: `SYNTHETIC ENTITY ${n % 1000}`, program: 'CYBER2', listEntryId: String(n), listDate: '2024-01-01', asset: 'ETH' } };
+    return {
+      ...base,
+      kind: 'sanction',
+      category: 'sanctions',
+      label: `SYNTHETIC ENTITY ${n % 1000}`,
+      sanction: {
+        list: 'US',
+        entity: `SYNTHETIC ENTITY ${n % 1000}`,
+        program: 'CYBER2',
+        listEntryId: String(n),
+        listDate: '2024-01-01',
+        asset: 'ETH',
+      },
+    };
   }
-  return IDENTITIES.has(category) ? { ...base, kind: 'identity', label: `Synthetic ${category} ${n % 5000}` } : { ...base, kind: 'risk', label: null };
+  return IDENTITIES.has(category)
+    ? { ...base, kind: 'identity', label: `Synthetic ${category} ${n % 5000}` }
+    : { ...base, kind: 'risk', label: null };
 }
 
 const percentile = (sorted: Float64Array, p: number): number => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!;
@@ -55,10 +76,25 @@ async function main(): Promise<void> {
   let loadMs = 0;
   for (let s = 0; s < SOURCES; s++) {
     const source = `synthetic_${s}`;
-    const descriptor: SourceDescriptor = { slug: source, class: 'community_feed', trustWeight: 50 + s * 10, publicName: source, url: `https://example.org/${source}` };
+    const descriptor: SourceDescriptor = {
+      slug: source,
+      class: 'community_feed',
+      trustWeight: 50 + s * 10,
+      publicName: source,
+      url: `https://example.org/${source}`,
+    };
     const claims = Array.from({ length: CLAIMS / SOURCES }, (_, i) => syntheticClaim(i * SOURCES + s, source));
     const events = datasetDecider.decide(
-      { type: 'ImportDataset', source, version: '2025-06-01', contentHash: `sha256:synthetic-${s}`, claims, tokens: [], importedAt: '2026-01-01T00:00:00Z', descriptor },
+      {
+        type: 'ImportDataset',
+        source,
+        version: '2025-06-01',
+        contentHash: `sha256:synthetic-${s}`,
+        claims,
+        tokens: [],
+        importedAt: '2026-01-01T00:00:00Z',
+        descriptor,
+      },
       datasetDecider.initialState(),
     );
     const stored = events.map((event) => ({ type: event.type, payload: JSON.stringify(event.data) }));
@@ -72,7 +108,9 @@ async function main(): Promise<void> {
   let sanctioned = 0;
   for (let i = 0; i < SCREENS; i++) {
     const known = i % 4 !== 3;
-    const { address, network } = known ? syntheticAddress((i * 7919) % ADDRESSES) : { address: `0x${'f'.repeat(32)}${i.toString(16).padStart(8, '0')}`, network: 'BSC' as const };
+    const { address, network } = known
+      ? syntheticAddress((i * 7919) % ADDRESSES)
+      : { address: `0x${'f'.repeat(32)}${i.toString(16).padStart(8, '0')}`, network: 'BSC' as const };
     const started = performance.now();
     const verdict = buildScreenVerdict(index.lookup(address, network));
     durations[i] = performance.now() - started;

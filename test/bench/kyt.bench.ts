@@ -23,7 +23,13 @@ const USDC: Address = '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48';
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 function summary(samples: number[], wallMs: number) {
   const sorted = [...samples].sort((a, b) => a - b);
-  return { n: sorted.length, p50: percentile(sorted, 50), p95: percentile(sorted, 95), p99: percentile(sorted, 99), perSecond: Math.round((sorted.length / wallMs) * 1000) };
+  return {
+    n: sorted.length,
+    p50: percentile(sorted, 50),
+    p95: percentile(sorted, 95),
+    p99: percentile(sorted, 99),
+    perSecond: Math.round((sorted.length / wallMs) * 1000),
+  };
 }
 
 async function transactions(chain: ReturnType<typeof transferChain>, kind: 'native' | 'erc20' | 'multi', count: number): Promise<Hash[]> {
@@ -32,7 +38,14 @@ async function transactions(chain: ReturnType<typeof transferChain>, kind: 'nati
   for (let i = 0; i < count; i++) {
     if (kind === 'native') hashes.push(await chain.sendNative(devAccount(1 + (i % 5)).address, to(i), '0.01'));
     else if (kind === 'erc20') hashes.push(await chain.sendToken(USDC, devAccount(1 + (i % 5)).address, to(i), 1_000_000n));
-    else hashes.push(await chain.collect(USDC, [1, 2, 3].map((n) => ({ from: devAccount(n).address, amount: 1_000_000n })), to(i)));
+    else
+      hashes.push(
+        await chain.collect(
+          USDC,
+          [1, 2, 3].map((n) => ({ from: devAccount(n).address, amount: 1_000_000n })),
+          to(i),
+        ),
+      );
   }
   return hashes;
 }
@@ -40,12 +53,25 @@ async function transactions(chain: ReturnType<typeof transferChain>, kind: 'nati
 async function main() {
   const anvil = await startAnvil({ chainId: 31337 });
   const chain = transferChain(anvil.rpcUrl);
-  await chain.installToken(USDC, [1, 2, 3, 4, 5].map((n) => ({ to: devAccount(n).address, amount: 10n ** 15n })));
+  await chain.installToken(
+    USDC,
+    [1, 2, 3, 4, 5].map((n) => ({ to: devAccount(n).address, amount: 10n ** 15n })),
+  );
   const dataDir = await mkdtemp(join(tmpdir(), 'bench-kyt-'));
   const port = await freePort();
   const service = await spawnTsx(
     'infra/main.ts',
-    { DATA_DIR: dataDir, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'silent', SVC_SYNC_ON_START: '0', SVC_SOURCES_DIR: '', SVC_DEMO_API_KEY: KEY, SVC_DEMO_DEPOSIT_USD: '100000', CHAIN_RPC_ETH: anvil.rpcUrl },
+    {
+      DATA_DIR: dataDir,
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      LOG_LEVEL: 'silent',
+      SVC_SYNC_ON_START: '0',
+      SVC_SOURCES_DIR: '',
+      SVC_DEMO_API_KEY: KEY,
+      SVC_DEMO_DEPOSIT_USD: '100000',
+      CHAIN_RPC_ETH: anvil.rpcUrl,
+    },
     /listening on/,
   );
   const check = async (txHash: Hash) => {
@@ -63,9 +89,11 @@ async function main() {
     const samples: number[] = [];
     let next = 0;
     const started = performance.now();
-    await Promise.all(Array.from({ length: concurrency }, async () => {
-      while (next < hashes.length) samples.push(await check(hashes[next++]!));
-    }));
+    await Promise.all(
+      Array.from({ length: concurrency }, async () => {
+        while (next < hashes.length) samples.push(await check(hashes[next++]!));
+      }),
+    );
     return summary(samples, performance.now() - started);
   }
   try {

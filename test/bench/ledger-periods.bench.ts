@@ -46,7 +46,7 @@ async function main() {
     const chained = 'chained-user';
     await changePlan(writer, chained, { kind: 'ledger' });
     await deposit(writer, { userId: chained, depositId: 'd', amountMicros: 1e12 });
-    let legacyRevision = (await store.streamRevision(ledgerStream(legacy)));
+    let legacyRevision = await store.streamRevision(ledgerStream(legacy));
     for (let m = 0; m < months; m++) {
       const batch = [];
       for (let i = 0; i < perMonth; i++) {
@@ -56,7 +56,15 @@ async function main() {
         batch.push({
           id: uuidIds.newId(),
           type: 'Charged',
-          data: { chargeId, product: 'screen', units: 0, amountMicros: 100_000, periodStart: at.slice(0, 8) + '01T00:00:00.000Z', at, details },
+          data: {
+            chargeId,
+            product: 'screen',
+            units: 0,
+            amountMicros: 100_000,
+            periodStart: at.slice(0, 8) + '01T00:00:00.000Z',
+            at,
+            details,
+          },
           metadata: { correlationId: 'bench', occurredAt: at, schemaVersion: 1 },
         });
         await chargeCall(writer, { userId: chained, chargeId, product: 'screen', details });
@@ -66,7 +74,12 @@ async function main() {
     }
 
     const [legacyLoad, legacyMs] = await timed(() => process_(store, () => now).executor.load(ledgerStream(legacy), ledgerDecider));
-    const [chainedLoad, chainedMs] = await timed(() => readBalance(process_(store, () => now), chained));
+    const [chainedLoad, chainedMs] = await timed(() =>
+      readBalance(
+        process_(store, () => now),
+        chained,
+      ),
+    );
     console.log(`history: ${months} months × ${perMonth} charges`);
     console.log(`legacy single stream: cold load ${legacyMs.toFixed(1)} ms, ${legacyLoad.state.charges.size} charge ids in state`);
     console.log(`period chain:        cold load ${chainedMs.toFixed(1)} ms, ${chainedLoad.state.charges.size} charge ids in state`);
@@ -74,11 +87,14 @@ async function main() {
     const fresh = process_(store, () => now);
     await readBalance(fresh, chained);
     const [, newChargeMs] = await timed(() => chargeCall(fresh, { userId: chained, chargeId: uuidV7(now), product: 'screen', details }));
-    const firstMonthId = (await (async () => {
-      for await (const e of store.read(`${ledgerStream(chained)}`)) if (e.type === 'Charged') return (e.data as { chargeId: string }).chargeId;
+    const firstMonthId = await (async () => {
+      for await (const e of store.read(`${ledgerStream(chained)}`))
+        if (e.type === 'Charged') return (e.data as { chargeId: string }).chargeId;
       return '';
-    })());
-    const [oldPoll, oldPollMs] = await timed(() => chargeCall(fresh, { userId: chained, chargeId: firstMonthId, product: 'screen', details }));
+    })();
+    const [oldPoll, oldPollMs] = await timed(() =>
+      chargeCall(fresh, { userId: chained, chargeId: firstMonthId, product: 'screen', details }),
+    );
     console.log(`new charge (uuid v7, warm head): ${newChargeMs.toFixed(2)} ms`);
     console.log(`poll of a charge taken ${months - 1} months ago: ${oldPollMs.toFixed(1)} ms, duplicate=${oldPoll.duplicate}`);
   } finally {

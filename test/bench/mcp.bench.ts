@@ -32,14 +32,23 @@ const target = () => '0x' + (++serial).toString(16).padStart(40, '0');
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 const summary = (samples: number[]) => {
   const sorted = [...samples].sort((a, b) => a - b);
-  return { n: sorted.length, p50: percentile(sorted, 50), p95: percentile(sorted, 95), mean: sorted.reduce((a, b) => a + b, 0) / sorted.length };
+  return {
+    n: sorted.length,
+    p50: percentile(sorted, 50),
+    p95: percentile(sorted, 95),
+    mean: sorted.reduce((a, b) => a + b, 0) / sorted.length,
+  };
 };
 
 async function main() {
   const anvil = await startAnvil({ chainId: NETWORK.chainId });
   const dataDir = await mkdtemp(join(tmpdir(), 'bench-mcp-'));
   const [restPayer, mcpPayer] = [privateKeyToAccount(generatePrivateKey()), privateKeyToAccount(generatePrivateKey())];
-  await installTestUsdc(anvil.rpcUrl, NETWORK.asset, [restPayer, mcpPayer].map((p) => ({ to: p.address, amount: 1_000_000_000n })));
+  await installTestUsdc(
+    anvil.rpcUrl,
+    NETWORK.asset,
+    [restPayer, mcpPayer].map((p) => ({ to: p.address, amount: 1_000_000_000n })),
+  );
   const [port, x402Port] = [await freePort(), await freePort()];
   const service = await spawnTsx(
     'infra/main.ts',
@@ -81,7 +90,8 @@ async function main() {
     const mcp = async () => {
       const started = performance.now();
       const result = (await agent.callTool({ name: 'screen_address', arguments: { chain: 'ETH', address: target() } })) as CallToolResult;
-      if (result.isError || !result._meta?.['x402/payment-response']) throw new Error(`MCP paid call failed: ${JSON.stringify(result.structuredContent ?? result.content)}`);
+      if (result.isError || !result._meta?.['x402/payment-response'])
+        throw new Error(`MCP paid call failed: ${JSON.stringify(result.structuredContent ?? result.content)}`);
       return performance.now() - started;
     };
 

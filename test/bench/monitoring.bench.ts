@@ -40,9 +40,24 @@ const heapMb = () => {
 };
 const percentile = (sorted: readonly number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 
-const descriptor = (slug: string): SourceDescriptor => ({ slug, class: 'community_feed', trustWeight: 70, publicName: `Benchmark feed ${slug}`, url: 'https://example.org/bench' });
+const descriptor = (slug: string): SourceDescriptor => ({
+  slug,
+  class: 'community_feed',
+  trustWeight: 70,
+  publicName: `Benchmark feed ${slug}`,
+  url: 'https://example.org/bench',
+});
 const claimOf = (address: string, source: string): Claim => ({
-  address, scope: 'evm', kind: 'risk', category: 'scam', label: null, confidence: 90, sourceUrl: 'https://example.org/bench', firstSeenAt: AT, lastSeenAt: AT, source,
+  address,
+  scope: 'evm',
+  kind: 'risk',
+  category: 'scam',
+  label: null,
+  confidence: 90,
+  sourceUrl: 'https://example.org/bench',
+  firstSeenAt: AT,
+  lastSeenAt: AT,
+  source,
 });
 
 async function main() {
@@ -63,10 +78,16 @@ async function main() {
           id: randomUUID(),
           type: 'MonitorCreated',
           data: {
-            monitorId, userId, keyId: null, address, network: 'ETH', reference: null,
+            monitorId,
+            userId,
+            keyId: null,
+            address,
+            network: 'ETH',
+            reference: null,
             verdict: { risk_level: 'none', risk_score: null, risk_categories: [], sdn_match: null, label: null },
             dataVersions: { taxonomy: TAXONOMY.version, snapshot: null, sources: [] },
-            paidPeriod: `${AT.slice(0, 8)}01T00:00:00.000Z`, createdAt: AT,
+            paidPeriod: `${AT.slice(0, 8)}01T00:00:00.000Z`,
+            createdAt: AT,
           },
           metadata: meta,
         };
@@ -80,13 +101,19 @@ async function main() {
     const populateSeconds = (performance.now() - populateStarted) / 1000;
     const heapAfter = heapMb();
     const projected = await services.monitors.api.stats();
-    console.log(`${projected.monitors.active} monitors in ${populateSeconds.toFixed(1)} s (appended, projected, relayed); heap +${(heapAfter - heapBefore).toFixed(0)} MB`);
+    console.log(
+      `${projected.monitors.active} monitors in ${populateSeconds.toFixed(1)} s (appended, projected, relayed); heap +${(heapAfter - heapBefore).toFixed(0)} MB`,
+    );
 
     // Every MonitorVerdictChanged as it is appended, by change key.
     const seen = new Map<string, { count: number; lastAt: number }>();
     const abort = new AbortController();
     const watching = (async () => {
-      for await (const delivery of services.store.subscribeToAll({ from: 'end', filter: { streamPrefixes: ['monitor-'] }, signal: abort.signal })) {
+      for await (const delivery of services.store.subscribeToAll({
+        from: 'end',
+        filter: { streamPrefixes: ['monitor-'] },
+        signal: abort.signal,
+      })) {
         if (delivery.kind !== 'event' || delivery.event.type !== 'MonitorVerdictChanged') continue;
         const key = (delivery.event.data as { changeKey: string }).changeKey;
         const entry = seen.get(key) ?? { count: 0, lastAt: 0 };
@@ -102,13 +129,21 @@ async function main() {
         ...Array.from({ length: CHANGED_UNMONITORED }, (_, i) => claimOf(unmonitoredAddress(round, i), source)),
       ];
       const contentHash = `sha256:bench-${round}-${randomUUID()}`;
-      const imported = await importDataset(services.commands, { source, version: AT.slice(0, 10), contentHash, claims, tokens: [], descriptor: descriptor(source) });
+      const imported = await importDataset(services.commands, {
+        source,
+        version: AT.slice(0, 10),
+        contentHash,
+        claims,
+        tokens: [],
+        descriptor: descriptor(source),
+      });
       const committedAt = performance.now();
       if (!imported.imported) throw new Error(`round ${round}: nothing imported`);
       const key = `dataset:${source}:${contentHash}`;
       const deadline = Date.now() + 60_000;
       while ((seen.get(key)?.count ?? 0) < CHANGED_MONITORED) {
-        if (Date.now() > deadline) throw new Error(`round ${round}: ${seen.get(key)?.count ?? 0} of ${CHANGED_MONITORED} changes after 60 s`);
+        if (Date.now() > deadline)
+          throw new Error(`round ${round}: ${seen.get(key)?.count ?? 0} of ${CHANGED_MONITORED} changes after 60 s`);
         await new Promise((resolve) => setTimeout(resolve, 2));
       }
       latencies.push(seen.get(key)!.lastAt - committedAt);
@@ -125,7 +160,11 @@ async function main() {
       monitors: MONITORS,
       imports: ROUNDS,
       changed_per_import: { monitored: CHANGED_MONITORED, unmonitored: CHANGED_UNMONITORED },
-      commit_to_last_risk_changed_ms: { p50: Math.round(percentile(sorted, 50)), p99: Math.round(percentile(sorted, 99)), max: Math.round(sorted.at(-1)!) },
+      commit_to_last_risk_changed_ms: {
+        p50: Math.round(percentile(sorted, 50)),
+        p99: Math.round(percentile(sorted, 99)),
+        max: Math.round(sorted.at(-1)!),
+      },
       heap_mb_for_monitors: Math.round(heapAfter - heapBefore),
       heap_bytes_per_monitor: Math.round(((heapAfter - heapBefore) * 2 ** 20) / MONITORS),
       populate_seconds: Math.round(populateSeconds),

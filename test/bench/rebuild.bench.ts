@@ -35,9 +35,17 @@ async function fill(store: EventStore, accounts: number) {
     for (let i = from; i < Math.min(accounts, from + BATCH); i++) {
       const userId = randomUUID();
       const at = new Date().toISOString();
-      const opened: EventData = { id: randomUUID(), type: 'AccountOpened', data: { userId, email: `user-${i}@example.test`, displayName: `user ${i}`, at }, metadata: meta() };
+      const opened: EventData = {
+        id: randomUUID(),
+        type: 'AccountOpened',
+        data: { userId, email: `user-${i}@example.test`, displayName: `user ${i}`, at },
+        metadata: meta(),
+      };
       const noise: EventData = { id: randomUUID(), type: 'BenchNoise', data: { i }, metadata: meta() };
-      appends.push(store.append(`account-${userId}`, [opened], { expected: 'no_stream' }), store.append(`noise-${i}`, [noise], { expected: 'no_stream' }));
+      appends.push(
+        store.append(`account-${userId}`, [opened], { expected: 'no_stream' }),
+        store.append(`noise-${i}`, [noise], { expected: 'no_stream' }),
+      );
     }
     await Promise.all(appends);
   }
@@ -54,8 +62,19 @@ async function measure(label: string, accounts: number, openReadStore: () => Pro
   const dir = await mkdtemp(join(tmpdir(), 'bench-rebuild-'));
   const store = await openFileEventStore(dir, { fsync: false });
   const { readStore, close } = await openReadStore();
-  const commands: CommandDeps = { executor: createCommandExecutor({ store, clock: systemClock, ids: uuidIds }), clock: systemClock, ids: uuidIds, random: cryptoRandom, bootId: 'bench' };
-  const runner = createProjectionRunner({ store, readStore, projections: [accountsProjection], onError: (error) => console.error(`projection runner: ${String(error)}`) });
+  const commands: CommandDeps = {
+    executor: createCommandExecutor({ store, clock: systemClock, ids: uuidIds }),
+    clock: systemClock,
+    ids: uuidIds,
+    random: cryptoRandom,
+    bootId: 'bench',
+  };
+  const runner = createProjectionRunner({
+    store,
+    readStore,
+    projections: [accountsProjection],
+    onError: (error) => console.error(`projection runner: ${String(error)}`),
+  });
   try {
     const phase = (name: string) => console.error(`${label}: ${name}`);
     await fill(store, accounts);
@@ -66,7 +85,10 @@ async function measure(label: string, accounts: number, openReadStore: () => Pro
     const bare = await scan(store);
     global.gc?.();
     const heapBefore = process.memoryUsage().heapUsed;
-    const report = await rebuildProjection({ store, readStore, commands, whenProjected: (p) => runner.whenProcessed(p) }, accountsProjection);
+    const report = await rebuildProjection(
+      { store, readStore, commands, whenProjected: (p) => runner.whenProcessed(p) },
+      accountsProjection,
+    );
     const heapAfter = process.memoryUsage().heapUsed;
     if (report.documents !== accounts || report.failed !== 0) throw new Error(`rebuild lost documents: ${JSON.stringify(report)}`);
     return [

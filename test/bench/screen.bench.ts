@@ -45,7 +45,14 @@ async function load(port: number, headers: Record<string, string>, pid: number |
   const cpu = pid === undefined ? 0 : (await cpuSecondsOf(pid)) - cpuBefore;
   // CPU per answered request: what the server spends on one, whatever else runs on the machine.
   const cpuMicrosPerRequest = Math.round((cpu * 1e6) / Math.max(1, result.requests.total));
-  return { rps: Math.round(result.requests.average), p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx, errors: result.errors, cpuMicrosPerRequest };
+  return {
+    rps: Math.round(result.requests.average),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors,
+    cpuMicrosPerRequest,
+  };
 }
 
 /** Once started, a child's output is read and dropped: spawnTsx keeps what it reads, and the log lines would pile up. */

@@ -35,7 +35,11 @@ async function main() {
     const created = await createSubscription(commands, actor, { url: receiver.url, eventTypes: ['service.bfs.failed'] });
     await services.projections.whenProcessed(created.position);
     const event = (i: number) =>
-      webhookEventRaised({ eventType: 'service.bfs.failed', audience: { user_id: userId }, payload: { job_id: `job-${i}`, address: '0xabc', network: 'ETH', error: 'bench' } });
+      webhookEventRaised({
+        eventType: 'service.bfs.failed',
+        audience: { user_id: userId },
+        payload: { job_id: `job-${i}`, address: '0xabc', network: 'ETH', error: 'bench' },
+      });
 
     const latencies: number[] = [];
     for (let i = 0; i < WARM_UP + SEQUENTIAL; i++) {

@@ -27,14 +27,24 @@ const target = (i: number) => '0x' + (i + 1).toString(16).padStart(40, '0');
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 function summary(samples: number[], wallMs: number) {
   const sorted = [...samples].sort((a, b) => a - b);
-  return { n: sorted.length, p50: percentile(sorted, 50), p95: percentile(sorted, 95), p99: percentile(sorted, 99), perSecond: Math.round((sorted.length / wallMs) * 1000) };
+  return {
+    n: sorted.length,
+    p50: percentile(sorted, 50),
+    p95: percentile(sorted, 95),
+    p99: percentile(sorted, 99),
+    perSecond: Math.round((sorted.length / wallMs) * 1000),
+  };
 }
 
 async function main() {
   const anvil = await startAnvil({ chainId: NETWORK.chainId });
   const dataDir = await mkdtemp(join(tmpdir(), 'bench-x402-'));
   const payers = Array.from({ length: CONCURRENCY }, () => privateKeyToAccount(generatePrivateKey()));
-  await installTestUsdc(anvil.rpcUrl, NETWORK.asset, payers.map((p) => ({ to: p.address, amount: 1_000_000_000n })));
+  await installTestUsdc(
+    anvil.rpcUrl,
+    NETWORK.asset,
+    payers.map((p) => ({ to: p.address, amount: 1_000_000_000n })),
+  );
   const [port, x402Port] = [await freePort(), await freePort()];
   const service = await spawnTsx(
     'infra/main.ts',
@@ -73,7 +83,9 @@ async function main() {
       const path = `/screen/ETH/${target(next++)}`;
       const http = new x402HTTPClient(client);
       const quoted = await fetch(`${base}${path}`);
-      const proof = http.encodePaymentSignatureHeader(await http.createPaymentPayload(http.getPaymentRequiredResponse((name) => quoted.headers.get(name), {})));
+      const proof = http.encodePaymentSignatureHeader(
+        await http.createPaymentPayload(http.getPaymentRequiredResponse((name) => quoted.headers.get(name), {})),
+      );
       return { path, proof };
     };
     const paidOnly = async ({ path, proof }: { path: string; proof: Record<string, string> }) => {

@@ -191,7 +191,11 @@ describe.skipIf(chromiumMissing !== null)('dashboard in Chromium', () => {
     await page.waitForURL(`${base}/account/api`);
     const status = await page.evaluate(async (keyId) => {
       const csrf = document.querySelector('meta[name="csrf-token"]')!.getAttribute('content')!;
-      const response = await fetch(`/api/keys/${keyId}`, { method: 'DELETE', headers: { 'x-csrf-token': csrf, 'content-type': 'application/json' }, body: '{}' });
+      const response = await fetch(`/api/keys/${keyId}`, {
+        method: 'DELETE',
+        headers: { 'x-csrf-token': csrf, 'content-type': 'application/json' },
+        body: '{}',
+      });
       return response.status;
     }, demoKey.keyId);
     expect(status).toBe(404);

@@ -82,7 +82,9 @@ describe.skipIf(chromiumMissing !== null)('API docs page in Chromium', () => {
     await health.locator('.opblock-summary').click();
     await health.getByRole('button', { name: 'Try it out' }).click();
     await health.getByRole('button', { name: 'Execute' }).click();
-    await expect.poll(() => health.locator('.live-responses-table tr.response .response-col_status').first().textContent()).toContain('200');
+    await expect
+      .poll(() => health.locator('.live-responses-table tr.response .response-col_status').first().textContent())
+      .toContain('200');
     await health.screenshot({ path: join(ARTIFACTS, '02-try-health.png') });
     expect(browser.problems).toEqual([]);
   });

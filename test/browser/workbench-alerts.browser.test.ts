@@ -67,8 +67,17 @@ describe.skipIf(skipReason !== null)('workbench: alert triage in Chromium', () =
     await joinSubgroup(svc.services.commands, colleague.userId, { ...state.memberships[0]!, role: 'member' });
 
     const sanctioned = firstOfacEth();
-    const txHash = await transferChain(anvil.rpcUrl).sendNative(sanctioned.address, madeUpEvmAddress('workbench:recipient') as Address, '0.25');
-    const checked = await svc.app.inject({ method: 'POST', url: '/v2/check-transfer', headers: { authorization: `Bearer ${opened.apiKey}` }, payload: { chain: 'ETH', tx_hash: txHash } });
+    const txHash = await transferChain(anvil.rpcUrl).sendNative(
+      sanctioned.address,
+      madeUpEvmAddress('workbench:recipient') as Address,
+      '0.25',
+    );
+    const checked = await svc.app.inject({
+      method: 'POST',
+      url: '/v2/check-transfer',
+      headers: { authorization: `Bearer ${opened.apiKey}` },
+      payload: { chain: 'ETH', tx_hash: txHash },
+    });
     expect(checked.statusCode, checked.body).toBe(200);
     expect(checked.json().policy_result.alerts).toHaveLength(1);
     checkId = checked.json().check_id;
@@ -168,7 +177,9 @@ describe.skipIf(skipReason !== null)('workbench: alert triage in Chromium', () =
     await page.getByRole('button', { name: 'Download alerts CSV' }).click();
     const file = await (await download).path();
     const lines = readFileSync(file, 'utf8').trim().split('\r\n');
-    expect(lines[0]).toBe('alert_id,created_at,check_id,chain,tx_hash,risk_level,category,rule_type,actual_share,entity_name,entity_address,status,reason,note,assignee,updated_at');
+    expect(lines[0]).toBe(
+      'alert_id,created_at,check_id,chain,tx_hash,risk_level,category,rule_type,actual_share,entity_name,entity_address,status,reason,note,assignee,updated_at',
+    );
     expect(lines).toHaveLength(2);
     expect(lines[1]).toContain(checkId);
     expect(lines[1]).toContain(',Severe,Sanctioned entity / address,Direct exposure,100,');

@@ -58,7 +58,9 @@ describe.skipIf(chromiumMissing !== null)('workbench: History verdict pages in C
     expect(inspected.statusCode).toBe(200);
     inspectId = inspected.json<{ check_id: string }>().check_id;
     await svc.services.whenCaughtUp();
-    const usage = (await svc.app.inject({ method: 'GET', url: '/v2/me/usage', headers })).json<{ rows: { call_id: string; product: string }[] }>();
+    const usage = (await svc.app.inject({ method: 'GET', url: '/v2/me/usage', headers })).json<{
+      rows: { call_id: string; product: string }[];
+    }>();
     screenId = usage.rows.find((row) => row.product === 'screen')?.call_id ?? '';
     await givePassword(svc.services, userId, PASSWORD);
     const email = (await svc.services.app.accounts.get(userId))?.email ?? '';

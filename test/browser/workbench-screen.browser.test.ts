@@ -29,7 +29,16 @@ describe.skipIf(chromiumMissing !== null)('workbench: screening in Chromium', ()
 
   async function expectNoSidewaysScroll() {
     const wide = await page.evaluate(() =>
-      [...document.querySelectorAll('body *')].filter((el) => !el.closest('.table-wrap') && el.getBoundingClientRect().right > window.innerWidth + 1).slice(0, 3).map((el) => `${el.tagName}.${el.className}`).concat([`w=${window.innerWidth}`], [...document.querySelectorAll('body, main, section, .table-wrap')].map((el) => `${el.tagName}.${el.className}:${el.scrollWidth}/${el.clientWidth}`)),
+      [...document.querySelectorAll('body *')]
+        .filter((el) => !el.closest('.table-wrap') && el.getBoundingClientRect().right > window.innerWidth + 1)
+        .slice(0, 3)
+        .map((el) => `${el.tagName}.${el.className}`)
+        .concat(
+          [`w=${window.innerWidth}`],
+          [...document.querySelectorAll('body, main, section, .table-wrap')].map(
+            (el) => `${el.tagName}.${el.className}:${el.scrollWidth}/${el.clientWidth}`,
+          ),
+        ),
     );
     expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth), wide.join(', ')).toBeLessThanOrEqual(0);
   }
@@ -118,7 +127,15 @@ describe.skipIf(chromiumMissing !== null)('workbench: screening in Chromium', ()
     expect(rows.some((row) => row.includes('POST /v2/screen'))).toBe(true);
     expect(rows.some((row) => row.includes('check-address'))).toBe(true);
     // A USD plan: no Units column. Nothing cut off: the table needs no scrolling inside its box either.
-    expect(await page.getByRole('columnheader').allTextContents()).toEqual(['Time', 'Endpoint', 'Network', 'Subject', 'Key', 'Charged', 'Refunded']);
+    expect(await page.getByRole('columnheader').allTextContents()).toEqual([
+      'Time',
+      'Endpoint',
+      'Network',
+      'Subject',
+      'Key',
+      'Charged',
+      'Refunded',
+    ]);
     expect(await page.locator('.table-wrap').evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(0);
     // Addresses stay on one line (shortened; the whole value for screen readers and on hover).
     const subjectHeights = await page.locator('code.hash').evaluateAll((els) => els.map((el) => el.getBoundingClientRect().height));
@@ -128,9 +145,18 @@ describe.skipIf(chromiumMissing !== null)('workbench: screening in Chromium', ()
 
     const download = page.waitForEvent('download');
     await page.getByRole('button', { name: 'Download usage CSV' }).click();
-    const csv = readFileSync(await (await download).path(), 'utf8').trim().split('\r\n');
-    expect(csv[0]).toBe('call_id,created_at,product,endpoint,network,subject,key_id,units,charged_usd,refunded_units,refunded_usd,refund_reason');
-    expect(csv.slice(1).map((line) => line.split(',')[2]).sort()).toEqual(['check_address', 'screen']);
+    const csv = readFileSync(await (await download).path(), 'utf8')
+      .trim()
+      .split('\r\n');
+    expect(csv[0]).toBe(
+      'call_id,created_at,product,endpoint,network,subject,key_id,units,charged_usd,refunded_units,refunded_usd,refund_reason',
+    );
+    expect(
+      csv
+        .slice(1)
+        .map((line) => line.split(',')[2])
+        .sort(),
+    ).toEqual(['check_address', 'screen']);
 
     await page.getByRole('row').filter({ hasText: 'check-address' }).getByRole('link').click();
     await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Full check');

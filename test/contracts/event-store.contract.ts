@@ -199,11 +199,14 @@ export function eventStoreContract(name: string, open: () => Promise<EventStore>
     describe('read a stream', () => {
       const stream8 = async () => {
         const stream = streamName('read');
-        await append(stream, Array.from({ length: 8 }, (_, n) => event('Counted', { n })), 'no_stream');
+        await append(
+          stream,
+          Array.from({ length: 8 }, (_, n) => event('Counted', { n })),
+          'no_stream',
+        );
         return stream;
       };
-      const revisions = async (stream: string, options: ReadStreamOptions) =>
-        (await read(stream, options)).map((e) => e.revision);
+      const revisions = async (stream: string, options: ReadStreamOptions) => (await read(stream, options)).map((e) => e.revision);
 
       it('is inclusive of fromRevision, forwards and backwards', async () => {
         const stream = await stream8();
@@ -241,8 +244,7 @@ export function eventStoreContract(name: string, open: () => Promise<EventStore>
 
     describe('subscribeToAll', () => {
       const subscribe = (options: SubscribeToAllOptions) => store.subscribeToAll(options)[Symbol.asyncIterator]();
-      const ids = (deliveries: readonly SubscriptionDelivery[]) =>
-        deliveries.map((d) => (d.kind === 'event' ? d.event.id : d.kind));
+      const ids = (deliveries: readonly SubscriptionDelivery[]) => deliveries.map((d) => (d.kind === 'event' ? d.event.id : d.kind));
 
       it('delivers the backlog, then caughtUp, then live events, and ends on abort', async () => {
         const stream = streamName('sub');

@@ -213,7 +213,12 @@ export function storeCommands() {
         .tuple(fc.nat(2), expectedSpec, fc.integer({ min: 1, max: 3 }), retry)
         .map(([stream, expected, count, again]) => new AppendCommand(stream, expected, count, again)),
       fc
-        .tuple(fc.nat(2), fc.constantFrom('forwards' as const, 'backwards' as const), fc.option(fc.nat(5)), fc.option(fc.integer({ min: 1, max: 4 })))
+        .tuple(
+          fc.nat(2),
+          fc.constantFrom('forwards' as const, 'backwards' as const),
+          fc.option(fc.nat(5)),
+          fc.option(fc.integer({ min: 1, max: 4 })),
+        )
         .map(([stream, direction, from, maxCount]) => new ReadStreamCommand(stream, direction, from, maxCount)),
       fc.nat(3).map((back) => new ReadAllTailCommand(back)),
     ],

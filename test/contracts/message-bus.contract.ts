@@ -51,7 +51,10 @@ export function messageBusContract(name: string, open: () => Promise<MessageBus>
       const topic = unique('t');
       const keys = ['a', 'b', 'c', 'd', 'e'];
       for (let round = 0; round < 4; round += 1) {
-        await bus.publish(topic, keys.flatMap((key) => [0, 1, 2].map((i) => msg(key, { key, n: round * 3 + i }, { headers: { h: `${key}${round}` } }))));
+        await bus.publish(
+          topic,
+          keys.flatMap((key) => [0, 1, 2].map((i) => msg(key, { key, n: round * 3 + i }, { headers: { h: `${key}${round}` } }))),
+        );
       }
       const { consumer, seen } = await consume({ topics: [topic] });
       await eventually(() => expect(seen).toHaveLength(60));
@@ -59,7 +62,11 @@ export function messageBusContract(name: string, open: () => Promise<MessageBus>
         const ofKey = seen.filter((m) => m.key === key);
         expect(ofKey.map((m) => (m.value as { n: number }).n)).toEqual([...Array(12).keys()]);
         expect(new Set(ofKey.map((m) => m.partition)).size).toBe(1);
-        expect(ofKey.every((m) => m.topic === topic && m.attempt === 1 && m.headers.h === `${key}${Math.floor((m.value as { n: number }).n / 3)}`)).toBe(true);
+        expect(
+          ofKey.every(
+            (m) => m.topic === topic && m.attempt === 1 && m.headers.h === `${key}${Math.floor((m.value as { n: number }).n / 3)}`,
+          ),
+        ).toBe(true);
       }
       await consumer.stop();
     });
@@ -141,7 +148,10 @@ export function messageBusContract(name: string, open: () => Promise<MessageBus>
       const topic = unique('t');
       const { consumer: idle } = await consume({ topics: [topic] });
       await idle.whenCaughtUp();
-      await bus.publish(topic, Array.from({ length: 40 }, (_, i) => msg(`k${i % 7}`, i)));
+      await bus.publish(
+        topic,
+        Array.from({ length: 40 }, (_, i) => msg(`k${i % 7}`, i)),
+      );
       const handled = new Set<unknown>();
       const { consumer } = await consume({ topics: [topic], maxBatchSize: 3 }, (m) => void handled.add(m.value));
       await consumer.whenCaughtUp();
@@ -170,7 +180,10 @@ export function messageBusContract(name: string, open: () => Promise<MessageBus>
 
     it('lag: per topic, what a group has not committed (a group that never consumed counts from the start)', async () => {
       const [topic, other, never, group] = [unique('t'), unique('t'), unique('t'), unique('g')];
-      await bus.publish(topic, Array.from({ length: 6 }, (_, i) => msg(`k${i % 3}`, i)));
+      await bus.publish(
+        topic,
+        Array.from({ length: 6 }, (_, i) => msg(`k${i % 3}`, i)),
+      );
       await bus.publish(other, [msg('k', 'x')]);
       expect(await bus.lag(group, [topic, other, never])).toEqual([
         { topic, messages: 6 },
@@ -185,13 +198,21 @@ export function messageBusContract(name: string, open: () => Promise<MessageBus>
       await stuck.consumer.stop();
       const fine = await consume({ group, topics: [topic] });
       await fine.consumer.whenCaughtUp();
-      await eventually(async () => expect(await bus.lag(group, [topic, other])).toEqual([{ topic, messages: 0 }, { topic: other, messages: 1 }]));
+      await eventually(async () =>
+        expect(await bus.lag(group, [topic, other])).toEqual([
+          { topic, messages: 0 },
+          { topic: other, messages: 1 },
+        ]),
+      );
     });
 
     it('a new consumer of the group resumes after the committed offsets and gets the uncommitted ones again', async () => {
       const topic = unique('t');
       const group = unique('g');
-      await bus.publish(topic, Array.from({ length: 10 }, (_, i) => msg('k', i)));
+      await bus.publish(
+        topic,
+        Array.from({ length: 10 }, (_, i) => msg('k', i)),
+      );
       const first = await consume({ group, topics: [topic], maxBatchSize: 1, maxAttempts: 1000, retryDelayMs: 20 }, (m) => {
         if ((m.value as number) >= 5) throw new Error('not now');
       });

@@ -131,7 +131,12 @@ export function readStoreContract(name: string, open: () => Promise<ReadStore>):
         expect(ns(await rows.find({ orderBy: desc, skip: 1, limit: 2 }))).toEqual([4, 3]);
         expect(ns(await rows.find({ orderBy: desc, skip: 4, limit: 10 }))).toEqual([1]);
         expect(ns(await rows.find({ orderBy: desc, skip: 5 }))).toEqual([]);
-        const page = await rows.find({ where: { user: 'alice' }, since: { field: 'at', value: '2024-01-02' }, orderBy: { field: 'at', direction: 'desc' }, limit: 1 });
+        const page = await rows.find({
+          where: { user: 'alice' },
+          since: { field: 'at', value: '2024-01-02' },
+          orderBy: { field: 'at', direction: 'desc' },
+          limit: 1,
+        });
         expect(ns(page)).toEqual([2]);
       });
 

@@ -37,7 +37,9 @@ async function main() {
 
     const [port, x402Port] = [await freePort(), await freePort()];
     const withSources = existsSync(SOURCES);
-    say(`service    starting${withSources ? ` (importing the data sources of ${SOURCES})` : ' (no data sources: verdicts will say data_available: false)'}…`);
+    say(
+      `service    starting${withSources ? ` (importing the data sources of ${SOURCES})` : ' (no data sources: verdicts will say data_available: false)'}…`,
+    );
     service = await spawnTsx(
       'infra/main.ts',
       {
@@ -75,10 +77,16 @@ async function main() {
     const receipt = new x402HTTPClient(client).getPaymentSettleResponse((name) => response.headers.get(name));
     say(`paid call  ${response.status} in ${elapsed} ms (quote, signature, verification, settlement, verdict)`);
     const { verdict, coverage } = body;
-    say(`verdict    ${JSON.stringify({ risk_level: verdict?.risk_level, risk_score: verdict?.risk_score, label: verdict?.label, risk_categories: verdict?.risk_categories })}`);
-    say(`coverage   ${JSON.stringify({ data_available: coverage?.data_available, source_count: coverage?.source_count, label_count: coverage?.label_count })}`);
+    say(
+      `verdict    ${JSON.stringify({ risk_level: verdict?.risk_level, risk_score: verdict?.risk_score, label: verdict?.label, risk_categories: verdict?.risk_categories })}`,
+    );
+    say(
+      `coverage   ${JSON.stringify({ data_available: coverage?.data_available, source_count: coverage?.source_count, label_count: coverage?.label_count })}`,
+    );
     say(`settlement ${receipt.success ? 'success' : 'FAILED'}: transaction ${receipt.transaction} on ${receipt.network}`);
-    say(`balances   payer ${usd(await usdcBalance(anvil.rpcUrl, NETWORK.asset, payer.address))}, pay-to ${usd(await usdcBalance(anvil.rpcUrl, NETWORK.asset, payTo))}`);
+    say(
+      `balances   payer ${usd(await usdcBalance(anvil.rpcUrl, NETWORK.asset, payer.address))}, pay-to ${usd(await usdcBalance(anvil.rpcUrl, NETWORK.asset, payTo))}`,
+    );
   } finally {
     if (service) await stop(service.child);
     await anvil.stop();

@@ -31,17 +31,20 @@ const INFRASTRUCTURE = { eventstore: '/var/lib/eventstore', kafka: '/var/lib/kaf
 /** Image defaults (Dockerfile ENV) overlaid by the service's environment, as the container sees them (no service.env). */
 function containerEnv(name: string): Record<string, string> {
   const image: Record<string, string> = {};
-  for (const [, pairs] of dockerfile.matchAll(/^ENV (.+)$/gm)) for (const [, key, value] of pairs!.matchAll(/(\w+)=(\S+)/g)) image[key!] = value!;
+  for (const [, pairs] of dockerfile.matchAll(/^ENV (.+)$/gm))
+    for (const [, key, value] of pairs!.matchAll(/(\w+)=(\S+)/g)) image[key!] = value!;
   const own = Object.entries(compose.services[name]!.environment ?? {}).filter((entry): entry is [string, string] => entry[1] !== null);
   return { ...image, ...Object.fromEntries(own) };
 }
 
 /** `named:/path[:ro]` volume mounts of a service, as target → source. */
 function mounts(name: string): Map<string, string> {
-  return new Map((compose.services[name]!.volumes ?? []).map((spec) => {
-    const [source, target] = spec.split(':');
-    return [target!, source!];
-  }));
+  return new Map(
+    (compose.services[name]!.volumes ?? []).map((spec) => {
+      const [source, target] = spec.split(':');
+      return [target!, source!];
+    }),
+  );
 }
 
 describe('docker-compose.yml', () => {
@@ -52,7 +55,8 @@ describe('docker-compose.yml', () => {
       expect(service.build, role).toBe('.');
       const config = loadConfig(containerEnv(role));
       expect(config, role).toMatchObject({ ROLE: role, MODE: 'external', EVENT_STORE: 'esdb', BUS: 'kafka', READ_STORE: 'mongo' });
-      for (const dependency of Object.keys(INFRASTRUCTURE)) expect(service.depends_on?.[dependency], `${role} → ${dependency}`).toEqual({ condition: 'service_healthy' });
+      for (const dependency of Object.keys(INFRASTRUCTURE))
+        expect(service.depends_on?.[dependency], `${role} → ${dependency}`).toEqual({ condition: 'service_healthy' });
     }
   });
 
@@ -60,7 +64,10 @@ describe('docker-compose.yml', () => {
     for (const role of ROLES) {
       const env = containerEnv(role);
       expect(demoAccountWanted(loadConfig(env)), role).toBe(false);
-      expect(Object.keys(env).filter((key) => key.startsWith('SVC_DEMO_') && key !== 'SVC_DEMO_ACCOUNT'), role).toEqual([]);
+      expect(
+        Object.keys(env).filter((key) => key.startsWith('SVC_DEMO_') && key !== 'SVC_DEMO_ACCOUNT'),
+        role,
+      ).toEqual([]);
     }
   });
 
@@ -80,8 +87,11 @@ describe('docker-compose.yml', () => {
   it('publishes the API and the x402 channel of the api, and no other role or server', () => {
     const env = containerEnv('api');
     const config = loadConfig(env);
-    expect(compose.services.api!.ports).toEqual(expect.arrayContaining([`${config.PORT}:${config.PORT}`, `${config.X402_PORT}:${config.X402_PORT}`]));
-    for (const name of Object.keys(compose.services).filter((n) => n !== 'api')) expect(compose.services[name]!.ports, name).toBeUndefined();
+    expect(compose.services.api!.ports).toEqual(
+      expect.arrayContaining([`${config.PORT}:${config.PORT}`, `${config.X402_PORT}:${config.X402_PORT}`]),
+    );
+    for (const name of Object.keys(compose.services).filter((n) => n !== 'api'))
+      expect(compose.services[name]!.ports, name).toBeUndefined();
   });
 
   it('gives EventStoreDB, Kafka and MongoDB a named volume on their data directories and a health check', () => {

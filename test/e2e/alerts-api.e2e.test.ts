@@ -20,7 +20,12 @@ let subgroupId: string;
 const CHECK = '0193b000-0000-7000-8000-000000000001';
 
 const call = (method: 'GET' | 'PATCH' | 'POST', url: string, apiKey: string, payload?: unknown) =>
-  svc.app.inject({ method, url, headers: { authorization: `Bearer ${apiKey}` }, ...(payload !== undefined ? { payload: payload as object } : {}) });
+  svc.app.inject({
+    method,
+    url,
+    headers: { authorization: `Bearer ${apiKey}` },
+    ...(payload !== undefined ? { payload: payload as object } : {}),
+  });
 
 describe('alert cases over /v2/alerts', () => {
   beforeAll(async () => {
@@ -35,7 +40,10 @@ describe('alert cases over /v2/alerts', () => {
     await recordCompletedTransferCheck(svc.services, {
       checkId: CHECK,
       requester: { channel: 'v2', userId: owner.userId, keyId: owner.keyId, subgroupId },
-      alerts: [policyAlert('Severe', 'Sanctioned entity / address', madeUpEvmAddress('alerts:a')), policyAlert('Low', 'Gambling', madeUpEvmAddress('alerts:b'))],
+      alerts: [
+        policyAlert('Severe', 'Sanctioned entity / address', madeUpEvmAddress('alerts:a')),
+        policyAlert('Low', 'Gambling', madeUpEvmAddress('alerts:b')),
+      ],
     });
     // An x402 check belongs to no subgroup: no case.
     await recordCompletedTransferCheck(svc.services, {
@@ -51,13 +59,22 @@ describe('alert cases over /v2/alerts', () => {
     const all = await call('GET', '/v2/alerts', owner.apiKey);
     expect(all.statusCode, all.body).toBe(200);
     expect(all.json().pagination).toEqual({ page: 1, page_size: 20, total: 2, total_pages: 1 });
-    expect(all.json().alerts.map((a: { risk_level: string; status: string; check_id: string }) => [a.risk_level, a.status, a.check_id]).sort()).toEqual([
+    expect(
+      all
+        .json()
+        .alerts.map((a: { risk_level: string; status: string; check_id: string }) => [a.risk_level, a.status, a.check_id])
+        .sort(),
+    ).toEqual([
       ['Low', 'open', CHECK],
       ['Severe', 'open', CHECK],
     ]);
     const severe = (await call('GET', '/v2/alerts?risk_level=Severe', owner.apiKey)).json();
     expect(severe.alerts).toHaveLength(1);
-    expect(severe.alerts[0].alert).toMatchObject({ category: 'Sanctioned entity / address', riskLevel: 'Severe', ruleType: 'Direct exposure' });
+    expect(severe.alerts[0].alert).toMatchObject({
+      category: 'Sanctioned entity / address',
+      riskLevel: 'Severe',
+      ruleType: 'Direct exposure',
+    });
     const paged = (await call('GET', '/v2/alerts?page=2&page_size=1', owner.apiKey)).json();
     expect(paged.alerts).toHaveLength(1);
     expect(paged.pagination).toEqual({ page: 2, page_size: 1, total: 2, total_pages: 2 });
@@ -98,19 +115,39 @@ describe('alert cases over /v2/alerts', () => {
     expect(comment.statusCode, comment.body).toBe(201);
     expect(comment.json()).toMatchObject({ text: 'Counterparty is a known exchange deposit address', by: { user_id: colleague.userId } });
 
-    const closed = await call('PATCH', url, colleague.apiKey, { status: 'closed', reason: 'dismissed', note: 'False positive: exchange hot wallet' });
+    const closed = await call('PATCH', url, colleague.apiKey, {
+      status: 'closed',
+      reason: 'dismissed',
+      note: 'False positive: exchange hot wallet',
+    });
     expect(closed.statusCode, closed.body).toBe(200);
-    expect(closed.json()).toMatchObject({ status: 'closed', reason: 'dismissed', note: 'False positive: exchange hot wallet', comment_count: 1 });
+    expect(closed.json()).toMatchObject({
+      status: 'closed',
+      reason: 'dismissed',
+      note: 'False positive: exchange hot wallet',
+      comment_count: 1,
+    });
 
     const detail = (await call('GET', url, owner.apiKey)).json();
-    expect(detail.history.map((h: { action: string; by: { user_id: string } | null; from?: string; to?: string }) => [h.action, h.by?.user_id ?? null, h.from ?? null, h.to ?? null])).toEqual([
+    expect(
+      detail.history.map((h: { action: string; by: { user_id: string } | null; from?: string; to?: string }) => [
+        h.action,
+        h.by?.user_id ?? null,
+        h.from ?? null,
+        h.to ?? null,
+      ]),
+    ).toEqual([
       ['opened', null, null, 'open'],
       ['assigned', owner.userId, null, expect.stringContaining('@example.test')],
       ['status_changed', owner.userId, 'open', 'in_review'],
       ['commented', colleague.userId, null, null],
       ['status_changed', colleague.userId, 'in_review', 'closed'],
     ]);
-    expect(detail.history.at(-1)).toMatchObject({ reason: 'dismissed', note: 'False positive: exchange hot wallet', at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) });
+    expect(detail.history.at(-1)).toMatchObject({
+      reason: 'dismissed',
+      note: 'False positive: exchange hot wallet',
+      at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+    });
     expect((await call('GET', '/v2/alerts?status=closed', owner.apiKey)).json().pagination.total).toBe(1);
     expect((await call('GET', `/v2/alerts?assignee=${colleague.userId}`, owner.apiKey)).json().pagination.total).toBe(1);
     expect((await call('GET', '/v2/alerts?assignee=none', owner.apiKey)).json().pagination.total).toBe(1);

@@ -15,7 +15,8 @@ describe('ambiguous JSON bodies on the V2 app', () => {
   let key: string;
   const post = (url: string, payload: string, contentType = 'application/json') =>
     svc.app.inject({ method: 'POST', url, headers: { authorization: `Bearer ${key}`, 'content-type': contentType }, payload });
-  const balance = async () => (await svc.app.inject({ method: 'GET', url: '/v2/balance', headers: { authorization: `Bearer ${key}` } })).json().balance_usd as number;
+  const balance = async () =>
+    (await svc.app.inject({ method: 'GET', url: '/v2/balance', headers: { authorization: `Bearer ${key}` } })).json().balance_usd as number;
 
   beforeAll(async () => {
     svc = await startTestService();

@@ -25,7 +25,12 @@ async function start(env: Record<string, string> = {}, dataDir?: string) {
 }
 
 const screen = (svc: TestService, key: string) =>
-  svc.app.inject({ method: 'POST', url: '/v2/screen', headers: { authorization: `Bearer ${key}` }, payload: { address: ADDRESS, network: 'BSC' } });
+  svc.app.inject({
+    method: 'POST',
+    url: '/v2/screen',
+    headers: { authorization: `Bearer ${key}` },
+    payload: { address: ADDRESS, network: 'BSC' },
+  });
 
 describe('API key ids', () => {
   it('a chosen key gets a random id, nothing derived from the key or its hash', async () => {

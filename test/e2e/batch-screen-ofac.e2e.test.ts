@@ -21,7 +21,10 @@ const available = existsSync(join(sourcesDir, 'ofac-sdn-official'));
 if (!available) console.warn(`batch-screen-ofac.e2e: skipped, ${sourcesDir} is absent (set SVC_SOURCES_DIR)`);
 
 const lines = (path: string): string[] =>
-  readFileSync(join(sourcesDir, path), 'utf8').split(/\r?\n/).map((l) => l.trim()).filter((l) => l !== '' && !l.startsWith('#'));
+  readFileSync(join(sourcesDir, path), 'utf8')
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter((l) => l !== '' && !l.startsWith('#'));
 
 /** Every address of the OFAC lists usable on ETH/BSC (0x) and TRON, with the entity a publication names. */
 function ofacAddresses(): { evm: Set<string>; tron: Set<string>; entities: Map<string, string> } {
@@ -29,7 +32,9 @@ function ofacAddresses(): { evm: Set<string>; tron: Set<string>; entities: Map<s
     ...['ETH', 'BSC', 'ARB', 'USDC', 'USDT', 'TRX'].flatMap((asset) => lines(`ofac-brave-intl-lists/sanctioned_addresses_${asset}.txt`)),
     ...lines('ofac-1020-1795-wallet-lists/2_Tron_Sanctioned_Wallet_List.txt'),
     ...lines('ofac-1020-1795-wallet-lists/4_Ethereum_Sanctioned_Wallet_List.txt'),
-    ...lines('ofac-ultrasoundmoney-eth/data.csv').slice(1).map((l) => l.split(',')[0]!),
+    ...lines('ofac-ultrasoundmoney-eth/data.csv')
+      .slice(1)
+      .map((l) => l.split(',')[0]!),
   ];
   const file = 'ofac-sdn-official/sdn_advanced.digital-currency-subset.xml';
   const xml = parseOfacSdnAdvanced(readFileSync(join(sourcesDir, file), 'utf8'), file).claims;
@@ -54,14 +59,35 @@ describe.skipIf(!available)('batch screen (CLI, JSON Lines) over the OFAC lists'
 
   beforeAll(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'svc-batch-'));
-    for (const [network, addresses] of [['TRON', lists.tron], ['ETH', lists.evm], ['BSC', lists.evm]] as const) {
+    for (const [network, addresses] of [
+      ['TRON', lists.tron],
+      ['ETH', lists.evm],
+      ['BSC', lists.evm],
+    ] as const) {
       const file = join(dataDir, `${network}.txt`);
       await writeFile(file, `# OFAC-listed addresses\n${[...addresses].join('\n')}\n`);
-      const { stdout } = await run(process.execPath, ['--import', 'tsx', 'infra/cli/main.ts', 'screen', '--network', network.toLowerCase(), '--file', file], {
-        env: { ...process.env, MODE: 'embedded', DATA_DIR: join(dataDir, 'data'), SVC_SOURCES_DIR: sourcesDir, LOG_LEVEL: 'silent', SVC_FSYNC: '0' },
-        maxBuffer: 256 * 1024 * 1024,
-      });
-      screened.set(network, stdout.trim().split('\n').map((line) => JSON.parse(line)));
+      const { stdout } = await run(
+        process.execPath,
+        ['--import', 'tsx', 'infra/cli/main.ts', 'screen', '--network', network.toLowerCase(), '--file', file],
+        {
+          env: {
+            ...process.env,
+            MODE: 'embedded',
+            DATA_DIR: join(dataDir, 'data'),
+            SVC_SOURCES_DIR: sourcesDir,
+            LOG_LEVEL: 'silent',
+            SVC_FSYNC: '0',
+          },
+          maxBuffer: 256 * 1024 * 1024,
+        },
+      );
+      screened.set(
+        network,
+        stdout
+          .trim()
+          .split('\n')
+          .map((line) => JSON.parse(line)),
+      );
     }
   }, 180_000);
   afterAll(() => rm(dataDir, { recursive: true, force: true }));
@@ -71,7 +97,7 @@ describe.skipIf(!available)('batch screen (CLI, JSON Lines) over the OFAC lists'
     expect(lists.evm.size).toBeGreaterThanOrEqual(97);
   });
 
-  it.each(['ETH', 'BSC', 'TRON'])('every %s line is the API\'s verdict body, sanctioned, without billing', (network) => {
+  it.each(['ETH', 'BSC', 'TRON'])("every %s line is the API's verdict body, sanctioned, without billing", (network) => {
     const rows = screened.get(network)!;
     expect(rows).toHaveLength(network === 'TRON' ? lists.tron.size : lists.evm.size);
     const notSanctioned = rows.filter((row) => row.verdict?.risk_level !== 'sanctioned').map((row) => row.address);
@@ -95,7 +121,10 @@ describe.skipIf(!available)('batch screen (CLI, JSON Lines) over the OFAC lists'
       for (const row of screened.get(network)!) {
         const entity = lists.entities.get(row.address);
         if (entity === undefined) continue;
-        if (row.verdict.sdn_match?.entity?.toLowerCase() !== entity.toLowerCase() && row.verdict.label?.toLowerCase() !== entity.toLowerCase()) {
+        if (
+          row.verdict.sdn_match?.entity?.toLowerCase() !== entity.toLowerCase() &&
+          row.verdict.label?.toLowerCase() !== entity.toLowerCase()
+        ) {
           wrong.push(`${network} ${row.address}: ${row.verdict.sdn_match?.entity} / ${row.verdict.label}, expected ${entity}`);
         }
         expect(row.verdict.sdn_match.list).toBe('US');

@@ -22,7 +22,17 @@ import { startTestService, type TestService } from '../support/test-service.js';
  */
 
 const party = (name: string) => madeUpEvmAddress(`anvil-check:${name}`) as Address;
-const [r, a, b, c, d, e, x, payer, payee] = ['r', 'a', 'b', 'c', 'd', 'e', 'x', 'payer', 'payee'].map(party) as [Address, Address, Address, Address, Address, Address, Address, Address, Address];
+const [r, a, b, c, d, e, x, payer, payee] = ['r', 'a', 'b', 'c', 'd', 'e', 'x', 'payer', 'payee'].map(party) as [
+  Address,
+  Address,
+  Address,
+  Address,
+  Address,
+  Address,
+  Address,
+  Address,
+  Address,
+];
 const UNIT = 1_000_000n; // 6 decimals
 const tokenAbi = parseAbi(['function mint(address to, uint256 value)']);
 
@@ -37,16 +47,36 @@ beforeAll(async () => {
   const publicClient = createPublicClient({ transport });
   const deployer = createWalletClient({ account: devAccount(0), transport });
   const bytecode = await compileContract(join(dirname(fileURLToPath(import.meta.url)), '../support/chain/TestUSDC.sol'), 'TestUSDC');
-  const deployed = await publicClient.waitForTransactionReceipt({ hash: await deployer.deployContract({ abi: tokenAbi, bytecode, chain: null }), pollingInterval: 10 });
+  const deployed = await publicClient.waitForTransactionReceipt({
+    hash: await deployer.deployContract({ abi: tokenAbi, bytecode, chain: null }),
+    pollingInterval: 10,
+  });
   token = deployed.contractAddress!;
-  for (const [holder, amount] of [[r, 1000n], [c, 400n], [x, 800n]] as const) {
+  for (const [holder, amount] of [
+    [r, 1000n],
+    [c, 400n],
+    [x, 800n],
+  ] as const) {
     await publicClient.waitForTransactionReceipt({
-      hash: await deployer.writeContract({ address: token, abi: tokenAbi, functionName: 'mint', args: [holder, amount * UNIT], chain: null }),
+      hash: await deployer.writeContract({
+        address: token,
+        abi: tokenAbi,
+        functionName: 'mint',
+        args: [holder, amount * UNIT],
+        chain: null,
+      }),
       pollingInterval: 10,
     });
   }
   const chain = transferChain(anvil.rpcUrl);
-  for (const [from, to, amount] of [[r, a, 1000n], [a, b, 600n], [c, b, 400n], [b, d, 500n], [x, e, 800n], [e, d, 500n]] as const) {
+  for (const [from, to, amount] of [
+    [r, a, 1000n],
+    [a, b, 600n],
+    [c, b, 400n],
+    [b, d, 500n],
+    [x, e, 800n],
+    [e, d, 500n],
+  ] as const) {
     await chain.sendToken(token, from, to, amount * UNIT);
   }
   await chain.sendNative(payer, payee, '2');
@@ -58,9 +88,18 @@ beforeAll(async () => {
   await writeFile(
     join(sources, 'graphsense-tagpacks', 'anvil-test.json'),
     JSON.stringify({
-      title: 'anvil test tags', creator: 'Fixture', lastmod: '2026-01-01', confidence: 'service_data',
+      title: 'anvil test tags',
+      creator: 'Fixture',
+      lastmod: '2026-01-01',
+      confidence: 'service_data',
       tags: [
-        { address: r.toLowerCase(), currency: 'ETH', abuse: 'service_hack', label: 'test exploiter', source: 'https://example.org/exploit' },
+        {
+          address: r.toLowerCase(),
+          currency: 'ETH',
+          abuse: 'service_hack',
+          label: 'test exploiter',
+          source: 'https://example.org/exploit',
+        },
         { address: x.toLowerCase(), currency: 'ETH', category: 'exchange', label: 'test exchange', source: 'https://example.org/exchange' },
       ],
     }),
@@ -106,7 +145,9 @@ describe('full check on blocks indexed from a local chain', () => {
 
       const user = await service.account({ depositUsd: 2 });
       const headers = { authorization: `Bearer ${user.apiKey}` };
-      const { result_url } = (await service.app.inject({ method: 'POST', url: '/v2/check-address', headers, payload: { address: d, network: 'ETH' } })).json();
+      const { result_url } = (
+        await service.app.inject({ method: 'POST', url: '/v2/check-address', headers, payload: { address: d, network: 'ETH' } })
+      ).json();
       const result = await pollUntil(async () => {
         const response = await service.app.inject({ method: 'GET', url: result_url, headers });
         return response.statusCode === 202 ? null : response;
@@ -116,7 +157,10 @@ describe('full check on blocks indexed from a local chain', () => {
       const stolen = body.evidence.find((row: { slug: string }) => row.slug === 'stolen_funds');
       expect(stolen).toMatchObject({ share_pct: 30, usd: 300, hops: 3 });
       expect(stolen.paths[0]).toMatchObject({ addresses: [r, a, b, d].map((v) => v.toLowerCase()), usd: 300, label: 'test exploiter' });
-      expect(body.exposure.source_of_funds.categories.find((row: { slug: string }) => row.slug === 'exchange')).toMatchObject({ share_pct: 50, usd: 500 });
+      expect(body.exposure.source_of_funds.categories.find((row: { slug: string }) => row.slug === 'exchange')).toMatchObject({
+        share_pct: 50,
+        usd: 500,
+      });
       expect(body.coverage.transfer_data[0]).toMatchObject({ name: 'rpc:ETH', transfers: 7 });
     } finally {
       await service.close();

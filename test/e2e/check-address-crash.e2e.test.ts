@@ -35,7 +35,16 @@ async function sources(): Promise<string> {
 function startService(dataDir: string, sourcesDir: string, port: number) {
   return spawnTsx(
     'infra/main.ts',
-    { DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'silent', SVC_DEMO_API_KEY: KEY, SVC_DEMO_DEPOSIT_USD: '1000', SVC_SOURCES_DIR: sourcesDir, SVC_FSYNC: '1' },
+    {
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'silent',
+      SVC_DEMO_API_KEY: KEY,
+      SVC_DEMO_DEPOSIT_USD: '1000',
+      SVC_SOURCES_DIR: sourcesDir,
+      SVC_FSYNC: '1',
+    },
     /listening on/,
   );
 }
@@ -81,7 +90,9 @@ describe('a full check across a kill -9', () => {
     await Promise.all(pollsInFlight);
 
     const atKill = await streams(dataDir);
-    const unfinished = checkIds.filter((id) => !(atKill.get(`check-${id}`) ?? []).some((e) => e.type === 'CheckCompleted' || e.type === 'CheckFailed'));
+    const unfinished = checkIds.filter(
+      (id) => !(atKill.get(`check-${id}`) ?? []).some((e) => e.type === 'CheckCompleted' || e.type === 'CheckFailed'),
+    );
     // The kill is meant to land mid-pipeline; say so if the machine was fast enough to finish first.
     console.log(`checks still in the pipeline at the kill: ${unfinished.length} of ${checkIds.length}`);
 
@@ -90,10 +101,13 @@ describe('a full check across a kill -9', () => {
     ({ child } = await startService(dataDir, sourcesDir, port));
     const outcomes = new Map<string, number>();
     for (const id of checkIds) {
-      const first = await pollUntil(async () => {
-        const response = await call(port, 'GET', `/v2/check-address/${id}/result`);
-        return response.status === 202 ? null : response;
-      }, { tries: 400 });
+      const first = await pollUntil(
+        async () => {
+          const response = await call(port, 'GET', `/v2/check-address/${id}/result`);
+          return response.status === 202 ? null : response;
+        },
+        { tries: 400 },
+      );
       const second = await call(port, 'GET', `/v2/check-address/${id}/result`);
       expect(second.status).toBe(first.status);
       if (first.status === 200) expect({ ...second.body, billing: null }).toEqual({ ...first.body, billing: null });
@@ -115,7 +129,13 @@ describe('a full check across a kill -9', () => {
       expect(events.filter((e) => e.type === 'WebhookEventRaised').length).toBeLessThanOrEqual(1);
       expect(charges.filter((chargeId) => chargeId === id)).toHaveLength(1);
     }
-    const balance = ledger.reduce((sum, e) => sum + (e.type === 'FundsDeposited' ? (e.data as { amountMicros: number }).amountMicros : 0) - (e.type === 'Charged' ? (e.data as { amountMicros: number }).amountMicros : 0), 0);
+    const balance = ledger.reduce(
+      (sum, e) =>
+        sum +
+        (e.type === 'FundsDeposited' ? (e.data as { amountMicros: number }).amountMicros : 0) -
+        (e.type === 'Charged' ? (e.data as { amountMicros: number }).amountMicros : 0),
+      0,
+    );
     expect(balance).toBe(1000_000_000 - checkIds.length * 1_000_000);
   });
 });

@@ -19,7 +19,9 @@ let key: string;
 
 async function check(address: string, network: string) {
   const headers = { authorization: `Bearer ${key}` };
-  const { result_url } = (await service.app.inject({ method: 'POST', url: '/v2/check-address', headers, payload: { address, network } })).json();
+  const { result_url } = (
+    await service.app.inject({ method: 'POST', url: '/v2/check-address', headers, payload: { address, network } })
+  ).json();
   const response = await pollUntil(async () => {
     const r = await service.app.inject({ method: 'GET', url: result_url, headers });
     return r.statusCode === 202 ? null : r;
@@ -39,9 +41,14 @@ describe.skipIf(!present)(`full check on the real data (${SOURCES}; skipped when
 
   it('rejects the OFAC-listed Lazarus address at tier 0 and traces its transfers in both directions', async () => {
     const body = await check(LAZARUS, 'ETH');
-    expect(body).toMatchObject({ decision: 'reject', verdict: { risk_level: 'sanctioned', risk_score: 100, tier_hit: 0, tier3_applied: true, tier4_applied: true } });
+    expect(body).toMatchObject({
+      decision: 'reject',
+      verdict: { risk_level: 'sanctioned', risk_score: 100, tier_hit: 0, tier3_applied: true, tier4_applied: true },
+    });
     expect(body.verdict.sdn_match).toMatchObject({ list: 'US' });
-    expect(body.coverage.transfer_data.map((d: { name: string }) => d.name)).toContain('tx-sample-eth-lazarus/LazarusTabularTxs1322519.csv');
+    expect(body.coverage.transfer_data.map((d: { name: string }) => d.name)).toContain(
+      'tx-sample-eth-lazarus/LazarusTabularTxs1322519.csv',
+    );
     expect(body.activity.incoming_transfers).toBeGreaterThan(100);
   });
 
@@ -60,7 +67,9 @@ describe.skipIf(!present)(`full check on the real data (${SOURCES}; skipped when
   });
 
   it('says when USD values rest on the unnamed TRON token (assumed JST, unverified)', async () => {
-    const rows = readFileSync(join(SOURCES, 'tx-sample-tron', 'Transfers_20230307.csv'), 'utf8').split('\n').slice(1, 50);
+    const rows = readFileSync(join(SOURCES, 'tx-sample-tron', 'Transfers_20230307.csv'), 'utf8')
+      .split('\n')
+      .slice(1, 50);
     const recipient = rows.map((line) => line.split(',')[4]!).find(Boolean)!;
     const body = await check(recipient, 'TRON');
     expect(body.exposure.direct_incoming).toMatchObject({ applied: true, usd_estimated: true });

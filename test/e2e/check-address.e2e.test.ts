@@ -28,7 +28,8 @@ const submit = (key: string, body: unknown, headers: Record<string, string> = {}
 const poll = (key: string, url: string) => service.app.inject({ method: 'GET', url, headers: auth(key) });
 const RESULT = '/v2/check-address/{check_id}/result';
 const submitted202 = async (key: string, body: unknown) => bodyOf(await submit(key, body), 'post', '/v2/check-address', 202);
-const balanceOf = async (key: string) => (await service.app.inject({ method: 'GET', url: '/v2/balance', headers: auth(key) })).json().balance_usd as number;
+const balanceOf = async (key: string) =>
+  (await service.app.inject({ method: 'GET', url: '/v2/balance', headers: auth(key) })).json().balance_usd as number;
 
 async function resultOf(key: string, url: string) {
   return pollUntil(async () => {
@@ -60,13 +61,36 @@ describe('POST /v2/check-address and its result', () => {
       address: PARTIES.d,
       network: 'ETH',
       decision: 'review',
-      verdict: { ok: true, risk_level: 'medium', tier3_applied: true, tier4_applied: false, tier4_reason: 'too_few_transfers', tier_hit: 3 },
+      verdict: {
+        ok: true,
+        risk_level: 'medium',
+        tier3_applied: true,
+        tier4_applied: false,
+        tier4_reason: 'too_few_transfers',
+        tier_hit: 3,
+      },
       billing: { model: 'ledger', charged_usd: 1, balance_usd: 4, replay: false },
     });
     const stolen = body.evidence.find((e) => e.slug === 'stolen_funds');
-    expect(stolen).toMatchObject({ relation: 'indirect', direction: 'incoming', hops: 3, share_pct: 30, usd: 0.3 * 10 * ETH_USD_ON_SAMPLE_DAY });
-    expect(stolen?.paths[0]).toMatchObject({ hops: 3, addresses: [PARTIES.r, PARTIES.a, PARTIES.b, PARTIES.d], usd: 10_500, label: 'example bridge exploiter', source: 'graphsense' });
-    expect(body.exposure.source_of_funds.categories.find((c) => c.slug === 'exchange')).toMatchObject({ share_pct: 50, usd: 17_500, min_hops: 2 });
+    expect(stolen).toMatchObject({
+      relation: 'indirect',
+      direction: 'incoming',
+      hops: 3,
+      share_pct: 30,
+      usd: 0.3 * 10 * ETH_USD_ON_SAMPLE_DAY,
+    });
+    expect(stolen?.paths[0]).toMatchObject({
+      hops: 3,
+      addresses: [PARTIES.r, PARTIES.a, PARTIES.b, PARTIES.d],
+      usd: 10_500,
+      label: 'example bridge exploiter',
+      source: 'graphsense',
+    });
+    expect(body.exposure.source_of_funds.categories.find((c) => c.slug === 'exchange')).toMatchObject({
+      share_pct: 50,
+      usd: 17_500,
+      min_hops: 2,
+    });
     expect(body.tiers.map((t) => t.applied)).toEqual([true, true, true, true, false]);
     expect(await balanceOf(user.apiKey)).toBe(4);
 
@@ -83,7 +107,7 @@ describe('POST /v2/check-address and its result', () => {
     expect(usage.rows.filter((r: { call_id: string }) => r.call_id === check_id)).toHaveLength(1);
   });
 
-  it('answers 404 to another user\'s key and for an unknown check, never 403', async () => {
+  it("answers 404 to another user's key and for an unknown check, never 403", async () => {
     const owner = await service.account({ depositUsd: 5 });
     const stranger = await service.account({ depositUsd: 5 });
     const { result_url } = await submitted202(owner.apiKey, { address: PARTIES.t, network: 'ETH' });
@@ -102,11 +126,17 @@ describe('POST /v2/check-address and its result', () => {
     const unknown = await submit(user.apiKey, { address: PARTIES.d, network: 'DOGECHAIN' });
     expect(unknown.statusCode).toBe(400);
     expect(bodyOf(unknown, 'post', '/v2/check-address', 400).error.code).toBe('bad_request');
-    expect(bodyOf(await submit(user.apiKey, { address: PARTIES.d, network: 'POLYGON' }), 'post', '/v2/check-address', 400)).toMatchObject({ error: { code: 'unsupported_network' }, supported_networks: ['BSC', 'ETH', 'TRON'] });
+    expect(bodyOf(await submit(user.apiKey, { address: PARTIES.d, network: 'POLYGON' }), 'post', '/v2/check-address', 400)).toMatchObject({
+      error: { code: 'unsupported_network' },
+      supported_networks: ['BSC', 'ETH', 'TRON'],
+    });
     expect((await submit(user.apiKey, { address: 'not-an-address', network: 'ETH' })).statusCode).toBe(422);
     const poor = await submit(user.apiKey, { address: PARTIES.d, network: 'ETH' });
     expect(poor.statusCode).toBe(402);
-    expect(bodyOf(poor, 'post', '/v2/check-address', 402)).toMatchObject({ error: { code: 'insufficient_funds' }, billing: { charged_usd: 0, balance_usd: 0.5, shortfall_usd: 0.5 } });
+    expect(bodyOf(poor, 'post', '/v2/check-address', 402)).toMatchObject({
+      error: { code: 'insufficient_funds' },
+      billing: { charged_usd: 0, balance_usd: 0.5, shortfall_usd: 0.5 },
+    });
     await service.services.whenCaughtUp();
     expect(service.services.fullCheck.runningJobs.running().length).toBe(runningBefore);
     const noPlan = await service.account({ plan: { kind: 'none' } });
@@ -129,7 +159,10 @@ describe('POST /v2/check-address and its result', () => {
     expect((await resultOf(user.apiKey, first.result_url)).statusCode).toBe(200);
     const refused = await resultOf(user.apiKey, second.result_url);
     expect(refused.statusCode).toBe(402);
-    expect(bodyOf(refused, 'get', RESULT, 402)).toMatchObject({ error: { code: 'insufficient_funds' }, billing: { charged_usd: 0, balance_usd: 0.5 } });
+    expect(bodyOf(refused, 'get', RESULT, 402)).toMatchObject({
+      error: { code: 'insufficient_funds' },
+      billing: { charged_usd: 0, balance_usd: 0.5 },
+    });
     await deposit(service.services.commands, { userId: user.userId, amountMicros: 1_000_000 });
     const delivered = await poll(user.apiKey, second.result_url);
     expect(delivered.statusCode).toBe(200);
@@ -148,14 +181,33 @@ describe('POST /v2/check-address and its result', () => {
     const user = await service.account({ depositUsd: 5 });
     const { check_id, result_url } = await submitted202(user.apiKey, { address: PARTIES.s, network: 'ETH' });
     const body = bodyOf(await resultOf(user.apiKey, result_url), 'get', RESULT, 200);
-    expect(body).toMatchObject({ decision: 'reject', verdict: { risk_level: 'sanctioned', risk_score: 100, tier_hit: 0, tier3_applied: false, tier3_reason: 'too_few_transfers', tier4_applied: true } });
+    expect(body).toMatchObject({
+      decision: 'reject',
+      verdict: {
+        risk_level: 'sanctioned',
+        risk_score: 100,
+        tier_hit: 0,
+        tier3_applied: false,
+        tier3_reason: 'too_few_transfers',
+        tier4_applied: true,
+      },
+    });
     const raised = [];
-    for await (const event of service.services.store.read(`check-${check_id}`)) if (event.type === 'WebhookEventRaised') raised.push(event.data);
+    for await (const event of service.services.store.read(`check-${check_id}`))
+      if (event.type === 'WebhookEventRaised') raised.push(event.data);
     expect(raised).toEqual([
       {
         event_type: 'service.check.high_risk',
         audience: { user_id: user.userId },
-        payload: { check_id, address: PARTIES.s, network: 'ETH', risk_level: 'severe', risk_score: 100, tier_hit: 0, categories: ['sanctions'] },
+        payload: {
+          check_id,
+          address: PARTIES.s,
+          network: 'ETH',
+          risk_level: 'severe',
+          risk_score: 100,
+          tier_hit: 0,
+          categories: ['sanctions'],
+        },
         occurred_at: expect.any(String),
       },
     ]);

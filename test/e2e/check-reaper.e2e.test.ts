@@ -29,8 +29,18 @@ describe('the reaper', () => {
     const user = await service.account({ depositUsd: 5 });
     await fullCheck.processors.stop();
 
-    const check = await service.app.inject({ method: 'POST', url: '/v2/check-address', headers: auth(user.apiKey), payload: { address: PARTIES.d, network: 'ETH' } });
-    const explore = await service.app.inject({ method: 'POST', url: '/v2/explore', headers: auth(user.apiKey), payload: { address: PARTIES.d, network: 'ETH' } });
+    const check = await service.app.inject({
+      method: 'POST',
+      url: '/v2/check-address',
+      headers: auth(user.apiKey),
+      payload: { address: PARTIES.d, network: 'ETH' },
+    });
+    const explore = await service.app.inject({
+      method: 'POST',
+      url: '/v2/explore',
+      headers: auth(user.apiKey),
+      payload: { address: PARTIES.d, network: 'ETH' },
+    });
     const { check_id, result_url } = check.json();
     const { job_id } = explore.json();
     await service.services.whenCaughtUp();
@@ -38,7 +48,11 @@ describe('the reaper', () => {
 
     let now = new Date(Date.now() + 14 * MINUTE);
     const clock: Clock = { now: () => now };
-    const reaper = createPipelineReaper({ commands: { ...service.services.commands, clock }, running: () => fullCheck.runningJobs.running(), intervalMs: MINUTE });
+    const reaper = createPipelineReaper({
+      commands: { ...service.services.commands, clock },
+      running: () => fullCheck.runningJobs.running(),
+      intervalMs: MINUTE,
+    });
     expect(await reaper.sweep()).toBe(0);
     expect((await service.app.inject({ method: 'GET', url: result_url, headers: auth(user.apiKey) })).statusCode).toBe(202);
 
@@ -60,7 +74,11 @@ describe('the reaper', () => {
     const exploreEvents: { type: string; data: unknown }[] = [];
     for await (const event of service.services.store.read(`explore-${job_id}`)) exploreEvents.push(event);
     expect(exploreEvents.map((e) => e.type)).toEqual(['ExploreRequested', 'ExploreFailed', 'WebhookEventRaised']);
-    expect(exploreEvents[2]!.data).toMatchObject({ event_type: 'service.bfs.failed', audience: { user_id: user.userId }, payload: { job_id, address: PARTIES.d, network: 'ETH' } });
+    expect(exploreEvents[2]!.data).toMatchObject({
+      event_type: 'service.bfs.failed',
+      audience: { user_id: user.userId },
+      payload: { job_id, address: PARTIES.d, network: 'ETH' },
+    });
 
     const balance = (await service.app.inject({ method: 'GET', url: '/v2/balance', headers: auth(user.apiKey) })).json();
     expect(balance.balance_usd).toBe(5);

@@ -26,7 +26,15 @@ afterAll(async () => {
 async function startService(dataDir: string, port: number) {
   return spawnTsx(
     'infra/main.ts',
-    { DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'silent', SVC_DEMO_API_KEY: KEY, SVC_DEMO_DEPOSIT_USD: '1000', SVC_SOURCES_DIR: MINIMAL_SANCTIONS_DIR },
+    {
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'silent',
+      SVC_DEMO_API_KEY: KEY,
+      SVC_DEMO_DEPOSIT_USD: '1000',
+      SVC_SOURCES_DIR: MINIMAL_SANCTIONS_DIR,
+    },
     /listening on/,
   );
 }

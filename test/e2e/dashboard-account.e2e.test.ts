@@ -22,7 +22,12 @@ const api = (session: DashboardSession, method: 'POST' | 'DELETE', url: string, 
   svc.app.inject({ method, url, headers: { cookie: session.cookie, 'x-csrf-token': session.csrf, ...extra }, payload: {} });
 
 const screen = (apiKey: string, i = 1) =>
-  svc.app.inject({ method: 'POST', url: '/v2/screen', headers: { authorization: `Bearer ${apiKey}` }, payload: { address: address(i), network: 'ETH' } });
+  svc.app.inject({
+    method: 'POST',
+    url: '/v2/screen',
+    headers: { authorization: `Bearer ${apiKey}` },
+    payload: { address: address(i), network: 'ETH' },
+  });
 
 const page = (session: DashboardSession, url: string) => svc.app.inject({ method: 'GET', url, headers: { cookie: session.cookie } });
 

@@ -14,7 +14,15 @@ afterAll(() => rm(dataDir, { recursive: true, force: true }));
 
 async function start() {
   const port = await freePort();
-  const env = { DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'silent', SVC_SOURCES_DIR: '', SVC_SYNC_ON_START: '0', SVC_PASSWORD_SCRYPT_LOG_N: '10' };
+  const env = {
+    DATA_DIR: dataDir,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'silent',
+    SVC_SOURCES_DIR: '',
+    SVC_SYNC_ON_START: '0',
+    SVC_PASSWORD_SCRYPT_LOG_N: '10',
+  };
   const service = await spawnTsx('infra/main.ts', env, /listening on/);
   return { ...service, base: `http://127.0.0.1:${port}` };
 }

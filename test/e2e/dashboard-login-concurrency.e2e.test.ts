@@ -43,25 +43,33 @@ describe('dashboard login under concurrent attempts', () => {
     expect([responses[40]!.headers['set-cookie']].flat().some((c) => c?.startsWith('svc_session='))).toBe(false);
   });
 
-  it('bounds the password checks waiting: beyond the queue a login gets 429 at once, and is not counted as a failure', { timeout: 60_000 }, async () => {
-    svc = await startTestService({
-      SVC_PASSWORD_SCRYPT_LOG_N: '14',
-      SVC_LOGIN_MAX_FAILURES: '3',
-      SVC_LOGIN_MAX_CONCURRENT_CHECKS: '1',
-      SVC_LOGIN_MAX_QUEUED_CHECKS: '2',
-    });
-    const attempts = Array.from({ length: 10 }, (_, i) => ({ email: `nobody${i}@example.test`, password: 'whatever', ip: `203.0.113.${i + 1}` }));
-    const responses = await concurrentLogins(svc.app, attempts);
-    const checked = responses.filter((r) => r.statusCode === 401);
-    const busy = responses.filter((r) => r.statusCode === 429);
-    expect(checked).toHaveLength(3);
-    expect(busy).toHaveLength(7);
-    for (const response of busy) {
-      expect(response.headers['retry-after']).toBe('1');
-      expect(response.body).toContain('Too many logins at once');
-    }
-    // The refused ones were never checked, so they did not use up their email's or address's attempts.
-    const [again] = await concurrentLogins(svc.app, [attempts[responses.indexOf(busy[0]!)]!]);
-    expect(again!.statusCode).toBe(401);
-  });
+  it(
+    'bounds the password checks waiting: beyond the queue a login gets 429 at once, and is not counted as a failure',
+    { timeout: 60_000 },
+    async () => {
+      svc = await startTestService({
+        SVC_PASSWORD_SCRYPT_LOG_N: '14',
+        SVC_LOGIN_MAX_FAILURES: '3',
+        SVC_LOGIN_MAX_CONCURRENT_CHECKS: '1',
+        SVC_LOGIN_MAX_QUEUED_CHECKS: '2',
+      });
+      const attempts = Array.from({ length: 10 }, (_, i) => ({
+        email: `nobody${i}@example.test`,
+        password: 'whatever',
+        ip: `203.0.113.${i + 1}`,
+      }));
+      const responses = await concurrentLogins(svc.app, attempts);
+      const checked = responses.filter((r) => r.statusCode === 401);
+      const busy = responses.filter((r) => r.statusCode === 429);
+      expect(checked).toHaveLength(3);
+      expect(busy).toHaveLength(7);
+      for (const response of busy) {
+        expect(response.headers['retry-after']).toBe('1');
+        expect(response.body).toContain('Too many logins at once');
+      }
+      // The refused ones were never checked, so they did not use up their email's or address's attempts.
+      const [again] = await concurrentLogins(svc.app, [attempts[responses.indexOf(busy[0]!)]!]);
+      expect(again!.statusCode).toBe(401);
+    },
+  );
 });

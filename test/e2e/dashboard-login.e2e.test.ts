@@ -45,7 +45,13 @@ describe('dashboard login', () => {
   it('never redirects off the site after login', async () => {
     const { email } = await userWithPassword();
     // A TAB is dropped by URL parsers (`/\t/evil.example/` is `//evil.example/`); CR/LF cannot go into a header.
-    for (const next of ['//evil.example/x', 'https://evil.example/', '/\\evil.example', '/\t/evil.example/', '/account\r\nSet-Cookie: x=1']) {
+    for (const next of [
+      '//evil.example/x',
+      'https://evil.example/',
+      '/\\evil.example',
+      '/\t/evil.example/',
+      '/account\r\nSet-Cookie: x=1',
+    ]) {
       const response = await postLogin(svc.app, { email, password: PASSWORD, next });
       expect(response.statusCode, JSON.stringify(next)).toBe(303);
       expect(response.headers.location, JSON.stringify(next)).toBe('/account/api');
@@ -95,7 +101,12 @@ describe('dashboard login', () => {
   it('logs out: the cookie is cleared and the old session no longer opens a page', async () => {
     const { email } = await userWithPassword();
     const session = await logIn(svc.app, email, PASSWORD);
-    const refused = await svc.app.inject({ method: 'POST', url: '/logout', headers: { cookie: session.cookie, 'content-type': 'application/x-www-form-urlencoded' }, payload: 'csrf=nope' });
+    const refused = await svc.app.inject({
+      method: 'POST',
+      url: '/logout',
+      headers: { cookie: session.cookie, 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'csrf=nope',
+    });
     expect(refused.statusCode).toBe(403);
     const out = await svc.app.inject({
       method: 'POST',
@@ -168,7 +179,9 @@ describe('operator verbs for dashboard access', () => {
     const set = await verb(['account', 'password', '--user', userId, '--password', 'set by the operator']);
     expect(set.output).toEqual({ user_id: userId, email, password_set: true });
     await logIn(svc.app, email, 'set by the operator');
-    await expect(verb(['account', 'password', '--user', 'nobody', '--password', 'whatever long'])).rejects.toMatchObject({ code: 'not_found' });
+    await expect(verb(['account', 'password', '--user', 'nobody', '--password', 'whatever long'])).rejects.toMatchObject({
+      code: 'not_found',
+    });
   });
 
   it('`account join` adds a user to an existing subgroup; `account superadmin` grants the platform role', async () => {
@@ -180,6 +193,8 @@ describe('operator verbs for dashboard access', () => {
     expect((await svc.services.repositories.accounts.get(userId))!.memberships).toMatchObject([{ subgroupId, role: 'member' }]);
     await verb(['account', 'superadmin', '--user', userId]);
     expect((await svc.services.repositories.accounts.get(userId))!.superAdmin).toBe(true);
-    await expect(verb(['account', 'join', '--user', userId, '--subgroup', 'no-such-subgroup'])).rejects.toMatchObject({ code: 'not_found' });
+    await expect(verb(['account', 'join', '--user', userId, '--subgroup', 'no-such-subgroup'])).rejects.toMatchObject({
+      code: 'not_found',
+    });
   });
 });

@@ -13,7 +13,12 @@ const PASSWORD = 'a long enough password';
 let svc: TestService;
 let receiver: Receiver;
 beforeAll(async () => {
-  svc = await startTestService({ SVC_PASSWORD_SCRYPT_LOG_N: '10', WEBHOOK_ALLOW_LOCAL: '1', WEBHOOK_RETRY_SCALE: '0.0001', WEBHOOK_TIMEOUT_MS: '2000' });
+  svc = await startTestService({
+    SVC_PASSWORD_SCRYPT_LOG_N: '10',
+    WEBHOOK_ALLOW_LOCAL: '1',
+    WEBHOOK_RETRY_SCALE: '0.0001',
+    WEBHOOK_TIMEOUT_MS: '2000',
+  });
   receiver = await startReceiver();
 });
 afterAll(async () => {
@@ -91,10 +96,18 @@ describe('webhooks page', () => {
 
   it('shows the refusal of a target URL and of an empty set of event types', async () => {
     const owner = await user();
-    const refused = await call(owner.session, 'POST', '/api/webhooks', { url: 'http://10.1.2.3/hook', event_types: ['service.bfs.failed'], subgroup_id: owner.membership!.subgroupId });
+    const refused = await call(owner.session, 'POST', '/api/webhooks', {
+      url: 'http://10.1.2.3/hook',
+      event_types: ['service.bfs.failed'],
+      subgroup_id: owner.membership!.subgroupId,
+    });
     expect(refused.statusCode).toBe(400);
     expect(refused.json().error.code).toBe('webhook_target_refused');
-    const empty = await call(owner.session, 'POST', '/api/webhooks', { url: receiver.url, event_types: [], subgroup_id: owner.membership!.subgroupId });
+    const empty = await call(owner.session, 'POST', '/api/webhooks', {
+      url: receiver.url,
+      event_types: [],
+      subgroup_id: owner.membership!.subgroupId,
+    });
     expect(empty.statusCode).toBe(422);
   });
 
@@ -110,7 +123,11 @@ describe('who may act on a subgroup’s webhooks', () => {
   async function ownedWebhook() {
     const owner = await user();
     const subgroupId = owner.membership!.subgroupId;
-    const created = await call(owner.session, 'POST', '/api/webhooks', { url: receiver.url, event_types: ['service.bfs.failed'], subgroup_id: subgroupId });
+    const created = await call(owner.session, 'POST', '/api/webhooks', {
+      url: receiver.url,
+      event_types: ['service.bfs.failed'],
+      subgroup_id: subgroupId,
+    });
     expect(created.statusCode).toBe(201);
     return { owner, membership: owner.membership!, id: created.json().id as string };
   }
@@ -143,7 +160,12 @@ describe('who may act on a subgroup’s webhooks', () => {
     const { membership, id } = await ownedWebhook();
     const sibling = await user({ organization: false });
     await svc.services.app.whenProjected(
-      await joinSubgroup(svc.services.commands, sibling.userId, { ...membership, subgroupId: `${membership.subgroupId}-sibling`, subgroupName: 'Sibling', role: 'member' }),
+      await joinSubgroup(svc.services.commands, sibling.userId, {
+        ...membership,
+        subgroupId: `${membership.subgroupId}-sibling`,
+        subgroupName: 'Sibling',
+        role: 'member',
+      }),
     );
     await expectNotFound(sibling.session, membership.subgroupId, id);
 
@@ -157,7 +179,12 @@ describe('who may act on a subgroup’s webhooks', () => {
     const { membership, id } = await ownedWebhook();
     const admin = await user({ organization: false });
     await svc.services.app.whenProjected(
-      await joinSubgroup(svc.services.commands, admin.userId, { ...membership, subgroupId: `${membership.subgroupId}-admins`, subgroupName: 'Admins', role: 'group_admin' }),
+      await joinSubgroup(svc.services.commands, admin.userId, {
+        ...membership,
+        subgroupId: `${membership.subgroupId}-admins`,
+        subgroupName: 'Admins',
+        role: 'group_admin',
+      }),
     );
     const superAdmin = await user({ organization: false });
     await svc.services.app.whenProjected(await grantSuperAdmin(svc.services.commands, superAdmin.userId));

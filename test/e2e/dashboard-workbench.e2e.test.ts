@@ -42,7 +42,13 @@ describe('dashboard workbench: sessions, CSRF and scope', () => {
   afterAll(async () => svc?.close());
 
   it('pages without a session redirect to the login page', async () => {
-    for (const url of ['/alerts', `/alerts/${alertId}`, '/screen', '/alerts/export.csv?since=2026-01-01&until=2026-12-31', '/account/usage.csv?since=2026-01-01&until=2026-12-31']) {
+    for (const url of [
+      '/alerts',
+      `/alerts/${alertId}`,
+      '/screen',
+      '/alerts/export.csv?since=2026-01-01&until=2026-12-31',
+      '/account/usage.csv?since=2026-01-01&until=2026-12-31',
+    ]) {
       const response = await svc.app.inject({ method: 'GET', url });
       expect(response.statusCode, url).toBe(303);
       expect(response.headers.location).toMatch(/^\/login\?next=/);
@@ -69,7 +75,12 @@ describe('dashboard workbench: sessions, CSRF and scope', () => {
   });
 
   it('alert actions need the CSRF header; with it the member triages', async () => {
-    const without = await svc.app.inject({ method: 'PATCH', url: `/api/alerts/${alertId}`, headers: { cookie: member.cookie }, payload: { status: 'in_review' } });
+    const without = await svc.app.inject({
+      method: 'PATCH',
+      url: `/api/alerts/${alertId}`,
+      headers: { cookie: member.cookie },
+      payload: { status: 'in_review' },
+    });
     expect(without.statusCode).toBe(403);
     expect(without.json().error.code).toBe('csrf_failed');
     const withToken = await svc.app.inject({
@@ -96,16 +107,32 @@ describe('dashboard workbench: sessions, CSRF and scope', () => {
     const other = await form({ address, network: 'ETH', kind: 'screen', csrf: stranger.csrf });
     expect(other.statusCode).toBe(403);
     const today = new Date().toISOString().slice(0, 10);
-    const usage = await svc.app.inject({ method: 'GET', url: `/account/usage.csv?since=${today}&until=${today}`, headers: { cookie: member.cookie } });
+    const usage = await svc.app.inject({
+      method: 'GET',
+      url: `/account/usage.csv?since=${today}&until=${today}`,
+      headers: { cookie: member.cookie },
+    });
     expect(usage.statusCode).toBe(200);
     expect(usage.body.trim().split('\r\n')).toEqual([expect.stringMatching(/^call_id,/)]);
     const screened = await form({ address, network: 'ETH', kind: 'screen', csrf: member.csrf });
     expect(screened.statusCode).toBe(200);
     expect(screened.body).toContain('Charged $0.10');
     await svc.services.whenCaughtUp(); // usage rows are a read model
-    const after = await svc.app.inject({ method: 'GET', url: `/account/usage.csv?since=${today}&until=${today}`, headers: { cookie: member.cookie } });
+    const after = await svc.app.inject({
+      method: 'GET',
+      url: `/account/usage.csv?since=${today}&until=${today}`,
+      headers: { cookie: member.cookie },
+    });
     expect(after.body.trim().split('\r\n')).toHaveLength(2);
     // A range over a year long is refused, not truncated silently.
-    expect((await svc.app.inject({ method: 'GET', url: '/account/usage.csv?since=2020-01-01&until=2026-01-01', headers: { cookie: member.cookie } })).statusCode).toBe(400);
+    expect(
+      (
+        await svc.app.inject({
+          method: 'GET',
+          url: '/account/usage.csv?since=2020-01-01&until=2026-01-01',
+          headers: { cookie: member.cookie },
+        })
+      ).statusCode,
+    ).toBe(400);
   });
 });

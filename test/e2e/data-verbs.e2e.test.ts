@@ -10,7 +10,8 @@ import { startTestService, type TestService } from '../support/test-service.js';
 
 let svc: TestService;
 const verb = (...argv: string[]) => runVerb(svc.services, parseArgs(argv));
-const screenLines = async (network: string, ...addresses: string[]) => (await verb('screen', '--network', network, ...addresses)).jsonLines as any[];
+const screenLines = async (network: string, ...addresses: string[]) =>
+  (await verb('screen', '--network', network, ...addresses)).jsonLines as any[];
 
 describe('data verbs', () => {
   beforeAll(async () => {
@@ -24,28 +25,65 @@ describe('data verbs', () => {
     expect((synced.output as any).sources.every((s: any) => s.status === 'imported')).toBe(true);
     const status = (await verb('data', 'status')).output as any;
     expect(status.snapshot).toMatch(/^sha256:/);
-    expect(status.datasets.find((d: any) => d.source === 'ofsi_uk')).toMatchObject({ version: '2026-03-14', content_hash: expect.stringMatching(/^sha256:/) });
+    expect(status.datasets.find((d: any) => d.source === 'ofsi_uk')).toMatchObject({
+      version: '2026-03-14',
+      content_hash: expect.stringMatching(/^sha256:/),
+    });
   });
 
   it('data import of a broken file fails naming the file and line, and appends nothing', async () => {
     const before = await svc.services.store.headPosition();
-    const error = await verb('data', 'import', 'ofsi_uk', join(BROKEN_SOURCE_FIXTURES, 'ofsi-uk-consolidated/ConList.csv')).catch((e: Error) => e);
+    const error = await verb('data', 'import', 'ofsi_uk', join(BROKEN_SOURCE_FIXTURES, 'ofsi-uk-consolidated/ConList.csv')).catch(
+      (e: Error) => e,
+    );
     expect(String(error)).toMatch(/ofsi-uk-consolidated\/ConList\.csv, line 4: 35 columns, the header has 36/);
     expect(await svc.services.store.headPosition()).toEqual(before);
   });
 
   it('data curate add shows in the screen with its evidence; retract removes it', async () => {
     const address = madeUpEvmAddress('curated-by-cli');
-    const added = await verb('data', 'curate', 'add', '--address', address, '--network', 'BSC', '--category', 'malware', '--label', 'Example drainer', '--evidence', 'https://example.org/drainer-report', '--curator', 'analyst');
+    const added = await verb(
+      'data',
+      'curate',
+      'add',
+      '--address',
+      address,
+      '--network',
+      'BSC',
+      '--category',
+      'malware',
+      '--label',
+      'Example drainer',
+      '--evidence',
+      'https://example.org/drainer-report',
+      '--curator',
+      'analyst',
+    );
     const entryId = (added.output as any).entry_id;
     let [line] = await screenLines('ETH', address); // a risk holds on every EVM network
     expect(line.verdict).toMatchObject({ risk_level: 'high', primary_source_slug: 'curator', risk_categories: ['malware'] });
-    expect(line.verdict.labels[0]).toMatchObject({ source: 'curator', source_url: 'https://example.org/drainer-report', label: 'Example drainer' });
+    expect(line.verdict.labels[0]).toMatchObject({
+      source: 'curator',
+      source_url: 'https://example.org/drainer-report',
+      label: 'Example drainer',
+    });
     expect(line.coverage.data_versions.sources.map((s: any) => s.source)).toEqual(['curator']);
     await verb('data', 'curate', 'retract', '--id', entryId, '--reason', 'false positive');
     [line] = await screenLines('ETH', address);
     expect(line.coverage.data_available).toBe(false);
-    const refused = await verb('data', 'curate', 'add', '--address', address, '--network', 'ETH', '--category', 'vibes', '--evidence', 'https://example.org/x').catch((e: Error) => e);
+    const refused = await verb(
+      'data',
+      'curate',
+      'add',
+      '--address',
+      address,
+      '--network',
+      'ETH',
+      '--category',
+      'vibes',
+      '--evidence',
+      'https://example.org/x',
+    ).catch((e: Error) => e);
     expect(String(refused)).toMatch(/'vibes' is not a category of taxonomy/);
   });
 
@@ -56,6 +94,10 @@ describe('data verbs', () => {
     const [listed, malformed] = result.jsonLines as any[];
     expect(listed).toMatchObject({ address: tron, network: 'TRON', provider: 'service', verdict: { risk_level: 'sanctioned' } });
     expect(listed).not.toHaveProperty('billing');
-    expect(malformed).toEqual({ address: '0x1234', network: 'TRON', error: { code: 'validation_error', message: 'not a well-formed TRON address' } });
+    expect(malformed).toEqual({
+      address: '0x1234',
+      network: 'TRON',
+      error: { code: 'validation_error', message: 'not a well-formed TRON address' },
+    });
   });
 });

@@ -19,7 +19,12 @@ afterAll(async () => {
 describe('POST /v2/explore', () => {
   it('runs the search in the background, reports it once charged, and raises service.bfs.completed', async () => {
     const user = await service.account({ depositUsd: 3 });
-    const submitted = await service.app.inject({ method: 'POST', url: '/v2/explore', headers: auth(user.apiKey), payload: { address: PARTIES.d, network: 'ETH', direction: 'both', max_hops: 4 } });
+    const submitted = await service.app.inject({
+      method: 'POST',
+      url: '/v2/explore',
+      headers: auth(user.apiKey),
+      payload: { address: PARTIES.d, network: 'ETH', direction: 'both', max_hops: 4 },
+    });
     expect(submitted.statusCode).toBe(202);
     const { job_id, result_url } = submitted.json();
     const result = await pollUntil(async () => {
@@ -28,7 +33,15 @@ describe('POST /v2/explore', () => {
     });
     expect(result.statusCode).toBe(200);
     const report = result.json();
-    expect(report).toMatchObject({ job_id, status: 'completed', address: PARTIES.d, network: 'ETH', direction: 'both', complete: true, billing: { charged_usd: 1, balance_usd: 2 } });
+    expect(report).toMatchObject({
+      job_id,
+      status: 'completed',
+      address: PARTIES.d,
+      network: 'ETH',
+      direction: 'both',
+      complete: true,
+      billing: { charged_usd: 1, balance_usd: 2 },
+    });
     expect(report.categories.map((c: { slug: string; contribution_usd: number }) => [c.slug, c.contribution_usd])).toEqual([
       ['stolen_funds', 10_500],
       ['exchange', 17_500],
@@ -38,7 +51,8 @@ describe('POST /v2/explore', () => {
     expect(again.json().billing).toMatchObject({ charged_usd: 1, balance_usd: 2, replay: true });
 
     const raised: unknown[] = [];
-    for await (const event of service.services.store.read(`explore-${job_id}`)) if (event.type === 'WebhookEventRaised') raised.push(event.data);
+    for await (const event of service.services.store.read(`explore-${job_id}`))
+      if (event.type === 'WebhookEventRaised') raised.push(event.data);
     expect(raised).toEqual([
       {
         event_type: 'service.bfs.completed',

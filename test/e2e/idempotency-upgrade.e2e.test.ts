@@ -28,25 +28,50 @@ describe('Idempotency-Key across the upgrade to stored outcomes', () => {
       provider: 'service',
       coverage: { data_available: false, recorded_in_an_older_version: true },
       verdict: { risk_level: 'low' },
-      billing: { model: 'ledger', currency: 'USD', charged_usd: 0.1, balance_usd: 0.9, monthly_spent_usd: 0.1, monthly_cap_usd: null, replay: false },
+      billing: {
+        model: 'ledger',
+        currency: 'USD',
+        charged_usd: 0.1,
+        balance_usd: 0.9,
+        monthly_spent_usd: 0.1,
+        monthly_cap_usd: null,
+        replay: false,
+      },
     };
     await svc.services.store.append(
       idempotencyStream(userId, sha256Hex('old-key')),
       [
-        { id: randomUUID(), type: 'IdempotencyKeyClaimed', data: { callId: 'old-call', route: 'POST /v2/screen', requestHash: sha256Hex(JSON.stringify(request)), bootId: 'old-boot', at }, metadata: meta(at) },
-        { id: randomUUID(), type: 'IdempotentResponseStored', data: { callId: 'old-call', status: 200, body: recorded, at }, metadata: meta(at) },
+        {
+          id: randomUUID(),
+          type: 'IdempotencyKeyClaimed',
+          data: { callId: 'old-call', route: 'POST /v2/screen', requestHash: sha256Hex(JSON.stringify(request)), bootId: 'old-boot', at },
+          metadata: meta(at),
+        },
+        {
+          id: randomUUID(),
+          type: 'IdempotentResponseStored',
+          data: { callId: 'old-call', status: 200, body: recorded, at },
+          metadata: meta(at),
+        },
       ],
       { expected: 'no_stream' },
     );
 
-    const replay = await svc.app.inject({ method: 'POST', url: '/v2/screen', headers: { authorization: `Bearer ${apiKey}`, 'idempotency-key': 'old-key' }, payload: request });
+    const replay = await svc.app.inject({
+      method: 'POST',
+      url: '/v2/screen',
+      headers: { authorization: `Bearer ${apiKey}`, 'idempotency-key': 'old-key' },
+      payload: request,
+    });
 
     expect(replay.statusCode).toBe(200);
     const { elapsed_ms: elapsed, ...body } = replay.json<Record<string, unknown>>();
     expect(typeof elapsed).toBe('number');
     expect(JSON.stringify(body)).toBe(JSON.stringify({ ...recorded, billing: { ...recorded.billing, replay: true } }));
     // nothing ran: the balance is the deposit
-    const balance = (await svc.app.inject({ method: 'GET', url: '/v2/balance', headers: { authorization: `Bearer ${apiKey}` } })).json<{ balance_usd: number }>();
+    const balance = (await svc.app.inject({ method: 'GET', url: '/v2/balance', headers: { authorization: `Bearer ${apiKey}` } })).json<{
+      balance_usd: number;
+    }>();
     expect(balance.balance_usd).toBe(1);
   });
 });

@@ -17,7 +17,11 @@ const OFAC_TRON = join(sourcesDir, 'ofac-1020-1795-wallet-lists', '2_Tron_Sancti
 const available = existsSync(OFAC_ETH) && existsSync(OFAC_TRON);
 
 const firstOfacEth = (): string => readFileSync(OFAC_ETH, 'utf8').split(/\r?\n/)[1]!.split(',')[0]!.toLowerCase();
-const firstOfacTron = (): string => readFileSync(OFAC_TRON, 'utf8').split(/\r?\n/).find((l) => l.startsWith('T'))!.trim();
+const firstOfacTron = (): string =>
+  readFileSync(OFAC_TRON, 'utf8')
+    .split(/\r?\n/)
+    .find((l) => l.startsWith('T'))!
+    .trim();
 
 let recorded: RecordedProviders;
 let sources: Awaited<ReturnType<typeof sourcesSubset>>;
@@ -45,7 +49,13 @@ describe.skipIf(!available)(`inspect of OFAC-listed addresses from ${sourcesDir}
     const response = await api.inspect({ address: firstOfacEth(), network: 'ETH' }, 'first-try');
     expect(response.statusCode).toBe(200);
     const body = response.json();
-    expect(body.audit).toMatchObject({ decision: 'do_not_deal', can_deal: false, exchange_would_flag: true, providers_agreeing: 3, providers_answered: 3 });
+    expect(body.audit).toMatchObject({
+      decision: 'do_not_deal',
+      can_deal: false,
+      exchange_would_flag: true,
+      providers_agreeing: 3,
+      providers_answered: 3,
+    });
     expect(body.providers.service.verdict.verdict).toMatchObject({ risk_level: 'sanctioned', sdn_match: { list: 'US' } });
     expect(body.billing).toMatchObject({ charged_usd: 0.3, balance_usd: 9.7 });
     expect((await api.usage()).rows).toMatchObject([{ call_id: body.check_id, charged_usd: 0.3, refunded_usd: 0 }]);

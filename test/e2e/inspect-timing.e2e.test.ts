@@ -30,7 +30,11 @@ afterAll(async () => {
   await Promise.all([waits?.close(), caps?.close(), budgets?.close()]);
 });
 
-const requestsFor = (address: string) => recorded.requests.filter((r) => r.address === address).map((r) => r.api).sort();
+const requestsFor = (address: string) =>
+  recorded.requests
+    .filter((r) => r.address === address)
+    .map((r) => r.api)
+    .sort();
 
 describe('an inspect that takes longer than the request', () => {
   it('202 with check_id, retry_url and created_at; the poll answers 202, then 200 charged once', async () => {
@@ -54,7 +58,11 @@ describe('an inspect that takes longer than the request', () => {
     await waits.services.whenCaughtUp();
     const done = await api.result(check_id);
     expect(done.statusCode).toBe(200);
-    expect(done.json()).toMatchObject({ check_id, audit: { decision: 'deal', providers_answered: 3 }, billing: { charged_usd: 0.3, replay: false } });
+    expect(done.json()).toMatchObject({
+      check_id,
+      audit: { decision: 'deal', providers_answered: 3 },
+      billing: { charged_usd: 0.3, replay: false },
+    });
     expect((await api.result(check_id)).json().billing).toMatchObject({ charged_usd: 0.3, replay: true });
     expect((await api.balance()).balance_usd).toBe(9.7);
   });
@@ -66,7 +74,10 @@ describe('an inspect that takes longer than the request', () => {
     const gate = recorded.hold('chainalysis');
     const timedOut = await api.inspect({ address, network: 'ETH' }, 'retry-me');
     expect(timedOut.statusCode).toBe(504);
-    expect(timedOut.json()).toMatchObject({ error: { code: 'gateway_timeout' }, retry_url: `/v2/inspect/${timedOut.json().check_id}/result` });
+    expect(timedOut.json()).toMatchObject({
+      error: { code: 'gateway_timeout' },
+      retry_url: `/v2/inspect/${timedOut.json().check_id}/result`,
+    });
     // the ledger itself (not a read model): nothing taken
     expect((await api.balance()).balance_usd).toBe(10);
 

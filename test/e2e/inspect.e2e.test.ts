@@ -67,7 +67,10 @@ describe('inspect with the engine and two providers', () => {
       disagreements: [],
     });
     expect(Object.keys(body.providers)).toEqual(['service', 'provider_a', 'provider_b']);
-    expect(body.providers.service).toMatchObject({ ok: true, verdict: { verdict: { risk_level: 'sanctioned' }, coverage: { data_available: true } } });
+    expect(body.providers.service).toMatchObject({
+      ok: true,
+      verdict: { verdict: { risk_level: 'sanctioned' }, coverage: { data_available: true } },
+    });
     expect(body.providers.provider_a).toMatchObject({ ok: true, verdict: fixture('goplus/address-security.flagged.json') });
     expect(body.providers.provider_b).toMatchObject({ ok: true, verdict: fixture('chainalysis/address.sanctioned.json') });
     expect(body.billing).toMatchObject({ model: 'ledger', charged_usd: 0.3, balance_usd: 9.7, replay: false });
@@ -83,7 +86,13 @@ describe('inspect with the engine and two providers', () => {
 
     const usage = await api.usage();
     expect(usage.rows).toHaveLength(1);
-    expect(usage.rows[0]).toMatchObject({ call_id: body.check_id, product: 'inspect', endpoint: 'POST /v2/inspect-address', charged_usd: 0.3, refunded_usd: 0 });
+    expect(usage.rows[0]).toMatchObject({
+      call_id: body.check_id,
+      product: 'inspect',
+      endpoint: 'POST /v2/inspect-address',
+      charged_usd: 0.3,
+      refunded_usd: 0,
+    });
     const ledger = [];
     for await (const e of svc.services.store.read(`ledger-${userId}`)) ledger.push(e);
     expect(ledger.find((e) => e.type === 'Charged')!.data).toMatchObject({
@@ -152,10 +161,16 @@ describe('inspect with the engine and two providers', () => {
     const usage = await api.usage();
     expect(usage.rows).toHaveLength(1);
     expect(usage.rows[0]).toMatchObject({ call_id: body.check_id, charged_usd: 0.3, refunded_usd: 0.3 });
-    expect(usage.rows[0].refund_reason).toMatch(/every provider failed: service \(backend_unavailable\), provider_a \(http_502\), provider_b \(http_503\)/);
+    expect(usage.rows[0].refund_reason).toMatch(
+      /every provider failed: service \(backend_unavailable\), provider_a \(http_502\), provider_b \(http_503\)/,
+    );
     const replay = await runVerb(svc.services, parseArgs(['ledger', 'replay', '--account', userId]));
     expect(replay.exitCode).toBe(0);
-    expect((replay.output as Awaited<ReturnType<typeof auditLedgers>>).accounts[0]!.replayed).toMatchObject({ balance_micros: 10_000_000, charges: 1, refunds: 1 });
+    expect((replay.output as Awaited<ReturnType<typeof auditLedgers>>).accounts[0]!.replayed).toMatchObject({
+      balance_micros: 10_000_000,
+      charges: 1,
+      refunds: 1,
+    });
   });
 });
 
@@ -212,8 +227,11 @@ describe('who may inspect, and what is asked', () => {
     await svc.services.projections.whenCaughtUp();
     const cli = (line: string) => runVerb(svc.services, parseArgs(line.split(' ')));
     await cli(`account providers --user ${userId} --providers provider_b`);
-    expect((await cli(`key providers --user ${userId} --key ${keyId} --providers provider_a`)).output).toMatchObject({ selected: ['provider_a'] });
-    const asked = async (key: string) => Object.keys((await inspectClient(svc, key).inspect({ address: SANCTIONED, network: 'ETH' })).json().providers);
+    expect((await cli(`key providers --user ${userId} --key ${keyId} --providers provider_a`)).output).toMatchObject({
+      selected: ['provider_a'],
+    });
+    const asked = async (key: string) =>
+      Object.keys((await inspectClient(svc, key).inspect({ address: SANCTIONED, network: 'ETH' })).json().providers);
     expect(await asked(apiKey)).toEqual(['service', 'provider_a']);
     expect(await asked(other.apiKey)).toEqual(['service', 'provider_b']);
     await cli(`key providers --user ${userId} --key ${keyId} --clear`);

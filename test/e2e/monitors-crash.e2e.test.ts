@@ -27,9 +27,13 @@ afterAll(async () => {
 async function writeSources(dir: string, listed: number): Promise<void> {
   const features = Array.from(
     { length: listed },
-    (_, i) => `<Feature ID="${700000 + i}" FeatureTypeID="345"><FeatureVersion ID="${800000 + i}" ReliabilityID="1"><Comment /><VersionDetail DetailTypeID="1432">${address(i)}</VersionDetail></FeatureVersion><IdentityReference IdentityID="${700000 + i}" IdentityFeatureLinkTypeID="1" /></Feature>`,
+    (_, i) =>
+      `<Feature ID="${700000 + i}" FeatureTypeID="345"><FeatureVersion ID="${800000 + i}" ReliabilityID="1"><Comment /><VersionDetail DetailTypeID="1432">${address(i)}</VersionDetail></FeatureVersion><IdentityReference IdentityID="${700000 + i}" IdentityFeatureLinkTypeID="1" /></Feature>`,
   ).join('\n');
-  const xml = fixtureText('ofac-sdn-official/sdn_advanced.digital-currency-subset.xml').replace('<Feature ID="60002"', `${features}\n<Feature ID="60002"`);
+  const xml = fixtureText('ofac-sdn-official/sdn_advanced.digital-currency-subset.xml').replace(
+    '<Feature ID="60002"',
+    `${features}\n<Feature ID="60002"`,
+  );
   await mkdir(join(dir, 'ofac-sdn-official'), { recursive: true });
   await writeFile(join(dir, 'ofac-sdn-official', 'sdn_advanced.digital-currency-subset.xml'), xml);
 }
@@ -38,8 +42,16 @@ function startService(dataDir: string, sourcesDir: string, port: number) {
   return spawnTsx(
     'infra/main.ts',
     {
-      DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'silent', SVC_DEMO_API_KEY: KEY, SVC_DEMO_DEPOSIT_USD: '1000',
-      SVC_SOURCES_DIR: sourcesDir, SVC_FSYNC: '1', WEBHOOK_ALLOW_LOCAL: '1', WEBHOOK_RETRY_SCALE: '0.001',
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'silent',
+      SVC_DEMO_API_KEY: KEY,
+      SVC_DEMO_DEPOSIT_USD: '1000',
+      SVC_SOURCES_DIR: sourcesDir,
+      SVC_FSYNC: '1',
+      WEBHOOK_ALLOW_LOCAL: '1',
+      WEBHOOK_RETRY_SCALE: '0.001',
     },
     /listening on/,
   );
@@ -77,7 +89,10 @@ describe('monitor re-evaluation across a kill -9', () => {
       const subscribed = await call(port, 'POST', '/v1/webhooks', { url: receiver.url, event_types: ['service.address.risk_changed'] });
       expect(subscribed.status).toBe(201);
       for (let start = 0; start < MONITORS; start += 1000) {
-        const monitors = Array.from({ length: Math.min(1000, MONITORS - start) }, (_, i) => ({ address: address(start + i), network: 'ETH' }));
+        const monitors = Array.from({ length: Math.min(1000, MONITORS - start) }, (_, i) => ({
+          address: address(start + i),
+          network: 'ETH',
+        }));
         const bulk = await call(port, 'POST', '/v2/monitors/bulk', { monitors });
         expect(bulk.status).toBe(200);
         expect(bulk.body.summary).toMatchObject({ created: monitors.length, failed: 0 });
@@ -99,7 +114,9 @@ describe('monitor re-evaluation across a kill -9', () => {
       // Round 3: restart; every monitor's change arrives.
       port = await freePort();
       ({ child } = await startService(dataDir, sourcesDir, port));
-      await pollUntil(async () => new Set(receiver.received.map((r) => r.json.payload.monitor_id)).size === MONITORS || null, { tries: 600 });
+      await pollUntil(async () => new Set(receiver.received.map((r) => r.json.payload.monitor_id)).size === MONITORS || null, {
+        tries: 600,
+      });
       await stop(child);
 
       const after = await streams(dataDir);
@@ -112,7 +129,10 @@ describe('monitor re-evaluation across a kill -9', () => {
       const deliveryIds = new Map<string, Set<string>>();
       for (const { json } of receiver.received) {
         expect(json.payload).toMatchObject({ previous: { risk_level: 'none' }, current: { risk_level: 'sanctioned' } });
-        deliveryIds.set(String(json.payload.monitor_id), (deliveryIds.get(String(json.payload.monitor_id)) ?? new Set()).add(json.delivery_id));
+        deliveryIds.set(
+          String(json.payload.monitor_id),
+          (deliveryIds.get(String(json.payload.monitor_id)) ?? new Set()).add(json.delivery_id),
+        );
       }
       expect(deliveryIds.size).toBe(MONITORS);
       expect([...deliveryIds.values()].every((ids) => ids.size === 1)).toBe(true);

@@ -28,7 +28,10 @@ const BASE_XML = fixtureText('ofac-sdn-official/sdn_advanced.digital-currency-su
 /** The fixture list issued on `day`, optionally with one more ETH address for its first party. */
 function sdnList(day: string, extraAddress?: string): string {
   const [year, month, date] = day.split('-').map(Number);
-  let xml = BASE_XML.replace(/<DateOfIssue CalendarTypeID="1">[\s\S]*?<\/DateOfIssue>/, `<DateOfIssue CalendarTypeID="1"><Year>${year}</Year><Month>${month}</Month><Day>${date}</Day></DateOfIssue>`);
+  let xml = BASE_XML.replace(
+    /<DateOfIssue CalendarTypeID="1">[\s\S]*?<\/DateOfIssue>/,
+    `<DateOfIssue CalendarTypeID="1"><Year>${year}</Year><Month>${month}</Month><Day>${date}</Day></DateOfIssue>`,
+  );
   if (extraAddress) {
     const feature = `<Feature ID="69999" FeatureTypeID="345"><FeatureVersion ID="69998" ReliabilityID="1"><Comment /><VersionDetail DetailTypeID="1432">${extraAddress}</VersionDetail></FeatureVersion><IdentityReference IdentityID="69999" IdentityFeatureLinkTypeID="1" /></Feature>\n        <Feature ID="60002"`;
     xml = xml.replace('<Feature ID="60002"', feature);
@@ -60,19 +63,33 @@ async function importList(day: string, extraAddress?: string) {
 }
 
 const call = (apiKey: string, method: 'GET' | 'POST' | 'DELETE', url: string, payload?: unknown, headers: Record<string, string> = {}) =>
-  svc.app.inject({ method, url, headers: { authorization: `Bearer ${apiKey}`, ...headers }, ...(payload === undefined ? {} : { payload: payload as object }) });
+  svc.app.inject({
+    method,
+    url,
+    headers: { authorization: `Bearer ${apiKey}`, ...headers },
+    ...(payload === undefined ? {} : { payload: payload as object }),
+  });
 
 describe('monitors', () => {
   it('re-screens a watched address when a new sanctions list version lists it, and back when the next one drops it', async () => {
     const customer = await svc.account({ depositUsd: 5 });
     const actor = await loadWebhookActor(svc.services.app.webhooks.commands, customer.userId, 'api_key');
-    const subscribed = await createSubscription(svc.services.app.webhooks.commands, actor, { url: receiver.url, eventTypes: ['service.address.risk_changed'] });
+    const subscribed = await createSubscription(svc.services.app.webhooks.commands, actor, {
+      url: receiver.url,
+      eventTypes: ['service.address.risk_changed'],
+    });
     await svc.services.projections.whenProcessed(subscribed.position);
 
     const created = await call(customer.apiKey, 'POST', '/v2/monitors', { address: WATCHED, network: 'eth', reference: 'customer-42' });
     expect(created.statusCode).toBe(201);
     const monitor = created.json();
-    expect(monitor).toMatchObject({ address: WATCHED, network: 'ETH', reference: 'customer-42', status: 'active', verdict: { risk_level: 'none', sdn_match: null } });
+    expect(monitor).toMatchObject({
+      address: WATCHED,
+      network: 'ETH',
+      reference: 'customer-42',
+      status: 'active',
+      verdict: { risk_level: 'none', sdn_match: null },
+    });
     expect(monitor.billing).toMatchObject({ model: 'ledger', charged_usd: 0.1 });
     const bystander = (await call(customer.apiKey, 'POST', '/v2/monitors', { address: BYSTANDER, network: 'ETH' })).json();
 
@@ -86,19 +103,31 @@ describe('monitors', () => {
       network: 'ETH',
       reference: 'customer-42',
       previous: { risk_level: 'none', sdn_match: null },
-      current: { risk_level: 'sanctioned', risk_categories: ['sanctions'], sdn_match: { list: 'US', entity: 'EXAMPLE SANCTIONED GROUP', list_date: '2022-04-14' } },
+      current: {
+        risk_level: 'sanctioned',
+        risk_categories: ['sanctions'],
+        sdn_match: { list: 'US', entity: 'EXAMPLE SANCTIONED GROUP', list_date: '2022-04-14' },
+      },
       reasons: [{ source: 'ofac_sdn', change: 'dataset_imported', version: '2026-03-02' }],
     });
 
     const read = (await call(customer.apiKey, 'GET', `/v2/monitors/${monitor.monitor_id}`)).json();
     expect(read.verdict.risk_level).toBe('sanctioned');
     expect(read.history).toHaveLength(1);
-    expect(read.history[0]).toMatchObject({ previous: { risk_level: 'none' }, current: { risk_level: 'sanctioned', sdn_match: { list_date: '2022-04-14' } }, reasons: [{ version: '2026-03-02' }] });
+    expect(read.history[0]).toMatchObject({
+      previous: { risk_level: 'none' },
+      current: { risk_level: 'sanctioned', sdn_match: { list_date: '2022-04-14' } },
+      reasons: [{ version: '2026-03-02' }],
+    });
     expect((await call(customer.apiKey, 'GET', `/v2/monitors/${bystander.monitor_id}`)).json().history).toEqual([]);
 
     await importList('2026-03-03');
     const [, delisted] = await receiver.waitFor(2);
-    expect(delisted!.json.payload).toMatchObject({ previous: { risk_level: 'sanctioned' }, current: { risk_level: 'none', sdn_match: null }, reasons: [{ version: '2026-03-03' }] });
+    expect(delisted!.json.payload).toMatchObject({
+      previous: { risk_level: 'sanctioned' },
+      current: { risk_level: 'none', sdn_match: null },
+      reasons: [{ version: '2026-03-03' }],
+    });
     expect(delisted!.json.delivery_id).not.toBe(listed!.json.delivery_id);
     expect((await call(customer.apiKey, 'GET', `/v2/monitors/${monitor.monitor_id}`)).json().history).toHaveLength(2);
     expect(receiver.received.filter((r) => r.json.payload?.monitor_id === bystander.monitor_id)).toEqual([]);
@@ -109,7 +138,14 @@ describe('monitors', () => {
     const address = '0x7e57000000000000000000000000000000e2e201';
     const monitor = (await call(customer.apiKey, 'POST', '/v2/monitors', { address, network: 'BSC' })).json();
     const entry = await addCuratorEntry(svc.services.commands, {
-      address, network: 'BSC', kind: 'risk', category: 'scam', label: null, confidence: 95, evidenceUrl: 'https://example.org/evidence/e2e', curator: 'analyst-1',
+      address,
+      network: 'BSC',
+      kind: 'risk',
+      category: 'scam',
+      label: null,
+      confidence: 95,
+      evidenceUrl: 'https://example.org/evidence/e2e',
+      curator: 'analyst-1',
     });
     await svc.services.whenCaughtUp();
     await retractCuratorEntry(svc.services.commands, { entryId: entry.entryId, reason: 'false positive', curator: 'analyst-1' });
@@ -122,7 +158,7 @@ describe('monitors', () => {
     ]);
   });
 
-  it('answers per the API rules: idempotent creation, another user\'s monitor is 404, paging, delete', async () => {
+  it("answers per the API rules: idempotent creation, another user's monitor is 404, paging, delete", async () => {
     const alice = await svc.account({ depositUsd: 5 });
     const bob = await svc.account({ depositUsd: 5 });
     const body = { address: '0x7e57000000000000000000000000000000e2e101', network: 'BSC' };
@@ -131,13 +167,17 @@ describe('monitors', () => {
     expect(first.statusCode).toBe(201);
     expect(replay.statusCode).toBe(201);
     expect(replay.json().billing.replay).toBe(true);
-    expect((await call(alice.apiKey, 'POST', '/v2/monitors', { ...body, network: 'ETH' }, { 'idempotency-key': 'watch-1' })).statusCode).toBe(409);
+    expect(
+      (await call(alice.apiKey, 'POST', '/v2/monitors', { ...body, network: 'ETH' }, { 'idempotency-key': 'watch-1' })).statusCode,
+    ).toBe(409);
     // The same address again without a key is the same monitor, not charged again.
     const again = await call(alice.apiKey, 'POST', '/v2/monitors', body);
     expect(again.statusCode).toBe(200);
     expect(again.json().monitor_id).toBe(first.json().monitor_id);
     const usage = (await call(alice.apiKey, 'GET', '/v2/me/usage')).json();
-    expect(usage.rows.filter((row: { product: string; refunded_usd: number }) => row.product === 'monitor' && row.refunded_usd === 0)).toHaveLength(1);
+    expect(
+      usage.rows.filter((row: { product: string; refunded_usd: number }) => row.product === 'monitor' && row.refunded_usd === 0),
+    ).toHaveLength(1);
 
     const id = first.json().monitor_id;
     expect((await call(bob.apiKey, 'GET', `/v2/monitors/${id}`)).statusCode).toBe(404);
@@ -148,7 +188,12 @@ describe('monitors', () => {
     expect((await call(alice.apiKey, 'POST', '/v2/monitors', { address: body.address, network: 'BTC' })).statusCode).toBe(400);
 
     const bulk = await call(alice.apiKey, 'POST', '/v2/monitors/bulk', {
-      monitors: [{ address: '0x7e57000000000000000000000000000000e2e102', network: 'ETH', reference: 'r-2' }, { address: 'nope', network: 'ETH' }, body, { address: body.address, network: 'SOL' }],
+      monitors: [
+        { address: '0x7e57000000000000000000000000000000e2e102', network: 'ETH', reference: 'r-2' },
+        { address: 'nope', network: 'ETH' },
+        body,
+        { address: body.address, network: 'SOL' },
+      ],
     });
     expect(bulk.statusCode).toBe(200);
     expect(bulk.json().results.map((r: { status: number }) => r.status)).toEqual([201, 422, 200, 400]);
@@ -192,27 +237,44 @@ describe('monitors', () => {
     await svc.services.whenCaughtUp();
     expect(await renewals.sweep()).toEqual({ renewed: 0, resumed: 0, paused: 0 });
     await svc.services.whenCaughtUp();
-    expect((await call(tight.apiKey, 'GET', `/v2/monitors/${monitor.monitor_id}`)).json()).toMatchObject({ status: 'active', paused_reason: null, paid_period_start: period });
-    const rows = (await call(tight.apiKey, 'GET', '/v2/me/usage')).json().rows.filter((row: { product: string }) => row.product === 'monitor');
+    expect((await call(tight.apiKey, 'GET', `/v2/monitors/${monitor.monitor_id}`)).json()).toMatchObject({
+      status: 'active',
+      paused_reason: null,
+      paid_period_start: period,
+    });
+    const rows = (await call(tight.apiKey, 'GET', '/v2/me/usage'))
+      .json()
+      .rows.filter((row: { product: string }) => row.product === 'monitor');
     expect(rows).toHaveLength(2);
   });
 
   it('sends a synthetic risk_changed on the webhook test action, lists the routes in the OpenAPI document, and reports stats', async () => {
     const customer = await svc.account({ depositUsd: 1 });
-    const created = await call(customer.apiKey, 'POST', '/v1/webhooks', { url: receiver.url, event_types: ['service.address.risk_changed'] });
+    const created = await call(customer.apiKey, 'POST', '/v1/webhooks', {
+      url: receiver.url,
+      event_types: ['service.address.risk_changed'],
+    });
     expect(created.statusCode).toBe(201);
     const before = receiver.received.length;
-    const test = await call(customer.apiKey, 'POST', `/v1/webhooks/${created.json().id}/test`, { event_type: 'service.address.risk_changed' });
+    const test = await call(customer.apiKey, 'POST', `/v1/webhooks/${created.json().id}/test`, {
+      event_type: 'service.address.risk_changed',
+    });
     expect(test.statusCode).toBe(202);
     const [synthetic] = (await receiver.waitFor(before + 1)).slice(before);
-    expect(synthetic!.json).toMatchObject({ event_type: 'service.address.risk_changed', payload: { synthetic: true, previous: { risk_level: 'none' } } });
+    expect(synthetic!.json).toMatchObject({
+      event_type: 'service.address.risk_changed',
+      payload: { synthetic: true, previous: { risk_level: 'none' } },
+    });
 
     const openapi = (await svc.app.inject({ method: 'GET', url: '/v2/openapi.json' })).json();
     expect(Object.keys(openapi.paths)).toEqual(expect.arrayContaining(['/v2/monitors', '/v2/monitors/bulk', '/v2/monitors/{id}']));
     expect(Object.keys(openapi.paths['/v2/monitors/{id}'])).toEqual(expect.arrayContaining(['get', 'delete']));
 
     const stats = await MONITOR_VERBS['monitors stats']!(svc.services, parseArgs(['monitors', 'stats']));
-    expect(stats.output).toMatchObject({ monitors: { active: expect.any(Number), paused: expect.any(Number) }, last_reevaluation: { change: expect.stringMatching(/^(dataset|curation):/), monitors_reevaluated: expect.any(Number) } });
+    expect(stats.output).toMatchObject({
+      monitors: { active: expect.any(Number), paused: expect.any(Number) },
+      last_reevaluation: { change: expect.stringMatching(/^(dataset|curation):/), monitors_reevaluated: expect.any(Number) },
+    });
     expect((stats.output as { lag_seconds: number }).lag_seconds).toBeGreaterThanOrEqual(0);
   });
 });

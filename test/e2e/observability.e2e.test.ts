@@ -45,7 +45,12 @@ beforeAll(async () => {
   // Screening fails closed without a sanctions list: the minimal made-up OFAC list, imported as `data sync` would.
   await importFromDirectory(services.commands, MINIMAL_SANCTIONS_DIR);
   app = await buildApp(services.app);
-  const opened = await openAccount(services.commands, { email: `ops-${randomUUID()}@example.test`, plan: { kind: 'ledger' }, depositMicros: 5_000_000, organization: { name: 'Org', subgroup: 'Team' } });
+  const opened = await openAccount(services.commands, {
+    email: `ops-${randomUUID()}@example.test`,
+    plan: { kind: 'ledger' },
+    depositMicros: 5_000_000,
+    organization: { name: 'Org', subgroup: 'Team' },
+  });
   apiKey = (await issueApiKey(services.commands, opened.userId)).apiKey;
   await services.projections.whenCaughtUp();
 });
@@ -99,12 +104,18 @@ describe('correlation: request → event → processor → follow-up events', ()
     // Processors logged what they handled, under the same correlation id.
     await services.whenCaughtUp();
     const handled = lines.filter((l) => l.message === 'processor handled event' && l.fields.correlationId === requestId);
-    expect([...new Set(handled.map((l) => l.fields.processor))]).toEqual(expect.arrayContaining(['check-tiers-intel', 'check-tier-one-hop', 'check-tiers-graph', 'check-verdict']));
+    expect([...new Set(handled.map((l) => l.fields.processor))]).toEqual(
+      expect.arrayContaining(['check-tiers-intel', 'check-tier-one-hop', 'check-tiers-graph', 'check-verdict']),
+    );
     expect(handled.every((l) => l.fields.streamId === `check-${check_id}` && typeof l.fields.ms === 'number')).toBe(true);
   });
 
   it('replaces an unsafe X-Request-Id by a fresh id, echoed and used the same way', async () => {
-    const response = await app.inject({ method: 'GET', url: '/v2/balance', headers: { authorization: `Bearer ${apiKey}`, 'x-request-id': 'not safe; <b>' } });
+    const response = await app.inject({
+      method: 'GET',
+      url: '/v2/balance',
+      headers: { authorization: `Bearer ${apiKey}`, 'x-request-id': 'not safe; <b>' },
+    });
     expect(response.statusCode).toBe(200);
     expect(response.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
     const none = await app.inject({ method: 'GET', url: '/v2/health' });
@@ -127,7 +138,9 @@ describe('GET /metrics', () => {
     expect(valueOf(after, 'svc_http_requests_total', health)).toBe(healthBefore + 2);
     expect(valueOf(after, 'svc_http_request_duration_seconds_count', health)).toBe(healthBefore + 2);
     expect(valueOf(after, 'svc_http_request_duration_seconds_bucket', { ...health, le: '+Inf' })).toBe(healthBefore + 2);
-    expect(valueOf(after, 'svc_http_requests_total', { method: 'POST', route: '/v2/check-address', status_code: '202' })).toBeGreaterThanOrEqual(1);
+    expect(
+      valueOf(after, 'svc_http_requests_total', { method: 'POST', route: '/v2/check-address', status_code: '202' }),
+    ).toBeGreaterThanOrEqual(1);
     // Route patterns, never raw URLs: the 404 is one series whatever was asked.
     expect(valueOf(after, 'svc_http_requests_total', { method: 'GET', route: 'unmatched', status_code: '404' })).toBeGreaterThanOrEqual(1);
     expect(after.some((s) => (s.labels.route ?? '').includes('/no/such'))).toBe(false);
@@ -136,7 +149,17 @@ describe('GET /metrics', () => {
     // Every consumer group this process runs, per topic; caught up, so nothing behind.
     const lag = samplesOf(after, 'svc_bus_consumer_lag_messages');
     expect([...new Set(lag.map((s) => s.labels.group))]).toEqual(
-      expect.arrayContaining(['webhook-fanout', 'webhook-delivery', 'inspect', 'transfer-check', 'check-tiers-intel', 'check-tier-one-hop', 'check-tiers-graph', 'check-verdict', 'explore-search']),
+      expect.arrayContaining([
+        'webhook-fanout',
+        'webhook-delivery',
+        'inspect',
+        'transfer-check',
+        'check-tiers-intel',
+        'check-tier-one-hop',
+        'check-tiers-graph',
+        'check-verdict',
+        'explore-search',
+      ]),
     );
     expect(valueOf(after, 'svc_bus_consumer_lag_messages', { group: 'check-verdict', topic: 'events.check' })).toBe(0);
 

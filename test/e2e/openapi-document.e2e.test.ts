@@ -39,13 +39,16 @@ function must<T>(value: T | undefined, what: string): T {
 }
 const operation = (doc: Document, path: string, method: string): Operation => must(doc.paths[path]?.[method], `${method} ${path}`);
 const responseOf = (op: Operation, status: string) => must(op.responses[status], `${status} response`);
-const jsonSchemaOf = (op: Operation, status: string): Schema => must(responseOf(op, status).content?.['application/json']?.schema, `${status} content`);
+const jsonSchemaOf = (op: Operation, status: string): Schema =>
+  must(responseOf(op, status).content?.['application/json']?.schema, `${status} content`);
 const bodyOf = (op: Operation): Schema => must(op.requestBody?.content['application/json']?.schema, 'request body');
 const fieldOf = (schema: Schema, field: string): Schema => must(schema.properties?.[field], `field ${field}`);
 const matches = (schema: Schema, value: string): boolean => new RegExp(must(schema.pattern, 'pattern')).test(value);
 
 const operations = (doc: Document) =>
-  Object.entries(doc.paths).flatMap(([path, methods]) => Object.entries(methods).map(([method, op]) => ({ name: `${method.toUpperCase()} ${path}`, op })));
+  Object.entries(doc.paths).flatMap(([path, methods]) =>
+    Object.entries(methods).map(([method, op]) => ({ name: `${method.toUpperCase()} ${path}`, op })),
+  );
 
 /** Every error body's `error.code` enum, across anyOf branches. */
 function errorCodesOf(schema: Schema): unknown[] {
@@ -78,7 +81,8 @@ function describesEveryStatus(doc: Document): string[] {
       if (Number(status) >= 400 && status !== '402' && status !== '503') {
         const codes = errorCodesOf(schema);
         if (codes.length === 0) problems.push(`${name} ${status}: no error code enum`);
-        for (const code of codes) if (!(ERROR_CODES as readonly unknown[]).includes(code)) problems.push(`${name} ${status}: unknown code ${String(code)}`);
+        for (const code of codes)
+          if (!(ERROR_CODES as readonly unknown[]).includes(code)) problems.push(`${name} ${status}: unknown code ${String(code)}`);
       }
     }
     for (const parameter of op.parameters ?? []) problems.push(...shapeProblems(name, parameter.name, parameter.schema));
@@ -122,7 +126,9 @@ describe('GET /v2/openapi.json', () => {
 
   it('states the real statuses: 202 for submits, 201 for creations, 204 for deletions', () => {
     expect(Object.keys(operation(v2, '/v2/check-address', 'post').responses)).toContain('202');
-    expect(Object.keys(operation(v2, '/v2/check-address/{check_id}/result', 'get').responses)).toEqual(expect.arrayContaining(['200', '202', '404', '502']));
+    expect(Object.keys(operation(v2, '/v2/check-address/{check_id}/result', 'get').responses)).toEqual(
+      expect.arrayContaining(['200', '202', '404', '502']),
+    );
     expect(Object.keys(operation(v2, '/v1/webhooks', 'post').responses)).toContain('201');
     expect(responseOf(operation(v2, '/v1/webhooks/{id}', 'delete'), '204').content).toBeUndefined();
     expect(responseOf(operation(v2, '/v2/monitors/{id}', 'delete'), '204').content).toBeUndefined();
@@ -168,9 +174,17 @@ describe('GET /openapi.json on the x402 port', () => {
 
   it('documents the 402: the quote header, an empty body or the refusal envelope, and the X-PAYMENT header', () => {
     const screen = operation(x402Doc, '/screen/{chain}/{address}', 'get');
-    expect((screen.parameters ?? []).map((p) => `${p.in}:${p.name}`)).toEqual(expect.arrayContaining(['header:x-payment', 'path:chain', 'path:address']));
+    expect((screen.parameters ?? []).map((p) => `${p.in}:${p.name}`)).toEqual(
+      expect.arrayContaining(['header:x-payment', 'path:chain', 'path:address']),
+    );
     expect(responseOf(screen, '402').headers).toHaveProperty('payment-required');
-    expect(errorCodesOf(jsonSchemaOf(screen, '402')).sort()).toEqual(['payment_expired', 'payment_invalid', 'payment_replayed', 'payment_required', 'payment_underpaid']);
+    expect(errorCodesOf(jsonSchemaOf(screen, '402')).sort()).toEqual([
+      'payment_expired',
+      'payment_invalid',
+      'payment_replayed',
+      'payment_required',
+      'payment_underpaid',
+    ]);
     expect(responseOf(screen, '200').headers).toHaveProperty('payment-response');
     expect(x402Doc.components?.schemas).toHaveProperty('X402PaymentRequired');
     expect(x402Doc.components?.schemas).toHaveProperty('X402PaymentPayload');

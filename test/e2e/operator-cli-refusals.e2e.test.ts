@@ -33,7 +33,9 @@ describe('operator CLI refusals', () => {
       code: 'email_taken',
       message: expect.stringContaining('dup@example.test'),
     });
-    expect(await svc.services.repositories.accounts.count()).toBe((await svc.services.repositories.accounts.list({ skip: 0, limit: 500 })).length);
+    expect(await svc.services.repositories.accounts.count()).toBe(
+      (await svc.services.repositories.accounts.list({ skip: 0, limit: 500 })).length,
+    );
     const shown = await output('account', 'show', '--email', 'Dup@example.test');
     expect(shown.user_id).toBe(first.user_id);
     await givePassword(svc.services, first.user_id, 'the first owner’s password');
@@ -68,7 +70,9 @@ describe('operator CLI refusals', () => {
     expect((await output('account', 'show', '--user', userId)).inspect_providers).toEqual(['provider_a', 'provider_b']);
     const replaced = await output('account', 'entitle', '--user', userId, '--providers', 'provider_b');
     expect(replaced).toEqual({ entitled: true, providers: ['provider_b'], previous_providers: ['provider_a', 'provider_b'] });
-    await expect(verb('account', 'entitle', '--user', 'no-such-user', '--providers', 'provider_a')).rejects.toMatchObject({ code: 'not_found' });
+    await expect(verb('account', 'entitle', '--user', 'no-such-user', '--providers', 'provider_a')).rejects.toMatchObject({
+      code: 'not_found',
+    });
   });
 
   it('`account list` pages through accounts oldest first; `account show` finds one by email or id, never showing the password hash', async () => {

@@ -29,7 +29,22 @@ describe('operator CLI', () => {
   it('works on a stopped service: accounts, keys, deposits, ledger show and replay', { timeout: 90_000 }, async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'svc-cli-'));
     dirs.push(dataDir);
-    const created = await cli(dataDir, 'account', 'create', '--email', 'ops@example.test', '--org', 'Acme', '--subgroup', 'AML', '--plan', 'ledger', '--deposit', '5', '--with-key');
+    const created = await cli(
+      dataDir,
+      'account',
+      'create',
+      '--email',
+      'ops@example.test',
+      '--org',
+      'Acme',
+      '--subgroup',
+      'AML',
+      '--plan',
+      'ledger',
+      '--deposit',
+      '5',
+      '--with-key',
+    );
     expect(created.code).toBe(0);
     expect(created.json.api_key).toMatch(/^svc_[0-9A-Za-z]{44}$/);
     expect(created.json.organization_id).toBeTruthy();
@@ -59,9 +74,24 @@ describe('operator CLI', () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'svc-cli-live-'));
     dirs.push(dataDir);
     const port = await freePort();
-    const service = await spawnTsx('infra/main.ts', { DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'silent', SVC_SOURCES_DIR: MINIMAL_SANCTIONS_DIR }, /listening on/);
+    const service = await spawnTsx(
+      'infra/main.ts',
+      { DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'silent', SVC_SOURCES_DIR: MINIMAL_SANCTIONS_DIR },
+      /listening on/,
+    );
     try {
-      const created = await cli(dataDir, 'account', 'create', '--email', 'live@example.test', '--plan', 'quota', '--quota', '2', '--with-key');
+      const created = await cli(
+        dataDir,
+        'account',
+        'create',
+        '--email',
+        'live@example.test',
+        '--plan',
+        'quota',
+        '--quota',
+        '2',
+        '--with-key',
+      );
       expect(created.code).toBe(0);
       const screen = () =>
         fetch(`http://127.0.0.1:${port}/v2/screen`, {

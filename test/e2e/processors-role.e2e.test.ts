@@ -12,7 +12,10 @@ import { startTestService } from '../support/test-service.js';
  */
 it('a ROLE=processors process folds the webhook subscriptions its fan-out reads, and no other read model', async () => {
   // The roles split needs EventStoreDB to run as separate processes; here the role runs alone in one.
-  const svc = await startTestService({ SVC_SOURCES_DIR: '', WEBHOOK_ALLOW_LOCAL: '1' }, undefined, (config) => ({ ...config, ROLE: 'processors' }));
+  const svc = await startTestService({ SVC_SOURCES_DIR: '', WEBHOOK_ALLOW_LOCAL: '1' }, undefined, (config) => ({
+    ...config,
+    ROLE: 'processors',
+  }));
   try {
     const account = await svc.account();
     const commands = svc.services.app.webhooks.commands;

@@ -40,24 +40,28 @@ it('a restart reads only the tail of the log, and the read models it kept still 
   }
 });
 
-it('opens a data directory written before the read models were on disk: the first start folds the whole log once', { timeout: 60_000 }, async () => {
-  const dataDir = await mkdtemp(join(tmpdir(), 'svc-upgrade-'));
-  dirs.push(dataDir);
-  // Until now the embedded read models lived in memory: a data directory holds the log and no read-models/.
-  const old = await startTestService({ SVC_SOURCES_DIR: '', READ_STORE: 'memory' }, dataDir);
-  const account = await old.account({ depositUsd: 3 });
-  const logged = old.services.projections.eventsRead();
-  await old.close();
+it(
+  'opens a data directory written before the read models were on disk: the first start folds the whole log once',
+  { timeout: 60_000 },
+  async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'svc-upgrade-'));
+    dirs.push(dataDir);
+    // Until now the embedded read models lived in memory: a data directory holds the log and no read-models/.
+    const old = await startTestService({ SVC_SOURCES_DIR: '', READ_STORE: 'memory' }, dataDir);
+    const account = await old.account({ depositUsd: 3 });
+    const logged = old.services.projections.eventsRead();
+    await old.close();
 
-  const upgraded = await startTestService({ SVC_SOURCES_DIR: '', READ_STORE: 'embedded' }, dataDir);
-  try {
-    await upgraded.services.whenCaughtUp();
-    expect(upgraded.services.projections.eventsRead()).toBe(logged);
-    expect((await upgraded.services.repositories.balances.get(account.userId))?.balance_micros).toBe(3_000_000);
-  } finally {
-    await upgraded.close();
-  }
-});
+    const upgraded = await startTestService({ SVC_SOURCES_DIR: '', READ_STORE: 'embedded' }, dataDir);
+    try {
+      await upgraded.services.whenCaughtUp();
+      expect(upgraded.services.projections.eventsRead()).toBe(logged);
+      expect((await upgraded.services.repositories.balances.get(account.userId))?.balance_micros).toBe(3_000_000);
+    } finally {
+      await upgraded.close();
+    }
+  },
+);
 
 it('rebuilds the intelligence index at a restart from the dataset streams alone', { timeout: 300_000 }, async () => {
   const dataDir = await mkdtemp(join(tmpdir(), 'svc-restart-intel-'));

@@ -15,7 +15,10 @@ const wallet = madeUpEvmAddress('screen-code-wallet');
 describe('smart_contract.is_contract from eth_getCode', () => {
   beforeAll(async () => {
     anvil = await startAnvil({ chainId: 31337 });
-    await createTestClient({ mode: 'anvil', chain: foundry, transport: http(anvil.rpcUrl) }).setCode({ address: contract as `0x${string}`, bytecode: '0x6080604052600080fd' });
+    await createTestClient({ mode: 'anvil', chain: foundry, transport: http(anvil.rpcUrl) }).setCode({
+      address: contract as `0x${string}`,
+      bytecode: '0x6080604052600080fd',
+    });
     svc = await startTestService({ SVC_RPC_URL_ETH: anvil.rpcUrl });
     ({ apiKey: key } = await svc.account({ depositUsd: 1 }));
   }, 60_000);
@@ -25,7 +28,14 @@ describe('smart_contract.is_contract from eth_getCode', () => {
   });
 
   const screen = async (address: string, network: string) =>
-    (await svc.app.inject({ method: 'POST', url: '/v2/screen', headers: { authorization: `Bearer ${key}` }, payload: { address, network } })).json();
+    (
+      await svc.app.inject({
+        method: 'POST',
+        url: '/v2/screen',
+        headers: { authorization: `Bearer ${key}` },
+        payload: { address, network },
+      })
+    ).json();
 
   it('code at the address on ETH: a contract, though no list knows it', async () => {
     const body = await screen(contract, 'ETH');

@@ -29,13 +29,25 @@ async function ledger() {
 
 describe('light screens in History', () => {
   it("the charge keeps the verdict's level, score, sanctions match and categories; History shows them", async () => {
-    const response = await svc.app.inject({ method: 'POST', url: '/v2/screen', headers: { authorization: `Bearer ${key}` }, payload: { address: MINIMAL_SANCTIONS_ADDRESS, network: 'ETH' } });
+    const response = await svc.app.inject({
+      method: 'POST',
+      url: '/v2/screen',
+      headers: { authorization: `Bearer ${key}` },
+      payload: { address: MINIMAL_SANCTIONS_ADDRESS, network: 'ETH' },
+    });
     expect(response.statusCode).toBe(200);
     const body = response.json<{ verdict: { risk_level: string; risk_score: number; sdn_match: { list: string } } }>();
     const charge = (await ledger()).find((e) => e.type === 'Charged');
     expect(charge?.data).toMatchObject({
       product: 'screen',
-      details: { screen: { risk_level: body.verdict.risk_level, risk_score: body.verdict.risk_score, sdn_match: { list: body.verdict.sdn_match.list }, data_available: true } },
+      details: {
+        screen: {
+          risk_level: body.verdict.risk_level,
+          risk_score: body.verdict.risk_score,
+          sdn_match: { list: body.verdict.sdn_match.list },
+          data_available: true,
+        },
+      },
     });
     await svc.services.whenCaughtUp();
     const { rows } = await svc.services.app.alerts.history.page(userId, { kind: 'screen' }, { page: 1, pageSize: 10 });
@@ -50,7 +62,10 @@ describe('light screens in History', () => {
     failing.lookup = () => {
       throw new Error('index unreadable');
     };
-    const error: unknown = await screenAddress({ ...svc.services.app.commands, intel: failing }, { userId, keyId: 'k', callId: 'failing-call', address: MINIMAL_SANCTIONS_ADDRESS, network: 'ETH' }).catch((e: unknown) => e);
+    const error: unknown = await screenAddress(
+      { ...svc.services.app.commands, intel: failing },
+      { userId, keyId: 'k', callId: 'failing-call', address: MINIMAL_SANCTIONS_ADDRESS, network: 'ETH' },
+    ).catch((e: unknown) => e);
     expect(isServiceError(error) && error.code).toBe('backend_unavailable');
     expect((await ledger()).filter((e) => e.type === 'Charged')).toHaveLength(before);
     const balance = await svc.app.inject({ method: 'GET', url: '/v2/balance', headers: { authorization: `Bearer ${key}` } });

@@ -44,7 +44,13 @@ describe('POST /v2/screen refuses every bad input with the spec status and code,
     ['non-JSON body', '{"address": ', 422, 'validation_error'],
     ['no body', undefined, 422, 'validation_error'],
     ['oversized body', { address: EVM, network: 'ETH', pad: 'x'.repeat(20_000) }, 413, 'payload_too_large'],
-    ['Idempotency-Key over 64 characters', { address: EVM, network: 'ETH' }, 422, 'validation_error', { 'idempotency-key': 'k'.repeat(65) }],
+    [
+      'Idempotency-Key over 64 characters',
+      { address: EVM, network: 'ETH' },
+      422,
+      'validation_error',
+      { 'idempotency-key': 'k'.repeat(65) },
+    ],
   ];
 
   it.each(cases)('%s', async (_name, payload, status, code, headers) => {
@@ -112,7 +118,12 @@ describe('authentication', () => {
     ['malformed key', 'Bearer nonsense'],
     ['well-formed unknown key', `Bearer svc_${'A'.repeat(44)}`],
   ])('%s is 401 invalid_api_key', async (_name, header) => {
-    const response = await svc.app.inject({ method: 'POST', url: '/v2/screen', headers: { authorization: header }, payload: { address: EVM, network: 'ETH' } });
+    const response = await svc.app.inject({
+      method: 'POST',
+      url: '/v2/screen',
+      headers: { authorization: header },
+      payload: { address: EVM, network: 'ETH' },
+    });
     expect(response.statusCode).toBe(401);
     expect(response.json().error.code).toBe('invalid_api_key');
   });
@@ -124,10 +135,20 @@ describe('authentication', () => {
     await svc.services.projections.whenProcessed(second.position);
     const position = await revokeApiKey(svc.services.commands, account.userId, account.keyId);
     await svc.services.projections.whenProcessed(position);
-    const refused = await svc.app.inject({ method: 'POST', url: '/v2/screen', headers: { authorization: `Bearer ${account.apiKey}` }, payload: { address: EVM, network: 'ETH' } });
+    const refused = await svc.app.inject({
+      method: 'POST',
+      url: '/v2/screen',
+      headers: { authorization: `Bearer ${account.apiKey}` },
+      payload: { address: EVM, network: 'ETH' },
+    });
     expect(refused.statusCode).toBe(401);
     expect(refused.json().error.code).toBe('invalid_api_key');
-    const ok = await svc.app.inject({ method: 'POST', url: '/v2/screen', headers: { authorization: `Bearer ${second.apiKey}` }, payload: { address: EVM, network: 'ETH' } });
+    const ok = await svc.app.inject({
+      method: 'POST',
+      url: '/v2/screen',
+      headers: { authorization: `Bearer ${second.apiKey}` },
+      payload: { address: EVM, network: 'ETH' },
+    });
     expect(ok.statusCode).toBe(200);
   });
 

@@ -21,11 +21,15 @@ const ADDRESS = madeUpEvmAddress('no-sanctions:somebody').toLowerCase();
 describe('V2 without any sanctions list', () => {
   let svc: TestService;
   let key: string;
-  const post = (url: string, payload: object) => svc.app.inject({ method: 'POST', url, headers: { authorization: `Bearer ${key}` }, payload });
-  const balance = async () => (await svc.app.inject({ method: 'GET', url: '/v2/balance', headers: { authorization: `Bearer ${key}` } })).json().balance_usd as number;
+  const post = (url: string, payload: object) =>
+    svc.app.inject({ method: 'POST', url, headers: { authorization: `Bearer ${key}` }, payload });
+  const balance = async () =>
+    (await svc.app.inject({ method: 'GET', url: '/v2/balance', headers: { authorization: `Bearer ${key}` } })).json().balance_usd as number;
 
   beforeAll(async () => {
-    svc = await startTestService({ SVC_SYNC_ON_START: '0', SVC_SANCTIONS_MAX_AGE_DAYS: '3650' }, undefined, undefined, { sanctions: 'none' });
+    svc = await startTestService({ SVC_SYNC_ON_START: '0', SVC_SANCTIONS_MAX_AGE_DAYS: '3650' }, undefined, undefined, {
+      sanctions: 'none',
+    });
     ({ apiKey: key } = await svc.account({ depositUsd: 5 }));
   });
   afterAll(() => svc.close());
@@ -52,8 +56,13 @@ describe('V2 without any sanctions list', () => {
 
   it('the start warns for each source not imported and says once how to load data', async () => {
     const warnings: string[] = [];
-    await importConfiguredSources(svc.services, () => undefined, (line) => warnings.push(line));
-    for (const entry of SOURCE_CATALOG) expect(warnings).toContain(`data source ${entry.descriptor.slug} not imported: no data for it was found`);
+    await importConfiguredSources(
+      svc.services,
+      () => undefined,
+      (line) => warnings.push(line),
+    );
+    for (const entry of SOURCE_CATALOG)
+      expect(warnings).toContain(`data source ${entry.descriptor.slug} not imported: no data for it was found`);
     expect(warnings.filter((line) => /SVC_SOURCES_DIR=.*data sync.*data import/.test(line))).toHaveLength(1);
     expect(warnings).toContainEqual(expect.stringMatching(/no sanctions list imported/));
   });
@@ -75,12 +84,24 @@ describe('a sanctions list past its age', () => {
     const svc = await startTestService({ SVC_SANCTIONS_MAX_AGE_DAYS: '30', SVC_SYNC_ON_START: '0' });
     try {
       const health = (await svc.app.inject({ method: 'GET', url: '/v2/health' })).json();
-      expect(health).toMatchObject({ status: 'degraded', reasons: [expect.stringMatching(/^sanctions list ofac_sdn is \d+ days old \(version 2025-01-15; older than 30 days\)/)] });
+      expect(health).toMatchObject({
+        status: 'degraded',
+        reasons: [expect.stringMatching(/^sanctions list ofac_sdn is \d+ days old \(version 2025-01-15; older than 30 days\)/)],
+      });
       const warnings: string[] = [];
-      await importConfiguredSources(svc.services, () => undefined, (line) => warnings.push(line));
+      await importConfiguredSources(
+        svc.services,
+        () => undefined,
+        (line) => warnings.push(line),
+      );
       expect(warnings).toContainEqual(expect.stringMatching(/^sanctions list ofac_sdn is \d+ days old/));
       const { apiKey } = await svc.account({ depositUsd: 1 });
-      const screened = await svc.app.inject({ method: 'POST', url: '/v2/screen', headers: { authorization: `Bearer ${apiKey}` }, payload: { address: ADDRESS, network: 'ETH' } });
+      const screened = await svc.app.inject({
+        method: 'POST',
+        url: '/v2/screen',
+        headers: { authorization: `Bearer ${apiKey}` },
+        payload: { address: ADDRESS, network: 'ETH' },
+      });
       expect(screened.statusCode).toBe(200);
     } finally {
       await svc.close();
@@ -90,8 +111,16 @@ describe('a sanctions list past its age', () => {
 
 describe('misconfiguration stops the start', () => {
   it('SVC_SOURCES_DIR naming a missing directory: the service exits with a message naming it', { timeout: 60_000 }, async () => {
-    const env = { PORT: String(await freePort()), HOST: '127.0.0.1', LOG_LEVEL: 'silent', DATA_DIR: `/tmp/svc-no-dir-${process.pid}`, SVC_SOURCES_DIR: '/nonexistent/sanctions-data' };
-    await expect(spawnTsx('infra/main.ts', env, /listening on/, 30_000)).rejects.toThrow(/exited with 1[\s\S]*SVC_SOURCES_DIR=\/nonexistent\/sanctions-data is not a directory/);
+    const env = {
+      PORT: String(await freePort()),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'silent',
+      DATA_DIR: `/tmp/svc-no-dir-${process.pid}`,
+      SVC_SOURCES_DIR: '/nonexistent/sanctions-data',
+    };
+    await expect(spawnTsx('infra/main.ts', env, /listening on/, 30_000)).rejects.toThrow(
+      /exited with 1[\s\S]*SVC_SOURCES_DIR=\/nonexistent\/sanctions-data is not a directory/,
+    );
   });
 
   it('a malformed SVC_DEMO_API_KEY is a configuration error, not an info line', () => {

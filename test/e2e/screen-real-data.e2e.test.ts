@@ -20,7 +20,10 @@ function firstOfacEth(): { address: string; name: string } {
 /** The TRX list derived from the SDN_ADVANCED.XML of the same data set, whose parties carry names. */
 function firstOfacTron(): string {
   const text = readFileSync(join(sourcesDir, 'ofac-brave-intl-lists', 'sanctioned_addresses_TRX.txt'), 'utf8');
-  return text.split(/\r?\n/).find((l) => l.startsWith('T'))!.trim();
+  return text
+    .split(/\r?\n/)
+    .find((l) => l.startsWith('T'))!
+    .trim();
 }
 
 let svc: TestService;
@@ -34,7 +37,12 @@ describe.skipIf(!available)(`POST /v2/screen on the real data in ${sourcesDir}`,
   afterAll(() => svc?.close());
 
   const screen = async (address: string, network: string) => {
-    const response = await svc.app.inject({ method: 'POST', url: '/v2/screen', headers: { authorization: `Bearer ${key}` }, payload: { address, network } });
+    const response = await svc.app.inject({
+      method: 'POST',
+      url: '/v2/screen',
+      headers: { authorization: `Bearer ${key}` },
+      payload: { address, network },
+    });
     expect(response.statusCode).toBe(200);
     return response.json();
   };

@@ -108,7 +108,10 @@ describe.each([
     const held = await Promise.all(Array.from({ length: LIMITS.maxConnectionsPerClient }, () => rawClient(portOf(app()))));
     const over = await rawClient(portOf(app()));
     over.socket.write('GET /v2/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
-    const closedAfter = await Promise.race([over.closed, new Promise<number>((resolve) => setTimeout(() => resolve(Infinity), CUT_WITHIN_MS))]);
+    const closedAfter = await Promise.race([
+      over.closed,
+      new Promise<number>((resolve) => setTimeout(() => resolve(Infinity), CUT_WITHIN_MS)),
+    ]);
     expect(closedAfter).toBeLessThan(CUT_WITHIN_MS);
     expect(over.received()).toMatch(/^HTTP\/1\.1 429 /);
     expect(over.received()).toContain('"code":"rate_limit_exceeded"');
@@ -123,11 +126,15 @@ describe.each([
 });
 
 describe('slow clients: what the limits leave alone, and keep-alive', () => {
-  it('a handler slower than the request timeout still answers (the timeout is for receiving the request)', { timeout: 20_000 }, async () => {
-    const response = await fetch(`http://127.0.0.1:${portOf(v2)}/test/slow-handler`);
-    expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ ok: true });
-  });
+  it(
+    'a handler slower than the request timeout still answers (the timeout is for receiving the request)',
+    { timeout: 20_000 },
+    async () => {
+      const response = await fetch(`http://127.0.0.1:${portOf(v2)}/test/slow-handler`);
+      expect(response.status).toBe(200);
+      expect(await response.json()).toEqual({ ok: true });
+    },
+  );
 
   it('an idle keep-alive connection is closed after the keep-alive timeout', { timeout: 20_000 }, async () => {
     const client = await rawClient(portOf(v2));

@@ -33,10 +33,23 @@ beforeAll(async () => {
     creator: 'Fixture',
     lastmod: '2026-11-01',
     confidence: 'service_data',
-    tags: [{ address: EXPLOITER, currency: 'ETH', abuse: 'service_hack', label: 'example bridge exploiter', source: 'https://example.org/exploit' }],
+    tags: [
+      {
+        address: EXPLOITER,
+        currency: 'ETH',
+        abuse: 'service_hack',
+        label: 'example bridge exploiter',
+        source: 'https://example.org/exploit',
+      },
+    ],
   };
   await writeFile(join(sources, 'graphsense-tagpacks', 'kyt-indirect-test.json'), JSON.stringify(pack, null, 2));
-  svc = await startTestService({ SVC_SOURCES_DIR: sources, CHAIN_RPC_ETH: anvil.rpcUrl, SVC_INGEST_RPC_URL: anvil.rpcUrl, SVC_INGEST_POLL_MS: '3600000' });
+  svc = await startTestService({
+    SVC_SOURCES_DIR: sources,
+    CHAIN_RPC_ETH: anvil.rpcUrl,
+    SVC_INGEST_RPC_URL: anvil.rpcUrl,
+    SVC_INGEST_POLL_MS: '3600000',
+  });
 }, 60_000);
 afterAll(async () => {
   await svc?.close();
@@ -52,11 +65,21 @@ describe('indirect exposure of a sender, traced on the indexed chain', () => {
     await svc.services.fullCheck.ingester!.syncOnce();
 
     const { apiKey } = await svc.account({ depositUsd: 1 });
-    const response = await svc.app.inject({ method: 'POST', url: '/v2/check-transfer', headers: { authorization: `Bearer ${apiKey}` }, payload: { chain: 'ETH', tx_hash: txHash } });
+    const response = await svc.app.inject({
+      method: 'POST',
+      url: '/v2/check-transfer',
+      headers: { authorization: `Bearer ${apiKey}` },
+      payload: { chain: 'ETH', tx_hash: txHash },
+    });
     expect(response.statusCode, response.body).toBe(200);
     const body = response.json();
     expect(body.composite_result.senders).toEqual([
-      expect.objectContaining({ address: MIDDLE.toLowerCase(), data_available: false, graph: 'analysed', indirect_categories: [{ slug: 'stolen_funds', share: 100, hops: 1 }] }),
+      expect.objectContaining({
+        address: MIDDLE.toLowerCase(),
+        data_available: false,
+        graph: 'analysed',
+        indirect_categories: [{ slug: 'stolen_funds', share: 100, hops: 1 }],
+      }),
     ]);
     expect(body.policy_result.alerts).toEqual([
       {

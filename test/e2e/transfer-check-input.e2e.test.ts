@@ -39,13 +39,19 @@ function client(apiKey: string, service: () => TestService = () => svc) {
   };
 }
 
-const cleanTransfer = async (seed: string) => chain.sendNative(devAccount(1).address, madeUpEvmAddress(`kyt-input:${seed}`) as Address, '0.01');
+const cleanTransfer = async (seed: string) =>
+  chain.sendNative(devAccount(1).address, madeUpEvmAddress(`kyt-input:${seed}`) as Address, '0.01');
 
 beforeAll(async () => {
   anvil = await startAnvil({ chainId: 31337 });
   chain = transferChain(anvil.rpcUrl);
   tron = await startRecordedTronApi();
-  svc = await startTestService({ CHAIN_RPC_ETH: anvil.rpcUrl, CHAIN_RPC_BSC: `http://127.0.0.1:${await freePort()}`, CHAIN_RPC_TRON: tron.url, CHAIN_RPC_TIMEOUT_MS: '2000' });
+  svc = await startTestService({
+    CHAIN_RPC_ETH: anvil.rpcUrl,
+    CHAIN_RPC_BSC: `http://127.0.0.1:${await freePort()}`,
+    CHAIN_RPC_TRON: tron.url,
+    CHAIN_RPC_TIMEOUT_MS: '2000',
+  });
 }, 60_000);
 afterAll(async () => {
   await svc?.close();
@@ -75,7 +81,8 @@ describe('bad input to POST /v2/check-transfer: the spec status and code, never 
     const response = await api.submit(payload);
     expect(response.statusCode, response.body).toBe(status);
     expect(response.json().error.code).toBe(code);
-    if (code === 'unsupported_network') expect(response.json().supported_networks).toEqual(['ETH', 'BSC', 'POLYGON', 'BASE', 'ARBITRUM', 'TRON']);
+    if (code === 'unsupported_network')
+      expect(response.json().supported_networks).toEqual(['ETH', 'BSC', 'POLYGON', 'BASE', 'ARBITRUM', 'TRON']);
     if (status === 422) expect(response.json().detail[0].loc[0]).toBe('body');
     expect((await api.balance()).balance_usd).toBe(1);
   });
@@ -125,7 +132,10 @@ describe('who may run a transfer check, and what it costs', () => {
     const poor = await svc.account({ depositUsd: 0.3 });
     const refused = await client(poor.apiKey).submit({ chain: 'ETH', tx_hash: txHash });
     expect(refused.statusCode).toBe(402);
-    expect(refused.json()).toMatchObject({ error: { code: 'insufficient_funds' }, billing: { charged_usd: 0, balance_usd: 0.3, shortfall_usd: 0.2 } });
+    expect(refused.json()).toMatchObject({
+      error: { code: 'insufficient_funds' },
+      billing: { charged_usd: 0, balance_usd: 0.3, shortfall_usd: 0.2 },
+    });
     const capped = await svc.account({ depositUsd: 5, capUsd: 0.4 });
     const capRefused = await client(capped.apiKey).submit({ chain: 'ETH', tx_hash: txHash });
     expect(capRefused.statusCode).toBe(402);
@@ -205,14 +215,22 @@ describe("a subgroup's default alert_min_level (operator verb kyt alert-level)",
     const { userId, apiKey } = await svc.account({ depositUsd: 2 });
     const subgroupId = (await svc.services.repositories.accounts.get(userId))!.memberships[0]!.subgroupId;
     let lookalikes = 0;
-    const poison = () => chain.zeroValueTransferFrom(TOKEN, devAccount(3).address, devAccount(4).address, madeUpEvmAddress(`kyt-input:lookalike-${lookalikes++}`) as Address);
+    const poison = () =>
+      chain.zeroValueTransferFrom(
+        TOKEN,
+        devAccount(3).address,
+        devAccount(4).address,
+        madeUpEvmAddress(`kyt-input:lookalike-${lookalikes++}`) as Address,
+      );
 
     expect(await raisedFor(apiKey, await poison())).toEqual({ alerts: [expect.objectContaining({ riskLevel: 'Medium' })], raised: true });
     const set = await runVerb(svc.services, parseArgs(['kyt', 'alert-level', '--subgroup', subgroupId, '--level', 'high']));
     expect(set.output).toEqual({ subgroup_id: subgroupId, alert_min_level: 'High' });
     // Each subscription filters by its own alert_min_level (test/e2e/webhooks-alert-level.e2e.test.ts).
     expect(await raisedFor(apiKey, await poison())).toEqual({ alerts: [expect.objectContaining({ riskLevel: 'Medium' })], raised: true });
-    expect((await runVerb(svc.services, parseArgs(['kyt', 'alert-level', '--subgroup', subgroupId]))).output).toMatchObject({ alert_min_level: 'High' });
+    expect((await runVerb(svc.services, parseArgs(['kyt', 'alert-level', '--subgroup', subgroupId]))).output).toMatchObject({
+      alert_min_level: 'High',
+    });
   });
 });
 
@@ -226,11 +244,15 @@ describe('chain endpoints, validated at start', () => {
     const tron = await startJsonServer(() => ({ json: { blockID: '00', block_header: { raw_data: { number: 49152001 } } } }));
     try {
       const lines: string[] = [];
-      const config = loadConfig({ CHAIN_RPC_ETH: anvil.rpcUrl, CHAIN_RPC_BSC: `http://127.0.0.1:${await freePort()}`, CHAIN_RPC_TRON: tron.url });
+      const config = loadConfig({
+        CHAIN_RPC_ETH: anvil.rpcUrl,
+        CHAIN_RPC_BSC: `http://127.0.0.1:${await freePort()}`,
+        CHAIN_RPC_TRON: tron.url,
+      });
       await probeChainEndpoints(config, (line) => lines.push(line));
       expect(lines.sort()).toEqual([
         expect.stringMatching(/^transfer check: BSC endpoint does not answer/),
-        'transfer check: ETH endpoint answers chain id 31337, not ETH mainnet\'s 1 (a test chain?)',
+        "transfer check: ETH endpoint answers chain id 31337, not ETH mainnet's 1 (a test chain?)",
         'transfer check: TRON endpoint at block 49152001',
       ]);
     } finally {
@@ -248,14 +270,18 @@ describe('TRON through its HTTP API (recorded responses)', () => {
     const body = response.json();
     expect(body).toMatchObject({ chain: 'TRON', tx_hash: tronTxId(RECORDED_TRON.trx), billing: { charged_usd: 0.5 } });
     expect(body.composite_result).toMatchObject({ total_usd: 2500 * 0.066, prices: [{ source: 'snapshot-2025-01', as_of: '2023-02-01' }] });
-    expect(body.composite_result.legs).toEqual([expect.objectContaining({ kind: 'native', symbol: 'TRX', amount: '2500000000', usd_value: 165, from: expect.stringMatching(/^T/) })]);
+    expect(body.composite_result.legs).toEqual([
+      expect.objectContaining({ kind: 'native', symbol: 'TRX', amount: '2500000000', usd_value: 165, from: expect.stringMatching(/^T/) }),
+    ]);
   });
 
   it('a TRC-20 transfer of a token nobody prices: decoded, unvalued, the senders weighed equally', async () => {
     const { apiKey } = await svc.account({ depositUsd: 1 });
     const body = (await client(apiKey).submit({ chain: 'TRON', tx_hash: tronTxId(RECORDED_TRON.trc20) })).json();
     expect(body.composite_result).toMatchObject({ pricing: 'none', weighting: 'equal', total_usd: 0 });
-    expect(body.composite_result.legs).toEqual([expect.objectContaining({ kind: 'token', symbol: 'KYTT', decimals: 6, amount: '1250000000', usd_value: null })]);
+    expect(body.composite_result.legs).toEqual([
+      expect.objectContaining({ kind: 'token', symbol: 'KYTT', decimals: 6, amount: '1250000000', usd_value: null }),
+    ]);
     expect(body.policy_result.alerts).toEqual([]);
   });
 });

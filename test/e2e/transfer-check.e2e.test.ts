@@ -42,7 +42,12 @@ let receiver: Receiver;
 const recipient = (seed: string) => madeUpEvmAddress(`transfer-check:${seed}`) as Address;
 
 async function check(txHash: string, apiKey = key) {
-  const response = await svc.app.inject({ method: 'POST', url: '/v2/check-transfer', headers: { authorization: `Bearer ${apiKey}` }, payload: { chain: 'ETH', tx_hash: txHash } });
+  const response = await svc.app.inject({
+    method: 'POST',
+    url: '/v2/check-transfer',
+    headers: { authorization: `Bearer ${apiKey}` },
+    payload: { chain: 'ETH', tx_hash: txHash },
+  });
   expect(response.statusCode, response.body).toBe(200);
   return bodyOf(response, 'post', '/v2/check-transfer', 200);
 }
@@ -95,14 +100,33 @@ describe.skipIf(!available)(`transfer check on a local anvil chain (OFAC list fr
         entityScore: 0,
       },
     ]);
-    expect(body.policy_result).toMatchObject({ policy: 'standard', worst_level: 'Severe', recommended_action: 'block', explanations: [{ rule_id: 'D1' }] });
-    expect(body.composite_result).toMatchObject({ total_usd: 0.5 * ETH_SNAPSHOT_USD, weighting: 'usd', pricing: 'full', prices: [{ source: 'snapshot-2025-01', as_of: '2025-01-01' }] });
-    expect(body.composite_result.legs).toEqual([expect.objectContaining({ kind: 'native', symbol: 'ETH', from: sanctioned.address.toLowerCase(), amount: '500000000000000000' })]);
+    expect(body.policy_result).toMatchObject({
+      policy: 'standard',
+      worst_level: 'Severe',
+      recommended_action: 'block',
+      explanations: [{ rule_id: 'D1' }],
+    });
+    expect(body.composite_result).toMatchObject({
+      total_usd: 0.5 * ETH_SNAPSHOT_USD,
+      weighting: 'usd',
+      pricing: 'full',
+      prices: [{ source: 'snapshot-2025-01', as_of: '2025-01-01' }],
+    });
+    expect(body.composite_result.legs).toEqual([
+      expect.objectContaining({ kind: 'native', symbol: 'ETH', from: sanctioned.address.toLowerCase(), amount: '500000000000000000' }),
+    ]);
     expect(body).toMatchObject({ chain: 'ETH', tx_hash: txHash, billing: { model: 'ledger', charged_usd: 0.5, replay: false } });
 
-    const poll = await svc.app.inject({ method: 'GET', url: `/v2/transfer/${body.check_id}/result`, headers: { authorization: `Bearer ${key}` } });
+    const poll = await svc.app.inject({
+      method: 'GET',
+      url: `/v2/transfer/${body.check_id}/result`,
+      headers: { authorization: `Bearer ${key}` },
+    });
     expect(poll.statusCode).toBe(200);
-    expect(bodyOf(poll, 'get', '/v2/transfer/{check_id}/result', 200)).toMatchObject({ policy_result: body.policy_result, billing: { replay: true } });
+    expect(bodyOf(poll, 'get', '/v2/transfer/{check_id}/result', 200)).toMatchObject({
+      policy_result: body.policy_result,
+      billing: { replay: true },
+    });
     expect(await balanceUsd()).toBeCloseTo(before - 0.5, 6);
 
     // The webhook contract: tx.policy.alert.triggered with the spec's payload, beside the result.
@@ -110,11 +134,22 @@ describe.skipIf(!available)(`transfer check on a local anvil chain (OFAC list fr
     for await (const event of svc.services.store.read(`transfer-${body.check_id}`)) events.push(event);
     const raised = events.find((e) => e.type === 'WebhookEventRaised')!.data as { event_type: string; payload: Record<string, unknown> };
     expect(raised.event_type).toBe('tx.policy.alert.triggered');
-    expect(raised.payload).toMatchObject({ check_id: body.check_id, tx_hash: txHash, chain: 'ETH', worst_level: 'Severe', alerts: body.policy_result.alerts });
+    expect(raised.payload).toMatchObject({
+      check_id: body.check_id,
+      tx_hash: txHash,
+      chain: 'ETH',
+      worst_level: 'Severe',
+      alerts: body.policy_result.alerts,
+    });
 
     // …delivered to the customer's endpoint in the spec's envelope.
     const [delivered] = await receiver.waitFor(1);
-    expect(delivered!.json).toMatchObject({ schema_version: 1, event_type: 'tx.policy.alert.triggered', attempt: 1, payload: raised.payload });
+    expect(delivered!.json).toMatchObject({
+      schema_version: 1,
+      event_type: 'tx.policy.alert.triggered',
+      attempt: 1,
+      payload: raised.payload,
+    });
     expect(delivered!.headers['x-service-event']).toBe('tx.policy.alert.triggered');
   });
 
@@ -123,7 +158,9 @@ describe.skipIf(!available)(`transfer check on a local anvil chain (OFAC list fr
     const body = await check(txHash);
     expect(body.policy_result).toMatchObject({ alerts: [], alert_count: 0, worst_level: null, recommended_action: 'accept' });
     expect(body.composite_result).toMatchObject({ unknown_share: 100, total_usd: ETH_SNAPSHOT_USD });
-    expect(body.composite_result.senders).toEqual([expect.objectContaining({ address: devAccount(1).address.toLowerCase(), data_available: false, share: 100 })]);
+    expect(body.composite_result.senders).toEqual([
+      expect.objectContaining({ address: devAccount(1).address.toLowerCase(), data_available: false, share: 100 }),
+    ]);
   });
 
   it('an ERC-20 transfer decodes to one token leg with its symbol, decimals and USD value', async () => {
@@ -132,7 +169,17 @@ describe.skipIf(!available)(`transfer check on a local anvil chain (OFAC list fr
     const txHash = await chain.sendToken(USDC, holder, recipient('erc20'), 250_000_000n);
     const body = await check(txHash);
     expect(body.composite_result.legs).toEqual([
-      { kind: 'token', token: USDC, symbol: 'USDC', decimals: 6, from: holder.toLowerCase(), to: recipient('erc20').toLowerCase(), amount: '250000000', usd_value: 250, log_index: 0 },
+      {
+        kind: 'token',
+        token: USDC,
+        symbol: 'USDC',
+        decimals: 6,
+        from: holder.toLowerCase(),
+        to: recipient('erc20').toLowerCase(),
+        amount: '250000000',
+        usd_value: 250,
+        log_index: 0,
+      },
     ]);
     expect(body.composite_result.total_usd).toBe(250);
   });
@@ -144,7 +191,14 @@ describe.skipIf(!available)(`transfer check on a local anvil chain (OFAC list fr
       { to: sanctioned, amount: 100_000_000n },
       { to: clean, amount: 300_000_000n },
     ]);
-    const txHash = await chain.collect(USDC, [{ from: sanctioned, amount: 100_000_000n }, { from: clean, amount: 300_000_000n }], recipient('collected'));
+    const txHash = await chain.collect(
+      USDC,
+      [
+        { from: sanctioned, amount: 100_000_000n },
+        { from: clean, amount: 300_000_000n },
+      ],
+      recipient('collected'),
+    );
     const body = await check(txHash);
     expect(body.composite_result.legs.map((l) => [l.from, l.usd_value])).toEqual([
       [sanctioned.toLowerCase(), 100],
@@ -154,7 +208,14 @@ describe.skipIf(!available)(`transfer check on a local anvil chain (OFAC list fr
       [clean.toLowerCase(), 75],
       [sanctioned.toLowerCase(), 25],
     ]);
-    expect(body.policy_result.alerts).toEqual([expect.objectContaining({ riskLevel: 'Severe', ruleType: 'Direct exposure', actualShare: 25, entityAddress: sanctioned.toLowerCase() })]);
+    expect(body.policy_result.alerts).toEqual([
+      expect.objectContaining({
+        riskLevel: 'Severe',
+        ruleType: 'Direct exposure',
+        actualShare: 25,
+        entityAddress: sanctioned.toLowerCase(),
+      }),
+    ]);
   });
 
   it('a zero-value transferFrom signed by someone else is the address-poisoning Pattern', async () => {
@@ -162,7 +223,13 @@ describe.skipIf(!available)(`transfer check on a local anvil chain (OFAC list fr
     const txHash = await chain.zeroValueTransferFrom(USDC, signer, devAccount(7).address, recipient('lookalike'));
     const body = await check(txHash);
     expect(body.policy_result.alerts).toEqual([
-      expect.objectContaining({ ruleType: 'Pattern', category: 'Poisoning / dust attacker', riskLevel: 'Medium', entityAddress: signer.toLowerCase(), actualShare: 0 }),
+      expect.objectContaining({
+        ruleType: 'Pattern',
+        category: 'Poisoning / dust attacker',
+        riskLevel: 'Medium',
+        entityAddress: signer.toLowerCase(),
+        actualShare: 0,
+      }),
     ]);
   });
 });

@@ -20,7 +20,18 @@ const UNLISTED_CONTRACT = madeUpEvmAddress('verdict-agreement-contract');
 const UNLISTED_WALLET = madeUpEvmAddress('verdict-agreement-wallet');
 
 /** The verdict fields the full check takes unchanged from its light tier (the rest it recomputes with the graph). */
-const SHARED_VERDICT = ['ok', 'consensus_found', 'source_count', 'confidence', 'primary_source_slug', 'label', 'sdn_match', 'labels', 'smart_contract', 'risk_category_detail'] as const;
+const SHARED_VERDICT = [
+  'ok',
+  'consensus_found',
+  'source_count',
+  'confidence',
+  'primary_source_slug',
+  'label',
+  'sdn_match',
+  'labels',
+  'smart_contract',
+  'risk_category_detail',
+] as const;
 const SHARED_COVERAGE = ['data_available', 'label_count', 'source_count', 'sdn_checked', 'consensus_found', 'data_versions'] as const;
 
 type Verdict = { verdict: Record<string, unknown>; coverage: Record<string, unknown> };
@@ -38,7 +49,8 @@ beforeAll(async () => {
   h = await startX402Harness({ lateEnv: async (anvil) => ({ SVC_RPC_URL_ETH: anvil.rpcUrl }) });
   rpcUrl = h.anvil.rpcUrl;
   const chain = createTestClient({ mode: 'anvil', chain: foundry, transport: http(rpcUrl) });
-  for (const address of [SANCTIONED_CONTRACT, UNLISTED_CONTRACT]) await chain.setCode({ address: address as `0x${string}`, bytecode: '0x6080604052600080fd' });
+  for (const address of [SANCTIONED_CONTRACT, UNLISTED_CONTRACT])
+    await chain.setCode({ address: address as `0x${string}`, bytecode: '0x6080604052600080fd' });
   ({ apiKey: v2Key } = await h.svc.account({ depositUsd: 10 }));
   ({ apiKey: inspectKey } = await entitledAccount(h.svc, { providers: [] }));
 }, 60_000);
@@ -47,7 +59,12 @@ afterAll(async () => {
 });
 
 async function v2Screen(address: string): Promise<Verdict> {
-  const response = await h.svc.app.inject({ method: 'POST', url: '/v2/screen', headers: { authorization: `Bearer ${v2Key}` }, payload: { address, network: 'ETH' } });
+  const response = await h.svc.app.inject({
+    method: 'POST',
+    url: '/v2/screen',
+    headers: { authorization: `Bearer ${v2Key}` },
+    payload: { address, network: 'ETH' },
+  });
   expect(response.statusCode).toBe(200);
   return response.json();
 }
@@ -86,19 +103,23 @@ describe('one verdict, whichever product asked', () => {
     ['a sanctioned address with code', true, SANCTIONED_CONTRACT],
     ['an unlisted address with code', true, UNLISTED_CONTRACT],
     ['an unlisted wallet', false, UNLISTED_WALLET],
-  ])('%s: every product shows is_contract %s and the same shared fields', async (_name, isContract, address) => {
-    const cli = (await screenLine(h.svc.services.intel, rpcContractCodeReader({ rpcUrls: { ETH: rpcUrl } }), address, 'ETH')) as Verdict;
-    const lightScreen = await v2Screen(address);
-    const products: Record<string, Verdict> = {
-      'V2 light screen': lightScreen,
-      'x402 light screen': await x402(`/screen/ETH/${address}`),
-      'CLI screen': cli,
-      'V2 full check': await v2FullCheck(address),
-      'x402 full check': await x402(`/check-address/ETH/${address}`),
-      'inspect own engine': await inspectOwnEngine(address),
-    };
-    const reference = shared(lightScreen);
-    expect((reference.verdict.smart_contract as { is_contract: boolean }).is_contract).toBe(isContract);
-    for (const [product, body] of Object.entries(products)) expect({ product, ...shared(body) }).toEqual({ product, ...reference });
-  }, 60_000);
+  ])(
+    '%s: every product shows is_contract %s and the same shared fields',
+    async (_name, isContract, address) => {
+      const cli = (await screenLine(h.svc.services.intel, rpcContractCodeReader({ rpcUrls: { ETH: rpcUrl } }), address, 'ETH')) as Verdict;
+      const lightScreen = await v2Screen(address);
+      const products: Record<string, Verdict> = {
+        'V2 light screen': lightScreen,
+        'x402 light screen': await x402(`/screen/ETH/${address}`),
+        'CLI screen': cli,
+        'V2 full check': await v2FullCheck(address),
+        'x402 full check': await x402(`/check-address/ETH/${address}`),
+        'inspect own engine': await inspectOwnEngine(address),
+      };
+      const reference = shared(lightScreen);
+      expect((reference.verdict.smart_contract as { is_contract: boolean }).is_contract).toBe(isContract);
+      for (const [product, body] of Object.entries(products)) expect({ product, ...shared(body) }).toEqual({ product, ...reference });
+    },
+    60_000,
+  );
 });

@@ -37,12 +37,22 @@ function completedCheckRaises(subgroupId: string, levels: AlertLevel[]): Webhook
   const at = new Date().toISOString();
   const checkId = svc.services.commands.ids.newId();
   const requested = transferCheckDecider.decide(
-    { type: 'RequestTransferCheck', checkId, chain: 'ETH', txHash: `0x${'1c'.repeat(32)}`, requester: { channel: 'v2', userId: 'u', keyId: 'k', subgroupId }, at },
+    {
+      type: 'RequestTransferCheck',
+      checkId,
+      chain: 'ETH',
+      txHash: `0x${'1c'.repeat(32)}`,
+      requester: { channel: 'v2', userId: 'u', keyId: 'k', subgroupId },
+      at,
+    },
     transferCheckDecider.initialState(),
   );
   const state = requested.reduce(transferCheckDecider.evolve, transferCheckDecider.initialState());
   const alerts = levels.map((level, i) => ({ ...madeUpAlert(level, `Category ${i}`), ruleType: 'Direct exposure' as const }));
-  const events: readonly TransferCheckEvent[] = transferCheckDecider.decide({ type: 'CompleteTransferCheck', result: {}, alerts, at }, state);
+  const events: readonly TransferCheckEvent[] = transferCheckDecider.decide(
+    { type: 'CompleteTransferCheck', result: {}, alerts, at },
+    state,
+  );
   const raised = events.find((event) => event.type === 'WebhookEventRaised');
   if (!raised) throw new Error(`the check raised no webhook event: ${JSON.stringify(events.map((e) => e.type))}`);
   return raised as unknown as WebhookEventRaised;
@@ -57,8 +67,15 @@ describe("a subscription's alert_min_level is its own", () => {
     await setAlertMinLevel(svc.services.commands, subgroupId, 'High');
     const low = await receiver();
     const unnamed = await receiver();
-    const asked = await createSubscription(svc.services.app.webhooks.commands, actor, { url: low.url, eventTypes: ['tx.policy.alert.triggered'], alertMinLevel: 'Low' });
-    const defaulted = await createSubscription(svc.services.app.webhooks.commands, actor, { url: unnamed.url, eventTypes: ['tx.policy.alert.triggered'] });
+    const asked = await createSubscription(svc.services.app.webhooks.commands, actor, {
+      url: low.url,
+      eventTypes: ['tx.policy.alert.triggered'],
+      alertMinLevel: 'Low',
+    });
+    const defaulted = await createSubscription(svc.services.app.webhooks.commands, actor, {
+      url: unnamed.url,
+      eventTypes: ['tx.policy.alert.triggered'],
+    });
     await svc.services.projections.whenProcessed(defaulted.position ?? asked.position);
 
     // A subscription that names no level gets the subgroup's default.
@@ -76,6 +93,9 @@ describe("a subscription's alert_min_level is its own", () => {
       return true;
     });
     expect(unnamed.received).toHaveLength(1);
-    expect(unnamed.received[0]!.json.payload).toMatchObject({ worst_level: 'High', alerts: [expect.objectContaining({ riskLevel: 'High' })] });
+    expect(unnamed.received[0]!.json.payload).toMatchObject({
+      worst_level: 'High',
+      alerts: [expect.objectContaining({ riskLevel: 'High' })],
+    });
   });
 });

@@ -39,7 +39,11 @@ async function customer() {
   const actor = await loadWebhookActor(svc.services.app.webhooks.commands, account.userId, 'api_key');
   const subgroupId = actor.memberships[0]!.subgroupId;
   const subscribe = async (url: string, eventTypes: WebhookEventType[], alertMinLevel?: AlertLevel) => {
-    const created = await createSubscription(svc.services.app.webhooks.commands, actor, { url, eventTypes, ...(alertMinLevel ? { alertMinLevel } : {}) });
+    const created = await createSubscription(svc.services.app.webhooks.commands, actor, {
+      url,
+      eventTypes,
+      ...(alertMinLevel ? { alertMinLevel } : {}),
+    });
     await svc.services.projections.whenProcessed(created.position);
     return created;
   };
@@ -64,7 +68,10 @@ const alertEvent = (subgroupId: string, levels: AlertLevel[]) =>
   webhookEventRaised({
     eventType: 'tx.policy.alert.triggered',
     audience: { subgroup_id: subgroupId },
-    payload: madeUpTransfer(subgroupId, levels.map((level, i) => madeUpAlert(level, `Category ${i}`))),
+    payload: madeUpTransfer(
+      subgroupId,
+      levels.map((level, i) => madeUpAlert(level, `Category ${i}`)),
+    ),
   });
 
 describe('webhook delivery', () => {
@@ -82,7 +89,10 @@ describe('webhook delivery', () => {
     expect(new Set(received.map((r) => r.headers['webhook-id']))).toEqual(new Set([delivery.delivery_id]));
     expect(received.map((r) => r.headers['x-service-attempt'])).toEqual(['1', '2', '3', '4']);
     for (const webhook of received) {
-      expect(new Webhook(secret).verify(webhook.body, webhook.headers as Record<string, string>)).toMatchObject({ schema_version: 1, event_type: 'tx.policy.alert.triggered' });
+      expect(new Webhook(secret).verify(webhook.body, webhook.headers as Record<string, string>)).toMatchObject({
+        schema_version: 1,
+        event_type: 'tx.policy.alert.triggered',
+      });
       expect(webhook.json.occurred_at).toBe(received[0]!.json.occurred_at);
     }
     const attempts = [...(await deliveries.attempts(subscriptionId))].sort((a, b) => a.attempt - b.attempt);
@@ -102,7 +112,15 @@ describe('webhook delivery', () => {
     const hook = await receiver(() => 500);
     const bob = await customer();
     const { subscriptionId } = await bob.subscribe(hook.url, ['service.bfs.failed']);
-    await raise(svc.services, webhookEventRaised({ eventType: 'service.bfs.failed', audience: { user_id: bob.userId }, payload: { job_id: 'j-1', address: '0xabc', network: 'ETH', error: 'budget exhausted' } }), 'explore');
+    await raise(
+      svc.services,
+      webhookEventRaised({
+        eventType: 'service.bfs.failed',
+        audience: { user_id: bob.userId },
+        payload: { job_id: 'j-1', address: '0xabc', network: 'ETH', error: 'budget exhausted' },
+      }),
+      'explore',
+    );
 
     const delivery = await settled(subscriptionId, 'gave_up');
     expect(delivery).toMatchObject({ attempts: MAX_ATTEMPTS, next_attempt_at: null, last_http_status: 500 });
@@ -116,11 +134,22 @@ describe('webhook delivery', () => {
     const hook = await receiver(() => 'hang');
     const carol = await customer();
     const { subscriptionId } = await carol.subscribe(hook.url, ['service.check.high_risk']);
-    await raise(svc.services, webhookEventRaised({
-      eventType: 'service.check.high_risk',
-      audience: { user_id: carol.userId },
-      payload: { check_id: 'c-1', address: '0xabc', network: 'ETH', risk_level: 'high', risk_score: 81, tier_hit: 2, categories: ['mixer'] },
-    }));
+    await raise(
+      svc.services,
+      webhookEventRaised({
+        eventType: 'service.check.high_risk',
+        audience: { user_id: carol.userId },
+        payload: {
+          check_id: 'c-1',
+          address: '0xabc',
+          network: 'ETH',
+          risk_level: 'high',
+          risk_score: 81,
+          tier_hit: 2,
+          categories: ['mixer'],
+        },
+      }),
+    );
     const [first] = await until(async () => {
       const attempts = await deliveries.attempts(subscriptionId);
       return attempts.length > 0 && attempts;
@@ -141,21 +170,48 @@ describe('webhook delivery', () => {
     await dave.subscribe(hooks.medium.url, ['tx.policy.alert.triggered', 'service.check.high_risk']);
     await dave.subscribe(hooks.severe.url, ['tx.policy.alert.triggered'], 'Severe');
     await dave.subscribe(hooks.bfs.url, ['service.bfs.completed', 'service.bfs.failed']);
-    await stranger.subscribe(hooks.other.url, ['tx.policy.alert.triggered', 'service.bfs.completed', 'service.bfs.failed', 'service.check.high_risk']);
+    await stranger.subscribe(hooks.other.url, [
+      'tx.policy.alert.triggered',
+      'service.bfs.completed',
+      'service.bfs.failed',
+      'service.check.high_risk',
+    ]);
 
     await raise(svc.services, alertEvent(dave.subgroupId, ['Low', 'Medium', 'High'])); // medium only
     await raise(svc.services, alertEvent(dave.subgroupId, ['Severe', 'Low'])); // medium and severe
     await raise(svc.services, alertEvent(dave.subgroupId, ['Low'])); // nobody
-    await raise(svc.services, webhookEventRaised({
-      eventType: 'service.bfs.completed',
-      audience: { user_id: dave.userId },
-      payload: { job_id: 'j-2', address: '0xabc', network: 'BSC', report_id: 'r-2', categories: [{ slug: 'mixer', severity: 8, contribution: 1234.5 }], complete: false },
-    }), 'explore');
-    await raise(svc.services, webhookEventRaised({
-      eventType: 'service.check.high_risk',
-      audience: { user_id: dave.userId },
-      payload: { check_id: 'c-2', address: 'TQ000', network: 'TRON', risk_level: 'severe', risk_score: 97, tier_hit: 'sanctions', categories: ['sanctions'] },
-    }));
+    await raise(
+      svc.services,
+      webhookEventRaised({
+        eventType: 'service.bfs.completed',
+        audience: { user_id: dave.userId },
+        payload: {
+          job_id: 'j-2',
+          address: '0xabc',
+          network: 'BSC',
+          report_id: 'r-2',
+          categories: [{ slug: 'mixer', severity: 8, contribution: 1234.5 }],
+          complete: false,
+        },
+      }),
+      'explore',
+    );
+    await raise(
+      svc.services,
+      webhookEventRaised({
+        eventType: 'service.check.high_risk',
+        audience: { user_id: dave.userId },
+        payload: {
+          check_id: 'c-2',
+          address: 'TQ000',
+          network: 'TRON',
+          risk_level: 'severe',
+          risk_score: 97,
+          tier_hit: 'sanctions',
+          categories: ['sanctions'],
+        },
+      }),
+    );
 
     await hooks.medium.waitFor(3);
     await hooks.severe.waitFor(1);
@@ -166,12 +222,20 @@ describe('webhook delivery', () => {
     });
     expect(hooks.other.received).toHaveLength(0);
     expect(hooks.severe.received).toHaveLength(1);
-    expect(hooks.severe.received[0]!.json.payload).toMatchObject({ worst_level: 'Severe', alerts: [expect.objectContaining({ riskLevel: 'Severe' })] });
+    expect(hooks.severe.received[0]!.json.payload).toMatchObject({
+      worst_level: 'Severe',
+      alerts: [expect.objectContaining({ riskLevel: 'Severe' })],
+    });
     const medium = hooks.medium.received.map((r) => r.json);
     expect(medium).toHaveLength(3);
-    const alerts = medium.filter((m) => m.event_type === 'tx.policy.alert.triggered').map((m) => (m.payload.alerts as { riskLevel: string }[]).map((a) => a.riskLevel).sort());
+    const alerts = medium
+      .filter((m) => m.event_type === 'tx.policy.alert.triggered')
+      .map((m) => (m.payload.alerts as { riskLevel: string }[]).map((a) => a.riskLevel).sort());
     expect(alerts.sort()).toEqual([['High', 'Medium'], ['Severe']]);
-    expect(medium.find((m) => m.event_type === 'service.check.high_risk')!.payload).toMatchObject({ check_id: 'c-2', risk_level: 'severe' });
+    expect(medium.find((m) => m.event_type === 'service.check.high_risk')!.payload).toMatchObject({
+      check_id: 'c-2',
+      risk_level: 'severe',
+    });
     expect(hooks.bfs.received[0]!.json).toMatchObject({ event_type: 'service.bfs.completed', payload: { job_id: 'j-2', complete: false } });
     const deliveryIds = [...hooks.medium.received, ...hooks.severe.received, ...hooks.bfs.received].map((r) => r.json.delivery_id);
     expect(new Set(deliveryIds).size).toBe(deliveryIds.length);
@@ -181,7 +245,15 @@ describe('webhook delivery', () => {
     const hook = await receiver();
     const frank = await customer();
     const { subscriptionId } = await frank.subscribe(hook.url, ['service.bfs.failed']);
-    const eventId = await raise(svc.services, webhookEventRaised({ eventType: 'service.bfs.failed', audience: { user_id: frank.userId }, payload: { job_id: 'j-4', address: 'a', network: 'ETH', error: 'e' } }), 'explore');
+    const eventId = await raise(
+      svc.services,
+      webhookEventRaised({
+        eventType: 'service.bfs.failed',
+        audience: { user_id: frank.userId },
+        payload: { job_id: 'j-4', address: 'a', network: 'ETH', error: 'e' },
+      }),
+      'explore',
+    );
     await settled(subscriptionId, 'delivered');
     for await (const event of svc.services.store.readAll()) {
       if (event.id === eventId) await svc.services.bus.publish(topicOfStream(event.streamId), [toBusMessage(event)]);
@@ -196,8 +268,15 @@ describe('webhook delivery', () => {
     const hook = await receiver();
     const erin = await customer();
     await erin.subscribe(hook.url, ['service.bfs.failed']);
-    const broken = { type: 'WebhookEventRaised' as const, data: { event_type: 'service.bfs.failed' as const, audience: { user_id: erin.userId }, payload: { job_id: 'j' } } };
-    const valid = webhookEventRaised({ eventType: 'service.bfs.failed', audience: { user_id: erin.userId }, payload: { job_id: 'j-3', address: 'a', network: 'ETH', error: 'e' } });
+    const broken = {
+      type: 'WebhookEventRaised' as const,
+      data: { event_type: 'service.bfs.failed' as const, audience: { user_id: erin.userId }, payload: { job_id: 'j' } },
+    };
+    const valid = webhookEventRaised({
+      eventType: 'service.bfs.failed',
+      audience: { user_id: erin.userId },
+      payload: { job_id: 'j-3', address: 'a', network: 'ETH', error: 'e' },
+    });
     const brokenId = await raise(svc.services, broken, 'explore');
     await raise(svc.services, valid, 'explore');
     const [delivered] = await hook.waitFor(1);

@@ -29,7 +29,11 @@ function api(apiKey: string) {
   };
 }
 
-const body = (overrides: object = {}) => ({ url: hook.url, event_types: ['tx.policy.alert.triggered', 'service.bfs.failed'], ...overrides });
+const body = (overrides: object = {}) => ({
+  url: hook.url,
+  event_types: ['tx.policy.alert.triggered', 'service.bfs.failed'],
+  ...overrides,
+});
 
 describe('/v1/webhooks', () => {
   it('creates a subscription: the secret is shown once, the reads never show it', async () => {
@@ -37,7 +41,12 @@ describe('/v1/webhooks', () => {
     const created = await user.create(body({ description: 'compliance inbox' }));
     expect(created.statusCode).toBe(201);
     const record = created.json();
-    expect(record).toMatchObject({ url: hook.url, event_types: ['tx.policy.alert.triggered', 'service.bfs.failed'], alert_min_level: 'Medium', description: 'compliance inbox' });
+    expect(record).toMatchObject({
+      url: hook.url,
+      event_types: ['tx.policy.alert.triggered', 'service.bfs.failed'],
+      alert_min_level: 'Medium',
+      description: 'compliance inbox',
+    });
     expect(record.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     expect(record.subgroup_id).toEqual(expect.any(String));
 
@@ -60,19 +69,33 @@ describe('/v1/webhooks', () => {
 
   it('refuses unsafe targets and malformed bodies', async () => {
     const user = api((await svc.account()).apiKey);
-    for (const url of ['http://hooks.example.com/x', 'https://10.0.0.7/x', 'https://169.254.169.254/latest', 'https://user:pw@hooks.example.com/x', 'not a url']) {
+    for (const url of [
+      'http://hooks.example.com/x',
+      'https://10.0.0.7/x',
+      'https://169.254.169.254/latest',
+      'https://user:pw@hooks.example.com/x',
+      'not a url',
+    ]) {
       const refused = await user.create(body({ url }));
       expect(refused.statusCode, url).toBe(400);
       expect(refused.json().error.code).toBe('webhook_target_refused');
     }
-    for (const bad of [{ event_types: [] }, { event_types: ['tx.unknown'] }, { alert_min_level: 'medium' }, { extra: 1 }, { url: 'x'.repeat(3000) }]) {
+    for (const bad of [
+      { event_types: [] },
+      { event_types: ['tx.unknown'] },
+      { alert_min_level: 'medium' },
+      { extra: 1 },
+      { url: 'x'.repeat(3000) },
+    ]) {
       const refused = await user.create(body(bad));
       expect(refused.statusCode, JSON.stringify(bad)).toBe(422);
       expect(refused.json().detail.length).toBeGreaterThan(0);
     }
     const created = (await user.create(body())).json();
     expect((await user.call('PATCH', `/v1/webhooks/${created.id}`, {})).statusCode).toBe(422);
-    expect((await user.call('PATCH', `/v1/webhooks/${created.id}`, { url: 'https://192.168.0.1/' })).json().error.code).toBe('webhook_target_refused');
+    expect((await user.call('PATCH', `/v1/webhooks/${created.id}`, { url: 'https://192.168.0.1/' })).json().error.code).toBe(
+      'webhook_target_refused',
+    );
   });
 
   it('is scoped to the subgroups of the key user: another customer gets 404 everywhere', async () => {
@@ -106,7 +129,15 @@ describe('/v1/webhooks', () => {
   it('an account in several subgroups names the owning one', async () => {
     const { userId, apiKey } = await svc.account();
     const { commands } = svc.services;
-    const join = { type: 'JoinOrganization', organizationId: commands.ids.newId(), organizationName: 'Second', subgroupId: commands.ids.newId(), subgroupName: 'Ops', role: 'member', at: new Date().toISOString() } as const;
+    const join = {
+      type: 'JoinOrganization',
+      organizationId: commands.ids.newId(),
+      organizationName: 'Second',
+      subgroupId: commands.ids.newId(),
+      subgroupName: 'Ops',
+      role: 'member',
+      at: new Date().toISOString(),
+    } as const;
     await commands.executor.execute(accountStream(userId), accountDecider, join, { commandId: commands.ids.newId() });
     const user = api(apiKey);
     const ambiguous = await user.create(body());
@@ -119,7 +150,9 @@ describe('/v1/webhooks', () => {
 
   it('is described in the OpenAPI document', async () => {
     const paths = Object.keys((await svc.app.inject({ method: 'GET', url: '/v2/openapi.json' })).json().paths);
-    expect(paths).toEqual(expect.arrayContaining(['/v1/webhooks', '/v1/webhooks/{id}', '/v1/webhooks/{id}/test', '/v1/webhooks/{id}/attempts']));
+    expect(paths).toEqual(
+      expect.arrayContaining(['/v1/webhooks', '/v1/webhooks/{id}', '/v1/webhooks/{id}/test', '/v1/webhooks/{id}/attempts']),
+    );
   });
 
   it('deletes', async () => {
@@ -143,11 +176,23 @@ describe('/v1/webhooks', () => {
     const [delivery] = (await hook.waitFor(before + 1)).slice(before);
     const headers = delivery!.headers as Record<string, string>;
     expect(new Webhook(created.secret).verify(delivery!.body, headers)).toBeTruthy();
-    expect(headers).toMatchObject({ 'x-service-event': 'tx.policy.alert.triggered', 'x-service-delivery-id': deliveryId, 'x-service-attempt': '1', 'webhook-id': deliveryId });
-    expect(delivery!.json).toMatchObject({ schema_version: 1, event_type: 'tx.policy.alert.triggered', delivery_id: deliveryId, attempt: 1 });
+    expect(headers).toMatchObject({
+      'x-service-event': 'tx.policy.alert.triggered',
+      'x-service-delivery-id': deliveryId,
+      'x-service-attempt': '1',
+      'webhook-id': deliveryId,
+    });
+    expect(delivery!.json).toMatchObject({
+      schema_version: 1,
+      event_type: 'tx.policy.alert.triggered',
+      delivery_id: deliveryId,
+      attempt: 1,
+    });
     const zero = '00000000-0000-0000-0000-000000000000';
     expect(delivery!.json.payload).toMatchObject({ synthetic: true, check_id: zero, subgroup_id: zero, worst_level: 'High' });
-    expect(delivery!.json.payload.alerts).toEqual([expect.objectContaining({ category: 'Synthetic Test', riskLevel: 'High', direction: 'incoming' })]);
+    expect(delivery!.json.payload.alerts).toEqual([
+      expect.objectContaining({ category: 'Synthetic Test', riskLevel: 'High', direction: 'incoming' }),
+    ]);
 
     const detail = await until(async () => {
       await svc.services.whenCaughtUp();
@@ -155,7 +200,11 @@ describe('/v1/webhooks', () => {
       // The delivery and its attempts are two read models: wait until both show the delivered attempt.
       return response.status === 'delivered' && response.attempts?.length === 1 && response;
     });
-    expect(detail).toMatchObject({ delivery_id: deliveryId, synthetic: true, attempts: [expect.objectContaining({ attempt: 1, status: 'delivered', http_status: 200, error: null })] });
+    expect(detail).toMatchObject({
+      delivery_id: deliveryId,
+      synthetic: true,
+      attempts: [expect.objectContaining({ attempt: 1, status: 'delivered', http_status: 200, error: null })],
+    });
     expect(detail.attempts[0].payload_preview).toBe(delivery!.body.slice(0, 200));
     expect((await user.call('GET', `/v1/webhooks/${created.id}/attempts`)).json().data).toHaveLength(1);
 

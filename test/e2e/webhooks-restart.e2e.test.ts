@@ -40,9 +40,20 @@ describe('webhook retries across restarts', () => {
     const first = await startTestService(ENV, dir);
     const account = await first.account();
     const actor = await loadWebhookActor(first.services.app.webhooks.commands, account.userId, 'api_key');
-    const { subscriptionId, position } = await createSubscription(first.services.app.webhooks.commands, actor, { url: hook.url, eventTypes: ['service.bfs.failed'] });
+    const { subscriptionId, position } = await createSubscription(first.services.app.webhooks.commands, actor, {
+      url: hook.url,
+      eventTypes: ['service.bfs.failed'],
+    });
     await first.services.projections.whenProcessed(position);
-    await raise(first.services, webhookEventRaised({ eventType: 'service.bfs.failed', audience: { user_id: account.userId }, payload: { job_id: 'j', address: 'a', network: 'ETH', error: 'e' } }), 'explore');
+    await raise(
+      first.services,
+      webhookEventRaised({
+        eventType: 'service.bfs.failed',
+        audience: { user_id: account.userId },
+        payload: { job_id: 'j', address: 'a', network: 'ETH', error: 'e' },
+      }),
+      'explore',
+    );
     const failed = await until(async () => {
       const [attempt] = await first.services.app.webhooks.deliveries.recentAttempts(subscriptionId);
       return attempt?.status === 'failed' && attempt;
@@ -69,7 +80,16 @@ describe('webhook retries across restarts', () => {
     const dir = await dataDir();
     const key = `svc_${'W'.repeat(44)}`;
     const port = await freePort();
-    const env = { ...ENV, DATA_DIR: dir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'silent', SVC_DEMO_API_KEY: key, SVC_SOURCES_DIR: '', SVC_SYNC_ON_START: '0' };
+    const env = {
+      ...ENV,
+      DATA_DIR: dir,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'silent',
+      SVC_DEMO_API_KEY: key,
+      SVC_SOURCES_DIR: '',
+      SVC_SYNC_ON_START: '0',
+    };
     const { child } = await spawnTsx('infra/main.ts', env, /listening on/);
     cleanup.push(async () => child.exitCode === null && child.kill('SIGKILL'));
     const call = async (method: string, path: string, body?: object) => {

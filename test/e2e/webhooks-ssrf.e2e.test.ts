@@ -32,7 +32,13 @@ let dir: string;
 let services: Services;
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'svc-ssrf-'));
-  const config = loadConfig({ DATA_DIR: dir, LOG_LEVEL: 'silent', WEBHOOK_RETRY_SCALE: '0.0001', WEBHOOK_TIMEOUT_MS: '1000', ...adapterEnv() });
+  const config = loadConfig({
+    DATA_DIR: dir,
+    LOG_LEVEL: 'silent',
+    WEBHOOK_RETRY_SCALE: '0.0001',
+    WEBHOOK_TIMEOUT_MS: '1000',
+    ...adapterEnv(),
+  });
   services = await createServices(config, undefined, { webhookResolver: rebindingDns });
   await services.start();
 });
@@ -46,11 +52,22 @@ describe('SSRF guard at delivery time', () => {
     const commands = services.app.webhooks.commands;
     const { userId } = await openAccount(commands, { email: 'ssrf@example.test', organization: { name: 'Org', subgroup: 'Team' } });
     const actor = await loadWebhookActor(commands, userId, 'api_key');
-    const created = await createSubscription(commands, actor, { url: 'https://hooks.rebind.example/aml', eventTypes: ['service.bfs.failed'] });
+    const created = await createSubscription(commands, actor, {
+      url: 'https://hooks.rebind.example/aml',
+      eventTypes: ['service.bfs.failed'],
+    });
     expect(lookups).toEqual(['hooks.rebind.example']); // vetted on save: 93.184.216.34, public
     await services.projections.whenProcessed(created.position);
 
-    await raise(services, webhookEventRaised({ eventType: 'service.bfs.failed', audience: { user_id: userId }, payload: { job_id: 'j', address: 'a', network: 'ETH', error: 'e' } }), 'explore');
+    await raise(
+      services,
+      webhookEventRaised({
+        eventType: 'service.bfs.failed',
+        audience: { user_id: userId },
+        payload: { job_id: 'j', address: 'a', network: 'ETH', error: 'e' },
+      }),
+      'explore',
+    );
     const delivery = await until(async () => {
       await services.whenCaughtUp();
       const [found] = await services.app.webhooks.deliveries.recentDeliveries(created.subscriptionId);
@@ -61,7 +78,10 @@ describe('SSRF guard at delivery time', () => {
     const attempts = await services.app.webhooks.deliveries.attemptsOf(delivery.delivery_id);
     expect(attempts).toHaveLength(5);
     for (const attempt of attempts) {
-      expect(attempt).toMatchObject({ http_status: null, error: 'refused by the SSRF guard: hooks.rebind.example resolves to 10.0.0.7 is a private address' });
+      expect(attempt).toMatchObject({
+        http_status: null,
+        error: 'refused by the SSRF guard: hooks.rebind.example resolves to 10.0.0.7 is a private address',
+      });
     }
     expect(lookups.length).toBe(6); // one at save time, then one per connection attempt
   });

@@ -31,7 +31,10 @@ afterAll(() => h?.close());
 async function cli(...argv: string[]) {
   const result = await runVerb(h.svc.services, parseArgs(argv));
   expect(result.exitCode).toBe(0);
-  return result.output as { totals: { payments: number; settled_usd: number; needs_reconciliation: number }; payments: Record<string, unknown>[] };
+  return result.output as {
+    totals: { payments: number; settled_usd: number; needs_reconciliation: number };
+    payments: Record<string, unknown>[];
+  };
 }
 
 describe('x402: the backend fails after settlement', () => {
@@ -39,7 +42,12 @@ describe('x402: the backend fails after settlement', () => {
     const payeeBefore = await h.balance(h.payTo);
     const response = await h.payingFetch()(`/screen/ETH/${BROKEN}`);
     expect(response.status).toBe(500);
-    expect(await response.json()).toEqual({ error: { code: 'service_internal_error', message: expect.stringMatching(/after the payment was settled.*not refunded automatically/) } });
+    expect(await response.json()).toEqual({
+      error: {
+        code: 'service_internal_error',
+        message: expect.stringMatching(/after the payment was settled.*not refunded automatically/),
+      },
+    });
     const receipt = h.receiptOf(response);
     expect(receipt.success).toBe(true);
     expect(await h.balance(h.payTo)).toBe(payeeBefore + 100_000n);

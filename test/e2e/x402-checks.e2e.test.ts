@@ -40,7 +40,11 @@ describe('x402 GET /check-address/{chain}/{address}', () => {
     const response = await h.payingFetch()(path);
     expect(response.status).toBe(200);
     const body = await response.json();
-    expect(body).toMatchObject({ decision: expect.any(String), verdict: { tier3_applied: expect.any(Boolean), tier4_applied: false }, billing: { model: 'x402', charged_usd: 1 } });
+    expect(body).toMatchObject({
+      decision: expect.any(String),
+      verdict: { tier3_applied: expect.any(Boolean), tier4_applied: false },
+      billing: { model: 'x402', charged_usd: 1 },
+    });
     expect(await h.balance(h.payTo)).toBe(payeeBefore + 1_000_000n);
   });
 
@@ -49,7 +53,11 @@ describe('x402 GET /check-address/{chain}/{address}', () => {
     const response = await pay(`${impatientUrl}/check-address/ETH/${madeUpEvmAddress('x402-slow-check')}`);
     expect(response.status).toBe(202);
     const accepted = await response.json();
-    expect(accepted).toMatchObject({ check_id: expect.any(String), status: 'running', result_url: `/check-address-result/${accepted.check_id}` });
+    expect(accepted).toMatchObject({
+      check_id: expect.any(String),
+      status: 'running',
+      result_url: `/check-address-result/${accepted.check_id}`,
+    });
     const result = await resultOf(`${impatientUrl}${accepted.result_url}`);
     expect(result.status).toBe(200);
     expect(await result.json()).toMatchObject({
@@ -81,21 +89,37 @@ describe('x402 POST /explore', () => {
   const body = (address: string) => JSON.stringify({ address, network: 'eth', direction: 'both', max_hops: 2 });
 
   it('a paid job answers 202 with a free result URL that serves its report', async () => {
-    const response = await h.payingFetch()('/explore', { method: 'POST', headers: { 'content-type': 'application/json' }, body: body(madeUpEvmAddress('x402-explore')) });
+    const response = await h.payingFetch()('/explore', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: body(madeUpEvmAddress('x402-explore')),
+    });
     expect(response.status).toBe(202);
     const accepted = await response.json();
-    expect(accepted).toMatchObject({ job_id: expect.any(String), result_url: `/explore/${accepted.job_id}/result`, billing: { charged_usd: 1 } });
+    expect(accepted).toMatchObject({
+      job_id: expect.any(String),
+      result_url: `/explore/${accepted.job_id}/result`,
+      billing: { charged_usd: 1 },
+    });
     const report = await resultOf(`${h.url}${accepted.result_url}`);
     expect(report.status).toBe(200);
     expect(await report.json()).toMatchObject({ job_id: accepted.job_id });
   });
 
   it('a malformed body is 400 body_invalid before any quote, and an unknown job is 404', async () => {
-    const refused = await fetch(`${h.url}/explore`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ address: 1 }) });
+    const refused = await fetch(`${h.url}/explore`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ address: 1 }),
+    });
     expect(refused.status).toBe(400);
     expect((await refused.json()).error.code).toBe('body_invalid');
     expect(refused.headers.get('payment-required')).toBeNull();
-    const notJson = await fetch(`${h.url}/explore`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"address":' });
+    const notJson = await fetch(`${h.url}/explore`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"address":',
+    });
     expect(notJson.status).toBe(400);
     expect((await notJson.json()).error.code).toBe('body_invalid');
     expect((await fetch(`${h.url}/explore/00000000-0000-4000-8000-000000000000/result`)).status).toBe(404);

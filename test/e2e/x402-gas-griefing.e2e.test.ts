@@ -25,19 +25,28 @@ afterAll(() => h?.close());
 async function payerHolding(amount: bigint): Promise<LocalAccount> {
   const payer = privateKeyToAccount(generatePrivateKey());
   const transport = http(h.anvil.rpcUrl);
-  const hash = await createWalletClient({ account: devAccount(9), transport }).writeContract({ address: USDC, abi: testUsdcAbi, functionName: 'mint', args: [payer.address, amount], chain: null });
+  const hash = await createWalletClient({ account: devAccount(9), transport }).writeContract({
+    address: USDC,
+    abi: testUsdcAbi,
+    functionName: 'mint',
+    args: [payer.address, amount],
+    chain: null,
+  });
   await createPublicClient({ transport }).waitForTransactionReceipt({ hash, pollingInterval: 10 });
   return payer;
 }
 
-const sentByGasWallet = () => createPublicClient({ transport: http(h.anvil.rpcUrl) }).getTransactionCount({ address: GAS_WALLET, blockTag: 'pending' });
+const sentByGasWallet = () =>
+  createPublicClient({ transport: http(h.anvil.rpcUrl) }).getTransactionCount({ address: GAS_WALLET, blockTag: 'pending' });
 
 /** BURST proofs of one payer for one light screen each, sent at once: the status of each answer. */
 async function burst(payer: LocalAccount, tag: string): Promise<number[]> {
   const terms = h.svc.services.x402.app!.deps.terms;
   const proofs = await Promise.all(Array.from({ length: BURST }, () => signPayment(payer, terms)));
   const responses = await Promise.all(
-    proofs.map((proof, i) => fetch(`${h.url}/screen/ETH/${madeUpEvmAddress(`grief-${tag}-${i}`)}`, { headers: { 'x-payment': encodeHeaderJson(proof) } })),
+    proofs.map((proof, i) =>
+      fetch(`${h.url}/screen/ETH/${madeUpEvmAddress(`grief-${tag}-${i}`)}`, { headers: { 'x-payment': encodeHeaderJson(proof) } }),
+    ),
   );
   return responses.map((r) => r.status).sort();
 }
@@ -75,7 +84,11 @@ describe('x402 gas griefing: concurrent proofs of a payer who can pay for one ca
     const terms = h.svc.services.x402.app!.deps.terms;
     const proofs = await Promise.all([signPayment(payer, terms), signPayment(payer, terms)]);
     const statuses = await Promise.all(
-      proofs.map(async (proof, i) => (await fetch(`${h.url}/screen/ETH/${madeUpEvmAddress(`grief-two-${i}`)}`, { headers: { 'x-payment': encodeHeaderJson(proof) } })).status),
+      proofs.map(
+        async (proof, i) =>
+          (await fetch(`${h.url}/screen/ETH/${madeUpEvmAddress(`grief-two-${i}`)}`, { headers: { 'x-payment': encodeHeaderJson(proof) } }))
+            .status,
+      ),
     );
     expect(statuses).toEqual([200, 200]);
     expect(await sentByGasWallet()).toBe(before + 2);

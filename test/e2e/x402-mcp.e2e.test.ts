@@ -51,7 +51,11 @@ async function mcpClient(base = h.url, headers: Record<string, string> = {}): Pr
 
 /** An x402-unaware MCP client talking to the paying proxy in memory, the proxy talking to `/mcp`. */
 async function throughProxy(options: { capUsd: number; wallet?: LocalAccount; base?: string }) {
-  const proxy = createPayingProxy({ upstream: await mcpClient(options.base), wallet: options.wallet ?? h.payer, spendCapMicros: Math.round(options.capUsd * 1e6) });
+  const proxy = createPayingProxy({
+    upstream: await mcpClient(options.base),
+    wallet: options.wallet ?? h.payer,
+    spendCapMicros: Math.round(options.capUsd * 1e6),
+  });
   const [agentSide, proxySide] = InMemoryTransport.createLinkedPair();
   await proxy.server.connect(proxySide);
   const agent = new Client({ name: 'agent', version: '1.0.0' });
@@ -81,10 +85,21 @@ describe('the MCP server on the x402 app', () => {
     const { tools } = await (await mcpClient()).listTools();
     const names = tools.map((tool) => tool.name);
     expect(names).toEqual(
-      expect.arrayContaining(['screen_address', 'check_address', 'check_transfer', 'get_address_check_result', 'get_transfer_check_result', 'list_networks']),
+      expect.arrayContaining([
+        'screen_address',
+        'check_address',
+        'check_transfer',
+        'get_address_check_result',
+        'get_transfer_check_result',
+        'list_networks',
+      ]),
     );
     const screen = tools.find((tool) => tool.name === 'screen_address')!;
-    expect(screen.inputSchema).toMatchObject({ type: 'object', properties: { chain: { type: 'string' }, address: { type: 'string' } }, required: ['chain', 'address'] });
+    expect(screen.inputSchema).toMatchObject({
+      type: 'object',
+      properties: { chain: { type: 'string' }, address: { type: 'string' } },
+      required: ['chain', 'address'],
+    });
     expect(screen.outputSchema?.properties).toHaveProperty('verdict');
     // the REST rules, advertised (the REST parser enforces them with its codes)
     expect(screen.inputSchema.properties?.address).toMatchObject({ maxLength: 120, pattern: expect.any(String) });
@@ -100,7 +115,9 @@ describe('the MCP server on the x402 app', () => {
       x402Version: 2,
       error: 'payment_required',
       resource: { url: `${h.url}/mcp`, mimeType: 'application/json' },
-      accepts: [{ scheme: 'exact', network: NETWORK.caip2, asset: USDC, amount: '100000', payTo: h.payTo, extra: { name: 'USDC', version: '2' } }],
+      accepts: [
+        { scheme: 'exact', network: NETWORK.caip2, asset: USDC, amount: '100000', payTo: h.payTo, extra: { name: 'USDC', version: '2' } },
+      ],
     });
     expect(PaymentRequiredV2Schema.safeParse(quote).success).toBe(true);
     const bazaar = quote.extensions.bazaar as DiscoveryExtension;
@@ -115,10 +132,14 @@ describe('the MCP server on the x402 app', () => {
 
   it('bad inputs get the REST codes before any quote', async () => {
     const client = await mcpClient();
-    expect(structured(await call(client, 'screen_address', { chain: 'DOGE', address: madeUpEvmAddress('mcp-bad') })).error.code).toBe('chain_unsupported');
+    expect(structured(await call(client, 'screen_address', { chain: 'DOGE', address: madeUpEvmAddress('mcp-bad') })).error.code).toBe(
+      'chain_unsupported',
+    );
     expect(structured(await call(client, 'screen_address', { chain: 'ETH', address: '0x1234' })).error.code).toBe('address_invalid');
     expect(structured(await call(client, 'screen_address', { chain: 'ETH', address: '' })).error.code).toBe('address_invalid');
-    expect(structured(await call(client, 'screen_address', { chain: 'ETH', address: `0x${'a'.repeat(400)}` })).error.code).toBe('address_invalid');
+    expect(structured(await call(client, 'screen_address', { chain: 'ETH', address: `0x${'a'.repeat(400)}` })).error.code).toBe(
+      'address_invalid',
+    );
     expect(structured(await call(client, 'check_transfer', { chain: 'BASE', tx_hash: 'nope' })).error.code).toBe('body_invalid');
   });
 
@@ -200,7 +221,12 @@ describe('paying through the MCP proxy', () => {
     const { agent, spentMicros } = await throughProxy({ capUsd: 5, base: impatientUrl });
     const payeeBefore = await h.balance(h.payTo);
     const accepted = await call(agent, 'check_address', { chain: 'ETH', address: madeUpEvmAddress('mcp-slow-check') });
-    expect(structured(accepted)).toMatchObject({ check_id: expect.any(String), status: 'running', result_tool: 'get_address_check_result', billing: { charged_usd: 1 } });
+    expect(structured(accepted)).toMatchObject({
+      check_id: expect.any(String),
+      status: 'running',
+      result_tool: 'get_address_check_result',
+      billing: { charged_usd: 1 },
+    });
     let result: CallToolResult = accepted;
     for (let attempt = 0; attempt < 200 && structured(result).status === 'running'; attempt++) {
       await h.svc.services.whenCaughtUp();
@@ -235,7 +261,11 @@ describe('paying through the MCP proxy', () => {
 describe('rate limits shared with REST', () => {
   it('MCP calls draw on the same per-client buckets as the REST routes, and a refusal says when to retry', async () => {
     // a client of its own (behind a trusted proxy), so no other test's calls are in its buckets
-    const strict = await buildX402App({ ...h.svc.services.x402.app!, trustedProxies: ['loopback'], limits: { paidPerMinute: 1, freePerMinute: 3 } });
+    const strict = await buildX402App({
+      ...h.svc.services.x402.app!,
+      trustedProxies: ['loopback'],
+      limits: { paidPerMinute: 1, freePerMinute: 3 },
+    });
     await strict.listen({ port: 0, host: '127.0.0.1' });
     opened.push({ close: () => strict.close() });
     const base = `http://127.0.0.1:${(strict.server.address() as AddressInfo).port}`;
@@ -251,7 +281,9 @@ describe('rate limits shared with REST', () => {
     expect(structured(limited).retry_after_seconds).toBeGreaterThan(0);
     expect((await fetch(`${base}/screen/ETH/${address}`, { headers: from })).status).toBe(429);
 
-    const requirement = paymentRequirementsSchema.parse(structured(await call(await mcpClient(), 'screen_address', { chain: 'ETH', address })).accepts[0]);
+    const requirement = paymentRequirementsSchema.parse(
+      structured(await call(await mcpClient(), 'screen_address', { chain: 'ETH', address })).accepts[0],
+    );
     const proof = await signPaymentFor(h.payer, knownUsdcOf(requirement)!, requirement, { url: `${base}/mcp` });
     expect((await call(client, 'screen_address', { chain: 'ETH', address }, { 'x402/payment': proof })).isError).toBeFalsy(); // paid 1
     const second = await call(client, 'screen_address', { chain: 'ETH', address }, { 'x402/payment': proof });
@@ -269,7 +301,18 @@ describe('the mcp-proxy CLI verb', () => {
     await writeFile(keyFile, `${key}\n`, { mode: 0o600 });
     const transport = new StdioClientTransport({
       command: process.execPath,
-      args: ['--import', 'tsx', 'infra/cli/main.ts', 'mcp-proxy', '--url', `${h.url}/mcp`, '--wallet-key-file', keyFile, '--spend-cap-usd', '0.10'],
+      args: [
+        '--import',
+        'tsx',
+        'infra/cli/main.ts',
+        'mcp-proxy',
+        '--url',
+        `${h.url}/mcp`,
+        '--wallet-key-file',
+        keyFile,
+        '--spend-cap-usd',
+        '0.10',
+      ],
       stderr: 'pipe',
     });
     const logged: string[] = [];
@@ -281,7 +324,9 @@ describe('the mcp-proxy CLI verb', () => {
     expect((await agent.listTools()).tools.map((tool) => tool.name)).toContain('screen_address');
     const result = await call(agent, 'screen_address', { chain: 'ETH', address: madeUpEvmAddress('mcp-stdio') });
     expect(structured(result)).toMatchObject({ verdict: { ok: true }, billing: { charged_usd: 0.1, payer: wallet.address } });
-    expect(structured(await call(agent, 'screen_address', { chain: 'ETH', address: madeUpEvmAddress('mcp-stdio-2') })).error.code).toBe('spend_cap_exceeded');
+    expect(structured(await call(agent, 'screen_address', { chain: 'ETH', address: madeUpEvmAddress('mcp-stdio-2') })).error.code).toBe(
+      'spend_cap_exceeded',
+    );
     expect(await h.balance(wallet.address)).toBe(900_000n);
 
     const stderr = logged.join('');
@@ -292,7 +337,11 @@ describe('the mcp-proxy CLI verb', () => {
 
 describe('Bazaar discovery on the REST x402 quotes', () => {
   it('every paid REST route carries a valid bazaar extension in its 402 quote', async () => {
-    for (const path of [`/screen/ETH/${madeUpEvmAddress('bz')}`, `/check-address/ETH/${madeUpEvmAddress('bz')}`, `/check-transfer/BASE/0x${'ab'.repeat(32)}`]) {
+    for (const path of [
+      `/screen/ETH/${madeUpEvmAddress('bz')}`,
+      `/check-address/ETH/${madeUpEvmAddress('bz')}`,
+      `/check-transfer/BASE/0x${'ab'.repeat(32)}`,
+    ]) {
       const quote = JSON.parse(Buffer.from((await fetch(`${h.url}${path}`)).headers.get('payment-required')!, 'base64').toString());
       expect(PaymentRequiredV2Schema.safeParse(quote).success).toBe(true);
       const bazaar = quote.extensions.bazaar as DiscoveryExtension;
@@ -300,8 +349,13 @@ describe('Bazaar discovery on the REST x402 quotes', () => {
       expect(validateDiscoveryExtension(bazaar)).toEqual({ valid: true });
       expect(validateDiscoveryExtensionSpec(bazaar as unknown as Record<string, unknown>)).toEqual({ valid: true });
     }
-    const explore = await fetch(`${h.url}/explore`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ address: madeUpEvmAddress('bz'), network: 'ETH' }) });
-    const bazaar = JSON.parse(Buffer.from(explore.headers.get('payment-required')!, 'base64').toString()).extensions.bazaar as DiscoveryExtension;
+    const explore = await fetch(`${h.url}/explore`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ address: madeUpEvmAddress('bz'), network: 'ETH' }),
+    });
+    const bazaar = JSON.parse(Buffer.from(explore.headers.get('payment-required')!, 'base64').toString()).extensions
+      .bazaar as DiscoveryExtension;
     expect(bazaar.info.input).toMatchObject({ type: 'http', method: 'POST', bodyType: 'json' });
     expect(validateDiscoveryExtension(bazaar)).toEqual({ valid: true });
   });

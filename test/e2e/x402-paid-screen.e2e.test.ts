@@ -35,7 +35,11 @@ describe('x402 GET /screen/{chain}/{address} with the real @x402/fetch client', 
           extra: { name: 'USDC', version: '2' },
         },
       ],
-      extensions: { bazaar: expect.objectContaining({ info: expect.objectContaining({ input: expect.objectContaining({ type: 'http', method: 'GET' }) }) }) },
+      extensions: {
+        bazaar: expect.objectContaining({
+          info: expect.objectContaining({ input: expect.objectContaining({ type: 'http', method: 'GET' }) }),
+        }),
+      },
     });
   });
 
@@ -45,7 +49,11 @@ describe('x402 GET /screen/{chain}/{address} with the real @x402/fetch client', 
     expect(quoted.headers.get('access-control-expose-headers')).toMatch(/PAYMENT-REQUIRED.*PAYMENT-RESPONSE.*X-PAYMENT-RESPONSE/);
     const preflight = await fetch(`${h.url}/screen/ETH/${madeUpEvmAddress('x402-cors')}`, {
       method: 'OPTIONS',
-      headers: { origin: 'https://agent.example', 'access-control-request-method': 'GET', 'access-control-request-headers': 'payment-signature' },
+      headers: {
+        origin: 'https://agent.example',
+        'access-control-request-method': 'GET',
+        'access-control-request-headers': 'payment-signature',
+      },
     });
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get('access-control-allow-headers')).toMatch(/PAYMENT-SIGNATURE.*X-PAYMENT/);
@@ -65,10 +73,23 @@ describe('x402 GET /screen/{chain}/{address} with the real @x402/fetch client', 
       provider: 'service',
       coverage: { data_available: false, sdn_checked: true, graph_analysed: false },
       verdict: { ok: true },
-      billing: { model: 'x402', currency: 'USD', charged_usd: 0.1, network: 'eip155:84532', asset: USDC, payer: h.payer.address, replay: false },
+      billing: {
+        model: 'x402',
+        currency: 'USD',
+        charged_usd: 0.1,
+        network: 'eip155:84532',
+        asset: USDC,
+        payer: h.payer.address,
+        replay: false,
+      },
     });
     const receipt = h.receiptOf(response);
-    expect(receipt).toEqual({ success: true, transaction: expect.stringMatching(/^0x[0-9a-f]{64}$/), network: NETWORK.caip2, payer: h.payer.address });
+    expect(receipt).toEqual({
+      success: true,
+      transaction: expect.stringMatching(/^0x[0-9a-f]{64}$/),
+      network: NETWORK.caip2,
+      payer: h.payer.address,
+    });
     expect(response.headers.get('x-payment-response')).toBe(response.headers.get('payment-response'));
     expect(body.billing.transaction).toBe(receipt.transaction);
     expect(await h.balance(h.payer.address)).toBe(payerBefore - 100_000n);
@@ -103,7 +124,9 @@ describe('x402 GET /screen/{chain}/{address} with the real @x402/fetch client', 
     const payload = await http.createPaymentPayload(http.getPaymentRequiredResponse((name) => quoted.headers.get(name), {}));
     const proof = http.encodePaymentSignatureHeader(payload)['PAYMENT-SIGNATURE']!;
     const payeeBefore = await h.balance(h.payTo);
-    const storm = await Promise.all(Array.from({ length: 50 }, () => fetch(`${h.url}/screen/ETH/${target}`, { headers: { 'payment-signature': proof } })));
+    const storm = await Promise.all(
+      Array.from({ length: 50 }, () => fetch(`${h.url}/screen/ETH/${target}`, { headers: { 'payment-signature': proof } })),
+    );
     const bodies = await Promise.all(storm.map((r) => r.json()));
     expect(storm.filter((r) => r.status === 200)).toHaveLength(1);
     expect(bodies.filter((b) => b.error?.code === 'payment_replayed')).toHaveLength(49);

@@ -17,7 +17,12 @@ const apps: FastifyInstance[] = [];
 
 async function x402App(trustedProxies: string[] = []) {
   const services = svc.services.x402.app!;
-  const app = await buildX402App({ ...services, trustedProxies, rateLimits: createInProcessRateLimits(), deps: { ...services.deps, clock } });
+  const app = await buildX402App({
+    ...services,
+    trustedProxies,
+    rateLimits: createInProcessRateLimits(),
+    deps: { ...services.deps, clock },
+  });
   apps.push(app);
   return app;
 }
@@ -72,7 +77,8 @@ describe('x402 rate limit: 60 paid calls per minute per client', () => {
 
   it('the free result endpoints are rate-limited too: 429 with Retry-After', async () => {
     const app = await x402App();
-    const result = (remoteAddress: string) => app.inject({ method: 'GET', url: '/check-address-result/00000000-0000-4000-8000-000000000000', remoteAddress });
+    const result = (remoteAddress: string) =>
+      app.inject({ method: 'GET', url: '/check-address-result/00000000-0000-4000-8000-000000000000', remoteAddress });
     for (let i = 0; i < 120; i++) expect((await result('198.51.100.30')).statusCode).toBe(404);
     const refused = await result('198.51.100.30');
     expect(refused.statusCode).toBe(429);

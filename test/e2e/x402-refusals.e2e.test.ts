@@ -29,7 +29,9 @@ async function expectRefused(send: () => Promise<Response>, status: number, code
 const paidWithTamperedQuote = (name: string, tamper: QuoteTamper) => () =>
   h.payingFetch(h.payer, { tamper, spendControls: false })(`/screen/ETH/${madeUpEvmAddress(name)}`);
 
-const withAccept = (change: Record<string, unknown>): QuoteTamper => (quote) => ({ ...quote, accepts: quote.accepts.map((a) => ({ ...a, ...change })) });
+const withAccept =
+  (change: Record<string, unknown>): QuoteTamper =>
+  (quote) => ({ ...quote, accepts: quote.accepts.map((a) => ({ ...a, ...change })) });
 
 /** A proof the real client signed for a quote of the service, not yet presented. */
 async function signedProof(path: string) {
@@ -80,8 +82,16 @@ describe('x402 refusals: every bad proof gets its 4xx code, never a 5xx or a set
     await expectRefused(send('eyJ4NDAyVmVyc2lvbiI6Mn0'), 402, 'payment_invalid'); // base64 without its padding
     await expectRefused(send(b64('{"x402Version":2,"accepted":')), 402, 'payment_invalid');
     await expectRefused(send(b64('\u00ff\u00fe not utf-8 json')), 402, 'payment_invalid');
-    await expectRefused(send(b64(JSON.stringify({ x402Version: 1, scheme: 'exact', network: 'base-sepolia', payload: {} }))), 402, 'payment_invalid');
-    await expectRefused(send(b64(JSON.stringify({ x402Version: 2, accepted: {}, payload: { signature: '0x00' } }))), 402, 'payment_invalid');
+    await expectRefused(
+      send(b64(JSON.stringify({ x402Version: 1, scheme: 'exact', network: 'base-sepolia', payload: {} }))),
+      402,
+      'payment_invalid',
+    );
+    await expectRefused(
+      send(b64(JSON.stringify({ x402Version: 2, accepted: {}, payload: { signature: '0x00' } }))),
+      402,
+      'payment_invalid',
+    );
   });
 
   it('input is checked before any quote: chain_unsupported and address_invalid are 400', async () => {
@@ -95,7 +105,13 @@ describe('x402 refusals: every bad proof gets its 4xx code, never a 5xx or a set
 
   it('retired and renamed x402 paths answer 404', async () => {
     const target = madeUpEvmAddress('retired');
-    for (const path of [`/deep-screen/ETH/${target}`, `/tx-screen/ETH/0x${'ab'.repeat(32)}`, `/label/ETH/${target}`, `/light-screen/ETH/${target}`, `/v2/screen`]) {
+    for (const path of [
+      `/deep-screen/ETH/${target}`,
+      `/tx-screen/ETH/0x${'ab'.repeat(32)}`,
+      `/label/ETH/${target}`,
+      `/light-screen/ETH/${target}`,
+      `/v2/screen`,
+    ]) {
       const response = await fetch(`${h.url}${path}`);
       expect(response.status, path).toBe(404);
       expect((await response.json()).error.code).toBe('not_found');

@@ -54,7 +54,11 @@ describe('x402 GET /check-transfer/{chain}/{tx_hash}', () => {
     const first = await h.payingFetch()(`/check-transfer/base/${transfer}`);
     expect(first.status).toBe(200);
     const result = await first.json();
-    expect(result).toMatchObject({ composite_result: expect.any(Object), policy_result: expect.any(Object), billing: { model: 'x402', charged_usd: 0.5, replay: false } });
+    expect(result).toMatchObject({
+      composite_result: expect.any(Object),
+      policy_result: expect.any(Object),
+      billing: { model: 'x402', charged_usd: 0.5, replay: false },
+    });
     expect(await h.balance(h.payTo)).toBe(payeeBefore + 500_000n);
 
     const again = h.payingFetch();
@@ -73,7 +77,11 @@ describe('x402 GET /check-transfer/{chain}/{tx_hash}', () => {
     const response = await h.payingFetch()(`${impatientUrl}/check-transfer/BASE/${other}`);
     expect(response.status).toBe(202);
     const accepted = await response.json();
-    expect(accepted).toMatchObject({ check_id: expect.any(String), status: 'running', retry_url: `/check-transfer-result/${accepted.check_id}` });
+    expect(accepted).toMatchObject({
+      check_id: expect.any(String),
+      status: 'running',
+      retry_url: `/check-transfer-result/${accepted.check_id}`,
+    });
     const result = await resultOf(`${h.url}${accepted.retry_url}`);
     expect(result.status).toBe(200);
     const fetched = await result.json();
@@ -107,7 +115,11 @@ describe('x402 GET /check-transfer/{chain}/{tx_hash}', () => {
     const chain = createTestClient({ mode: 'anvil', transport });
     await chain.setAutomine(false);
     try {
-      const pending = await createWalletClient({ account: devAccount(3), transport }).sendTransaction({ to: h.payTo, value: parseEther('0.01'), chain: null });
+      const pending = await createWalletClient({ account: devAccount(3), transport }).sendTransaction({
+        to: h.payTo,
+        value: parseEther('0.01'),
+        chain: null,
+      });
       const paying = h.payingFetch();
       const early = await paying(`/check-transfer/BASE/${pending}`);
       expect(early.status).toBe(502);
@@ -133,7 +145,8 @@ describe('x402 GET /check-transfer/{chain}/{tx_hash}', () => {
     let calls = 0;
     // the lookup before settling succeeds; the paid check's own read then fails once (an endpoint outage)
     (decoder as { decode: typeof decode }).decode = async (chain, txHash) => {
-      if (txHash.toLowerCase() === subject.toLowerCase() && ++calls === 2) throw fail('backend_unavailable', 'the BASE RPC endpoint failed: outage');
+      if (txHash.toLowerCase() === subject.toLowerCase() && ++calls === 2)
+        throw fail('backend_unavailable', 'the BASE RPC endpoint failed: outage');
       return decode(chain, txHash);
     };
     try {

@@ -37,7 +37,16 @@ function buildIndex(sources: readonly LoadedSource[], weights: Weights): IntelIn
   const index = createIntelIndex();
   for (const source of sources) {
     const descriptor = { ...source.descriptor, trustWeight: weights(source.descriptor) };
-    const command = { type: 'ImportDataset' as const, source: source.source, version: source.version, contentHash: source.contentHash, claims: source.claims, tokens: source.tokens, importedAt: '2026-01-01T00:00:00Z', descriptor };
+    const command = {
+      type: 'ImportDataset' as const,
+      source: source.source,
+      version: source.version,
+      contentHash: source.contentHash,
+      claims: source.claims,
+      tokens: source.tokens,
+      importedAt: '2026-01-01T00:00:00Z',
+      descriptor,
+    };
     for (const event of datasetDecider.decide(command, datasetDecider.initialState())) index.apply(event);
   }
   return index;
@@ -47,17 +56,21 @@ const CURRENCY: Readonly<Record<string, Network>> = { ETH: 'ETH', USDT: 'ETH', U
 
 function exchangeCases(): Case[] {
   const dir = join(DATA_DIR, 'graphsense-tagpacks');
-  return readdirSync(dir).filter((f) => /^exchange-wallets-.*\.json$/.test(f)).flatMap((file) => {
-    type Tag = { address: string; actor?: string; currency?: string; label?: string };
-    const pack = JSON.parse(readFileSync(join(dir, file), 'utf8')) as Omit<Tag, 'address'> & { tags: Tag[] };
-    return pack.tags.flatMap((tag) => {
-      const network = CURRENCY[tag.currency ?? pack.currency ?? ''];
-      const actor = tag.actor ?? pack.actor;
-      // The exchange's name as the actor id gives it, or as the pack's own label spells it ("okex" / "okx").
-      const names = [actor?.replace(/com$/, ''), (tag.label ?? pack.label)?.split(/\s/)[0]].filter((n): n is string => Boolean(n));
-      return network && names.length > 0 ? [{ address: tag.address.startsWith('0x') ? tag.address.toLowerCase() : tag.address, network, expect: names.join('|') }] : [];
+  return readdirSync(dir)
+    .filter((f) => /^exchange-wallets-.*\.json$/.test(f))
+    .flatMap((file) => {
+      type Tag = { address: string; actor?: string; currency?: string; label?: string };
+      const pack = JSON.parse(readFileSync(join(dir, file), 'utf8')) as Omit<Tag, 'address'> & { tags: Tag[] };
+      return pack.tags.flatMap((tag) => {
+        const network = CURRENCY[tag.currency ?? pack.currency ?? ''];
+        const actor = tag.actor ?? pack.actor;
+        // The exchange's name as the actor id gives it, or as the pack's own label spells it ("okex" / "okx").
+        const names = [actor?.replace(/com$/, ''), (tag.label ?? pack.label)?.split(/\s/)[0]].filter((n): n is string => Boolean(n));
+        return network && names.length > 0
+          ? [{ address: tag.address.startsWith('0x') ? tag.address.toLowerCase() : tag.address, network, expect: names.join('|') }]
+          : [];
+      });
     });
-  });
 }
 
 function sanctionCases(sources: readonly LoadedSource[]): Case[] {
@@ -85,7 +98,8 @@ const same = (a: string | null | undefined, b: string): boolean => (a ?? '').toL
 const JUDGES: Readonly<Record<string, Judge>> = {
   sanctioned: (v, entity) => v.risk_level === 'sanctioned' && (same(v.sdn_match?.entity, entity) || same(v.label, entity)),
   exchange: (v, names) =>
-    names.split('|').some((name) => (v.label ?? '').toLowerCase().includes(name.toLowerCase())) && (v.risk_level === 'none' || v.risk_level === 'low'),
+    names.split('|').some((name) => (v.label ?? '').toLowerCase().includes(name.toLowerCase())) &&
+    (v.risk_level === 'none' || v.risk_level === 'low'),
   exchangeNotAboveLow: (v) => v.risk_level === 'none' || v.risk_level === 'low',
   phishing: (v) => v.risk_level === 'high' || v.risk_level === 'critical' || v.risk_level === 'sanctioned',
 };
@@ -119,9 +133,12 @@ async function main(): Promise<void> {
   const rows: string[] = [];
   for (const [name, weights] of variants) {
     const all = buildIndex(sources, weights);
-    rows.push(`| ${name} | all sources | ${share(all, cases.sanctioned, JUDGES.sanctioned!)} | ${share(all, cases.exchange, JUDGES.exchange!)} | ${share(all, cases.exchange, JUDGES.exchangeNotAboveLow!)} | ${share(all, cases.phishing, JUDGES.phishing!)} | ${meanScore(all, cases.phishing)} |`);
+    rows.push(
+      `| ${name} | all sources | ${share(all, cases.sanctioned, JUDGES.sanctioned!)} | ${share(all, cases.exchange, JUDGES.exchange!)} | ${share(all, cases.exchange, JUDGES.exchangeNotAboveLow!)} | ${share(all, cases.phishing, JUDGES.phishing!)} | ${meanScore(all, cases.phishing)} |`,
+    );
   }
-  const heldOut = (slugs: string[], judge: keyof typeof JUDGES, group: Case[]) => share(buildIndex(without(...slugs), catalogWeights), group, JUDGES[judge]!);
+  const heldOut = (slugs: string[], judge: keyof typeof JUDGES, group: Case[]) =>
+    share(buildIndex(without(...slugs), catalogWeights), group, JUDGES[judge]!);
   rows.push(
     `| catalog trust weights | truth source held out | ${heldOut(['ofac_sdn'], 'sanctioned', cases.sanctioned)} | ${heldOut(['graphsense'], 'exchange', cases.exchange)} | ${heldOut(['graphsense'], 'exchangeNotAboveLow', cases.exchange)} | ${heldOut(['etherscan_forta'], 'phishing', cases.phishing)} | ${meanScore(buildIndex(without('etherscan_forta'), catalogWeights), cases.phishing)} |`,
   );

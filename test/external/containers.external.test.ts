@@ -48,7 +48,12 @@ function lazy<T>(start: () => Promise<T>): () => Promise<T> {
 const esdb = lazy(async () => {
   const { GenericContainer, Wait } = await import('testcontainers');
   const container = await new GenericContainer(IMAGES.esdb)
-    .withEnvironment({ EVENTSTORE_INSECURE: 'true', EVENTSTORE_MEM_DB: 'true', EVENTSTORE_RUN_PROJECTIONS: 'None', EVENTSTORE_CLUSTER_SIZE: '1' })
+    .withEnvironment({
+      EVENTSTORE_INSECURE: 'true',
+      EVENTSTORE_MEM_DB: 'true',
+      EVENTSTORE_RUN_PROJECTIONS: 'None',
+      EVENTSTORE_CLUSTER_SIZE: '1',
+    })
     .withExposedPorts(2113)
     .withWaitStrategy(Wait.forHttp('/health/live', 2113).forStatusCode(204))
     .withStartupTimeout(180_000)

@@ -19,14 +19,31 @@ afterAll(async () => {
 
 describe('adapter configuration', () => {
   it('MODE sets the defaults and each port can be chosen on its own', () => {
-    expect(loadConfig({})).toMatchObject({ MODE: 'embedded', EVENT_STORE: 'embedded', BUS: 'embedded', READ_STORE: 'embedded', ROLE: 'all' });
-    const external = loadConfig({ MODE: 'external', ESDB_URL: 'esdb://db:2113?tls=false', KAFKA_BROKERS: 'k:9092', MONGO_URL: 'mongodb://m:27017' });
+    expect(loadConfig({})).toMatchObject({
+      MODE: 'embedded',
+      EVENT_STORE: 'embedded',
+      BUS: 'embedded',
+      READ_STORE: 'embedded',
+      ROLE: 'all',
+    });
+    const external = loadConfig({
+      MODE: 'external',
+      ESDB_URL: 'esdb://db:2113?tls=false',
+      KAFKA_BROKERS: 'k:9092',
+      MONGO_URL: 'mongodb://m:27017',
+    });
     expect(external).toMatchObject({ EVENT_STORE: 'esdb', BUS: 'kafka', READ_STORE: 'mongo' });
-    expect(loadConfig({ BUS: 'kafka', KAFKA_BROKERS: 'k:9092' })).toMatchObject({ EVENT_STORE: 'embedded', BUS: 'kafka', READ_STORE: 'embedded' });
+    expect(loadConfig({ BUS: 'kafka', KAFKA_BROKERS: 'k:9092' })).toMatchObject({
+      EVENT_STORE: 'embedded',
+      BUS: 'kafka',
+      READ_STORE: 'embedded',
+    });
   });
 
   it('refuses a missing server address and a role that needs shared servers', () => {
-    expect(() => loadConfig({ MODE: 'external' })).toThrow(/EVENT_STORE=esdb needs ESDB_URL.*BUS=kafka needs KAFKA_BROKERS.*READ_STORE=mongo needs MONGO_URL/);
+    expect(() => loadConfig({ MODE: 'external' })).toThrow(
+      /EVENT_STORE=esdb needs ESDB_URL.*BUS=kafka needs KAFKA_BROKERS.*READ_STORE=mongo needs MONGO_URL/,
+    );
     expect(() => loadConfig({ ROLE: 'processors' })).toThrow(/ROLE=processors needs EVENT_STORE=esdb/);
     expect(() => loadConfig({ ROLE: 'api', BUS: 'kafka', KAFKA_BROKERS: 'k:9092' })).toThrow(/ROLE=api needs READ_STORE=mongo/);
     expect(() => loadConfig({ BUS: 'rabbit' })).toThrow(/BUS/);

@@ -115,7 +115,8 @@ function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
 
 async function eventsOf(store: EventStore, stream: string) {
   const events: { id: string; type: string; data: Record<string, unknown> }[] = [];
-  for await (const event of store.read(stream)) events.push({ id: event.id, type: event.type, data: event.data as Record<string, unknown> });
+  for await (const event of store.read(stream))
+    events.push({ id: event.id, type: event.type, data: event.data as Record<string, unknown> });
   return events;
 }
 
@@ -169,7 +170,10 @@ if (external.kafkaBrokers.length === 0) {
           sessionTimeoutMs: SESSION_TIMEOUT_MS,
           socketFactory: sockets.factory,
         });
-        const processors = await svc.services.startProcessorsOn({ bus: countingBus(bus, handled, (n) => (handledBy[name] += n)), ...(store ? { store } : {}) });
+        const processors = await svc.services.startProcessorsOn({
+          bus: countingBus(bus, handled, (n) => (handledBy[name] += n)),
+          ...(store ? { store } : {}),
+        });
         stops.push(async () => {
           if (name === 'A') return void bus.close().catch(() => undefined); // its handlers never return
           await processors.stop();
@@ -188,14 +192,24 @@ if (external.kafkaBrokers.length === 0) {
 
       const user = await svc.account({ depositUsd: CHECKS + 10 });
       const auth = { authorization: `Bearer ${user.apiKey}` };
-      const subscribed = await svc.app.inject({ method: 'POST', url: '/v1/webhooks', headers: auth, payload: { url: receiver.url, event_types: ['service.check.high_risk'] } });
+      const subscribed = await svc.app.inject({
+        method: 'POST',
+        url: '/v1/webhooks',
+        headers: auth,
+        payload: { url: receiver.url, event_types: ['service.check.high_risk'] },
+      });
       expect(subscribed.statusCode).toBe(201);
       const subscriptionId = subscribed.json().id as string;
 
       const checkIds: string[] = [];
       const submit = async (from: number, to: number) => {
         for (let n = from; n < to; n += 1) {
-          const response = await svc.app.inject({ method: 'POST', url: '/v2/check-address', headers: auth, payload: { address: ADDRESSES[n % ADDRESSES.length], network: 'ETH' } });
+          const response = await svc.app.inject({
+            method: 'POST',
+            url: '/v2/check-address',
+            headers: auth,
+            payload: { address: ADDRESSES[n % ADDRESSES.length], network: 'ETH' },
+          });
           expect(response.statusCode).toBe(202);
           checkIds.push(response.json().check_id as string);
         }
@@ -236,12 +250,15 @@ if (external.kafkaBrokers.length === 0) {
         expect(events.filter((e) => e.type === 'CheckResultDelivered')).toHaveLength(1);
         const raised = events.filter((e) => e.type === 'WebhookEventRaised');
         expect(raised.length).toBeLessThanOrEqual(1);
-        for (const event of raised) expectedDeliveries.add(svc.services.commands.ids.eventId(`webhook-delivery:${event.id}:${subscriptionId}`, 0));
+        for (const event of raised)
+          expectedDeliveries.add(svc.services.commands.ids.eventId(`webhook-delivery:${event.id}:${subscriptionId}`, 0));
       }
       expect(expectedDeliveries.size).toBeGreaterThanOrEqual(CHECKS / 2);
 
       // Ledger: one charge per check id, none twice; the balance says the same.
-      const charges = (await eventsOf(svc.services.store, ledgerStream(user.userId))).filter((e) => e.type === 'Charged').map((e) => e.data.chargeId as string);
+      const charges = (await eventsOf(svc.services.store, ledgerStream(user.userId)))
+        .filter((e) => e.type === 'Charged')
+        .map((e) => e.data.chargeId as string);
       expect(charges.sort()).toEqual([...checkIds].sort());
       expect((await svc.app.inject({ method: 'GET', url: '/v2/balance', headers: auth })).json().balance_usd).toBe(10);
 
@@ -267,14 +284,18 @@ if (external.kafkaBrokers.length === 0) {
       }
       // No delivery the fan-out should not have scheduled (a redelivered raised event names the same one).
       const deliveryStreams = new Set<string>();
-      for await (const event of svc.services.store.readAll()) if (event.streamId.startsWith('delivery-')) deliveryStreams.add(event.streamId);
+      for await (const event of svc.services.store.readAll())
+        if (event.streamId.startsWith('delivery-')) deliveryStreams.add(event.streamId);
       expect(deliveryStreams).toEqual(new Set([...expectedDeliveries].map(deliveryStream)));
 
       // The receiver: every attempt it saw is a recorded one; the same attempt may arrive twice (A POSTed it
       // and died before recording it; B made it again) and did at least once, by construction of the kill.
       const posts = new Map<string, number>();
-      for (const { json } of receiver.received) posts.set(`${json.delivery_id}:${json.attempt}`, (posts.get(`${json.delivery_id}:${json.attempt}`) ?? 0) + 1);
-      const recordedPairs = new Set([...expectedDeliveries].flatMap((id) => Array.from({ length: failures.get(id)! + 1 }, (_, i) => `${id}:${i + 1}`)));
+      for (const { json } of receiver.received)
+        posts.set(`${json.delivery_id}:${json.attempt}`, (posts.get(`${json.delivery_id}:${json.attempt}`) ?? 0) + 1);
+      const recordedPairs = new Set(
+        [...expectedDeliveries].flatMap((id) => Array.from({ length: failures.get(id)! + 1 }, (_, i) => `${id}:${i + 1}`)),
+      );
       expect(new Set(posts.keys())).toEqual(recordedPairs);
       const repeatedPosts = [...posts.values()].reduce((sum, n) => sum + n - 1, 0);
       expect(repeatedPosts).toBeGreaterThanOrEqual(1);
@@ -285,7 +306,9 @@ if (external.kafkaBrokers.length === 0) {
       expect(redelivered).toBeGreaterThanOrEqual(1); // at least the batch A died in
       const handledTotal = [...handled.values()].reduce((sum, n) => sum + n, 0);
       const retried = [...expectedDeliveries].reduce((sum, id) => sum + failures.get(id)!, 0);
-      const risky = [...results.values()].filter((r) => r.risk_level === 'high' || r.risk_level === 'severe' || r.risk_level === 'sanctioned').length;
+      const risky = [...results.values()].filter(
+        (r) => r.risk_level === 'high' || r.risk_level === 'severe' || r.risk_level === 'sanctioned',
+      ).length;
       console.info(
         `scale-out: ${CHECKS} full checks (${risky} high risk) completed and charged once; ${expectedDeliveries.size} webhook deliveries, ${retried} retries, all delivered; ` +
           `bus: ${handledTotal} messages handed to handlers (A ${handledByDoomed} before it died), ${redelivered} redelivered after the kill; ` +

@@ -18,7 +18,11 @@ import { external, skippedSuite } from './external-env.js';
  * they share live in a database both name, as every instance of a deployment on EventStoreDB shares
  * MONGO_DB.)
  */
-const env = { X402_PAY_TO: madeUpEvmAddress('shared-limit-payee'), X402_RPC_URL: 'http://127.0.0.1:9', X402_GAS_WALLET_KEY: `0x${'11'.repeat(32)}` };
+const env = {
+  X402_PAY_TO: madeUpEvmAddress('shared-limit-payee'),
+  X402_RPC_URL: 'http://127.0.0.1:9',
+  X402_GAS_WALLET_KEY: `0x${'11'.repeat(32)}`,
+};
 const path = `/screen/ETH/${madeUpEvmAddress('shared-limit')}`;
 let now = Date.parse('2026-06-01T12:00:10.000Z');
 const clock = { now: () => new Date(now) };
@@ -40,7 +44,8 @@ async function instance(sharedDb: string): Promise<FastifyInstance> {
   return app;
 }
 
-const paid = (app: FastifyInstance, remoteAddress: string) => app.inject({ method: 'GET', url: path, remoteAddress, headers: { 'x-payment': 'bm90LWEtcHJvb2Y=' } });
+const paid = (app: FastifyInstance, remoteAddress: string) =>
+  app.inject({ method: 'GET', url: path, remoteAddress, headers: { 'x-payment': 'bm90LWEtcHJvb2Y=' } });
 
 if (external.mongoUrl) {
   describe('x402 rate limit shared by two API instances (MongoDB wire)', () => {
@@ -57,7 +62,9 @@ if (external.mongoUrl) {
 
     it('60 paid calls per minute per client in all: the 61st is 429 on either instance, until the next minute', async () => {
       // 80 at once, half on each instance: exactly 60 get through (to the payment check: 402), 20 are limited
-      const statuses = await Promise.all(Array.from({ length: 80 }, (_, i) => paid(i % 2 === 0 ? a : b, '203.0.113.9').then((r) => r.statusCode)));
+      const statuses = await Promise.all(
+        Array.from({ length: 80 }, (_, i) => paid(i % 2 === 0 ? a : b, '203.0.113.9').then((r) => r.statusCode)),
+      );
       expect(statuses.filter((s) => s === 402)).toHaveLength(60);
       expect(statuses.filter((s) => s === 429)).toHaveLength(20);
       for (const app of [a, b]) {
@@ -84,4 +91,3 @@ if (external.mongoUrl) {
 } else {
   skippedSuite('x402 rate limit shared by two API instances', 'MONGO_URL is not set (npm run test:external starts FerretDB)');
 }
-

@@ -14,8 +14,7 @@ export const MINIMAL_SANCTIONS_DIR = resolve(import.meta.dirname, '../fixtures/s
 /** The one address that list names (madeUpEvmAddress('sanctions-minimal:listed')). */
 export const MINIMAL_SANCTIONS_ADDRESS = '0x28598aca91a164292ce15e617e4a6b820c8d9b85';
 
-export const fixtureText = (path: string, encoding: BufferEncoding = 'utf8'): string =>
-  readFileSync(join(SOURCE_FIXTURES, path), encoding);
+export const fixtureText = (path: string, encoding: BufferEncoding = 'utf8'): string => readFileSync(join(SOURCE_FIXTURES, path), encoding);
 export const brokenFixtureText = (path: string): string => readFileSync(join(BROKEN_SOURCE_FIXTURES, path), 'utf8');
 
 /** The ServiceError a call throws (fails the test when it throws nothing or something else). */

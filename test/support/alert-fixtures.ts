@@ -35,6 +35,18 @@ export async function recordCompletedTransferCheck(
     { type: 'RequestTransferCheck', checkId: input.checkId, chain: 'ETH', txHash, requester: input.requester, at },
     { commandId: `test-request:${input.checkId}` },
   );
-  const result = { check_id: input.checkId, status: 'completed', chain: 'ETH', tx_hash: txHash, policy_result: { alerts: input.alerts }, checked_at: at };
-  await executor.execute(stream, transferCheckDecider, { type: 'CompleteTransferCheck', result, alerts: input.alerts, at }, { commandId: `test-complete:${input.checkId}` });
+  const result = {
+    check_id: input.checkId,
+    status: 'completed',
+    chain: 'ETH',
+    tx_hash: txHash,
+    policy_result: { alerts: input.alerts },
+    checked_at: at,
+  };
+  await executor.execute(
+    stream,
+    transferCheckDecider,
+    { type: 'CompleteTransferCheck', result, alerts: input.alerts, at },
+    { commandId: `test-complete:${input.checkId}` },
+  );
 }

@@ -11,9 +11,18 @@ export const TEST_BUDGET: ExposureBudget = { maxNodes: 10_000, maxEdges: 100_000
 /** The five tier outcomes of a check of `address`, computed by the real tier runners over fixture data. */
 export async function tiersFor(
   address: string,
-  data: { claims?: readonly FixtureClaim[]; transfers?: readonly FixtureTransfer[]; network?: Network; budget?: Partial<ExposureBudget> } = {},
+  data: {
+    claims?: readonly FixtureClaim[];
+    transfers?: readonly FixtureTransfer[];
+    network?: Network;
+    budget?: Partial<ExposureBudget>;
+  } = {},
 ): Promise<CompletedTiers & Record<number, TierOutcome>> {
-  const deps = { intel: fixtureIntel(data.claims ?? []), transfers: fixtureIndex(data.transfers ?? [], data.network ?? 'ETH'), now: () => performance.now() };
+  const deps = {
+    intel: fixtureIntel(data.claims ?? []),
+    transfers: fixtureIndex(data.transfers ?? [], data.network ?? 'ETH'),
+    now: () => performance.now(),
+  };
   const subject = { address, network: data.network ?? 'ETH', budget: { ...TEST_BUDGET, ...data.budget } };
   const outcomes = await Promise.all(([0, 1, 2, 3, 4] as const).map((tier) => runTier(tier, deps, subject)));
   return Object.fromEntries(outcomes.map((o) => [o.tier, o])) as unknown as CompletedTiers & Record<number, TierOutcome>;

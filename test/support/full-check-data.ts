@@ -16,10 +16,9 @@ import { madeUpEvmAddress } from '../helpers/made-up-addresses.js';
 
 export const ETH_USD_ON_SAMPLE_DAY = 3500;
 
-export const PARTIES = Object.fromEntries(['r', 'a', 'b', 'c', 'd', 'e', 'x', 's', 't', 'lonely'].map((name) => [name, madeUpEvmAddress(`full-check:${name}`).toLowerCase()])) as Record<
-  'r' | 'a' | 'b' | 'c' | 'd' | 'e' | 'x' | 's' | 't' | 'lonely',
-  string
->;
+export const PARTIES = Object.fromEntries(
+  ['r', 'a', 'b', 'c', 'd', 'e', 'x', 's', 't', 'lonely'].map((name) => [name, madeUpEvmAddress(`full-check:${name}`).toLowerCase()]),
+) as Record<'r' | 'a' | 'b' | 'c' | 'd' | 'e' | 'x' | 's' | 't' | 'lonely', string>;
 
 const TRANSFERS: readonly [keyof typeof PARTIES, keyof typeof PARTIES, number][] = [
   ['r', 'a', 10],
@@ -42,13 +41,31 @@ export async function writeFullCheckSources(dir?: string): Promise<string> {
     lastmod: '2024-06-01',
     confidence: 'service_data',
     tags: [
-      { address: PARTIES.r, currency: 'ETH', abuse: 'service_hack', label: 'example bridge exploiter', source: 'https://example.org/exploit' },
-      { address: PARTIES.x, currency: 'ETH', category: 'exchange', label: 'example exchange hot wallet', source: 'https://example.org/exchange' },
+      {
+        address: PARTIES.r,
+        currency: 'ETH',
+        abuse: 'service_hack',
+        label: 'example bridge exploiter',
+        source: 'https://example.org/exploit',
+      },
+      {
+        address: PARTIES.x,
+        currency: 'ETH',
+        category: 'exchange',
+        label: 'example exchange hot wallet',
+        source: 'https://example.org/exchange',
+      },
     ],
   };
   await writeFile(join(root, 'graphsense-tagpacks', 'full-check-test.json'), JSON.stringify(pack, null, 2));
   await writeFile(join(root, 'ofac-brave-intl-lists', 'sanctioned_addresses_ETH.txt'), `${PARTIES.s}\n`);
-  const rows = TRANSFERS.map(([from, to, eth], i) => `2024-06-15T10:${String(i).padStart(2, '0')}:00+00:00,\\x${PARTIES[from].slice(2)},\\x${PARTIES[to].slice(2)},${eth}`);
-  await writeFile(join(root, 'tx-sample-eth-lazarus', 'LazarusTabularTxsFullCheckTest.csv'), ['block_time,from,to,total_eth', ...rows].join('\n') + '\n');
+  const rows = TRANSFERS.map(
+    ([from, to, eth], i) =>
+      `2024-06-15T10:${String(i).padStart(2, '0')}:00+00:00,\\x${PARTIES[from].slice(2)},\\x${PARTIES[to].slice(2)},${eth}`,
+  );
+  await writeFile(
+    join(root, 'tx-sample-eth-lazarus', 'LazarusTabularTxsFullCheckTest.csv'),
+    ['block_time,from,to,total_eth', ...rows].join('\n') + '\n',
+  );
   return root;
 }

@@ -15,7 +15,9 @@ export type JsonReply = { readonly status?: number; readonly json: unknown } | {
  * An HTTP server on 127.0.0.1 that answers each request through `reply` (recorded responses of an
  * outside API, in its documented format) and keeps every request it saw.
  */
-export async function startJsonServer(reply: (request: JsonRequest) => JsonReply): Promise<{ url: string; requests: JsonRequest[]; close(): Promise<void> }> {
+export async function startJsonServer(
+  reply: (request: JsonRequest) => JsonReply,
+): Promise<{ url: string; requests: JsonRequest[]; close(): Promise<void> }> {
   const requests: JsonRequest[] = [];
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];

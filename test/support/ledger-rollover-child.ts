@@ -43,7 +43,8 @@ function pausingAfterClose(inner: EventStore): EventStore {
 
 async function main() {
   const inner = await openFileEventStore(process.env.DATA_DIR!, { fsync: true });
-  for await (const period of walkLedgerChain(inner, ROLLOVER_USER)) if (period.successorPending) await write(`pending ${period.successorPending}`);
+  for await (const period of walkLedgerChain(inner, ROLLOVER_USER))
+    if (period.successorPending) await write(`pending ${period.successorPending}`);
   const store = pausingAfterClose(inner);
   const executor = createCommandExecutor({ store, clock: { now: () => new Date() }, ids: uuidIds });
   const depsAt = (ms: number): CommandDeps => {
@@ -51,7 +52,11 @@ async function main() {
     return { executor, clock, ids: uuidIds, random: cryptoRandom, bootId: `boot-${process.pid}` };
   };
   await changePlan(depsAt(ROLLOVER_START), ROLLOVER_USER, { kind: 'ledger' });
-  await deposit(depsAt(ROLLOVER_START), { userId: ROLLOVER_USER, depositId: 'initial', amountMicros: ROLLOVER_CHARGES * ROLLOVER_PRICE * 2 });
+  await deposit(depsAt(ROLLOVER_START), {
+    userId: ROLLOVER_USER,
+    depositId: 'initial',
+    amountMicros: ROLLOVER_CHARGES * ROLLOVER_PRICE * 2,
+  });
   await write('ready');
   const details = { endpoint: 'POST /v2/check-address', keyId: null, network: 'ethereum', subject: null };
   const charge = async (i: number, at: number) => {

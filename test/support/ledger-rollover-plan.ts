@@ -16,4 +16,3 @@ export function chargeIdOf(i: number): string {
   const n = i.toString(16).padStart(3, '0');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-7${n}-8${n}-${i.toString(16).padStart(12, '0')}`;
 }
-

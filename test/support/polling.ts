@@ -2,7 +2,10 @@
  * Polls like a client: calls `attempt` until it returns a value, waiting between tries with a backoff
  * (doubling from `firstMs` up to `capMs`), at most `tries` times. Bounded: a test never waits forever.
  */
-export async function pollUntil<T>(attempt: () => Promise<T | null>, options: { firstMs?: number; capMs?: number; tries?: number } = {}): Promise<T> {
+export async function pollUntil<T>(
+  attempt: () => Promise<T | null>,
+  options: { firstMs?: number; capMs?: number; tries?: number } = {},
+): Promise<T> {
   const { firstMs = 5, capMs = 200, tries = 200 } = options;
   let wait = firstMs;
   for (let i = 0; i < tries; i++) {

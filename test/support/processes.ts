@@ -12,10 +12,19 @@ export async function freePort(): Promise<number> {
 }
 
 /** Spawns `tsx <script>` and resolves once a line of its stdout matches `ready`. */
-export function spawnTsx(script: string, env: Record<string, string>, ready: RegExp, timeoutMs = 120_000, nodeArgs: readonly string[] = []): Promise<{ child: ChildProcess; output: string[] }> {
+export function spawnTsx(
+  script: string,
+  env: Record<string, string>,
+  ready: RegExp,
+  timeoutMs = 120_000,
+  nodeArgs: readonly string[] = [],
+): Promise<{ child: ChildProcess; output: string[] }> {
   return new Promise((resolve, reject) => {
     // vitest sets MODE=test in its own environment; children get the service's default unless told otherwise.
-    const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', script], { env: { ...process.env, MODE: 'embedded', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', script], {
+      env: { ...process.env, MODE: 'embedded', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const output: string[] = [];
     const timer = setTimeout(() => reject(new Error(`${script} not ready after ${timeoutMs} ms:\n${output.join('')}`)), timeoutMs);
     const onData = (chunk: Buffer) => {

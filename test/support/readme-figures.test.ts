@@ -40,15 +40,33 @@ describe('benchmark figures and the README', () => {
     await mkdir(join(dir, 'docs'));
     await writeFile(join(dir, 'docs', 'benchmarks.md'), before);
     await writeFile(readme, 'the README has no figures\n');
-    expect(await updateReadme('bench:screen', 'new figures', { argv: ['node', 'screen.bench.ts', '--write-readme'], root: dir })).toBe(true);
-    expect(await readFile(join(dir, 'docs', 'benchmarks.md'), 'utf8')).toBe('intro\n<!-- bench:screen:start -->\nnew figures\n<!-- bench:screen:end -->\nrest\n');
+    expect(await updateReadme('bench:screen', 'new figures', { argv: ['node', 'screen.bench.ts', '--write-readme'], root: dir })).toBe(
+      true,
+    );
+    expect(await readFile(join(dir, 'docs', 'benchmarks.md'), 'utf8')).toBe(
+      'intro\n<!-- bench:screen:start -->\nnew figures\n<!-- bench:screen:end -->\nrest\n',
+    );
     expect(await readFile(readme, 'utf8')).toBe('the README has no figures\n');
     expect(await updateReadme('bench:nowhere', 'x', { argv: ['node', 'x.bench.ts', '--write-readme'], root: dir })).toBe(false);
   });
 
   it('finds every figure section of the repository’s docs where the benchmarks write it', async () => {
     const root = join(import.meta.dirname, '..', '..');
-    for (const name of ['bench:screen', 'bench:x402', 'bench:mcp', 'bench:rebuild', 'bench:webhooks', 'bench:inspect', 'bench:intel', 'bench:dashboard', 'bench:kyt', 'bench:graph', 'bench:monitoring', 'bench:log', 'eval']) {
+    for (const name of [
+      'bench:screen',
+      'bench:x402',
+      'bench:mcp',
+      'bench:rebuild',
+      'bench:webhooks',
+      'bench:inspect',
+      'bench:intel',
+      'bench:dashboard',
+      'bench:kyt',
+      'bench:graph',
+      'bench:monitoring',
+      'bench:log',
+      'eval',
+    ]) {
       expect(await pageWithSection(name, root), name).not.toBeNull();
     }
     expect(await pageWithSection('bench:screen', root)).toBe(join(root, 'docs', 'benchmarks.md'));

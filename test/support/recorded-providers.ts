@@ -11,9 +11,7 @@ import { join } from 'node:path';
  */
 export type RecordedApi = 'goplus' | 'chainalysis';
 
-export type Reply =
-  | { readonly fixture: string; readonly status?: number }
-  | { readonly status: number; readonly text: string };
+export type Reply = { readonly fixture: string; readonly status?: number } | { readonly status: number; readonly text: string };
 
 export interface RecordedRequest {
   readonly api: RecordedApi;

@@ -8,9 +8,14 @@ import { startJsonServer, type JsonReply, type JsonRequest } from './json-server
  * /wallet/triggerconstantcontract; made-up addresses). An unknown id gets `{}`, as the API answers.
  * `mode` makes it fail: HTTP 500, or a transaction whose shape cannot be read.
  */
-export type RecordedTron = { gettransactionbyid: { txID: string } & Record<string, unknown>; gettransactioninfobyid: Record<string, unknown>; triggerconstantcontract?: Record<string, unknown> };
+export type RecordedTron = {
+  gettransactionbyid: { txID: string } & Record<string, unknown>;
+  gettransactioninfobyid: Record<string, unknown>;
+  triggerconstantcontract?: Record<string, unknown>;
+};
 
-const load = (name: string): RecordedTron => JSON.parse(readFileSync(join(import.meta.dirname, '..', 'fixtures', 'tron', `${name}.json`), 'utf8')) as RecordedTron;
+const load = (name: string): RecordedTron =>
+  JSON.parse(readFileSync(join(import.meta.dirname, '..', 'fixtures', 'tron', `${name}.json`), 'utf8')) as RecordedTron;
 
 export const RECORDED_TRON = { trx: load('trx-transfer'), trc20: load('trc20-transfer'), reverted: load('trc20-reverted') };
 /** A recorded transaction's id in the service's canonical form (`0x` + 64 lowercase hex). */
@@ -23,10 +28,12 @@ export async function startRecordedTronApi() {
     if (state.mode === 'error500') return { status: 500, text: 'internal error' };
     const body = request.body as Record<string, string>;
     const method = request.url.replace('/wallet/', '');
-    if (method === 'triggerconstantcontract') return { json: RECORDED_TRON.trc20.triggerconstantcontract![body.function_selector!] ?? { result: { result: false } } };
+    if (method === 'triggerconstantcontract')
+      return { json: RECORDED_TRON.trc20.triggerconstantcontract![body.function_selector!] ?? { result: { result: false } } };
     const recorded = byId.get(body.value!);
     if (!recorded) return { json: {} };
-    if (state.mode === 'garbled' && method === 'gettransactionbyid') return { json: { txID: body.value, raw_data: { contract: 'not a list' } } };
+    if (state.mode === 'garbled' && method === 'gettransactionbyid')
+      return { json: { txID: body.value, raw_data: { contract: 'not a list' } } };
     return { json: recorded[method as 'gettransactionbyid' | 'gettransactioninfobyid'] };
   }
   const server = await startJsonServer((request) => reply(request));

@@ -10,10 +10,21 @@ import { createWalletClient, defineChain, http, publicActions, type LocalAccount
  * HTTP on a loopback port with the documented /verify, /settle and /supported: what a hosted facilitator
  * runs, settling on the given chain from `account`.
  */
-export async function startReferenceFacilitator(options: { rpcUrl: string; chainId: number; account: LocalAccount }): Promise<{ url: string; requests: string[]; close(): Promise<void> }> {
-  const chain = defineChain({ id: options.chainId, name: 'local', nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [options.rpcUrl] } } });
+export async function startReferenceFacilitator(options: {
+  rpcUrl: string;
+  chainId: number;
+  account: LocalAccount;
+}): Promise<{ url: string; requests: string[]; close(): Promise<void> }> {
+  const chain = defineChain({
+    id: options.chainId,
+    name: 'local',
+    nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+    rpcUrls: { default: { http: [options.rpcUrl] } },
+  });
   const client = createWalletClient({ account: options.account, chain, transport: http(options.rpcUrl) }).extend(publicActions);
-  const signer = toFacilitatorEvmSigner({ ...client, address: options.account.address } as unknown as Parameters<typeof toFacilitatorEvmSigner>[0]);
+  const signer = toFacilitatorEvmSigner({ ...client, address: options.account.address } as unknown as Parameters<
+    typeof toFacilitatorEvmSigner
+  >[0]);
   const facilitator = new x402Facilitator().register(`eip155:${options.chainId}`, new ExactEvmScheme(signer));
   const requests: string[] = [];
   const server: Server = createServer((request, response) => {
@@ -24,11 +35,16 @@ export async function startReferenceFacilitator(options: { rpcUrl: string; chain
       try {
         const body = text ? (JSON.parse(text) as { paymentPayload: never; paymentRequirements: never }) : null;
         const answer =
-          request.url === '/verify' ? await facilitator.verify(body!.paymentPayload, body!.paymentRequirements)
-          : request.url === '/settle' ? await facilitator.settle(body!.paymentPayload, body!.paymentRequirements)
-          : request.url === '/supported' ? facilitator.getSupported()
-          : null;
-        response.writeHead(answer ? 200 : 404, { 'content-type': 'application/json' }).end(JSON.stringify(answer ?? { error: 'not found' }));
+          request.url === '/verify'
+            ? await facilitator.verify(body!.paymentPayload, body!.paymentRequirements)
+            : request.url === '/settle'
+              ? await facilitator.settle(body!.paymentPayload, body!.paymentRequirements)
+              : request.url === '/supported'
+                ? facilitator.getSupported()
+                : null;
+        response
+          .writeHead(answer ? 200 : 404, { 'content-type': 'application/json' })
+          .end(JSON.stringify(answer ?? { error: 'not found' }));
       } catch (error) {
         response.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ error: String(error) }));
       }

@@ -19,7 +19,12 @@ export interface TestService {
   readonly app: FastifyInstance;
   readonly dataDir: string;
   /** Opens an account with a key; returns the key and ids. */
-  account(options?: { plan?: Plan; depositUsd?: number; capUsd?: number | null; organization?: boolean }): Promise<{ userId: string; apiKey: string; keyId: string }>;
+  account(options?: {
+    plan?: Plan;
+    depositUsd?: number;
+    capUsd?: number | null;
+    organization?: boolean;
+  }): Promise<{ userId: string; apiKey: string; keyId: string }>;
   close(): Promise<void>;
 }
 

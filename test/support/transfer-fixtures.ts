@@ -17,7 +17,12 @@ export function fixtureIndex(transfers: readonly FixtureTransfer[], network: Net
   index.add(
     network,
     { name: 'fixture' },
-    transfers.map((t) => ({ from: t.from, to: t.to, usdMicros: t.usd === null ? null : Math.round(t.usd * 1e6), at: Date.parse(t.at ?? '2026-01-01T00:00:00Z') })),
+    transfers.map((t) => ({
+      from: t.from,
+      to: t.to,
+      usdMicros: t.usd === null ? null : Math.round(t.usd * 1e6),
+      at: Date.parse(t.at ?? '2026-01-01T00:00:00Z'),
+    })),
   );
   return index;
 }
@@ -30,4 +35,7 @@ export const label = (category: string, severity: number, riskLevel: NodeLabel['
   source: 'fixture_source',
 });
 
-export const labelsOf = (labels: Readonly<Record<string, NodeLabel>>) => (address: string): NodeLabel | null => labels[address] ?? null;
+export const labelsOf =
+  (labels: Readonly<Record<string, NodeLabel>>) =>
+  (address: string): NodeLabel | null =>
+    labels[address] ?? null;

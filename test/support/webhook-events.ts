@@ -35,7 +35,9 @@ export const madeUpTransfer = (subgroupId: string, alerts: readonly TransferAler
   tx_hash: `0x${'0a'.repeat(32)}`,
   chain: 'ETH' as const,
   subgroup_id: subgroupId,
-  worst_level: alerts.map((a) => a.riskLevel).sort((a, b) => ['Low', 'Medium', 'High', 'Severe'].indexOf(b) - ['Low', 'Medium', 'High', 'Severe'].indexOf(a))[0]!,
+  worst_level: alerts
+    .map((a) => a.riskLevel)
+    .sort((a, b) => ['Low', 'Medium', 'High', 'Severe'].indexOf(b) - ['Low', 'Medium', 'High', 'Severe'].indexOf(a))[0]!,
   alerts: [...alerts],
 });
 

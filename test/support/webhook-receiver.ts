@@ -9,7 +9,14 @@ import type { AddressInfo } from 'node:net';
 export interface ReceivedWebhook {
   readonly headers: IncomingHttpHeaders;
   readonly body: string;
-  readonly json: { schema_version: number; event_type: string; delivery_id: string; attempt: number; occurred_at: string; payload: Record<string, unknown> };
+  readonly json: {
+    schema_version: number;
+    event_type: string;
+    delivery_id: string;
+    attempt: number;
+    occurred_at: string;
+    payload: Record<string, unknown>;
+  };
   /** performance.now() at arrival (latency measurements). */
   readonly receivedAt: number;
   /** Date.now() at arrival (comparisons with recorded times). */
@@ -27,7 +34,10 @@ export interface Receiver {
   close(): Promise<void>;
 }
 
-export async function startReceiver(respond: (nth: number, webhook: ReceivedWebhook) => Answer = () => 200, path = '/hook'): Promise<Receiver> {
+export async function startReceiver(
+  respond: (nth: number, webhook: ReceivedWebhook) => Answer = () => 200,
+  path = '/hook',
+): Promise<Receiver> {
   const received: ReceivedWebhook[] = [];
   const waiters: { count: number; resolve: () => void }[] = [];
   const hanging: ServerResponse[] = [];
@@ -60,7 +70,10 @@ export async function startReceiver(respond: (nth: number, webhook: ReceivedWebh
     waitFor(count, timeoutMs = 15_000) {
       if (received.length >= count) return Promise.resolve(received);
       return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`receiver got ${received.length} of ${count} webhooks in ${timeoutMs} ms`)), timeoutMs);
+        const timer = setTimeout(
+          () => reject(new Error(`receiver got ${received.length} of ${count} webhooks in ${timeoutMs} ms`)),
+          timeoutMs,
+        );
         waiters.push({ count, resolve: () => (clearTimeout(timer), resolve(received)) });
       });
     },

@@ -56,17 +56,22 @@ export async function startX402Harness(
   const payer = privateKeyToAccount(generatePrivateKey());
   const payTo = privateKeyToAccount(generatePrivateKey()).address;
   await installTestUsdc(anvil.rpcUrl, USDC, [{ to: payer.address, amount: 10_000_000n }]);
-  const svc = await startTestService({
-    X402_PAY_TO: payTo,
-    X402_NETWORK: 'base-sepolia',
-    X402_RPC_URL: anvil.rpcUrl,
-    X402_GAS_WALLET_KEY: toHex(devAccount(1).getHdKey().privateKey!),
-    X402_RECEIPT_POLL_MS: '5',
-    X402_PAID_CALLS_PER_MINUTE: '100000',
-    X402_FREE_CALLS_PER_MINUTE: '100000',
-    ...options.env,
-    ...(await options.lateEnv?.(anvil)),
-  }, undefined, undefined, options.sanctions ? { sanctions: options.sanctions } : {});
+  const svc = await startTestService(
+    {
+      X402_PAY_TO: payTo,
+      X402_NETWORK: 'base-sepolia',
+      X402_RPC_URL: anvil.rpcUrl,
+      X402_GAS_WALLET_KEY: toHex(devAccount(1).getHdKey().privateKey!),
+      X402_RECEIPT_POLL_MS: '5',
+      X402_PAID_CALLS_PER_MINUTE: '100000',
+      X402_FREE_CALLS_PER_MINUTE: '100000',
+      ...options.env,
+      ...(await options.lateEnv?.(anvil)),
+    },
+    undefined,
+    undefined,
+    options.sanctions ? { sanctions: options.sanctions } : {},
+  );
   const services = options.services ? options.services(svc.services.x402.app!) : svc.services.x402.app!;
   const x402 = await buildX402App(services);
   await x402.listen({ port: 0, host: '127.0.0.1' });

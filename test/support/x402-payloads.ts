@@ -12,7 +12,16 @@ import type { PaymentPayload } from '../../domain/x402/x402-wire.js';
 export async function signPayment(
   account: LocalAccount,
   terms: X402Terms,
-  options: { priceMicros?: number; value?: bigint; to?: Address; validAfter?: bigint; validBefore?: bigint; nowSeconds?: number; domainName?: string; chainId?: number } = {},
+  options: {
+    priceMicros?: number;
+    value?: bigint;
+    to?: Address;
+    validAfter?: bigint;
+    validBefore?: bigint;
+    nowSeconds?: number;
+    domainName?: string;
+    chainId?: number;
+  } = {},
 ): Promise<PaymentPayload> {
   const now = options.nowSeconds ?? Math.floor(Date.now() / 1000);
   const accepted = requirementFor(terms, options.priceMicros ?? 100_000);

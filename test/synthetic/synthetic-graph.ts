@@ -66,7 +66,8 @@ export function generateSyntheticGraph(options: SyntheticOptions): SyntheticGrap
     ranking[j] = t;
   }
   const logN = Math.log(n);
-  const endpoint = (): number => (next() < 0.5 ? ranking[Math.min(n - 1, Math.floor(Math.exp(next() * logN)) - 1)]! : Math.floor(next() * n));
+  const endpoint = (): number =>
+    next() < 0.5 ? ranking[Math.min(n - 1, Math.floor(Math.exp(next() * logN)) - 1)]! : Math.floor(next() * n);
   const normal = (): number => Math.sqrt(-2 * Math.log(1 - next())) * Math.cos(2 * Math.PI * next());
 
   const labels = new Map<number, SyntheticLabel>();
@@ -108,7 +109,9 @@ export function toLazarusCsv(graph: SyntheticGraph, ethUsd: number): string {
   const lines = ['block_time,from,to,total_eth'];
   for (let i = 0; i < graph.from.length; i++) {
     const eth = (graph.usdMicros[i]! / 1e6 / ethUsd).toFixed(9);
-    lines.push(`${new Date(graph.at[i]!).toISOString()},\\x${syntheticAddress(graph.from[i]!).slice(2)},\\x${syntheticAddress(graph.to[i]!).slice(2)},${eth}`);
+    lines.push(
+      `${new Date(graph.at[i]!).toISOString()},\\x${syntheticAddress(graph.from[i]!).slice(2)},\\x${syntheticAddress(graph.to[i]!).slice(2)},${eth}`,
+    );
   }
   return `${lines.join('\n')}\n`;
 }
@@ -121,6 +124,17 @@ const ABUSE: Readonly<Record<SyntheticLabel['category'], Record<string, string>>
 
 /** The graph's labels as a GraphSense TagPack (JSON form). */
 export function toTagpack(graph: SyntheticGraph): string {
-  const tags = [...graph.labels].map(([id, label]) => ({ address: syntheticAddress(id), currency: 'ETH', label: label.name, ...ABUSE[label.category] }));
-  return JSON.stringify({ title: 'Synthetic graph labels (tests and benchmarks only)', creator: 'Synthetic', lastmod: '2024-01-01', confidence: 'service_data', tags });
+  const tags = [...graph.labels].map(([id, label]) => ({
+    address: syntheticAddress(id),
+    currency: 'ETH',
+    label: label.name,
+    ...ABUSE[label.category],
+  }));
+  return JSON.stringify({
+    title: 'Synthetic graph labels (tests and benchmarks only)',
+    creator: 'Synthetic',
+    lastmod: '2024-01-01',
+    confidence: 'service_data',
+    tags,
+  });
 }

@@ -43,14 +43,16 @@ export function alertDashboardRoutes(services: AppServices): FastifyPluginAsync 
     const { id } = idParams.parse(request.params);
     const viewer = await viewerOf(request);
     await actions.get(viewer, id); // not_found outside the viewer's subgroups
-    return present((await services.alerts.cases.get(id.toLowerCase())), '(await services.alerts.cases.get(id.toLowerCase()))');
+    return present(await services.alerts.cases.get(id.toLowerCase()), '(await services.alerts.cases.get(id.toLowerCase()))');
   }
 
   async function versionsOf(checkId: string): Promise<CheckVersions | null> {
     const { state } = await services.commands.executor.load(transferCheckStream(checkId), transferCheckDecider);
-    const result = state.result as
-      | { checked_at?: string; policy_result?: { policy?: string; version?: string; taxonomy_version?: string }; composite_result?: { prices?: { source: string; as_of: string }[] } }
-      | null;
+    const result = state.result as {
+      checked_at?: string;
+      policy_result?: { policy?: string; version?: string; taxonomy_version?: string };
+      composite_result?: { prices?: { source: string; as_of: string }[] };
+    } | null;
     if (!result?.checked_at) return null;
     const policy = result.policy_result;
     return {
@@ -65,10 +67,14 @@ export function alertDashboardRoutes(services: AppServices): FastifyPluginAsync 
     app.get('/alerts', { schema: { hide: true } }, async (request, reply) => {
       const user = requireUser(request);
       const viewer = await viewerOf(request);
-      const parsed = alertListQuery.safeParse(Object.fromEntries(Object.entries((request.query ?? {}) as Record<string, string>).filter(([, v]) => v !== '')));
+      const parsed = alertListQuery.safeParse(
+        Object.fromEntries(Object.entries((request.query ?? {}) as Record<string, string>).filter(([, v]) => v !== '')),
+      );
       const query = parsed.success ? { ...parsed.data, page_size: PAGE_SIZE } : alertListQuery.parse({ page_size: PAGE_SIZE });
       const [list, members] = await Promise.all([actions.list(viewer, query), membersOf(viewer.subgroupIds)]);
-      const rows = await Promise.all(list.alerts.map(async (a) => present((await services.alerts.cases.get(a.id)), '(await services.alerts.cases.get(a.id))')));
+      const rows = await Promise.all(
+        list.alerts.map(async (a) => present(await services.alerts.cases.get(a.id), '(await services.alerts.cases.get(a.id))')),
+      );
       return page(
         reply,
         alertsPage(user, {
@@ -76,7 +82,12 @@ export function alertDashboardRoutes(services: AppServices): FastifyPluginAsync 
           total: list.pagination.total,
           page: query.page,
           totalPages: Math.max(1, list.pagination.total_pages),
-          filter: { ...(query.status ? { status: query.status } : {}), ...(query.risk_level ? { risk_level: query.risk_level } : {}), ...(query.assignee ? { assignee: query.assignee } : {}), ...(query.check_id ? { check_id: query.check_id } : {}) },
+          filter: {
+            ...(query.status ? { status: query.status } : {}),
+            ...(query.risk_level ? { risk_level: query.risk_level } : {}),
+            ...(query.assignee ? { assignee: query.assignee } : {}),
+            ...(query.check_id ? { check_id: query.check_id } : {}),
+          },
           members,
           today: services.commands.clock.now().toISOString().slice(0, 10),
         }),
@@ -89,12 +100,49 @@ export function alertDashboardRoutes(services: AppServices): FastifyPluginAsync 
       const viewer = await viewerOf(request);
       const rows = viewer.subgroupIds.length === 0 ? [] : await services.alerts.cases.opened(viewer.subgroupIds, range, MAX_EXPORT_ROWS);
       const csv = toCsv(
-        ['alert_id', 'created_at', 'check_id', 'chain', 'tx_hash', 'risk_level', 'category', 'rule_type', 'actual_share', 'entity_name', 'entity_address', 'status', 'reason', 'note', 'assignee', 'updated_at'],
-        rows.map((r) => [r.alertId, r.createdAt, r.checkId, r.chain, r.txHash, r.riskLevel, r.alert.category, r.alert.ruleType, r.alert.actualShare, r.alert.entityName, r.alert.entityAddress, r.status, r.closeReason, r.closeNote, r.assignee?.email ?? null, r.updatedAt]),
+        [
+          'alert_id',
+          'created_at',
+          'check_id',
+          'chain',
+          'tx_hash',
+          'risk_level',
+          'category',
+          'rule_type',
+          'actual_share',
+          'entity_name',
+          'entity_address',
+          'status',
+          'reason',
+          'note',
+          'assignee',
+          'updated_at',
+        ],
+        rows.map((r) => [
+          r.alertId,
+          r.createdAt,
+          r.checkId,
+          r.chain,
+          r.txHash,
+          r.riskLevel,
+          r.alert.category,
+          r.alert.ruleType,
+          r.alert.actualShare,
+          r.alert.entityName,
+          r.alert.entityAddress,
+          r.status,
+          r.closeReason,
+          r.closeNote,
+          r.assignee?.email ?? null,
+          r.updatedAt,
+        ]),
       );
       return reply
         .type('text/csv; charset=utf-8')
-        .header('content-disposition', `attachment; filename="alerts_${range.label}${rows.length >= MAX_EXPORT_ROWS ? '_truncated' : ''}.csv"`)
+        .header(
+          'content-disposition',
+          `attachment; filename="alerts_${range.label}${rows.length >= MAX_EXPORT_ROWS ? '_truncated' : ''}.csv"`,
+        )
         .send(csv);
     });
 

@@ -2,7 +2,18 @@ import { html, type SafeHtml } from '../html.js';
 
 /** Small pieces the workbench pages share: levels as badges, long hashes shortened but readable in full on hover and to screen readers. */
 
-const LEVEL_BADGE: Record<string, string> = { Severe: 'bad', High: 'bad', Medium: 'warn', Low: 'off', sanctioned: 'bad', critical: 'bad', high: 'bad', medium: 'warn', low: 'off', none: 'ok' };
+const LEVEL_BADGE: Record<string, string> = {
+  Severe: 'bad',
+  High: 'bad',
+  Medium: 'warn',
+  Low: 'off',
+  sanctioned: 'bad',
+  critical: 'bad',
+  high: 'bad',
+  medium: 'warn',
+  low: 'off',
+  none: 'ok',
+};
 
 export const levelBadge = (level: string | null): SafeHtml =>
   level === null ? html`<span class="badge off">unknown</span>` : html`<span class="badge ${LEVEL_BADGE[level] ?? 'off'}">${level}</span>`;
@@ -16,7 +27,9 @@ export const statusBadge = (status: string): SafeHtml =>
 export function shortHash(value: string | null): SafeHtml {
   if (!value) return html`—`;
   if (value.length <= 16) return html`<code>${value}</code>`;
-  return html`<code class="hash" title="${value}"><span aria-hidden="true">${value.slice(0, 8)}…${value.slice(-6)}</span><span class="sr-only">${value}</span></code>`;
+  return html`<code class="hash" title="${value}"
+    ><span aria-hidden="true">${value.slice(0, 8)}…${value.slice(-6)}</span><span class="sr-only">${value}</span></code
+  >`;
 }
 
 /** ISO time as `YYYY-MM-DD HH:MM:SS UTC`. */

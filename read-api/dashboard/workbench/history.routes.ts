@@ -35,8 +35,20 @@ export function historyRoutes(services: AppServices): FastifyPluginAsync {
         },
         { page: q.page, pageSize: PAGE_SIZE },
       );
-      const filter = { ...(q.kind ? { kind: q.kind } : {}), ...(q.network ? { network: q.network } : {}), ...(q.risk_level ? { risk_level: q.risk_level } : {}), ...(q.since ? { since: q.since } : {}), ...(q.to ? { to: q.to } : {}) };
-      const view = { rows: found.rows, total: found.total, page: q.page, totalPages: Math.max(1, Math.ceil(found.total / PAGE_SIZE)), filter };
+      const filter = {
+        ...(q.kind ? { kind: q.kind } : {}),
+        ...(q.network ? { network: q.network } : {}),
+        ...(q.risk_level ? { risk_level: q.risk_level } : {}),
+        ...(q.since ? { since: q.since } : {}),
+        ...(q.to ? { to: q.to } : {}),
+      };
+      const view = {
+        rows: found.rows,
+        total: found.total,
+        page: q.page,
+        totalPages: Math.max(1, Math.ceil(found.total / PAGE_SIZE)),
+        filter,
+      };
       return reply.type('text/html; charset=utf-8').send(historyPage(user, view).value);
     });
   };

@@ -13,7 +13,12 @@ function indexOf(edges: readonly [string, string, number, boolean?][]): Transfer
       asked.push(`${direction}:${address}`);
       const rows = edges
         .filter(([from, to]) => (direction === 'out' ? from : to) === address)
-        .map(([from, to, usdMicros, estimated]) => ({ counterparty: direction === 'out' ? to : from, usdMicros, transfers: 2, estimated: estimated ?? false }))
+        .map(([from, to, usdMicros, estimated]) => ({
+          counterparty: direction === 'out' ? to : from,
+          usdMicros,
+          transfers: 2,
+          estimated: estimated ?? false,
+        }))
         .sort((a, b) => b.usdMicros - a.usdMicros);
       return flowPageOf(rows, { ...EMPTY_TOTALS, transfers: rows.length * 2, counterparties: rows.length }, limit);
     },
@@ -51,6 +56,9 @@ describe('USD per hop of an evidence route', () => {
     expect(await hopAmounts(indexOf(edges), 'ETH', { addresses: ['r', 'x'], direction: 'outgoing' }, 100)).toEqual([{ kind: 'unknown' }]);
     // b received from a (21,000) and c (14,000): with a limit of 1 only a is read.
     expect(await hopAmounts(indexOf(edges), 'ETH', { addresses: ['c', 'b'], direction: 'incoming' }, 1)).toEqual([{ kind: 'unknown' }]);
-    expect(await hopAmounts(null, 'ETH', { addresses: ['r', 'a', 'b'], direction: 'outgoing' }, 100)).toEqual([{ kind: 'unknown' }, { kind: 'unknown' }]);
+    expect(await hopAmounts(null, 'ETH', { addresses: ['r', 'a', 'b'], direction: 'outgoing' }, 100)).toEqual([
+      { kind: 'unknown' },
+      { kind: 'unknown' },
+    ]);
   });
 });

@@ -33,13 +33,17 @@ export async function hopAmounts(index: TransferIndex | null, network: Network, 
       hops.push({ kind: 'unknown' });
       continue;
     }
-    const [node, counterparty, direction]: [string, string, FlowDirection] = route.direction === 'incoming' ? [to, from, 'in'] : [from, to, 'out'];
+    const [node, counterparty, direction]: [string, string, FlowDirection] =
+      route.direction === 'incoming' ? [to, from, 'in'] : [from, to, 'out'];
     const page = await index.flows(node, network, direction, perNodeLimit);
     let found: HopUsd = { kind: 'unknown' };
     for (let row = 0; row < page.size; row++) {
       if (page.counterparty(row) !== counterparty) continue;
       const micros = page.usdMicros(row);
-      found = micros > 0 ? { kind: 'priced', usd: micros / 1e6, estimated: page.estimated(row) } : { kind: 'unpriced', transfers: page.transfers(row) };
+      found =
+        micros > 0
+          ? { kind: 'priced', usd: micros / 1e6, estimated: page.estimated(row) }
+          : { kind: 'unpriced', transfers: page.transfers(row) };
       break;
     }
     hops.push(found);

@@ -2,7 +2,21 @@ import { describe, expect, it } from 'vitest';
 import { routeSvg } from './route-svg.js';
 
 describe('evidence route as SVG', () => {
-  const route = { addresses: ['0xd000000000000000000000000000000000000001', '0xb000000000000000000000000000000000000002', '0xa0000000000000000000000000000000000000<3'], usd: 10500, hops: [{ kind: 'priced' as const, usd: 35000, estimated: false }, { kind: 'priced' as const, usd: 21000.5, estimated: true }], label: 'bridge <exploiter>', direction: 'outgoing' as const, title: 'Route 1' };
+  const route = {
+    addresses: [
+      '0xd000000000000000000000000000000000000001',
+      '0xb000000000000000000000000000000000000002',
+      '0xa0000000000000000000000000000000000000<3',
+    ],
+    usd: 10500,
+    hops: [
+      { kind: 'priced' as const, usd: 35000, estimated: false },
+      { kind: 'priced' as const, usd: 21000.5, estimated: true },
+    ],
+    label: 'bridge <exploiter>',
+    direction: 'outgoing' as const,
+    title: 'Route 1',
+  };
 
   it('draws one node per address in order, one arrow per hop with its USD, and the entity at the end', () => {
     const svg = routeSvg(route).value;
@@ -20,7 +34,7 @@ describe('evidence route as SVG', () => {
     expect(svg.indexOf('bridge &lt;exploiter&gt;')).toBeLessThan(svg.indexOf('checked address'));
   });
 
-  it('each hop carries the USD it moved, not the route\'s figure: ≈ when the asset is assumed', () => {
+  it("each hop carries the USD it moved, not the route's figure: ≈ when the asset is assumed", () => {
     const svg = routeSvg(route).value;
     const onArrows = [...svg.matchAll(/<text class="usd[^"]*"[^>]*>([^<]*)<\/text>/g)].map((m) => m[1]);
     expect(onArrows).toEqual(['$35,000', '≈$21,001']);

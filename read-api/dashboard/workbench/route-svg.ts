@@ -69,16 +69,22 @@ export function routeSvg(route: RouteInput): SafeHtml {
   const anchorAt = nodes.length - 1 - entityAt;
   const arrows = nodes.slice(1).map((_, i) => {
     const [from, to] = [x(i) + RADIUS + 4, x(i + 1) - RADIUS - 8];
-    return `<line class="edge" x1="${from}" y1="${y}" x2="${to}" y2="${y}" marker-end="url(#${id}-arrow)"/>` +
-      `<text class="usd${route.hops[i]?.kind === 'priced' ? '' : ' unpriced'}" x="${(x(i) + x(i + 1)) / 2}" y="${y - 12}" text-anchor="middle">${escapeHtml(hopText(route.hops[i]))}</text>`;
+    return (
+      `<line class="edge" x1="${from}" y1="${y}" x2="${to}" y2="${y}" marker-end="url(#${id}-arrow)"/>` +
+      `<text class="usd${route.hops[i]?.kind === 'priced' ? '' : ' unpriced'}" x="${(x(i) + x(i + 1)) / 2}" y="${y - 12}" text-anchor="middle">${escapeHtml(hopText(route.hops[i]))}</text>`
+    );
   });
   const circles = nodes.map((address, i) => {
     const end = i === entityAt;
-    return `<g><title>${escapeHtml(address)}</title><circle class="node${end ? ' end' : ''}" cx="${x(i)}" cy="${y}" r="${RADIUS}"/>` +
+    return (
+      `<g><title>${escapeHtml(address)}</title><circle class="node${end ? ' end' : ''}" cx="${x(i)}" cy="${y}" r="${RADIUS}"/>` +
       `<text x="${x(i)}" y="${y + RADIUS + 18}" text-anchor="middle">${escapeHtml(short(address))}</text>` +
       (i === anchorAt ? `<text x="${x(i)}" y="${y + RADIUS + 36}" text-anchor="middle">checked address</text>` : '') +
-      (end && route.label ? `<text x="${x(i)}" y="${y + RADIUS + 36}" text-anchor="middle" font-weight="600">${escapeHtml(caption(route.label))}</text>` : '') +
-      '</g>';
+      (end && route.label
+        ? `<text x="${x(i)}" y="${y + RADIUS + 36}" text-anchor="middle" font-weight="600">${escapeHtml(caption(route.label))}</text>`
+        : '') +
+      '</g>'
+    );
   });
   const perHop = nodes.slice(1).map((to, i) => `${short(nodes[i] ?? '')} → ${short(to)}: ${hopWords(route.hops[i])}`);
   const description =

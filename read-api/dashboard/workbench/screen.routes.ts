@@ -28,7 +28,6 @@ const screenForm = z.object({
 });
 const checkParams = z.object({ id: z.string().max(64) });
 
-
 /** A refusal the form can explain (bad input, no money): shown above the form, with the HTTP status it has on the API. */
 function formError(error: unknown): { status: number; message: string } | null {
   if (error instanceof RequestValidationError) return { status: 422, message: error.detail.map((d) => d.msg).join('; ') };
@@ -49,7 +48,8 @@ function formError(error: unknown): { status: number; message: string } | null {
 /** Screen from the dashboard: the form, the light screen's verdict, and the full check's running and verdict pages. */
 export function screenDashboardRoutes(services: AppServices): FastifyPluginAsync {
   const deps = services.commands;
-  const html = (reply: FastifyReply, status: number, body: { value: string }) => reply.status(status).type('text/html; charset=utf-8').send(body.value);
+  const html = (reply: FastifyReply, status: number, body: { value: string }) =>
+    reply.status(status).type('text/html; charset=utf-8').send(body.value);
 
   return async (app) => {
     app.get('/screen', { schema: { hide: true } }, async (request, reply) => {
@@ -74,7 +74,14 @@ export function screenDashboardRoutes(services: AppServices): FastifyPluginAsync
         return html(
           reply,
           200,
-          lightVerdictPage(user, { address, network, coverage: body.coverage, verdict: body.verdict, charged: chargedText(billing), at: deps.clock.now().toISOString() }),
+          lightVerdictPage(user, {
+            address,
+            network,
+            coverage: body.coverage,
+            verdict: body.verdict,
+            charged: chargedText(billing),
+            at: deps.clock.now().toISOString(),
+          }),
         );
       } catch (error) {
         const refused = formError(error);
@@ -95,7 +102,12 @@ export function screenDashboardRoutes(services: AppServices): FastifyPluginAsync
       const hops = network
         ? await Promise.all(
             drawnRoutes(body).shown.map(({ evidence, path }) =>
-              hopAmounts(services.transfers.deps.transfers, network, { addresses: path.addresses, direction: evidence.direction }, services.pipeline.checkBudget.perNodeLimit),
+              hopAmounts(
+                services.transfers.deps.transfers,
+                network,
+                { addresses: path.addresses, direction: evidence.direction },
+                services.pipeline.checkBudget.perNodeLimit,
+              ),
             ),
           )
         : [];

@@ -27,10 +27,19 @@ export function transferVerdictRoutes(services: AppServices): FastifyPluginAsync
       const state = await loadTransferCheck(deps, id.toLowerCase());
       if (!ownedBy(state, user.userId)) throw fail('not_found', 'no such transfer check');
       const delivery = await deliverTransferCheck(deps, state, { userId: user.userId, keyId: DASHBOARD_KEY_ID });
-      if (delivery.kind === 'running') return reply.type('text/html; charset=utf-8').send(runningPage(user, `/checks/transfer/${encodeURIComponent(id)}`, 'transfer check').value);
+      if (delivery.kind === 'running')
+        return reply
+          .type('text/html; charset=utf-8')
+          .send(runningPage(user, `/checks/transfer/${encodeURIComponent(id)}`, 'transfer check').value);
       const body = { ...delivery.result, billing: delivery.billing } as unknown as TransferResultView & { billing: BillingEnvelope };
-      const { requester } = present(state.request, 'an owned check\'s request');
-      const cases = (await services.alerts.cases.page([requester.channel === 'v2' ? requester.subgroupId : ''], { checkId: body.check_id }, { page: 1, pageSize: 100 })).rows;
+      const { requester } = present(state.request, "an owned check's request");
+      const cases = (
+        await services.alerts.cases.page(
+          [requester.channel === 'v2' ? requester.subgroupId : ''],
+          { checkId: body.check_id },
+          { page: 1, pageSize: 100 },
+        )
+      ).rows;
       return reply.type('text/html; charset=utf-8').send(transferVerdictPage(user, body, cases, chargedText(body.billing)).value);
     });
   };

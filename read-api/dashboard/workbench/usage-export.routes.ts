@@ -23,12 +23,41 @@ export function usageExportRoutes(services: AppServices): FastifyPluginAsync {
       }
       const kept = rows.slice(0, MAX_EXPORT_ROWS).reverse();
       const csv = toCsv(
-        ['call_id', 'created_at', 'product', 'endpoint', 'network', 'subject', 'key_id', 'units', 'charged_usd', 'refunded_units', 'refunded_usd', 'refund_reason'],
-        kept.map((r) => [r.call_id, r.created_at, r.product, r.endpoint, r.network, r.subject, r.key_id, r.units, r.charged_usd, r.refunded_units, r.refunded_usd, r.refund_reason]),
+        [
+          'call_id',
+          'created_at',
+          'product',
+          'endpoint',
+          'network',
+          'subject',
+          'key_id',
+          'units',
+          'charged_usd',
+          'refunded_units',
+          'refunded_usd',
+          'refund_reason',
+        ],
+        kept.map((r) => [
+          r.call_id,
+          r.created_at,
+          r.product,
+          r.endpoint,
+          r.network,
+          r.subject,
+          r.key_id,
+          r.units,
+          r.charged_usd,
+          r.refunded_units,
+          r.refunded_usd,
+          r.refund_reason,
+        ]),
       );
       return reply
         .type('text/csv; charset=utf-8')
-        .header('content-disposition', `attachment; filename="usage_${range.label}${rows.length >= MAX_EXPORT_ROWS ? '_truncated' : ''}.csv"`)
+        .header(
+          'content-disposition',
+          `attachment; filename="usage_${range.label}${rows.length >= MAX_EXPORT_ROWS ? '_truncated' : ''}.csv"`,
+        )
         .send(csv);
     });
   };

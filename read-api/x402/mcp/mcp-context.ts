@@ -30,5 +30,9 @@ export function toolOutputOf(offer: PaidOffer): z.ZodObject {
 
 /** The paid tools this deployment serves: the same condition as their REST routes. */
 export function offeredTools(services: X402AppServices): PaidOffer[] {
-  return [PAID_OFFERS.screen, ...(services.pipeline ? [PAID_OFFERS.check_address] : []), ...(services.transfers ? [PAID_OFFERS.check_transfer] : [])];
+  return [
+    PAID_OFFERS.screen,
+    ...(services.pipeline ? [PAID_OFFERS.check_address] : []),
+    ...(services.transfers ? [PAID_OFFERS.check_transfer] : []),
+  ];
 }

@@ -17,11 +17,18 @@ const checkIdInput = { check_id: z.string().describe('The check_id a paid call r
 /** The free tools: a running check's result (the REST free result paths) and the networks and prices. */
 export function registerFreeTools(server: McpServer, context: McpCallContext): void {
   if (context.services.pipeline) registerResultTool(server, context, 'get_address_check_result', 'check_address', x402CheckResultPath);
-  if (context.services.transfers) registerResultTool(server, context, 'get_transfer_check_result', 'check_transfer', x402TransferResultPath);
+  if (context.services.transfers)
+    registerResultTool(server, context, 'get_transfer_check_result', 'check_transfer', x402TransferResultPath);
   registerNetworksTool(server, context);
 }
 
-function registerResultTool(server: McpServer, context: McpCallContext, name: string, product: 'check_address' | 'check_transfer', path: (id: string) => string): void {
+function registerResultTool(
+  server: McpServer,
+  context: McpCallContext,
+  name: string,
+  product: 'check_address' | 'check_transfer',
+  path: (id: string) => string,
+): void {
   const offer = PAID_OFFERS[product];
   server.registerTool(
     name,
@@ -33,7 +40,11 @@ function registerResultTool(server: McpServer, context: McpCallContext, name: st
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     },
     async ({ check_id }) => {
-      const answer = await callRestRoute(context.app, { url: path(pathSegment(check_id)), clientIp: context.clientIp, requestId: context.requestId });
+      const answer = await callRestRoute(context.app, {
+        url: path(pathSegment(check_id)),
+        clientIp: context.clientIp,
+        requestId: context.requestId,
+      });
       return answer.status >= 400 ? errorResult(answer) : servedResult(answer, name);
     },
   );
@@ -44,7 +55,8 @@ function registerNetworksTool(server: McpServer, context: McpCallContext): void 
     'list_networks',
     {
       title: 'Networks and prices (free)',
-      description: 'Free. The networks each tool accepts, the price of each paid tool, and how payment is made (x402 network, asset, recipient).',
+      description:
+        'Free. The networks each tool accepts, the price of each paid tool, and how payment is made (x402 network, asset, recipient).',
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     },
     async () => {
@@ -66,13 +78,24 @@ export function networksAndPrices(services: X402AppServices): Record<string, unk
   const { terms } = services.deps;
   const transferChains = services.transfers?.decoder.chains() ?? [];
   return {
-    payment: { x402_version: X402_VERSION, scheme: 'exact', network: terms.network.caip2, asset: terms.network.asset, pay_to: terms.payTo, max_timeout_seconds: terms.maxTimeoutSeconds },
+    payment: {
+      x402_version: X402_VERSION,
+      scheme: 'exact',
+      network: terms.network.caip2,
+      asset: terms.network.asset,
+      pay_to: terms.payTo,
+      max_timeout_seconds: terms.maxTimeoutSeconds,
+    },
     paid_tools: offeredTools(services).map((offer) => ({
       tool: offer.tool,
       price_usd: priceOf(offer),
       chains: offer.product === 'check_transfer' ? transferChains : SCREEN_NETWORKS,
       ...(offer.resultTool ? { result_tool: offer.resultTool } : {}),
     })),
-    free_tools: [...(services.pipeline ? ['get_address_check_result'] : []), ...(services.transfers ? ['get_transfer_check_result'] : []), 'list_networks'],
+    free_tools: [
+      ...(services.pipeline ? ['get_address_check_result'] : []),
+      ...(services.transfers ? ['get_transfer_check_result'] : []),
+      'list_networks',
+    ],
   };
 }

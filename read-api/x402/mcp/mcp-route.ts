@@ -29,7 +29,8 @@ export function registerMcpRoute(app: FastifyInstance, context: { services: X402
       // the reply is ours once hijacked: answer it, or the client would wait for ever
       request.log.error({ err: error }, 'MCP request failed');
       if (!reply.raw.headersSent) reply.raw.writeHead(500, { 'content-type': 'application/json' });
-      if (!reply.raw.writableEnded) reply.raw.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32603, message: 'internal error' }, id: null }));
+      if (!reply.raw.writableEnded)
+        reply.raw.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32603, message: 'internal error' }, id: null }));
     }
   });
   const notAllowed = async (_request: unknown, reply: FastifyReply) => reply.status(405).header('allow', 'POST').send(NOT_ALLOWED);

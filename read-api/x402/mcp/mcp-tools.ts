@@ -17,7 +17,10 @@ import { errorResult, PAYMENT_META, paymentChallenge, servedResult } from './too
 export function buildMcpServer(context: McpCallContext): McpServer {
   const server = new McpServer(
     { name: 'risk-screening-x402', version: '1.0.0' },
-    { instructions: 'Blockchain AML/KYT risk screening, paid per call with x402 (USDC). Call list_networks for prices and networks; the paid tools answer an unpaid call with an x402 quote.' },
+    {
+      instructions:
+        'Blockchain AML/KYT risk screening, paid per call with x402 (USDC). Call list_networks for prices and networks; the paid tools answer an unpaid call with an x402 quote.',
+    },
   );
   for (const offer of offeredTools(context.services)) registerPaidTool(server, context, offer);
   registerFreeTools(server, context);
@@ -38,8 +41,14 @@ function registerPaidTool(server: McpServer, context: McpCallContext, offer: Pai
     async (args: Record<string, unknown>, extra) => {
       const url = offer.routeTemplate.replace(/:(\w+)/g, (_match, name: string) => pathSegment(String(args[name] ?? '')));
       const payment = paymentHeaderFrom(extra._meta?.[PAYMENT_META]);
-      const answer = await callRestRoute(context.app, { url, clientIp: context.clientIp, requestId: context.requestId, ...(payment ? { payment } : {}) });
-      if (answer.status === 402) return paymentChallenge(quoteForTool(context, offer, answer), challengeMessage(offer, answer), answer.receipt);
+      const answer = await callRestRoute(context.app, {
+        url,
+        clientIp: context.clientIp,
+        requestId: context.requestId,
+        ...(payment ? { payment } : {}),
+      });
+      if (answer.status === 402)
+        return paymentChallenge(quoteForTool(context, offer, answer), challengeMessage(offer, answer), answer.receipt);
       if (answer.status >= 400) return errorResult(answer);
       return servedResult(answer, offer.resultTool);
     },
@@ -55,14 +64,22 @@ function paymentHeaderFrom(value: unknown): string | undefined {
 function quoteForTool(context: McpCallContext, offer: PaidOffer, answer: RestAnswer): Record<string, unknown> {
   const code = errorCodeOf(answer) ?? 'payment_required';
   return {
-    ...quoteFor(context.services.deps.terms, { priceMicros: PRODUCTS[offer.product].priceMicros, url: `${context.baseUrl}/mcp`, description: offer.description, error: code }),
+    ...quoteFor(context.services.deps.terms, {
+      priceMicros: PRODUCTS[offer.product].priceMicros,
+      url: `${context.baseUrl}/mcp`,
+      description: offer.description,
+      error: code,
+    }),
     extensions: mcpDiscovery(offer),
   };
 }
 
 function challengeMessage(offer: PaidOffer, answer: RestAnswer): string {
   const message = (answer.body.error as { message?: string } | undefined)?.message;
-  return message ?? `${offer.tool} costs ${priceOf(offer).toFixed(2)} USD: sign the quote (scheme exact, EIP-3009) and call again with the payment payload in _meta["${PAYMENT_META}"]`;
+  return (
+    message ??
+    `${offer.tool} costs ${priceOf(offer).toFixed(2)} USD: sign the quote (scheme exact, EIP-3009) and call again with the payment payload in _meta["${PAYMENT_META}"]`
+  );
 }
 
 const errorCodeOf = (answer: RestAnswer): string | undefined => (answer.body.error as { code?: string } | undefined)?.code;

@@ -41,7 +41,8 @@ export async function callRestRoute(
   return {
     status: response.statusCode,
     body: response.body ? (JSON.parse(response.body) as Record<string, unknown>) : {},
-    receipt: typeof receiptHeader === 'string' ? (JSON.parse(Buffer.from(receiptHeader, 'base64').toString('utf8')) as SettlementResponse) : null,
+    receipt:
+      typeof receiptHeader === 'string' ? (JSON.parse(Buffer.from(receiptHeader, 'base64').toString('utf8')) as SettlementResponse) : null,
     retryAfterSeconds: Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : null,
   };
 }

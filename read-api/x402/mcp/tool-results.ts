@@ -18,7 +18,15 @@ const receiptMeta = (receipt: SettlementResponse | null) => (receipt ? { _meta: 
 export function servedResult(answer: RestAnswer, resultTool: string | undefined): CallToolResult {
   const running = answer.status === 202;
   const body = running && resultTool ? { ...answer.body, result_tool: resultTool } : answer.body;
-  const hint = running && resultTool ? [{ type: 'text' as const, text: `Still running. Call ${resultTool} with {"check_id": "${String(body.check_id)}"} in a few seconds: it is free.` }] : [];
+  const hint =
+    running && resultTool
+      ? [
+          {
+            type: 'text' as const,
+            text: `Still running. Call ${resultTool} with {"check_id": "${String(body.check_id)}"} in a few seconds: it is free.`,
+          },
+        ]
+      : [];
   return { structuredContent: body, content: [...text(body), ...hint], ...receiptMeta(answer.receipt) };
 }
 

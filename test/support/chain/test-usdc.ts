@@ -36,7 +36,10 @@ export async function testUsdcRuntimeCode(): Promise<Hex> {
         settings: { optimizer: { enabled: true, runs: 200 }, outputSelection: { '*': { '*': ['evm.deployedBytecode.object'] } } },
       }),
     ),
-  ) as { errors?: { severity: string; formattedMessage: string }[]; contracts: Record<string, Record<string, { evm: { deployedBytecode: { object: string } } }>> };
+  ) as {
+    errors?: { severity: string; formattedMessage: string }[];
+    contracts: Record<string, Record<string, { evm: { deployedBytecode: { object: string } } }>>;
+  };
   const errors = (output.errors ?? []).filter((e) => e.severity === 'error');
   if (errors.length > 0) throw new Error(errors.map((e) => e.formattedMessage).join('\n'));
   const code = `0x${output.contracts['TestUSDC.sol']!.TestUSDC!.evm.deployedBytecode.object}` as Hex;
@@ -46,7 +49,11 @@ export async function testUsdcRuntimeCode(): Promise<Hex> {
 }
 
 /** Installs TestUSDC at `address` (the network's real USDC address) and mints to the given holders. */
-export async function installTestUsdc(rpcUrl: string, address: Address, mints: readonly { to: Address; amount: bigint }[] = []): Promise<void> {
+export async function installTestUsdc(
+  rpcUrl: string,
+  address: Address,
+  mints: readonly { to: Address; amount: bigint }[] = [],
+): Promise<void> {
   const transport = http(rpcUrl, { retryCount: 0 });
   await createTestClient({ mode: 'anvil', transport }).setCode({ address, bytecode: await testUsdcRuntimeCode() });
   const publicClient = createPublicClient({ transport });

@@ -45,22 +45,31 @@ export function transferChain(rpcUrl: string) {
     installToken: (token: Address, mints: readonly { to: Address; amount: bigint }[]) => installTestUsdc(rpcUrl, token, mints),
     async sendToken(token: Address, from: Address, to: Address, amount: bigint): Promise<Hash> {
       const wallet = await walletOf(from);
-      return mined(await wallet.writeContract({ address: token, abi: tokenAbi, functionName: 'transfer', args: [to, amount], chain: null }));
+      return mined(
+        await wallet.writeContract({ address: token, abi: tokenAbi, functionName: 'transfer', args: [to, amount], chain: null }),
+      );
     },
     /** `signer` calls transferFrom(from, to, 0): moving zero tokens needs no allowance (the poisoning trick). */
     async zeroValueTransferFrom(token: Address, signer: Address, from: Address, to: Address): Promise<Hash> {
       const wallet = await walletOf(signer);
-      return mined(await wallet.writeContract({ address: token, abi: tokenAbi, functionName: 'transferFrom', args: [from, to, 0n], chain: null }));
+      return mined(
+        await wallet.writeContract({ address: token, abi: tokenAbi, functionName: 'transferFrom', args: [from, to, 0n], chain: null }),
+      );
     },
     /** Deploys the Collector, has every sender approve it, and collects from all of them in ONE transaction. */
     async collect(token: Address, senders: readonly { from: Address; amount: bigint }[], to: Address): Promise<Hash> {
       const deployer = createWalletClient({ account: devAccount(8), transport });
       const bytecode = await compileContract(join(dirname(fileURLToPath(import.meta.url)), 'Collector.sol'), 'Collector');
-      const deployed = await publicClient.waitForTransactionReceipt({ hash: await deployer.deployContract({ abi: collectorAbi, bytecode, chain: null }), pollingInterval: 10 });
+      const deployed = await publicClient.waitForTransactionReceipt({
+        hash: await deployer.deployContract({ abi: collectorAbi, bytecode, chain: null }),
+        pollingInterval: 10,
+      });
       const collector = deployed.contractAddress!;
       for (const { from, amount } of senders) {
         const wallet = await walletOf(from);
-        await mined(await wallet.writeContract({ address: token, abi: tokenAbi, functionName: 'approve', args: [collector, amount], chain: null }));
+        await mined(
+          await wallet.writeContract({ address: token, abi: tokenAbi, functionName: 'approve', args: [collector, amount], chain: null }),
+        );
       }
       return mined(
         await deployer.writeContract({

@@ -3,7 +3,7 @@
 // Do not edit: openapi-types.test.ts fails when this file differs from what the current code generates.
 
 export interface paths {
-  "/v1/webhooks": {
+  '/v1/webhooks': {
     parameters: {
       query?: never;
       header?: never;
@@ -26,20 +26,20 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               data: {
                 /** @enum {string} */
-                alert_min_level: "Low" | "Medium" | "High" | "Severe";
+                alert_min_level: 'Low' | 'Medium' | 'High' | 'Severe';
                 /** Format: date-time */
                 created_at: string;
                 created_by: string;
                 description: string | null;
                 event_types: (
-                  | "tx.policy.alert.triggered"
-                  | "service.bfs.completed"
-                  | "service.bfs.failed"
-                  | "service.check.high_risk"
-                  | "service.address.risk_changed"
+                  | 'tx.policy.alert.triggered'
+                  | 'service.bfs.completed'
+                  | 'service.bfs.failed'
+                  | 'service.check.high_risk'
+                  | 'service.address.risk_changed'
                 )[];
                 id: string;
                 organization_id: string;
@@ -59,10 +59,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "bad_request";
+                code: 'bad_request';
                 message: string;
               };
             };
@@ -74,10 +74,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "invalid_api_key" | "missing_api_key";
+                code: 'invalid_api_key' | 'missing_api_key';
                 message: string;
               };
             };
@@ -89,10 +89,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "not_found";
+                code: 'not_found';
                 message: string;
               };
             };
@@ -104,10 +104,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "rate_limit_exceeded";
+                code: 'rate_limit_exceeded';
                 message: string;
               };
             };
@@ -119,10 +119,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "internal_error";
+                code: 'internal_error';
                 message: string;
               };
             };
@@ -134,17 +134,17 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json":
+            'application/json':
               | {
                   error: {
                     /** @enum {string} */
-                    code: "overloaded";
+                    code: 'overloaded';
                     message: string;
                   };
                 }
               | {
                   /** @enum {string} */
-                  error: "Service Unavailable";
+                  error: 'Service Unavailable';
                   message: string;
                   /** @enum {number} */
                   statusCode: 503;
@@ -164,16 +164,16 @@ export interface paths {
       };
       requestBody: {
         content: {
-          "application/json": {
+          'application/json': {
             /** @enum {string} */
-            alert_min_level?: "Low" | "Medium" | "High" | "Severe";
+            alert_min_level?: 'Low' | 'Medium' | 'High' | 'Severe';
             description?: string | null;
             event_types: (
-              | "tx.policy.alert.triggered"
-              | "service.bfs.completed"
-              | "service.bfs.failed"
-              | "service.check.high_risk"
-              | "service.address.risk_changed"
+              | 'tx.policy.alert.triggered'
+              | 'service.bfs.completed'
+              | 'service.bfs.failed'
+              | 'service.check.high_risk'
+              | 'service.address.risk_changed'
             )[];
             subgroup_id?: string;
             url: string;
@@ -187,19 +187,19 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               /** @enum {string} */
-              alert_min_level: "Low" | "Medium" | "High" | "Severe";
+              alert_min_level: 'Low' | 'Medium' | 'High' | 'Severe';
               /** Format: date-time */
               created_at: string;
               created_by: string;
               description: string | null;
               event_types: (
-                | "tx.policy.alert.triggered"
-                | "service.bfs.completed"
-                | "service.bfs.failed"
-                | "service.check.high_risk"
-                | "service.address.risk_changed"
+                | 'tx.policy.alert.triggered'
+                | 'service.bfs.completed'
+                | 'service.bfs.failed'
+                | 'service.check.high_risk'
+                | 'service.address.risk_changed'
               )[];
               id: string;
               organization_id: string;
@@ -219,10 +219,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "bad_request" | "webhook_target_refused";
+                code: 'bad_request' | 'webhook_target_refused';
                 message: string;
               };
             };
@@ -234,10 +234,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "invalid_api_key" | "missing_api_key";
+                code: 'invalid_api_key' | 'missing_api_key';
                 message: string;
               };
             };
@@ -249,10 +249,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "not_found";
+                code: 'not_found';
                 message: string;
               };
             };
@@ -264,10 +264,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "webhook_requires_subgroup";
+                code: 'webhook_requires_subgroup';
                 message: string;
               };
             };
@@ -279,10 +279,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "payload_too_large";
+                code: 'payload_too_large';
                 message: string;
               };
             };
@@ -294,10 +294,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "unsupported_media_type";
+                code: 'unsupported_media_type';
                 message: string;
               };
             };
@@ -309,7 +309,7 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               detail?: {
                 ctx?: {
                   [key: string]: unknown;
@@ -321,7 +321,7 @@ export interface paths {
               }[];
               error: {
                 /** @enum {string} */
-                code: "validation_error";
+                code: 'validation_error';
                 message: string;
               };
             };
@@ -333,10 +333,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "rate_limit_exceeded";
+                code: 'rate_limit_exceeded';
                 message: string;
               };
             };
@@ -348,10 +348,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "internal_error";
+                code: 'internal_error';
                 message: string;
               };
             };
@@ -363,17 +363,17 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json":
+            'application/json':
               | {
                   error: {
                     /** @enum {string} */
-                    code: "overloaded";
+                    code: 'overloaded';
                     message: string;
                   };
                 }
               | {
                   /** @enum {string} */
-                  error: "Service Unavailable";
+                  error: 'Service Unavailable';
                   message: string;
                   /** @enum {number} */
                   statusCode: 503;
@@ -388,7 +388,7 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
-  "/v1/webhooks/{id}": {
+  '/v1/webhooks/{id}': {
     parameters: {
       query?: never;
       header?: never;
@@ -413,19 +413,19 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               /** @enum {string} */
-              alert_min_level: "Low" | "Medium" | "High" | "Severe";
+              alert_min_level: 'Low' | 'Medium' | 'High' | 'Severe';
               /** Format: date-time */
               created_at: string;
               created_by: string;
               description: string | null;
               event_types: (
-                | "tx.policy.alert.triggered"
-                | "service.bfs.completed"
-                | "service.bfs.failed"
-                | "service.check.high_risk"
-                | "service.address.risk_changed"
+                | 'tx.policy.alert.triggered'
+                | 'service.bfs.completed'
+                | 'service.bfs.failed'
+                | 'service.check.high_risk'
+                | 'service.address.risk_changed'
               )[];
               id: string;
               organization_id: string;
@@ -444,10 +444,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "bad_request";
+                code: 'bad_request';
                 message: string;
               };
             };
@@ -459,10 +459,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "invalid_api_key" | "missing_api_key";
+                code: 'invalid_api_key' | 'missing_api_key';
                 message: string;
               };
             };
@@ -474,10 +474,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "not_found";
+                code: 'not_found';
                 message: string;
               };
             };
@@ -489,7 +489,7 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               detail?: {
                 ctx?: {
                   [key: string]: unknown;
@@ -501,7 +501,7 @@ export interface paths {
               }[];
               error: {
                 /** @enum {string} */
-                code: "validation_error";
+                code: 'validation_error';
                 message: string;
               };
             };
@@ -513,10 +513,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "rate_limit_exceeded";
+                code: 'rate_limit_exceeded';
                 message: string;
               };
             };
@@ -528,10 +528,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "internal_error";
+                code: 'internal_error';
                 message: string;
               };
             };
@@ -543,17 +543,17 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json":
+            'application/json':
               | {
                   error: {
                     /** @enum {string} */
-                    code: "overloaded";
+                    code: 'overloaded';
                     message: string;
                   };
                 }
               | {
                   /** @enum {string} */
-                  error: "Service Unavailable";
+                  error: 'Service Unavailable';
                   message: string;
                   /** @enum {number} */
                   statusCode: 503;
@@ -589,10 +589,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "bad_request";
+                code: 'bad_request';
                 message: string;
               };
             };
@@ -604,10 +604,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "invalid_api_key" | "missing_api_key";
+                code: 'invalid_api_key' | 'missing_api_key';
                 message: string;
               };
             };
@@ -619,10 +619,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "not_found";
+                code: 'not_found';
                 message: string;
               };
             };
@@ -634,10 +634,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "payload_too_large";
+                code: 'payload_too_large';
                 message: string;
               };
             };
@@ -649,10 +649,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "unsupported_media_type";
+                code: 'unsupported_media_type';
                 message: string;
               };
             };
@@ -664,7 +664,7 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               detail?: {
                 ctx?: {
                   [key: string]: unknown;
@@ -676,7 +676,7 @@ export interface paths {
               }[];
               error: {
                 /** @enum {string} */
-                code: "validation_error";
+                code: 'validation_error';
                 message: string;
               };
             };
@@ -688,10 +688,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "rate_limit_exceeded";
+                code: 'rate_limit_exceeded';
                 message: string;
               };
             };
@@ -703,10 +703,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "internal_error";
+                code: 'internal_error';
                 message: string;
               };
             };
@@ -718,17 +718,17 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json":
+            'application/json':
               | {
                   error: {
                     /** @enum {string} */
-                    code: "overloaded";
+                    code: 'overloaded';
                     message: string;
                   };
                 }
               | {
                   /** @enum {string} */
-                  error: "Service Unavailable";
+                  error: 'Service Unavailable';
                   message: string;
                   /** @enum {number} */
                   statusCode: 503;
@@ -751,16 +751,16 @@ export interface paths {
       };
       requestBody: {
         content: {
-          "application/json": {
+          'application/json': {
             /** @enum {string} */
-            alert_min_level?: "Low" | "Medium" | "High" | "Severe";
+            alert_min_level?: 'Low' | 'Medium' | 'High' | 'Severe';
             description?: string | null;
             event_types?: (
-              | "tx.policy.alert.triggered"
-              | "service.bfs.completed"
-              | "service.bfs.failed"
-              | "service.check.high_risk"
-              | "service.address.risk_changed"
+              | 'tx.policy.alert.triggered'
+              | 'service.bfs.completed'
+              | 'service.bfs.failed'
+              | 'service.check.high_risk'
+              | 'service.address.risk_changed'
             )[];
             url?: string;
           };
@@ -773,19 +773,19 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               /** @enum {string} */
-              alert_min_level: "Low" | "Medium" | "High" | "Severe";
+              alert_min_level: 'Low' | 'Medium' | 'High' | 'Severe';
               /** Format: date-time */
               created_at: string;
               created_by: string;
               description: string | null;
               event_types: (
-                | "tx.policy.alert.triggered"
-                | "service.bfs.completed"
-                | "service.bfs.failed"
-                | "service.check.high_risk"
-                | "service.address.risk_changed"
+                | 'tx.policy.alert.triggered'
+                | 'service.bfs.completed'
+                | 'service.bfs.failed'
+                | 'service.check.high_risk'
+                | 'service.address.risk_changed'
               )[];
               id: string;
               organization_id: string;
@@ -804,10 +804,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "bad_request" | "webhook_target_refused";
+                code: 'bad_request' | 'webhook_target_refused';
                 message: string;
               };
             };
@@ -819,10 +819,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "invalid_api_key" | "missing_api_key";
+                code: 'invalid_api_key' | 'missing_api_key';
                 message: string;
               };
             };
@@ -834,10 +834,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "not_found";
+                code: 'not_found';
                 message: string;
               };
             };
@@ -849,10 +849,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "payload_too_large";
+                code: 'payload_too_large';
                 message: string;
               };
             };
@@ -864,10 +864,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "unsupported_media_type";
+                code: 'unsupported_media_type';
                 message: string;
               };
             };
@@ -879,7 +879,7 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               detail?: {
                 ctx?: {
                   [key: string]: unknown;
@@ -891,7 +891,7 @@ export interface paths {
               }[];
               error: {
                 /** @enum {string} */
-                code: "validation_error";
+                code: 'validation_error';
                 message: string;
               };
             };
@@ -903,10 +903,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "rate_limit_exceeded";
+                code: 'rate_limit_exceeded';
                 message: string;
               };
             };
@@ -918,10 +918,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "internal_error";
+                code: 'internal_error';
                 message: string;
               };
             };
@@ -933,17 +933,17 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json":
+            'application/json':
               | {
                   error: {
                     /** @enum {string} */
-                    code: "overloaded";
+                    code: 'overloaded';
                     message: string;
                   };
                 }
               | {
                   /** @enum {string} */
-                  error: "Service Unavailable";
+                  error: 'Service Unavailable';
                   message: string;
                   /** @enum {number} */
                   statusCode: 503;
@@ -954,7 +954,7 @@ export interface paths {
     };
     trace?: never;
   };
-  "/v1/webhooks/{id}/attempts": {
+  '/v1/webhooks/{id}/attempts': {
     parameters: {
       query?: never;
       header?: never;
@@ -979,7 +979,7 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               data: {
                 attempt: number;
                 /** Format: date-time */
@@ -993,7 +993,7 @@ export interface paths {
                 next_attempt_at: string | null;
                 payload_preview: string;
                 /** @enum {string} */
-                status: "delivered" | "failed" | "gave_up";
+                status: 'delivered' | 'failed' | 'gave_up';
                 subscription_id: string;
               }[];
             };
@@ -1005,10 +1005,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "bad_request";
+                code: 'bad_request';
                 message: string;
               };
             };
@@ -1020,10 +1020,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "invalid_api_key" | "missing_api_key";
+                code: 'invalid_api_key' | 'missing_api_key';
                 message: string;
               };
             };
@@ -1035,10 +1035,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "not_found";
+                code: 'not_found';
                 message: string;
               };
             };
@@ -1050,7 +1050,7 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               detail?: {
                 ctx?: {
                   [key: string]: unknown;
@@ -1062,7 +1062,7 @@ export interface paths {
               }[];
               error: {
                 /** @enum {string} */
-                code: "validation_error";
+                code: 'validation_error';
                 message: string;
               };
             };
@@ -1074,10 +1074,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "rate_limit_exceeded";
+                code: 'rate_limit_exceeded';
                 message: string;
               };
             };
@@ -1089,10 +1089,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "internal_error";
+                code: 'internal_error';
                 message: string;
               };
             };
@@ -1104,17 +1104,17 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json":
+            'application/json':
               | {
                   error: {
                     /** @enum {string} */
-                    code: "overloaded";
+                    code: 'overloaded';
                     message: string;
                   };
                 }
               | {
                   /** @enum {string} */
-                  error: "Service Unavailable";
+                  error: 'Service Unavailable';
                   message: string;
                   /** @enum {number} */
                   statusCode: 503;
@@ -1131,7 +1131,7 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
-  "/v1/webhooks/{id}/deliveries": {
+  '/v1/webhooks/{id}/deliveries': {
     parameters: {
       query?: never;
       header?: never;
@@ -1156,7 +1156,7 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               data: {
                 attempts: number;
                 /** Format: date-time */
@@ -1170,7 +1170,7 @@ export interface paths {
                 /** Format: date-time */
                 occurred_at: string;
                 /** @enum {string} */
-                status: "pending" | "delivered" | "failed" | "gave_up";
+                status: 'pending' | 'delivered' | 'failed' | 'gave_up';
                 subgroup_id: string;
                 subscription_id: string;
                 synthetic: boolean;
@@ -1186,10 +1186,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "bad_request";
+                code: 'bad_request';
                 message: string;
               };
             };
@@ -1201,10 +1201,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "invalid_api_key" | "missing_api_key";
+                code: 'invalid_api_key' | 'missing_api_key';
                 message: string;
               };
             };
@@ -1216,10 +1216,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "not_found";
+                code: 'not_found';
                 message: string;
               };
             };
@@ -1231,7 +1231,7 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               detail?: {
                 ctx?: {
                   [key: string]: unknown;
@@ -1243,7 +1243,7 @@ export interface paths {
               }[];
               error: {
                 /** @enum {string} */
-                code: "validation_error";
+                code: 'validation_error';
                 message: string;
               };
             };
@@ -1255,10 +1255,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "rate_limit_exceeded";
+                code: 'rate_limit_exceeded';
                 message: string;
               };
             };
@@ -1270,10 +1270,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "internal_error";
+                code: 'internal_error';
                 message: string;
               };
             };
@@ -1285,17 +1285,17 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json":
+            'application/json':
               | {
                   error: {
                     /** @enum {string} */
-                    code: "overloaded";
+                    code: 'overloaded';
                     message: string;
                   };
                 }
               | {
                   /** @enum {string} */
-                  error: "Service Unavailable";
+                  error: 'Service Unavailable';
                   message: string;
                   /** @enum {number} */
                   statusCode: 503;
@@ -1312,7 +1312,7 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
-  "/v1/webhooks/{id}/deliveries/{delivery_id}": {
+  '/v1/webhooks/{id}/deliveries/{delivery_id}': {
     parameters: {
       query?: never;
       header?: never;
@@ -1338,7 +1338,7 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               attempts: {
                 attempt: number;
                 /** Format: date-time */
@@ -1352,7 +1352,7 @@ export interface paths {
                 next_attempt_at: string | null;
                 payload_preview: string;
                 /** @enum {string} */
-                status: "delivered" | "failed" | "gave_up";
+                status: 'delivered' | 'failed' | 'gave_up';
                 subscription_id: string;
               }[];
               /** Format: date-time */
@@ -1366,7 +1366,7 @@ export interface paths {
               /** Format: date-time */
               occurred_at: string;
               /** @enum {string} */
-              status: "pending" | "delivered" | "failed" | "gave_up";
+              status: 'pending' | 'delivered' | 'failed' | 'gave_up';
               subgroup_id: string;
               subscription_id: string;
               synthetic: boolean;
@@ -1381,10 +1381,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "bad_request";
+                code: 'bad_request';
                 message: string;
               };
             };
@@ -1396,10 +1396,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "invalid_api_key" | "missing_api_key";
+                code: 'invalid_api_key' | 'missing_api_key';
                 message: string;
               };
             };
@@ -1411,10 +1411,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "not_found";
+                code: 'not_found';
                 message: string;
               };
             };
@@ -1426,7 +1426,7 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               detail?: {
                 ctx?: {
                   [key: string]: unknown;
@@ -1438,7 +1438,7 @@ export interface paths {
               }[];
               error: {
                 /** @enum {string} */
-                code: "validation_error";
+                code: 'validation_error';
                 message: string;
               };
             };
@@ -1450,10 +1450,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "rate_limit_exceeded";
+                code: 'rate_limit_exceeded';
                 message: string;
               };
             };
@@ -1465,10 +1465,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "internal_error";
+                code: 'internal_error';
                 message: string;
               };
             };
@@ -1480,17 +1480,17 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json":
+            'application/json':
               | {
                   error: {
                     /** @enum {string} */
-                    code: "overloaded";
+                    code: 'overloaded';
                     message: string;
                   };
                 }
               | {
                   /** @enum {string} */
-                  error: "Service Unavailable";
+                  error: 'Service Unavailable';
                   message: string;
                   /** @enum {number} */
                   statusCode: 503;
@@ -1507,7 +1507,7 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
-  "/v1/webhooks/{id}/rotate-secret": {
+  '/v1/webhooks/{id}/rotate-secret': {
     parameters: {
       query?: never;
       header?: never;
@@ -1528,7 +1528,7 @@ export interface paths {
       };
       requestBody: {
         content: {
-          "application/json": {
+          'application/json': {
             previous_secret_valid_hours?: number;
           } | null;
         };
@@ -1540,19 +1540,19 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               /** @enum {string} */
-              alert_min_level: "Low" | "Medium" | "High" | "Severe";
+              alert_min_level: 'Low' | 'Medium' | 'High' | 'Severe';
               /** Format: date-time */
               created_at: string;
               created_by: string;
               description: string | null;
               event_types: (
-                | "tx.policy.alert.triggered"
-                | "service.bfs.completed"
-                | "service.bfs.failed"
-                | "service.check.high_risk"
-                | "service.address.risk_changed"
+                | 'tx.policy.alert.triggered'
+                | 'service.bfs.completed'
+                | 'service.bfs.failed'
+                | 'service.check.high_risk'
+                | 'service.address.risk_changed'
               )[];
               id: string;
               organization_id: string;
@@ -1574,10 +1574,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "bad_request";
+                code: 'bad_request';
                 message: string;
               };
             };
@@ -1589,10 +1589,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "invalid_api_key" | "missing_api_key";
+                code: 'invalid_api_key' | 'missing_api_key';
                 message: string;
               };
             };
@@ -1604,10 +1604,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "not_found";
+                code: 'not_found';
                 message: string;
               };
             };
@@ -1619,10 +1619,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "payload_too_large";
+                code: 'payload_too_large';
                 message: string;
               };
             };
@@ -1634,10 +1634,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "unsupported_media_type";
+                code: 'unsupported_media_type';
                 message: string;
               };
             };
@@ -1649,7 +1649,7 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               detail?: {
                 ctx?: {
                   [key: string]: unknown;
@@ -1661,7 +1661,7 @@ export interface paths {
               }[];
               error: {
                 /** @enum {string} */
-                code: "validation_error";
+                code: 'validation_error';
                 message: string;
               };
             };
@@ -1673,10 +1673,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "rate_limit_exceeded";
+                code: 'rate_limit_exceeded';
                 message: string;
               };
             };
@@ -1688,10 +1688,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "internal_error";
+                code: 'internal_error';
                 message: string;
               };
             };
@@ -1703,17 +1703,17 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json":
+            'application/json':
               | {
                   error: {
                     /** @enum {string} */
-                    code: "overloaded";
+                    code: 'overloaded';
                     message: string;
                   };
                 }
               | {
                   /** @enum {string} */
-                  error: "Service Unavailable";
+                  error: 'Service Unavailable';
                   message: string;
                   /** @enum {number} */
                   statusCode: 503;
@@ -1728,7 +1728,7 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
-  "/v1/webhooks/{id}/test": {
+  '/v1/webhooks/{id}/test': {
     parameters: {
       query?: never;
       header?: never;
@@ -1749,14 +1749,14 @@ export interface paths {
       };
       requestBody: {
         content: {
-          "application/json": {
+          'application/json': {
             /** @enum {string} */
             event_type?:
-              | "tx.policy.alert.triggered"
-              | "service.bfs.completed"
-              | "service.bfs.failed"
-              | "service.check.high_risk"
-              | "service.address.risk_changed";
+              | 'tx.policy.alert.triggered'
+              | 'service.bfs.completed'
+              | 'service.bfs.failed'
+              | 'service.check.high_risk'
+              | 'service.address.risk_changed';
           } | null;
         };
       };
@@ -1767,17 +1767,17 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               delivery_id: string;
               /** @enum {string} */
               event_type:
-                | "tx.policy.alert.triggered"
-                | "service.bfs.completed"
-                | "service.bfs.failed"
-                | "service.check.high_risk"
-                | "service.address.risk_changed";
+                | 'tx.policy.alert.triggered'
+                | 'service.bfs.completed'
+                | 'service.bfs.failed'
+                | 'service.check.high_risk'
+                | 'service.address.risk_changed';
               /** @enum {string} */
-              status: "pending";
+              status: 'pending';
               /** @enum {boolean} */
               synthetic: true;
             };
@@ -1789,10 +1789,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "bad_request";
+                code: 'bad_request';
                 message: string;
               };
             };
@@ -1804,10 +1804,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "invalid_api_key" | "missing_api_key";
+                code: 'invalid_api_key' | 'missing_api_key';
                 message: string;
               };
             };
@@ -1819,10 +1819,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "not_found";
+                code: 'not_found';
                 message: string;
               };
             };
@@ -1834,10 +1834,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "payload_too_large";
+                code: 'payload_too_large';
                 message: string;
               };
             };
@@ -1849,10 +1849,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "unsupported_media_type";
+                code: 'unsupported_media_type';
                 message: string;
               };
             };
@@ -1864,7 +1864,7 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               detail?: {
                 ctx?: {
                   [key: string]: unknown;
@@ -1876,7 +1876,7 @@ export interface paths {
               }[];
               error: {
                 /** @enum {string} */
-                code: "validation_error";
+                code: 'validation_error';
                 message: string;
               };
             };
@@ -1888,10 +1888,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "rate_limit_exceeded";
+                code: 'rate_limit_exceeded';
                 message: string;
               };
             };
@@ -1903,10 +1903,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "internal_error";
+                code: 'internal_error';
                 message: string;
               };
             };
@@ -1918,17 +1918,17 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json":
+            'application/json':
               | {
                   error: {
                     /** @enum {string} */
-                    code: "overloaded";
+                    code: 'overloaded';
                     message: string;
                   };
                 }
               | {
                   /** @enum {string} */
-                  error: "Service Unavailable";
+                  error: 'Service Unavailable';
                   message: string;
                   /** @enum {number} */
                   statusCode: 503;
@@ -1943,7 +1943,7 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
-  "/v2/alerts": {
+  '/v2/alerts': {
     parameters: {
       query?: never;
       header?: never;
@@ -1954,14 +1954,14 @@ export interface paths {
     get: {
       parameters: {
         query?: {
-          assignee?: "none" | string;
-          chain?: "ETH" | "BSC" | "POLYGON" | "BASE" | "ARBITRUM" | "TRON";
+          assignee?: 'none' | string;
+          chain?: 'ETH' | 'BSC' | 'POLYGON' | 'BASE' | 'ARBITRUM' | 'TRON';
           check_id?: string;
           page?: number;
           page_size?: number;
-          risk_level?: "Low" | "Medium" | "High" | "Severe";
+          risk_level?: 'Low' | 'Medium' | 'High' | 'Severe';
           since?: string;
-          status?: "open" | "in_review" | "closed";
+          status?: 'open' | 'in_review' | 'closed';
         };
         header?: never;
         path?: never;
@@ -1975,23 +1975,20 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               alerts: {
                 alert: {
                   actualShare: number;
                   category: string;
                   /** @enum {string} */
-                  direction: "incoming";
+                  direction: 'incoming';
                   entityAddress: string | null;
                   entityName: string | null;
                   entityScore: number;
                   /** @enum {string} */
-                  riskLevel: "Low" | "Medium" | "High" | "Severe";
+                  riskLevel: 'Low' | 'Medium' | 'High' | 'Severe';
                   /** @enum {string} */
-                  ruleType:
-                    | "Direct exposure"
-                    | "Origin of funds / Indirect"
-                    | "Pattern";
+                  ruleType: 'Direct exposure' | 'Origin of funds / Indirect' | 'Pattern';
                   thresholdShare: number;
                   thresholdValue: number;
                 };
@@ -2001,7 +1998,7 @@ export interface paths {
                   user_id: string;
                 } | null;
                 /** @enum {string} */
-                chain: "ETH" | "BSC" | "POLYGON" | "BASE" | "ARBITRUM" | "TRON";
+                chain: 'ETH' | 'BSC' | 'POLYGON' | 'BASE' | 'ARBITRUM' | 'TRON';
                 check_id: string;
                 /** Format: date-time */
                 checked_at: string;
@@ -2011,11 +2008,11 @@ export interface paths {
                 id: string;
                 note: string | null;
                 /** @enum {string|null} */
-                reason: "flagged" | "dismissed" | "other" | null;
+                reason: 'flagged' | 'dismissed' | 'other' | null;
                 /** @enum {string} */
-                risk_level: "Low" | "Medium" | "High" | "Severe";
+                risk_level: 'Low' | 'Medium' | 'High' | 'Severe';
                 /** @enum {string} */
-                status: "open" | "in_review" | "closed";
+                status: 'open' | 'in_review' | 'closed';
                 subgroup_id: string;
                 tx_hash: string;
                 /** Format: date-time */
@@ -2036,10 +2033,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "bad_request";
+                code: 'bad_request';
                 message: string;
               };
             };
@@ -2051,10 +2048,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "invalid_api_key" | "missing_api_key";
+                code: 'invalid_api_key' | 'missing_api_key';
                 message: string;
               };
             };
@@ -2066,10 +2063,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "not_found";
+                code: 'not_found';
                 message: string;
               };
             };
@@ -2081,7 +2078,7 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               detail?: {
                 ctx?: {
                   [key: string]: unknown;
@@ -2093,7 +2090,7 @@ export interface paths {
               }[];
               error: {
                 /** @enum {string} */
-                code: "validation_error";
+                code: 'validation_error';
                 message: string;
               };
             };
@@ -2105,10 +2102,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "rate_limit_exceeded";
+                code: 'rate_limit_exceeded';
                 message: string;
               };
             };
@@ -2120,10 +2117,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "internal_error";
+                code: 'internal_error';
                 message: string;
               };
             };
@@ -2135,17 +2132,17 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json":
+            'application/json':
               | {
                   error: {
                     /** @enum {string} */
-                    code: "overloaded";
+                    code: 'overloaded';
                     message: string;
                   };
                 }
               | {
                   /** @enum {string} */
-                  error: "Service Unavailable";
+                  error: 'Service Unavailable';
                   message: string;
                   /** @enum {number} */
                   statusCode: 503;
@@ -2162,7 +2159,7 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
-  "/v2/alerts/{id}": {
+  '/v2/alerts/{id}': {
     parameters: {
       query?: never;
       header?: never;
@@ -2187,20 +2184,19 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               alert: {
                 actualShare: number;
                 category: string;
                 /** @enum {string} */
-                direction: "incoming";
+                direction: 'incoming';
                 entityAddress: string | null;
                 entityName: string | null;
                 entityScore: number;
                 /** @enum {string} */
-                riskLevel: "Low" | "Medium" | "High" | "Severe";
+                riskLevel: 'Low' | 'Medium' | 'High' | 'Severe';
                 /** @enum {string} */
-                ruleType:
-                  "Direct exposure" | "Origin of funds / Indirect" | "Pattern";
+                ruleType: 'Direct exposure' | 'Origin of funds / Indirect' | 'Pattern';
                 thresholdShare: number;
                 thresholdValue: number;
               };
@@ -2210,7 +2206,7 @@ export interface paths {
                 user_id: string;
               } | null;
               /** @enum {string} */
-              chain: "ETH" | "BSC" | "POLYGON" | "BASE" | "ARBITRUM" | "TRON";
+              chain: 'ETH' | 'BSC' | 'POLYGON' | 'BASE' | 'ARBITRUM' | 'TRON';
               check_id: string;
               /** Format: date-time */
               checked_at: string;
@@ -2229,7 +2225,7 @@ export interface paths {
               created_at: string;
               history: {
                 /** @enum {string} */
-                action: "opened" | "status_changed" | "assigned" | "commented";
+                action: 'opened' | 'status_changed' | 'assigned' | 'commented';
                 /** Format: date-time */
                 at: string;
                 by: {
@@ -2239,18 +2235,18 @@ export interface paths {
                 from?: string | null;
                 note?: string | null;
                 /** @enum {string|null} */
-                reason?: "flagged" | "dismissed" | "other" | null;
+                reason?: 'flagged' | 'dismissed' | 'other' | null;
                 text?: string;
                 to?: string | null;
               }[];
               id: string;
               note: string | null;
               /** @enum {string|null} */
-              reason: "flagged" | "dismissed" | "other" | null;
+              reason: 'flagged' | 'dismissed' | 'other' | null;
               /** @enum {string} */
-              risk_level: "Low" | "Medium" | "High" | "Severe";
+              risk_level: 'Low' | 'Medium' | 'High' | 'Severe';
               /** @enum {string} */
-              status: "open" | "in_review" | "closed";
+              status: 'open' | 'in_review' | 'closed';
               subgroup_id: string;
               tx_hash: string;
               /** Format: date-time */
@@ -2264,10 +2260,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "bad_request";
+                code: 'bad_request';
                 message: string;
               };
             };
@@ -2279,10 +2275,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "invalid_api_key" | "missing_api_key";
+                code: 'invalid_api_key' | 'missing_api_key';
                 message: string;
               };
             };
@@ -2294,10 +2290,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "not_found";
+                code: 'not_found';
                 message: string;
               };
             };
@@ -2309,7 +2305,7 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               detail?: {
                 ctx?: {
                   [key: string]: unknown;
@@ -2321,7 +2317,7 @@ export interface paths {
               }[];
               error: {
                 /** @enum {string} */
-                code: "validation_error";
+                code: 'validation_error';
                 message: string;
               };
             };
@@ -2333,10 +2329,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "rate_limit_exceeded";
+                code: 'rate_limit_exceeded';
                 message: string;
               };
             };
@@ -2348,10 +2344,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "internal_error";
+                code: 'internal_error';
                 message: string;
               };
             };
@@ -2363,17 +2359,17 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json":
+            'application/json':
               | {
                   error: {
                     /** @enum {string} */
-                    code: "overloaded";
+                    code: 'overloaded';
                     message: string;
                   };
                 }
               | {
                   /** @enum {string} */
-                  error: "Service Unavailable";
+                  error: 'Service Unavailable';
                   message: string;
                   /** @enum {number} */
                   statusCode: 503;
@@ -2399,13 +2395,13 @@ export interface paths {
       };
       requestBody: {
         content: {
-          "application/json": {
+          'application/json': {
             assignee?: string | null;
             note?: string;
             /** @enum {string} */
-            reason?: "flagged" | "dismissed" | "other";
+            reason?: 'flagged' | 'dismissed' | 'other';
             /** @enum {string} */
-            status?: "open" | "in_review" | "closed";
+            status?: 'open' | 'in_review' | 'closed';
           };
         };
       };
@@ -2416,20 +2412,19 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               alert: {
                 actualShare: number;
                 category: string;
                 /** @enum {string} */
-                direction: "incoming";
+                direction: 'incoming';
                 entityAddress: string | null;
                 entityName: string | null;
                 entityScore: number;
                 /** @enum {string} */
-                riskLevel: "Low" | "Medium" | "High" | "Severe";
+                riskLevel: 'Low' | 'Medium' | 'High' | 'Severe';
                 /** @enum {string} */
-                ruleType:
-                  "Direct exposure" | "Origin of funds / Indirect" | "Pattern";
+                ruleType: 'Direct exposure' | 'Origin of funds / Indirect' | 'Pattern';
                 thresholdShare: number;
                 thresholdValue: number;
               };
@@ -2439,7 +2434,7 @@ export interface paths {
                 user_id: string;
               } | null;
               /** @enum {string} */
-              chain: "ETH" | "BSC" | "POLYGON" | "BASE" | "ARBITRUM" | "TRON";
+              chain: 'ETH' | 'BSC' | 'POLYGON' | 'BASE' | 'ARBITRUM' | 'TRON';
               check_id: string;
               /** Format: date-time */
               checked_at: string;
@@ -2458,7 +2453,7 @@ export interface paths {
               created_at: string;
               history: {
                 /** @enum {string} */
-                action: "opened" | "status_changed" | "assigned" | "commented";
+                action: 'opened' | 'status_changed' | 'assigned' | 'commented';
                 /** Format: date-time */
                 at: string;
                 by: {
@@ -2468,18 +2463,18 @@ export interface paths {
                 from?: string | null;
                 note?: string | null;
                 /** @enum {string|null} */
-                reason?: "flagged" | "dismissed" | "other" | null;
+                reason?: 'flagged' | 'dismissed' | 'other' | null;
                 text?: string;
                 to?: string | null;
               }[];
               id: string;
               note: string | null;
               /** @enum {string|null} */
-              reason: "flagged" | "dismissed" | "other" | null;
+              reason: 'flagged' | 'dismissed' | 'other' | null;
               /** @enum {string} */
-              risk_level: "Low" | "Medium" | "High" | "Severe";
+              risk_level: 'Low' | 'Medium' | 'High' | 'Severe';
               /** @enum {string} */
-              status: "open" | "in_review" | "closed";
+              status: 'open' | 'in_review' | 'closed';
               subgroup_id: string;
               tx_hash: string;
               /** Format: date-time */
@@ -2493,10 +2488,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "bad_request";
+                code: 'bad_request';
                 message: string;
               };
             };
@@ -2508,10 +2503,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "invalid_api_key" | "missing_api_key";
+                code: 'invalid_api_key' | 'missing_api_key';
                 message: string;
               };
             };
@@ -2523,10 +2518,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "not_found";
+                code: 'not_found';
                 message: string;
               };
             };
@@ -2538,10 +2533,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "payload_too_large";
+                code: 'payload_too_large';
                 message: string;
               };
             };
@@ -2553,10 +2548,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "unsupported_media_type";
+                code: 'unsupported_media_type';
                 message: string;
               };
             };
@@ -2568,7 +2563,7 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               detail?: {
                 ctx?: {
                   [key: string]: unknown;
@@ -2580,7 +2575,7 @@ export interface paths {
               }[];
               error: {
                 /** @enum {string} */
-                code: "validation_error";
+                code: 'validation_error';
                 message: string;
               };
             };
@@ -2592,10 +2587,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "rate_limit_exceeded";
+                code: 'rate_limit_exceeded';
                 message: string;
               };
             };
@@ -2607,10 +2602,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "internal_error";
+                code: 'internal_error';
                 message: string;
               };
             };
@@ -2622,17 +2617,17 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json":
+            'application/json':
               | {
                   error: {
                     /** @enum {string} */
-                    code: "overloaded";
+                    code: 'overloaded';
                     message: string;
                   };
                 }
               | {
                   /** @enum {string} */
-                  error: "Service Unavailable";
+                  error: 'Service Unavailable';
                   message: string;
                   /** @enum {number} */
                   statusCode: 503;
@@ -2643,7 +2638,7 @@ export interface paths {
     };
     trace?: never;
   };
-  "/v2/alerts/{id}/comments": {
+  '/v2/alerts/{id}/comments': {
     parameters: {
       query?: never;
       header?: never;
@@ -2664,7 +2659,7 @@ export interface paths {
       };
       requestBody: {
         content: {
-          "application/json": {
+          'application/json': {
             text: string;
           };
         };
@@ -2676,7 +2671,7 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               /** Format: date-time */
               at: string;
               by: {
@@ -2694,10 +2689,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "bad_request";
+                code: 'bad_request';
                 message: string;
               };
             };
@@ -2709,10 +2704,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "invalid_api_key" | "missing_api_key";
+                code: 'invalid_api_key' | 'missing_api_key';
                 message: string;
               };
             };
@@ -2724,10 +2719,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "not_found";
+                code: 'not_found';
                 message: string;
               };
             };
@@ -2739,10 +2734,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "payload_too_large";
+                code: 'payload_too_large';
                 message: string;
               };
             };
@@ -2754,10 +2749,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "unsupported_media_type";
+                code: 'unsupported_media_type';
                 message: string;
               };
             };
@@ -2769,7 +2764,7 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               detail?: {
                 ctx?: {
                   [key: string]: unknown;
@@ -2781,7 +2776,7 @@ export interface paths {
               }[];
               error: {
                 /** @enum {string} */
-                code: "validation_error";
+                code: 'validation_error';
                 message: string;
               };
             };
@@ -2793,10 +2788,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "rate_limit_exceeded";
+                code: 'rate_limit_exceeded';
                 message: string;
               };
             };
@@ -2808,10 +2803,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "internal_error";
+                code: 'internal_error';
                 message: string;
               };
             };
@@ -2823,17 +2818,17 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json":
+            'application/json':
               | {
                   error: {
                     /** @enum {string} */
-                    code: "overloaded";
+                    code: 'overloaded';
                     message: string;
                   };
                 }
               | {
                   /** @enum {string} */
-                  error: "Service Unavailable";
+                  error: 'Service Unavailable';
                   message: string;
                   /** @enum {number} */
                   statusCode: 503;
@@ -2848,7 +2843,7 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
-  "/v2/balance": {
+  '/v2/balance': {
     parameters: {
       query?: never;
       header?: never;
@@ -2871,16 +2866,16 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               balance_usd: number;
               /** @enum {string} */
-              currency: "USD";
+              currency: 'USD';
               monthly_cap_usd: number | null;
               monthly_quota: number | null;
               monthly_spent_usd: number;
               period_start: string;
               /** @enum {string} */
-              plan: "ledger" | "quota" | "none";
+              plan: 'ledger' | 'quota' | 'none';
               remaining_units: number | null;
               remaining_usd: number | null;
               units_used: number;
@@ -2893,10 +2888,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "bad_request";
+                code: 'bad_request';
                 message: string;
               };
             };
@@ -2908,10 +2903,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "invalid_api_key" | "missing_api_key";
+                code: 'invalid_api_key' | 'missing_api_key';
                 message: string;
               };
             };
@@ -2923,10 +2918,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "rate_limit_exceeded";
+                code: 'rate_limit_exceeded';
                 message: string;
               };
             };
@@ -2938,10 +2933,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "internal_error";
+                code: 'internal_error';
                 message: string;
               };
             };
@@ -2953,17 +2948,17 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json":
+            'application/json':
               | {
                   error: {
                     /** @enum {string} */
-                    code: "overloaded";
+                    code: 'overloaded';
                     message: string;
                   };
                 }
               | {
                   /** @enum {string} */
-                  error: "Service Unavailable";
+                  error: 'Service Unavailable';
                   message: string;
                   /** @enum {number} */
                   statusCode: 503;
@@ -2980,7 +2975,7 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
-  "/v2/check-address": {
+  '/v2/check-address': {
     parameters: {
       query?: never;
       header?: never;
@@ -2994,14 +2989,14 @@ export interface paths {
       parameters: {
         query?: never;
         header?: {
-          "idempotency-key"?: string;
+          'idempotency-key'?: string;
         };
         path?: never;
         cookie?: never;
       };
       requestBody: {
         content: {
-          "application/json": {
+          'application/json': {
             /**
              * @description EVM: 0x followed by 40 hex digits; TRON: base58check, 34 characters starting with T
              * @example 0x1111111111111111111111111111111111111111
@@ -3011,7 +3006,7 @@ export interface paths {
              * @example ETH
              * @enum {string}
              */
-            network: "BSC" | "ETH" | "TRON";
+            network: 'BSC' | 'ETH' | 'TRON';
           };
         };
       };
@@ -3022,7 +3017,7 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               check_id: string;
               result_url: string;
             };
@@ -3034,10 +3029,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "bad_request" | "unsupported_network";
+                code: 'bad_request' | 'unsupported_network';
                 message: string;
               };
               supported_networks?: string[];
@@ -3050,10 +3045,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "invalid_api_key" | "missing_api_key";
+                code: 'invalid_api_key' | 'missing_api_key';
                 message: string;
               };
             };
@@ -3065,15 +3060,15 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               billing?:
                 | {
                     balance_usd: number | null;
                     charged_usd: number;
                     /** @enum {string} */
-                    currency: "USD";
+                    currency: 'USD';
                     /** @enum {string} */
-                    model: "ledger";
+                    model: 'ledger';
                     monthly_cap_usd: number | null;
                     monthly_spent_usd: number | null;
                     replay: boolean;
@@ -3082,7 +3077,7 @@ export interface paths {
                 | {
                     charged_units: number;
                     /** @enum {string} */
-                    model: "quota";
+                    model: 'quota';
                     monthly_quota: number | null;
                     period_start: string | null;
                     replay: boolean;
@@ -3090,7 +3085,7 @@ export interface paths {
                   }
                 | {
                     /** @enum {string} */
-                    model: "none";
+                    model: 'none';
                     /** @enum {string|null} */
                     monthly_quota: null;
                     /** @enum {boolean} */
@@ -3098,10 +3093,7 @@ export interface paths {
                   };
               error: {
                 /** @enum {string} */
-                code:
-                  | "insufficient_funds"
-                  | "monthly_cap_exceeded"
-                  | "quota_exceeded";
+                code: 'insufficient_funds' | 'monthly_cap_exceeded' | 'quota_exceeded';
                 message: string;
               };
             };
@@ -3113,10 +3105,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "idempotency_conflict";
+                code: 'idempotency_conflict';
                 message: string;
               };
             };
@@ -3128,10 +3120,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "payload_too_large";
+                code: 'payload_too_large';
                 message: string;
               };
             };
@@ -3143,10 +3135,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "unsupported_media_type";
+                code: 'unsupported_media_type';
                 message: string;
               };
             };
@@ -3158,7 +3150,7 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               detail?: {
                 ctx?: {
                   [key: string]: unknown;
@@ -3170,7 +3162,7 @@ export interface paths {
               }[];
               error: {
                 /** @enum {string} */
-                code: "validation_error";
+                code: 'validation_error';
                 message: string;
               };
             };
@@ -3182,10 +3174,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "rate_limit_exceeded";
+                code: 'rate_limit_exceeded';
                 message: string;
               };
             };
@@ -3197,10 +3189,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "internal_error";
+                code: 'internal_error';
                 message: string;
               };
             };
@@ -3212,15 +3204,15 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               billing?:
                 | {
                     balance_usd: number;
                     charged_usd: number;
                     /** @enum {string} */
-                    currency: "USD";
+                    currency: 'USD';
                     /** @enum {string} */
-                    model: "ledger";
+                    model: 'ledger';
                     monthly_cap_usd: number | null;
                     monthly_spent_usd: number;
                     replay: boolean;
@@ -3228,7 +3220,7 @@ export interface paths {
                 | {
                     charged_units: number;
                     /** @enum {string} */
-                    model: "quota";
+                    model: 'quota';
                     monthly_quota: number;
                     period_start: string;
                     replay: boolean;
@@ -3237,7 +3229,7 @@ export interface paths {
               check_id?: string;
               error: {
                 /** @enum {string} */
-                code: "backend_unavailable";
+                code: 'backend_unavailable';
                 message: string;
               };
               providers?: {
@@ -3246,13 +3238,7 @@ export interface paths {
                       assessment: {
                         risk_categories: string[];
                         /** @enum {string} */
-                        risk_level:
-                          | "none"
-                          | "low"
-                          | "medium"
-                          | "high"
-                          | "critical"
-                          | "sanctioned";
+                        risk_level: 'none' | 'low' | 'medium' | 'high' | 'critical' | 'sanctioned';
                         sanctioned: boolean;
                         signals: string[];
                         summary: string;
@@ -3270,7 +3256,7 @@ export interface paths {
                     };
               };
               /** @enum {string} */
-              status?: "failed" | "failed_timeout";
+              status?: 'failed' | 'failed_timeout';
             };
           };
         };
@@ -3280,17 +3266,17 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json":
+            'application/json':
               | {
                   error: {
                     /** @enum {string} */
-                    code: "overloaded";
+                    code: 'overloaded';
                     message: string;
                   };
                 }
               | {
                   /** @enum {string} */
-                  error: "Service Unavailable";
+                  error: 'Service Unavailable';
                   message: string;
                   /** @enum {number} */
                   statusCode: 503;
@@ -3305,7 +3291,7 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
-  "/v2/check-address/{check_id}/result": {
+  '/v2/check-address/{check_id}/result': {
     parameters: {
       query?: never;
       header?: never;
@@ -3330,7 +3316,7 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               activity: {
                 first_seen_at: string;
                 incoming_transfers: number;
@@ -3346,9 +3332,9 @@ export interface paths {
                     balance_usd: number;
                     charged_usd: number;
                     /** @enum {string} */
-                    currency: "USD";
+                    currency: 'USD';
                     /** @enum {string} */
-                    model: "ledger";
+                    model: 'ledger';
                     monthly_cap_usd: number | null;
                     monthly_spent_usd: number;
                     replay: boolean;
@@ -3356,7 +3342,7 @@ export interface paths {
                 | {
                     charged_units: number;
                     /** @enum {string} */
-                    model: "quota";
+                    model: 'quota';
                     monthly_quota: number;
                     period_start: string;
                     replay: boolean;
@@ -3392,11 +3378,11 @@ export interface paths {
                 transfer_history: boolean;
               };
               /** @enum {string} */
-              decision: "accept" | "review" | "reject" | "unable";
+              decision: 'accept' | 'review' | 'reject' | 'unable';
               decision_reason: string;
               evidence: {
                 /** @enum {string} */
-                direction: "self" | "incoming" | "outgoing";
+                direction: 'self' | 'incoming' | 'outgoing';
                 hops: number;
                 paths: {
                   addresses: string[];
@@ -3408,16 +3394,9 @@ export interface paths {
                   usd_estimated: boolean;
                 }[];
                 /** @enum {string} */
-                relation: "ownership" | "direct" | "indirect";
+                relation: 'ownership' | 'direct' | 'indirect';
                 /** @enum {string|null} */
-                risk_level:
-                  | "none"
-                  | "low"
-                  | "medium"
-                  | "high"
-                  | "critical"
-                  | "sanctioned"
-                  | null;
+                risk_level: 'none' | 'low' | 'medium' | 'high' | 'critical' | 'sanctioned' | null;
                 severity: number | null;
                 share_pct: number | null;
                 slug: string;
@@ -3442,13 +3421,7 @@ export interface paths {
                       usd_estimated: boolean;
                     }[];
                     /** @enum {string} */
-                    risk_level:
-                      | "none"
-                      | "low"
-                      | "medium"
-                      | "high"
-                      | "critical"
-                      | "sanctioned";
+                    risk_level: 'none' | 'low' | 'medium' | 'high' | 'critical' | 'sanctioned';
                     severity: number;
                     share_pct: number;
                     slug: string;
@@ -3457,11 +3430,7 @@ export interface paths {
                   }[];
                   complete: boolean | null;
                   /** @enum {string|null} */
-                  reason:
-                    | "no_transaction_history"
-                    | "too_few_transfers"
-                    | "service_address"
-                    | null;
+                  reason: 'no_transaction_history' | 'too_few_transfers' | 'service_address' | null;
                   search: {
                     edges: number;
                     elapsed_ms: number;
@@ -3474,7 +3443,7 @@ export interface paths {
                   unattributed_pct: number | null;
                   usd_estimated: boolean;
                   /** @enum {string|null} */
-                  weighting: "usd" | "transfer_count" | null;
+                  weighting: 'usd' | 'transfer_count' | null;
                 };
                 direct_incoming: {
                   applied: boolean;
@@ -3491,13 +3460,7 @@ export interface paths {
                       usd_estimated: boolean;
                     }[];
                     /** @enum {string} */
-                    risk_level:
-                      | "none"
-                      | "low"
-                      | "medium"
-                      | "high"
-                      | "critical"
-                      | "sanctioned";
+                    risk_level: 'none' | 'low' | 'medium' | 'high' | 'critical' | 'sanctioned';
                     severity: number;
                     share_pct: number;
                     slug: string;
@@ -3506,11 +3469,7 @@ export interface paths {
                   }[];
                   complete: boolean | null;
                   /** @enum {string|null} */
-                  reason:
-                    | "no_transaction_history"
-                    | "too_few_transfers"
-                    | "service_address"
-                    | null;
+                  reason: 'no_transaction_history' | 'too_few_transfers' | 'service_address' | null;
                   search: {
                     edges: number;
                     elapsed_ms: number;
@@ -3523,7 +3482,7 @@ export interface paths {
                   unattributed_pct: number | null;
                   usd_estimated: boolean;
                   /** @enum {string|null} */
-                  weighting: "usd" | "transfer_count" | null;
+                  weighting: 'usd' | 'transfer_count' | null;
                 };
                 direct_outgoing: {
                   applied: boolean;
@@ -3540,13 +3499,7 @@ export interface paths {
                       usd_estimated: boolean;
                     }[];
                     /** @enum {string} */
-                    risk_level:
-                      | "none"
-                      | "low"
-                      | "medium"
-                      | "high"
-                      | "critical"
-                      | "sanctioned";
+                    risk_level: 'none' | 'low' | 'medium' | 'high' | 'critical' | 'sanctioned';
                     severity: number;
                     share_pct: number;
                     slug: string;
@@ -3555,11 +3508,7 @@ export interface paths {
                   }[];
                   complete: boolean | null;
                   /** @enum {string|null} */
-                  reason:
-                    | "no_transaction_history"
-                    | "too_few_transfers"
-                    | "service_address"
-                    | null;
+                  reason: 'no_transaction_history' | 'too_few_transfers' | 'service_address' | null;
                   search: {
                     edges: number;
                     elapsed_ms: number;
@@ -3572,7 +3521,7 @@ export interface paths {
                   unattributed_pct: number | null;
                   usd_estimated: boolean;
                   /** @enum {string|null} */
-                  weighting: "usd" | "transfer_count" | null;
+                  weighting: 'usd' | 'transfer_count' | null;
                 };
                 source_of_funds: {
                   applied: boolean;
@@ -3589,13 +3538,7 @@ export interface paths {
                       usd_estimated: boolean;
                     }[];
                     /** @enum {string} */
-                    risk_level:
-                      | "none"
-                      | "low"
-                      | "medium"
-                      | "high"
-                      | "critical"
-                      | "sanctioned";
+                    risk_level: 'none' | 'low' | 'medium' | 'high' | 'critical' | 'sanctioned';
                     severity: number;
                     share_pct: number;
                     slug: string;
@@ -3604,11 +3547,7 @@ export interface paths {
                   }[];
                   complete: boolean | null;
                   /** @enum {string|null} */
-                  reason:
-                    | "no_transaction_history"
-                    | "too_few_transfers"
-                    | "service_address"
-                    | null;
+                  reason: 'no_transaction_history' | 'too_few_transfers' | 'service_address' | null;
                   search: {
                     edges: number;
                     elapsed_ms: number;
@@ -3621,7 +3560,7 @@ export interface paths {
                   unattributed_pct: number | null;
                   usd_estimated: boolean;
                   /** @enum {string|null} */
-                  weighting: "usd" | "transfer_count" | null;
+                  weighting: 'usd' | 'transfer_count' | null;
                 };
               };
               network: string;
@@ -3629,37 +3568,21 @@ export interface paths {
               requested_at: string;
               schema_version: number;
               /** @enum {string} */
-              status: "completed";
+              status: 'completed';
               tiers: {
                 applied: boolean;
                 name: string;
                 /** @enum {string|null} */
-                reason:
-                  | "no_transaction_history"
-                  | "too_few_transfers"
-                  | "service_address"
-                  | null;
+                reason: 'no_transaction_history' | 'too_few_transfers' | 'service_address' | null;
                 /** @enum {string} */
-                risk_level:
-                  | "none"
-                  | "low"
-                  | "medium"
-                  | "high"
-                  | "critical"
-                  | "sanctioned";
+                risk_level: 'none' | 'low' | 'medium' | 'high' | 'critical' | 'sanctioned';
                 tier: number;
               }[];
               verdict: {
                 confidence: number | null;
                 consensus_found: boolean;
                 /** @enum {string} */
-                exposure_risk_level:
-                  | "none"
-                  | "low"
-                  | "medium"
-                  | "high"
-                  | "critical"
-                  | "sanctioned";
+                exposure_risk_level: 'none' | 'low' | 'medium' | 'high' | 'critical' | 'sanctioned';
                 label: string | null;
                 labels: {
                   category: string;
@@ -3677,47 +3600,27 @@ export interface paths {
                 /** @enum {boolean} */
                 ok: true;
                 /** @enum {string} */
-                ownership_risk_level:
-                  | "none"
-                  | "low"
-                  | "medium"
-                  | "high"
-                  | "critical"
-                  | "sanctioned";
+                ownership_risk_level: 'none' | 'low' | 'medium' | 'high' | 'critical' | 'sanctioned';
                 primary_source_slug: string | null;
                 risk_categories: string[];
                 risk_category_detail: {
                   confidence: number | null;
                   max_trust_weight: number | null;
                   /** @enum {string|null} */
-                  risk_level:
-                    | "none"
-                    | "low"
-                    | "medium"
-                    | "high"
-                    | "critical"
-                    | "sanctioned"
-                    | null;
+                  risk_level: 'none' | 'low' | 'medium' | 'high' | 'critical' | 'sanctioned' | null;
                   severity: number | null;
                   slug: string;
                   source_count: number | null;
                   sources: string[];
                 }[];
                 /** @enum {string|null} */
-                risk_level:
-                  | "none"
-                  | "low"
-                  | "medium"
-                  | "high"
-                  | "critical"
-                  | "sanctioned"
-                  | null;
+                risk_level: 'none' | 'low' | 'medium' | 'high' | 'critical' | 'sanctioned' | null;
                 risk_score: number | null;
                 sdn_match: {
                   asset: string | null;
                   entity: string | null;
                   /** @enum {string} */
-                  list: "US" | "UK" | "EU";
+                  list: 'US' | 'UK' | 'EU';
                   list_date: string | null;
                   list_entry_id: string | null;
                   program: string | null;
@@ -3746,18 +3649,10 @@ export interface paths {
                 tier_hit: number | null;
                 tier3_applied: boolean;
                 /** @enum {string|null} */
-                tier3_reason:
-                  | "no_transaction_history"
-                  | "too_few_transfers"
-                  | "service_address"
-                  | null;
+                tier3_reason: 'no_transaction_history' | 'too_few_transfers' | 'service_address' | null;
                 tier4_applied: boolean;
                 /** @enum {string|null} */
-                tier4_reason:
-                  | "no_transaction_history"
-                  | "too_few_transfers"
-                  | "service_address"
-                  | null;
+                tier4_reason: 'no_transaction_history' | 'too_few_transfers' | 'service_address' | null;
               };
             };
           };
@@ -3766,17 +3661,17 @@ export interface paths {
         202: {
           headers: {
             /** @description seconds before polling again */
-            "retry-after"?: number;
+            'retry-after'?: number;
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               check_id: string;
               /** Format: date-time */
               requested_at: string;
               result_url: string;
               /** @enum {string} */
-              status: "running";
+              status: 'running';
             };
           };
         };
@@ -3786,10 +3681,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "bad_request";
+                code: 'bad_request';
                 message: string;
               };
             };
@@ -3801,10 +3696,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "invalid_api_key" | "missing_api_key";
+                code: 'invalid_api_key' | 'missing_api_key';
                 message: string;
               };
             };
@@ -3816,15 +3711,15 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               billing?:
                 | {
                     balance_usd: number | null;
                     charged_usd: number;
                     /** @enum {string} */
-                    currency: "USD";
+                    currency: 'USD';
                     /** @enum {string} */
-                    model: "ledger";
+                    model: 'ledger';
                     monthly_cap_usd: number | null;
                     monthly_spent_usd: number | null;
                     replay: boolean;
@@ -3833,7 +3728,7 @@ export interface paths {
                 | {
                     charged_units: number;
                     /** @enum {string} */
-                    model: "quota";
+                    model: 'quota';
                     monthly_quota: number | null;
                     period_start: string | null;
                     replay: boolean;
@@ -3841,7 +3736,7 @@ export interface paths {
                   }
                 | {
                     /** @enum {string} */
-                    model: "none";
+                    model: 'none';
                     /** @enum {string|null} */
                     monthly_quota: null;
                     /** @enum {boolean} */
@@ -3849,10 +3744,7 @@ export interface paths {
                   };
               error: {
                 /** @enum {string} */
-                code:
-                  | "insufficient_funds"
-                  | "monthly_cap_exceeded"
-                  | "quota_exceeded";
+                code: 'insufficient_funds' | 'monthly_cap_exceeded' | 'quota_exceeded';
                 message: string;
               };
             };
@@ -3864,10 +3756,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "not_found";
+                code: 'not_found';
                 message: string;
               };
             };
@@ -3879,7 +3771,7 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               detail?: {
                 ctx?: {
                   [key: string]: unknown;
@@ -3891,7 +3783,7 @@ export interface paths {
               }[];
               error: {
                 /** @enum {string} */
-                code: "validation_error";
+                code: 'validation_error';
                 message: string;
               };
             };
@@ -3903,10 +3795,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "rate_limit_exceeded";
+                code: 'rate_limit_exceeded';
                 message: string;
               };
             };
@@ -3918,10 +3810,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "internal_error";
+                code: 'internal_error';
                 message: string;
               };
             };
@@ -3933,16 +3825,16 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               check_id?: string;
               error: {
                 /** @enum {string} */
-                code: "check_failed";
+                code: 'check_failed';
                 message: string;
               };
               job_id?: string;
               /** @enum {string} */
-              status?: "failed" | "failed_timeout";
+              status?: 'failed' | 'failed_timeout';
             };
           };
         };
@@ -3952,17 +3844,17 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json":
+            'application/json':
               | {
                   error: {
                     /** @enum {string} */
-                    code: "overloaded";
+                    code: 'overloaded';
                     message: string;
                   };
                 }
               | {
                   /** @enum {string} */
-                  error: "Service Unavailable";
+                  error: 'Service Unavailable';
                   message: string;
                   /** @enum {number} */
                   statusCode: 503;
@@ -3979,7 +3871,7 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
-  "/v2/check-transfer": {
+  '/v2/check-transfer': {
     parameters: {
       query?: never;
       header?: never;
@@ -3993,19 +3885,19 @@ export interface paths {
       parameters: {
         query?: never;
         header?: {
-          "idempotency-key"?: string;
+          'idempotency-key'?: string;
         };
         path?: never;
         cookie?: never;
       };
       requestBody: {
         content: {
-          "application/json": {
+          'application/json': {
             /**
              * @example ETH
              * @enum {string}
              */
-            chain: "ETH" | "BSC" | "POLYGON" | "BASE" | "ARBITRUM" | "TRON";
+            chain: 'ETH' | 'BSC' | 'POLYGON' | 'BASE' | 'ARBITRUM' | 'TRON';
             /** @example 0x2222222222222222222222222222222222222222222222222222222222222222 */
             tx_hash: string;
           };
@@ -4018,15 +3910,15 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               billing:
                 | {
                     balance_usd: number;
                     charged_usd: number;
                     /** @enum {string} */
-                    currency: "USD";
+                    currency: 'USD';
                     /** @enum {string} */
-                    model: "ledger";
+                    model: 'ledger';
                     monthly_cap_usd: number | null;
                     monthly_spent_usd: number;
                     replay: boolean;
@@ -4034,14 +3926,14 @@ export interface paths {
                 | {
                     charged_units: number;
                     /** @enum {string} */
-                    model: "quota";
+                    model: 'quota';
                     monthly_quota: number;
                     period_start: string;
                     replay: boolean;
                     units_used: number;
                   };
               /** @enum {string} */
-              chain: "ETH" | "BSC" | "POLYGON" | "BASE" | "ARBITRUM" | "TRON";
+              chain: 'ETH' | 'BSC' | 'POLYGON' | 'BASE' | 'ARBITRUM' | 'TRON';
               check_id: string;
               /** Format: date-time */
               checked_at: string;
@@ -4053,7 +3945,7 @@ export interface paths {
                   indirect_share: number;
                   indirect_usd: number;
                   /** @enum {string} */
-                  level: "severe" | "high" | "medium" | "low" | "info";
+                  level: 'severe' | 'high' | 'medium' | 'low' | 'info';
                   severity: number;
                   slug: string;
                 }[];
@@ -4062,7 +3954,7 @@ export interface paths {
                   decimals: number | null;
                   from: string;
                   /** @enum {string} */
-                  kind: "native" | "token";
+                  kind: 'native' | 'token';
                   log_index: number | null;
                   symbol: string | null;
                   to: string;
@@ -4080,9 +3972,9 @@ export interface paths {
                   source: string;
                 }[];
                 /** @enum {string} */
-                pricing: "full" | "partial" | "none";
+                pricing: 'full' | 'partial' | 'none';
                 /** @enum {string} */
-                risk_level: "none" | "low" | "medium" | "high" | "severe";
+                risk_level: 'none' | 'low' | 'medium' | 'high' | 'severe';
                 risk_score: number;
                 senders: {
                   address: string;
@@ -4090,18 +3982,13 @@ export interface paths {
                   direct_categories: {
                     confidence: number;
                     /** @enum {string} */
-                    level: "severe" | "high" | "medium" | "low" | "info";
+                    level: 'severe' | 'high' | 'medium' | 'low' | 'info';
                     severity: number;
                     slug: string;
                     sources: string[];
                   }[];
                   /** @enum {string} */
-                  graph:
-                    | "analysed"
-                    | "budget_exhausted"
-                    | "no_history"
-                    | "not_available"
-                    | "skipped";
+                  graph: 'analysed' | 'budget_exhausted' | 'no_history' | 'not_available' | 'skipped';
                   indirect_categories: {
                     hops: number | null;
                     share: number;
@@ -4116,7 +4003,7 @@ export interface paths {
                 total_usd: number;
                 unknown_share: number;
                 /** @enum {string} */
-                weighting: "usd" | "equal";
+                weighting: 'usd' | 'equal';
               };
               elapsed_ms: number;
               policy_result: {
@@ -4125,17 +4012,14 @@ export interface paths {
                   actualShare: number;
                   category: string;
                   /** @enum {string} */
-                  direction: "incoming";
+                  direction: 'incoming';
                   entityAddress: string | null;
                   entityName: string | null;
                   entityScore: number;
                   /** @enum {string} */
-                  riskLevel: "Low" | "Medium" | "High" | "Severe";
+                  riskLevel: 'Low' | 'Medium' | 'High' | 'Severe';
                   /** @enum {string} */
-                  ruleType:
-                    | "Direct exposure"
-                    | "Origin of funds / Indirect"
-                    | "Pattern";
+                  ruleType: 'Direct exposure' | 'Origin of funds / Indirect' | 'Pattern';
                   thresholdShare: number;
                   thresholdValue: number;
                 }[];
@@ -4147,15 +4031,15 @@ export interface paths {
                 }[];
                 policy: string;
                 /** @enum {string} */
-                recommended_action: "accept" | "review" | "hold" | "block";
+                recommended_action: 'accept' | 'review' | 'hold' | 'block';
                 taxonomy_version: string;
                 version: string;
                 /** @enum {string|null} */
-                worst_level: "Low" | "Medium" | "High" | "Severe" | null;
+                worst_level: 'Low' | 'Medium' | 'High' | 'Severe' | null;
               };
               schema_version: number;
               /** @enum {string} */
-              status: "completed";
+              status: 'completed';
               transaction: {
                 block_number: number;
                 /** Format: date-time */
@@ -4174,11 +4058,11 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               check_id: string;
               retry_url: string;
               /** @enum {string} */
-              status: "running";
+              status: 'running';
             };
           };
         };
@@ -4188,10 +4072,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "bad_request" | "unsupported_network";
+                code: 'bad_request' | 'unsupported_network';
                 message: string;
               };
               supported_networks?: string[];
@@ -4204,10 +4088,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "invalid_api_key" | "missing_api_key";
+                code: 'invalid_api_key' | 'missing_api_key';
                 message: string;
               };
             };
@@ -4219,15 +4103,15 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               billing?:
                 | {
                     balance_usd: number | null;
                     charged_usd: number;
                     /** @enum {string} */
-                    currency: "USD";
+                    currency: 'USD';
                     /** @enum {string} */
-                    model: "ledger";
+                    model: 'ledger';
                     monthly_cap_usd: number | null;
                     monthly_spent_usd: number | null;
                     replay: boolean;
@@ -4236,7 +4120,7 @@ export interface paths {
                 | {
                     charged_units: number;
                     /** @enum {string} */
-                    model: "quota";
+                    model: 'quota';
                     monthly_quota: number | null;
                     period_start: string | null;
                     replay: boolean;
@@ -4244,7 +4128,7 @@ export interface paths {
                   }
                 | {
                     /** @enum {string} */
-                    model: "none";
+                    model: 'none';
                     /** @enum {string|null} */
                     monthly_quota: null;
                     /** @enum {boolean} */
@@ -4252,10 +4136,7 @@ export interface paths {
                   };
               error: {
                 /** @enum {string} */
-                code:
-                  | "insufficient_funds"
-                  | "monthly_cap_exceeded"
-                  | "quota_exceeded";
+                code: 'insufficient_funds' | 'monthly_cap_exceeded' | 'quota_exceeded';
                 message: string;
               };
             };
@@ -4267,10 +4148,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "idempotency_conflict" | "kyt_requires_subgroup";
+                code: 'idempotency_conflict' | 'kyt_requires_subgroup';
                 message: string;
               };
             };
@@ -4282,10 +4163,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "payload_too_large";
+                code: 'payload_too_large';
                 message: string;
               };
             };
@@ -4297,10 +4178,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "unsupported_media_type";
+                code: 'unsupported_media_type';
                 message: string;
               };
             };
@@ -4312,7 +4193,7 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               detail?: {
                 ctx?: {
                   [key: string]: unknown;
@@ -4324,7 +4205,7 @@ export interface paths {
               }[];
               error: {
                 /** @enum {string} */
-                code: "validation_error";
+                code: 'validation_error';
                 message: string;
               };
             };
@@ -4336,10 +4217,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "rate_limit_exceeded";
+                code: 'rate_limit_exceeded';
                 message: string;
               };
             };
@@ -4351,10 +4232,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "internal_error";
+                code: 'internal_error';
                 message: string;
               };
             };
@@ -4366,15 +4247,15 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               billing?:
                 | {
                     balance_usd: number;
                     charged_usd: number;
                     /** @enum {string} */
-                    currency: "USD";
+                    currency: 'USD';
                     /** @enum {string} */
-                    model: "ledger";
+                    model: 'ledger';
                     monthly_cap_usd: number | null;
                     monthly_spent_usd: number;
                     replay: boolean;
@@ -4382,7 +4263,7 @@ export interface paths {
                 | {
                     charged_units: number;
                     /** @enum {string} */
-                    model: "quota";
+                    model: 'quota';
                     monthly_quota: number;
                     period_start: string;
                     replay: boolean;
@@ -4391,8 +4272,7 @@ export interface paths {
               check_id?: string;
               error: {
                 /** @enum {string} */
-                code:
-                  "backend_unavailable" | "tx_decode_failed" | "tx_not_found";
+                code: 'backend_unavailable' | 'tx_decode_failed' | 'tx_not_found';
                 message: string;
               };
               providers?: {
@@ -4401,13 +4281,7 @@ export interface paths {
                       assessment: {
                         risk_categories: string[];
                         /** @enum {string} */
-                        risk_level:
-                          | "none"
-                          | "low"
-                          | "medium"
-                          | "high"
-                          | "critical"
-                          | "sanctioned";
+                        risk_level: 'none' | 'low' | 'medium' | 'high' | 'critical' | 'sanctioned';
                         sanctioned: boolean;
                         signals: string[];
                         summary: string;
@@ -4425,7 +4299,7 @@ export interface paths {
                     };
               };
               /** @enum {string} */
-              status?: "failed" | "failed_timeout";
+              status?: 'failed' | 'failed_timeout';
             };
           };
         };
@@ -4435,17 +4309,17 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json":
+            'application/json':
               | {
                   error: {
                     /** @enum {string} */
-                    code: "overloaded";
+                    code: 'overloaded';
                     message: string;
                   };
                 }
               | {
                   /** @enum {string} */
-                  error: "Service Unavailable";
+                  error: 'Service Unavailable';
                   message: string;
                   /** @enum {number} */
                   statusCode: 503;
@@ -4460,7 +4334,7 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
-  "/v2/explore": {
+  '/v2/explore': {
     parameters: {
       query?: never;
       header?: never;
@@ -4474,14 +4348,14 @@ export interface paths {
       parameters: {
         query?: never;
         header?: {
-          "idempotency-key"?: string;
+          'idempotency-key'?: string;
         };
         path?: never;
         cookie?: never;
       };
       requestBody: {
         content: {
-          "application/json": {
+          'application/json': {
             /**
              * @description EVM: 0x followed by 40 hex digits; TRON: base58check, 34 characters starting with T
              * @example 0x1111111111111111111111111111111111111111
@@ -4491,14 +4365,14 @@ export interface paths {
              * @default in
              * @enum {string}
              */
-            direction?: "in" | "out" | "both";
+            direction?: 'in' | 'out' | 'both';
             max_hops?: number;
             max_nodes?: number;
             /**
              * @example ETH
              * @enum {string}
              */
-            network: "BSC" | "ETH" | "TRON";
+            network: 'BSC' | 'ETH' | 'TRON';
           };
         };
       };
@@ -4509,7 +4383,7 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               job_id: string;
               result_url: string;
             };
@@ -4521,10 +4395,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "bad_request" | "unsupported_network";
+                code: 'bad_request' | 'unsupported_network';
                 message: string;
               };
               supported_networks?: string[];
@@ -4537,10 +4411,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "invalid_api_key" | "missing_api_key";
+                code: 'invalid_api_key' | 'missing_api_key';
                 message: string;
               };
             };
@@ -4552,15 +4426,15 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               billing?:
                 | {
                     balance_usd: number | null;
                     charged_usd: number;
                     /** @enum {string} */
-                    currency: "USD";
+                    currency: 'USD';
                     /** @enum {string} */
-                    model: "ledger";
+                    model: 'ledger';
                     monthly_cap_usd: number | null;
                     monthly_spent_usd: number | null;
                     replay: boolean;
@@ -4569,7 +4443,7 @@ export interface paths {
                 | {
                     charged_units: number;
                     /** @enum {string} */
-                    model: "quota";
+                    model: 'quota';
                     monthly_quota: number | null;
                     period_start: string | null;
                     replay: boolean;
@@ -4577,7 +4451,7 @@ export interface paths {
                   }
                 | {
                     /** @enum {string} */
-                    model: "none";
+                    model: 'none';
                     /** @enum {string|null} */
                     monthly_quota: null;
                     /** @enum {boolean} */
@@ -4585,10 +4459,7 @@ export interface paths {
                   };
               error: {
                 /** @enum {string} */
-                code:
-                  | "insufficient_funds"
-                  | "monthly_cap_exceeded"
-                  | "quota_exceeded";
+                code: 'insufficient_funds' | 'monthly_cap_exceeded' | 'quota_exceeded';
                 message: string;
               };
             };
@@ -4600,10 +4471,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "idempotency_conflict";
+                code: 'idempotency_conflict';
                 message: string;
               };
             };
@@ -4615,10 +4486,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "payload_too_large";
+                code: 'payload_too_large';
                 message: string;
               };
             };
@@ -4630,10 +4501,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "unsupported_media_type";
+                code: 'unsupported_media_type';
                 message: string;
               };
             };
@@ -4645,7 +4516,7 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               detail?: {
                 ctx?: {
                   [key: string]: unknown;
@@ -4657,7 +4528,7 @@ export interface paths {
               }[];
               error: {
                 /** @enum {string} */
-                code: "validation_error";
+                code: 'validation_error';
                 message: string;
               };
             };
@@ -4669,10 +4540,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "rate_limit_exceeded";
+                code: 'rate_limit_exceeded';
                 message: string;
               };
             };
@@ -4684,10 +4555,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "internal_error";
+                code: 'internal_error';
                 message: string;
               };
             };
@@ -4699,17 +4570,17 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json":
+            'application/json':
               | {
                   error: {
                     /** @enum {string} */
-                    code: "overloaded";
+                    code: 'overloaded';
                     message: string;
                   };
                 }
               | {
                   /** @enum {string} */
-                  error: "Service Unavailable";
+                  error: 'Service Unavailable';
                   message: string;
                   /** @enum {number} */
                   statusCode: 503;
@@ -4724,7 +4595,7 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
-  "/v2/explore/{job_id}/result": {
+  '/v2/explore/{job_id}/result': {
     parameters: {
       query?: never;
       header?: never;
@@ -4749,16 +4620,16 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               address: string;
               billing:
                 | {
                     balance_usd: number;
                     charged_usd: number;
                     /** @enum {string} */
-                    currency: "USD";
+                    currency: 'USD';
                     /** @enum {string} */
-                    model: "ledger";
+                    model: 'ledger';
                     monthly_cap_usd: number | null;
                     monthly_spent_usd: number;
                     replay: boolean;
@@ -4766,7 +4637,7 @@ export interface paths {
                 | {
                     charged_units: number;
                     /** @enum {string} */
-                    model: "quota";
+                    model: 'quota';
                     monthly_quota: number;
                     period_start: string;
                     replay: boolean;
@@ -4782,7 +4653,7 @@ export interface paths {
               complete: boolean;
               completed_at: string;
               /** @enum {string} */
-              direction: "in" | "out" | "both";
+              direction: 'in' | 'out' | 'both';
               incoming: {
                 applied: boolean;
                 categories: {
@@ -4798,13 +4669,7 @@ export interface paths {
                     usd_estimated: boolean;
                   }[];
                   /** @enum {string} */
-                  risk_level:
-                    | "none"
-                    | "low"
-                    | "medium"
-                    | "high"
-                    | "critical"
-                    | "sanctioned";
+                  risk_level: 'none' | 'low' | 'medium' | 'high' | 'critical' | 'sanctioned';
                   severity: number;
                   share_pct: number;
                   slug: string;
@@ -4813,11 +4678,7 @@ export interface paths {
                 }[];
                 complete: boolean | null;
                 /** @enum {string|null} */
-                reason:
-                  | "no_transaction_history"
-                  | "too_few_transfers"
-                  | "service_address"
-                  | null;
+                reason: 'no_transaction_history' | 'too_few_transfers' | 'service_address' | null;
                 search: {
                   edges: number;
                   elapsed_ms: number;
@@ -4830,7 +4691,7 @@ export interface paths {
                 unattributed_pct: number | null;
                 usd_estimated: boolean;
                 /** @enum {string|null} */
-                weighting: "usd" | "transfer_count" | null;
+                weighting: 'usd' | 'transfer_count' | null;
               } | null;
               job_id: string;
               network: string;
@@ -4849,13 +4710,7 @@ export interface paths {
                     usd_estimated: boolean;
                   }[];
                   /** @enum {string} */
-                  risk_level:
-                    | "none"
-                    | "low"
-                    | "medium"
-                    | "high"
-                    | "critical"
-                    | "sanctioned";
+                  risk_level: 'none' | 'low' | 'medium' | 'high' | 'critical' | 'sanctioned';
                   severity: number;
                   share_pct: number;
                   slug: string;
@@ -4864,11 +4719,7 @@ export interface paths {
                 }[];
                 complete: boolean | null;
                 /** @enum {string|null} */
-                reason:
-                  | "no_transaction_history"
-                  | "too_few_transfers"
-                  | "service_address"
-                  | null;
+                reason: 'no_transaction_history' | 'too_few_transfers' | 'service_address' | null;
                 search: {
                   edges: number;
                   elapsed_ms: number;
@@ -4881,29 +4732,29 @@ export interface paths {
                 unattributed_pct: number | null;
                 usd_estimated: boolean;
                 /** @enum {string|null} */
-                weighting: "usd" | "transfer_count" | null;
+                weighting: 'usd' | 'transfer_count' | null;
               } | null;
               report_id: string;
               requested_at: string;
               /** @enum {string} */
-              status: "completed";
+              status: 'completed';
             };
           };
         };
         /** @description Still running: poll again after Retry-After seconds */
         202: {
           headers: {
-            "retry-after"?: number;
+            'retry-after'?: number;
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               job_id: string;
               /** Format: date-time */
               requested_at: string;
               result_url: string;
               /** @enum {string} */
-              status: "running";
+              status: 'running';
             };
           };
         };
@@ -4913,10 +4764,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "bad_request";
+                code: 'bad_request';
                 message: string;
               };
             };
@@ -4928,10 +4779,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "invalid_api_key" | "missing_api_key";
+                code: 'invalid_api_key' | 'missing_api_key';
                 message: string;
               };
             };
@@ -4943,15 +4794,15 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               billing?:
                 | {
                     balance_usd: number | null;
                     charged_usd: number;
                     /** @enum {string} */
-                    currency: "USD";
+                    currency: 'USD';
                     /** @enum {string} */
-                    model: "ledger";
+                    model: 'ledger';
                     monthly_cap_usd: number | null;
                     monthly_spent_usd: number | null;
                     replay: boolean;
@@ -4960,7 +4811,7 @@ export interface paths {
                 | {
                     charged_units: number;
                     /** @enum {string} */
-                    model: "quota";
+                    model: 'quota';
                     monthly_quota: number | null;
                     period_start: string | null;
                     replay: boolean;
@@ -4968,7 +4819,7 @@ export interface paths {
                   }
                 | {
                     /** @enum {string} */
-                    model: "none";
+                    model: 'none';
                     /** @enum {string|null} */
                     monthly_quota: null;
                     /** @enum {boolean} */
@@ -4976,10 +4827,7 @@ export interface paths {
                   };
               error: {
                 /** @enum {string} */
-                code:
-                  | "insufficient_funds"
-                  | "monthly_cap_exceeded"
-                  | "quota_exceeded";
+                code: 'insufficient_funds' | 'monthly_cap_exceeded' | 'quota_exceeded';
                 message: string;
               };
             };
@@ -4991,10 +4839,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "not_found";
+                code: 'not_found';
                 message: string;
               };
             };
@@ -5006,7 +4854,7 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               detail?: {
                 ctx?: {
                   [key: string]: unknown;
@@ -5018,7 +4866,7 @@ export interface paths {
               }[];
               error: {
                 /** @enum {string} */
-                code: "validation_error";
+                code: 'validation_error';
                 message: string;
               };
             };
@@ -5030,10 +4878,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "rate_limit_exceeded";
+                code: 'rate_limit_exceeded';
                 message: string;
               };
             };
@@ -5045,10 +4893,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "internal_error";
+                code: 'internal_error';
                 message: string;
               };
             };
@@ -5060,16 +4908,16 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               check_id?: string;
               error: {
                 /** @enum {string} */
-                code: "check_failed";
+                code: 'check_failed';
                 message: string;
               };
               job_id?: string;
               /** @enum {string} */
-              status?: "failed" | "failed_timeout";
+              status?: 'failed' | 'failed_timeout';
             };
           };
         };
@@ -5079,17 +4927,17 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json":
+            'application/json':
               | {
                   error: {
                     /** @enum {string} */
-                    code: "overloaded";
+                    code: 'overloaded';
                     message: string;
                   };
                 }
               | {
                   /** @enum {string} */
-                  error: "Service Unavailable";
+                  error: 'Service Unavailable';
                   message: string;
                   /** @enum {number} */
                   statusCode: 503;
@@ -5106,7 +4954,7 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
-  "/v2/health": {
+  '/v2/health': {
     parameters: {
       query?: never;
       header?: never;
@@ -5129,7 +4977,7 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               data_snapshot: string | null;
               datasets: {
                 claims: number;
@@ -5140,7 +4988,7 @@ export interface paths {
               mode: string;
               reasons?: string[];
               /** @enum {string} */
-              status: "ok" | "degraded" | "starting";
+              status: 'ok' | 'degraded' | 'starting';
               version: string;
             };
           };
@@ -5151,10 +4999,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "bad_request";
+                code: 'bad_request';
                 message: string;
               };
             };
@@ -5166,10 +5014,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "rate_limit_exceeded";
+                code: 'rate_limit_exceeded';
                 message: string;
               };
             };
@@ -5181,10 +5029,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "internal_error";
+                code: 'internal_error';
                 message: string;
               };
             };
@@ -5196,7 +5044,7 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json":
+            'application/json':
               | {
                   data_snapshot: string | null;
                   datasets: {
@@ -5208,12 +5056,12 @@ export interface paths {
                   mode: string;
                   reasons?: string[];
                   /** @enum {string} */
-                  status: "ok" | "degraded" | "starting";
+                  status: 'ok' | 'degraded' | 'starting';
                   version: string;
                 }
               | {
                   /** @enum {string} */
-                  error: "Service Unavailable";
+                  error: 'Service Unavailable';
                   message: string;
                   /** @enum {number} */
                   statusCode: 503;
@@ -5230,7 +5078,7 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
-  "/v2/inspect-address": {
+  '/v2/inspect-address': {
     parameters: {
       query?: never;
       header?: never;
@@ -5244,14 +5092,14 @@ export interface paths {
       parameters: {
         query?: never;
         header?: {
-          "idempotency-key"?: string;
+          'idempotency-key'?: string;
         };
         path?: never;
         cookie?: never;
       };
       requestBody: {
         content: {
-          "application/json": {
+          'application/json': {
             /**
              * @description EVM: 0x followed by 40 hex digits; TRON: base58check, 34 characters starting with T
              * @example 0x1111111111111111111111111111111111111111
@@ -5261,7 +5109,7 @@ export interface paths {
              * @example ETH
              * @enum {string}
              */
-            network: "BSC" | "ETH" | "TRON";
+            network: 'BSC' | 'ETH' | 'TRON';
             providers?: string[];
           };
         };
@@ -5273,25 +5121,19 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               address: string;
               audit: {
                 can_deal: boolean;
                 /** @enum {string} */
-                decision: "deal" | "review" | "do_not_deal";
+                decision: 'deal' | 'review' | 'do_not_deal';
                 disagreements: {
                   provider: string;
                   risk_categories: string[];
                   /** @enum {string} */
-                  risk_level:
-                    | "none"
-                    | "low"
-                    | "medium"
-                    | "high"
-                    | "critical"
-                    | "sanctioned";
+                  risk_level: 'none' | 'low' | 'medium' | 'high' | 'critical' | 'sanctioned';
                   /** @enum {string} */
-                  stance: "risk" | "no_signal";
+                  stance: 'risk' | 'no_signal';
                 }[];
                 exchange_would_flag: boolean;
                 providers_agreeing: number;
@@ -5301,24 +5143,18 @@ export interface paths {
                 risk_categories: string[];
                 sanctioned: boolean;
                 /** @enum {string} */
-                stance: "risk" | "no_signal";
+                stance: 'risk' | 'no_signal';
                 /** @enum {string} */
-                worst_risk_level:
-                  | "none"
-                  | "low"
-                  | "medium"
-                  | "high"
-                  | "critical"
-                  | "sanctioned";
+                worst_risk_level: 'none' | 'low' | 'medium' | 'high' | 'critical' | 'sanctioned';
               } | null;
               billing:
                 | {
                     balance_usd: number;
                     charged_usd: number;
                     /** @enum {string} */
-                    currency: "USD";
+                    currency: 'USD';
                     /** @enum {string} */
-                    model: "ledger";
+                    model: 'ledger';
                     monthly_cap_usd: number | null;
                     monthly_spent_usd: number;
                     replay: boolean;
@@ -5326,7 +5162,7 @@ export interface paths {
                 | {
                     charged_units: number;
                     /** @enum {string} */
-                    model: "quota";
+                    model: 'quota';
                     monthly_quota: number;
                     period_start: string;
                     replay: boolean;
@@ -5338,20 +5174,14 @@ export interface paths {
               /** Format: date-time */
               created_at: string;
               /** @enum {string} */
-              network: "BSC" | "ETH" | "TRON";
+              network: 'BSC' | 'ETH' | 'TRON';
               providers: {
                 [key: string]:
                   | {
                       assessment: {
                         risk_categories: string[];
                         /** @enum {string} */
-                        risk_level:
-                          | "none"
-                          | "low"
-                          | "medium"
-                          | "high"
-                          | "critical"
-                          | "sanctioned";
+                        risk_level: 'none' | 'low' | 'medium' | 'high' | 'critical' | 'sanctioned';
                         sanctioned: boolean;
                         signals: string[];
                         summary: string;
@@ -5371,7 +5201,7 @@ export interface paths {
               schema_version: number;
               skipped_providers: string[];
               /** @enum {string} */
-              status: "completed";
+              status: 'completed';
               waived_providers: string[];
             };
           };
@@ -5380,17 +5210,17 @@ export interface paths {
         202: {
           headers: {
             /** @description seconds before the first poll */
-            "retry-after"?: number;
+            'retry-after'?: number;
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               check_id: string;
               /** Format: date-time */
               created_at: string;
               retry_url: string;
               /** @enum {string} */
-              status: "running";
+              status: 'running';
             };
           };
         };
@@ -5400,10 +5230,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "bad_request" | "unsupported_network";
+                code: 'bad_request' | 'unsupported_network';
                 message: string;
               };
               supported_networks?: string[];
@@ -5416,10 +5246,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "invalid_api_key" | "missing_api_key";
+                code: 'invalid_api_key' | 'missing_api_key';
                 message: string;
               };
             };
@@ -5431,15 +5261,15 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               billing?:
                 | {
                     balance_usd: number | null;
                     charged_usd: number;
                     /** @enum {string} */
-                    currency: "USD";
+                    currency: 'USD';
                     /** @enum {string} */
-                    model: "ledger";
+                    model: 'ledger';
                     monthly_cap_usd: number | null;
                     monthly_spent_usd: number | null;
                     replay: boolean;
@@ -5448,7 +5278,7 @@ export interface paths {
                 | {
                     charged_units: number;
                     /** @enum {string} */
-                    model: "quota";
+                    model: 'quota';
                     monthly_quota: number | null;
                     period_start: string | null;
                     replay: boolean;
@@ -5456,7 +5286,7 @@ export interface paths {
                   }
                 | {
                     /** @enum {string} */
-                    model: "none";
+                    model: 'none';
                     /** @enum {string|null} */
                     monthly_quota: null;
                     /** @enum {boolean} */
@@ -5464,10 +5294,7 @@ export interface paths {
                   };
               error: {
                 /** @enum {string} */
-                code:
-                  | "insufficient_funds"
-                  | "monthly_cap_exceeded"
-                  | "quota_exceeded";
+                code: 'insufficient_funds' | 'monthly_cap_exceeded' | 'quota_exceeded';
                 message: string;
               };
             };
@@ -5479,10 +5306,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "consensus_not_entitled";
+                code: 'consensus_not_entitled';
                 message: string;
               };
             };
@@ -5494,10 +5321,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "idempotency_conflict";
+                code: 'idempotency_conflict';
                 message: string;
               };
             };
@@ -5509,10 +5336,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "payload_too_large";
+                code: 'payload_too_large';
                 message: string;
               };
             };
@@ -5524,10 +5351,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "unsupported_media_type";
+                code: 'unsupported_media_type';
                 message: string;
               };
             };
@@ -5539,7 +5366,7 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               detail?: {
                 ctx?: {
                   [key: string]: unknown;
@@ -5551,7 +5378,7 @@ export interface paths {
               }[];
               error: {
                 /** @enum {string} */
-                code: "validation_error";
+                code: 'validation_error';
                 message: string;
               };
             };
@@ -5563,10 +5390,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "rate_limit_exceeded";
+                code: 'rate_limit_exceeded';
                 message: string;
               };
             };
@@ -5578,10 +5405,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "internal_error";
+                code: 'internal_error';
                 message: string;
               };
             };
@@ -5593,15 +5420,15 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               billing?:
                 | {
                     balance_usd: number;
                     charged_usd: number;
                     /** @enum {string} */
-                    currency: "USD";
+                    currency: 'USD';
                     /** @enum {string} */
-                    model: "ledger";
+                    model: 'ledger';
                     monthly_cap_usd: number | null;
                     monthly_spent_usd: number;
                     replay: boolean;
@@ -5609,7 +5436,7 @@ export interface paths {
                 | {
                     charged_units: number;
                     /** @enum {string} */
-                    model: "quota";
+                    model: 'quota';
                     monthly_quota: number;
                     period_start: string;
                     replay: boolean;
@@ -5618,7 +5445,7 @@ export interface paths {
               check_id?: string;
               error: {
                 /** @enum {string} */
-                code: "backend_unavailable";
+                code: 'backend_unavailable';
                 message: string;
               };
               providers?: {
@@ -5627,13 +5454,7 @@ export interface paths {
                       assessment: {
                         risk_categories: string[];
                         /** @enum {string} */
-                        risk_level:
-                          | "none"
-                          | "low"
-                          | "medium"
-                          | "high"
-                          | "critical"
-                          | "sanctioned";
+                        risk_level: 'none' | 'low' | 'medium' | 'high' | 'critical' | 'sanctioned';
                         sanctioned: boolean;
                         signals: string[];
                         summary: string;
@@ -5651,7 +5472,7 @@ export interface paths {
                     };
               };
               /** @enum {string} */
-              status?: "failed" | "failed_timeout";
+              status?: 'failed' | 'failed_timeout';
             };
           };
         };
@@ -5661,17 +5482,17 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json":
+            'application/json':
               | {
                   error: {
                     /** @enum {string} */
-                    code: "overloaded";
+                    code: 'overloaded';
                     message: string;
                   };
                 }
               | {
                   /** @enum {string} */
-                  error: "Service Unavailable";
+                  error: 'Service Unavailable';
                   message: string;
                   /** @enum {number} */
                   statusCode: 503;
@@ -5684,11 +5505,11 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               check_id?: string;
               error: {
                 /** @enum {string} */
-                code: "gateway_timeout";
+                code: 'gateway_timeout';
                 message: string;
               };
               retry_url?: string;
@@ -5703,7 +5524,7 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
-  "/v2/inspect/{check_id}/result": {
+  '/v2/inspect/{check_id}/result': {
     parameters: {
       query?: never;
       header?: never;
@@ -5728,25 +5549,19 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               address: string;
               audit: {
                 can_deal: boolean;
                 /** @enum {string} */
-                decision: "deal" | "review" | "do_not_deal";
+                decision: 'deal' | 'review' | 'do_not_deal';
                 disagreements: {
                   provider: string;
                   risk_categories: string[];
                   /** @enum {string} */
-                  risk_level:
-                    | "none"
-                    | "low"
-                    | "medium"
-                    | "high"
-                    | "critical"
-                    | "sanctioned";
+                  risk_level: 'none' | 'low' | 'medium' | 'high' | 'critical' | 'sanctioned';
                   /** @enum {string} */
-                  stance: "risk" | "no_signal";
+                  stance: 'risk' | 'no_signal';
                 }[];
                 exchange_would_flag: boolean;
                 providers_agreeing: number;
@@ -5756,24 +5571,18 @@ export interface paths {
                 risk_categories: string[];
                 sanctioned: boolean;
                 /** @enum {string} */
-                stance: "risk" | "no_signal";
+                stance: 'risk' | 'no_signal';
                 /** @enum {string} */
-                worst_risk_level:
-                  | "none"
-                  | "low"
-                  | "medium"
-                  | "high"
-                  | "critical"
-                  | "sanctioned";
+                worst_risk_level: 'none' | 'low' | 'medium' | 'high' | 'critical' | 'sanctioned';
               } | null;
               billing:
                 | {
                     balance_usd: number;
                     charged_usd: number;
                     /** @enum {string} */
-                    currency: "USD";
+                    currency: 'USD';
                     /** @enum {string} */
-                    model: "ledger";
+                    model: 'ledger';
                     monthly_cap_usd: number | null;
                     monthly_spent_usd: number;
                     replay: boolean;
@@ -5781,7 +5590,7 @@ export interface paths {
                 | {
                     charged_units: number;
                     /** @enum {string} */
-                    model: "quota";
+                    model: 'quota';
                     monthly_quota: number;
                     period_start: string;
                     replay: boolean;
@@ -5793,20 +5602,14 @@ export interface paths {
               /** Format: date-time */
               created_at: string;
               /** @enum {string} */
-              network: "BSC" | "ETH" | "TRON";
+              network: 'BSC' | 'ETH' | 'TRON';
               providers: {
                 [key: string]:
                   | {
                       assessment: {
                         risk_categories: string[];
                         /** @enum {string} */
-                        risk_level:
-                          | "none"
-                          | "low"
-                          | "medium"
-                          | "high"
-                          | "critical"
-                          | "sanctioned";
+                        risk_level: 'none' | 'low' | 'medium' | 'high' | 'critical' | 'sanctioned';
                         sanctioned: boolean;
                         signals: string[];
                         summary: string;
@@ -5826,7 +5629,7 @@ export interface paths {
               schema_version: number;
               skipped_providers: string[];
               /** @enum {string} */
-              status: "completed";
+              status: 'completed';
               waived_providers: string[];
             };
           };
@@ -5835,17 +5638,17 @@ export interface paths {
         202: {
           headers: {
             /** @description seconds before the first poll */
-            "retry-after"?: number;
+            'retry-after'?: number;
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               check_id: string;
               /** Format: date-time */
               created_at: string;
               retry_url: string;
               /** @enum {string} */
-              status: "running";
+              status: 'running';
             };
           };
         };
@@ -5855,10 +5658,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "bad_request";
+                code: 'bad_request';
                 message: string;
               };
             };
@@ -5870,10 +5673,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "invalid_api_key" | "missing_api_key";
+                code: 'invalid_api_key' | 'missing_api_key';
                 message: string;
               };
             };
@@ -5885,15 +5688,15 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               billing?:
                 | {
                     balance_usd: number | null;
                     charged_usd: number;
                     /** @enum {string} */
-                    currency: "USD";
+                    currency: 'USD';
                     /** @enum {string} */
-                    model: "ledger";
+                    model: 'ledger';
                     monthly_cap_usd: number | null;
                     monthly_spent_usd: number | null;
                     replay: boolean;
@@ -5902,7 +5705,7 @@ export interface paths {
                 | {
                     charged_units: number;
                     /** @enum {string} */
-                    model: "quota";
+                    model: 'quota';
                     monthly_quota: number | null;
                     period_start: string | null;
                     replay: boolean;
@@ -5910,7 +5713,7 @@ export interface paths {
                   }
                 | {
                     /** @enum {string} */
-                    model: "none";
+                    model: 'none';
                     /** @enum {string|null} */
                     monthly_quota: null;
                     /** @enum {boolean} */
@@ -5918,10 +5721,7 @@ export interface paths {
                   };
               error: {
                 /** @enum {string} */
-                code:
-                  | "insufficient_funds"
-                  | "monthly_cap_exceeded"
-                  | "quota_exceeded";
+                code: 'insufficient_funds' | 'monthly_cap_exceeded' | 'quota_exceeded';
                 message: string;
               };
             };
@@ -5933,10 +5733,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "not_found";
+                code: 'not_found';
                 message: string;
               };
             };
@@ -5948,7 +5748,7 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               detail?: {
                 ctx?: {
                   [key: string]: unknown;
@@ -5960,7 +5760,7 @@ export interface paths {
               }[];
               error: {
                 /** @enum {string} */
-                code: "validation_error";
+                code: 'validation_error';
                 message: string;
               };
             };
@@ -5972,10 +5772,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "rate_limit_exceeded";
+                code: 'rate_limit_exceeded';
                 message: string;
               };
             };
@@ -5987,10 +5787,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "internal_error";
+                code: 'internal_error';
                 message: string;
               };
             };
@@ -6002,15 +5802,15 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               billing?:
                 | {
                     balance_usd: number;
                     charged_usd: number;
                     /** @enum {string} */
-                    currency: "USD";
+                    currency: 'USD';
                     /** @enum {string} */
-                    model: "ledger";
+                    model: 'ledger';
                     monthly_cap_usd: number | null;
                     monthly_spent_usd: number;
                     replay: boolean;
@@ -6018,7 +5818,7 @@ export interface paths {
                 | {
                     charged_units: number;
                     /** @enum {string} */
-                    model: "quota";
+                    model: 'quota';
                     monthly_quota: number;
                     period_start: string;
                     replay: boolean;
@@ -6027,7 +5827,7 @@ export interface paths {
               check_id?: string;
               error: {
                 /** @enum {string} */
-                code: "backend_unavailable";
+                code: 'backend_unavailable';
                 message: string;
               };
               providers?: {
@@ -6036,13 +5836,7 @@ export interface paths {
                       assessment: {
                         risk_categories: string[];
                         /** @enum {string} */
-                        risk_level:
-                          | "none"
-                          | "low"
-                          | "medium"
-                          | "high"
-                          | "critical"
-                          | "sanctioned";
+                        risk_level: 'none' | 'low' | 'medium' | 'high' | 'critical' | 'sanctioned';
                         sanctioned: boolean;
                         signals: string[];
                         summary: string;
@@ -6060,7 +5854,7 @@ export interface paths {
                     };
               };
               /** @enum {string} */
-              status?: "failed" | "failed_timeout";
+              status?: 'failed' | 'failed_timeout';
             };
           };
         };
@@ -6070,17 +5864,17 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json":
+            'application/json':
               | {
                   error: {
                     /** @enum {string} */
-                    code: "overloaded";
+                    code: 'overloaded';
                     message: string;
                   };
                 }
               | {
                   /** @enum {string} */
-                  error: "Service Unavailable";
+                  error: 'Service Unavailable';
                   message: string;
                   /** @enum {number} */
                   statusCode: 503;
@@ -6097,7 +5891,7 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
-  "/v2/me/usage": {
+  '/v2/me/usage': {
     parameters: {
       query?: never;
       header?: never;
@@ -6124,7 +5918,7 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               /**
                * @example {
                *       "plan": "ledger",
@@ -6142,13 +5936,13 @@ export interface paths {
               billing: {
                 balance_usd: number;
                 /** @enum {string} */
-                currency: "USD";
+                currency: 'USD';
                 monthly_cap_usd: number | null;
                 monthly_quota: number | null;
                 monthly_spent_usd: number;
                 period_start: string;
                 /** @enum {string} */
-                plan: "ledger" | "quota" | "none";
+                plan: 'ledger' | 'quota' | 'none';
                 remaining_units: number | null;
                 remaining_usd: number | null;
                 units_used: number;
@@ -6185,10 +5979,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "bad_request";
+                code: 'bad_request';
                 message: string;
               };
             };
@@ -6200,10 +5994,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "invalid_api_key" | "missing_api_key";
+                code: 'invalid_api_key' | 'missing_api_key';
                 message: string;
               };
             };
@@ -6215,7 +6009,7 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               detail?: {
                 ctx?: {
                   [key: string]: unknown;
@@ -6227,7 +6021,7 @@ export interface paths {
               }[];
               error: {
                 /** @enum {string} */
-                code: "validation_error";
+                code: 'validation_error';
                 message: string;
               };
             };
@@ -6239,10 +6033,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "rate_limit_exceeded";
+                code: 'rate_limit_exceeded';
                 message: string;
               };
             };
@@ -6254,10 +6048,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "internal_error";
+                code: 'internal_error';
                 message: string;
               };
             };
@@ -6269,17 +6063,17 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json":
+            'application/json':
               | {
                   error: {
                     /** @enum {string} */
-                    code: "overloaded";
+                    code: 'overloaded';
                     message: string;
                   };
                 }
               | {
                   /** @enum {string} */
-                  error: "Service Unavailable";
+                  error: 'Service Unavailable';
                   message: string;
                   /** @enum {number} */
                   statusCode: 503;
@@ -6296,7 +6090,7 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
-  "/v2/monitors": {
+  '/v2/monitors': {
     parameters: {
       query?: never;
       header?: never;
@@ -6322,7 +6116,7 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               data: {
                 address: string;
                 /** Format: date-time */
@@ -6340,29 +6134,22 @@ export interface paths {
                 last_changed_at: string | null;
                 monitor_id: string;
                 /** @enum {string} */
-                network: "BSC" | "ETH" | "TRON";
+                network: 'BSC' | 'ETH' | 'TRON';
                 paid_period_start: string;
                 paused_reason: string | null;
                 reference: string | null;
                 /** @enum {string} */
-                status: "active" | "paused";
+                status: 'active' | 'paused';
                 verdict: {
                   label: string | null;
                   risk_categories: string[];
                   /** @enum {string|null} */
-                  risk_level:
-                    | "none"
-                    | "low"
-                    | "medium"
-                    | "high"
-                    | "critical"
-                    | "sanctioned"
-                    | null;
+                  risk_level: 'none' | 'low' | 'medium' | 'high' | 'critical' | 'sanctioned' | null;
                   risk_score: number | null;
                   sdn_match: {
                     entity: string | null;
                     /** @enum {string} */
-                    list: "US" | "UK" | "EU";
+                    list: 'US' | 'UK' | 'EU';
                     list_date: string | null;
                     list_entry_id: string | null;
                     program: string | null;
@@ -6385,10 +6172,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "bad_request";
+                code: 'bad_request';
                 message: string;
               };
             };
@@ -6400,10 +6187,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "invalid_api_key" | "missing_api_key";
+                code: 'invalid_api_key' | 'missing_api_key';
                 message: string;
               };
             };
@@ -6415,7 +6202,7 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               detail?: {
                 ctx?: {
                   [key: string]: unknown;
@@ -6427,7 +6214,7 @@ export interface paths {
               }[];
               error: {
                 /** @enum {string} */
-                code: "validation_error";
+                code: 'validation_error';
                 message: string;
               };
             };
@@ -6439,10 +6226,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "rate_limit_exceeded";
+                code: 'rate_limit_exceeded';
                 message: string;
               };
             };
@@ -6454,10 +6241,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "internal_error";
+                code: 'internal_error';
                 message: string;
               };
             };
@@ -6469,17 +6256,17 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json":
+            'application/json':
               | {
                   error: {
                     /** @enum {string} */
-                    code: "overloaded";
+                    code: 'overloaded';
                     message: string;
                   };
                 }
               | {
                   /** @enum {string} */
-                  error: "Service Unavailable";
+                  error: 'Service Unavailable';
                   message: string;
                   /** @enum {number} */
                   statusCode: 503;
@@ -6494,14 +6281,14 @@ export interface paths {
       parameters: {
         query?: never;
         header?: {
-          "idempotency-key"?: string;
+          'idempotency-key'?: string;
         };
         path?: never;
         cookie?: never;
       };
       requestBody: {
         content: {
-          "application/json": {
+          'application/json': {
             /**
              * @description EVM: 0x followed by 40 hex digits; TRON: base58check, 34 characters starting with T
              * @example 0x1111111111111111111111111111111111111111
@@ -6511,7 +6298,7 @@ export interface paths {
              * @example ETH
              * @enum {string}
              */
-            network: "BSC" | "ETH" | "TRON";
+            network: 'BSC' | 'ETH' | 'TRON';
             reference?: string | null;
           };
         };
@@ -6523,16 +6310,16 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               address: string;
               billing:
                 | {
                     balance_usd: number;
                     charged_usd: number;
                     /** @enum {string} */
-                    currency: "USD";
+                    currency: 'USD';
                     /** @enum {string} */
-                    model: "ledger";
+                    model: 'ledger';
                     monthly_cap_usd: number | null;
                     monthly_spent_usd: number;
                     replay: boolean;
@@ -6540,7 +6327,7 @@ export interface paths {
                 | {
                     charged_units: number;
                     /** @enum {string} */
-                    model: "quota";
+                    model: 'quota';
                     monthly_quota: number;
                     period_start: string;
                     replay: boolean;
@@ -6561,29 +6348,22 @@ export interface paths {
               last_changed_at: string | null;
               monitor_id: string;
               /** @enum {string} */
-              network: "BSC" | "ETH" | "TRON";
+              network: 'BSC' | 'ETH' | 'TRON';
               paid_period_start: string;
               paused_reason: string | null;
               reference: string | null;
               /** @enum {string} */
-              status: "active" | "paused";
+              status: 'active' | 'paused';
               verdict: {
                 label: string | null;
                 risk_categories: string[];
                 /** @enum {string|null} */
-                risk_level:
-                  | "none"
-                  | "low"
-                  | "medium"
-                  | "high"
-                  | "critical"
-                  | "sanctioned"
-                  | null;
+                risk_level: 'none' | 'low' | 'medium' | 'high' | 'critical' | 'sanctioned' | null;
                 risk_score: number | null;
                 sdn_match: {
                   entity: string | null;
                   /** @enum {string} */
-                  list: "US" | "UK" | "EU";
+                  list: 'US' | 'UK' | 'EU';
                   list_date: string | null;
                   list_entry_id: string | null;
                   program: string | null;
@@ -6599,16 +6379,16 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               address: string;
               billing:
                 | {
                     balance_usd: number;
                     charged_usd: number;
                     /** @enum {string} */
-                    currency: "USD";
+                    currency: 'USD';
                     /** @enum {string} */
-                    model: "ledger";
+                    model: 'ledger';
                     monthly_cap_usd: number | null;
                     monthly_spent_usd: number;
                     replay: boolean;
@@ -6616,7 +6396,7 @@ export interface paths {
                 | {
                     charged_units: number;
                     /** @enum {string} */
-                    model: "quota";
+                    model: 'quota';
                     monthly_quota: number;
                     period_start: string;
                     replay: boolean;
@@ -6637,29 +6417,22 @@ export interface paths {
               last_changed_at: string | null;
               monitor_id: string;
               /** @enum {string} */
-              network: "BSC" | "ETH" | "TRON";
+              network: 'BSC' | 'ETH' | 'TRON';
               paid_period_start: string;
               paused_reason: string | null;
               reference: string | null;
               /** @enum {string} */
-              status: "active" | "paused";
+              status: 'active' | 'paused';
               verdict: {
                 label: string | null;
                 risk_categories: string[];
                 /** @enum {string|null} */
-                risk_level:
-                  | "none"
-                  | "low"
-                  | "medium"
-                  | "high"
-                  | "critical"
-                  | "sanctioned"
-                  | null;
+                risk_level: 'none' | 'low' | 'medium' | 'high' | 'critical' | 'sanctioned' | null;
                 risk_score: number | null;
                 sdn_match: {
                   entity: string | null;
                   /** @enum {string} */
-                  list: "US" | "UK" | "EU";
+                  list: 'US' | 'UK' | 'EU';
                   list_date: string | null;
                   list_entry_id: string | null;
                   program: string | null;
@@ -6675,10 +6448,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "bad_request" | "unsupported_network";
+                code: 'bad_request' | 'unsupported_network';
                 message: string;
               };
               supported_networks?: string[];
@@ -6691,10 +6464,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "invalid_api_key" | "missing_api_key";
+                code: 'invalid_api_key' | 'missing_api_key';
                 message: string;
               };
             };
@@ -6706,15 +6479,15 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               billing?:
                 | {
                     balance_usd: number | null;
                     charged_usd: number;
                     /** @enum {string} */
-                    currency: "USD";
+                    currency: 'USD';
                     /** @enum {string} */
-                    model: "ledger";
+                    model: 'ledger';
                     monthly_cap_usd: number | null;
                     monthly_spent_usd: number | null;
                     replay: boolean;
@@ -6723,7 +6496,7 @@ export interface paths {
                 | {
                     charged_units: number;
                     /** @enum {string} */
-                    model: "quota";
+                    model: 'quota';
                     monthly_quota: number | null;
                     period_start: string | null;
                     replay: boolean;
@@ -6731,7 +6504,7 @@ export interface paths {
                   }
                 | {
                     /** @enum {string} */
-                    model: "none";
+                    model: 'none';
                     /** @enum {string|null} */
                     monthly_quota: null;
                     /** @enum {boolean} */
@@ -6739,10 +6512,7 @@ export interface paths {
                   };
               error: {
                 /** @enum {string} */
-                code:
-                  | "insufficient_funds"
-                  | "monthly_cap_exceeded"
-                  | "quota_exceeded";
+                code: 'insufficient_funds' | 'monthly_cap_exceeded' | 'quota_exceeded';
                 message: string;
               };
             };
@@ -6754,10 +6524,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "idempotency_conflict";
+                code: 'idempotency_conflict';
                 message: string;
               };
             };
@@ -6769,10 +6539,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "payload_too_large";
+                code: 'payload_too_large';
                 message: string;
               };
             };
@@ -6784,10 +6554,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "unsupported_media_type";
+                code: 'unsupported_media_type';
                 message: string;
               };
             };
@@ -6799,7 +6569,7 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               detail?: {
                 ctx?: {
                   [key: string]: unknown;
@@ -6811,7 +6581,7 @@ export interface paths {
               }[];
               error: {
                 /** @enum {string} */
-                code: "validation_error";
+                code: 'validation_error';
                 message: string;
               };
             };
@@ -6823,10 +6593,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "rate_limit_exceeded";
+                code: 'rate_limit_exceeded';
                 message: string;
               };
             };
@@ -6838,10 +6608,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "internal_error";
+                code: 'internal_error';
                 message: string;
               };
             };
@@ -6853,15 +6623,15 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               billing?:
                 | {
                     balance_usd: number;
                     charged_usd: number;
                     /** @enum {string} */
-                    currency: "USD";
+                    currency: 'USD';
                     /** @enum {string} */
-                    model: "ledger";
+                    model: 'ledger';
                     monthly_cap_usd: number | null;
                     monthly_spent_usd: number;
                     replay: boolean;
@@ -6869,7 +6639,7 @@ export interface paths {
                 | {
                     charged_units: number;
                     /** @enum {string} */
-                    model: "quota";
+                    model: 'quota';
                     monthly_quota: number;
                     period_start: string;
                     replay: boolean;
@@ -6878,7 +6648,7 @@ export interface paths {
               check_id?: string;
               error: {
                 /** @enum {string} */
-                code: "backend_unavailable";
+                code: 'backend_unavailable';
                 message: string;
               };
               providers?: {
@@ -6887,13 +6657,7 @@ export interface paths {
                       assessment: {
                         risk_categories: string[];
                         /** @enum {string} */
-                        risk_level:
-                          | "none"
-                          | "low"
-                          | "medium"
-                          | "high"
-                          | "critical"
-                          | "sanctioned";
+                        risk_level: 'none' | 'low' | 'medium' | 'high' | 'critical' | 'sanctioned';
                         sanctioned: boolean;
                         signals: string[];
                         summary: string;
@@ -6911,7 +6675,7 @@ export interface paths {
                     };
               };
               /** @enum {string} */
-              status?: "failed" | "failed_timeout";
+              status?: 'failed' | 'failed_timeout';
             };
           };
         };
@@ -6921,17 +6685,17 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json":
+            'application/json':
               | {
                   error: {
                     /** @enum {string} */
-                    code: "overloaded";
+                    code: 'overloaded';
                     message: string;
                   };
                 }
               | {
                   /** @enum {string} */
-                  error: "Service Unavailable";
+                  error: 'Service Unavailable';
                   message: string;
                   /** @enum {number} */
                   statusCode: 503;
@@ -6946,7 +6710,7 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
-  "/v2/monitors/{id}": {
+  '/v2/monitors/{id}': {
     parameters: {
       query?: never;
       header?: never;
@@ -6971,7 +6735,7 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               address: string;
               /** Format: date-time */
               created_at: string;
@@ -6991,19 +6755,12 @@ export interface paths {
                   label: string | null;
                   risk_categories: string[];
                   /** @enum {string|null} */
-                  risk_level:
-                    | "none"
-                    | "low"
-                    | "medium"
-                    | "high"
-                    | "critical"
-                    | "sanctioned"
-                    | null;
+                  risk_level: 'none' | 'low' | 'medium' | 'high' | 'critical' | 'sanctioned' | null;
                   risk_score: number | null;
                   sdn_match: {
                     entity: string | null;
                     /** @enum {string} */
-                    list: "US" | "UK" | "EU";
+                    list: 'US' | 'UK' | 'EU';
                     list_date: string | null;
                     list_entry_id: string | null;
                     program: string | null;
@@ -7014,19 +6771,12 @@ export interface paths {
                   label: string | null;
                   risk_categories: string[];
                   /** @enum {string|null} */
-                  risk_level:
-                    | "none"
-                    | "low"
-                    | "medium"
-                    | "high"
-                    | "critical"
-                    | "sanctioned"
-                    | null;
+                  risk_level: 'none' | 'low' | 'medium' | 'high' | 'critical' | 'sanctioned' | null;
                   risk_score: number | null;
                   sdn_match: {
                     entity: string | null;
                     /** @enum {string} */
-                    list: "US" | "UK" | "EU";
+                    list: 'US' | 'UK' | 'EU';
                     list_date: string | null;
                     list_entry_id: string | null;
                     program: string | null;
@@ -7035,11 +6785,7 @@ export interface paths {
                 };
                 reasons: {
                   /** @enum {string} */
-                  change:
-                    | "dataset_imported"
-                    | "curator_entry_added"
-                    | "curator_entry_retracted"
-                    | "monitor_resumed";
+                  change: 'dataset_imported' | 'curator_entry_added' | 'curator_entry_retracted' | 'monitor_resumed';
                   changed_at: string;
                   source: string;
                   version: string | null;
@@ -7049,29 +6795,22 @@ export interface paths {
               last_changed_at: string | null;
               monitor_id: string;
               /** @enum {string} */
-              network: "BSC" | "ETH" | "TRON";
+              network: 'BSC' | 'ETH' | 'TRON';
               paid_period_start: string;
               paused_reason: string | null;
               reference: string | null;
               /** @enum {string} */
-              status: "active" | "paused";
+              status: 'active' | 'paused';
               verdict: {
                 label: string | null;
                 risk_categories: string[];
                 /** @enum {string|null} */
-                risk_level:
-                  | "none"
-                  | "low"
-                  | "medium"
-                  | "high"
-                  | "critical"
-                  | "sanctioned"
-                  | null;
+                risk_level: 'none' | 'low' | 'medium' | 'high' | 'critical' | 'sanctioned' | null;
                 risk_score: number | null;
                 sdn_match: {
                   entity: string | null;
                   /** @enum {string} */
-                  list: "US" | "UK" | "EU";
+                  list: 'US' | 'UK' | 'EU';
                   list_date: string | null;
                   list_entry_id: string | null;
                   program: string | null;
@@ -7087,10 +6826,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "bad_request";
+                code: 'bad_request';
                 message: string;
               };
             };
@@ -7102,10 +6841,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "invalid_api_key" | "missing_api_key";
+                code: 'invalid_api_key' | 'missing_api_key';
                 message: string;
               };
             };
@@ -7117,10 +6856,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "not_found";
+                code: 'not_found';
                 message: string;
               };
             };
@@ -7132,7 +6871,7 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               detail?: {
                 ctx?: {
                   [key: string]: unknown;
@@ -7144,7 +6883,7 @@ export interface paths {
               }[];
               error: {
                 /** @enum {string} */
-                code: "validation_error";
+                code: 'validation_error';
                 message: string;
               };
             };
@@ -7156,10 +6895,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "rate_limit_exceeded";
+                code: 'rate_limit_exceeded';
                 message: string;
               };
             };
@@ -7171,10 +6910,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "internal_error";
+                code: 'internal_error';
                 message: string;
               };
             };
@@ -7186,17 +6925,17 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json":
+            'application/json':
               | {
                   error: {
                     /** @enum {string} */
-                    code: "overloaded";
+                    code: 'overloaded';
                     message: string;
                   };
                 }
               | {
                   /** @enum {string} */
-                  error: "Service Unavailable";
+                  error: 'Service Unavailable';
                   message: string;
                   /** @enum {number} */
                   statusCode: 503;
@@ -7232,10 +6971,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "bad_request";
+                code: 'bad_request';
                 message: string;
               };
             };
@@ -7247,10 +6986,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "invalid_api_key" | "missing_api_key";
+                code: 'invalid_api_key' | 'missing_api_key';
                 message: string;
               };
             };
@@ -7262,10 +7001,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "not_found";
+                code: 'not_found';
                 message: string;
               };
             };
@@ -7277,10 +7016,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "payload_too_large";
+                code: 'payload_too_large';
                 message: string;
               };
             };
@@ -7292,10 +7031,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "unsupported_media_type";
+                code: 'unsupported_media_type';
                 message: string;
               };
             };
@@ -7307,7 +7046,7 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               detail?: {
                 ctx?: {
                   [key: string]: unknown;
@@ -7319,7 +7058,7 @@ export interface paths {
               }[];
               error: {
                 /** @enum {string} */
-                code: "validation_error";
+                code: 'validation_error';
                 message: string;
               };
             };
@@ -7331,10 +7070,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "rate_limit_exceeded";
+                code: 'rate_limit_exceeded';
                 message: string;
               };
             };
@@ -7346,10 +7085,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "internal_error";
+                code: 'internal_error';
                 message: string;
               };
             };
@@ -7361,17 +7100,17 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json":
+            'application/json':
               | {
                   error: {
                     /** @enum {string} */
-                    code: "overloaded";
+                    code: 'overloaded';
                     message: string;
                   };
                 }
               | {
                   /** @enum {string} */
-                  error: "Service Unavailable";
+                  error: 'Service Unavailable';
                   message: string;
                   /** @enum {number} */
                   statusCode: 503;
@@ -7385,7 +7124,7 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
-  "/v2/monitors/bulk": {
+  '/v2/monitors/bulk': {
     parameters: {
       query?: never;
       header?: never;
@@ -7399,14 +7138,14 @@ export interface paths {
       parameters: {
         query?: never;
         header?: {
-          "idempotency-key"?: string;
+          'idempotency-key'?: string;
         };
         path?: never;
         cookie?: never;
       };
       requestBody: {
         content: {
-          "application/json": {
+          'application/json': {
             monitors: {
               [key: string]: unknown;
             }[];
@@ -7420,7 +7159,7 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               results: (
                 | {
                     body: {
@@ -7430,9 +7169,9 @@ export interface paths {
                             balance_usd: number;
                             charged_usd: number;
                             /** @enum {string} */
-                            currency: "USD";
+                            currency: 'USD';
                             /** @enum {string} */
-                            model: "ledger";
+                            model: 'ledger';
                             monthly_cap_usd: number | null;
                             monthly_spent_usd: number;
                             replay: boolean;
@@ -7440,7 +7179,7 @@ export interface paths {
                         | {
                             charged_units: number;
                             /** @enum {string} */
-                            model: "quota";
+                            model: 'quota';
                             monthly_quota: number;
                             period_start: string;
                             replay: boolean;
@@ -7461,29 +7200,22 @@ export interface paths {
                       last_changed_at: string | null;
                       monitor_id: string;
                       /** @enum {string} */
-                      network: "BSC" | "ETH" | "TRON";
+                      network: 'BSC' | 'ETH' | 'TRON';
                       paid_period_start: string;
                       paused_reason: string | null;
                       reference: string | null;
                       /** @enum {string} */
-                      status: "active" | "paused";
+                      status: 'active' | 'paused';
                       verdict: {
                         label: string | null;
                         risk_categories: string[];
                         /** @enum {string|null} */
-                        risk_level:
-                          | "none"
-                          | "low"
-                          | "medium"
-                          | "high"
-                          | "critical"
-                          | "sanctioned"
-                          | null;
+                        risk_level: 'none' | 'low' | 'medium' | 'high' | 'critical' | 'sanctioned' | null;
                         risk_score: number | null;
                         sdn_match: {
                           entity: string | null;
                           /** @enum {string} */
-                          list: "US" | "UK" | "EU";
+                          list: 'US' | 'UK' | 'EU';
                           list_date: string | null;
                           list_entry_id: string | null;
                           program: string | null;
@@ -7501,9 +7233,9 @@ export interface paths {
                             balance_usd: number;
                             charged_usd: number;
                             /** @enum {string} */
-                            currency: "USD";
+                            currency: 'USD';
                             /** @enum {string} */
-                            model: "ledger";
+                            model: 'ledger';
                             monthly_cap_usd: number | null;
                             monthly_spent_usd: number;
                             replay: boolean;
@@ -7511,7 +7243,7 @@ export interface paths {
                         | {
                             charged_units: number;
                             /** @enum {string} */
-                            model: "quota";
+                            model: 'quota';
                             monthly_quota: number;
                             period_start: string;
                             replay: boolean;
@@ -7530,14 +7262,14 @@ export interface paths {
                       error: {
                         /** @enum {string} */
                         code:
-                          | "backend_unavailable"
-                          | "bad_request"
-                          | "insufficient_funds"
-                          | "internal_error"
-                          | "monthly_cap_exceeded"
-                          | "quota_exceeded"
-                          | "unsupported_network"
-                          | "validation_error";
+                          | 'backend_unavailable'
+                          | 'bad_request'
+                          | 'insufficient_funds'
+                          | 'internal_error'
+                          | 'monthly_cap_exceeded'
+                          | 'quota_exceeded'
+                          | 'unsupported_network'
+                          | 'validation_error';
                         message: string;
                       };
                       providers?: {
@@ -7546,13 +7278,7 @@ export interface paths {
                               assessment: {
                                 risk_categories: string[];
                                 /** @enum {string} */
-                                risk_level:
-                                  | "none"
-                                  | "low"
-                                  | "medium"
-                                  | "high"
-                                  | "critical"
-                                  | "sanctioned";
+                                risk_level: 'none' | 'low' | 'medium' | 'high' | 'critical' | 'sanctioned';
                                 sanctioned: boolean;
                                 signals: string[];
                                 summary: string;
@@ -7570,7 +7296,7 @@ export interface paths {
                             };
                       };
                       /** @enum {string} */
-                      status?: "failed" | "failed_timeout";
+                      status?: 'failed' | 'failed_timeout';
                       supported_networks?: string[];
                     };
                     index: number;
@@ -7591,10 +7317,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "bad_request";
+                code: 'bad_request';
                 message: string;
               };
             };
@@ -7606,10 +7332,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "invalid_api_key" | "missing_api_key";
+                code: 'invalid_api_key' | 'missing_api_key';
                 message: string;
               };
             };
@@ -7621,10 +7347,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "idempotency_conflict";
+                code: 'idempotency_conflict';
                 message: string;
               };
             };
@@ -7636,10 +7362,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "payload_too_large";
+                code: 'payload_too_large';
                 message: string;
               };
             };
@@ -7651,10 +7377,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "unsupported_media_type";
+                code: 'unsupported_media_type';
                 message: string;
               };
             };
@@ -7666,7 +7392,7 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               detail?: {
                 ctx?: {
                   [key: string]: unknown;
@@ -7678,7 +7404,7 @@ export interface paths {
               }[];
               error: {
                 /** @enum {string} */
-                code: "validation_error";
+                code: 'validation_error';
                 message: string;
               };
             };
@@ -7690,10 +7416,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "rate_limit_exceeded";
+                code: 'rate_limit_exceeded';
                 message: string;
               };
             };
@@ -7705,10 +7431,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "internal_error";
+                code: 'internal_error';
                 message: string;
               };
             };
@@ -7720,17 +7446,17 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json":
+            'application/json':
               | {
                   error: {
                     /** @enum {string} */
-                    code: "overloaded";
+                    code: 'overloaded';
                     message: string;
                   };
                 }
               | {
                   /** @enum {string} */
-                  error: "Service Unavailable";
+                  error: 'Service Unavailable';
                   message: string;
                   /** @enum {number} */
                   statusCode: 503;
@@ -7745,7 +7471,7 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
-  "/v2/networks": {
+  '/v2/networks': {
     parameters: {
       query?: never;
       header?: never;
@@ -7768,13 +7494,11 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
-              check_address: ("BSC" | "ETH" | "TRON")[];
-              check_transfer: (
-                "ETH" | "BSC" | "POLYGON" | "BASE" | "ARBITRUM" | "TRON"
-              )[];
-              inspect_address: ("BSC" | "ETH" | "TRON")[];
-              screen: ("BSC" | "ETH" | "TRON")[];
+            'application/json': {
+              check_address: ('BSC' | 'ETH' | 'TRON')[];
+              check_transfer: ('ETH' | 'BSC' | 'POLYGON' | 'BASE' | 'ARBITRUM' | 'TRON')[];
+              inspect_address: ('BSC' | 'ETH' | 'TRON')[];
+              screen: ('BSC' | 'ETH' | 'TRON')[];
             };
           };
         };
@@ -7784,10 +7508,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "bad_request";
+                code: 'bad_request';
                 message: string;
               };
             };
@@ -7799,10 +7523,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "rate_limit_exceeded";
+                code: 'rate_limit_exceeded';
                 message: string;
               };
             };
@@ -7814,10 +7538,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "internal_error";
+                code: 'internal_error';
                 message: string;
               };
             };
@@ -7829,17 +7553,17 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json":
+            'application/json':
               | {
                   error: {
                     /** @enum {string} */
-                    code: "overloaded";
+                    code: 'overloaded';
                     message: string;
                   };
                 }
               | {
                   /** @enum {string} */
-                  error: "Service Unavailable";
+                  error: 'Service Unavailable';
                   message: string;
                   /** @enum {number} */
                   statusCode: 503;
@@ -7856,7 +7580,7 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
-  "/v2/screen": {
+  '/v2/screen': {
     parameters: {
       query?: never;
       header?: never;
@@ -7870,14 +7594,14 @@ export interface paths {
       parameters: {
         query?: never;
         header?: {
-          "idempotency-key"?: string;
+          'idempotency-key'?: string;
         };
         path?: never;
         cookie?: never;
       };
       requestBody: {
         content: {
-          "application/json": {
+          'application/json': {
             /**
              * @description EVM: 0x followed by 40 hex digits; TRON: base58check, 34 characters starting with T
              * @example 0x1111111111111111111111111111111111111111
@@ -7887,7 +7611,7 @@ export interface paths {
              * @example ETH
              * @enum {string}
              */
-            network: "BSC" | "ETH" | "TRON";
+            network: 'BSC' | 'ETH' | 'TRON';
           };
         };
       };
@@ -7898,16 +7622,16 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               address: string;
               billing:
                 | {
                     balance_usd: number;
                     charged_usd: number;
                     /** @enum {string} */
-                    currency: "USD";
+                    currency: 'USD';
                     /** @enum {string} */
-                    model: "ledger";
+                    model: 'ledger';
                     monthly_cap_usd: number | null;
                     monthly_spent_usd: number;
                     replay: boolean;
@@ -7915,7 +7639,7 @@ export interface paths {
                 | {
                     charged_units: number;
                     /** @enum {string} */
-                    model: "quota";
+                    model: 'quota';
                     monthly_quota: number;
                     period_start: string;
                     replay: boolean;
@@ -7943,7 +7667,7 @@ export interface paths {
               };
               elapsed_ms: number;
               /** @enum {string} */
-              network: "BSC" | "ETH" | "TRON";
+              network: 'BSC' | 'ETH' | 'TRON';
               provider: string;
               schema_version: number;
               verdict: {
@@ -7971,34 +7695,20 @@ export interface paths {
                   confidence: number | null;
                   max_trust_weight: number | null;
                   /** @enum {string|null} */
-                  risk_level:
-                    | "none"
-                    | "low"
-                    | "medium"
-                    | "high"
-                    | "critical"
-                    | "sanctioned"
-                    | null;
+                  risk_level: 'none' | 'low' | 'medium' | 'high' | 'critical' | 'sanctioned' | null;
                   severity: number | null;
                   slug: string;
                   source_count: number | null;
                   sources: string[];
                 }[];
                 /** @enum {string|null} */
-                risk_level:
-                  | "none"
-                  | "low"
-                  | "medium"
-                  | "high"
-                  | "critical"
-                  | "sanctioned"
-                  | null;
+                risk_level: 'none' | 'low' | 'medium' | 'high' | 'critical' | 'sanctioned' | null;
                 risk_score: number | null;
                 sdn_match: {
                   asset: string | null;
                   entity: string | null;
                   /** @enum {string} */
-                  list: "US" | "UK" | "EU";
+                  list: 'US' | 'UK' | 'EU';
                   list_date: string | null;
                   list_entry_id: string | null;
                   program: string | null;
@@ -8034,10 +7744,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "bad_request" | "unsupported_network";
+                code: 'bad_request' | 'unsupported_network';
                 message: string;
               };
               supported_networks?: string[];
@@ -8050,10 +7760,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "invalid_api_key" | "missing_api_key";
+                code: 'invalid_api_key' | 'missing_api_key';
                 message: string;
               };
             };
@@ -8065,15 +7775,15 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               billing?:
                 | {
                     balance_usd: number | null;
                     charged_usd: number;
                     /** @enum {string} */
-                    currency: "USD";
+                    currency: 'USD';
                     /** @enum {string} */
-                    model: "ledger";
+                    model: 'ledger';
                     monthly_cap_usd: number | null;
                     monthly_spent_usd: number | null;
                     replay: boolean;
@@ -8082,7 +7792,7 @@ export interface paths {
                 | {
                     charged_units: number;
                     /** @enum {string} */
-                    model: "quota";
+                    model: 'quota';
                     monthly_quota: number | null;
                     period_start: string | null;
                     replay: boolean;
@@ -8090,7 +7800,7 @@ export interface paths {
                   }
                 | {
                     /** @enum {string} */
-                    model: "none";
+                    model: 'none';
                     /** @enum {string|null} */
                     monthly_quota: null;
                     /** @enum {boolean} */
@@ -8098,10 +7808,7 @@ export interface paths {
                   };
               error: {
                 /** @enum {string} */
-                code:
-                  | "insufficient_funds"
-                  | "monthly_cap_exceeded"
-                  | "quota_exceeded";
+                code: 'insufficient_funds' | 'monthly_cap_exceeded' | 'quota_exceeded';
                 message: string;
               };
             };
@@ -8113,10 +7820,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "idempotency_conflict";
+                code: 'idempotency_conflict';
                 message: string;
               };
             };
@@ -8128,10 +7835,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "payload_too_large";
+                code: 'payload_too_large';
                 message: string;
               };
             };
@@ -8143,10 +7850,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "unsupported_media_type";
+                code: 'unsupported_media_type';
                 message: string;
               };
             };
@@ -8158,7 +7865,7 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               detail?: {
                 ctx?: {
                   [key: string]: unknown;
@@ -8170,7 +7877,7 @@ export interface paths {
               }[];
               error: {
                 /** @enum {string} */
-                code: "validation_error";
+                code: 'validation_error';
                 message: string;
               };
             };
@@ -8182,10 +7889,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "rate_limit_exceeded";
+                code: 'rate_limit_exceeded';
                 message: string;
               };
             };
@@ -8197,10 +7904,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "internal_error";
+                code: 'internal_error';
                 message: string;
               };
             };
@@ -8212,15 +7919,15 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               billing?:
                 | {
                     balance_usd: number;
                     charged_usd: number;
                     /** @enum {string} */
-                    currency: "USD";
+                    currency: 'USD';
                     /** @enum {string} */
-                    model: "ledger";
+                    model: 'ledger';
                     monthly_cap_usd: number | null;
                     monthly_spent_usd: number;
                     replay: boolean;
@@ -8228,7 +7935,7 @@ export interface paths {
                 | {
                     charged_units: number;
                     /** @enum {string} */
-                    model: "quota";
+                    model: 'quota';
                     monthly_quota: number;
                     period_start: string;
                     replay: boolean;
@@ -8237,7 +7944,7 @@ export interface paths {
               check_id?: string;
               error: {
                 /** @enum {string} */
-                code: "backend_unavailable";
+                code: 'backend_unavailable';
                 message: string;
               };
               providers?: {
@@ -8246,13 +7953,7 @@ export interface paths {
                       assessment: {
                         risk_categories: string[];
                         /** @enum {string} */
-                        risk_level:
-                          | "none"
-                          | "low"
-                          | "medium"
-                          | "high"
-                          | "critical"
-                          | "sanctioned";
+                        risk_level: 'none' | 'low' | 'medium' | 'high' | 'critical' | 'sanctioned';
                         sanctioned: boolean;
                         signals: string[];
                         summary: string;
@@ -8270,7 +7971,7 @@ export interface paths {
                     };
               };
               /** @enum {string} */
-              status?: "failed" | "failed_timeout";
+              status?: 'failed' | 'failed_timeout';
             };
           };
         };
@@ -8280,17 +7981,17 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json":
+            'application/json':
               | {
                   error: {
                     /** @enum {string} */
-                    code: "overloaded";
+                    code: 'overloaded';
                     message: string;
                   };
                 }
               | {
                   /** @enum {string} */
-                  error: "Service Unavailable";
+                  error: 'Service Unavailable';
                   message: string;
                   /** @enum {number} */
                   statusCode: 503;
@@ -8305,7 +8006,7 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
-  "/v2/transfer/{check_id}/result": {
+  '/v2/transfer/{check_id}/result': {
     parameters: {
       query?: never;
       header?: never;
@@ -8330,15 +8031,15 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               billing:
                 | {
                     balance_usd: number;
                     charged_usd: number;
                     /** @enum {string} */
-                    currency: "USD";
+                    currency: 'USD';
                     /** @enum {string} */
-                    model: "ledger";
+                    model: 'ledger';
                     monthly_cap_usd: number | null;
                     monthly_spent_usd: number;
                     replay: boolean;
@@ -8346,14 +8047,14 @@ export interface paths {
                 | {
                     charged_units: number;
                     /** @enum {string} */
-                    model: "quota";
+                    model: 'quota';
                     monthly_quota: number;
                     period_start: string;
                     replay: boolean;
                     units_used: number;
                   };
               /** @enum {string} */
-              chain: "ETH" | "BSC" | "POLYGON" | "BASE" | "ARBITRUM" | "TRON";
+              chain: 'ETH' | 'BSC' | 'POLYGON' | 'BASE' | 'ARBITRUM' | 'TRON';
               check_id: string;
               /** Format: date-time */
               checked_at: string;
@@ -8365,7 +8066,7 @@ export interface paths {
                   indirect_share: number;
                   indirect_usd: number;
                   /** @enum {string} */
-                  level: "severe" | "high" | "medium" | "low" | "info";
+                  level: 'severe' | 'high' | 'medium' | 'low' | 'info';
                   severity: number;
                   slug: string;
                 }[];
@@ -8374,7 +8075,7 @@ export interface paths {
                   decimals: number | null;
                   from: string;
                   /** @enum {string} */
-                  kind: "native" | "token";
+                  kind: 'native' | 'token';
                   log_index: number | null;
                   symbol: string | null;
                   to: string;
@@ -8392,9 +8093,9 @@ export interface paths {
                   source: string;
                 }[];
                 /** @enum {string} */
-                pricing: "full" | "partial" | "none";
+                pricing: 'full' | 'partial' | 'none';
                 /** @enum {string} */
-                risk_level: "none" | "low" | "medium" | "high" | "severe";
+                risk_level: 'none' | 'low' | 'medium' | 'high' | 'severe';
                 risk_score: number;
                 senders: {
                   address: string;
@@ -8402,18 +8103,13 @@ export interface paths {
                   direct_categories: {
                     confidence: number;
                     /** @enum {string} */
-                    level: "severe" | "high" | "medium" | "low" | "info";
+                    level: 'severe' | 'high' | 'medium' | 'low' | 'info';
                     severity: number;
                     slug: string;
                     sources: string[];
                   }[];
                   /** @enum {string} */
-                  graph:
-                    | "analysed"
-                    | "budget_exhausted"
-                    | "no_history"
-                    | "not_available"
-                    | "skipped";
+                  graph: 'analysed' | 'budget_exhausted' | 'no_history' | 'not_available' | 'skipped';
                   indirect_categories: {
                     hops: number | null;
                     share: number;
@@ -8428,7 +8124,7 @@ export interface paths {
                 total_usd: number;
                 unknown_share: number;
                 /** @enum {string} */
-                weighting: "usd" | "equal";
+                weighting: 'usd' | 'equal';
               };
               policy_result: {
                 alert_count: number;
@@ -8436,17 +8132,14 @@ export interface paths {
                   actualShare: number;
                   category: string;
                   /** @enum {string} */
-                  direction: "incoming";
+                  direction: 'incoming';
                   entityAddress: string | null;
                   entityName: string | null;
                   entityScore: number;
                   /** @enum {string} */
-                  riskLevel: "Low" | "Medium" | "High" | "Severe";
+                  riskLevel: 'Low' | 'Medium' | 'High' | 'Severe';
                   /** @enum {string} */
-                  ruleType:
-                    | "Direct exposure"
-                    | "Origin of funds / Indirect"
-                    | "Pattern";
+                  ruleType: 'Direct exposure' | 'Origin of funds / Indirect' | 'Pattern';
                   thresholdShare: number;
                   thresholdValue: number;
                 }[];
@@ -8458,15 +8151,15 @@ export interface paths {
                 }[];
                 policy: string;
                 /** @enum {string} */
-                recommended_action: "accept" | "review" | "hold" | "block";
+                recommended_action: 'accept' | 'review' | 'hold' | 'block';
                 taxonomy_version: string;
                 version: string;
                 /** @enum {string|null} */
-                worst_level: "Low" | "Medium" | "High" | "Severe" | null;
+                worst_level: 'Low' | 'Medium' | 'High' | 'Severe' | null;
               };
               schema_version: number;
               /** @enum {string} */
-              status: "completed";
+              status: 'completed';
               transaction: {
                 block_number: number;
                 /** Format: date-time */
@@ -8485,11 +8178,11 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               check_id: string;
               retry_url: string;
               /** @enum {string} */
-              status: "running";
+              status: 'running';
             };
           };
         };
@@ -8499,10 +8192,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "bad_request";
+                code: 'bad_request';
                 message: string;
               };
             };
@@ -8514,10 +8207,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "invalid_api_key" | "missing_api_key";
+                code: 'invalid_api_key' | 'missing_api_key';
                 message: string;
               };
             };
@@ -8529,15 +8222,15 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               billing?:
                 | {
                     balance_usd: number | null;
                     charged_usd: number;
                     /** @enum {string} */
-                    currency: "USD";
+                    currency: 'USD';
                     /** @enum {string} */
-                    model: "ledger";
+                    model: 'ledger';
                     monthly_cap_usd: number | null;
                     monthly_spent_usd: number | null;
                     replay: boolean;
@@ -8546,7 +8239,7 @@ export interface paths {
                 | {
                     charged_units: number;
                     /** @enum {string} */
-                    model: "quota";
+                    model: 'quota';
                     monthly_quota: number | null;
                     period_start: string | null;
                     replay: boolean;
@@ -8554,7 +8247,7 @@ export interface paths {
                   }
                 | {
                     /** @enum {string} */
-                    model: "none";
+                    model: 'none';
                     /** @enum {string|null} */
                     monthly_quota: null;
                     /** @enum {boolean} */
@@ -8562,10 +8255,7 @@ export interface paths {
                   };
               error: {
                 /** @enum {string} */
-                code:
-                  | "insufficient_funds"
-                  | "monthly_cap_exceeded"
-                  | "quota_exceeded";
+                code: 'insufficient_funds' | 'monthly_cap_exceeded' | 'quota_exceeded';
                 message: string;
               };
             };
@@ -8577,10 +8267,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "not_found";
+                code: 'not_found';
                 message: string;
               };
             };
@@ -8592,7 +8282,7 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               detail?: {
                 ctx?: {
                   [key: string]: unknown;
@@ -8604,7 +8294,7 @@ export interface paths {
               }[];
               error: {
                 /** @enum {string} */
-                code: "validation_error";
+                code: 'validation_error';
                 message: string;
               };
             };
@@ -8616,10 +8306,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "rate_limit_exceeded";
+                code: 'rate_limit_exceeded';
                 message: string;
               };
             };
@@ -8631,10 +8321,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               error: {
                 /** @enum {string} */
-                code: "internal_error";
+                code: 'internal_error';
                 message: string;
               };
             };
@@ -8646,15 +8336,15 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": {
+            'application/json': {
               billing?:
                 | {
                     balance_usd: number;
                     charged_usd: number;
                     /** @enum {string} */
-                    currency: "USD";
+                    currency: 'USD';
                     /** @enum {string} */
-                    model: "ledger";
+                    model: 'ledger';
                     monthly_cap_usd: number | null;
                     monthly_spent_usd: number;
                     replay: boolean;
@@ -8662,7 +8352,7 @@ export interface paths {
                 | {
                     charged_units: number;
                     /** @enum {string} */
-                    model: "quota";
+                    model: 'quota';
                     monthly_quota: number;
                     period_start: string;
                     replay: boolean;
@@ -8671,8 +8361,7 @@ export interface paths {
               check_id?: string;
               error: {
                 /** @enum {string} */
-                code:
-                  "backend_unavailable" | "tx_decode_failed" | "tx_not_found";
+                code: 'backend_unavailable' | 'tx_decode_failed' | 'tx_not_found';
                 message: string;
               };
               providers?: {
@@ -8681,13 +8370,7 @@ export interface paths {
                       assessment: {
                         risk_categories: string[];
                         /** @enum {string} */
-                        risk_level:
-                          | "none"
-                          | "low"
-                          | "medium"
-                          | "high"
-                          | "critical"
-                          | "sanctioned";
+                        risk_level: 'none' | 'low' | 'medium' | 'high' | 'critical' | 'sanctioned';
                         sanctioned: boolean;
                         signals: string[];
                         summary: string;
@@ -8705,7 +8388,7 @@ export interface paths {
                     };
               };
               /** @enum {string} */
-              status?: "failed" | "failed_timeout";
+              status?: 'failed' | 'failed_timeout';
             };
           };
         };
@@ -8715,17 +8398,17 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json":
+            'application/json':
               | {
                   error: {
                     /** @enum {string} */
-                    code: "overloaded";
+                    code: 'overloaded';
                     message: string;
                   };
                 }
               | {
                   /** @enum {string} */
-                  error: "Service Unavailable";
+                  error: 'Service Unavailable';
                   message: string;
                   /** @enum {number} */
                   statusCode: 503;
