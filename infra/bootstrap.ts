@@ -124,9 +124,7 @@ export interface Services {
  * checks its server at open with a bounded timeout, and what was opened before a failure is closed again
  * (the file store holds a directory lock).
  */
-async function openPorts(
-  config: Config,
-): Promise<{
+async function openPorts(config: Config): Promise<{
   store: EventStore;
   bus: MessageBus;
   readStore: ReadStore;

@@ -137,13 +137,10 @@ const pollLater = (schema: z.ZodType, description: string) => schema.meta({ desc
 const addressParams = z.object({ chain: networkField, address: addressField });
 const idParams = z.object({ id: z.string().meta({ format: 'uuid' }) });
 const paymentHeaders = z.object({
-  'x-payment': z
-    .string()
-    .optional()
-    .meta({
-      description:
-        'The payment proof: base64 of the JSON #/components/schemas/X402PaymentPayload (PAYMENT-SIGNATURE is accepted too). Without it, 402 with the quote',
-    }),
+  'x-payment': z.string().optional().meta({
+    description:
+      'The payment proof: base64 of the JSON #/components/schemas/X402PaymentPayload (PAYMENT-SIGNATURE is accepted too). Without it, 402 with the quote',
+  }),
 });
 
 interface X402RouteSchema {
