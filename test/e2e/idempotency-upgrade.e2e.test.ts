@@ -21,13 +21,18 @@ describe('Idempotency-Key across the upgrade to stored outcomes', () => {
     const { apiKey, userId } = await svc.account({ depositUsd: 1 });
     const request = { address: '0x' + '7'.padStart(40, '0'), network: 'ETH' };
     const at = new Date().toISOString();
+    // An answer as an older version recorded it: a real screen body of this address (so it meets the document's
+    // schema) with the billing of that first call, which this account never paid.
+    const other = await svc.account({ depositUsd: 1 });
+    const fresh = await svc.app.inject({
+      method: 'POST',
+      url: '/v2/screen',
+      headers: { authorization: `Bearer ${other.apiKey}` },
+      payload: request,
+    });
+    const { elapsed_ms: _elapsed, ...screened } = fresh.json<Record<string, unknown>>();
     const recorded = {
-      schema_version: 1,
-      address: request.address,
-      network: 'ETH',
-      provider: 'service',
-      coverage: { data_available: false, recorded_in_an_older_version: true },
-      verdict: { risk_level: 'low' },
+      ...screened,
       billing: {
         model: 'ledger',
         currency: 'USD',
