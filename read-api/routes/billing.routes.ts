@@ -34,11 +34,12 @@ export const billingRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = a
     },
     async (request) => {
       const { userId } = callerOf(request);
-      const { page, page_size: pageSize, since } = request.query;
+      const { page, page_size: pageSize, since, until } = request.query;
       const sinceIso = since === undefined ? undefined : new Date(since).toISOString();
+      const untilIso = until === undefined ? undefined : new Date(until).toISOString();
       const [billing, found] = await Promise.all([
         summary(userId),
-        services.usage.page(userId, { page, pageSize, ...(sinceIso ? { since: sinceIso } : {}) }),
+        services.usage.page(userId, { page, pageSize, ...(sinceIso ? { since: sinceIso } : {}), ...(untilIso ? { until: untilIso } : {}) }),
       ]);
       return {
         billing,

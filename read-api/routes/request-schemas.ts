@@ -14,6 +14,11 @@ export const usageQuery = z.strictObject({
     .date()
     .or(z.iso.datetime({ offset: true }))
     .optional(),
+  /** Rows created before this time (a date: before that day's start, UTC), for a date range with `since`. */
+  until: z.iso
+    .date()
+    .or(z.iso.datetime({ offset: true }))
+    .optional(),
 });
 
 export const idempotencyHeader = z.looseObject({

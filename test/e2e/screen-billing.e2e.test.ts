@@ -99,7 +99,7 @@ describe('billing of POST /v2/screen', () => {
     expect((await api.balance()).balance_usd).toBe(9.8);
   });
 
-  it('usage pages and filters by since', async () => {
+  it('usage pages and filters by since and until', async () => {
     const { apiKey } = await svc.account({ depositUsd: 5 });
     const api = client(apiKey);
     for (let i = 0; i < 7; i++) await api.screen({ address: address(i), network: 'BSC' });
@@ -107,6 +107,12 @@ describe('billing of POST /v2/screen', () => {
     expect(page2.rows).toHaveLength(3);
     expect(page2.pagination).toEqual({ page: 2, page_size: 3, total: 7, total_pages: 3 });
     expect((await api.usage('?since=2999-01-01')).rows).toHaveLength(0);
+    expect((await api.usage('?until=2000-01-01')).rows).toHaveLength(0);
+    expect((await api.usage('?since=2000-01-01&until=2999-01-01&page_size=10')).rows).toHaveLength(7);
+    const all = (await api.usage('?page_size=10')).rows as { created_at: string }[];
+    const cut = all[0]!.created_at;
+    const before = await api.usage(`?until=${encodeURIComponent(cut)}&page_size=10`);
+    expect(before.pagination.total).toBe(all.filter((row) => row.created_at < cut).length);
     const bad = await svc.app.inject({ method: 'GET', url: '/v2/me/usage?page_size=101', headers: { authorization: `Bearer ${apiKey}` } });
     expect(bad.statusCode).toBe(422);
     const badPage = await svc.app.inject({ method: 'GET', url: '/v2/me/usage?page=0', headers: { authorization: `Bearer ${apiKey}` } });

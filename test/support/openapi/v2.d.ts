@@ -5905,6 +5905,7 @@ export interface paths {
           page?: number;
           page_size?: number;
           since?: string;
+          until?: string;
         };
         header?: never;
         path?: never;
