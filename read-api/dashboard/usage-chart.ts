@@ -66,9 +66,7 @@ export function barChart(options: {
 <text x="${LEFT - 6}" y="${TOP + 12}" text-anchor="end">${escapeHtml(format(max))}</text><text x="${LEFT - 6}" y="${TOP + plotHeight}" text-anchor="end">0</text>`;
   const total = values.reduce((sum, v) => sum + v.value, 0);
   return html`<figure class="chart card">
-    <figcaption id="${id}-title">
-      <strong>${title}</strong> <span class="hint">last ${values.length} days, total ${format(total)}</span>
-    </figcaption>
-    <svg viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" aria-labelledby="${id}-title">${raw(axis + bars + ticks)}</svg>
-  </figure>`;
+<figcaption id="${id}-title"><strong>${title}</strong> <span class="hint">last ${values.length} days, total ${format(total)}</span></figcaption>
+<svg viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" aria-labelledby="${id}-title">${raw(axis + bars + ticks)}</svg>
+</figure>`;
 }

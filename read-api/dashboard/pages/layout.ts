@@ -24,58 +24,44 @@ export function layout(options: {
 }): SafeHtml {
   const { title, user, section, body } = options;
   return html`<!doctype html>
-    <html lang="en">
-      <head>
-        <meta charset="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        ${user ? html`<meta name="csrf-token" content="${user.csrfToken}" />` : ''}
-        <title>${title} · Risk screening</title>
-        ${options.refreshSeconds ? html`<meta http-equiv="refresh" content="${options.refreshSeconds}" />` : ''}
-        <link rel="icon" href="data:," />
-        <link rel="stylesheet" href="/dashboard/assets/dashboard.css" />
-        <link rel="stylesheet" href="/dashboard/assets/workbench.css" />
-        <script src="/dashboard/assets/dashboard.js" defer></script>
-      </head>
-      <body>
-        <a class="skip" href="#main">Skip to content</a>
-        <header class="top">
-          <div class="bar">
-            <a class="brand" href="/">Risk screening</a>
-            ${
-              user
-                ? html`<nav aria-label="Main">
-                      <ul>
-                        ${NAV.map(
-                          (item) =>
-                            html`<li>
-                              <a href="${item.href}" ${item.section === section ? html` aria-current="page"` : ''}>${item.label}</a>
-                            </li>`,
-                        )}
-                      </ul>
-                    </nav>
-                    <div class="who">
-                      <span>${user.email}</span>
-                      <form method="post" action="/logout">
-                        <input type="hidden" name="csrf" value="${user.csrfToken}" /><button class="secondary" type="submit">
-                          Log out
-                        </button>
-                      </form>
-                    </div>`
-                : ''
-            }
-          </div>
-        </header>
-        <main id="main" tabindex="-1">${body}</main>
-      </body>
-    </html>`;
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+${user ? html`<meta name="csrf-token" content="${user.csrfToken}">` : ''}
+<title>${title} · Risk screening</title>
+${options.refreshSeconds ? html`<meta http-equiv="refresh" content="${options.refreshSeconds}">` : ''}
+<link rel="icon" href="data:,">
+<link rel="stylesheet" href="/dashboard/assets/dashboard.css">
+<link rel="stylesheet" href="/dashboard/assets/workbench.css">
+<script src="/dashboard/assets/dashboard.js" defer></script>
+</head>
+<body>
+<a class="skip" href="#main">Skip to content</a>
+<header class="top"><div class="bar">
+<a class="brand" href="/">Risk screening</a>
+${
+  user
+    ? html`<nav aria-label="Main"><ul>${NAV.map(
+        (item) => html`<li><a href="${item.href}"${item.section === section ? html` aria-current="page"` : ''}>${item.label}</a></li>`,
+      )}</ul></nav>
+<div class="who"><span>${user.email}</span>
+<form method="post" action="/logout"><input type="hidden" name="csrf" value="${user.csrfToken}"><button class="secondary" type="submit">Log out</button></form></div>`
+    : ''
+}
+</div></header>
+<main id="main" tabindex="-1">
+${body}
+</main>
+</body>
+</html>`;
 }
 
 /** The account's tabs: API and Usage. */
 export function accountTabs(active: 'api' | 'usage'): SafeHtml {
   const tab = (id: 'api' | 'usage', href: string, label: string) =>
-    html`<a href="${href}" ${id === active ? html` aria-current="page"` : ''}>${label}</a>`;
-  return html`<h1>Account</h1>
-    <nav class="tabs" aria-label="Account">${tab('api', '/account/api', 'API')}${tab('usage', '/account/usage', 'Usage')}</nav>`;
+    html`<a href="${href}"${id === active ? html` aria-current="page"` : ''}>${label}</a>`;
+  return html`<h1>Account</h1><nav class="tabs" aria-label="Account">${tab('api', '/account/api', 'API')}${tab('usage', '/account/usage', 'Usage')}</nav>`;
 }
 
 /** Dates in lists: the UTC day and minute, readable and unambiguous. */
@@ -87,9 +73,7 @@ export function errorPage(user: DashboardUser | null, status: number, title: str
   return layout({
     title,
     user,
-    body: html`<h1>${title}</h1>
-      <p class="lead">${message}</p>
-      <p><a href="/">Back to the dashboard</a></p>
-      <p class="hint">HTTP ${status}</p>`,
+    body: html`<h1>${title}</h1><p class="lead">${message}</p><p><a href="/">Back to the dashboard</a></p>
+<p class="hint">HTTP ${status}</p>`,
   });
 }

@@ -22,64 +22,24 @@ export interface AlertCaseView {
 function facts(doc: AlertCaseDoc): SafeHtml {
   const a = doc.alert;
   return html`<dl class="facts">
-    <div>
-      <dt>Risk level</dt>
-      <dd>${levelBadge(a.riskLevel)}</dd>
-    </div>
-    <div>
-      <dt>Category</dt>
-      <dd>${a.category}</dd>
-    </div>
-    <div>
-      <dt>Rule</dt>
-      <dd>${a.ruleType}</dd>
-    </div>
-    <div>
-      <dt>Share of the transfer</dt>
-      <dd>${a.actualShare}% <span class="hint">the rule fires from ${a.thresholdShare}% and ${a.thresholdValue} USD</span></dd>
-    </div>
-    <div>
-      <dt>Entity</dt>
-      <dd>${a.entityName ?? 'no name known'}</dd>
-    </div>
-    <div>
-      <dt>Entity address</dt>
-      <dd><code class="break">${a.entityAddress ?? '—'}</code></dd>
-    </div>
-    <div>
-      <dt>Transaction</dt>
-      <dd>${doc.chain} <code class="break">${doc.txHash}</code></dd>
-    </div>
-    <div>
-      <dt>Transfer check</dt>
-      <dd><code class="break">${doc.checkId}</code></dd>
-    </div>
-  </dl>`;
+<div><dt>Risk level</dt><dd>${levelBadge(a.riskLevel)}</dd></div>
+<div><dt>Category</dt><dd>${a.category}</dd></div>
+<div><dt>Rule</dt><dd>${a.ruleType}</dd></div>
+<div><dt>Share of the transfer</dt><dd>${a.actualShare}% <span class="hint">the rule fires from ${a.thresholdShare}% and ${a.thresholdValue} USD</span></dd></div>
+<div><dt>Entity</dt><dd>${a.entityName ?? 'no name known'}</dd></div>
+<div><dt>Entity address</dt><dd><code class="break">${a.entityAddress ?? '—'}</code></dd></div>
+<div><dt>Transaction</dt><dd>${doc.chain} <code class="break">${doc.txHash}</code></dd></div>
+<div><dt>Transfer check</dt><dd><code class="break">${doc.checkId}</code></dd></div>
+</dl>`;
 }
 
 function state(doc: AlertCaseDoc): SafeHtml {
   return html`<dl class="facts">
-    <div>
-      <dt>Status</dt>
-      <dd>${statusBadge(doc.status)}${doc.closeReason ? html` <strong>${doc.closeReason}</strong>` : ''}</dd>
-    </div>
-    ${
-      doc.closeNote
-        ? html`<div>
-            <dt>Closing note</dt>
-            <dd>${doc.closeNote}</dd>
-          </div>`
-        : ''
-    }
-    <div>
-      <dt>Assignee</dt>
-      <dd>${doc.assignee?.email ?? 'nobody'}</dd>
-    </div>
-    <div>
-      <dt>Last change</dt>
-      <dd>${utc(doc.updatedAt)}</dd>
-    </div>
-  </dl>`;
+<div><dt>Status</dt><dd>${statusBadge(doc.status)}${doc.closeReason ? html` <strong>${doc.closeReason}</strong>` : ''}</dd></div>
+${doc.closeNote ? html`<div><dt>Closing note</dt><dd>${doc.closeNote}</dd></div>` : ''}
+<div><dt>Assignee</dt><dd>${doc.assignee?.email ?? 'nobody'}</dd></div>
+<div><dt>Last change</dt><dd>${utc(doc.updatedAt)}</dd></div>
+</dl>`;
 }
 
 export function describeEntry(entry: CaseHistoryEntry): string {
@@ -96,91 +56,49 @@ export function describeEntry(entry: CaseHistoryEntry): string {
 }
 
 export function auditTrail(doc: AlertCaseDoc): SafeHtml {
-  return html`<ol class="trail">
-    ${doc.history.map(
-      (entry) =>
-        html`<li>
-          <time datetime="${entry.at}">${utc(entry.at)}</time> · <strong>${entry.by?.email ?? 'the service'}</strong><br />
-          ${describeEntry(entry)}${entry.note ? html`<blockquote>${entry.note}</blockquote>` : ''}${entry.text ? html`<blockquote>${entry.text}</blockquote>` : ''}
-        </li>`,
-    )}
-  </ol>`;
+  return html`<ol class="trail">${doc.history.map(
+    (entry) => html`<li><time datetime="${entry.at}">${utc(entry.at)}</time> · <strong>${entry.by?.email ?? 'the service'}</strong><br>
+${describeEntry(entry)}${entry.note ? html`<blockquote>${entry.note}</blockquote>` : ''}${entry.text ? html`<blockquote>${entry.text}</blockquote>` : ''}</li>`,
+  )}</ol>`;
 }
 
 export function versionsList(versions: CheckVersions | null): SafeHtml {
   if (!versions) return html`<p>The transfer check's result is not available.</p>`;
   return html`<dl class="facts">
-    <div>
-      <dt>Verdict time</dt>
-      <dd>${utc(versions.checkedAt)}</dd>
-    </div>
-    <div>
-      <dt>Policy</dt>
-      <dd>${versions.policy ?? '—'}</dd>
-    </div>
-    <div>
-      <dt>Taxonomy version</dt>
-      <dd>${versions.taxonomyVersion ?? '—'}</dd>
-    </div>
-    <div>
-      <dt>Prices</dt>
-      <dd>
-        ${versions.prices.length === 0 ? 'none needed' : versions.prices.map((p, i) => html`${i ? ', ' : ''}${p.source} (as of ${p.as_of})`)}
-      </dd>
-    </div>
-  </dl>`;
+<div><dt>Verdict time</dt><dd>${utc(versions.checkedAt)}</dd></div>
+<div><dt>Policy</dt><dd>${versions.policy ?? '—'}</dd></div>
+<div><dt>Taxonomy version</dt><dd>${versions.taxonomyVersion ?? '—'}</dd></div>
+<div><dt>Prices</dt><dd>${versions.prices.length === 0 ? 'none needed' : versions.prices.map((p, i) => html`${i ? ', ' : ''}${p.source} (as of ${p.as_of})`)}</dd></div>
+</dl>`;
 }
 
 function triageForm(view: AlertCaseView): SafeHtml {
   const { doc } = view;
-  return html`<form
-    data-api="/api/alerts/${doc.alertId}"
-    data-method="PATCH"
-    data-refresh="#case-state,#trail"
-    data-success="Saved."
-    aria-labelledby="triage-title"
-  >
-    <h2 id="triage-title">Triage</h2>
-    <label for="t-status">Status</label>
-    <select id="t-status" name="status">
-      ${CASE_STATUSES.map((s) => html`<option value="${s}" ${s === doc.status ? html` selected` : ''}>${statusLabel(s)}</option>`)}
-    </select>
-    <label for="t-reason"
-      >Reason <span class="hint">needed to close: flagged (a real finding), dismissed (a false positive) or other</span></label
-    >
-    <select id="t-reason" name="reason">
-      <option value="">—</option>
-      ${CLOSE_REASONS.map((r) => html`<option value="${r}">${r}</option>`)}
-    </select>
-    <label for="t-note">Note <span class="hint">needed to close or to reopen a closed case</span></label>
-    <textarea id="t-note" name="note" rows="3" maxlength="${MAX_NOTE_LENGTH}"></textarea>
-    <label for="t-assignee">Assignee <span class="hint">a member of the subgroup</span></label>
-    <select id="t-assignee" name="assignee">
-      <option value="none" ${doc.assignee ? '' : html` selected`}>Nobody</option>
-      ${view.members.map(
-        (m) => html`<option value="${m.userId}" ${m.userId === doc.assigneeId ? html` selected` : ''}>${m.email}</option>`,
-      )}
-    </select>
-    <div class="actions"><button type="submit">Save</button></div>
-    <p class="status" data-status role="status" aria-live="polite"></p>
-  </form>`;
+  return html`<form data-api="/api/alerts/${doc.alertId}" data-method="PATCH" data-refresh="#case-state,#trail" data-success="Saved." aria-labelledby="triage-title">
+<h2 id="triage-title">Triage</h2>
+<label for="t-status">Status</label>
+<select id="t-status" name="status">${CASE_STATUSES.map((s) => html`<option value="${s}"${s === doc.status ? html` selected` : ''}>${statusLabel(s)}</option>`)}</select>
+<label for="t-reason">Reason <span class="hint">needed to close: flagged (a real finding), dismissed (a false positive) or other</span></label>
+<select id="t-reason" name="reason"><option value="">—</option>${CLOSE_REASONS.map((r) => html`<option value="${r}">${r}</option>`)}</select>
+<label for="t-note">Note <span class="hint">needed to close or to reopen a closed case</span></label>
+<textarea id="t-note" name="note" rows="3" maxlength="${MAX_NOTE_LENGTH}"></textarea>
+<label for="t-assignee">Assignee <span class="hint">a member of the subgroup</span></label>
+<select id="t-assignee" name="assignee"><option value="none"${doc.assignee ? '' : html` selected`}>Nobody</option>${view.members.map(
+    (m) => html`<option value="${m.userId}"${m.userId === doc.assigneeId ? html` selected` : ''}>${m.email}</option>`,
+  )}</select>
+<div class="actions"><button type="submit">Save</button></div>
+<p class="status" data-status role="status" aria-live="polite"></p>
+</form>`;
 }
 
 function commentForm(doc: AlertCaseDoc): SafeHtml {
-  return html`<form
-    data-api="/api/alerts/${doc.alertId}/comments"
-    data-method="POST"
-    data-refresh="#case-state,#trail"
-    data-reset
-    data-success="Comment added."
-    aria-labelledby="comment-title"
-  >
-    <h2 id="comment-title">Comment</h2>
-    <label for="c-text">Comment <span class="hint">seen by every member of the subgroup</span></label>
-    <textarea id="c-text" name="text" rows="3" maxlength="${MAX_NOTE_LENGTH}" required></textarea>
-    <div class="actions"><button type="submit" class="secondary">Add comment</button></div>
-    <p class="status" data-status role="status" aria-live="polite"></p>
-  </form>`;
+  return html`<form data-api="/api/alerts/${doc.alertId}/comments" data-method="POST" data-refresh="#case-state,#trail" data-reset data-success="Comment added." aria-labelledby="comment-title">
+<h2 id="comment-title">Comment</h2>
+<label for="c-text">Comment <span class="hint">seen by every member of the subgroup</span></label>
+<textarea id="c-text" name="text" rows="3" maxlength="${MAX_NOTE_LENGTH}" required></textarea>
+<div class="actions"><button type="submit" class="secondary">Add comment</button></div>
+<p class="status" data-status role="status" aria-live="polite"></p>
+</form>`;
 }
 
 /** One alert case: what fired, its state, the triage and comment forms, and the audit trail. */
@@ -191,32 +109,17 @@ export function alertCasePage(user: DashboardUser, view: AlertCaseView): SafeHtm
     user,
     section: 'alerts',
     body: html`<p><a href="/alerts">← All alerts</a></p>
-      <h1>${doc.alert.category} ${levelBadge(doc.riskLevel)}</h1>
-      <p class="lead">
-        Raised ${utc(doc.createdAt)} by the transfer check of ${utc(doc.checkedAt)}.
-        <a href="/alerts/${doc.alertId}/report">Printable report</a>
-      </p>
-      <div class="two-col">
-        <section class="card" aria-labelledby="alert-title">
-          <h2 id="alert-title">What fired</h2>
-          ${facts(doc)}
-        </section>
-        <section class="card" aria-labelledby="state-title">
-          <h2 id="state-title">Case</h2>
-          <div id="case-state">${state(doc)}</div>
-        </section>
-      </div>
-      <div class="two-col">
-        <div class="card">${triageForm(view)}</div>
-        <div class="card">${commentForm(doc)}</div>
-      </div>
-      <section class="card" aria-labelledby="trail-title">
-        <h2 id="trail-title">Audit trail</h2>
-        <div id="trail">${auditTrail(doc)}</div>
-      </section>
-      <section class="card" aria-labelledby="versions-title">
-        <h2 id="versions-title">Data versions</h2>
-        ${versionsList(view.versions)}
-      </section>`,
+<h1>${doc.alert.category} ${levelBadge(doc.riskLevel)}</h1>
+<p class="lead">Raised ${utc(doc.createdAt)} by the transfer check of ${utc(doc.checkedAt)}. <a href="/alerts/${doc.alertId}/report">Printable report</a></p>
+<div class="two-col">
+<section class="card" aria-labelledby="alert-title"><h2 id="alert-title">What fired</h2>${facts(doc)}</section>
+<section class="card" aria-labelledby="state-title"><h2 id="state-title">Case</h2><div id="case-state">${state(doc)}</div></section>
+</div>
+<div class="two-col">
+<div class="card">${triageForm(view)}</div>
+<div class="card">${commentForm(doc)}</div>
+</div>
+<section class="card" aria-labelledby="trail-title"><h2 id="trail-title">Audit trail</h2><div id="trail">${auditTrail(doc)}</div></section>
+<section class="card" aria-labelledby="versions-title"><h2 id="versions-title">Data versions</h2>${versionsList(view.versions)}</section>`,
   });
 }

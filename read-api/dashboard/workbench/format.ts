@@ -27,9 +27,7 @@ export const statusBadge = (status: string): SafeHtml =>
 export function shortHash(value: string | null): SafeHtml {
   if (!value) return html`—`;
   if (value.length <= 16) return html`<code>${value}</code>`;
-  return html`<code class="hash" title="${value}"
-    ><span aria-hidden="true">${value.slice(0, 8)}…${value.slice(-6)}</span><span class="sr-only">${value}</span></code
-  >`;
+  return html`<code class="hash" title="${value}"><span aria-hidden="true">${value.slice(0, 8)}…${value.slice(-6)}</span><span class="sr-only">${value}</span></code>`;
 }
 
 /** ISO time as `YYYY-MM-DD HH:MM:SS UTC`. */

@@ -25,41 +25,26 @@ export interface ScreenForm {
 /** Screen: an address and a network, a light screen (0.10 USD or 1 unit) or a full check (1.00 USD or 1 unit, on delivery). */
 export function screenPage(user: DashboardUser, form: ScreenForm): SafeHtml {
   const radio = (kind: 'screen' | 'full', label: string, hint: string) =>
-    html`<label
-      ><input type="radio" name="kind" value="${kind}" ${form.kind === kind ? html` checked` : ''} />
-      <span>${label} <span class="hint">${hint}</span></span></label
-    >`;
+    html`<label><input type="radio" name="kind" value="${kind}"${form.kind === kind ? html` checked` : ''}> <span>${label} <span class="hint">${hint}</span></span></label>`;
   return layout({
     title: 'Screen an address',
     user,
     section: 'screen',
     body: html`<h1>Screen an address</h1>
-      <p class="lead">Runs the same checks as the API, billed the same way to your account; every call shows in Usage.</p>
-      ${form.error ? html`<p class="error-box" role="alert">${form.error}</p>` : ''}
-      <form method="post" action="/screen" class="card">
-        <input type="hidden" name="csrf" value="${user.csrfToken}" />
-        <label for="s-address">Address</label>
-        <input
-          id="s-address"
-          name="address"
-          type="text"
-          required
-          maxlength="120"
-          spellcheck="false"
-          autocomplete="off"
-          value="${form.address}"
-        />
-        <label for="s-network">Network</label>
-        <select id="s-network" name="network">
-          ${SCREEN_NETWORKS.map((n) => html`<option value="${n}" ${n === form.network ? html` selected` : ''}>${n}</option>`)}
-        </select>
-        <fieldset>
-          <legend>Check</legend>
-          ${radio('screen', 'Light screen', 'sanctions and labels, no graph; 0.10 USD or 1 unit')}
-          ${radio('full', 'Full check', 'adds counterparties and graph exposure with evidence routes; 1.00 USD or 1 unit, charged when the result is shown')}
-        </fieldset>
-        <div class="actions"><button type="submit">Run</button></div>
-      </form>`,
+<p class="lead">Runs the same checks as the API, billed the same way to your account; every call shows in Usage.</p>
+${form.error ? html`<p class="error-box" role="alert">${form.error}</p>` : ''}
+<form method="post" action="/screen" class="card">
+<input type="hidden" name="csrf" value="${user.csrfToken}">
+<label for="s-address">Address</label>
+<input id="s-address" name="address" type="text" required maxlength="120" spellcheck="false" autocomplete="off" value="${form.address}">
+<label for="s-network">Network</label>
+<select id="s-network" name="network">${SCREEN_NETWORKS.map((n) => html`<option value="${n}"${n === form.network ? html` selected` : ''}>${n}</option>`)}</select>
+<fieldset><legend>Check</legend>
+${radio('screen', 'Light screen', 'sanctions and labels, no graph; 0.10 USD or 1 unit')}
+${radio('full', 'Full check', 'adds counterparties and graph exposure with evidence routes; 1.00 USD or 1 unit, charged when the result is shown')}
+</fieldset>
+<div class="actions"><button type="submit">Run</button></div>
+</form>`,
   });
 }
 
@@ -77,14 +62,15 @@ export function lightVerdictPage(user: DashboardUser, v: LightVerdict): SafeHtml
     title: `Light screen of ${v.address}`,
     user,
     section: 'screen',
-    body: html`<p class="no-print">
-        <a href="/screen">← Screen another address</a> · Use your browser's Print for a report of this verdict.
-      </p>
-      <h1>Light screen</h1>
-      <p class="lead"><code class="break">${v.address}</code> on ${v.network}. ${v.charged}</p>
-      ${v.coverage.data_available ? '' : html`<p class="error-box">No data exists for this address: treat it as unknown, not clean.</p>`}
-      ${verdictHead(v.verdict)} ${sanctionsSection(v.verdict)} ${labelsSection(v.verdict)} ${categoriesSection(v.verdict)}
-      ${versionsSection(v.coverage, v.at)}`,
+    body: html`<p class="no-print"><a href="/screen">← Screen another address</a> · Use your browser's Print for a report of this verdict.</p>
+<h1>Light screen</h1>
+<p class="lead"><code class="break">${v.address}</code> on ${v.network}. ${v.charged}</p>
+${v.coverage.data_available ? '' : html`<p class="error-box">No data exists for this address: treat it as unknown, not clean.</p>`}
+${verdictHead(v.verdict)}
+${sanctionsSection(v.verdict)}
+${labelsSection(v.verdict)}
+${categoriesSection(v.verdict)}
+${versionsSection(v.coverage, v.at)}`,
   });
 }
 
@@ -94,15 +80,17 @@ export function fullVerdictPage(user: DashboardUser, r: FullCheckResult, charged
     title: `Full check of ${r.address}`,
     user,
     section: 'screen',
-    body: html`<p class="no-print">
-        <a href="/screen">← Screen another address</a> · Use your browser's Print for a report of this verdict.
-      </p>
-      <h1>Full check</h1>
-      <p class="lead"><code class="break">${r.address}</code> on ${r.network}. ${charged}</p>
-      ${verdictHead(r.verdict, r.decision)}
-      <p>${r.decision_reason}</p>
-      ${sanctionsSection(r.verdict)} ${tiersSection(r)} ${routesSection(r, hops)} ${labelsSection(r.verdict)}
-      ${categoriesSection(r.verdict)} ${versionsSection(r.coverage, r.completed_at)}`,
+    body: html`<p class="no-print"><a href="/screen">← Screen another address</a> · Use your browser's Print for a report of this verdict.</p>
+<h1>Full check</h1>
+<p class="lead"><code class="break">${r.address}</code> on ${r.network}. ${charged}</p>
+${verdictHead(r.verdict, r.decision)}
+<p>${r.decision_reason}</p>
+${sanctionsSection(r.verdict)}
+${tiersSection(r)}
+${routesSection(r, hops)}
+${labelsSection(r.verdict)}
+${categoriesSection(r.verdict)}
+${versionsSection(r.coverage, r.completed_at)}`,
   });
 }
 
@@ -114,7 +102,8 @@ export function runningPage(user: DashboardUser, href: string, what = 'full chec
     section: 'screen',
     refreshSeconds: 2,
     body: html`<h1>The ${what} is running</h1>
-      <p class="lead" role="status">This page reloads itself every 2 seconds; nothing is charged until the result is shown.</p>
-      <p><a href="${href}">Reload now</a></p>`,
+<p class="lead" role="status">This page reloads itself every 2 seconds;
+nothing is charged until the result is shown.</p>
+<p><a href="${href}">Reload now</a></p>`,
   });
 }

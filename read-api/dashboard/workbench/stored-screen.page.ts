@@ -16,32 +16,20 @@ export function storedScreenPage(user: DashboardUser, row: CheckHistoryDoc): Saf
     user,
     section: 'history',
     body: html`<p class="no-print"><a href="/history">← History</a> · Use your browser's Print for a report of this verdict.</p>
-      <h1>Light screen</h1>
-      <p class="lead">
-        <code class="break">${row.subject ?? '—'}</code> on ${row.network ?? '—'}, ${row.created_at ? utc(row.created_at) : 'time unknown'}.
-      </p>
-      ${
-        s
-          ? html`${s.data_available ? '' : html`<p class="error-box">No data existed for this address: treat it as unknown, not clean.</p>`}
-              ${verdictHead(s)} ${sanctionsSection(s)}
-              <section aria-labelledby="sc-title">
-                <h2 id="sc-title">Categories</h2>
-                ${
-                  s.categories.length === 0
-                    ? html`<p>No risk category.</p>`
-                    : html`<ul>
-                        ${s.categories.map((c) => html`<li><code>${c.slug}</code> ${levelBadge(c.risk_level)}</li>`)}
-                      </ul>`
-                }
-              </section>
-              <p class="hint">
-                This page shows the summary kept when the screen ran. The labels and their sources are not kept:
-                <a href="/screen">screen the address again</a> to read them (charged as a new screen).
-              </p>`
-          : html`<p role="status">
-              This light screen ran before the dashboard kept verdicts: its risk level is unknown.
-              <a href="/screen">Screen the address again</a> to read its verdict (charged as a new screen).
-            </p>`
-      }`,
+<h1>Light screen</h1>
+<p class="lead"><code class="break">${row.subject ?? '—'}</code> on ${row.network ?? '—'}, ${row.created_at ? utc(row.created_at) : 'time unknown'}.</p>
+${
+  s
+    ? html`${s.data_available ? '' : html`<p class="error-box">No data existed for this address: treat it as unknown, not clean.</p>`}
+${verdictHead(s)}
+${sanctionsSection(s)}
+<section aria-labelledby="sc-title"><h2 id="sc-title">Categories</h2>
+${s.categories.length === 0 ? html`<p>No risk category.</p>` : html`<ul>${s.categories.map((c) => html`<li><code>${c.slug}</code> ${levelBadge(c.risk_level)}</li>`)}</ul>`}
+</section>
+<p class="hint">This page shows the summary kept when the screen ran. The labels and their sources are not kept:
+<a href="/screen">screen the address again</a> to read them (charged as a new screen).</p>`
+    : html`<p role="status">This light screen ran before the dashboard kept verdicts: its risk level is unknown.
+<a href="/screen">Screen the address again</a> to read its verdict (charged as a new screen).</p>`
+}`,
   });
 }

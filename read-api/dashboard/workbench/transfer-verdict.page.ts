@@ -41,121 +41,43 @@ export function transferVerdictPage(user: DashboardUser, r: TransferResultView, 
     user,
     section: 'history',
     body: html`<p class="no-print"><a href="/history">← History</a> · Use your browser's Print for a report of this verdict.</p>
-      <h1>Transfer check</h1>
-      <p class="lead">${r.chain} transaction <code class="break">${r.tx_hash}</code>. ${charged}</p>
-      <div class="stats">
-        <div class="stat">
-          <div class="label">Worst alert</div>
-          <div class="value">${levelBadge(p.worst_level ?? 'none')}</div>
-        </div>
-        <div class="stat">
-          <div class="label">Recommended action</div>
-          <div class="value">${p.recommended_action}</div>
-        </div>
-        <div class="stat">
-          <div class="label">Composite score</div>
-          <div class="value">${c.risk_score}<span class="hint">of 10, ${c.risk_level}</span></div>
-        </div>
-        <div class="stat">
-          <div class="label">Value</div>
-          <div class="value">${money(c.total_usd)}</div>
-        </div>
-      </div>
-      <section aria-labelledby="ta-title">
-        <h2 id="ta-title">Alerts</h2>
-        ${
-          p.alerts.length === 0
-            ? html`<p>The standard policy raised no alert.</p>`
-            : html`<div class="table-wrap">
-                <table class="fit">
-                  <caption class="sr-only">
-                    Alerts of this check, with their cases
-                  </caption>
-                  <thead>
-                    <tr>
-                      <th scope="col">Level</th>
-                      <th scope="col">Category</th>
-                      <th scope="col">Rule</th>
-                      <th scope="col" class="num">Share</th>
-                      <th scope="col">Entity</th>
-                      <th scope="col">Case</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    ${p.alerts.map((a, i) => {
-                      const doc = caseOf(i);
-                      return html`<tr>
-                        <td>${levelBadge(a.riskLevel)}</td>
-                        <td class="wrap">${a.category}</td>
-                        <td>${a.ruleType}</td>
-                        <td class="num">${a.actualShare}%</td>
-                        <td class="wrap">${a.entityName ?? '—'}</td>
-                        <td>
-                          ${doc ? html`<a href="/alerts/${doc.alertId}">${statusBadge(doc.status)}<span class="sr-only"> case of the ${a.category} alert</span></a>` : '—'}
-                        </td>
-                      </tr>`;
-                    })}
-                  </tbody>
-                </table>
-              </div>`
-        }
-      </section>
-      <section aria-labelledby="ts-title">
-        <h2 id="ts-title">Senders</h2>
-        <div class="table-wrap">
-          <table class="fit">
-            <caption class="sr-only">
-              Senders by USD value
-            </caption>
-            <thead>
-              <tr>
-                <th scope="col">Sender</th>
-                <th scope="col">Known as</th>
-                <th scope="col" class="num">USD</th>
-                <th scope="col" class="num">Share</th>
-              </tr>
-            </thead>
-            <tbody>
-              ${c.senders.map(
-                (s) =>
-                  html`<tr>
-                    <td>${shortHash(s.address)}</td>
-                    <td class="wrap">
-                      ${s.label ?? (s.data_available ? '—' : html`<span class="hint">no data: unknown, not clean</span>`)}
-                    </td>
-                    <td class="num">${money(s.usd_value)}</td>
-                    <td class="num">${s.share}%</td>
-                  </tr>`,
-              )}
-            </tbody>
-          </table>
-        </div>
-        ${c.senders_total > c.senders.length ? html`<p class="hint">${c.senders_total - c.senders.length} more sender(s) in the JSON result.</p>` : ''}
-      </section>
-      <section aria-labelledby="tv-title">
-        <h2 id="tv-title">Verdict time and data versions</h2>
-        <dl class="facts">
-          <div>
-            <dt>Verdict time</dt>
-            <dd>${utc(r.checked_at)}</dd>
-          </div>
-          <div>
-            <dt>Policy</dt>
-            <dd>${p.policy} ${p.version}</dd>
-          </div>
-          <div>
-            <dt>Taxonomy version</dt>
-            <dd>${p.taxonomy_version}</dd>
-          </div>
-          <div>
-            <dt>Prices</dt>
-            <dd>${c.prices.length === 0 ? 'none needed' : c.prices.map((x, i) => html`${i ? ', ' : ''}${x.source} (as of ${x.as_of})`)}</dd>
-          </div>
-          <div>
-            <dt>Check</dt>
-            <dd><code class="break">${r.check_id}</code></dd>
-          </div>
-        </dl>
-      </section>`,
+<h1>Transfer check</h1>
+<p class="lead">${r.chain} transaction <code class="break">${r.tx_hash}</code>. ${charged}</p>
+<div class="stats">
+<div class="stat"><div class="label">Worst alert</div><div class="value">${levelBadge(p.worst_level ?? 'none')}</div></div>
+<div class="stat"><div class="label">Recommended action</div><div class="value">${p.recommended_action}</div></div>
+<div class="stat"><div class="label">Composite score</div><div class="value">${c.risk_score}<span class="hint">of 10, ${c.risk_level}</span></div></div>
+<div class="stat"><div class="label">Value</div><div class="value">${money(c.total_usd)}</div></div>
+</div>
+<section aria-labelledby="ta-title"><h2 id="ta-title">Alerts</h2>
+${
+  p.alerts.length === 0
+    ? html`<p>The standard policy raised no alert.</p>`
+    : html`<div class="table-wrap"><table class="fit"><caption class="sr-only">Alerts of this check, with their cases</caption>
+<thead><tr><th scope="col">Level</th><th scope="col">Category</th><th scope="col">Rule</th><th scope="col" class="num">Share</th><th scope="col">Entity</th><th scope="col">Case</th></tr></thead>
+<tbody>${p.alerts.map((a, i) => {
+        const doc = caseOf(i);
+        return html`<tr><td>${levelBadge(a.riskLevel)}</td><td class="wrap">${a.category}</td><td>${a.ruleType}</td><td class="num">${a.actualShare}%</td><td class="wrap">${a.entityName ?? '—'}</td>
+<td>${doc ? html`<a href="/alerts/${doc.alertId}">${statusBadge(doc.status)}<span class="sr-only"> case of the ${a.category} alert</span></a>` : '—'}</td></tr>`;
+      })}</tbody></table></div>`
+}
+</section>
+<section aria-labelledby="ts-title"><h2 id="ts-title">Senders</h2>
+<div class="table-wrap"><table class="fit"><caption class="sr-only">Senders by USD value</caption>
+<thead><tr><th scope="col">Sender</th><th scope="col">Known as</th><th scope="col" class="num">USD</th><th scope="col" class="num">Share</th></tr></thead>
+<tbody>${c.senders.map(
+      (s) =>
+        html`<tr><td>${shortHash(s.address)}</td><td class="wrap">${s.label ?? (s.data_available ? '—' : html`<span class="hint">no data: unknown, not clean</span>`)}</td><td class="num">${money(s.usd_value)}</td><td class="num">${s.share}%</td></tr>`,
+    )}</tbody></table></div>
+${c.senders_total > c.senders.length ? html`<p class="hint">${c.senders_total - c.senders.length} more sender(s) in the JSON result.</p>` : ''}
+</section>
+<section aria-labelledby="tv-title"><h2 id="tv-title">Verdict time and data versions</h2>
+<dl class="facts">
+<div><dt>Verdict time</dt><dd>${utc(r.checked_at)}</dd></div>
+<div><dt>Policy</dt><dd>${p.policy} ${p.version}</dd></div>
+<div><dt>Taxonomy version</dt><dd>${p.taxonomy_version}</dd></div>
+<div><dt>Prices</dt><dd>${c.prices.length === 0 ? 'none needed' : c.prices.map((x, i) => html`${i ? ', ' : ''}${x.source} (as of ${x.as_of})`)}</dd></div>
+<div><dt>Check</dt><dd><code class="break">${r.check_id}</code></dd></div>
+</dl></section>`,
   });
 }

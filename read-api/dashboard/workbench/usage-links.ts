@@ -14,15 +14,9 @@ export function checkPageOf(row: Pick<UsageRowDoc, 'product' | 'call_id'>): stri
 export function usageExportForm(today: string | null): SafeHtml {
   const last = today ?? '';
   return html`<h2 id="usage-export-title">Export</h2>
-    <form class="inline-form" method="get" action="/account/usage.csv" aria-labelledby="usage-export-title">
-      <div>
-        <label for="u-since">From <span class="hint">first day, UTC</span></label
-        ><input id="u-since" name="since" type="date" required value="${last ? `${last.slice(0, 8)}01` : ''}" />
-      </div>
-      <div>
-        <label for="u-until">To <span class="hint">last day, UTC</span></label
-        ><input id="u-until" name="until" type="date" required value="${last}" />
-      </div>
-      <button type="submit" class="secondary">Download usage CSV</button>
-    </form>`;
+<form class="inline-form" method="get" action="/account/usage.csv" aria-labelledby="usage-export-title">
+<div><label for="u-since">From <span class="hint">first day, UTC</span></label><input id="u-since" name="since" type="date" required value="${last ? `${last.slice(0, 8)}01` : ''}"></div>
+<div><label for="u-until">To <span class="hint">last day, UTC</span></label><input id="u-until" name="until" type="date" required value="${last}"></div>
+<button type="submit" class="secondary">Download usage CSV</button>
+</form>`;
 }

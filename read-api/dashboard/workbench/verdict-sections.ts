@@ -12,122 +12,45 @@ export function verdictHead(
   decision?: string,
 ): SafeHtml {
   return html`<div class="stats">
-      <div class="stat">
-        <div class="label">Risk level</div>
-        <div class="value">${levelBadge(verdict.risk_level)}</div>
-      </div>
-      <div class="stat">
-        <div class="label">Risk score</div>
-        <div class="value">${verdict.risk_score ?? '—'}<span class="hint">of 100</span></div>
-      </div>
-      <div class="stat">
-        <div class="label">Confidence</div>
-        <div class="value">${verdict.confidence === null ? '—' : `${verdict.confidence}%`}</div>
-      </div>
-      <div class="stat">
-        <div class="label">Sources</div>
-        <div class="value">${verdict.source_count}</div>
-      </div>
-      ${
-        decision
-          ? html`<div class="stat">
-              <div class="label">Decision</div>
-              <div class="value">${decision}</div>
-            </div>`
-          : ''
-      }
-    </div>
-    ${verdict.label ? html`<p>Known as <strong>${verdict.label}</strong>.</p>` : ''}
-    ${verdict.risk_level === 'none' ? html`<p class="hint">"none" means no risk signal was found, not that the address is clean.</p>` : ''}`;
+<div class="stat"><div class="label">Risk level</div><div class="value">${levelBadge(verdict.risk_level)}</div></div>
+<div class="stat"><div class="label">Risk score</div><div class="value">${verdict.risk_score ?? '—'}<span class="hint">of 100</span></div></div>
+<div class="stat"><div class="label">Confidence</div><div class="value">${verdict.confidence === null ? '—' : `${verdict.confidence}%`}</div></div>
+<div class="stat"><div class="label">Sources</div><div class="value">${verdict.source_count}</div></div>
+${decision ? html`<div class="stat"><div class="label">Decision</div><div class="value">${decision}</div></div>` : ''}
+</div>
+${verdict.label ? html`<p>Known as <strong>${verdict.label}</strong>.</p>` : ''}
+${verdict.risk_level === 'none' ? html`<p class="hint">"none" means no risk signal was found, not that the address is clean.</p>` : ''}`;
 }
 
 export function sanctionsSection(verdict: Pick<VerdictBody, 'sdn_match'>): SafeHtml {
   const m = verdict.sdn_match;
   if (!m)
-    return html`<section aria-labelledby="sdn-title">
-      <h2 id="sdn-title">Sanctions</h2>
-      <p>No match on the US, UK or EU sanctions lists.</p>
-    </section>`;
-  return html`<section class="card sanctions" aria-labelledby="sdn-title">
-    <h2 id="sdn-title">Sanctions match</h2>
-    <dl class="facts">
-      <div>
-        <dt>List</dt>
-        <dd>${m.list}</dd>
-      </div>
-      <div>
-        <dt>Entity</dt>
-        <dd>${m.entity ?? 'not named by the list'}</dd>
-      </div>
-      <div>
-        <dt>Program</dt>
-        <dd>${m.program ?? 'not given'}</dd>
-      </div>
-      <div>
-        <dt>List date</dt>
-        <dd>${m.list_date ?? 'not given'}</dd>
-      </div>
-      ${
-        m.list_entry_id
-          ? html`<div>
-              <dt>Entry</dt>
-              <dd>${m.list_entry_id}</dd>
-            </div>`
-          : ''
-      }
-      <div>
-        <dt>Source</dt>
-        <dd>${m.source}</dd>
-      </div>
-    </dl>
-  </section>`;
+    return html`<section aria-labelledby="sdn-title"><h2 id="sdn-title">Sanctions</h2><p>No match on the US, UK or EU sanctions lists.</p></section>`;
+  return html`<section class="card sanctions" aria-labelledby="sdn-title"><h2 id="sdn-title">Sanctions match</h2>
+<dl class="facts">
+<div><dt>List</dt><dd>${m.list}</dd></div>
+<div><dt>Entity</dt><dd>${m.entity ?? 'not named by the list'}</dd></div>
+<div><dt>Program</dt><dd>${m.program ?? 'not given'}</dd></div>
+<div><dt>List date</dt><dd>${m.list_date ?? 'not given'}</dd></div>
+${m.list_entry_id ? html`<div><dt>Entry</dt><dd>${m.list_entry_id}</dd></div>` : ''}
+<div><dt>Source</dt><dd>${m.source}</dd></div>
+</dl></section>`;
 }
 
 export function labelsSection(verdict: Pick<VerdictBody, 'labels'>): SafeHtml {
   if (verdict.labels.length === 0)
-    return html`<section aria-labelledby="labels-title">
-      <h2 id="labels-title">Labels</h2>
-      <p>No source labels this address.</p>
-    </section>`;
-  return html`<section aria-labelledby="labels-title">
-    <h2 id="labels-title">Labels</h2>
-    <div class="table-wrap">
-      <table class="fit">
-        <caption class="sr-only">
-          Labels by source
-        </caption>
-        <thead>
-          <tr>
-            <th scope="col">Source</th>
-            <th scope="col">Label</th>
-            <th scope="col">Category</th>
-            <th scope="col" class="num">Confidence</th>
-            <th scope="col">First seen</th>
-            <th scope="col">Last seen</th>
-            <th scope="col">Link</th>
-          </tr>
-        </thead>
-        <tbody>
-          ${verdict.labels.map(
-            (row) =>
-              html`<tr>
-                <td>${row.source_name}</td>
-                <td class="wrap">${row.label ?? '—'}</td>
-                <td><code>${row.category}</code></td>
-                <td class="num">${row.confidence}</td>
-                <td>${row.first_seen_at.slice(0, 10)}</td>
-                <td>${row.last_seen_at.slice(0, 10)}</td>
-                <td>
-                  <a href="${row.source_url}" rel="noopener noreferrer" target="_blank"
-                    >source<span class="sr-only"> of the ${row.source_name} label (opens a new tab)</span></a
-                  >
-                </td>
-              </tr>`,
-          )}
-        </tbody>
-      </table>
-    </div>
-  </section>`;
+    return html`<section aria-labelledby="labels-title"><h2 id="labels-title">Labels</h2><p>No source labels this address.</p></section>`;
+  return html`<section aria-labelledby="labels-title"><h2 id="labels-title">Labels</h2>
+<div class="table-wrap"><table class="fit">
+<caption class="sr-only">Labels by source</caption>
+<thead><tr><th scope="col">Source</th><th scope="col">Label</th><th scope="col">Category</th><th scope="col" class="num">Confidence</th><th scope="col">First seen</th><th scope="col">Last seen</th><th scope="col">Link</th></tr></thead>
+<tbody>${verdict.labels.map(
+    (
+      row,
+    ) => html`<tr><td>${row.source_name}</td><td class="wrap">${row.label ?? '—'}</td><td><code>${row.category}</code></td><td class="num">${row.confidence}</td>
+<td>${row.first_seen_at.slice(0, 10)}</td><td>${row.last_seen_at.slice(0, 10)}</td>
+<td><a href="${row.source_url}" rel="noopener noreferrer" target="_blank">source<span class="sr-only"> of the ${row.source_name} label (opens a new tab)</span></a></td></tr>`,
+  )}</tbody></table></div></section>`;
 }
 
 const trustWords = (weight: number | null) =>
@@ -135,52 +58,27 @@ const trustWords = (weight: number | null) =>
 
 export function categoriesSection(verdict: Pick<VerdictBody, 'risk_category_detail'>): SafeHtml {
   if (verdict.risk_category_detail.length === 0) return html``;
-  return html`<section aria-labelledby="cat-title">
-    <h2 id="cat-title">Categories</h2>
-    <p class="hint">Judge a category by how many sources back it and how trusted the best of them is, not by its confidence alone.</p>
-    <ul class="categories">
-      ${verdict.risk_category_detail.map(
-        (c) =>
-          html`<li>
-            <strong><code>${c.slug}</code></strong> ${levelBadge(c.risk_level)} <br />Confidence
-            <strong>${c.confidence === null ? '—' : `${c.confidence}%`}</strong>:
-            ${
-              c.confidence === null
-                ? 'not computed'
-                : `the sources together say it applies with a ${Math.round(c.confidence)} % probability`
-            }. <br />Sources <strong>${c.source_count ?? 0}</strong>:
-            ${c.source_count === 1 ? 'one source says so' : `${c.source_count ?? 0} sources say so`} (${c.sources.join(', ')}). <br />Best
-            trust weight <strong>${c.max_trust_weight ?? '—'}</strong>: the most trusted of them is ${trustWords(c.max_trust_weight)} (of
-            100).
-          </li>`,
-      )}
-    </ul>
-  </section>`;
+  return html`<section aria-labelledby="cat-title"><h2 id="cat-title">Categories</h2>
+<p class="hint">Judge a category by how many sources back it and how trusted the best of them is, not by its confidence alone.</p>
+<ul class="categories">${verdict.risk_category_detail.map(
+    (c) => html`<li><strong><code>${c.slug}</code></strong> ${levelBadge(c.risk_level)}
+<br>Confidence <strong>${c.confidence === null ? '—' : `${c.confidence}%`}</strong>: ${
+      c.confidence === null ? 'not computed' : `the sources together say it applies with a ${Math.round(c.confidence)} % probability`
+    }.
+<br>Sources <strong>${c.source_count ?? 0}</strong>: ${c.source_count === 1 ? 'one source says so' : `${c.source_count ?? 0} sources say so`} (${c.sources.join(', ')}).
+<br>Best trust weight <strong>${c.max_trust_weight ?? '—'}</strong>: the most trusted of them is ${trustWords(c.max_trust_weight)} (of 100).</li>`,
+  )}</ul></section>`;
 }
 
 export function versionsSection(coverage: Pick<ScreenCoverage, 'data_versions'>, verdictAt: string): SafeHtml {
   const v = coverage.data_versions;
-  return html`<section aria-labelledby="dv-title">
-    <h2 id="dv-title">Verdict time and data versions</h2>
-    <dl class="facts">
-      <div>
-        <dt>Verdict time</dt>
-        <dd>${utc(verdictAt)}</dd>
-      </div>
-      <div>
-        <dt>Taxonomy</dt>
-        <dd>${v.taxonomy}</dd>
-      </div>
-      <div>
-        <dt>Snapshot</dt>
-        <dd>${v.snapshot ?? '—'}</dd>
-      </div>
-      <div>
-        <dt>Sources</dt>
-        <dd>${v.sources.length === 0 ? 'none' : v.sources.map((s, i) => html`${i ? ', ' : ''}${s.source} ${s.version}`)}</dd>
-      </div>
-    </dl>
-  </section>`;
+  return html`<section aria-labelledby="dv-title"><h2 id="dv-title">Verdict time and data versions</h2>
+<dl class="facts">
+<div><dt>Verdict time</dt><dd>${utc(verdictAt)}</dd></div>
+<div><dt>Taxonomy</dt><dd>${v.taxonomy}</dd></div>
+<div><dt>Snapshot</dt><dd>${v.snapshot ?? '—'}</dd></div>
+<div><dt>Sources</dt><dd>${v.sources.length === 0 ? 'none' : v.sources.map((s, i) => html`${i ? ', ' : ''}${s.source} ${s.version}`)}</dd></div>
+</dl></section>`;
 }
 
 const REASONS: Record<string, string> = {
@@ -190,35 +88,13 @@ const REASONS: Record<string, string> = {
 };
 
 export function tiersSection(result: Pick<FullCheckResult, 'tiers'>): SafeHtml {
-  return html`<section aria-labelledby="tiers-title">
-    <h2 id="tiers-title">Tiers</h2>
-    <div class="table-wrap">
-      <table class="fit">
-        <caption class="sr-only">
-          Which tiers ran
-        </caption>
-        <thead>
-          <tr>
-            <th scope="col">Tier</th>
-            <th scope="col">What</th>
-            <th scope="col">Ran</th>
-            <th scope="col">Level</th>
-          </tr>
-        </thead>
-        <tbody>
-          ${result.tiers.map(
-            (t) =>
-              html`<tr>
-                <td>${t.tier}</td>
-                <td>${t.name}</td>
-                <td class="wrap">${t.applied ? 'yes' : html`no: ${t.reason ? (REASONS[t.reason] ?? t.reason) : 'not needed'}`}</td>
-                <td>${levelBadge(t.risk_level)}</td>
-              </tr>`,
-          )}
-        </tbody>
-      </table>
-    </div>
-  </section>`;
+  return html`<section aria-labelledby="tiers-title"><h2 id="tiers-title">Tiers</h2>
+<div class="table-wrap"><table class="fit"><caption class="sr-only">Which tiers ran</caption>
+<thead><tr><th scope="col">Tier</th><th scope="col">What</th><th scope="col">Ran</th><th scope="col">Level</th></tr></thead>
+<tbody>${result.tiers.map(
+    (t) =>
+      html`<tr><td>${t.tier}</td><td>${t.name}</td><td class="wrap">${t.applied ? 'yes' : html`no: ${t.reason ? (REASONS[t.reason] ?? t.reason) : 'not needed'}`}</td><td>${levelBadge(t.risk_level)}</td></tr>`,
+  )}</tbody></table></div></section>`;
 }
 
 const MAX_ROUTES = 6;
@@ -233,30 +109,20 @@ export function drawnRoutes(result: Pick<FullCheckResult, 'evidence'>) {
 export function routesSection(result: Pick<FullCheckResult, 'evidence'>, hops: readonly (readonly HopUsd[])[]): SafeHtml {
   const { shown, more } = drawnRoutes(result);
   if (shown.length === 0)
-    return html`<section aria-labelledby="routes-title">
-      <h2 id="routes-title">Evidence routes</h2>
-      <p>No route to a labelled entity was found.</p>
-    </section>`;
-  return html`<section aria-labelledby="routes-title">
-    <h2 id="routes-title">Evidence routes</h2>
-    <p class="hint">
-      Each picture is drawn on the server (SVG): addresses in the order the funds moved, the labelled entity marked in red, and on each hop
-      the USD it moved (priced per transfer at its time; "no price" where the service has none for the asset, ≈ where the asset is assumed).
-      The heading gives what of the checked address's flow reached the entity along the route.
-    </p>
-    ${shown.map(
-      ({ evidence, path }, i) =>
-        html`<h3>
-            ${evidence.slug} ${levelBadge(evidence.risk_level)}
-            <span class="hint"
-              >${evidence.direction}, ${path.hops} hop(s), ${money(path.usd)} (${path.share_pct}% of the flow)
-              traced${path.usd_estimated ? ', USD estimated' : ''}</span
-            >
-          </h3>
-          ${routeSvg({ addresses: path.addresses, usd: path.usd, hops: hops[i] ?? [], label: path.label, direction: evidence.direction, title: `Route ${i + 1}: ${evidence.slug}` })}`,
-    )}
-    ${more > 0 ? html`<p class="hint">${more} more route(s) in the JSON result.</p>` : ''}
-  </section>`;
+    return html`<section aria-labelledby="routes-title"><h2 id="routes-title">Evidence routes</h2><p>No route to a labelled entity was found.</p></section>`;
+  return html`<section aria-labelledby="routes-title"><h2 id="routes-title">Evidence routes</h2>
+<p class="hint">Each picture is drawn on the server (SVG): addresses in the order the funds moved, the labelled entity marked in red,
+and on each hop the USD it moved (priced per transfer at its time; "no price" where the service has none for the asset, ≈ where the asset is assumed).
+The heading gives what of the checked address's flow reached the entity along the route.</p>
+${shown.map(
+  (
+    { evidence, path },
+    i,
+  ) => html`<h3>${evidence.slug} ${levelBadge(evidence.risk_level)} <span class="hint">${evidence.direction}, ${path.hops} hop(s), ${money(path.usd)} (${path.share_pct}% of the flow) traced${path.usd_estimated ? ', USD estimated' : ''}</span></h3>
+${routeSvg({ addresses: path.addresses, usd: path.usd, hops: hops[i] ?? [], label: path.label, direction: evidence.direction, title: `Route ${i + 1}: ${evidence.slug}` })}`,
+)}
+${more > 0 ? html`<p class="hint">${more} more route(s) in the JSON result.</p>` : ''}
+</section>`;
 }
 
 const money = (usd: number) => `$${usd.toLocaleString('en-US', { maximumFractionDigits: 2 })}`;
