@@ -50,6 +50,7 @@ class InMemoryIntelIndex implements IntelIndexProjection {
   private readonly curatedByAddress = new Map<string, string[]>();
   private curatedVersion: DatasetVersion | null = null;
   private snapshotId: string | null = null;
+  private datasetList: readonly DatasetVersion[] | null = null;
   private readonly byAddress = new Map<string, number | number[]>();
   private readonly slots = new Map<string, number>();
   private readonly segments: (Segment | undefined)[] = [];
@@ -127,8 +128,9 @@ class InMemoryIntelIndex implements IntelIndexProjection {
   }
 
   datasets(): readonly DatasetVersion[] {
-    const imported = this.segments.flatMap((segment) => (segment ? [segment.version] : []));
-    return this.curatedVersion ? [...imported, this.curatedVersion] : imported;
+    // Asked on every screen; rebuilt only after an import or a curation (both reset it with the snapshot).
+    this.datasetList ??= this.segments.flatMap((segment) => (segment ? [segment.version] : [])).concat(this.curatedVersion ?? []);
+    return this.datasetList;
   }
 
   /** One id for everything the index holds: changes whenever any source's content does. */
@@ -179,6 +181,7 @@ class InMemoryIntelIndex implements IntelIndexProjection {
             sourceClass: 'curator',
           };
     this.snapshotId = null;
+    this.datasetList = null;
   }
 
   /** Runs `update` on the source's import in progress; a failure marks that import broken. */
@@ -208,6 +211,7 @@ class InMemoryIntelIndex implements IntelIndexProjection {
     this.segments[slot] = { descriptor: next.descriptor, version: next.version, claims: next.claims, tokens: next.tokens };
     next.claims.addresses.forEach((address, row) => this.link(address, slot * ROW_SPAN + row));
     this.snapshotId = null;
+    this.datasetList = null;
   }
 
   private link(address: string, ref: number): void {
