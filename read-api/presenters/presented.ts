@@ -1,4 +1,5 @@
-import type { KeyedResult } from '../../commands/idempotent-call.js';
+import type { CommandDeps } from '../../commands/command-deps.js';
+import { idempotentCall, type KeyedResult } from '../../commands/idempotent-call.js';
 
 /** A command's outcome as HTTP: the status and the body, shaped here and nowhere in commands/ or domain/. */
 export interface Presented<Body> {
@@ -23,4 +24,20 @@ function markReplay(body: unknown): unknown {
     return { ...body, billing: { ...body.billing, replay: true } };
   }
   return body;
+}
+
+/**
+ * A POST under an optional Idempotency-Key, presented: with a key, run once per key (idempotentCall) and
+ * answer its outcome or replay; without one, run under a fresh call id.
+ */
+export async function presentedCall<Outcome, Body>(
+  deps: CommandDeps,
+  call: { key: string | undefined; userId: string; route: string; body: unknown },
+  run: (callId: string) => Promise<Outcome>,
+  present: (outcome: Outcome) => Presented<Body>,
+): Promise<Presented<unknown>> {
+  const { key, ...input } = call;
+  return key === undefined
+    ? present(await run(deps.ids.newId()))
+    : presentKeyed(await idempotentCall(deps, { ...input, key }, run), present);
 }

@@ -1,12 +1,11 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { deliverAddressCheckResult, submitAddressCheck } from '../../commands/address-check.commands.js';
-import { idempotentCall } from '../../commands/idempotent-call.js';
 import { requireSanctionsList } from '../../domain/intel/sanctions-data.js';
 import { fail } from '../../domain/shared/errors.js';
 import { bearerAuth, callerOf } from '../auth.js';
 import { presentCheckAccepted, presentCheckDelivery } from '../presenters/address-check.presenter.js';
-import { presentKeyed } from '../presenters/presented.js';
+import { presentedCall } from '../presenters/presented.js';
 import type { AppServices } from '../services.js';
 import { parseAddressInput } from './address-input.js';
 import { addressBody, idempotencyHeader } from './request-schemas.js';
@@ -54,16 +53,12 @@ export const checkAddressRoutes: FastifyPluginAsyncZod<{ services: AppServices }
       const run = (checkId: string) =>
         submitAddressCheck(services.commands, { ...caller, checkId, address, network, budget: services.pipeline.checkBudget });
       const key = request.headers['idempotency-key'];
-      const response = key
-        ? presentKeyed(
-            await idempotentCall(
-              services.commands,
-              { userId: caller.userId, key, route: 'POST /v2/check-address', body: { address, network } },
-              run,
-            ),
-            presentCheckAccepted,
-          )
-        : presentCheckAccepted(await run(services.commands.ids.newId()));
+      const response = await presentedCall(
+        services.commands,
+        { key, userId: caller.userId, route: 'POST /v2/check-address', body: { address, network } },
+        run,
+        presentCheckAccepted,
+      );
       return reply.status(response.status).send(response.body);
     },
   );

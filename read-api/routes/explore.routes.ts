@@ -1,11 +1,10 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { deliverExploreResult, submitExplore } from '../../commands/explore.commands.js';
-import { idempotentCall } from '../../commands/idempotent-call.js';
 import { fail } from '../../domain/shared/errors.js';
 import { bearerAuth, callerOf } from '../auth.js';
 import { presentExploreAccepted, presentExploreDelivery } from '../presenters/explore.presenter.js';
-import { presentKeyed } from '../presenters/presented.js';
+import { presentedCall } from '../presenters/presented.js';
 import type { AppServices } from '../services.js';
 import { parseAddressInput } from './address-input.js';
 import { idempotencyHeader } from './request-schemas.js';
@@ -62,14 +61,14 @@ export const exploreRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = a
       };
       const run = (jobId: string) =>
         submitExplore(services.commands, { ...caller, jobId, address, network, direction: body.direction, budget });
-      const key = request.headers['idempotency-key'];
       const normalized = { address, network, direction: body.direction, max_hops: budget.maxHops, max_nodes: budget.maxNodes };
-      const response = key
-        ? presentKeyed(
-            await idempotentCall(services.commands, { userId: caller.userId, key, route: 'POST /v2/explore', body: normalized }, run),
-            presentExploreAccepted,
-          )
-        : presentExploreAccepted(await run(services.commands.ids.newId()));
+      const key = request.headers['idempotency-key'];
+      const response = await presentedCall(
+        services.commands,
+        { key, userId: caller.userId, route: 'POST /v2/explore', body: normalized },
+        run,
+        presentExploreAccepted,
+      );
       return reply.status(response.status).send(response.body);
     },
   );

@@ -1,5 +1,4 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { idempotentCall } from '../../commands/idempotent-call.js';
 import { createMonitor, deleteMonitor } from '../../commands/monitors.commands.js';
 import { fail, isServiceError } from '../../domain/shared/errors.js';
 import { bearerAuth, callerOf, type Caller } from '../auth.js';
@@ -10,7 +9,7 @@ import {
   type BulkWatched,
   type MonitorWatched,
 } from '../presenters/monitor.presenter.js';
-import { presentKeyed, type Presented } from '../presenters/presented.js';
+import { presentedCall, type Presented } from '../presenters/presented.js';
 import type { AppServices, MonitorApi } from '../services.js';
 import { RequestValidationError, toValidationDetail } from '../validation.js';
 import { parseAddressInput } from './address-input.js';
@@ -64,9 +63,12 @@ export const monitorRoutes: FastifyPluginAsyncZod<{ services: AppServices; monit
     present: (outcome: Outcome) => Presented<unknown>,
   ): Promise<Presented<unknown>> {
     const key = request.headers['idempotency-key'];
-    return typeof key === 'string'
-      ? presentKeyed(await idempotentCall(services.commands, { userId: caller.userId, key, route, body }, run), present)
-      : present(await run(services.commands.ids.newId()));
+    return presentedCall(
+      services.commands,
+      { key: typeof key === 'string' ? key : undefined, userId: caller.userId, route, body },
+      run,
+      present,
+    );
   }
 
   app.post(

@@ -1,8 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { idempotentCall } from '../../commands/idempotent-call.js';
 import { screenAddress } from '../../commands/screen-address.js';
 import { bearerAuth, callerOf } from '../auth.js';
-import { presentKeyed } from '../presenters/presented.js';
+import { presentedCall } from '../presenters/presented.js';
 import { presentScreen } from '../presenters/screen.presenter.js';
 import type { AppServices } from '../services.js';
 import { parseAddressInput } from './address-input.js';
@@ -38,16 +37,12 @@ export const screenRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = as
       const { address, network } = parseAddressInput(request.body);
       const run = (callId: string) => screenAddress(services.commands, { ...caller, callId, address, network });
       const key = request.headers['idempotency-key'];
-      const response = key
-        ? presentKeyed(
-            await idempotentCall(
-              services.commands,
-              { userId: caller.userId, key, route: 'POST /v2/screen', body: { address, network } },
-              run,
-            ),
-            presentScreen,
-          )
-        : presentScreen(await run(services.commands.ids.newId()));
+      const response = await presentedCall(
+        services.commands,
+        { key, userId: caller.userId, route: 'POST /v2/screen', body: { address, network } },
+        run,
+        presentScreen,
+      );
       const body = { ...(response.body as object), elapsed_ms: Math.round(performance.now() - started) };
       return reply.status(response.status).send(body);
     },

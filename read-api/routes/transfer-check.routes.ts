@@ -2,10 +2,9 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { deliverTransferCheck, ownedBy } from '../../commands/kyt/deliver-transfer-check.js';
 import { awaitTransferCheck, loadTransferCheck, submitTransferCheck } from '../../commands/kyt/transfer-check.commands.js';
-import { idempotentCall } from '../../commands/idempotent-call.js';
 import { fail } from '../../domain/shared/errors.js';
 import { bearerAuth, callerOf } from '../auth.js';
-import { presentKeyed } from '../presenters/presented.js';
+import { presentedCall } from '../presenters/presented.js';
 import { presentTransferDelivery } from '../presenters/transfer.presenter.js';
 import type { AppServices } from '../services.js';
 import { idempotencyHeader } from './request-schemas.js';
@@ -54,16 +53,12 @@ export const transferCheckRoutes: FastifyPluginAsyncZod<{ services: AppServices 
         return deliverTransferCheck(deps, await awaitTransferCheck(deps, checkId, syncWaitMs), caller);
       };
       const key = request.headers['idempotency-key'];
-      const response = key
-        ? presentKeyed(
-            await idempotentCall(
-              deps,
-              { userId: caller.userId, key, route: 'POST /v2/check-transfer', body: { chain, tx_hash: txHash } },
-              run,
-            ),
-            presentTransferDelivery,
-          )
-        : presentTransferDelivery(await run(deps.ids.newId()));
+      const response = await presentedCall(
+        deps,
+        { key, userId: caller.userId, route: 'POST /v2/check-transfer', body: { chain, tx_hash: txHash } },
+        run,
+        presentTransferDelivery,
+      );
       const body =
         response.status === 200 ? { ...(response.body as object), elapsed_ms: Math.round(performance.now() - started) } : response.body;
       return reply.status(response.status).send(body);

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import type { CategoryLevel } from '../../domain/intel/taxonomy.js';
 import type { GraphCoverage } from '../../domain/kyt/sender-exposure.js';
+import { caseAlertSchema } from '../../domain/alerts/alert-case.events.js';
 import { ALERT_LEVELS } from '../../domain/kyt/alert-level.js';
-import { RULE_TYPES } from '../../domain/kyt/policy.types.js';
 import { billingSchema } from './billing.js';
 import { chainOut, EXAMPLE_UUID, isoTimestamp, txHashOut } from './common.js';
 
@@ -49,19 +49,8 @@ const senderSchema = z.strictObject({
   graph: z.enum(GRAPH_COVERAGES),
 });
 
-/** An alert in the spec's shape (Events → tx.policy.alert.triggered → Alert fields). */
-export const policyAlertSchema = z.strictObject({
-  category: z.string(),
-  riskLevel: z.enum(ALERT_LEVELS),
-  ruleType: z.enum(RULE_TYPES),
-  actualShare: z.number(),
-  thresholdShare: z.number(),
-  thresholdValue: z.number(),
-  entityName: z.string().nullable(),
-  entityAddress: z.string().nullable(),
-  direction: z.literal('incoming'),
-  entityScore: z.number(),
-});
+/** An alert in the spec's shape (Events → tx.policy.alert.triggered → Alert fields): the one a case keeps, strict. */
+export const policyAlertSchema = z.strictObject(caseAlertSchema.shape);
 
 export const transferResultSchema = z
   .strictObject({
