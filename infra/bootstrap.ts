@@ -14,6 +14,7 @@ import { createInspectProcessor } from '../processors/inspect/inspect.processor.
 import { ownEngineProvider } from '../processors/inspect/own-engine.provider.js';
 import { createProjectionRunner, type ProjectionRunner } from '../processors/projection-runner.js';
 import { createRelay, type Relay } from '../processors/relay.js';
+import { familyOfTopic } from '../processors/topics.js';
 import { accountRepository, accountsProjection } from '../projections/accounts.projection.js';
 import { apiKeyHashesProjection, apiKeyRepository, apiKeysProjection } from '../projections/api-keys.projection.js';
 import { balanceRepository, balancesProjection } from '../projections/balances.projection.js';
@@ -246,7 +247,6 @@ export async function createServices(
     metrics,
     onError,
   });
-  const relay = createRelay({ store, bus, checkpoints: processorCheckpoints, onError });
   /**
    * The processors of one instance on a bus, issuing commands through `context`: this process's own, or
    * another instance in the same consumer groups (startProcessorsOn). The full-check pipeline runs here
@@ -271,9 +271,23 @@ export async function createServices(
       alertCaseProcessor(context),
       ...pipeline,
     ];
-    return { webhooks, transfers, runner: createProcessorRunner({ bus: onBus, processors, context }) };
+    return {
+      webhooks,
+      transfers,
+      topics: processors.flatMap((p) => p.topics),
+      runner: createProcessorRunner({ bus: onBus, processors, context }),
+    };
   };
-  const { webhooks, transfers, runner: processors } = processorSet(bus, commands, false);
+  const { webhooks, transfers, topics, runner: processors } = processorSet(bus, commands, false);
+  // The embedded bus has no consumer outside this process: it carries only the families processors read.
+  const consumed = new Set([...topics, ...fullCheck.pipeline.flatMap((p) => p.topics)].map(familyOfTopic));
+  const relay = createRelay({
+    store,
+    bus,
+    checkpoints: processorCheckpoints,
+    onError,
+    ...(config.BUS === 'kafka' ? {} : { relays: (family: string) => consumed.has(family) }),
+  });
 
   const x402 = createX402Module({
     config,

@@ -52,7 +52,7 @@ export interface AlertCaseDoc extends Record<string, unknown> {
 export const alertCasesProjection = defineProjection({
   name: 'alert-cases',
   collection: 'alert_cases',
-  indexes: ['subgroupId', 'createdAt'],
+  indexes: [['subgroupId', 'createdAt']],
   handles: ['AlertCaseOpened', 'AlertCaseStatusChanged', 'AlertCaseAssigned', 'AlertCaseCommented'],
   idOf: (event) => event.data.alertId,
   evolve: (doc: AlertCaseDoc | null, event): AlertCaseDoc | null => {

@@ -40,7 +40,7 @@ const empty = (id: string): CheckHistoryDoc => ({
 export const checkHistoryProjection = defineProjection({
   name: 'check-history',
   collection: 'check_history',
-  indexes: ['user_id', 'created_at'],
+  indexes: [['user_id', 'created_at']],
   handles: ['Charged', 'CheckCompleted', 'TransferCheckCompleted', 'InspectCompleted'],
   idOf: (event) => {
     switch (event.type) {

@@ -45,7 +45,7 @@ export const renewalKey = (status: MonitorDoc['status'], paidPeriod: string): st
 export const monitorsProjection = defineProjection({
   name: 'monitors',
   collection: 'monitors',
-  indexes: ['watch_key', 'user_id', 'renewal_key', 'status'],
+  indexes: ['watch_key', ['user_id', 'created_at'], 'renewal_key', 'status'],
   handles: MONITOR_EVENT_TYPES,
   idOf: (event) => monitorStreams.idOf(event.streamId),
   evolve: (doc: MonitorDoc | null, event): MonitorDoc | null => {

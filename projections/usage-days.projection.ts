@@ -20,7 +20,7 @@ const dayOf = (at: string): string => at.slice(0, 10);
 export const usageDaysProjection = defineProjection({
   name: 'usage-days',
   collection: 'usage_days',
-  indexes: ['userId'],
+  indexes: [['userId', 'day']],
   handles: ['Charged', 'Refunded'],
   idOf: (event) => `${ledgerUserOf(event.streamId)}:${dayOf(event.data.at)}`,
   evolve: (doc: UsageDayDoc | null, event) => {

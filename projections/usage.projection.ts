@@ -25,7 +25,7 @@ export interface UsageRowDoc extends Record<string, unknown> {
 export const usageProjection = defineProjection({
   name: 'usage',
   collection: 'usage_rows',
-  indexes: ['user_id', 'created_at'],
+  indexes: [['user_id', 'created_at']],
   handles: ['Charged', 'Refunded'],
   idOf: (event) => event.data.chargeId,
   evolve: (doc: UsageRowDoc | null, event) => {

@@ -36,7 +36,7 @@ export interface WebhookAttemptDoc extends Record<string, unknown> {
 export const webhookDeliveriesProjection = defineProjection({
   name: 'webhook-deliveries',
   collection: 'webhook_deliveries',
-  indexes: ['subscription_id', 'created_at'],
+  indexes: [['subscription_id', 'created_at']],
   handles: ['WebhookDeliveryScheduled', 'WebhookDeliveryAttempted', 'WebhookDeliveryAbandoned'],
   idOf: (event) => event.data.deliveryId,
   evolve: (doc: WebhookDeliveryDoc | null, event): WebhookDeliveryDoc | null => {
@@ -82,7 +82,10 @@ export const webhookDeliveriesProjection = defineProjection({
 export const webhookAttemptsProjection = defineProjection({
   name: 'webhook-attempts',
   collection: 'webhook_attempts',
-  indexes: ['subscription_id', 'delivery_id', 'attempted_at'],
+  indexes: [
+    ['subscription_id', 'attempted_at'],
+    ['delivery_id', 'attempted_at'],
+  ],
   handles: ['WebhookDeliveryAttempted'],
   idOf: (event) => `${event.data.deliveryId}:${event.data.attempt}`,
   evolve: (_doc: WebhookAttemptDoc | null, event) => {

@@ -32,7 +32,7 @@ export interface X402PaymentDoc extends Record<string, unknown> {
 export const x402PaymentsProjection = defineProjection({
   name: 'x402-payments',
   collection: 'x402_payments',
-  indexes: ['status', 'reserved_at', 'needs_reconciliation'],
+  indexes: ['reserved_at', ['status', 'reserved_at'], ['needs_reconciliation', 'reserved_at']],
   handles: PAYMENT_EVENT_TYPES,
   idOf: (event) => event.data.callId,
   evolve: (doc: X402PaymentDoc | null, event): X402PaymentDoc | null => {

@@ -1,6 +1,6 @@
 import { eventRegistry, type EventOf, type EventType } from '../events/registry.js';
 import type { RecordedEvent } from './event-store.port.js';
-import type { Doc } from './read-store.port.js';
+import type { Doc, IndexSpec } from './read-store.port.js';
 
 /**
  * A read model: which events it folds, which document each event touches, and how. `evolve` is pure;
@@ -9,7 +9,7 @@ import type { Doc } from './read-store.port.js';
 export interface Projection<D extends Doc = Doc> {
   readonly name: string;
   readonly collection: string;
-  readonly indexes?: readonly string[];
+  readonly indexes?: readonly IndexSpec[];
   readonly handles: readonly string[];
   /** The document the event updates, or null when it touches none. */
   idOf(event: RecordedEvent): string | null;
@@ -20,7 +20,7 @@ export interface Projection<D extends Doc = Doc> {
 export interface TypedProjection<D extends Doc, Type extends EventType> {
   readonly name: string;
   readonly collection: string;
-  readonly indexes?: readonly string[];
+  readonly indexes?: readonly IndexSpec[];
   readonly handles: readonly Type[];
   idOf(event: EventOf<Type>): string | null;
   evolve(current: D | null, event: EventOf<Type>): D | null;

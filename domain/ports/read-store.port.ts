@@ -46,6 +46,17 @@ export interface CheckpointMove {
   readonly previous: Position | null;
 }
 
+/**
+ * An index a read model declares for its queries: one field (`'status'`), or fields in order (`['user_id',
+ * 'created_at']`: equality on the leading ones, then order or a `since` range on the next, as MongoDB's
+ * compound indexes). Each declared index costs a write per document change, so a read model declares the
+ * ones its queries walk and no more.
+ */
+export type IndexSpec = string | readonly string[];
+
+/** The fields of an index, in order. */
+export const indexFields = (spec: IndexSpec): readonly string[] => (typeof spec === 'string' ? [spec] : spec);
+
 export interface Collection<D extends Doc> {
   get(id: string): Promise<StoredDoc<D> | null>;
   /** The live document or the tombstone under `id`, with its position; null when never written. */
@@ -60,8 +71,8 @@ export interface Collection<D extends Doc> {
 }
 
 export interface ReadStore {
-  /** `indexes` lists the fields queried with `where`/`since`/`orderBy`, created at start. */
-  collection<D extends Doc>(name: string, indexes?: readonly string[]): Collection<D>;
+  /** `indexes`: what the collection's queries walk (`where`, `since`, `orderBy`), created at start. */
+  collection<D extends Doc>(name: string, indexes?: readonly IndexSpec[]): Collection<D>;
   /** Removes every document of every collection. */
   clear(): Promise<void>;
   /**

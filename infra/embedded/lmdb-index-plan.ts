@@ -1,13 +1,13 @@
-import { present } from '../../domain/shared/present.js';
-import type { Doc, DocQuery } from '../../domain/ports/read-store.port.js';
+import { indexFields, type Doc, type DocQuery, type IndexSpec } from '../../domain/ports/read-store.port.js';
 
 /**
- * Secondary indexes of the LMDB read store, and which one a query walks. For the declared fields F of a
- * collection, every document has one key per field, [collection, f, value, id], and one per ordered pair
- * of distinct fields, [collection, 'f>g', value of f, value of g, id]. So `where f = x, orderBy g` (a
- * user's usage rows, newest first) walks the pair index in order and stops after skip + limit documents,
- * however many the user has. Index order is LMDB's key order: null < booleans < numbers < strings, which
- * agrees with the port's order (doc-query.ts) for every field a read model sorts on (no boolean sorts).
+ * Secondary indexes of the LMDB read store, and which one a query walks. A collection declares its indexes
+ * (IndexSpec: one field, or fields in order); every document has one key per declared index,
+ * [collection, name, value of each field…, id], the name being the fields joined by `>`. So `where f = x,
+ * orderBy g` on a declared ['f', 'g'] (a user's usage rows, newest first) walks the index in order and
+ * stops after skip + limit documents, however many the user has. Index order is LMDB's key order: null <
+ * booleans < numbers < strings, which agrees with the port's order (doc-query.ts) for every field a read
+ * model sorts on (no boolean sorts). Ties are in id order, as the port breaks them.
  */
 
 type KeyPart = string | number | boolean | null;
@@ -22,13 +22,11 @@ function keyPart(value: unknown): KeyPart {
   return null;
 }
 
-export function indexKeys(collection: string, fields: readonly string[], id: string, doc: Doc): KeyPart[][] {
-  const keys: KeyPart[][] = [];
-  for (const f of fields) {
-    keys.push([collection, f, keyPart(doc[f]), id]);
-    for (const g of fields) if (g !== f) keys.push([collection, `${f}>${g}`, keyPart(doc[f]), keyPart(doc[g]), id]);
-  }
-  return keys;
+/** The stored name of an index: its fields joined by `>`. */
+export const indexName = (spec: IndexSpec): string => indexFields(spec).join('>');
+
+export function indexKeys(collection: string, indexes: readonly IndexSpec[], id: string, doc: Doc): KeyPart[][] {
+  return indexes.map((spec) => [collection, indexName(spec), ...indexFields(spec).map((field) => keyPart(doc[field])), id]);
 }
 
 const sameKey = (a: readonly KeyPart[], b: readonly KeyPart[]): boolean => a.length === b.length && a.every((part, i) => part === b[i]);
@@ -39,14 +37,14 @@ const sameKey = (a: readonly KeyPart[], b: readonly KeyPart[]): boolean => a.len
  */
 export function changedIndexKeys(
   collection: string,
-  fields: readonly string[],
+  indexes: readonly IndexSpec[],
   id: string,
   before: Doc | null,
   after: Doc | null,
 ): { readonly removed: KeyPart[][]; readonly added: KeyPart[][] } {
-  const old = before === null ? [] : indexKeys(collection, fields, id, before);
-  const next = after === null ? [] : indexKeys(collection, fields, id, after);
-  // Both lists come from the same fields in the same order: the i-th keys belong to the same index.
+  const old = before === null ? [] : indexKeys(collection, indexes, id, before);
+  const next = after === null ? [] : indexKeys(collection, indexes, id, after);
+  // Both lists come from the same indexes in the same order: the i-th keys belong to the same index.
   if (old.length === 0 || next.length === 0) return { removed: old, added: next };
   const removed: KeyPart[][] = [];
   const added: KeyPart[][] = [];
@@ -77,6 +75,14 @@ export interface QueryPlan {
   readonly covered: boolean;
 }
 
+type Query = Pick<DocQuery, 'where' | 'since' | 'orderBy'>;
+
+/** A declared index as a query sees it: how many of its leading fields the query's `where` fixes. */
+interface Candidate {
+  readonly fields: readonly string[];
+  readonly fixed: number;
+}
+
 /** Whether `index` decides every condition of the query exactly (prefix strings indexed whole). */
 function covers(index: IndexKey | null, query: Pick<DocQuery, 'where' | 'since'>): boolean {
   // Without an index the documents themselves are walked (tombstones among them): never covered.
@@ -93,40 +99,52 @@ function covers(index: IndexKey | null, query: Pick<DocQuery, 'where' | 'since'>
   return index.from !== undefined && names[index.prefix.length] === query.since.field && query.since.value.length <= MAX_INDEXED_STRING;
 }
 
-export function planQuery(fields: readonly string[], query: Pick<DocQuery, 'where' | 'since' | 'orderBy'>): QueryPlan {
-  const plan = choosePlan(fields, query);
+export function planQuery(indexes: readonly IndexSpec[], query: Query): QueryPlan {
+  const plan = choosePlan(indexes, query);
   return { ...plan, covered: covers(plan.index, query) };
 }
 
-function choosePlan(fields: readonly string[], query: Pick<DocQuery, 'where' | 'since' | 'orderBy'>): Omit<QueryPlan, 'covered'> {
+/** The candidate fixing the most leading fields (the first declared among equals). */
+const mostFixed = (candidates: readonly Candidate[]): Candidate | undefined =>
+  candidates.reduce<Candidate | undefined>((best, c) => (best === undefined || c.fixed > best.fixed ? c : best), undefined);
+
+/**
+ * In order of preference: an index whose fixed leading fields are followed by the order field (walked in
+ * order); one whose fields are all fixed, the order field among them (equal values: id order); one fixing
+ * some leading fields (unordered, with the `since` bound when its next field is the range's); one led by the
+ * order field or the range's field (every document walked); else every document.
+ */
+function choosePlan(indexes: readonly IndexSpec[], query: Query): Omit<QueryPlan, 'covered'> {
   const where = query.where ?? {};
-  const equal = Object.keys(where).filter((field) => fields.includes(field));
+  const candidates = indexes.map((spec): Candidate => {
+    const fields = indexFields(spec);
+    let fixed = 0;
+    while (fixed < fields.length && Object.hasOwn(where, fields[fixed] as string)) fixed += 1;
+    return { fields, fixed };
+  });
+  const index = (c: Candidate, rangeField?: string): IndexKey => {
+    const next = c.fields[c.fixed];
+    const from = query.since !== undefined && next !== undefined && next === rangeField ? { from: query.since.value } : {};
+    return { name: c.fields.join('>'), prefix: c.fields.slice(0, c.fixed).map((field) => keyPart(where[field])), ...from };
+  };
   const order = query.orderBy;
   const reverse = order?.direction === 'desc';
-  const sinceOn = (field: string) => (query.since?.field === field ? { from: query.since.value } : {});
-  if (order !== undefined && fields.includes(order.field)) {
-    const leading = equal.find((field) => field !== order.field);
-    if (leading !== undefined)
-      return {
-        ordered: true,
-        reverse,
-        index: { name: `${leading}>${order.field}`, prefix: [keyPart(where[leading])], ...sinceOn(order.field) },
-      };
-    if (equal.includes(order.field)) return { ordered: true, reverse, index: { name: order.field, prefix: [keyPart(where[order.field])] } };
-    return { ordered: true, reverse, index: { name: order.field, prefix: [], ...sinceOn(order.field) } };
+  const since = query.since?.field;
+  if (order !== undefined) {
+    const walk = mostFixed(candidates.filter((c) => c.fixed > 0 && c.fields[c.fixed] === order.field));
+    if (walk) return { ordered: true, reverse, index: index(walk, since) };
+    const equal = mostFixed(candidates.filter((c) => c.fixed === c.fields.length && c.fields.includes(order.field)));
+    if (equal) return { ordered: true, reverse, index: index(equal) };
   }
-  if (equal.length > 0) {
-    const field = present(equal[0], 'equal[0]');
-    const since = query.since && fields.includes(query.since.field) && query.since.field !== field ? query.since.field : undefined;
-    if (since !== undefined)
-      return {
-        ordered: false,
-        reverse: false,
-        index: { name: `${field}>${since}`, prefix: [keyPart(where[field])], from: present(query.since, 'query.since').value },
-      };
-    return { ordered: false, reverse: false, index: { name: field, prefix: [keyPart(where[field])] } };
+  const narrowed =
+    mostFixed(candidates.filter((c) => c.fixed > 0 && since !== undefined && c.fields[c.fixed] === since)) ??
+    mostFixed(candidates.filter((c) => c.fixed > 0));
+  if (narrowed) return { ordered: false, reverse: false, index: index(narrowed, since) };
+  if (order !== undefined) {
+    const led = candidates.find((c) => c.fields[0] === order.field);
+    if (led) return { ordered: true, reverse, index: index(led, since) };
   }
-  if (query.since && fields.includes(query.since.field))
-    return { ordered: false, reverse: false, index: { name: query.since.field, prefix: [], from: query.since.value } };
+  const ranged = since === undefined ? undefined : candidates.find((c) => c.fields[0] === since);
+  if (ranged) return { ordered: false, reverse: false, index: index(ranged, since) };
   return { ordered: false, reverse: false, index: null };
 }

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readStoreContract } from '../../test/contracts/read-store.contract.js';
+import { open, type Key } from 'lmdb';
 import { openLmdbReadStore } from './lmdb-read-store.js';
 
 const dirs: string[] = [];
@@ -86,5 +87,65 @@ describe('lmdb read store on disk', () => {
     } finally {
       await store.close();
     }
+  });
+
+  /** The index keys of a collection, as stored. */
+  function indexKeysIn(dir: string, collection: string): Key[][] {
+    const root = open({ path: dir, compression: false });
+    try {
+      return [...root.openDB<true, Key[]>({ name: 'index' }).getKeys({ start: [collection], end: [collection, '\uffff'] })];
+    } finally {
+      void root.close();
+    }
+  }
+
+  it('re-indexes a collection when its declared indexes change, dropping the keys of the ones gone', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lmdb-read-store-'));
+    dirs.push(dir);
+    const first = await openLmdbReadStore(dir);
+    first.collection('rows', ['user', 'at']);
+    await first.commit([{ collection: 'rows', id: 'r1', doc: { user: 'a', at: '2026-01-01' }, position: pos(1) }], {
+      name: 'p',
+      next: pos(1),
+      previous: null,
+    });
+    await first.close();
+    expect(indexKeysIn(dir, 'rows')).toEqual([
+      ['rows', 'at', '2026-01-01', 'r1'],
+      ['rows', 'user', 'a', 'r1'],
+    ]);
+
+    const second = await openLmdbReadStore(dir);
+    const rows = second.collection<{ user: string; at: string }>('rows', [['user', 'at']]);
+    expect(await rows.count({ where: { user: 'a' } })).toBe(1);
+    await second.close();
+    expect(indexKeysIn(dir, 'rows')).toEqual([['rows', 'user>at', 'a', '2026-01-01', 'r1']]);
+  });
+
+  it('opens a data directory of the earlier layout (a key per field and per pair of fields) and re-indexes it once', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lmdb-read-store-'));
+    dirs.push(dir);
+    // As the earlier version wrote it: the declared fields, and keys for each field and each ordered pair.
+    const old = open({ path: dir, compression: false });
+    const docs = old.openDB<unknown, Key[]>({ name: 'docs' });
+    const index = old.openDB<true, Key[]>({ name: 'index' });
+    await old.transaction(() => {
+      void docs.put(['usage_rows', 'c1'], { d: { user_id: 'u', created_at: '2026-01-01' }, c: '1', p: '0' });
+      for (const key of [
+        ['usage_rows', 'user_id', 'u', 'c1'],
+        ['usage_rows', 'created_at', '2026-01-01', 'c1'],
+        ['usage_rows', 'user_id>created_at', 'u', '2026-01-01', 'c1'],
+        ['usage_rows', 'created_at>user_id', '2026-01-01', 'u', 'c1'],
+      ])
+        void index.put(key, true);
+      void old.openDB<string[], string>({ name: 'fields' }).put('usage_rows', ['user_id', 'created_at']);
+    });
+    await old.close();
+
+    const store = await openLmdbReadStore(dir);
+    const usage = store.collection<{ user_id: string }>('usage_rows', [['user_id', 'created_at']]);
+    expect((await usage.find({ where: { user_id: 'u' }, orderBy: { field: 'created_at', direction: 'desc' } })).length).toBe(1);
+    await store.close();
+    expect(indexKeysIn(dir, 'usage_rows')).toEqual([['usage_rows', 'user_id>created_at', 'u', '2026-01-01', 'c1']]);
   });
 });

@@ -1,11 +1,11 @@
 import { open, type Database, type Key, type RootDatabase } from 'lmdb';
 import type { Position } from '../../domain/ports/event-store.port.js';
-import type { Collection, Doc, DocEntry, DocQuery, DocWrite, ReadStore, StoredDoc } from '../../domain/ports/read-store.port.js';
+import type { Collection, Doc, DocEntry, DocQuery, DocWrite, IndexSpec, ReadStore, StoredDoc } from '../../domain/ports/read-store.port.js';
 import { fail } from '../../domain/shared/errors.js';
 import { matches, runQuery } from './doc-query.js';
 import { samePosition } from './memory-checkpoint-store.js';
 import { LmdbDocCache } from './lmdb-doc-cache.js';
-import { changedIndexKeys, indexKeys, planQuery, type IndexKey } from './lmdb-index-plan.js';
+import { changedIndexKeys, indexKeys, indexName, planQuery, type IndexKey } from './lmdb-index-plan.js';
 
 /**
  * The embedded read store on LMDB (the `lmdb` package: a memory-mapped B+tree with ACID transactions;
@@ -16,7 +16,8 @@ import { changedIndexKeys, indexKeys, planQuery, type IndexKey } from './lmdb-in
  * memory map (the OS page cache is the only cache), so memory depends on the working set, not on history.
  *
  * Layout: `docs` [collection, id] → { d: document | null (tombstone), c, p: position as decimal strings };
- * `index` [collection, index name, value(s)…, id] → true (see lmdb-index-plan.ts); `checkpoints` name → {c, p}.
+ * `index` [collection, index name, value(s)…, id] → true (see lmdb-index-plan.ts); `indexes` collection → the
+ * names of its declared indexes (a change of them re-indexes the collection); `checkpoints` name → {c, p}.
  */
 
 interface StoredEntry {
@@ -38,8 +39,8 @@ interface Dbs {
   /** Keys hold nulls too (LMDB's key encoding orders them first; its typings omit them). */
   readonly index: Database<true, Key[]>;
   readonly checkpoints: Database<{ c: string; p: string }, string>;
-  /** Collection → its indexed fields, so a start does not re-index what is already indexed. */
-  readonly fields: Database<string[], string>;
+  /** Collection → the names of its declared indexes, so a start does not re-index what is already indexed. */
+  readonly indexes: Database<string[], string>;
   readonly cache: LmdbDocCache;
 }
 
@@ -49,7 +50,7 @@ class LmdbCollection<D extends Doc> implements Collection<D> {
   constructor(
     private readonly dbs: Dbs,
     readonly name: string,
-    readonly fields: () => readonly string[],
+    readonly indexes: () => readonly IndexSpec[],
     private readonly isOpen: () => void,
   ) {}
 
@@ -95,8 +96,7 @@ class LmdbCollection<D extends Doc> implements Collection<D> {
     if (stored !== undefined && !isAfter(position, toPosition(stored))) return 'duplicate';
     const current = (stored?.d ?? null) as D | null;
     const next = update(current);
-    const fields = this.fields();
-    const { removed, added } = changedIndexKeys(this.name, fields, id, current, next);
+    const { removed, added } = changedIndexKeys(this.name, this.indexes(), id, current, next);
     for (const indexKey of removed) this.dbs.index.removeSync(indexKey as Key[]);
     for (const indexKey of added) this.dbs.index.putSync(indexKey as Key[], true);
     const entry = { d: next, c: String(position.commit), p: String(position.prepare) };
@@ -108,7 +108,7 @@ class LmdbCollection<D extends Doc> implements Collection<D> {
 
   async find(query: DocQuery): Promise<readonly D[]> {
     this.isOpen();
-    const plan = planQuery(this.fields(), query);
+    const plan = planQuery(this.indexes(), query);
     if (plan.ordered || query.orderBy === undefined) {
       // The index yields the documents in the query's order (or no order was asked for): skip and limit as
       // they stream by (a covering index skips on its keys alone, without reading the skipped documents).
@@ -136,7 +136,7 @@ class LmdbCollection<D extends Doc> implements Collection<D> {
 
   async count(query: Omit<DocQuery, 'skip' | 'limit' | 'orderBy'>): Promise<number> {
     this.isOpen();
-    const plan = planQuery(this.fields(), query);
+    const plan = planQuery(this.indexes(), query);
     if (plan.covered && plan.index !== null) return this.dbs.index.getKeysCount(this.bounds(plan.index, false));
     let n = 0;
     for (const { doc } of this.rows(plan.index)) if (matches(doc, query)) n += 1;
@@ -190,11 +190,14 @@ export async function openLmdbReadStore(path: string): Promise<ReadStore> {
     docs: root.openDB({ name: 'docs' }),
     index: root.openDB({ name: 'index' }),
     checkpoints: root.openDB({ name: 'checkpoints' }),
-    fields: root.openDB({ name: 'fields' }),
+    indexes: root.openDB({ name: 'indexes' }),
     cache: new LmdbDocCache(DOC_CACHE_SIZE),
   };
-  /** The indexed fields of each collection, as declared by its readers since this process started. */
-  const fields = new Map<string, string[]>();
+  // Data directories of an earlier version listed indexed fields (and kept a key per field and per pair of
+  // fields): their collections have no entry in `indexes`, so each is re-indexed once when first declared.
+  const retiredFields = root.openDB<string[], string>({ name: 'fields' });
+  /** The indexes of each collection, as declared by its readers since this process started. */
+  const declared = new Map<string, IndexSpec[]>();
   const collections = new Map<string, LmdbCollection<Doc>>();
   let closed = false;
   const isOpen = (): void => {
@@ -203,39 +206,53 @@ export async function openLmdbReadStore(path: string): Promise<ReadStore> {
   const named = (name: string): LmdbCollection<Doc> => {
     let collection = collections.get(name);
     if (collection === undefined) {
-      collection = new LmdbCollection(dbs, name, () => fields.get(name) ?? [], isOpen);
+      collection = new LmdbCollection(dbs, name, () => declared.get(name) ?? [], isOpen);
       collections.set(name, collection);
     }
     return collection;
   };
-  /** Index entries are derived data: a field declared for the first time is indexed from the documents. */
-  const declare = (name: string, wanted: readonly string[]) => {
-    const known = fields.get(name) ?? dbs.fields.get(name) ?? [];
-    fields.set(name, known);
-    const added = wanted.filter((field) => !known.includes(field));
-    if (added.length === 0) return;
-    fields.set(name, [...known, ...added]);
+  /**
+   * Index entries are derived data. The indexes named for a collection in this process accumulate (a
+   * reader naming it with none, like a projection's batch, changes nothing); when they differ from the ones
+   * the environment maintains, the collection is re-indexed from its documents, which builds the new ones
+   * and drops the keys of those no longer declared (a key nobody maintains would go stale).
+   */
+  const declare = (name: string, wanted: readonly IndexSpec[]) => {
+    const known = declared.get(name) ?? [];
+    const names = new Set(known.map(indexName));
+    const all = [...known];
+    for (const spec of wanted) {
+      if (names.has(indexName(spec))) continue;
+      all.push(spec);
+      names.add(indexName(spec));
+    }
+    declared.set(name, all);
+    if (wanted.length === 0) return;
+    const stored = dbs.indexes.get(name) ?? [];
+    if (stored.length === names.size && stored.every((n) => names.has(n)) && retiredFields.get(name) === undefined) return;
     reindex(name);
   };
   const reindex = (name: string) => {
-    const all = fields.get(name) ?? [];
+    const all = declared.get(name) ?? [];
     root.transactionSync(() => {
       for (const key of dbs.index.getKeys({ start: [name], end: [name, END] })) dbs.index.removeSync(key);
       for (const { key, value } of dbs.docs.getRange({ start: [name], end: [name, END] })) {
         if (value.d !== null)
           for (const indexKey of indexKeys(name, all, String(key[1]), value.d)) dbs.index.putSync(indexKey as Key[], true);
       }
-      dbs.fields.putSync(name, all);
+      dbs.indexes.putSync(name, all.map(indexName));
+      retiredFields.removeSync(name);
     });
   };
   const removeAll = (name: string) => {
-    dbs.fields.removeSync(name);
+    dbs.indexes.removeSync(name);
+    retiredFields.removeSync(name);
     for (const key of dbs.docs.getKeys({ start: [name], end: [name, END] })) dbs.docs.removeSync(key);
     for (const key of dbs.index.getKeys({ start: [name], end: [name, END] })) dbs.index.removeSync(key);
   };
 
   return {
-    collection<D extends Doc>(name: string, indexes: readonly string[] = []): Collection<D> {
+    collection<D extends Doc>(name: string, indexes: readonly IndexSpec[] = []): Collection<D> {
       isOpen();
       const collection = named(name);
       declare(name, indexes);
@@ -250,26 +267,26 @@ export async function openLmdbReadStore(path: string): Promise<ReadStore> {
         for (const key of dbs.checkpoints.getKeys()) dbs.checkpoints.removeSync(key);
       });
       dbs.cache.clear();
-      for (const [name, list] of fields) if (list.length > 0) reindex(name);
+      for (const [name, list] of declared) if (list.length > 0) reindex(name);
     },
     async replace(target, source) {
       isOpen();
-      declare(target, fields.get(source) ?? []);
-      const targetFields = fields.get(target) ?? [];
+      declare(target, declared.get(source) ?? []);
+      const targetIndexes = declared.get(target) ?? [];
       dbs.cache.clear();
       await root.transaction(() => {
         removeAll(target);
-        dbs.fields.putSync(target, targetFields);
+        dbs.indexes.putSync(target, targetIndexes.map(indexName));
         for (const { key, value } of dbs.docs.getRange({ start: [source], end: [source, END] })) {
           const id = String(key[1]);
           dbs.docs.putSync([target, id], value);
           if (value.d !== null)
-            for (const indexKey of indexKeys(target, targetFields, id, value.d)) dbs.index.putSync(indexKey as Key[], true);
+            for (const indexKey of indexKeys(target, targetIndexes, id, value.d)) dbs.index.putSync(indexKey as Key[], true);
         }
         removeAll(source);
       });
       dbs.cache.clear();
-      fields.delete(source);
+      declared.delete(source);
       collections.delete(source);
     },
     async drop(name) {
@@ -277,7 +294,7 @@ export async function openLmdbReadStore(path: string): Promise<ReadStore> {
       dbs.cache.clear();
       await root.transaction(() => removeAll(name));
       dbs.cache.clear();
-      fields.delete(name);
+      declared.delete(name);
       collections.delete(name);
     },
     async checkpoint(name) {

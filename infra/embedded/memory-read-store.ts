@@ -1,6 +1,16 @@
 import { present } from '../../domain/shared/present.js';
 import type { Position } from '../../domain/ports/event-store.port.js';
-import type { Collection, Doc, DocEntry, DocQuery, DocWrite, ReadStore, StoredDoc } from '../../domain/ports/read-store.port.js';
+import {
+  indexFields,
+  type Collection,
+  type Doc,
+  type DocEntry,
+  type DocQuery,
+  type DocWrite,
+  type IndexSpec,
+  type ReadStore,
+  type StoredDoc,
+} from '../../domain/ports/read-store.port.js';
 import { fail } from '../../domain/shared/errors.js';
 import { matches, runQuery, type Row } from './doc-query.js';
 import { samePosition } from './memory-checkpoint-store.js';
@@ -157,10 +167,11 @@ export function createMemoryReadStore(): ReadStore {
     if (closed) throw fail('store_closed', 'the read store is closed');
   };
   return {
-    collection<D extends Doc>(name: string, indexes: readonly string[] = []): Collection<D> {
+    collection<D extends Doc>(name: string, indexes: readonly IndexSpec[] = []): Collection<D> {
       isOpen();
       const collection = named(name);
-      collection.addIndexes(indexes);
+      // Equality sets per field: an index's leading field narrows a `where` (order and ranges are sorted here).
+      collection.addIndexes(indexes.map((spec) => present(indexFields(spec)[0], 'an index names a field')));
       return collection as unknown as Collection<D>;
     },
     async clear() {

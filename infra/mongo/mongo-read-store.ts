@@ -1,7 +1,17 @@
 import { present } from '../../domain/shared/present.js';
 import type { Collection as MongoCollection, Db, Document, Filter, Sort } from 'mongodb';
 import { comparePositions, type Position } from '../../domain/ports/event-store.port.js';
-import type { Collection, Doc, DocEntry, DocQuery, DocWrite, ReadStore, StoredDoc } from '../../domain/ports/read-store.port.js';
+import {
+  indexFields,
+  type Collection,
+  type Doc,
+  type DocEntry,
+  type DocQuery,
+  type DocWrite,
+  type IndexSpec,
+  type ReadStore,
+  type StoredDoc,
+} from '../../domain/ports/read-store.port.js';
 import { createMongoCheckpointStore } from './mongo-checkpoint-store.js';
 import { fail } from '../../domain/shared/errors.js';
 import { isDuplicateKey, positionKey, positionOfKey } from './mongo-connect.js';
@@ -186,16 +196,19 @@ export function createMongoReadStore(db: Db, options: { onClose?: () => Promise<
     forgetIndexes(name);
   };
   return {
-    collection<D extends Doc>(name: string, indexes: readonly string[] = []): Collection<D> {
+    collection<D extends Doc>(name: string, indexes: readonly IndexSpec[] = []): Collection<D> {
       isOpen();
       checkName(name);
       const docs = db.collection<Stored>(name);
       // Indexes are created when the collection is first named (at start) and awaited before its first use.
-      const pending = indexes.filter((field) => !indexed.has(`${name}/${field}`));
-      const created = Promise.all(pending.map((field) => docs.createIndex({ [queryField(field)]: 1 })));
-      for (const field of pending) indexed.set(`${name}/${field}`, created);
+      const keyOf = (spec: IndexSpec) => `${name}/${indexFields(spec).join('>')}`;
+      const pending = indexes.filter((spec) => !indexed.has(keyOf(spec)));
+      const created = Promise.all(
+        pending.map((spec) => docs.createIndex(Object.fromEntries(indexFields(spec).map((field) => [queryField(field), 1])))),
+      );
+      for (const spec of pending) indexed.set(keyOf(spec), created);
       created.catch(() => undefined);
-      const all = () => Promise.all(indexes.map((field) => indexed.get(`${name}/${field}`)));
+      const all = () => Promise.all(indexes.map((spec) => indexed.get(keyOf(spec))));
       return new MongoReadCollection<D>(docs, async () => {
         isOpen();
         await all();

@@ -1,0 +1,68 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { EventStore } from '../domain/ports/event-store.port.js';
+import type { ConsumedMessage, MessageBus } from '../domain/ports/message-bus.port.js';
+import { openFileEventStore } from '../infra/embedded/file-event-store.js';
+import { openFileMessageBus } from '../infra/embedded/file-message-bus.js';
+import { createMemoryCheckpointStore } from '../infra/embedded/memory-checkpoint-store.js';
+import { createRelay } from './relay.js';
+import { topicOfFamily } from './topics.js';
+
+let dir: string;
+let store: EventStore;
+let bus: MessageBus;
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'relay-'));
+  store = await openFileEventStore(join(dir, 'log'), { fsync: false });
+  bus = await openFileMessageBus(join(dir, 'bus'), { partitions: 1 });
+});
+afterEach(async () => {
+  await bus.close();
+  await store.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+const event = (type: string, n: number) => ({
+  id: `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`,
+  type,
+  data: { n },
+  metadata: {},
+});
+
+async function consumed(topic: string): Promise<ConsumedMessage[]> {
+  const seen: ConsumedMessage[] = [];
+  const consumer = await bus.consume({ group: `read-${topic}`, topics: [topic], handle: async (batch) => void seen.push(...batch) });
+  await consumer.whenCaughtUp();
+  await consumer.stop();
+  return seen;
+}
+
+describe('relay', () => {
+  it('puts every family on the bus by default, each event with its id and revision', async () => {
+    await store.append('check-1', [event('CheckRequested', 1)], { expected: 'no_stream' });
+    await store.append('ledger-u', [event('Charged', 2), event('Charged', 3)], { expected: 'no_stream' });
+    const relay = createRelay({ store, bus, checkpoints: createMemoryCheckpointStore() });
+    await relay.start();
+    await relay.whenCaughtUp();
+    await relay.stop();
+    expect((await consumed(topicOfFamily('check'))).map((m) => m.headers['event-type'])).toEqual(['CheckRequested']);
+    expect((await consumed(topicOfFamily('ledger'))).map((m) => m.headers['stream-revision'])).toEqual(['0', '1']);
+  });
+
+  it('with `relays`, puts only the families it accepts on the bus, and its checkpoint still moves past the others', async () => {
+    const checkpoints = createMemoryCheckpointStore();
+    await store.append('ledger-u', [event('Charged', 1)], { expected: 'no_stream' });
+    await store.append('check-1', [event('CheckRequested', 2)], { expected: 'no_stream' });
+    const relay = createRelay({ store, bus, checkpoints, relays: (family) => family === 'check' });
+    await relay.start();
+    await store.append('ledger-u', [event('Charged', 3)], { expected: 0n });
+    await relay.whenCaughtUp();
+    await relay.stop();
+    expect((await consumed(topicOfFamily('check'))).map((m) => m.key)).toEqual(['check-1']);
+    expect(await consumed(topicOfFamily('ledger'))).toEqual([]);
+    expect(await checkpoints.load('relay')).toEqual(await store.headPosition());
+  });
+});
