@@ -29,7 +29,7 @@ const event = (type: string, n: number) => ({
   id: `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`,
   type,
   data: { n },
-  metadata: {},
+  metadata: { correlationId: 'relay-test', occurredAt: '2026-11-27T00:00:00.000Z', schemaVersion: 1 },
 });
 
 async function consumed(topic: string): Promise<ConsumedMessage[]> {

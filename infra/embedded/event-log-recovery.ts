@@ -33,8 +33,8 @@ async function markFitsLog(mark: IndexMark, log: FramedLog): Promise<boolean> {
 
 export async function indexRecords(index: StreamIndex, records: readonly LogRecord[], path: string): Promise<void> {
   const appends = records.map(({ offset, payload }) => {
-    const { stream, events } = decodeAppend(payload, `${path} at byte offset ${offset}`);
-    return { offset: Number(offset), stream, ids: events.map((event) => event.id) };
+    const { stream, events, first } = decodeAppend(payload, `${path} at byte offset ${offset}`);
+    return { offset: Number(offset), stream, ids: events.map((event) => event.id), numbered: first !== undefined };
   });
   const last = present(records[records.length - 1], 'records[records.length - 1]');
   // Not awaited: the next chunk is read while this one commits (the opener waits for `index.settled()`).

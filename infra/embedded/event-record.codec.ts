@@ -6,12 +6,15 @@ export interface StoredAppend {
   readonly stream: string;
   readonly created: Date;
   readonly events: readonly EventData[];
+  /** The stream revision of the first event (records written before it was kept lack it: the index knows). */
+  readonly first?: number;
 }
 
 interface StoredAppendJson {
   readonly stream: string;
   /** Epoch milliseconds. */
   readonly created: number;
+  readonly first?: number;
   readonly events: readonly { id: string; type: string; data: unknown; metadata: EventMetadata }[];
 }
 
@@ -19,6 +22,7 @@ export function encodeAppend(append: StoredAppend): Buffer {
   const json: StoredAppendJson = {
     stream: append.stream,
     created: append.created.getTime(),
+    ...(append.first === undefined ? {} : { first: append.first }),
     events: append.events.map(({ id, type, data, metadata }) => ({ id, type, data, metadata })),
   };
   try {
@@ -39,10 +43,20 @@ export function decodeAppend(payload: Buffer, where: string): StoredAppend {
   } catch (error) {
     throw fail('store_corrupt', `${where}: record is not JSON (${String(error)})`);
   }
-  if (typeof json?.stream !== 'string' || typeof json.created !== 'number' || !Array.isArray(json.events)) {
+  if (
+    typeof json?.stream !== 'string' ||
+    typeof json.created !== 'number' ||
+    !Array.isArray(json.events) ||
+    !(json.first === undefined || Number.isSafeInteger(json.first))
+  ) {
     throw fail('store_corrupt', `${where}: record is not an append`);
   }
-  return { stream: json.stream, created: new Date(json.created), events: json.events.map((event) => deepFreeze(event)) };
+  return {
+    stream: json.stream,
+    created: new Date(json.created),
+    events: json.events.map((event) => deepFreeze(event)),
+    ...(json.first === undefined ? {} : { first: json.first }),
+  };
 }
 
 function deepFreeze<T>(value: T): T {

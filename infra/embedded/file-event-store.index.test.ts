@@ -52,8 +52,26 @@ describe('file event store index', () => {
     expect(await store.append('x', [a, b], { expected: 'no_stream' })).toMatchObject({ nextExpectedRevision: 1n });
     expect((await store.append('y', [event()], { expected: 0n })).nextExpectedRevision).toBe(1n);
     await store.close();
-    expect((await readdir(dir)).sort()).toEqual(['events.index.mdb', 'events.index.mdb-lock', 'events.log']);
+    expect((await readdir(dir)).sort()).toEqual(['events.log', 'events.streams.mdb', 'events.streams.mdb-lock']);
     expect(await (await open(dir)).streamRevision('y')).toBe(1n);
+  });
+
+  it('opens a data directory indexed by an earlier version (an entry per event), indexing its log anew and removing that index', async () => {
+    const dir = await newDir();
+    const first = await open(dir);
+    const a = event();
+    await first.append('x', [a, event()], { expected: 'no_stream' });
+    await first.close();
+    // The earlier index files in place of this version's (their content is never read: the log is indexed again).
+    await rm(join(dir, 'events.streams.mdb'));
+    await rm(join(dir, 'events.streams.mdb-lock'));
+    await writeFile(join(dir, 'events.index.mdb'), 'an index of the earlier layout');
+    await writeFile(join(dir, 'events.index.mdb-lock'), '');
+
+    const store = await open(dir);
+    expect(await store.streamRevision('x')).toBe(1n);
+    expect(await store.append('x', [a], { expected: 'no_stream' })).toMatchObject({ nextExpectedRevision: 0n });
+    expect((await readdir(dir)).sort()).toEqual(['LOCK', 'events.log', 'events.streams.mdb', 'events.streams.mdb-lock']);
   });
 
   it('indexes the log tail the index missed (killed between the log write and the index commit)', async () => {
@@ -63,7 +81,7 @@ describe('file event store index', () => {
     await store.append('s', early, { expected: 'no_stream' });
     await store.close();
     const staleIndex = join(await newDir(), 'stale.mdb');
-    await copyFile(join(dir, 'events.index.mdb'), staleIndex);
+    await copyFile(join(dir, 'events.streams.mdb'), staleIndex);
 
     const again = await open(dir);
     const late = [event()];
@@ -71,7 +89,7 @@ describe('file event store index', () => {
     await again.append('t', [event()], { expected: 'no_stream' });
     const before = await collect(again.readAll());
     await again.close();
-    await copyFile(staleIndex, join(dir, 'events.index.mdb'));
+    await copyFile(staleIndex, join(dir, 'events.streams.mdb'));
 
     const recovered = await open(dir);
     expect(await collect(recovered.readAll())).toEqual(before);

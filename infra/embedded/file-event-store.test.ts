@@ -94,7 +94,7 @@ describe('file event store', () => {
     await store.append('s', [event()], { expected: 'any' });
     await store.append('s', [event()], { expected: 'any' });
     await store.close();
-    await rm(join(dir, 'events.index.mdb'));
+    await rm(join(dir, 'events.streams.mdb'));
     const bytes = await readFile(logOf(dir));
     bytes[FRAME_HEADER_BYTES + 3] = bytes[FRAME_HEADER_BYTES + 3]! ^ 0xff;
     await writeFile(logOf(dir), bytes);

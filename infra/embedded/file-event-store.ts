@@ -1,5 +1,5 @@
 import { present } from '../../domain/shared/present.js';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   type AppendResult,
@@ -33,8 +33,10 @@ export interface FileEventStoreOptions {
 }
 
 const LOG_FILE = 'events.log';
-/** LMDB's data file; LMDB keeps its lock file beside it (`events.index.mdb-lock`). */
-const INDEX_FILE = 'events.index.mdb';
+/** LMDB's data file; LMDB keeps its lock file beside it (`events.streams.mdb-lock`). */
+const INDEX_FILE = 'events.streams.mdb';
+/** The index of earlier versions (an entry per event): a directory that has only it is indexed anew, once. */
+const RETIRED_INDEX_FILES = ['events.index.mdb', 'events.index.mdb-lock'];
 /** Decoded records kept for readers (the most recent ones): 1,024 appends, a few MB at most for ~1 KB appends. */
 export const RECORD_CACHE_SIZE = 1024;
 /** Stream reads fetch index entries this many at a time. */
@@ -67,6 +69,7 @@ export async function openFileEventStore(dir: string, options: FileEventStoreOpt
       await log.close();
       throw error;
     }
+    await Promise.all(RETIRED_INDEX_FILES.map((file) => rm(join(dir, file), { force: true })));
     return new FileEventStore(log, opened, lock);
   } catch (error) {
     await index?.close();
@@ -272,10 +275,11 @@ export class FileEventStore implements EventStore {
   }
 
   private decode(commit: number, payload: Buffer): DecodedRecord {
-    const firstRevision = this.index.firstRevisionAt(commit);
+    const append = decodeAppend(payload, `${this.log.path} at byte offset ${commit}`);
+    const firstRevision = append.first ?? this.index.firstRevisionAt(commit);
     if (firstRevision === undefined) throw fail('store_corrupt', `${this.log.path}: the record at byte offset ${commit} is not indexed`);
     const end = commit + FRAME_HEADER_BYTES + payload.length;
-    const record = { commit, end, firstRevision, append: decodeAppend(payload, `${this.log.path} at byte offset ${commit}`) };
+    const record = { commit, end, firstRevision, append };
     this.cache.set(record);
     return record;
   }
@@ -315,17 +319,19 @@ export class FileEventStore implements EventStore {
     }
     const staged = new StagedStreams(this.index);
     const created = new Date();
-    const writes: { request: AppendRequest; ids: string[]; payload: Buffer }[] = [];
+    const writes: { request: AppendRequest; ids: string[]; first: number; payload: Buffer }[] = [];
     const duplicates: { request: AppendRequest; lastRevision: Revision }[] = [];
     for (const request of requests) {
       const { stream, events, expected } = request;
       try {
         const ids = events.map((event) => event.id);
-        const decision = decideAppend(stream, staged.view(stream), ids, expected);
+        const view = staged.view(stream);
+        const decision = decideAppend(stream, view, ids, expected);
         if (decision.kind === 'duplicate') {
           duplicates.push({ request, lastRevision: decision.lastRevision });
         } else {
-          writes.push({ request, ids, payload: encodeAppend({ stream, created, events }) });
+          const first = Number(view.revision) + 1;
+          writes.push({ request, ids, first, payload: encodeAppend({ stream, created, events, first }) });
           staged.stage(stream, ids);
         }
       } catch (error) {
@@ -377,7 +383,7 @@ export class FileEventStore implements EventStore {
   private async writeAndIndex(writes: readonly { request: AppendRequest; ids: string[]; payload: Buffer }[]) {
     if (writes.length === 0) return { offsets: [], firstRevisions: [] };
     const offsets = await this.log.append(writes.map((write) => write.payload));
-    const appends = writes.map(({ request, ids }, i) => ({ offset: Number(offsets[i]), stream: request.stream, ids }));
+    const appends = writes.map(({ request, ids }, i) => ({ offset: Number(offsets[i]), stream: request.stream, ids, numbered: true }));
     const { firstRevisions, committed } = await this.index.add(appends, Number(this.log.size));
     // Not awaited: lookups see the entries already, and a failed commit shows through `index.broken`.
     committed.catch(() => undefined);

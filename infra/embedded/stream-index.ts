@@ -8,6 +8,11 @@ export interface IndexedAppend {
   readonly offset: number;
   readonly stream: string;
   readonly ids: readonly string[];
+  /**
+   * Whether the record itself says which revision its first event has (records written since the index
+   * keeps one entry per append do): only older records need the index to number their events in `$all`.
+   */
+  readonly numbered?: boolean;
 }
 
 /** Where an event lives in the log: its append's record offset and its index within the append. */
@@ -23,30 +28,38 @@ export interface IndexMark {
   readonly last: { readonly commit: number; readonly count: number } | null;
 }
 
-type EventEntry = [commit: number, prepare: number, id: string];
+/** An append as stored under [stream, revision of its first event]: its record's offset, then its event ids. */
+type AppendEntry = readonly [offset: number, ...ids: string[]];
+
+interface Covering {
+  readonly first: number;
+  readonly entry: AppendEntry;
+}
 
 /** Batches handed to LMDB and not committed yet beyond which `add` waits: bounds the uncommitted entries. */
 const MAX_UNCOMMITTED_BATCHES = 16;
 const keyOf = (stream: string, part: string | number) => `${stream}\u0000${part}`;
+const idsOf = (entry: AppendEntry): readonly string[] => entry.slice(1) as string[];
+const covers = ({ first, entry }: Covering, revision: number) => revision >= first && revision < first + entry.length - 1;
 
 /**
  * The event log's index, on disk in LMDB (memory-mapped: the OS pages in what is used, the process keeps
- * nothing per event or per stream):
+ * nothing per event or per stream). One entry per append, not per event (an append of a batch of charges is
+ * one write here, whatever its size):
  *   heads    stream → revision of its last event
- *   events   [stream, revision] → [record offset, index in the append, event id]
- *   ids      [stream, event id] → latest revision holding that id (the idempotence rule)
- *   appends  record offset → revision of the append's first event (to number events read in `$all` order)
+ *   appends  [stream, revision of the append's first event] → [record offset, event id…]
+ *   records  record offset → revision of its first event, for records older than this layout (newer ones
+ *            carry it themselves)
  *   meta     'mark' → IndexMark, written in the same transaction as the entries it covers
  * It is derived from the log alone, so it needs no fsync of its own: after a crash the log's tail past the
- * mark is indexed again. Writes are committed in the background; until then single-key lookups answer from
- * the uncommitted entries, and range reads (`locations`) wait for `settled()`.
+ * mark is indexed again. Writes are committed in the background; until then lookups answer from the
+ * uncommitted entries, and range reads (`locations`) wait for `settled()`.
  */
 export class StreamIndex {
   private readonly uncommitted = {
     heads: new UncommittedEntries<number>(),
-    events: new UncommittedEntries<EventEntry>(),
-    ids: new UncommittedEntries<number>(),
-    appends: new UncommittedEntries<number>(),
+    appends: new Map<string, { first: number; entry: AppendEntry; batch: number }[]>(),
+    records: new UncommittedEntries<number>(),
   };
   private readonly commits: Promise<void>[] = [];
   private batches = 0;
@@ -55,23 +68,21 @@ export class StreamIndex {
   private constructor(
     private readonly env: RootDatabase,
     private readonly heads: Database<number, string>,
-    private readonly events: Database<EventEntry, [string, number]>,
-    private readonly ids: Database<number, [string, string]>,
-    private readonly appends: Database<number, number>,
+    private readonly appends: Database<AppendEntry, [string, number]>,
+    private readonly records: Database<number, number>,
     private readonly meta: Database<IndexMark, string>,
     private current: IndexMark | undefined,
   ) {}
 
   static open(path: string, options: { fsync: boolean }): StreamIndex {
     // Durability comes from the log: an unsynced index is rebuilt from the mark on.
-    const env = open({ path, maxDbs: 5, noSync: !options.fsync, compression: false });
+    const env = open({ path, maxDbs: 4, noSync: !options.fsync, compression: false });
     const meta = env.openDB<IndexMark, string>({ name: 'meta' });
     return new StreamIndex(
       env,
       env.openDB({ name: 'heads' }),
-      env.openDB({ name: 'events' }),
-      env.openDB({ name: 'ids' }),
       env.openDB({ name: 'appends' }),
+      env.openDB({ name: 'records' }),
       meta,
       meta.get('mark'),
     );
@@ -94,17 +105,20 @@ export class StreamIndex {
   view(stream: string): StreamView {
     return {
       revision: this.revision(stream),
-      idAt: (revision) => (revision < 0n ? undefined : this.entry(stream, Number(revision))?.[2]),
+      idAt: (revision) => {
+        const found = revision < 0n ? undefined : this.covering(stream, Number(revision));
+        return found && idsOf(found.entry)[Number(revision) - found.first];
+      },
       revisionOfId: (id) => {
-        const revision = this.uncommitted.ids.get(keyOf(stream, id)) ?? this.ids.get([stream, id]);
+        const revision = this.revisionOfId(stream, id);
         return revision === undefined ? undefined : BigInt(revision);
       },
     };
   }
 
   location(stream: string, revision: number): EventLocation | undefined {
-    const entry = this.entry(stream, revision);
-    return entry && { revision, commit: entry[0], prepare: entry[1] };
+    const found = this.covering(stream, revision);
+    return found && { revision, commit: found.entry[0], prepare: revision - found.first };
   }
 
   /** Resolves once every batch added so far is committed (range reads see committed entries only). */
@@ -115,17 +129,31 @@ export class StreamIndex {
   /** Up to `limit` of the stream's events from `from` (inclusive), in the given direction; call after `settled()`. */
   locations(stream: string, from: number, direction: 'forwards' | 'backwards', limit: number): EventLocation[] {
     const backwards = direction === 'backwards';
-    const range = this.events.getRange({
-      start: [stream, from],
+    const start = this.committedCovering(stream, from)?.first ?? (backwards ? -1 : from);
+    const out: EventLocation[] = [];
+    if (start < 0) return out;
+    const range = this.appends.getRange({
+      start: [stream, start],
       end: [stream, backwards ? -1 : Number.MAX_SAFE_INTEGER],
       reverse: backwards,
-      limit,
     });
-    return [...range].map(({ key, value }) => ({ revision: key[1], commit: value[0], prepare: value[1] }));
+    for (const { key, value } of range) {
+      const first = key[1];
+      const ids = idsOf(value);
+      for (let i = 0; i < ids.length && out.length < limit; i += 1) {
+        const prepare = backwards ? ids.length - 1 - i : i;
+        const revision = first + prepare;
+        if (backwards ? revision > from : revision < from) continue;
+        out.push({ revision, commit: value[0], prepare });
+      }
+      if (out.length >= limit) break;
+    }
+    return out;
   }
 
+  /** The revision of the first event of the record at `commit`, for records that do not carry it. */
   firstRevisionAt(commit: number): number | undefined {
-    return this.uncommitted.appends.get(String(commit)) ?? this.appends.get(commit);
+    return this.uncommitted.records.get(String(commit)) ?? this.records.get(commit);
   }
 
   /**
@@ -137,30 +165,26 @@ export class StreamIndex {
     while (this.commits.length >= MAX_UNCOMMITTED_BATCHES) await this.commits[0];
     if (this.failure) throw this.failure;
     const batch = (this.batches += 1);
-    const { heads, events, ids, appends: firsts } = this.uncommitted;
-    const written = { heads: new Set<string>(), events: [] as string[], ids: [] as string[], appends: [] as string[] };
+    const { heads, appends: pending, records } = this.uncommitted;
+    const written = { heads: new Set<string>(), records: [] as string[] };
     const puts: (() => void)[] = [];
-    const firstRevisions = appends.map(({ offset, stream, ids: eventIds }) => {
+    const firstRevisions = appends.map(({ offset, stream, ids, numbered }) => {
       const first = this.head(stream) + 1;
-      eventIds.forEach((id, i) => {
-        const entry: EventEntry = [offset, i, id];
-        events.set(keyOf(stream, first + i), entry, batch);
-        ids.set(keyOf(stream, id), first + i, batch);
-        written.events.push(keyOf(stream, first + i));
-        written.ids.push(keyOf(stream, id));
-        // Inside the transaction below a put's own promise settles with the transaction, which is awaited.
-        puts.push(() => {
-          void this.events.put([stream, first + i], entry);
-          void this.ids.put([stream, id], first + i);
-        });
-      });
-      heads.set(stream, first + eventIds.length - 1, batch);
+      const entry: AppendEntry = [offset, ...ids];
+      const list = pending.get(stream) ?? [];
+      list.push({ first, entry, batch });
+      pending.set(stream, list);
+      heads.set(stream, first + ids.length - 1, batch);
       written.heads.add(stream);
-      firsts.set(String(offset), first, batch);
-      written.appends.push(String(offset));
+      if (numbered !== true) {
+        records.set(String(offset), first, batch);
+        written.records.push(String(offset));
+      }
+      // Inside the transaction below a put's own promise settles with the transaction, which is awaited.
       puts.push(() => {
-        void this.heads.put(stream, first + eventIds.length - 1);
-        void this.appends.put(offset, first);
+        void this.appends.put([stream, first], entry);
+        void this.heads.put(stream, first + ids.length - 1);
+        if (numbered !== true) void this.records.put(offset, first);
       });
       return first;
     });
@@ -176,9 +200,12 @@ export class StreamIndex {
         () => {
           this.current = mark;
           heads.forget(written.heads, batch);
-          events.forget(written.events, batch);
-          ids.forget(written.ids, batch);
-          firsts.forget(written.appends, batch);
+          records.forget(written.records, batch);
+          for (const stream of written.heads) {
+            const left = (pending.get(stream) ?? []).filter((e) => e.batch !== batch);
+            if (left.length === 0) pending.delete(stream);
+            else pending.set(stream, left);
+          }
         },
         (error: unknown) => {
           this.failure = error;
@@ -192,7 +219,7 @@ export class StreamIndex {
 
   /** Forgets everything: the index will be built again from the start of the log. */
   async clear(): Promise<void> {
-    await Promise.all([this.heads, this.events, this.ids, this.appends, this.meta].map((db) => db.clearAsync()));
+    await Promise.all([this.heads, this.appends, this.records, this.meta].map((db) => db.clearAsync()));
     this.current = undefined;
   }
 
@@ -205,7 +232,41 @@ export class StreamIndex {
     return this.uncommitted.heads.get(stream) ?? this.heads.get(stream) ?? -1;
   }
 
-  private entry(stream: string, revision: number): EventEntry | undefined {
-    return this.uncommitted.events.get(keyOf(stream, revision)) ?? this.events.get([stream, revision]);
+  /** The append holding the stream's event at `revision`, uncommitted ones first. */
+  private covering(stream: string, revision: number): Covering | undefined {
+    const pending = this.uncommitted.appends.get(stream);
+    if (pending !== undefined) for (const found of pending) if (covers(found, revision)) return found;
+    return this.committedCovering(stream, revision);
+  }
+
+  private committedCovering(stream: string, revision: number): Covering | undefined {
+    for (const { key, value } of this.appends.getRange({ start: [stream, revision], end: [stream, -1], reverse: true, limit: 1 })) {
+      const found = { first: key[1], entry: value };
+      return covers(found, revision) ? found : undefined;
+    }
+    return undefined;
+  }
+
+  /**
+   * The latest revision of the stream holding `id` (the idempotence rule of `any` appends, which the service
+   * never makes: each of its appends names the revision it expects). Walks the stream's appends from the
+   * newest, so a retry of a recent append is found at once.
+   */
+  private revisionOfId(stream: string, id: string): number | undefined {
+    const pending = this.uncommitted.appends.get(stream) ?? [];
+    const find = ({ first, entry }: Covering) => {
+      const at = idsOf(entry).lastIndexOf(id);
+      return at === -1 ? undefined : first + at;
+    };
+    for (let i = pending.length - 1; i >= 0; i -= 1) {
+      const found = find(pending[i] as Covering);
+      if (found !== undefined) return found;
+    }
+    const range = this.appends.getRange({ start: [stream, Number.MAX_SAFE_INTEGER], end: [stream, -1], reverse: true });
+    for (const { key, value } of range) {
+      const found = find({ first: key[1], entry: value });
+      if (found !== undefined) return found;
+    }
+    return undefined;
   }
 }
