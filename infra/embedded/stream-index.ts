@@ -38,7 +38,6 @@ interface Covering {
 
 /** Batches handed to LMDB and not committed yet beyond which `add` waits: bounds the uncommitted entries. */
 const MAX_UNCOMMITTED_BATCHES = 16;
-const keyOf = (stream: string, part: string | number) => `${stream}\u0000${part}`;
 const idsOf = (entry: AppendEntry): readonly string[] => entry.slice(1) as string[];
 const covers = ({ first, entry }: Covering, revision: number) => revision >= first && revision < first + entry.length - 1;
 
