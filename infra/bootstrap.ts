@@ -5,7 +5,7 @@ import { hostname } from 'node:os';
 import { createCommandExecutor } from '../commands/command-executor.js';
 import type { CommandDeps } from '../commands/command-deps.js';
 import type { CallRateLimits } from '../domain/ports/call-rate-limits.port.js';
-import type { EventStore } from '../domain/ports/event-store.port.js';
+import { comparePositions, type EventStore } from '../domain/ports/event-store.port.js';
 import type { MessageBus } from '../domain/ports/message-bus.port.js';
 import type { ReadStore } from '../domain/ports/read-store.port.js';
 import type { IntelIndex } from '../domain/ports/intel-index.port.js';
@@ -15,21 +15,20 @@ import { ownEngineProvider } from '../processors/inspect/own-engine.provider.js'
 import { createProjectionRunner, type ProjectionRunner } from '../processors/projection-runner.js';
 import { createRelay, type Relay } from '../processors/relay.js';
 import { familyOfTopic } from '../processors/topics.js';
-import { accountRepository, accountsProjection } from '../projections/accounts.projection.js';
-import { apiKeyHashesProjection, apiKeyRepository, apiKeysProjection } from '../projections/api-keys.projection.js';
-import { balanceRepository, balancesProjection } from '../projections/balances.projection.js';
+import { accountRepository } from '../projections/accounts.projection.js';
+import { apiKeyRepository } from '../projections/api-keys.projection.js';
+import { balanceRepository } from '../projections/balances.projection.js';
 import { createIntelIndex } from '../projections/intel-index.js';
 import { createInspectCompletions } from '../projections/inspect-completions.js';
 import { createStreamChanges } from '../projections/stream-changes.js';
 import { addressCheckEventSchemas } from '../domain/address-check/address-check.events.js';
 import { idempotencyEventSchemas } from '../domain/idempotency/idempotency.events.js';
 import { transferCheckEventSchemas } from '../domain/kyt/transfer-check.events.js';
-import { keyProviderSelectionRepository, keyProviderSelectionsProjection } from '../projections/key-provider-selections.projection.js';
-import { usageProjection, usageRepository } from '../projections/usage.projection.js';
-import { runningJobsProjection } from '../projections/running-jobs.index.js';
-import { sessionRepository, sessionsProjection } from '../projections/sessions.projection.js';
-import { subgroupRepository, subgroupsProjection } from '../projections/subgroups.projection.js';
-import { usageDayRepository, usageDaysProjection } from '../projections/usage-days.projection.js';
+import { keyProviderSelectionRepository } from '../projections/key-provider-selections.projection.js';
+import { usageRepository } from '../projections/usage.projection.js';
+import { sessionRepository } from '../projections/sessions.projection.js';
+import { subgroupRepository } from '../projections/subgroups.projection.js';
+import { usageDayRepository } from '../projections/usage-days.projection.js';
 import { scryptPasswordHasher } from './system/scrypt-password-hasher.js';
 import type { AppServices } from '../read-api/services.js';
 import type { Config } from './config.js';
@@ -40,9 +39,13 @@ import { openEsdbEventStore } from './esdb/esdb-event-store.js';
 import { externalNames } from './external/namespace.js';
 import { openKafkaMessageBus } from './kafka/kafka-message-bus.js';
 import { openMongoStores } from './mongo/mongo-stores.js';
-import { openFileEventStore } from './embedded/file-event-store.js';
+import { openFileEventStore, type FileEventStore } from './embedded/file-event-store.js';
+import { startProjectionThread } from './embedded/projection-thread.js';
+import { historyPrefixesOf } from '../processors/sink-history.js';
+import { createSinkRunner } from '../processors/sink-runner.js';
+import { splitRunner } from '../processors/split-runner.js';
 import { openFileMessageBus } from './embedded/file-message-bus.js';
-import { openLmdbReadStore } from './embedded/lmdb-read-store.js';
+import { openLmdbReadStore, type LmdbReadStore } from './embedded/lmdb-read-store.js';
 import { createMemoryReadStore } from './embedded/memory-read-store.js';
 import { rpcContractCodeReader } from './chain/rpc-contract-code.js';
 import { cryptoRandom } from './system/crypto-random.js';
@@ -51,35 +54,21 @@ import { uuidIds } from './system/uuid-ids.js';
 import { createFullCheckModule, type FullCheckModule } from './full-check/full-check-module.js';
 import { createTransferCheckModule, type TransferCheckModule } from './kyt/transfer-check-module.js';
 import type { HostResolver } from './webhooks/ssrf-guard.js';
-import { createWebhookModule, PROCESSOR_READ_MODELS, WEBHOOK_PROJECTIONS } from './webhooks/webhook-module.js';
-import { createX402Module, X402_PROJECTIONS, type X402Module } from './x402/x402-module.js';
+import { createWebhookModule } from './webhooks/webhook-module.js';
+import { createX402Module, type X402Module } from './x402/x402-module.js';
 import { silentLogger, type Logger } from '../domain/ports/logger.port.js';
 import { trackConsumerGroups } from './metrics/consumer-groups.js';
 import { registerBusLag, registerLogLag } from './metrics/lag-metrics.js';
 import { createServiceMetrics } from './metrics/service-metrics.js';
 import { timedEventStore } from './metrics/timed-event-store.js';
 import { createAsyncCorrelation } from './system/async-correlation.js';
-import { createMonitorModule, MONITOR_PROJECTIONS, type MonitorModule } from './monitors/monitor-module.js';
+import { createMonitorModule, type MonitorModule } from './monitors/monitor-module.js';
 import { TRANSFER_CHECK_TIMEOUT_MS } from '../domain/kyt/transfer-check.events.js';
-import { ALERT_CASE_PROJECTIONS, alertCaseAppServices } from './alerts/alert-cases-module.js';
+import { alertCaseAppServices } from './alerts/alert-cases-module.js';
+import { PROCESSOR_PROJECTIONS, PROJECTIONS } from './read-models.js';
 import { alertCaseProcessor } from '../processors/alert-case.processor.js';
 
-export const PROJECTIONS = [
-  runningJobsProjection,
-  accountsProjection,
-  keyProviderSelectionsProjection,
-  apiKeysProjection,
-  apiKeyHashesProjection,
-  usageProjection,
-  balancesProjection,
-  sessionsProjection,
-  subgroupsProjection,
-  usageDaysProjection,
-  ...X402_PROJECTIONS,
-  ...WEBHOOK_PROJECTIONS,
-  ...MONITOR_PROJECTIONS,
-  ...ALERT_CASE_PROJECTIONS,
-];
+export { PROJECTIONS } from './read-models.js';
 
 export interface Services {
   readonly config: Config;
@@ -127,8 +116,12 @@ export interface Services {
  */
 async function openPorts(config: Config): Promise<{
   store: EventStore;
+  /** The embedded log (the same store), whose appends a projection thread follows. */
+  fileStore: FileEventStore | null;
   bus: MessageBus;
   readStore: ReadStore;
+  /** The embedded read store (the same one), which shares its environment with a projection thread. */
+  lmdbStore: LmdbReadStore | null;
   processorCheckpoints: CheckpointStore;
   rateLimits?: CallRateLimits;
 }> {
@@ -139,11 +132,10 @@ async function openPorts(config: Config): Promise<{
   const opened: { close(): Promise<void> }[] = [];
   const track = <T extends { close(): Promise<void> }>(port: T): T => (opened.push(port), port);
   try {
-    const store = track(
-      config.EVENT_STORE === 'esdb'
-        ? await openEsdbEventStore({ url: present(config.ESDB_URL, 'config.ESDB_URL'), connectTimeoutMs: timeout })
-        : await openFileEventStore(join(dataDir, 'events'), { fsync: config.SVC_FSYNC === '1' }),
-    );
+    const fileStore =
+      config.EVENT_STORE === 'esdb' ? null : track(await openFileEventStore(join(dataDir, 'events'), { fsync: config.SVC_FSYNC === '1' }));
+    const store =
+      fileStore ?? track(await openEsdbEventStore({ url: present(config.ESDB_URL, 'config.ESDB_URL'), connectTimeoutMs: timeout }));
     const bus = track(
       config.BUS === 'kafka'
         ? await openKafkaMessageBus({
@@ -162,13 +154,11 @@ async function openPorts(config: Config): Promise<{
       config.READ_STORE === 'mongo'
         ? await openMongoStores(present(config.MONGO_URL, 'config.MONGO_URL'), present(names, 'names').mongoDb, timeout)
         : null;
-    const readStore = track(
-      mongo?.readStore ??
-        (config.READ_STORE === 'memory' ? createMemoryReadStore() : await openLmdbReadStore(join(dataDir, 'read-models'))),
-    );
+    const lmdbStore = config.READ_STORE === 'embedded' ? track(await openLmdbReadStore(join(dataDir, 'read-models'))) : null;
+    const readStore = lmdbStore ?? track(mongo?.readStore ?? createMemoryReadStore());
     const processorCheckpoints = track(mongo?.checkpoints ?? (await openFileCheckpointStore(join(dataDir, 'checkpoints'))));
     // x402 rate limits: counted in MongoDB when it is there, so every API instance shares them
-    return { store, bus, readStore, processorCheckpoints, ...(mongo ? { rateLimits: mongo.rateLimits } : {}) };
+    return { store, fileStore, bus, readStore, lmdbStore, processorCheckpoints, ...(mongo ? { rateLimits: mongo.rateLimits } : {}) };
   } catch (error) {
     await Promise.allSettled(opened.reverse().map((port) => port.close()));
     throw error;
@@ -182,6 +172,9 @@ async function openPorts(config: Config): Promise<{
 function projectionCheckpointName(config: Config): string {
   return config.ROLE === 'all' ? 'projections' : `projections-${config.ROLE}-${config.INSTANCE_ID ?? hostname()}`;
 }
+
+/** Passes of `whenCaughtUp` at most: processors that kept appending would otherwise hold it forever. */
+const MAX_CATCH_UP_PASSES = 20;
 
 /** Embedded by default; see openPorts for the adapters and ROLE (in start) for what this process runs. */
 export async function createServices(
@@ -226,15 +219,35 @@ export async function createServices(
   const fullCheck = createFullCheckModule({ config, commands, intel, contracts, bus, log });
   const transferChecks = createTransferCheckModule({ config, commands, prices: fullCheck.prices, transfers: fullCheck.transfers });
   const onError = (error: unknown, _event?: unknown, where?: string) => log(`error in ${where ?? 'runner'}: ${String(error)}`);
-  const projections = createProjectionRunner({
-    store,
-    readStore,
-    name: projectionCheckpointName(config),
-    // A processors-only process folds only what its processors read (webhook subscriptions, running jobs, monitors) and its indexes.
-    projections: config.ROLE === 'processors' ? [...PROCESSOR_READ_MODELS, runningJobsProjection, ...MONITOR_PROJECTIONS] : PROJECTIONS,
-    sinks: [intel, inspectCompletions, fullCheck.runningJobs, streamChanges],
-    onError,
-  });
+  const sinks = [intel, inspectCompletions, fullCheck.runningJobs, streamChanges];
+  const checkpointName = projectionCheckpointName(config);
+  // The embedded default folds its LMDB read models on a thread of their own, off the one that answers.
+  const projections =
+    opened.fileStore && opened.lmdbStore && config.ROLE !== 'processors'
+      ? splitRunner({
+          sinks: createSinkRunner({ store, readStore, sinks, checkpoint: checkpointName, onError }),
+          readModels: startProjectionThread({
+            store: opened.fileStore,
+            readStore: opened.lmdbStore,
+            data: {
+              eventsDir: join(config.DATA_DIR, 'events'),
+              readModelsDir: join(config.DATA_DIR, 'read-models'),
+              fsync: config.SVC_FSYNC === '1',
+              name: checkpointName,
+              sinkStreams: historyPrefixesOf(sinks),
+            },
+            onError,
+          }),
+        })
+      : createProjectionRunner({
+          store,
+          readStore,
+          name: checkpointName,
+          // A processors-only process folds only what its processors read (webhook subscriptions, running jobs, monitors) and its indexes.
+          projections: config.ROLE === 'processors' ? PROCESSOR_PROJECTIONS : PROJECTIONS,
+          sinks,
+          onError,
+        });
   const inspectProcessor = createInspectProcessor({
     providers: [ownEngineProvider({ intel, contracts }), ...httpRiskProviders(config.INSPECT_PROVIDERS)],
     providerTimeoutMs: config.SVC_INSPECT_PROVIDER_TIMEOUT_MS,
@@ -389,10 +402,17 @@ export async function createServices(
       ready = true;
     },
     async whenCaughtUp() {
-      await projections.whenCaughtUp();
-      await relay.whenCaughtUp();
-      await processors.whenCaughtUp();
-      await fullCheck.whenCaughtUp();
+      // Processors append as they handle (a risk change, an alert case, a delivery attempt): pass again until
+      // a pass finds the log where it started, so what they appended is projected too.
+      for (let pass = 0; pass < MAX_CATCH_UP_PASSES; pass += 1) {
+        const head = await store.headPosition();
+        await projections.whenCaughtUp();
+        await relay.whenCaughtUp();
+        await processors.whenCaughtUp();
+        await fullCheck.whenCaughtUp();
+        const after = await store.headPosition();
+        if (head === null ? after === null : after !== null && comparePositions(head, after) === 0) return;
+      }
     },
     async startProcessorsOn(options) {
       const executor = createCommandExecutor({ store: options.store ?? store, clock: systemClock, ids: uuidIds, correlation });

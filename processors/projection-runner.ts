@@ -6,71 +6,61 @@ import type { LogProgress } from './log-progress.js';
 import { createPositionWaiters } from './position-waiters.js';
 import { createReadModelBatch } from './read-model-batch.js';
 import { createRebuildPauses } from './rebuild-pauses.js';
+import { historyPrefixesOf, replaySinkHistory, SINK_STREAMS, type EventSink } from './sink-history.js';
+
+export type { EventSink } from './sink-history.js';
 
 /**
  * Folds `$all` into the read models, in log order, from the checkpoint kept with them. Events are folded
  * into a batch (read-model-batch.ts) that is committed with the checkpoint in one `ReadStore.commit`: at
  * most BATCH_EVENTS events at a time while catching up, and whatever arrived meanwhile once live (one
  * commit in flight, the next one collecting: group commit). A read model shows an event only once its
- * commit is durable, and a restart folds only what came after the checkpoint.
+ * commit is durable, and a restart folds only what came after the checkpoint. Events that change no
+ * document (most, for a runner of in-memory sinks only) are processed once folded, and the checkpoint they
+ * move alone is written at most every CHECKPOINT_ONLY_MS: a restart reads at most that much again.
  */
 export interface ProjectionRunner {
   start(): Promise<void>;
-  /** Resolves when every event appended before the call has been projected (and committed). */
+  /** Resolves when every event appended before the call has been projected (and its documents committed). */
   whenCaughtUp(): Promise<void>;
   whenProcessed(position: Position | null): Promise<void>;
   stop(): Promise<void>;
-  /** The last event committed (metrics: projection lag). */
+  /** The last event the read models show (metrics: projection lag). */
   progress(): LogProgress;
   /** Events this runner has read from the log since it started (sinks' catch-up included). */
   eventsRead(): number;
 }
 
 const BATCH_EVENTS = 500;
-/** The streams the sinks are rebuilt from (one document per stream), kept by the runner itself. */
-const SINK_STREAMS = 'sink_streams';
-type SinkStreamDoc = { readonly stream: string };
-
-/** k-way merge of streams by `$all` position (k is small: the dataset and curation streams). */
-async function* mergeInLogOrder(streams: AsyncIterator<RecordedEvent>[]): AsyncGenerator<RecordedEvent> {
-  const heads = await Promise.all(streams.map(async (it) => ({ it, next: await it.next() })));
-  for (;;) {
-    let first: (typeof heads)[number] | undefined;
-    for (const head of heads) {
-      if (head.next.done) continue;
-      if (!first || comparePositions(head.next.value.position, first.next.value.position) < 0) first = head;
-    }
-    if (!first || first.next.done) return;
-    yield first.next.value;
-    first.next = await first.it.next();
-  }
-}
-
-/**
- * An in-process index fed by events (e.g. the intelligence index). A restart resumes the read models from
- * their checkpoint, so a sink names what it needs from before it: `history` lists the stream prefixes
- * whose events it is rebuilt from at start (read with a server-side filter), or 'none' for a sink that
- * only wakes waiters of this process. A sink whose state spans other streams keeps it in a read model.
- */
-export interface EventSink {
-  readonly handles: readonly string[];
-  readonly history: { readonly streamPrefixes: readonly string[] } | 'none';
-  apply(event: RecordedEvent): void;
-}
+const CHECKPOINT_ONLY_MS = 1000;
 
 export function createProjectionRunner(deps: {
   store: EventStore;
   readStore: ReadStore;
   projections: readonly Projection[];
   sinks?: readonly EventSink[];
+  /**
+   * Prefixes of streams that sinks held elsewhere (on another thread) are rebuilt from: this runner lists
+   * them in SINK_STREAMS as it would for its own sinks' histories.
+   */
+  sinkStreams?: readonly string[];
   /** The checkpoint's name: one per process that folds (each resumes from its own). */
   name?: string;
+  /** Where to start when this runner has no checkpoint yet: another runner's (a runner split off from it). */
+  resumeFrom?: string;
+  /**
+   * Live commits start at least this far apart (default 0: as soon as the one in flight is done); what
+   * arrives meanwhile joins the next one. A commit's cost hardly depends on its size, so spacing them
+   * trades a little freshness of the read models for much less work under load.
+   */
+  commitIntervalMs?: number;
+  /** Told each position from which on everything folded is in the read models (and in the sinks). */
+  onProcessed?: (position: Position, recordedAt: Date | null) => void;
   onError?: (error: unknown, event: RecordedEvent, projection: string) => void;
 }): ProjectionRunner {
   const name = deps.name ?? 'projections';
   const sinks = deps.sinks ?? [];
-  const withHistory = sinks.filter((sink) => sink.history !== 'none');
-  const historyPrefixes = [...new Set(withHistory.flatMap((sink) => (sink.history === 'none' ? [] : sink.history.streamPrefixes)))];
+  const historyPrefixes = [...new Set([...historyPrefixesOf(sinks), ...(deps.sinkStreams ?? [])])];
   const byType = new Map<string, Projection[]>();
   for (const projection of deps.projections) {
     for (const type of projection.handles) byType.set(type, [...(byType.get(type) ?? []), projection]);
@@ -80,10 +70,14 @@ export function createProjectionRunner(deps: {
   const waiters = createPositionWaiters();
   const abort = new AbortController();
   let committed: Position | null = null;
+  /** The checkpoint stored under `name` (null until this runner's first commit when it resumed from another's). */
+  let stored: Position | null = null;
   /** The last event folded into the batch (committed or not). */
   let folded: Position | null = null;
   let foldedAt: Date | null = null;
-  let committedAt: Date | null = null;
+  let processedAt: Date | null = null;
+  let checkpointTimer: ReturnType<typeof setTimeout> | null = null;
+  let lastCommitAt = Number.NEGATIVE_INFINITY;
   let sinceCommit = 0;
   let read = 0;
   let inFlight: Promise<void> | null = null;
@@ -95,18 +89,20 @@ export function createProjectionRunner(deps: {
     while (inFlight) await inFlight;
     if (failure) throw failure;
     if (folded === null || folded === committed) return;
-    const [next, at, previous] = [folded, foldedAt, committed];
+    const [next, at, previous] = [folded, foldedAt, stored];
     const writes = batch.seal();
     sinceCommit = 0;
+    lastCommitAt = performance.now();
+    if (checkpointTimer) clearTimeout(checkpointTimer);
+    checkpointTimer = null;
     inFlight = (async () => {
       try {
         if ((await deps.readStore.commit(writes, { name, next, previous })) === 'mismatch') {
           throw new Error(`projection checkpoint "${name}" was moved by another runner`);
         }
-        committed = next;
-        committedAt = at;
+        committed = stored = next;
         batch.committed();
-        waiters.advance(next);
+        processed(next, at);
       } catch (error) {
         failure = error;
         throw error;
@@ -117,12 +113,34 @@ export function createProjectionRunner(deps: {
     await inFlight;
   }
 
-  /** Live: a commit now, or right after the one in flight (which then carries all that arrived meanwhile). */
+  function processed(position: Position, at: Date | null): void {
+    waiters.advance(position);
+    processedAt = at;
+    deps.onProcessed?.(position, at);
+  }
+
+  /**
+   * Live: a commit now, or right after the one in flight (which then carries all that arrived meanwhile);
+   * a commit that would move only the checkpoint waits up to CHECKPOINT_ONLY_MS for company.
+   */
   let scheduled = false;
   function commitSoon(): void {
     if (scheduled) return;
+    if (batch.isEmpty()) {
+      checkpointTimer ??= setTimeout(() => {
+        checkpointTimer = null;
+        commit().catch((error) => deps.onError?.(error, undefined as never, name));
+      }, CHECKPOINT_ONLY_MS);
+      checkpointTimer.unref();
+      return;
+    }
     scheduled = true;
     const go = () => {
+      const wait = lastCommitAt + (deps.commitIntervalMs ?? 0) - performance.now();
+      if (wait > 0) {
+        setTimeout(go, wait);
+        return;
+      }
       scheduled = false;
       commit().catch((error) => deps.onError?.(error, undefined as never, name));
     };
@@ -158,22 +176,6 @@ export function createProjectionRunner(deps: {
     }
   }
 
-  /**
-   * Sinks with a history get the events of their streams up to the checkpoint (the main loop brings the
-   * rest): the streams are listed by a read model the runner keeps (SINK_STREAMS) and read one by one, merged
-   * in log order, so a start reads the dataset streams only, however long `$all` has grown.
-   */
-  async function catchUpSinks(upTo: Position) {
-    if (historyPrefixes.length === 0) return;
-    const streams = await deps.readStore.collection<SinkStreamDoc>(SINK_STREAMS).find({});
-    const merged = mergeInLogOrder(streams.map((doc) => deps.store.read(doc.stream)[Symbol.asyncIterator]()));
-    for await (const event of merged) {
-      if (comparePositions(event.position, upTo) > 0) break;
-      read += 1;
-      for (const sink of withHistory) if (sink.handles.includes(event.type)) sink.apply(event);
-    }
-  }
-
   /** Records a stream a sink is rebuilt from, the first time one of its events is folded. */
   async function noteSinkStream(event: RecordedEvent) {
     if (!historyPrefixes.some((prefix) => event.streamId.startsWith(prefix))) return;
@@ -193,6 +195,8 @@ export function createProjectionRunner(deps: {
       await project(delivery.event);
       folded = delivery.event.position;
       foldedAt = delivery.event.created;
+      // Nothing to write (none staged, none in flight): the read models already show this event.
+      if (batch.isEmpty()) processed(folded, foldedAt);
       if (++sinceCommit >= BATCH_EVENTS) await commit();
       else if (live) commitSoon();
     }
@@ -200,11 +204,12 @@ export function createProjectionRunner(deps: {
 
   return {
     async start() {
-      committed = await deps.readStore.checkpoint(name);
+      committed = stored = await deps.readStore.checkpoint(name);
+      if (committed === null && deps.resumeFrom !== undefined) committed = await deps.readStore.checkpoint(deps.resumeFrom);
       folded = committed;
       if (committed) {
         await rebuilds.restore(committed);
-        await catchUpSinks(committed);
+        read += await replaySinkHistory(deps, sinks, committed);
         waiters.advance(committed);
       }
       loop = run(committed);
@@ -214,11 +219,13 @@ export function createProjectionRunner(deps: {
       await waiters.until(await deps.store.headPosition());
     },
     whenProcessed: (position) => waiters.until(position),
-    progress: () => ({ position: committed, recordedAt: committedAt }),
+    progress: () => ({ position: waiters.processed, recordedAt: processedAt }),
     eventsRead: () => read,
     async stop() {
       abort.abort();
       await loop?.catch(() => undefined);
+      if (checkpointTimer) clearTimeout(checkpointTimer);
+      checkpointTimer = null;
       await commit().catch(() => undefined);
     },
   };

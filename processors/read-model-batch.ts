@@ -13,6 +13,8 @@ export interface ReadModelBatch {
   seal(): DocWrite[];
   /** The sealed writes are durable: reads go to the store again. */
   committed(): void;
+  /** Nothing staged and nothing in flight: whatever is folded is already in the store. */
+  isEmpty(): boolean;
 }
 
 const keyOf = (collection: string, id: string): string => `${collection}\u0000${id}`;
@@ -44,5 +46,6 @@ export function createReadModelBatch(readStore: ReadStore): ReadModelBatch {
     committed() {
       sealed = new Map();
     },
+    isEmpty: () => staged.size === 0 && sealed.size === 0,
   };
 }

@@ -78,6 +78,28 @@ export async function openFileEventStore(dir: string, options: FileEventStoreOpt
   }
 }
 
+/**
+ * Opens the store in `dir` for reading only, alongside the FileEventStore of another thread of this process
+ * that writes it (the projection thread reads the log its process appends): no lock, no recovery, and
+ * only the log's first `at.end` bytes, up to `at.head`, until `follow` moves them on.
+ */
+export async function openFileEventStoreReader(dir: string, at: LogEnd, options: FileEventStoreOptions = {}): Promise<FileEventStore> {
+  // The environment's flags as its writer opened it (the threads of a process share one LMDB environment).
+  const index = StreamIndex.open(join(dir, INDEX_FILE), { fsync: options.fsync ?? true });
+  try {
+    return new FileEventStore(await FramedLog.openReader(join(dir, LOG_FILE), at.end), index, null, at.head);
+  } catch (error) {
+    await index.close();
+    throw error;
+  }
+}
+
+/** How far a log is durable: its size in bytes and the position of its last event. */
+export interface LogEnd {
+  readonly end: number;
+  readonly head: Position | null;
+}
+
 interface AppendRequest {
   readonly stream: string;
   readonly events: readonly EventData[];
@@ -106,15 +128,40 @@ export class FileEventStore implements EventStore {
   /** Log bytes readers may see: written, durable and indexed. */
   private end: number;
   private head: Position | null;
+  private readonly appendListeners = new Set<(at: LogEnd) => void>();
 
   constructor(
     private readonly log: FramedLog,
     private readonly index: StreamIndex,
-    private readonly lock: DirectoryLock,
+    /** Held by the writer; null for a reader (openFileEventStoreReader). */
+    private readonly lock: DirectoryLock | null,
+    head?: Position | null,
   ) {
     this.end = Number(log.size);
     const last = index.mark?.last;
-    this.head = last ? Object.freeze({ commit: BigInt(last.commit), prepare: BigInt(last.count - 1) }) : null;
+    this.head = head !== undefined ? head : last ? Object.freeze({ commit: BigInt(last.commit), prepare: BigInt(last.count - 1) }) : null;
+  }
+
+  /** How far the log is durable now (what a reader in another thread may be told to follow). */
+  get durableEnd(): LogEnd {
+    return { end: this.end, head: this.head };
+  }
+
+  /** Calls `listener` after each round of appends is durable; returns the way to stop. */
+  onAppended(listener: (at: LogEnd) => void): () => void {
+    this.appendListeners.add(listener);
+    return () => this.appendListeners.delete(listener);
+  }
+
+  /** A reader: the writer has made the log durable up to `at`; subscribers go on to it. */
+  follow(at: LogEnd): void {
+    if (this.lock !== null) throw new Error('only a reader follows its writer');
+    if (at.end <= this.end) return;
+    this.log.follow(at.end);
+    this.index.refresh();
+    this.end = at.end;
+    this.head = at.head;
+    this.wakeSubscribers();
   }
 
   /** Write+fsync rounds so far; with concurrent appends it grows slower than the append count. */
@@ -129,6 +176,7 @@ export class FileEventStore implements EventStore {
 
   append(stream: string, events: readonly EventData[], options: { expected: ExpectedRevision }): Promise<AppendResult> {
     if (this.closing) return Promise.reject(closedError());
+    if (this.lock === null) return Promise.reject(fail('store_closed', 'this event store is open for reading only'));
     if (this.failure) return Promise.reject(this.failure);
     try {
       validateAppend(stream, events, options.expected);
@@ -197,7 +245,7 @@ export class FileEventStore implements EventStore {
       await this.writing;
       await this.log.close();
       await this.index.close();
-      await this.lock.release();
+      await this.lock?.release();
     })();
     return this.closing;
   }
@@ -376,7 +424,11 @@ export class FileEventStore implements EventStore {
         position: { commit: BigInt(original.commit), prepare: BigInt(original.prepare) },
       });
     }
-    if (writes.length > 0) this.wakeSubscribers();
+    if (writes.length > 0) {
+      this.wakeSubscribers();
+      const at = this.durableEnd;
+      for (const listener of this.appendListeners) listener(at);
+    }
   }
 
   /** Writes the round's appends (one fsync) and indexes them; the index commits in the background. */

@@ -38,7 +38,24 @@ export class FramedLog {
     /** Bytes durably written; the next frame starts here. */
     private end: number,
     private readonly fsync: boolean,
+    /** A reader of a log another FramedLog of this process writes: it never writes, and reads up to `follow`. */
+    private readonly readOnly = false,
   ) {}
+
+  /**
+   * Opens a log another FramedLog (in another thread of this process) writes, for reading its first `end`
+   * bytes, which the writer vouches for (written, durable, verified): nothing is checked or cut at open.
+   * `follow` moves the end as the writer appends.
+   */
+  static async openReader(path: string, end: number): Promise<FramedLog> {
+    return new FramedLog(await open(path, 'r'), path, end, false, true);
+  }
+
+  /** A reader's end moves on to `end` (bytes the writer has made durable). */
+  follow(end: number): void {
+    if (!this.readOnly) throw new Error(`${this.path}: only a reader follows its writer`);
+    this.end = Math.max(this.end, end);
+  }
 
   /** Opens (creating if missing), verifies every frame, and cuts a torn or corrupt tail away. */
   static async open(path: string, options: FramedLogOptions = {}): Promise<{ log: FramedLog; records: LogRecord[] }> {
@@ -96,6 +113,7 @@ export class FramedLog {
   /** Resolves with each record's offset once all of them are durable. Records are written in call order. */
   append(payloads: readonly Buffer[]): Promise<bigint[]> {
     if (this.closed) return Promise.reject(fail('store_closed', `${this.path} is closed`));
+    if (this.readOnly) return Promise.reject(fail('store_closed', `${this.path} is open for reading only`));
     if (this.failure) return Promise.reject(this.failure);
     if (payloads.length === 0) return Promise.resolve([]);
     return new Promise((resolve, reject) => {

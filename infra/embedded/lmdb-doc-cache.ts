@@ -95,6 +95,11 @@ export class LmdbDocCache {
     }
   }
 
+  /** Forgets these documents (another thread's store wrote them). */
+  forget(keys: readonly string[]): void {
+    for (const key of keys) this.entries.delete(key);
+  }
+
   /** Forgets every entry (a collection was cleared, replaced or dropped). */
   clear(): void {
     this.entries.clear();

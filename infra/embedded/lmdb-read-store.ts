@@ -15,6 +15,11 @@ import { changedIndexKeys, indexKeys, indexName, planQuery, type IndexKey } from
  * restart folds only the log after the checkpoint. The JS heap holds no documents: reads go through the
  * memory map (the OS page cache is the only cache), so memory depends on the working set, not on history.
  *
+ * The threads of one process may each open the environment (the projection thread writes what the API's
+ * thread reads): a store reports what its transactions wrote (`onWritten`), and whoever carries that to
+ * the other thread's store has it `forget` those documents (and read LMDB afresh) before anything there
+ * waits on them.
+ *
  * Layout: `docs` [collection, id] → { d: document | null (tombstone), c, p: position as decimal strings };
  * `index` [collection, index name, value(s)…, id] → true (see lmdb-index-plan.ts); `indexes` collection → the
  * names of its declared indexes (a change of them re-indexes the collection); `checkpoints` name → {c, p}.
@@ -42,6 +47,19 @@ interface Dbs {
   /** Collection → the names of its declared indexes, so a start does not re-index what is already indexed. */
   readonly indexes: Database<string[], string>;
   readonly cache: LmdbDocCache;
+  /** Awaits a write transaction, then tells the cache (and the other threads' stores) what it wrote. */
+  readonly settle: <T>(written: readonly string[], transaction: Promise<T>) => Promise<T>;
+}
+
+/** What a transaction wrote: the cache keys of its documents, or 'all' (a collection cleared, replaced, dropped). */
+export type WrittenKeys = readonly string[] | 'all';
+
+/** The LMDB read store, with what the threads sharing its environment need. */
+export interface LmdbReadStore extends ReadStore {
+  /** Calls `listener` with what each committed write transaction wrote; returns the way to stop. */
+  onWritten(listener: (keys: WrittenKeys) => void): () => void;
+  /** Another thread's store wrote these: drop them from the cache, and read LMDB afresh from now on. */
+  forget(keys: WrittenKeys): void;
 }
 
 const cacheKey = (collection: string, id: string): string => `${collection}\u0000${id}`;
@@ -79,8 +97,7 @@ class LmdbCollection<D extends Doc> implements Collection<D> {
   async apply(id: string, position: Position, update: (current: D | null) => D | null): Promise<'applied' | 'duplicate'> {
     this.isOpen();
     const written: string[] = [];
-    return settleCache(
-      this.dbs.cache,
+    return this.dbs.settle(
       written,
       this.dbs.root.transaction(() => this.writeInTransaction(id, position, update, written)),
     );
@@ -183,7 +200,7 @@ class LmdbCollection<D extends Doc> implements Collection<D> {
   }
 }
 
-export async function openLmdbReadStore(path: string): Promise<ReadStore> {
+export async function openLmdbReadStore(path: string): Promise<LmdbReadStore> {
   const root = open({ path, compression: false });
   const dbs: Dbs = {
     root,
@@ -192,12 +209,27 @@ export async function openLmdbReadStore(path: string): Promise<ReadStore> {
     checkpoints: root.openDB({ name: 'checkpoints' }),
     indexes: root.openDB({ name: 'indexes' }),
     cache: new LmdbDocCache(DOC_CACHE_SIZE),
+    settle: async (written, transaction) => {
+      try {
+        const result = await transaction;
+        dbs.cache.settle(written, true);
+        tell(written);
+        return result;
+      } catch (error) {
+        dbs.cache.settle(written, false);
+        throw error;
+      }
+    },
   };
   // Data directories of an earlier version listed indexed fields (and kept a key per field and per pair of
   // fields): their collections have no entry in `indexes`, so each is re-indexed once when first declared.
   const retiredFields = root.openDB<string[], string>({ name: 'fields' });
   /** The indexes of each collection, as declared by its readers since this process started. */
   const declared = new Map<string, IndexSpec[]>();
+  const listeners = new Set<(keys: WrittenKeys) => void>();
+  const tell = (keys: WrittenKeys) => {
+    if (keys === 'all' || keys.length > 0) for (const listener of listeners) listener(keys);
+  };
   const collections = new Map<string, LmdbCollection<Doc>>();
   let closed = false;
   const isOpen = (): void => {
@@ -252,6 +284,15 @@ export async function openLmdbReadStore(path: string): Promise<ReadStore> {
   };
 
   return {
+    onWritten(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    forget(keys) {
+      root.resetReadTxn();
+      if (keys === 'all') dbs.cache.clear();
+      else dbs.cache.forget(keys);
+    },
     collection<D extends Doc>(name: string, indexes: readonly IndexSpec[] = []): Collection<D> {
       isOpen();
       const collection = named(name);
@@ -268,6 +309,7 @@ export async function openLmdbReadStore(path: string): Promise<ReadStore> {
       });
       dbs.cache.clear();
       for (const [name, list] of declared) if (list.length > 0) reindex(name);
+      tell('all');
     },
     async replace(target, source) {
       isOpen();
@@ -286,6 +328,7 @@ export async function openLmdbReadStore(path: string): Promise<ReadStore> {
         removeAll(source);
       });
       dbs.cache.clear();
+      tell('all');
       declared.delete(source);
       collections.delete(source);
     },
@@ -294,6 +337,7 @@ export async function openLmdbReadStore(path: string): Promise<ReadStore> {
       dbs.cache.clear();
       await root.transaction(() => removeAll(name));
       dbs.cache.clear();
+      tell('all');
       declared.delete(name);
       collections.delete(name);
     },
@@ -305,8 +349,7 @@ export async function openLmdbReadStore(path: string): Promise<ReadStore> {
     async commit(writes: readonly DocWrite[], move) {
       isOpen();
       const written: string[] = [];
-      return settleCache(
-        dbs.cache,
+      return dbs.settle(
         written,
         root.transaction(() => {
           const stored = dbs.checkpoints.get(move.name);
@@ -323,16 +366,4 @@ export async function openLmdbReadStore(path: string): Promise<ReadStore> {
       await root.close();
     },
   };
-}
-
-/** Tells the cache how the transaction that wrote `written` ended, and passes its outcome on. */
-async function settleCache<T>(cache: LmdbDocCache, written: readonly string[], transaction: Promise<T>): Promise<T> {
-  try {
-    const result = await transaction;
-    cache.settle(written, true);
-    return result;
-  } catch (error) {
-    cache.settle(written, false);
-    throw error;
-  }
 }

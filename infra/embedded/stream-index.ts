@@ -36,8 +36,25 @@ interface Covering {
   readonly entry: AppendEntry;
 }
 
-/** Batches handed to LMDB and not committed yet beyond which `add` waits: bounds the uncommitted entries. */
-const MAX_UNCOMMITTED_BATCHES = 16;
+/** How long the first entry of a commit waits for company. */
+const COMMIT_DELAY_MS = 50;
+/** Appends collected beyond which a commit starts at once. */
+const MAX_PENDING_APPENDS = 4096;
+/** Appends not committed yet beyond which `add` waits: bounds the uncommitted entries. */
+const MAX_UNCOMMITTED_APPENDS = 4 * MAX_PENDING_APPENDS;
+
+/** Entries collected for one commit. */
+interface PendingBatch {
+  readonly id: number;
+  readonly puts: (() => void)[];
+  readonly streams: Set<string>;
+  readonly records: string[];
+  mark: IndexMark | null;
+  timer: ReturnType<typeof setTimeout> | null;
+  readonly committed: Promise<void>;
+  readonly resolve: () => void;
+  readonly reject: (error: unknown) => void;
+}
 const idsOf = (entry: AppendEntry): readonly string[] => entry.slice(1) as string[];
 const covers = ({ first, entry }: Covering, revision: number) => revision >= first && revision < first + entry.length - 1;
 
@@ -60,7 +77,10 @@ export class StreamIndex {
     appends: new Map<string, { first: number; entry: AppendEntry; batch: number }[]>(),
     records: new UncommittedEntries<number>(),
   };
-  private readonly commits: Promise<void>[] = [];
+  /** The entries being collected for the next commit, and the commit in flight. */
+  private collecting: PendingBatch | null = null;
+  private inFlight: Promise<void> | null = null;
+  private uncommittedAppends = 0;
   private batches = 0;
   private failure: unknown = null;
 
@@ -120,9 +140,14 @@ export class StreamIndex {
     return found && { revision, commit: found.entry[0], prepare: revision - found.first };
   }
 
-  /** Resolves once every batch added so far is committed (range reads see committed entries only). */
+  /** Reads see what another thread's index committed since (a reader's index follows its writer's). */
+  refresh(): void {
+    this.env.resetReadTxn();
+  }
+
+  /** Commits what is collected now; resolves once every entry added so far is committed (range reads see committed entries only). */
   async settled(): Promise<void> {
-    await Promise.all(this.commits);
+    await this.flush();
   }
 
   /** Up to `limit` of the stream's events from `from` (inclusive), in the given direction; call after `settled()`. */
@@ -156,64 +181,93 @@ export class StreamIndex {
   }
 
   /**
-   * Indexes appends read or written in log order and moves the mark to `end`, in one transaction. Returns
-   * each append's first revision at once (lookups see the entries from now on) and `committed`, which
-   * resolves once LMDB has committed them. Waits first while too many batches are uncommitted.
+   * Indexes appends read or written in log order and moves the mark to `end`. Returns each append's first
+   * revision at once (lookups see the entries from now on) and `committed`, which resolves once LMDB has
+   * committed them. Entries are committed together, one transaction at a time, COMMIT_DELAY_MS after the
+   * first of them or at once past MAX_PENDING_APPENDS (a transaction per round of appends cost more than
+   * the appends): the index is derived from the log, so a crash loses nothing but the work of indexing the
+   * tail again. Waits first while too many appends are uncommitted.
    */
   async add(appends: readonly IndexedAppend[], end: number): Promise<{ firstRevisions: number[]; committed: Promise<void> }> {
-    while (this.commits.length >= MAX_UNCOMMITTED_BATCHES) await this.commits[0];
+    while (this.uncommittedAppends >= MAX_UNCOMMITTED_APPENDS) await this.flush();
     if (this.failure) throw this.failure;
-    const batch = (this.batches += 1);
+    const batch = (this.collecting ??= this.newBatch());
     const { heads, appends: pending, records } = this.uncommitted;
-    const written = { heads: new Set<string>(), records: [] as string[] };
-    const puts: (() => void)[] = [];
     const firstRevisions = appends.map(({ offset, stream, ids, numbered }) => {
       const first = this.head(stream) + 1;
       const entry: AppendEntry = [offset, ...ids];
       const list = pending.get(stream) ?? [];
-      list.push({ first, entry, batch });
+      list.push({ first, entry, batch: batch.id });
       pending.set(stream, list);
-      heads.set(stream, first + ids.length - 1, batch);
-      written.heads.add(stream);
+      heads.set(stream, first + ids.length - 1, batch.id);
+      batch.streams.add(stream);
       if (numbered !== true) {
-        records.set(String(offset), first, batch);
-        written.records.push(String(offset));
+        records.set(String(offset), first, batch.id);
+        batch.records.push(String(offset));
       }
-      // Inside the transaction below a put's own promise settles with the transaction, which is awaited.
-      puts.push(() => {
+      // Inside the transaction a put's own promise settles with the transaction, which is awaited.
+      batch.puts.push(() => {
         void this.appends.put([stream, first], entry);
         void this.heads.put(stream, first + ids.length - 1);
         if (numbered !== true) void this.records.put(offset, first);
       });
       return first;
     });
+    this.uncommittedAppends += appends.length;
     const latest = appends.at(-1);
-    const last = latest === undefined ? (this.current?.last ?? null) : { commit: latest.offset, count: latest.ids.length };
-    const mark: IndexMark = { end, last };
-    const committed = this.env
-      .transaction(() => {
-        for (const put of puts) put();
-        void this.meta.put('mark', mark);
+    batch.mark = {
+      end,
+      last: latest === undefined ? (batch.mark?.last ?? this.current?.last ?? null) : { commit: latest.offset, count: latest.ids.length },
+    };
+    if (batch.puts.length >= MAX_PENDING_APPENDS) void this.flush().catch(() => undefined);
+    else batch.timer ??= setTimeout(() => void this.flush().catch(() => undefined), COMMIT_DELAY_MS).unref();
+    return { firstRevisions, committed: batch.committed };
+  }
+
+  /** Commits what is collected (after the commit in flight); resolves once everything added so far is committed. */
+  private flush(): Promise<void> {
+    const batch = this.collecting;
+    if (batch === null) return this.inFlight ?? Promise.resolve();
+    this.collecting = null;
+    if (batch.timer) clearTimeout(batch.timer);
+    const previous = this.inFlight ?? Promise.resolve();
+    const commit = previous
+      .catch(() => undefined)
+      .then(async () => {
+        if (this.failure) throw this.failure;
+        const mark = batch.mark;
+        await this.env.transaction(() => {
+          for (const put of batch.puts) put();
+          if (mark) void this.meta.put('mark', mark);
+        });
+        if (mark) this.current = mark;
+        const { heads, appends: pending, records } = this.uncommitted;
+        heads.forget(batch.streams, batch.id);
+        records.forget(batch.records, batch.id);
+        for (const stream of batch.streams) {
+          const left = (pending.get(stream) ?? []).filter((e) => e.batch !== batch.id);
+          if (left.length === 0) pending.delete(stream);
+          else pending.set(stream, left);
+        }
+        this.uncommittedAppends -= batch.puts.length;
       })
-      .then(
-        () => {
-          this.current = mark;
-          heads.forget(written.heads, batch);
-          records.forget(written.records, batch);
-          for (const stream of written.heads) {
-            const left = (pending.get(stream) ?? []).filter((e) => e.batch !== batch);
-            if (left.length === 0) pending.delete(stream);
-            else pending.set(stream, left);
-          }
-        },
-        (error: unknown) => {
-          this.failure = error;
-          throw error;
-        },
-      )
-      .finally(() => this.commits.splice(this.commits.indexOf(committed), 1));
-    this.commits.push(committed);
-    return { firstRevisions, committed };
+      .catch((error: unknown) => {
+        this.failure ??= error;
+        throw error;
+      });
+    const settled: Promise<void> = commit.then(batch.resolve, batch.reject).finally(() => {
+      if (this.inFlight === settled) this.inFlight = null;
+    });
+    this.inFlight = settled;
+    return commit;
+  }
+
+  private newBatch(): PendingBatch {
+    let resolve = (): void => undefined;
+    let reject = (_error: unknown): void => undefined;
+    const committed = new Promise<void>((res, rej) => ((resolve = res), (reject = rej)));
+    committed.catch(() => undefined);
+    return { id: (this.batches += 1), puts: [], streams: new Set(), records: [], mark: null, timer: null, committed, resolve, reject };
   }
 
   /** Forgets everything: the index will be built again from the start of the log. */
@@ -223,7 +277,7 @@ export class StreamIndex {
   }
 
   async close(): Promise<void> {
-    await Promise.allSettled(this.commits);
+    await this.flush().catch(() => undefined);
     await this.env.close();
   }
 

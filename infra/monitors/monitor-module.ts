@@ -5,12 +5,9 @@ import type { ReadStore } from '../../domain/ports/read-store.port.js';
 import { monitorReevaluationProcessor, type ReevaluationRecord } from '../../processors/monitor-reevaluation.processor.js';
 import { createMonitorRenewals, type MonitorRenewals } from '../../processors/monitor-renewal.js';
 import type { Processor } from '../../processors/processor.js';
-import { monitorRepository, monitorsProjection } from '../../projections/monitors.projection.js';
+import { monitorRepository } from '../../projections/monitors.projection.js';
 import type { MonitorApi, MonitorStats } from '../../read-api/services.js';
 import type { ServiceMetrics } from '../metrics/service-metrics.js';
-
-/** The monitors read model: registered in bootstrap's PROJECTIONS and folded by processors-only processes too. */
-export const MONITOR_PROJECTIONS = [monitorsProjection];
 
 const LAG_BUCKETS = [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300];
 /** Renewal sweeps: a new period is picked up within this long of its start. */

@@ -7,23 +7,11 @@ import type { WebhookSubscriptionFinder } from '../../domain/ports/webhook-subsc
 import type { Processor } from '../../processors/processor.js';
 import { webhookDeliveryProcessor } from '../../processors/webhook-delivery.processor.js';
 import { webhookFanOutProcessor } from '../../processors/webhook-fanout.processor.js';
-import {
-  webhookAttemptsProjection,
-  webhookDeliveriesProjection,
-  webhookDeliveryRepository,
-} from '../../projections/webhook-deliveries.projection.js';
-import { webhookSubscriptionRepository, webhookSubscriptionsProjection } from '../../projections/webhook-subscriptions.projection.js';
+import { webhookDeliveryRepository } from '../../projections/webhook-deliveries.projection.js';
+import { webhookSubscriptionRepository } from '../../projections/webhook-subscriptions.projection.js';
 import type { WebhookAppServices } from '../../read-api/services.js';
 import type { HostResolver } from './ssrf-guard.js';
 import { createUndiciWebhookTransport } from './undici-webhook-transport.js';
-
-/** The webhook read models, registered with the others in bootstrap's PROJECTIONS. */
-export const WEBHOOK_PROJECTIONS = [webhookSubscriptionsProjection, webhookDeliveriesProjection, webhookAttemptsProjection];
-/**
- * The read models the processors themselves read: the fan-out looks up subscriptions as of its event, so a
- * processors-only process folds them too (position-guarded, so several folders of one collection agree).
- */
-export const PROCESSOR_READ_MODELS = [webhookSubscriptionsProjection];
 
 export interface WebhookSettings {
   readonly WEBHOOK_ALLOW_LOCAL: '0' | '1';

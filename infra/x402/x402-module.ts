@@ -7,8 +7,8 @@ import type { Facilitator } from '../../domain/ports/facilitator.port.js';
 import type { IntelIndex } from '../../domain/ports/intel-index.port.js';
 import type { ReadStore } from '../../domain/ports/read-store.port.js';
 import type { X402Terms } from '../../domain/x402/x402-networks.js';
-import { x402PaymentRepository, x402PaymentsProjection, type X402PaymentRepository } from '../../projections/x402-payments.projection.js';
-import { x402RevenueProjection, x402RevenueRepository, type X402RevenueRepository } from '../../projections/x402-revenue.projection.js';
+import { x402PaymentRepository, type X402PaymentRepository } from '../../projections/x402-payments.projection.js';
+import { x402RevenueRepository, type X402RevenueRepository } from '../../projections/x402-revenue.projection.js';
 import type { PipelineApi } from '../../read-api/pipeline-api.js';
 import type { X402AppServices } from '../../read-api/x402/x402-services.js';
 import { createInProcessRateLimits } from '../embedded/in-process-rate-limits.js';
@@ -18,9 +18,6 @@ import { createGasWallet } from './gas-wallet.js';
 import { createHttpFacilitator } from './http-facilitator.js';
 import { createLocalFacilitator } from './local-facilitator.js';
 import { trustedProxiesOf, x402TermsOf, type X402Config } from './x402-config.js';
-
-/** The x402 read models, registered with the others in bootstrap's PROJECTIONS. */
-export const X402_PROJECTIONS = [x402PaymentsProjection, x402RevenueProjection];
 
 export interface X402Module {
   /** The x402 app's services; null when the channel is off (no X402_PAY_TO). */
