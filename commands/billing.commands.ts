@@ -76,7 +76,8 @@ export async function assertCanCharge(
   const { state } = await ledgerHead(deps, input.userId);
   const probe = {
     type: 'Charge',
-    chargeId: `probe:${deps.ids.newId()}`,
+    // Decided, never appended: an id no call has, so the ledger judges it as a new charge.
+    chargeId: PROBE_CHARGE_ID,
     product: input.product,
     units: input.units,
     priceMicros: input.priceMicros,
@@ -89,6 +90,9 @@ export async function assertCanCharge(
     throw withRefusalEnvelope(error);
   }
 }
+
+/** Call ids are uuids or `kind:id` pairs; none is this one. */
+const PROBE_CHARGE_ID = 'probe:can-charge?';
 
 /** A 402 carries the billing envelope of the refused call (nothing charged), with the shortfall. */
 function withRefusalEnvelope(error: unknown): unknown {

@@ -1,4 +1,6 @@
+import { eventRegistry } from '../domain/events/registry.js';
 import type { EventStore, Position, RecordedEvent } from '../domain/ports/event-store.port.js';
+import { familyOf } from '../domain/shared/streams.js';
 import type { ReadStore } from '../domain/ports/read-store.port.js';
 import type { LogProgress } from './log-progress.js';
 import { createPositionWaiters } from './position-waiters.js';
@@ -12,7 +14,9 @@ import { replaySinkHistory, type EventSink } from './sink-history.js';
  * streams, were durable up to when it started), rebuilds the sinks with a history from their streams up
  * to it, then hands every later event to the sinks that handle it. A sink restored from a read model
  * (the running jobs) loads it before this starts, so the events replayed after the checkpoint are ones
- * it has seen or ones it applies idempotently.
+ * it has seen or ones it applies idempotently. An event of a stream family no sink follows is passed
+ * over by its stream's name alone: its body is never decoded here (a screen's charge, on the thread that
+ * answers the screen).
  */
 export function createSinkRunner(deps: {
   store: EventStore;
@@ -26,11 +30,13 @@ export function createSinkRunner(deps: {
   const abort = new AbortController();
   const handled = new Map<string, EventSink[]>();
   for (const sink of deps.sinks) for (const type of sink.handles) handled.set(type, [...(handled.get(type) ?? []), sink]);
+  const families = new Set([...handled.keys()].flatMap((type) => eventRegistry.familiesOf(type)));
   let read = 0;
   let recordedAt: Date | null = null;
   let loop: Promise<void> | null = null;
 
   function feed(event: RecordedEvent) {
+    if (!families.has(familyOf(event.streamId))) return;
     for (const sink of handled.get(event.type) ?? []) {
       try {
         sink.apply(event);

@@ -67,9 +67,13 @@ export function capConnectionsPerClient(app: FastifyInstance, max: number): void
       else open.set(client, left);
     });
   });
-  app.addHook('onRequest', async (request, reply) => {
-    if (!refused.has(request.raw.socket)) return;
-    return reply
+  // A callback hook, not an async one: it runs on every request, and a promise per request costs.
+  app.addHook('onRequest', (request, reply, done) => {
+    if (!refused.has(request.raw.socket)) {
+      done();
+      return;
+    }
+    void reply
       .status(429)
       .header('retry-after', '1')
       .header('connection', 'close')

@@ -28,4 +28,11 @@ describe('the service’s event registry', () => {
   it('writes every type at version 1 so far', () => {
     for (const type of eventRegistry.types) expect(eventRegistry.versionOf(type), type).toBe(1);
   });
+
+  it('knows the stream families each type is appended to (a retired type: its successor’s)', () => {
+    expect(eventRegistry.familiesOf('Charged')).toEqual(['ledger']);
+    expect([...eventRegistry.familiesOf('WebhookEventRaised')].sort()).toEqual(['check', 'explore', 'monitor', 'transfer']);
+    expect(eventRegistry.familiesOf('IdempotentResponseStored')).toEqual(['idem']);
+    expect(eventRegistry.familiesOf('NoSuchEvent')).toEqual([]);
+  });
 });

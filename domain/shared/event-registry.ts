@@ -61,6 +61,8 @@ export interface EventRegistry<Schemas extends SchemaMap> {
   readonly types: readonly (keyof Schemas & string)[];
   /** Every stream family some registered type is appended to. */
   readonly families: readonly string[];
+  /** The stream families events of `type` are appended to (its successor's, for a retired type); none when unknown. */
+  familiesOf(type: string): readonly string[];
   isRegistered(type: string): type is keyof Schemas & string;
   /** The registered type an event of `type` is read as (itself, or what a retired type became); null when unknown. */
   readAs(type: string): (keyof Schemas & string) | null;
@@ -99,11 +101,16 @@ export function defineEventRegistry<const Groups extends readonly EventGroup[]>(
   type Type = keyof Schemas & string;
   const schemas = new Map<string, z.ZodType>();
   const families = new Set<string>();
+  const familiesByType = new Map<string, readonly string[]>();
   for (const group of groups) {
     for (const streams of group.streams) families.add(streams.family);
     for (const [type, schema] of Object.entries(group.schemas)) {
       if (schemas.has(type)) throw new Error(`event type ${type} is registered twice`);
       schemas.set(type, schema);
+      familiesByType.set(
+        type,
+        group.streams.map((streams) => streams.family),
+      );
     }
   }
   const versioning = new Map<string, EventVersioning>();
@@ -162,6 +169,7 @@ export function defineEventRegistry<const Groups extends readonly EventGroup[]>(
   return {
     types: [...schemas.keys()] as Type[],
     families: [...families],
+    familiesOf: (type) => familiesByType.get(retired.get(type)?.becomes ?? type) ?? [],
     isRegistered,
     readAs(type) {
       if (isRegistered(type)) return type;

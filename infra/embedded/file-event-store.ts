@@ -23,7 +23,7 @@ import { decodeAppend, encodeAppend } from './event-record.codec.js';
 import { indexRecords, unindexedTail } from './event-log-recovery.js';
 import { FRAME_HEADER_BYTES } from './frame.codec.js';
 import { FramedLog } from './framed-log.js';
-import { type DecodedRecord, RecordCache, recordedEvent } from './record-cache.js';
+import { LogRecord, RecordCache, recordedEvent } from './record-cache.js';
 import { StagedStreams } from './staged-streams.js';
 import { StreamIndex } from './stream-index.js';
 
@@ -268,7 +268,7 @@ export class FileEventStore implements EventStore {
     const firstOf = (commit: number) => (commit === from && skipThrough !== null ? skipThrough + 1 : 0);
     let at = from;
     for (let record = this.cache.get(at); record !== undefined && at < to; record = this.cache.get(at)) {
-      for (let prepare = firstOf(at); prepare < record.append.events.length; prepare += 1) yield recordedEvent(record, prepare);
+      for (let prepare = firstOf(at); prepare < record.count; prepare += 1) yield recordedEvent(record, prepare);
       at = record.end;
     }
     if (at >= to) return;
@@ -277,7 +277,7 @@ export class FileEventStore implements EventStore {
     for await (const { offset, payload } of this.log.scan(BigInt(at), BigInt(to))) {
       const commit = Number(offset);
       const record = this.cache.get(commit) ?? this.decode(commit, payload);
-      for (let prepare = firstOf(commit); prepare < record.append.events.length; prepare += 1) yield recordedEvent(record, prepare);
+      for (let prepare = firstOf(commit); prepare < record.count; prepare += 1) yield recordedEvent(record, prepare);
     }
   }
 
@@ -311,7 +311,7 @@ export class FileEventStore implements EventStore {
     }
   }
 
-  private async recordAt(commit: number): Promise<DecodedRecord> {
+  private async recordAt(commit: number): Promise<LogRecord> {
     const cached = this.cache.get(commit);
     if (cached) return cached;
     const payload = await this.log.read(BigInt(commit)).catch((error: unknown) => {
@@ -322,12 +322,12 @@ export class FileEventStore implements EventStore {
     return this.decode(commit, payload);
   }
 
-  private decode(commit: number, payload: Buffer): DecodedRecord {
+  private decode(commit: number, payload: Buffer): LogRecord {
     const append = decodeAppend(payload, `${this.log.path} at byte offset ${commit}`);
     const firstRevision = append.first ?? this.index.firstRevisionAt(commit);
     if (firstRevision === undefined) throw fail('store_corrupt', `${this.log.path}: the record at byte offset ${commit} is not indexed`);
     const end = commit + FRAME_HEADER_BYTES + payload.length;
-    const record = { commit, end, firstRevision, append };
+    const record = LogRecord.read(commit, end, firstRevision, append);
     this.cache.set(record);
     return record;
   }
@@ -401,16 +401,21 @@ export class FileEventStore implements EventStore {
     this.end = Number(this.log.size);
     writes.forEach(({ request, payload }, i) => {
       const commit = Number(offsets[i]);
-      // Decoding what was written keeps what readers get identical to what a restart reads.
-      const end = commit + FRAME_HEADER_BYTES + payload.length;
-      const record = {
-        commit,
-        end,
-        firstRevision: present(firstRevisions[i], 'firstRevisions[i]'),
-        append: decodeAppend(payload, this.log.path),
-      };
+      // Readers decode what was written (when they first read an event of it), as a restart would read it.
+      const record = LogRecord.written(
+        {
+          commit,
+          end: commit + FRAME_HEADER_BYTES + payload.length,
+          firstRevision: present(firstRevisions[i], 'firstRevisions[i]'),
+          stream: request.stream,
+          created,
+          count: request.events.length,
+        },
+        payload,
+        `${this.log.path} at byte offset ${commit}`,
+      );
       this.cache.set(record);
-      const count = record.append.events.length;
+      const count = record.count;
       this.head = Object.freeze({ commit: BigInt(commit), prepare: BigInt(count - 1) });
       request.resolve({ nextExpectedRevision: BigInt(record.firstRevision + count - 1), position: this.head });
     });

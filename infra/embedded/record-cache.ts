@@ -1,42 +1,91 @@
 import { present } from '../../domain/shared/present.js';
-import type { RecordedEvent } from '../../domain/ports/event-store.port.js';
-import type { StoredAppend } from './event-record.codec.js';
+import type { EventData, RecordedEvent } from '../../domain/ports/event-store.port.js';
+import { decodeAppend, type StoredAppend } from './event-record.codec.js';
 
-/** One decoded log record with what numbers its events: its offset and its first event's revision. */
-export interface DecodedRecord {
-  readonly commit: number;
-  /** Log offset just past this record: where the next record starts. */
-  readonly end: number;
-  readonly firstRevision: number;
-  readonly append: StoredAppend;
+/**
+ * One log record with what numbers its events: its offset, its stream, its first event's revision. Its
+ * events are decoded from the payload the first time something reads one of them, once: a reader that
+ * looks only at streams (the relay skipping a family, the sinks skipping streams they do not follow)
+ * never pays for the JSON of a record it passes over.
+ */
+export class LogRecord {
+  private decoded: StoredAppend | null;
+  private readonly payload: Buffer | null;
+  /** Where the payload is, for the error a corrupt one raises. */
+  private readonly where: string;
+
+  private constructor(
+    readonly commit: number,
+    /** Log offset just past this record: where the next record starts. */
+    readonly end: number,
+    readonly firstRevision: number,
+    readonly stream: string,
+    readonly created: Date,
+    readonly count: number,
+    source: { readonly decoded: StoredAppend } | { readonly payload: Buffer; readonly where: string },
+  ) {
+    this.decoded = 'decoded' in source ? source.decoded : null;
+    this.payload = 'payload' in source ? source.payload : null;
+    this.where = 'where' in source ? source.where : '';
+  }
+
+  /** A record decoded as it was read from the log. */
+  static read(commit: number, end: number, firstRevision: number, append: StoredAppend): LogRecord {
+    return new LogRecord(commit, end, firstRevision, append.stream, append.created, append.events.length, { decoded: append });
+  }
+
+  /** A record just written, from what its writer knows; its payload is decoded only when read. */
+  static written(
+    at: { commit: number; end: number; firstRevision: number; stream: string; created: Date; count: number },
+    payload: Buffer,
+    where: string,
+  ): LogRecord {
+    return new LogRecord(at.commit, at.end, at.firstRevision, at.stream, at.created, at.count, { payload, where });
+  }
+
+  /** The record's events, decoded (and deep-frozen by the codec) once. */
+  get events(): readonly EventData[] {
+    this.decoded ??= decodeAppend(present(this.payload, 'a record holds its payload until decoded'), this.where);
+    return this.decoded.events;
+  }
 }
 
-/** The event at `prepare` in the record, as readers get it (event data is deep-frozen by the codec). */
-export function recordedEvent(record: DecodedRecord, prepare: number): RecordedEvent {
-  const { append, commit, firstRevision } = record;
-  const event = present(append.events[prepare], 'append.events[prepare]');
+/**
+ * The event at `prepare` in the record, as readers get it: its place in the log at once, its id, type,
+ * data and metadata when first asked for (event data is deep-frozen by the codec).
+ */
+export function recordedEvent(record: LogRecord, prepare: number): RecordedEvent {
+  const event = (): EventData => present(record.events[prepare], 'record.events[prepare]');
   return Object.freeze({
-    id: event.id,
-    type: event.type,
-    data: event.data,
-    metadata: event.metadata,
-    streamId: append.stream,
-    revision: BigInt(firstRevision + prepare),
-    position: Object.freeze({ commit: BigInt(commit), prepare: BigInt(prepare) }),
-    created: new Date(append.created.getTime()),
+    get id() {
+      return event().id;
+    },
+    get type() {
+      return event().type;
+    },
+    get data() {
+      return event().data;
+    },
+    get metadata() {
+      return event().metadata;
+    },
+    streamId: record.stream,
+    revision: BigInt(record.firstRevision + prepare),
+    position: Object.freeze({ commit: BigInt(record.commit), prepare: BigInt(prepare) }),
+    created: new Date(record.created.getTime()),
   });
 }
 
 /**
- * The most recently written or read records, decoded, so that live subscribers share one decode of each new
+ * The most recently written or read records, so that live subscribers share one decode of each new
  * record and a stream read twice in a row does not touch the disk. Least recently used goes first.
  */
 export class RecordCache {
-  private readonly records = new Map<number, DecodedRecord>();
+  private readonly records = new Map<number, LogRecord>();
 
   constructor(readonly capacity: number) {}
 
-  get(commit: number): DecodedRecord | undefined {
+  get(commit: number): LogRecord | undefined {
     const record = this.records.get(commit);
     if (record !== undefined) {
       this.records.delete(commit);
@@ -45,7 +94,7 @@ export class RecordCache {
     return record;
   }
 
-  set(record: DecodedRecord): void {
+  set(record: LogRecord): void {
     this.records.delete(record.commit);
     this.records.set(record.commit, record);
     if (this.records.size > this.capacity)
