@@ -4,7 +4,11 @@ import { fail, type ServiceError } from '../../domain/shared/errors.js';
 import { checkFrame, encodeFrame, FRAME_HEADER_BYTES, findValidFrame } from './frame.codec.js';
 
 export interface FramedLogOptions {
-  /** fdatasync before acknowledging an append. Defaults to true; turn off only for throwaway data. */
+  /**
+   * Durable before acknowledging an append (the file is opened O_DSYNC: each write returns once its data,
+   * and the size it gives the file, are on disk, as a write then fdatasync would, in one system call).
+   * Defaults to true; turn off only for throwaway data.
+   */
   readonly fsync?: boolean;
 }
 
@@ -81,7 +85,7 @@ export class FramedLog {
     },
   ): Promise<FramedLog> {
     const fsync = options.fsync ?? true;
-    const { handle, created } = await openOrCreate(path);
+    const { handle, created } = await openOrCreate(path, fsync);
     try {
       if (created && fsync) await syncDirectory(dirname(path));
       const fileSize = (await handle.stat()).size;
@@ -178,10 +182,10 @@ export class FramedLog {
         );
       }
       try {
+        // O_DSYNC (with fsync on): durable when the write returns.
         await writeFully(this.handle, Buffer.concat(frames), this.end);
-        if (this.fsync) await this.handle.datasync();
       } catch (error) {
-        // After a failed write or fsync the page cache state is unknown; only a reopen (which re-verifies
+        // After a failed write the page cache state is unknown; only a reopen (which re-verifies
         // the tail) may append again.
         this.failure = fail('store_closed', `${this.path} refuses appends after a failed write: ${String(error)}`);
         for (const pending of [...batch, ...this.queue.splice(0)]) pending.reject(this.failure);
@@ -195,12 +199,13 @@ export class FramedLog {
   }
 }
 
-async function openOrCreate(path: string): Promise<{ handle: FileHandle; created: boolean }> {
+async function openOrCreate(path: string, fsync: boolean): Promise<{ handle: FileHandle; created: boolean }> {
+  const durable = fsync ? constants.O_DSYNC : 0;
   try {
-    return { handle: await open(path, constants.O_RDWR | constants.O_CREAT | constants.O_EXCL), created: true };
+    return { handle: await open(path, constants.O_RDWR | constants.O_CREAT | constants.O_EXCL | durable), created: true };
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    return { handle: await open(path, 'r+'), created: false };
+    return { handle: await open(path, constants.O_RDWR | durable), created: false };
   }
 }
 
