@@ -8,6 +8,9 @@ import type { FileEventStore, LogEnd } from './file-event-store.js';
 import type { LmdbReadStore } from './lmdb-read-store.js';
 import type { FromProjectionThread, ProjectionThreadData, ToProjectionThread } from './projection-thread.messages.js';
 
+/** How often the thread is told of new appends at most (it commits its read models less often still). */
+const FOLLOW_INTERVAL_MS = 5;
+
 /**
  * The read models folded on a thread of their own (docs/ARCHITECTURE.md#the-projection-thread): the
  * embedded default's projection runner and its LMDB writes run in a worker thread, off the thread that
@@ -16,9 +19,6 @@ import type { FromProjectionThread, ProjectionThreadData, ToProjectionThread } f
  * position its read models show; this object is the ProjectionRunner the rest of the service waits on.
  * A worker that dies is an error of the service: every wait then rejects, and `onError` is told.
  */
-/** How often the thread is told of new appends at most (it commits its read models less often still). */
-const FOLLOW_INTERVAL_MS = 5;
-
 export function startProjectionThread(options: {
   readonly store: FileEventStore;
   /** This thread's store of the same LMDB environment: it and the thread's tell each other what they wrote. */
