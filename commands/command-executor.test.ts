@@ -192,6 +192,41 @@ describe('command executor over the file event store: one process', () => {
     expect((await readBalance(processOn(store, testClock()), userId)).state.balanceMicros).toBe(PRICE / 2);
   });
 
+  it('reads a stream once however many loads race its own appends (the store counts an append before it returns here)', async () => {
+    const store = await openStore();
+    let reads = 0;
+    const counting: EventStore = {
+      append: (stream, events, options) => store.append(stream, events, options),
+      read: (stream, options) => ((reads += 1), store.read(stream, options)),
+      streamRevision: (stream) => store.streamRevision(stream),
+      readAll: (options) => store.readAll(options),
+      headPosition: () => store.headPosition(),
+      subscribeToAll: (options) => store.subscribeToAll(options),
+      close: () => store.close(),
+    };
+    const deps = processOn(counting, testClock());
+    const userId = await fundedLedger(deps, 1_000 * PRICE);
+    await readBalance(deps, userId);
+    const before = reads;
+    // Charges in waves while readers keep loading the stream, as screens' affordability checks do.
+    let charging = true;
+    const readers = Array.from({ length: 8 }, async () => {
+      while (charging) {
+        await readBalance(deps, userId);
+        await new Promise((resolve) => setImmediate(resolve)); // let the appends' I/O complete meanwhile
+      }
+    });
+    for (let wave = 0; wave < 20; wave++) {
+      await Promise.all(
+        Array.from({ length: 8 }, (_, i) => chargeCall(deps, { userId, chargeId: `race-${wave}-${i}`, product: 'screen', details })),
+      );
+    }
+    charging = false;
+    await Promise.all(readers);
+    expect(reads - before).toBe(0);
+    expect((await readBalance(deps, userId)).state.balanceMicros).toBe(1_000 * PRICE - 160 * PRICE);
+  });
+
   it('refunds racing charges and their own repeats: each charge refunded at most once, balance conserved', async () => {
     const store = await openStore();
     const deps = processOn(store, testClock());

@@ -129,6 +129,9 @@ export function createCommandExecutor(deps: {
     const cached = cache.get(stream);
     if (cached) return cached;
     const loaded = await readStream(stream, decider);
+    // A batch of this executor may have appended (and cached its state) while the stream was being read.
+    const meanwhile = cache.get(stream);
+    if (meanwhile && meanwhile.revision >= loaded.revision) return meanwhile;
     remember(stream, loaded);
     return loaded;
   }
@@ -244,9 +247,14 @@ export function createCommandExecutor(deps: {
       });
     },
     async load(stream, decider) {
-      // Another process may have appended (external mode): the revision check keeps reads honest.
-      const cached = cache.get(stream);
-      if (cached && cached.revision !== (await deps.store.streamRevision(stream))) cache.delete(stream);
+      // Another writer may have appended (another process, another executor on the store): a cached state
+      // behind the store's revision is read again. Not while this executor's own append is in flight: the
+      // store may already count it before the append returns here, and its state is published right after.
+      if (cache.has(stream) && !queues.has(stream)) {
+        const revision = await deps.store.streamRevision(stream);
+        const cached = cache.get(stream);
+        if (cached && !queues.has(stream) && cached.revision < revision) cache.delete(stream);
+      }
       const loaded = await current(stream, decider as unknown as Decider<unknown, DomainEvent, unknown>);
       return loaded as { state: never; revision: Revision };
     },

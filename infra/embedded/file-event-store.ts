@@ -196,8 +196,6 @@ export class FileEventStore implements EventStore {
     const { fromRevision, maxCount = Number.POSITIVE_INFINITY } = options;
     if (fromRevision !== undefined && fromRevision < 0n) throw fail('bad_request', `invalid fromRevision ${fromRevision}`);
     const direction = options.direction ?? 'forwards';
-    // Range reads see committed index entries only: wait for the appends already acknowledged.
-    await this.index.settled();
     // What the stream holds now: events appended while the caller iterates are not part of this read.
     const last = Number(this.index.revision(stream));
     let next = direction === 'backwards' ? Math.min(last, Number(fromRevision ?? last)) : Number(fromRevision ?? 0n);

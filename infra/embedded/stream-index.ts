@@ -68,8 +68,8 @@ const covers = ({ first, entry }: Covering, revision: number) => revision >= fir
  *            carry it themselves)
  *   meta     'mark' → IndexMark, written in the same transaction as the entries it covers
  * It is derived from the log alone, so it needs no fsync of its own: after a crash the log's tail past the
- * mark is indexed again. Writes are committed in the background; until then lookups answer from the
- * uncommitted entries, and range reads (`locations`) wait for `settled()`.
+ * mark is indexed again. Writes are committed in the background; until then lookups and range reads
+ * (`locations`) answer from the uncommitted entries too.
  */
 export class StreamIndex {
   private readonly uncommitted = {
@@ -150,25 +150,36 @@ export class StreamIndex {
     await this.flush();
   }
 
-  /** Up to `limit` of the stream's events from `from` (inclusive), in the given direction; call after `settled()`. */
+  /**
+   * Up to `limit` of the stream's events from `from` (inclusive), in the given direction: the committed
+   * entries and those not committed yet (their appends are durable in the log already).
+   */
   locations(stream: string, from: number, direction: 'forwards' | 'backwards', limit: number): EventLocation[] {
     const backwards = direction === 'backwards';
+    const appends = new Map<number, AppendEntry>();
     const start = this.committedCovering(stream, from)?.first ?? (backwards ? -1 : from);
+    if (start >= 0) {
+      const range = this.appends.getRange({
+        start: [stream, start],
+        end: [stream, backwards ? -1 : Number.MAX_SAFE_INTEGER],
+        reverse: backwards,
+      });
+      let events = 0;
+      for (const { key, value } of range) {
+        appends.set(key[1], value);
+        if ((events += value.length - 1) >= limit) break;
+      }
+    }
+    for (const pending of this.uncommitted.appends.get(stream) ?? []) appends.set(pending.first, pending.entry);
     const out: EventLocation[] = [];
-    if (start < 0) return out;
-    const range = this.appends.getRange({
-      start: [stream, start],
-      end: [stream, backwards ? -1 : Number.MAX_SAFE_INTEGER],
-      reverse: backwards,
-    });
-    for (const { key, value } of range) {
-      const first = key[1];
-      const ids = idsOf(value);
-      for (let i = 0; i < ids.length && out.length < limit; i += 1) {
-        const prepare = backwards ? ids.length - 1 - i : i;
+    for (const first of [...appends.keys()].sort((a, b) => (backwards ? b - a : a - b))) {
+      const entry = appends.get(first) as AppendEntry;
+      const count = entry.length - 1;
+      for (let i = 0; i < count && out.length < limit; i += 1) {
+        const prepare = backwards ? count - 1 - i : i;
         const revision = first + prepare;
         if (backwards ? revision > from : revision < from) continue;
-        out.push({ revision, commit: value[0], prepare });
+        out.push({ revision, commit: entry[0], prepare });
       }
       if (out.length >= limit) break;
     }
