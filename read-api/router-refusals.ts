@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { fail } from '../domain/shared/errors.js';
-import { errorBody, errorHandler } from './errors.js';
+import { errorBody, errorHandler, x402ErrorBody } from './errors.js';
 
 /**
  * The V2 app's `frameworkErrors`: what the router refuses before any route or hook runs, answered in the
@@ -15,4 +15,27 @@ export function answerRouterRefusal(error: FastifyError, request: FastifyRequest
     return reply.status(status).send(body);
   }
   return errorHandler(error, request, reply);
+}
+
+/** The x402 routes whose path parameters are a chain and an address, or a chain and a transaction hash. */
+const X402_ADDRESS_PATHS = /^\/(screen|check-address)\/[^/]*\/[^/]*$/;
+const X402_TRANSFER_PATHS = /^\/check-transfer\/[^/]*\/[^/]*$/;
+
+/**
+ * The x402 app's `frameworkErrors`, in its envelope: a path parameter longer than the router's limit (256
+ * characters) is what the route itself answers for one too long (an address: 400 `address_invalid`; a
+ * transaction hash: 400 `body_invalid`; a check or job id: 404 `not_found`), not Fastify's 414.
+ */
+export function answerX402RouterRefusal(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  const path = request.url.split('?')[0] ?? '';
+  const refusal =
+    error.code !== 'FST_ERR_MAX_PARAM_LENGTH'
+      ? error
+      : X402_ADDRESS_PATHS.test(path)
+        ? fail('address_invalid', 'not an address: longer than any address')
+        : X402_TRANSFER_PATHS.test(path)
+          ? fail('body_invalid', 'not a transaction hash: longer than any hash')
+          : fail('not_found', `no such resource: ${path.slice(0, 120)}`);
+  const { status, body } = x402ErrorBody(refusal);
+  return reply.status(status).send(body);
 }

@@ -2,6 +2,7 @@ import swagger from '@fastify/swagger';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { REQUEST_ID_HEADER, requestIdFrom } from '../observability/request-id.js';
 import { addRequestTracing } from '../observability/request-tracing.js';
+import { answerX402RouterRefusal } from '../router-refusals.js';
 import { isServiceError } from '../../domain/shared/errors.js';
 import { capConnectionsPerClient, DEFAULT_SERVER_LIMITS, serverLimitOptions, type ServerLimits } from '../server-limits.js';
 import type { SettlementResponse } from '../../domain/x402/x402-wire.js';
@@ -50,6 +51,7 @@ export async function buildX402App(
     return503OnClosing: true,
     genReqId: (request) => requestIdFrom(request.headers[REQUEST_ID_HEADER], () => services.deps.ids.newId()),
     logController: new LogController({ requestIdLogLabel: 'correlationId' }),
+    frameworkErrors: answerX402RouterRefusal,
   });
   // The same X-Request-Id handling as the V2 app: echoed, and the correlation of the paid call's events.
   capConnectionsPerClient(app, limits.maxConnectionsPerClient); // first hook: a refused connection reaches nothing else

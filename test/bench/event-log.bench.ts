@@ -107,7 +107,8 @@ async function reopen(dir: string): Promise<void> {
 /** Removes what the old code path did not write: the event index and the bus offset indexes. */
 async function dropIndexes(dir: string): Promise<void> {
   const events = join(dir, 'events');
-  for (const file of await readdir(events)) if (file.startsWith('events.index') || file.startsWith('events.streams')) await rm(join(events, file));
+  for (const file of await readdir(events))
+    if (file.startsWith('events.index') || file.startsWith('events.streams')) await rm(join(events, file));
   const topics = join(dir, 'bus', 'topics');
   for (const topic of await readdir(topics).catch(() => [])) {
     for (const file of await readdir(join(topics, topic))) if (file.endsWith('.idx')) await rm(join(topics, topic, file));

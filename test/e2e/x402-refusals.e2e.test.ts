@@ -103,6 +103,21 @@ describe('x402 refusals: every bad proof gets its 4xx code, never a 5xx or a set
     await expectRefused(get(`/screen/ETH/0x${'a'.repeat(119)}`), 400, 'address_invalid');
   });
 
+  it("a path parameter past the router's limit is answered as the route answers one too long, in the channel's envelope", async () => {
+    const long = 'a'.repeat(300);
+    for (const [path, status, code] of [
+      [`/screen/ETH/0x${long}`, 400, 'address_invalid'],
+      [`/check-address/ETH/0x${long}`, 400, 'address_invalid'],
+      [`/check-transfer/ETH/0x${long}`, 400, 'body_invalid'],
+      [`/check-address-result/${long}`, 404, 'not_found'],
+      [`/explore/${long}/result`, 404, 'not_found'],
+    ] as const) {
+      const response = await fetch(`${h.url}${path}`);
+      expect(response.status, path).toBe(status);
+      expect(await response.json(), path).toEqual({ error: { code, message: expect.any(String) } });
+    }
+  });
+
   it('retired and renamed x402 paths answer 404', async () => {
     const target = madeUpEvmAddress('retired');
     for (const path of [
