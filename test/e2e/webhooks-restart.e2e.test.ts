@@ -12,10 +12,13 @@ import { startReceiver, type Receiver } from '../support/webhook-receiver.js';
 
 /**
  * Scheduled retries live in the bus (delayed messages), not in a timer: they survive a restart and a
- * kill -9 between attempts. The retry delay is scaled to about 1.5 s, long enough to stop the service
- * before the retry is due.
+ * kill -9 between attempts. The retry delay is scaled to about 10 s, long enough to stop the service
+ * before the retry is due even on Kafka, whose consumers take seconds to leave their groups on a loaded
+ * machine (at 1.5 s the first service once closed after the retry was due).
  */
-const ENV = { WEBHOOK_ALLOW_LOCAL: '1', WEBHOOK_RETRY_SCALE: '0.3', WEBHOOK_TIMEOUT_MS: '2000' };
+const ENV = { WEBHOOK_ALLOW_LOCAL: '1', WEBHOOK_RETRY_SCALE: '2', WEBHOOK_TIMEOUT_MS: '2000' };
+/** The retry's wait: its 10 s delay, plus on Kafka the killed members' 6 s sessions and a rebalance. */
+const RETRY_WAIT_MS = 45_000;
 const cleanup: (() => Promise<unknown>)[] = [];
 afterAll(async () => {
   for (const step of cleanup.reverse()) await step();
@@ -34,7 +37,7 @@ async function dataDir(): Promise<string> {
 }
 
 describe('webhook retries across restarts', () => {
-  it('a restart between attempts: the schedule continues in the next process', async () => {
+  it('a restart between attempts: the schedule continues in the next process', { timeout: 90_000 }, async () => {
     const hook = await failOnceThenAccept();
     const dir = await dataDir();
     const first = await startTestService(ENV, dir);
@@ -63,7 +66,7 @@ describe('webhook retries across restarts', () => {
 
     const second = await startTestService(ENV, dir);
     cleanup.push(() => second.close());
-    const received = await hook.waitFor(2);
+    const received = await hook.waitFor(2, RETRY_WAIT_MS);
     expect(received[1]!.receivedAtMs).toBeGreaterThanOrEqual(Date.parse(failed.next_attempt_at!) - 1);
     expect(received[1]!.json).toMatchObject({ attempt: 2, delivery_id: received[0]!.json.delivery_id });
     const delivered = await until(async () => {
@@ -75,7 +78,7 @@ describe('webhook retries across restarts', () => {
     expect(hook.received).toHaveLength(2);
   });
 
-  it('kill -9 between attempts: the real service started again delivers the retry', { timeout: 60_000 }, async () => {
+  it('kill -9 between attempts: the real service started again delivers the retry', { timeout: 90_000 }, async () => {
     const hook = await failOnceThenAccept();
     const dir = await dataDir();
     const key = `svc_${'W'.repeat(44)}`;
@@ -115,7 +118,7 @@ describe('webhook retries across restarts', () => {
     // Started again (in this process, on the same data directory: the lock of the killed one is taken over).
     const second = await startTestService(ENV, dir);
     cleanup.push(() => second.close());
-    const received = await hook.waitFor(2);
+    const received = await hook.waitFor(2, RETRY_WAIT_MS);
     expect(received.map((r) => [r.json.delivery_id, r.json.attempt])).toEqual([
       [deliveryId, 1],
       [deliveryId, 2],
