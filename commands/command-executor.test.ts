@@ -38,6 +38,24 @@ afterAll(async () => {
   await Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true })));
 });
 
+/** The store, counting its forward reads per stream (a cold load reads forward; a last-event probe backwards). */
+function countingReads(store: EventStore): { store: EventStore; forwardReads: (stream: string) => number } {
+  const reads = new Map<string, number>();
+  const counting: EventStore = {
+    append: (stream, events, options) => store.append(stream, events, options),
+    read: (stream, options) => {
+      if (options?.direction !== 'backwards') reads.set(stream, (reads.get(stream) ?? 0) + 1);
+      return store.read(stream, options);
+    },
+    streamRevision: (stream) => store.streamRevision(stream),
+    readAll: (options) => store.readAll(options),
+    headPosition: () => store.headPosition(),
+    subscribeToAll: (options) => store.subscribeToAll(options),
+    close: () => store.close(),
+  };
+  return { store: counting, forwardReads: (stream) => reads.get(stream) ?? 0 };
+}
+
 /** Mid-month, one millisecond per reading: no month boundary inside a test. */
 function testClock(start = '2026-05-12T10:00:00.000Z'): Clock {
   let t = Date.parse(start);
@@ -193,21 +211,11 @@ describe('command executor over the file event store: one process', () => {
   });
 
   it('reads a stream once however many loads race its own appends (the store counts an append before it returns here)', async () => {
-    const store = await openStore();
-    let reads = 0;
-    const counting: EventStore = {
-      append: (stream, events, options) => store.append(stream, events, options),
-      read: (stream, options) => ((reads += 1), store.read(stream, options)),
-      streamRevision: (stream) => store.streamRevision(stream),
-      readAll: (options) => store.readAll(options),
-      headPosition: () => store.headPosition(),
-      subscribeToAll: (options) => store.subscribeToAll(options),
-      close: () => store.close(),
-    };
+    const { store: counting, forwardReads } = countingReads(await openStore());
     const deps = processOn(counting, testClock());
     const userId = await fundedLedger(deps, 1_000 * PRICE);
     await readBalance(deps, userId);
-    const before = reads;
+    const before = forwardReads(ledgerStream(userId));
     // Charges in waves while readers keep loading the stream, as screens' affordability checks do.
     let charging = true;
     const readers = Array.from({ length: 8 }, async () => {
@@ -223,8 +231,27 @@ describe('command executor over the file event store: one process', () => {
     }
     charging = false;
     await Promise.all(readers);
-    expect(reads - before).toBe(0);
+    expect(forwardReads(ledgerStream(userId)) - before).toBe(0);
     expect((await readBalance(deps, userId)).state.balanceMicros).toBe(1_000 * PRICE - 160 * PRICE);
+  });
+
+  it('a burst on a stream not cached (a restart) reads it once: the callers share one read', async () => {
+    const store = await openStore();
+    const writer = processOn(store, testClock());
+    const userId = await fundedLedger(writer, 1_000 * PRICE);
+    for (let i = 0; i < 50; i++) await chargeCall(writer, { userId, chargeId: `before-${i}`, product: 'screen', details });
+
+    const { store: counting, forwardReads } = countingReads(store);
+    const restarted = processOn(counting, testClock('2026-05-12T11:00:00.000Z'));
+    const results = await Promise.all([
+      ...Array.from({ length: 16 }, (_, i) => chargeCall(restarted, { userId, chargeId: `burst-${i}`, product: 'screen', details })),
+      ...Array.from({ length: 16 }, () => readBalance(restarted, userId)),
+    ]);
+    expect(forwardReads(ledgerStream(userId))).toBe(1);
+    expect(results.slice(0, 16).map((result) => ('duplicate' in result ? result.duplicate : 'not a charge'))).toEqual(
+      Array(16).fill(false),
+    );
+    expect((await readBalance(restarted, userId)).state.balanceMicros).toBe(1_000 * PRICE - 66 * PRICE);
   });
 
   it('refunds racing charges and their own repeats: each charge refunded at most once, balance conserved', async () => {

@@ -113,6 +113,8 @@ export function createCommandExecutor(deps: {
   const limits = { ...DEFAULT_EXECUTOR_LIMITS, ...deps.limits };
   const queues = new Map<string, { decider: Decider<unknown, DomainEvent, unknown>; pending: Pending[] }>();
   const cache = new Map<string, CachedStream>();
+  /** Cold reads in flight, one per stream (each entry lives only while its read runs). */
+  const reads = new Map<string, Promise<CachedStream>>();
 
   async function readStream(stream: string, decider: Decider<unknown, DomainEvent, unknown>): Promise<CachedStream> {
     let state = decider.initialState();
@@ -125,15 +127,40 @@ export function createCommandExecutor(deps: {
     return { state, revision };
   }
 
+  /**
+   * The state of a stream, read from the store when not cached. Concurrent callers share one read: a burst
+   * of requests on an account whose ledger period is not cached (after a restart) folds it once, not once
+   * per request (16 folds of a 60,000-event period took longer than any client waits).
+   */
   async function current(stream: string, decider: Decider<unknown, DomainEvent, unknown>): Promise<CachedStream> {
     const cached = cache.get(stream);
     if (cached) return cached;
-    const loaded = await readStream(stream, decider);
+    const loaded = await (reads.get(stream) ?? startRead(stream, decider));
     // A batch of this executor may have appended (and cached its state) while the stream was being read.
     const meanwhile = cache.get(stream);
-    if (meanwhile && meanwhile.revision >= loaded.revision) return meanwhile;
-    remember(stream, loaded);
-    return loaded;
+    return meanwhile && meanwhile.revision >= loaded.revision ? meanwhile : loaded;
+  }
+
+  function startRead(stream: string, decider: Decider<unknown, DomainEvent, unknown>): Promise<CachedStream> {
+    const reading: Promise<CachedStream> = readStream(stream, decider)
+      .then((loaded) => {
+        // Cached unless the stream was forgotten while it was read (its read may be behind the store) or a
+        // newer state was cached meanwhile.
+        const meanwhile = cache.get(stream);
+        if (reads.get(stream) === reading && !(meanwhile && meanwhile.revision >= loaded.revision)) remember(stream, loaded);
+        return loaded;
+      })
+      .finally(() => {
+        if (reads.get(stream) === reading) reads.delete(stream);
+      });
+    reads.set(stream, reading);
+    return reading;
+  }
+
+  /** Drops what is known of a stream, and makes the next caller read it anew rather than join a read in flight. */
+  function forget(stream: string) {
+    cache.delete(stream);
+    reads.delete(stream);
   }
 
   function remember(stream: string, entry: CachedStream) {
@@ -192,7 +219,7 @@ export function createCommandExecutor(deps: {
         return;
       } catch (error) {
         // the cached state was never touched; it is dropped anyway, as a failed append may still have landed
-        cache.delete(stream);
+        forget(stream);
         if (hasCode(error, 'wrong_expected_version') && attempt < MAX_CONFLICT_RETRIES) continue;
         throw error;
       }
@@ -253,7 +280,7 @@ export function createCommandExecutor(deps: {
       if (cache.has(stream) && !queues.has(stream)) {
         const revision = await deps.store.streamRevision(stream);
         const cached = cache.get(stream);
-        if (cached && !queues.has(stream) && cached.revision < revision) cache.delete(stream);
+        if (cached && !queues.has(stream) && cached.revision < revision) forget(stream);
       }
       const loaded = await current(stream, decider as unknown as Decider<unknown, DomainEvent, unknown>);
       return loaded as { state: never; revision: Revision };

@@ -41,6 +41,8 @@ const RETIRED_INDEX_FILES = ['events.index.mdb', 'events.index.mdb-lock'];
 export const RECORD_CACHE_SIZE = 1024;
 /** Stream reads fetch index entries this many at a time. */
 const READ_PAGE = 256;
+/** Records a stream's read has requested from the disk ahead of the one it waits for. */
+const READ_AHEAD = 16;
 /** LMDB keys are at most 1,978 bytes and an id key is the stream name plus a 36-character event id. */
 const MAX_STREAM_BYTES = 1024;
 
@@ -202,7 +204,7 @@ export class FileEventStore implements EventStore {
     for (let left = maxCount; left > 0 && next >= 0 && next <= last;) {
       const page = this.index.locations(stream, next, direction, Math.min(left, READ_PAGE)).filter((at) => at.revision <= last);
       if (page.length === 0) return;
-      for (const at of page) yield recordedEvent(await this.recordAt(at.commit), at.prepare);
+      yield* this.eventsAt(page);
       left -= page.length;
       next = present(page[page.length - 1], 'page[page.length - 1]').revision + (direction === 'backwards' ? -1 : 1);
     }
@@ -306,6 +308,29 @@ export class FileEventStore implements EventStore {
       } else {
         await this.changed(signal);
       }
+    }
+  }
+
+  /**
+   * The events at a page of a stream's locations, their records read ahead: a cold load of a long stream (a
+   * busy account's ledger period) waits for the disk once per READ_AHEAD records, not once per record. The
+   * window is bounded so that appends, which share libuv's thread pool with these reads, never queue behind
+   * a whole page of them. A read the caller stops before reaching settles on its own.
+   */
+  private async *eventsAt(page: readonly { commit: number; prepare: number }[]): AsyncGenerator<RecordedEvent> {
+    const commits = [...new Set(page.map((at) => at.commit))];
+    const records = new Map<number, Promise<LogRecord>>();
+    let current = 0;
+    for (const at of page) {
+      if (at.commit !== commits[current]) current += 1;
+      for (let ahead = current; ahead < Math.min(commits.length, current + READ_AHEAD); ahead++) {
+        const commit = present(commits[ahead], 'commits[ahead]');
+        if (records.has(commit)) continue;
+        const record = this.recordAt(commit);
+        record.catch(() => undefined); // its error reaches the caller that awaits it, if any
+        records.set(commit, record);
+      }
+      yield recordedEvent(await present(records.get(at.commit), 'records.get(at.commit)'), at.prepare);
     }
   }
 

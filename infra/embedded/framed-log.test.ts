@@ -38,6 +38,14 @@ describe('FramedLog', () => {
     await expect(log.read(log.size)).rejects.toMatchObject({ code: 'bad_request' });
   });
 
+  it('reads a record by offset whether it fits the first read or not (a first read of 4 KB)', async () => {
+    const { log } = await openLog();
+    const sizes = [0, 1, 4096 - FRAME_HEADER_BYTES - 1, 4096 - FRAME_HEADER_BYTES, 4096 - FRAME_HEADER_BYTES + 1, 100_000];
+    const payloads = sizes.map((size, i) => Buffer.alloc(size, String.fromCharCode(97 + i)));
+    const offsets = await log.append(payloads);
+    for (const [i, offset] of offsets.entries()) expect((await log.read(offset)).equals(payloads[i]!)).toBe(true);
+  });
+
   it('returns every record with its offset on reopen, including ones larger than a scan chunk', async () => {
     const { log } = await openLog();
     const big = Buffer.alloc(3 * 1024 * 1024 + 7, 'x');

@@ -24,6 +24,8 @@ interface PendingAppend {
 }
 
 const SCAN_CHUNK_BYTES = 1 << 20;
+/** Bytes read at a record's offset by `read`: the frame, unless it is larger. */
+const READ_AHEAD_BYTES = 4096;
 
 /**
  * An append-only file of CRC-framed records. Appends are acknowledged only once durable, and appends that
@@ -133,12 +135,17 @@ export class FramedLog {
     const noRecord = () => fail('bad_request', `no valid record at offset ${offset} of ${this.path}`, { path: this.path, offset });
     const at = Number(offset);
     if (!(at >= 0 && at + FRAME_HEADER_BYTES <= this.end)) throw noRecord();
-    const header = await readExactly(this.handle, at, FRAME_HEADER_BYTES);
-    const frameEnd = at + FRAME_HEADER_BYTES + header.readUInt32BE(4);
+    // Most records are under a few KB: one read of the header and what follows usually holds the whole
+    // frame (a read is a round trip through libuv's thread pool).
+    const first = await readExactly(this.handle, at, Math.min(READ_AHEAD_BYTES, this.end - at));
+    const frameEnd = at + FRAME_HEADER_BYTES + first.readUInt32BE(4);
     if (frameEnd > this.end) throw noRecord();
-    const frame = Buffer.allocUnsafe(frameEnd - at);
-    header.copy(frame);
-    await readInto(this.handle, frame, FRAME_HEADER_BYTES, at + FRAME_HEADER_BYTES);
+    let frame = first.subarray(0, frameEnd - at);
+    if (frameEnd - at > first.length) {
+      frame = Buffer.allocUnsafe(frameEnd - at);
+      first.copy(frame);
+      await readInto(this.handle, frame, first.length, at + first.length);
+    }
     if (checkFrame(frame, 0).kind !== 'ok') throw noRecord();
     return frame.subarray(FRAME_HEADER_BYTES);
   }
