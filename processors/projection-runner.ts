@@ -46,8 +46,6 @@ export function createProjectionRunner(deps: {
   sinkStreams?: readonly string[];
   /** The checkpoint's name: one per process that folds (each resumes from its own). */
   name?: string;
-  /** Where to start when this runner has no checkpoint yet: another runner's (a runner split off from it). */
-  resumeFrom?: string;
   /**
    * Live commits start at least this far apart (default 0: as soon as the one in flight is done); what
    * arrives meanwhile joins the next one. A commit's cost hardly depends on its size, so spacing them
@@ -70,8 +68,6 @@ export function createProjectionRunner(deps: {
   const waiters = createPositionWaiters();
   const abort = new AbortController();
   let committed: Position | null = null;
-  /** The checkpoint stored under `name` (null until this runner's first commit when it resumed from another's). */
-  let stored: Position | null = null;
   /** The last event folded into the batch (committed or not). */
   let folded: Position | null = null;
   let foldedAt: Date | null = null;
@@ -89,7 +85,7 @@ export function createProjectionRunner(deps: {
     while (inFlight) await inFlight;
     if (failure) throw failure;
     if (folded === null || folded === committed) return;
-    const [next, at, previous] = [folded, foldedAt, stored];
+    const [next, at, previous] = [folded, foldedAt, committed];
     const writes = batch.seal();
     sinceCommit = 0;
     lastCommitAt = performance.now();
@@ -100,7 +96,7 @@ export function createProjectionRunner(deps: {
         if ((await deps.readStore.commit(writes, { name, next, previous })) === 'mismatch') {
           throw new Error(`projection checkpoint "${name}" was moved by another runner`);
         }
-        committed = stored = next;
+        committed = next;
         batch.committed();
         processed(next, at);
       } catch (error) {
@@ -204,8 +200,7 @@ export function createProjectionRunner(deps: {
 
   return {
     async start() {
-      committed = stored = await deps.readStore.checkpoint(name);
-      if (committed === null && deps.resumeFrom !== undefined) committed = await deps.readStore.checkpoint(deps.resumeFrom);
+      committed = await deps.readStore.checkpoint(name);
       folded = committed;
       if (committed) {
         await rebuilds.restore(committed);

@@ -11,11 +11,15 @@ import { errorBody, errorHandler, x402ErrorBody } from './errors.js';
  */
 export function answerRouterRefusal(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
   if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
-    const { status, body } = errorBody(fail('not_found', `no such resource: ${(request.url.split('?')[0] ?? '').slice(0, 120)}`));
+    const { status, body } = errorBody(noSuchPath(request));
     return reply.status(status).send(body);
   }
   return errorHandler(error, request, reply);
 }
+
+const pathOf = (request: FastifyRequest): string => request.url.split('?')[0] ?? '';
+/** An over-long path parameter names nothing: the path (its start) is not found. */
+const noSuchPath = (request: FastifyRequest) => fail('not_found', `no such resource: ${pathOf(request).slice(0, 120)}`);
 
 /** The x402 routes whose path parameters are a chain and an address, or a chain and a transaction hash. */
 const X402_ADDRESS_PATHS = /^\/(screen|check-address)\/[^/]*\/[^/]*$/;
@@ -27,7 +31,7 @@ const X402_TRANSFER_PATHS = /^\/check-transfer\/[^/]*\/[^/]*$/;
  * transaction hash: 400 `body_invalid`; a check or job id: 404 `not_found`), not Fastify's 414.
  */
 export function answerX402RouterRefusal(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
-  const path = request.url.split('?')[0] ?? '';
+  const path = pathOf(request);
   const refusal =
     error.code !== 'FST_ERR_MAX_PARAM_LENGTH'
       ? error
@@ -35,7 +39,7 @@ export function answerX402RouterRefusal(error: FastifyError, request: FastifyReq
         ? fail('address_invalid', 'not an address: longer than any address')
         : X402_TRANSFER_PATHS.test(path)
           ? fail('body_invalid', 'not a transaction hash: longer than any hash')
-          : fail('not_found', `no such resource: ${path.slice(0, 120)}`);
+          : noSuchPath(request);
   const { status, body } = x402ErrorBody(refusal);
   return reply.status(status).send(body);
 }

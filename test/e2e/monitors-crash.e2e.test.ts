@@ -120,7 +120,7 @@ describe('monitor re-evaluation across a kill -9', () => {
       await pollUntil(async () => new Set(receiver.received.map((r) => r.json.payload.monitor_id)).size === MONITORS || null, {
         tries: 1_500,
       });
-      console.log(`every monitor's webhook arrived ${Date.now() - restartedAt} ms after the restart`);
+      console.log(`every monitor's webhook arrived ${Date.now() - restartedAt} ms after the restarted service listened`);
       await stop(child);
 
       const after = await streams(dataDir);
