@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -63,10 +64,14 @@ it(
   },
 );
 
-it('rebuilds the intelligence index at a restart from the dataset streams alone', { timeout: 300_000 }, async () => {
+/** The shipped data sets (CI has ../shared beside the clone); without them the last test is skipped, as the other real-data suites are. */
+const sources = resolve(process.env.SVC_SOURCES_DIR || '../shared/data');
+const hasSources = existsSync(join(sources, 'ofac-sdn-official'));
+if (!hasSources) console.warn(`restart-reads-tail.e2e: the intelligence index test skipped, ${sources} is absent (set SVC_SOURCES_DIR)`);
+
+it.skipIf(!hasSources)('rebuilds the intelligence index at a restart from the dataset streams alone', { timeout: 300_000 }, async () => {
   const dataDir = await mkdtemp(join(tmpdir(), 'svc-restart-intel-'));
   dirs.push(dataDir);
-  const sources = resolve(process.env.SVC_SOURCES_DIR || '../shared/data');
   const first = await startTestService({ SVC_SOURCES_DIR: sources }, dataDir);
   for (let i = 0; i < 3; i++) await first.account({ depositUsd: 1 });
   const before = first.services.intel.lookup(LAZARUS, 'ETH');
