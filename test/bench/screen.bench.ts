@@ -11,7 +11,8 @@ import { MINIMAL_SANCTIONS_DIR } from '../helpers/source-fixtures.js';
 
 /**
  * bench:screen — POST /v2/screen on the embedded default (fsync on, every call charged) side by side with
- * a bare Fastify route returning a same-sized JSON, in one run, same load generator and settings.
+ * a bare Fastify route returning a same-sized JSON, in one run, same load generator and settings; between
+ * them the floor (floor-server.ts): the least any durable, charged screen does, on the same framework.
  * Prints a table; with --write-readme, also writes it into README.md between the bench:screen markers.
  * The service runs with its default settings (request lines at `info` on stderr, drained here) unless
  * BENCH_LOG_LEVEL says otherwise; with --cpu-prof, it also writes a CPU profile and prints its top frames.
@@ -94,6 +95,16 @@ async function main() {
   await stop(service.child);
   if (CPU_PROFILE) await printTopSelfTime(profileDir, loadStarted);
 
+  const floorPort = await freePort();
+  const floorServer = await spawnTsx(
+    'test/bench/floor-server.ts',
+    { PORT: String(floorPort), BODY_BYTES: String(bodyBytes), KEY },
+    /ready/,
+  );
+  drainOutput(floorServer.child);
+  const floor = await load(floorPort, { authorization: `Bearer ${KEY}` }, floorServer.child.pid);
+  await stop(floorServer.child);
+
   const barePort = await freePort();
   const bare = await spawnTsx('test/bench/bare-server.ts', { PORT: String(barePort), BODY_BYTES: String(bodyBytes) }, /ready/);
   drainOutput(bare.child);
@@ -107,9 +118,10 @@ async function main() {
     '| route | req/s | p50 ms | p99 ms | non-2xx | server CPU µs per request |',
     '|---|---|---|---|---|---|',
     `| POST /v2/screen (embedded, fsync, charged) | ${screen.rps} | ${screen.p50} | ${screen.p99} | ${screen.non2xx} | ${screen.cpuMicrosPerRequest} |`,
+    `| floor: the least a durable charged screen does (test/bench/floor-server.ts) | ${floor.rps} | ${floor.p50} | ${floor.p99} | ${floor.non2xx} | ${floor.cpuMicrosPerRequest} |`,
     `| bare Fastify route, same-sized JSON | ${baseline.rps} | ${baseline.p50} | ${baseline.p99} | ${baseline.non2xx} | ${baseline.cpuMicrosPerRequest} |`,
     '',
-    `Throughput ratio screen / bare: **${(screen.rps / baseline.rps).toFixed(2)}**.`,
+    `Throughput ratio screen / bare: **${(screen.rps / baseline.rps).toFixed(2)}**; floor / bare: ${(floor.rps / baseline.rps).toFixed(2)}; screen / floor: ${(screen.rps / floor.rps).toFixed(2)}.`,
   ].join('\n');
   process.stdout.write(`${table}\n`);
   await updateReadme('bench:screen', table);
