@@ -137,8 +137,13 @@ export function createCommandExecutor(deps: {
     if (cached) return cached;
     const loaded = await (reads.get(stream) ?? startRead(stream, decider));
     // A batch of this executor may have appended (and cached its state) while the stream was being read.
-    const meanwhile = cache.get(stream);
-    return meanwhile && meanwhile.revision >= loaded.revision ? meanwhile : loaded;
+    return cachedSince(stream, loaded) ?? loaded;
+  }
+
+  /** The cached state of a stream when it is at least as recent as `read`. */
+  function cachedSince(stream: string, read: CachedStream): CachedStream | undefined {
+    const cached = cache.get(stream);
+    return cached && cached.revision >= read.revision ? cached : undefined;
   }
 
   function startRead(stream: string, decider: Decider<unknown, DomainEvent, unknown>): Promise<CachedStream> {
@@ -146,8 +151,7 @@ export function createCommandExecutor(deps: {
       .then((loaded) => {
         // Cached unless the stream was forgotten while it was read (its read may be behind the store) or a
         // newer state was cached meanwhile.
-        const meanwhile = cache.get(stream);
-        if (reads.get(stream) === reading && !(meanwhile && meanwhile.revision >= loaded.revision)) remember(stream, loaded);
+        if (reads.get(stream) === reading && !cachedSince(stream, loaded)) remember(stream, loaded);
         return loaded;
       })
       .finally(() => {

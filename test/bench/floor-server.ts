@@ -18,6 +18,7 @@ import { join } from 'node:path';
 const KEY = process.env.KEY ?? '';
 const size = Number(process.env.BODY_BYTES ?? 1000);
 const accounts = new Map([[createHash('sha256').update(KEY).digest('hex'), { userId: 'floor-user', balanceMicros: 1e15 }]]);
+// Empty: the floor pays for a verdict's lookup, and answers `no_data` as the service does without data.
 const verdicts = new Map<string, string>();
 const dir = await mkdtemp(join(tmpdir(), 'bench-floor-'));
 const file = await open(join(dir, 'charges.log'), constants.O_WRONLY | constants.O_CREAT | constants.O_APPEND | constants.O_DSYNC);
