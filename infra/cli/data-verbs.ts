@@ -22,7 +22,7 @@ interface VerbResult {
 
 const finished = (outcomes: readonly ImportOutcome[]): VerbResult => ({
   exitCode: outcomes.some((o) => o.status === 'failed') ? 1 : 0,
-  output: { sources: outcomes },
+  output: { sources: outcomes.map(({ position: _position, ...printed }) => printed) },
 });
 
 export const DATA_VERBS: Record<string, (services: Services, args: ParsedArgs, io?: VerbIo) => Promise<VerbResult>> = {

@@ -3,6 +3,7 @@ import { cp, mkdtemp, rename, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import type { CommandDeps } from '../../commands/command-deps.js';
+import { comparePositions, type Position } from '../../domain/ports/event-store.port.js';
 import { importDataset } from '../../commands/import-dataset.js';
 import { fail } from '../../domain/shared/errors.js';
 import { loadSourcesFromDir, type LoadedSource, type LoadProgress } from './load-sources.js';
@@ -26,6 +27,15 @@ export interface ImportOutcome {
   readonly claims: number;
   readonly tokens: number;
   readonly error: string | null;
+  /** Where the source's append landed; null when nothing was appended (current or failed). Not printed. */
+  readonly position: Position | null;
+}
+
+/** The last position the outcomes appended at: what a reader must have folded to see all of them. */
+export function lastPositionOf(outcomes: readonly ImportOutcome[]): Position | null {
+  let last: Position | null = null;
+  for (const { position } of outcomes) if (position && (!last || comparePositions(position, last) > 0)) last = position;
+  return last;
 }
 
 export async function importLoadedSources(commands: CommandDeps, loaded: readonly LoadedSource[]): Promise<ImportOutcome[]> {
@@ -47,6 +57,7 @@ export async function importLoadedSources(commands: CommandDeps, loaded: readonl
       claims: source.claims.length,
       tokens: source.tokens.length,
       error: null,
+      position: result.imported ? result.position : null,
     });
   }
   return outcomes;
@@ -62,6 +73,7 @@ const failed = (source: string, error: string): ImportOutcome => ({
   claims: 0,
   tokens: 0,
   error,
+  position: null,
 });
 
 /**

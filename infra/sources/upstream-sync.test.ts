@@ -6,7 +6,7 @@ import { SOURCE_FIXTURES } from '../../test/helpers/source-fixtures.js';
 import { freePort } from '../../test/support/processes.js';
 import { startTestService, type TestService } from '../../test/support/test-service.js';
 import { startUpstreamServer, type UpstreamServer } from '../../test/support/upstream-server.js';
-import { importOneSource, syncFromUpstream, type ImportOutcome } from './import-sources.js';
+import { importOneSource, lastPositionOf, syncFromUpstream, type ImportOutcome } from './import-sources.js';
 import { SOURCE_CATALOG } from './source-catalog.js';
 import { httpFetch, parseMirror } from './upstream-mirror.js';
 
@@ -44,7 +44,9 @@ describe('data sync from a local upstream', () => {
     expect(upstream.requests).toContain(
       '/raw.githubusercontent.com/graphsense/graphsense-tagpacks/29ff93c8ab0db37370453a290b7becba429b73f8/packs/exchange-wallets-example.yaml',
     );
-    await svc.services.whenCaughtUp();
+    // The last append of the sync is the log's head: what a start waits for before it answers.
+    expect(lastPositionOf(outcomes)).toEqual(await svc.services.store.headPosition());
+    await svc.services.projections.whenProcessed(lastPositionOf(outcomes));
     const versions = Object.fromEntries(svc.services.intel.datasets().map((d) => [d.source, d.version]));
     expect(versions.ofac_sdn).toBe('2025-01-15'); // the XML's DateOfIssue
     expect(versions.ofac_brave_lists).toBe('9680d788291780da92da1ccfdba507e3174367a8'); // undated list: the pinned commit
@@ -68,7 +70,9 @@ describe('data sync from a local upstream', () => {
 
   it('syncing unchanged upstream data again appends nothing', async () => {
     const before = await svc.services.store.headPosition();
-    expect((await sync(upstream)).every((o) => o.status === 'current')).toBe(true);
+    const outcomes = await sync(upstream);
+    expect(outcomes.every((o) => o.status === 'current')).toBe(true);
+    expect(lastPositionOf(outcomes)).toBeNull();
     expect(await svc.services.store.headPosition()).toEqual(before);
   });
 

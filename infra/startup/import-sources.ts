@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { fail } from '../../domain/shared/errors.js';
 import type { Services } from '../bootstrap.js';
-import { importFromDirectory, syncFromUpstream, type ImportOutcome } from '../sources/import-sources.js';
+import { importFromDirectory, lastPositionOf, syncFromUpstream, type ImportOutcome } from '../sources/import-sources.js';
 import { httpFetch, parseMirror } from '../sources/upstream-mirror.js';
 import { warnAboutData } from './data-warnings.js';
 
@@ -10,7 +10,8 @@ import { warnAboutData } from './data-warnings.js';
  * answers. Without it: synced from upstream in the background (SVC_SYNC_ON_START=1, the default), so
  * that a slow or unreachable upstream never keeps the API from starting, and again every
  * SVC_SYNC_INTERVAL_HOURS; what was imported before stays current, and each failure is logged with its
- * source and reason. Once the data is in (or could not be), `warn` names each source not held, how to
+ * source and reason. The start waits for the read models to fold the import's own appends, not the log's
+ * head: processors resuming a killed process's work append meanwhile, and the start must not wait on them. Once the data is in (or could not be), `warn` names each source not held, how to
  * load data, and each sanctions list past its age (data-warnings.ts). A SVC_SOURCES_DIR that is not a
  * directory stops the start: a typo must not start an empty service.
  */
@@ -28,7 +29,7 @@ export async function importConfiguredSources(
       );
     }
     const outcomes = await importFromDirectory(services.commands, dir);
-    await services.projections.whenCaughtUp();
+    await services.projections.whenProcessed(lastPositionOf(outcomes));
     report(outcomes, `in ${dir}`, log, warn);
     warnAboutData(services, outcomes, warn);
     return { background: null };
@@ -48,7 +49,7 @@ export async function importConfiguredSources(
     })
       .then(
         async (outcomes) => {
-          await services.projections.whenCaughtUp();
+          await services.projections.whenProcessed(lastPositionOf(outcomes));
           report(outcomes, 'from upstream', log, warn);
           warnAboutData(services, outcomes, warn);
           return outcomes;
