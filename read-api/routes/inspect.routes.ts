@@ -87,8 +87,11 @@ export const inspectRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = a
         idempotencyKey: request.headers['idempotency-key'],
       });
       const capAt = started + inspect.wallClockCapMs;
-      const response = await deliverBy(caller.userId, checkId, Math.min(started + inspect.waitMs, capAt));
-      if (response.status === 202 && commands.clock.now().getTime() >= capAt) {
+      const deadline = Math.min(started + inspect.waitMs, capAt);
+      const response = await deliverBy(caller.userId, checkId, deadline);
+      // Still running at the deadline: past the cap when the cap was the deadline. Not a fresh clock reading,
+      // which a timer may beat by a millisecond (a 202 where the cap had been reached).
+      if (response.status === 202 && deadline === capAt) {
         throw fail(
           'gateway_timeout',
           'the inspect did not finish within the wall-clock cap; nothing was charged. Retry with the same Idempotency-Key, or poll retry_url',

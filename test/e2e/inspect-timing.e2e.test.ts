@@ -21,8 +21,8 @@ beforeAll(async () => {
     startTestService({ ...recordedProviderEnv(recorded), SVC_INSPECT_WAIT_MS: '150', SVC_INSPECT_WALL_CLOCK_CAP_MS: '60000' }),
     // the wall-clock cap (300 ms) comes before the wait: 504
     startTestService({ ...recordedProviderEnv(recorded), SVC_INSPECT_WAIT_MS: '60000', SVC_INSPECT_WALL_CLOCK_CAP_MS: '300' }),
-    // each provider has 200 ms
-    startTestService({ ...recordedProviderEnv(recorded), SVC_INSPECT_PROVIDER_TIMEOUT_MS: '200' }),
+    // each provider has 1 s (the others must answer within it on a loaded machine)
+    startTestService({ ...recordedProviderEnv(recorded), SVC_INSPECT_PROVIDER_TIMEOUT_MS: '1000' }),
   ]);
 });
 afterAll(async () => {
@@ -99,7 +99,7 @@ describe('an inspect that takes longer than the request', () => {
     try {
       const body = (await inspectClient(budgets, apiKey).inspect({ address, network: 'BSC' })).json();
       expect(body.providers.provider_a).toEqual({ ok: false, error: 'timeout', elapsed_ms: expect.any(Number) });
-      expect(body.providers.provider_a.elapsed_ms).toBeGreaterThanOrEqual(200);
+      expect(body.providers.provider_a.elapsed_ms).toBeGreaterThanOrEqual(1000);
       expect(body.providers.service.ok && body.providers.provider_b.ok).toBe(true);
       expect(body.audit).toMatchObject({ providers_answered: 2, providers_failed: 1 });
       expect(body.billing.charged_usd).toBe(0.2);
