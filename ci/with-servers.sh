@@ -26,6 +26,9 @@ echo "== servers ready in $((SECONDS - started)) s: Kafka $(cat .tmp/servers/kaf
 
 export KAFKA_BROKERS="$(cat .tmp/servers/kafka.address)"
 export MONGO_URL="$(cat .tmp/servers/ferretdb.address)"
+# Which backend FerretDB keeps its data in (postgresql or sqlite): benchmarks print it beside their figures.
+FERRETDB_BACKEND="$(cat "${FERRETDB_STATE:-.tmp/servers/ferretdb}/backend" 2>/dev/null || echo unknown)"
+export FERRETDB_BACKEND
 # A killed process holds its partitions for the session timeout: 6 s (Kafka's minimum) instead of 30 s.
 export BUS=kafka READ_STORE=mongo KAFKA_SESSION_TIMEOUT_MS=6000 KAFKAJS_NO_PARTITIONER_WARNING=1
 "$@"

@@ -134,8 +134,12 @@ function checkName(name: string): void {
 /** Projection checkpoints, kept apart from the processors' (a `_` collection is not a read model). */
 const PROJECTION_CHECKPOINTS = '_projection_checkpoints';
 
-/** FerretDB 1.24 never answers an update command of 100 or more replacements of existing documents. */
-const COPY_BATCH = 50;
+/**
+ * FerretDB 1.24 never answers an update command with as many replacements of existing documents as its
+ * backend has pooled connections (it holds one per statement until the command ends): 100 on SQLite, 50 on
+ * PostgreSQL (measured; the next one waits forever, and so does every later command).
+ */
+const COPY_BATCH = 25;
 
 /**
  * Overwrites `into` with the documents of `from` (tombstones included) and deletes what `from` lacks.

@@ -117,7 +117,7 @@ async function main() {
     rows.push(...(await measure('embedded log → FerretDB', MONGO_ACCOUNTS, mongo)));
   }
   const table = [
-    `Measured by \`npm run bench:rebuild\` (${new Date().toISOString().slice(0, 10)}, 2-core machine; half of the events are ones the projection ignores${mongoUrl ? '; FerretDB 1.24 on 127.0.0.1, SQLite backend' : '; without MONGO_URL, no FerretDB row'}):`,
+    `Measured by \`npm run bench:rebuild\` (${new Date().toISOString().slice(0, 10)}, 2-core machine; half of the events are ones the projection ignores${mongoUrl ? `; FerretDB 1.24 on 127.0.0.1, ${process.env.FERRETDB_BACKEND ?? 'unknown'} backend` : '; without MONGO_URL, no FerretDB row'}):`,
     '',
     '| run | events | ms | events/s | heap after − before |',
     '|---|---|---|---|---|',
