@@ -30,7 +30,8 @@ async function startService(dataDir: string, port: number) {
       DATA_DIR: dataDir,
       PORT: String(port),
       HOST: '127.0.0.1',
-      LOG_LEVEL: 'silent',
+      // Warnings and errors only: what a start that never gets ready says goes into the failure's message.
+      LOG_LEVEL: 'warn',
       SVC_DEMO_API_KEY: KEY,
       SVC_DEMO_DEPOSIT_USD: '1000',
       SVC_SOURCES_DIR: MINIMAL_SANCTIONS_DIR,
