@@ -15,7 +15,7 @@ import { startReceiver, type Receiver } from '../support/webhook-receiver.js';
  * ledger read models only, so they wait for those only: here a retry is scheduled minutes ahead
  * (the production schedule) and both verbs answer at once.
  */
-const ENV = { WEBHOOK_ALLOW_LOCAL: '1', WEBHOOK_TIMEOUT_MS: '300' };
+const ENV = { WEBHOOK_ALLOW_LOCAL: '1', WEBHOOK_TIMEOUT_MS: '1000' };
 let svc: TestService;
 let hook: Receiver;
 beforeAll(async () => {
