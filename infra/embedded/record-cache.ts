@@ -43,6 +43,11 @@ export class LogRecord {
     return new LogRecord(at.commit, at.end, at.firstRevision, at.stream, at.created, at.count, { payload, where });
   }
 
+  /** Whether the events are decoded already (read from the log, or read once since written). */
+  get isDecoded(): boolean {
+    return this.decoded !== null;
+  }
+
   /** The record's events, decoded (and deep-frozen by the codec) once. */
   get events(): readonly EventData[] {
     this.decoded ??= decodeAppend(present(this.payload, 'a record holds its payload until decoded'), this.where);
@@ -52,9 +57,17 @@ export class LogRecord {
 
 /**
  * The event at `prepare` in the record, as readers get it: its place in the log at once, its id, type,
- * data and metadata when first asked for (event data is deep-frozen by the codec).
+ * data and metadata when first asked for (event data is deep-frozen by the codec). A record already decoded
+ * (every record a scan reads from the log) gives them as plain fields: accessors cost a scan a tenth of its time.
  */
 export function recordedEvent(record: LogRecord, prepare: number): RecordedEvent {
+  const revision = BigInt(record.firstRevision + prepare);
+  const position = Object.freeze({ commit: BigInt(record.commit), prepare: BigInt(prepare) });
+  const created = new Date(record.created.getTime());
+  if (record.isDecoded) {
+    const { id, type, data, metadata } = present(record.events[prepare], 'record.events[prepare]');
+    return Object.freeze({ id, type, data, metadata, streamId: record.stream, revision, position, created });
+  }
   const event = (): EventData => present(record.events[prepare], 'record.events[prepare]');
   return Object.freeze({
     get id() {
@@ -70,9 +83,9 @@ export function recordedEvent(record: LogRecord, prepare: number): RecordedEvent
       return event().metadata;
     },
     streamId: record.stream,
-    revision: BigInt(record.firstRevision + prepare),
-    position: Object.freeze({ commit: BigInt(record.commit), prepare: BigInt(prepare) }),
-    created: new Date(record.created.getTime()),
+    revision,
+    position,
+    created,
   });
 }
 
