@@ -11,9 +11,10 @@ import { warnAboutData } from './data-warnings.js';
  * that a slow or unreachable upstream never keeps the API from starting, and again every
  * SVC_SYNC_INTERVAL_HOURS; what was imported before stays current, and each failure is logged with its
  * source and reason. The start waits for the read models to fold the import's own appends, not the log's
- * head: processors resuming a killed process's work append meanwhile, and the start must not wait on them. Once the data is in (or could not be), `warn` names each source not held, how to
- * load data, and each sanctions list past its age (data-warnings.ts). A SVC_SOURCES_DIR that is not a
- * directory stops the start: a typo must not start an empty service.
+ * head: processors resuming a killed process's work append meanwhile, and the start must not wait on them.
+ * Once the data is in (or could not be), `warn` names each source not held, how to load data, and each
+ * sanctions list past its age (data-warnings.ts). A SVC_SOURCES_DIR that is not a directory stops the
+ * start: a typo must not start an empty service.
  */
 export async function importConfiguredSources(
   services: Services,
