@@ -15,7 +15,8 @@ port="${FERRETDB_PORT:-27018}"
 state="${FERRETDB_STATE:-$here/../../.tmp/servers/ferretdb}"
 timeout="${FERRETDB_START_TIMEOUT:-30}"
 bin="$here/target/ferretdb-run"
-pgbin="$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1 || true)"
+# shellcheck source=postgres.sh
+source "$here/postgres.sh"
 backend="${FERRETDB_BACKEND:-$([ -n "$pgbin" ] && echo postgresql || echo sqlite)}"
 
 if [ ! -x "$bin" ]; then
@@ -40,10 +41,8 @@ state="$(cd "$state" && pwd)"
 if [ "$backend" = postgresql ]; then
   [ -n "$pgbin" ] || { echo "ferretdb: FERRETDB_BACKEND=postgresql, but PostgreSQL is not installed (apt-get install postgresql)" >&2; exit 1; }
   pg_port="${FERRETDB_PG_PORT:-$(node -e "const s=require('net').createServer();s.listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})")}"
-  # initdb refuses root: as root the cluster belongs to Debian's postgres user, in a directory of its own
-  # under /tmp (the checkout's parents may be closed to that user). stop.sh removes it.
-  as_pg=()
-  if [ "$(id -u)" -eq 0 ]; then as_pg=(runuser -u postgres --); fi
+  # As root the cluster belongs to Debian's postgres user, in a directory of its own under /tmp (the
+  # checkout's parents may be closed to that user). stop.sh removes it.
   pgdir="$(mktemp -d /tmp/svc-ferretdb-pg.XXXXXX)"
   echo "$pgdir" >"$state/pgdir"
   [ "${#as_pg[@]}" -eq 0 ] || chown postgres "$pgdir"

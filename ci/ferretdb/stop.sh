@@ -6,9 +6,8 @@ state="${FERRETDB_STATE:-$here/../../.tmp/servers/ferretdb}"
 "$here/../stop-pid.sh" "$state" 10
 if [ -f "$state/pgdir" ]; then
   pgdir="$(cat "$state/pgdir")"
-  pgbin="$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)"
-  as_pg=()
-  if [ "$(id -u)" -eq 0 ]; then as_pg=(runuser -u postgres --); fi
+  # shellcheck source=postgres.sh
+  source "$here/postgres.sh"
   if [ -n "$pgbin" ] && [ -f "$pgdir/data/postmaster.pid" ]; then
     "${as_pg[@]}" "$pgbin/pg_ctl" -D "$pgdir/data" -m fast -w -t 20 stop >/dev/null 2>&1 ||
       kill -9 "$(head -n 1 "$pgdir/data/postmaster.pid")" 2>/dev/null
