@@ -53,7 +53,34 @@ describe('the embedded transfer index', () => {
     expect(await index.activity('0xbb00000000000000000000000000000000000002', 'BSC')).toBeNull();
     expect(await index.coverage('ETH')).toEqual({
       network: 'ETH',
-      datasets: [{ name: 'set-a', transfers: 4, from: new Date(T).toISOString(), to: new Date(T + 3000).toISOString(), caveat: 'made up' }],
+      datasets: [
+        {
+          name: 'set-a',
+          transfers: 4,
+          from: new Date(T).toISOString(),
+          to: new Date(T + 3000).toISOString(),
+          caveat: 'made up',
+          kind: 'synthetic',
+          version: null,
+          asOf: new Date(T + 3000).toISOString(),
+          upToBlock: null,
+        },
+      ],
+    });
+  });
+
+  it('names what its data is: a sample by its content hash, ingested blocks by the last block reached', async () => {
+    const index = createEmbeddedTransferIndex();
+    index.add('ETH', { name: 'sample.csv', kind: 'sample', version: 'sha256:abc' }, [{ from: '0xa1', to: '0xb1', usdMicros: 1, at: T }]);
+    index.add('ETH', { name: 'rpc:ETH', kind: 'ingested_blocks', upToBlock: 120 }, [{ from: '0xa1', to: '0xb2', usdMicros: 1, at: T + 1 }]);
+    index.add('ETH', { name: 'rpc:ETH', kind: 'ingested_blocks', upToBlock: 180 }, [{ from: '0xa2', to: '0xb2', usdMicros: 1, at: T + 2 }]);
+    const [sample, ingested] = (await index.coverage('ETH')).datasets;
+    expect(sample).toMatchObject({ kind: 'sample', version: 'sha256:abc', asOf: new Date(T).toISOString(), upToBlock: null });
+    expect(ingested).toMatchObject({
+      kind: 'ingested_blocks',
+      version: 'blocks up to 180',
+      upToBlock: 180,
+      asOf: new Date(T + 2).toISOString(),
     });
   });
 

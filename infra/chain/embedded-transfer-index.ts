@@ -1,7 +1,14 @@
 // Typed-array walks whose indexes are bounded by construction (CSR offsets, columns grown before a write): a
 // check per access would cost the hot loop, so `!` is allowed here and nowhere else outside tests.
 /* eslint-disable @typescript-eslint/no-non-null-assertion */
-import type { AddressActivity, FlowDirection, FlowPage, IndexCoverage, TransferIndex } from '../../domain/ports/chain-data.port.js';
+import type {
+  AddressActivity,
+  FlowDirection,
+  FlowPage,
+  IndexCoverage,
+  TransferDataKind,
+  TransferIndex,
+} from '../../domain/ports/chain-data.port.js';
 import { EMPTY_TOTALS } from '../../domain/ports/chain-data.port.js';
 import { normalizeAddress } from '../../domain/shared/address.js';
 import type { Network } from '../../domain/shared/network.js';
@@ -16,9 +23,21 @@ import { CompactTransferGraph, TransferGraphBuilder, type TransferInput } from '
 interface DatasetStats {
   name: string;
   caveat: string | null;
+  kind: TransferDataKind;
+  version: string | null;
   transfers: number;
   from: number;
   to: number;
+  upToBlock: number | null;
+}
+
+/** A data set as its feeder describes it; `upToBlock` is the last block a batch of ingested blocks reached. */
+export interface DatasetInput {
+  readonly name: string;
+  readonly caveat?: string | null;
+  readonly kind?: TransferDataKind;
+  readonly version?: string | null;
+  readonly upToBlock?: number;
 }
 
 interface NetworkGraph {
@@ -29,7 +48,7 @@ interface NetworkGraph {
 
 export interface EmbeddedTransferIndex extends TransferIndex {
   /** Adds transfers of a data set; `caveat` says what a reader must know about the data set's values. */
-  add(network: Network, dataset: { name: string; caveat?: string | null }, transfers: Iterable<TransferInput>): void;
+  add(network: Network, dataset: DatasetInput, transfers: Iterable<TransferInput>): void;
   /** The builder of a network, for generators that intern ids themselves (benchmarks). */
   builderOf(network: Network): TransferGraphBuilder;
   /** Transfers held per network. */
@@ -60,12 +79,17 @@ export function createEmbeddedTransferIndex(): EmbeddedTransferIndex {
         stats = {
           name: dataset.name,
           caveat: dataset.caveat ?? null,
+          kind: dataset.kind ?? 'synthetic',
+          version: dataset.version ?? null,
           transfers: 0,
           from: Number.POSITIVE_INFINITY,
           to: Number.NEGATIVE_INFINITY,
+          upToBlock: null,
         };
         target.datasets.set(dataset.name, stats);
       }
+      if (dataset.upToBlock !== undefined) stats.upToBlock = Math.max(stats.upToBlock ?? dataset.upToBlock, dataset.upToBlock);
+      if (dataset.version !== undefined) stats.version = dataset.version;
       for (const transfer of transfers) {
         target.builder.add({ ...transfer, from: normalizeAddress(transfer.from), to: normalizeAddress(transfer.to) });
         stats.transfers += 1;
@@ -109,6 +133,10 @@ export function createEmbeddedTransferIndex(): EmbeddedTransferIndex {
         from: d.transfers > 0 ? new Date(d.from).toISOString() : null,
         to: d.transfers > 0 ? new Date(d.to).toISOString() : null,
         caveat: d.caveat,
+        kind: d.kind,
+        version: d.upToBlock === null ? d.version : `blocks up to ${d.upToBlock}`,
+        asOf: d.transfers > 0 ? new Date(d.to).toISOString() : null,
+        upToBlock: d.upToBlock,
       }));
       return { network, datasets };
     },

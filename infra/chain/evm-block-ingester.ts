@@ -60,6 +60,7 @@ export function createEvmBlockIngester(options: IngesterOptions): EvmBlockIngest
   const dataset = {
     name: `rpc:${options.network}`,
     caveat: `indexed from a JSON-RPC (${new URL(options.rpcUrl).host}) from block ${options.fromBlock}`,
+    kind: 'ingested_blocks' as const,
   };
   const decimals = new Map<string, number | null>();
   let ingestLog: FramedLog | null = null;
@@ -111,7 +112,7 @@ export function createEvmBlockIngester(options: IngesterOptions): EvmBlockIngest
   }
 
   function remember(batch: IngestedBatch) {
-    options.index.add(options.network, dataset, batch.transfers);
+    options.index.add(options.network, { ...dataset, upToBlock: batch.toBlock }, batch.transfers);
     lastBlock = batch.toBlock;
   }
 

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseUnits } from 'viem';
@@ -27,6 +28,8 @@ export interface TransferSample {
   readonly network: Network;
   readonly name: string;
   readonly caveat: string;
+  /** `sha256:` of the file's bytes: the sample's version. */
+  readonly contentHash: string;
   readonly transfers: readonly TransferInput[];
   readonly skipped: number;
 }
@@ -197,8 +200,10 @@ export async function loadTransferSamples(sourcesDir: string, prices: Prices): P
     const names = await readdir(folder).catch(() => [] as string[]);
     for (const name of names.filter((n) => spec.match.test(n)).sort()) {
       const file = `${spec.folder}/${name}`;
-      const { rows, skipped } = spec.parse(await readFile(join(folder, name), 'utf8'), file);
-      samples.push({ network: spec.network, name: file, caveat: spec.caveat, transfers: await value(rows, prices), skipped });
+      const bytes = await readFile(join(folder, name));
+      const { rows, skipped } = spec.parse(bytes.toString('utf8'), file);
+      const contentHash = `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
+      samples.push({ network: spec.network, name: file, caveat: spec.caveat, contentHash, transfers: await value(rows, prices), skipped });
     }
   }
   return samples;

@@ -106,6 +106,7 @@ export function createFullCheckModule(deps: {
   const transfers = chooseTransferIndex(config, embedded, prices);
   const tierDeps = {
     intel: deps.intel,
+    clock: deps.commands.clock,
     contracts: deps.contracts,
     transfers,
     now: () => performance.now(),
@@ -141,7 +142,12 @@ export function createFullCheckModule(deps: {
   async function loadSamples() {
     if (!config.SVC_SOURCES_DIR) return;
     const samples = await loadTransferSamples(config.SVC_SOURCES_DIR, prices);
-    for (const sample of samples) embedded.add(sample.network, { name: sample.name, caveat: sample.caveat }, sample.transfers);
+    for (const sample of samples)
+      embedded.add(
+        sample.network,
+        { name: sample.name, caveat: sample.caveat, kind: 'sample', version: sample.contentHash },
+        sample.transfers,
+      );
     const count = samples.reduce((sum, s) => sum + s.transfers.length, 0);
     if (samples.length > 0) deps.log(`transfer samples: ${count} transfers from ${samples.length} files`);
   }
