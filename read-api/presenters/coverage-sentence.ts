@@ -13,8 +13,8 @@ export type SanctionsShown = Pick<SanctionsCoverageBody, 'checked' | 'not_checke
 
 const dated = (list: Lists[number]): string =>
   list.list_date === null
-    ? `${list.name}, undated (imported ${list.imported_at.slice(0, 10)}, ${days(list.age_days)} ago)`
-    : `${list.name} of ${list.list_date}, ${days(list.age_days)} old`;
+    ? `${list.name}, undated (imported ${list.imported_at.slice(0, 10)}${list.age_days === 0 ? '' : `, ${days(list.age_days)} ago`})`
+    : `${list.name} of ${list.list_date}, ${list.age_days === 0 ? 'today' : `${days(list.age_days)} old`}`;
 
 const days = (n: number): string => (n === 1 ? '1 day' : `${n} days`);
 
@@ -24,19 +24,13 @@ export function jurisdictionsText(jurisdictions: readonly string[]): string {
   return `${jurisdictions.slice(0, -1).join(', ')} and ${jurisdictions[jurisdictions.length - 1] ?? ''}`;
 }
 
-/** "US (OFAC SDN List of 2025-11-19, 371 days old; …)", one group per jurisdiction checked. */
+/** "OFAC SDN List of 2025-11-19, 371 days old; …", grouped "US: …; UK: …" when more than one jurisdiction was checked. */
 export function listsCheckedText(coverage: SanctionsShown): string {
   const lists = coverage.lists;
-  if (!lists) return `${coverage.checked.join(', ')} (the lists' versions are not kept with this summary)`;
-  return coverage.checked
-    .map(
-      (jurisdiction) =>
-        `${jurisdiction} (${lists
-          .filter((l) => l.jurisdiction === jurisdiction)
-          .map(dated)
-          .join('; ')})`,
-    )
-    .join(', ');
+  if (!lists) return "the lists' versions are not kept with this summary";
+  const of = (jurisdiction: string) => lists.filter((l) => l.jurisdiction === jurisdiction).map(dated);
+  if (coverage.checked.length === 1) return of(coverage.checked[0] ?? '').join('; ');
+  return coverage.checked.map((jurisdiction) => `${jurisdiction}: ${of(jurisdiction).join(', ')}`).join('; ');
 }
 
 /** The sentence itself; `undefined`: a verdict recorded before verdicts stated their lists. */
