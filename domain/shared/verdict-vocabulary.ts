@@ -33,6 +33,10 @@ export type Decision = (typeof DECISIONS)[number];
 export const HIGH_RISK_LEVELS = ['high', 'severe'] as const;
 export type HighRiskLevel = (typeof HIGH_RISK_LEVELS)[number];
 
+/** The multi-provider inspect's final audit: can the address be dealt with. */
+export const INSPECT_DECISIONS = ['deal', 'review', 'do_not_deal'] as const;
+export type InspectDecision = (typeof INSPECT_DECISIONS)[number];
+
 export interface VocabularyRow {
   readonly riskLevel: RiskLevel;
   readonly categoryLevel: CategoryLevel;
@@ -47,6 +51,8 @@ export interface VocabularyRow {
   /** …and when only its exposure is (exposure never rejects: sanctions are not transitive). */
   readonly exposureDecision: Decision;
   readonly highRiskLevel: HighRiskLevel | null;
+  /** The inspect's audit when the providers agree on this step (one sanctions designation is enough to refuse). */
+  readonly inspectDecision: InspectDecision;
   /** How pages colour it. */
   readonly tone: 'ok' | 'off' | 'warn' | 'bad';
   readonly meaning: string;
@@ -63,6 +69,7 @@ export const VERDICT_VOCABULARY: readonly VocabularyRow[] = [
     decision: 'accept',
     exposureDecision: 'accept',
     highRiskLevel: null,
+    inspectDecision: 'deal',
     tone: 'ok',
     meaning: 'no risk signal was found: not "clean" (with data_available false nothing is known: decision unable)',
   },
@@ -76,6 +83,7 @@ export const VERDICT_VOCABULARY: readonly VocabularyRow[] = [
     decision: 'accept',
     exposureDecision: 'accept',
     highRiskLevel: null,
+    inspectDecision: 'deal',
     tone: 'off',
     meaning: 'services and low-risk categories (exchanges, bridges, ATMs); an alert at this step is for the record',
   },
@@ -89,6 +97,7 @@ export const VERDICT_VOCABULARY: readonly VocabularyRow[] = [
     decision: 'review',
     exposureDecision: 'review',
     highRiskLevel: null,
+    inspectDecision: 'review',
     tone: 'warn',
     meaning: 'mixers, unlicensed gambling, no-KYC exchanges: an analyst reviews',
   },
@@ -102,6 +111,7 @@ export const VERDICT_VOCABULARY: readonly VocabularyRow[] = [
     decision: 'reject',
     exposureDecision: 'review',
     highRiskLevel: 'high',
+    inspectDecision: 'do_not_deal',
     tone: 'bad',
     meaning: 'stolen funds, scams, phishing, darknet markets; the highest step exposure alone reaches',
   },
@@ -115,6 +125,7 @@ export const VERDICT_VOCABULARY: readonly VocabularyRow[] = [
     decision: 'reject',
     exposureDecision: 'review',
     highRiskLevel: 'severe',
+    inspectDecision: 'do_not_deal',
     tone: 'bad',
     meaning: 'the address itself is in a severe category (terrorist financing, ransomware, sanctioned jurisdiction)',
   },
@@ -128,6 +139,7 @@ export const VERDICT_VOCABULARY: readonly VocabularyRow[] = [
     decision: 'reject',
     exposureDecision: 'review',
     highRiskLevel: 'severe',
+    inspectDecision: 'do_not_deal',
     tone: 'bad',
     meaning: 'a sanctions list names the address itself',
   },
