@@ -70,7 +70,7 @@ export function loginRoutes(services: AppServices, throttle: LoginThrottle, chec
       return renderLogin(request, reply, { next });
     });
 
-    app.post('/login', { schema: { hide: true } }, async (request, reply) => {
+    app.post('/login', { schema: { hide: true }, config: { ownCsrf: true } }, async (request, reply) => {
       const parsed = loginForm.safeParse(request.body);
       const body = (request.body ?? {}) as Record<string, unknown>;
       const next = safeNext(body.next);
@@ -133,7 +133,7 @@ export function loginRoutes(services: AppServices, throttle: LoginThrottle, chec
       return reply.redirect(next, 303);
     });
 
-    app.post('/logout', { schema: { hide: true } }, async (request, reply) => {
+    app.post('/logout', { schema: { hide: true }, config: { ownCsrf: true } }, async (request, reply) => {
       const user = request.dashboardUser;
       if (user) {
         checkCsrf(request, user.csrfToken, (request.body as { csrf?: string } | undefined)?.csrf);

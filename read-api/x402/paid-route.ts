@@ -8,6 +8,7 @@ import { quoteFor } from '../../domain/x402/quote.js';
 import { decodePaymentHeader, encodeHeaderJson, type SettlementResponse } from '../../domain/x402/x402-wire.js';
 import { restBodyDiscovery, restDiscovery } from './bazaar-discovery.js';
 import { paidBodyResourceOf, paidOfferOf } from './paid-offers.js';
+import { matchedPath } from '../matched-path.js';
 import type { Presented } from '../presenters/presented.js';
 import type { RateLimiter } from './rate-limiter.js';
 import type { X402AppServices } from './x402-services.js';
@@ -71,7 +72,7 @@ export function registerPaidRoute<Params, Input>(
     const { result, receipt } = await payForCall(services.deps, {
       callId,
       product: resource.product,
-      resource: `${request.method} ${request.url.split('?')[0]}`,
+      resource: `${request.method} ${matchedPath(request)}`,
       ...(resource.subject ? { subject: resource.subject(input) } : {}),
       ...(precheck ? { precheck: () => precheck(input) } : {}),
       payment,
@@ -115,14 +116,14 @@ export function quoteHeaderFor(request: FastifyRequest, services: X402AppService
   const [offer, bodyResource, target] = [
     paidOfferOf(paid.product),
     paidBodyResourceOf(paid.product),
-    { method: request.method, path: request.url.split('?')[0] ?? request.url },
+    { method: request.method, path: matchedPath(request) },
   ];
   // Bazaar discovery metadata, for the facilitator's catalogue and for agents
   const extensions = offer ? restDiscovery(offer, target) : bodyResource ? restBodyDiscovery(bodyResource, target) : undefined;
   return encodeHeaderJson({
     ...quoteFor(services.deps.terms, {
       priceMicros: PRODUCTS[paid.product].priceMicros,
-      url: `${base}${request.url}`,
+      url: `${base}${matchedPath(request)}`,
       description: paid.description,
       error,
     }),
