@@ -39,6 +39,8 @@ export async function buildApp(
     loggerInstance?: FastifyBaseLogger;
     limits?: ServerLimits;
     checkResponses?: boolean;
+    /** false: GET /metrics is served on a listener of its own (observability/metrics-app.ts), not here. */
+    serveMetrics?: boolean;
   } = {},
 ): Promise<FastifyInstance> {
   const limits = options.limits ?? DEFAULT_SERVER_LIMITS;
@@ -80,7 +82,7 @@ export async function buildApp(
   app.get('/v2/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   await registerDocsPage(app, { title: 'Risk screening API · V2' });
 
-  if (services.metrics) await app.register(metricsRoutes(services.metrics));
+  if (services.metrics && options.serveMetrics !== false) await app.register(metricsRoutes(services.metrics));
   await app.register(systemRoutes, { services });
   await app.register(screenRoutes, { services });
   await app.register(billingRoutes, { services });
