@@ -62,6 +62,8 @@ const schema = z.object({
   SVC_HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
   SVC_HTTP_KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(65_000),
   SVC_HTTP_MAX_CONNECTIONS_PER_CLIENT: z.coerce.number().int().min(0).max(100_000).default(64),
+  /** Proxies before the V2 app and dashboard whose X-Forwarded-For is believed (the login throttle's client address); as X402_TRUSTED_PROXIES. */
+  SVC_TRUSTED_PROXIES: z.string().default(''),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** GET /metrics: when set, a scrape needs `Authorization: Bearer <token>` (README, "Metrics and logs"). */
   METRICS_TOKEN: z
@@ -92,3 +94,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   return { ...resolveAdapters(parsed.data), INSPECT_PROVIDERS: providerSettingsFromEnv(env) };
 }
+
+/** A comma-separated setting as its entries (e.g. SVC_TRUSTED_PROXIES). */
+export const listOf = (value: string): string[] =>
+  value
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);

@@ -5,7 +5,7 @@ import { buildX402App } from '../read-api/x402/x402-app.js';
 import { createServices } from './bootstrap.js';
 import { buildMetricsApp } from '../read-api/observability/metrics-app.js';
 import { openCliChannel, type CliChannel } from './cli/cli-channel.js';
-import { loadConfig } from './config.js';
+import { listOf, loadConfig } from './config.js';
 import { DEMO_EMAIL, demoAccountWanted, ensureDemoAccount } from './startup/demo-account.js';
 import { boundUrl, exposureLines, metricsPlacement } from './startup/exposure.js';
 import { ensureDemoPassword } from './startup/demo-password.js';
@@ -35,7 +35,12 @@ async function main() {
     maxConnectionsPerClient: config.SVC_HTTP_MAX_CONNECTIONS_PER_CLIENT,
   };
   const metrics = metricsPlacement(config);
-  const app = await buildApp(services.app, { loggerInstance: logger, limits, serveMetrics: metrics.on === 'public' });
+  const app = await buildApp(services.app, {
+    loggerInstance: logger,
+    limits,
+    serveMetrics: metrics.on === 'public',
+    trustedProxies: listOf(config.SVC_TRUSTED_PROXIES),
+  });
   // The x402 channel, when configured, listens on its own port (X402_PORT) and closes before the services.
   const x402App = services.x402.app
     ? await buildX402App(services.x402.app, { loggerInstance: logger.child({ app: 'x402' }), limits })

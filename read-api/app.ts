@@ -41,6 +41,8 @@ export async function buildApp(
     checkResponses?: boolean;
     /** false: GET /metrics is served on a listener of its own (observability/metrics-app.ts), not here. */
     serveMetrics?: boolean;
+    /** Proxies whose X-Forwarded-For names the client (request.ip: the login throttle's address). */
+    trustedProxies?: readonly string[];
   } = {},
 ): Promise<FastifyInstance> {
   const limits = options.limits ?? DEFAULT_SERVER_LIMITS;
@@ -48,6 +50,7 @@ export async function buildApp(
     ...serverLimitOptions(limits),
     logger: options.logger ?? false,
     ...(options.loggerInstance ? { loggerInstance: options.loggerInstance } : {}),
+    ...(options.trustedProxies?.length ? { trustProxy: [...options.trustedProxies] } : {}),
     bodyLimit: BODY_LIMIT_BYTES,
     return503OnClosing: true,
     genReqId: (request) => requestIdFrom(request.headers[REQUEST_ID_HEADER], () => services.commands.ids.newId()),
