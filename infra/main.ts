@@ -74,7 +74,7 @@ async function main() {
       host: metrics.on === 'own' ? metrics.host : config.HOST,
       token: config.METRICS_TOKEN !== undefined,
     },
-    cliSocket: cli.socket ?? 'of the process already serving this data directory',
+    cliSocket: cli.socket,
     demoAccount: demoAccountWanted(config),
   });
   lifecycle.info(

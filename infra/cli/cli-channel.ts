@@ -23,7 +23,10 @@ export interface CliChannel {
  * A data directory whose path is too long for a socket gets it in a private temporary directory instead.
  */
 export async function openCliChannel(services: Services, dataDir: string): Promise<CliChannel> {
-  const running = await findRunningService(dataDir);
+  // The embedded event log locks the data directory, so an announcement of another pid is stale (a killed
+  // process, its pid perhaps reused); processes on EventStoreDB may share one, and the first keeps the channel.
+  const exclusive = services.config.EVENT_STORE !== 'esdb';
+  const running = exclusive ? null : await findRunningService(dataDir);
   if (running && running.pid !== process.pid) return { socket: null, close: async () => undefined };
   const token = randomBytes(32).toString('hex');
   const app = Fastify({ logger: false });

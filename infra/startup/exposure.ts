@@ -33,7 +33,8 @@ export interface Exposure {
   readonly api: string;
   readonly x402: string | null;
   readonly metrics: { readonly url: string; readonly host: string; readonly token: boolean };
-  readonly cliSocket: string;
+  /** Null when another live process of the data directory serves the CLI (cli-channel.ts). */
+  readonly cliSocket: string | null;
   readonly demoAccount: boolean;
 }
 
@@ -48,7 +49,9 @@ export function exposureLines(e: Exposure): { api: string; x402: string | null; 
       : `listening on ${e.api}, this machine only (HOST=${e.host}; set HOST=0.0.0.0 to serve other machines)`,
     x402: e.x402 && `x402 channel listening on ${e.x402} (${reach(e.host)})`,
     metrics: `metrics on ${e.metrics.url} (${reach(e.metrics.host)}, ${e.metrics.token ? 'Authorization: Bearer METRICS_TOKEN' : 'no token'})`,
-    cli: `operator CLI on the unix socket ${e.cliSocket} (mode 0600: this user only), on no TCP port`,
+    cli: e.cliSocket
+      ? `operator CLI on the unix socket ${e.cliSocket} (mode 0600: this user only), on no TCP port`
+      : 'operator CLI: served by the other live process of this data directory (its service.json)',
     warn:
       open && e.demoAccount ? ['the demo account is on while other machines can reach the API: set SVC_DEMO_ACCOUNT=0 in production'] : [],
   };
