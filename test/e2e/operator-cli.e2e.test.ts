@@ -28,7 +28,8 @@ async function cli(dataDir: string, ...argv: string[]): Promise<{ code: number; 
 }
 
 describe('operator CLI', () => {
-  it('works on a stopped service: accounts, keys, deposits, ledger show and replay', { timeout: 90_000 }, async () => {
+  // Twelve CLI processes, each loading the service's code (about 5 s of CPU): minutes on a loaded 2-core machine.
+  it('works on a stopped service: accounts, keys, deposits, ledger show and replay', { timeout: 300_000 }, async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'svc-cli-'));
     dirs.push(dataDir);
     const created = await cli(
