@@ -67,7 +67,8 @@ export interface FoldOutcome {
 }
 
 export interface TransferGraphStore extends TransferIndex {
-  fold(batch: TransferBatch): Promise<FoldOutcome>;
+  /** Folds the batches together (one transaction where the store has them); resolves once durable. */
+  fold(batches: readonly TransferBatch[]): Promise<FoldOutcome>;
   /** Undoes the revertible transfers of `network` from block `fromBlock` on; final ones stay (a deeper reorganisation). */
   revert(network: Network, fromBlock: number): Promise<{ readonly reverted: number }>;
   /** Makes the network's transfers through `block` final (their journal entries go). */

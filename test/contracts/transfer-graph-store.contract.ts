@@ -67,7 +67,7 @@ export function transferGraphStoreContract(name: string, open: (bound: number) =
 
     it('aggregates transfers per pair, each direction heaviest first, with totals, times and the earliest transaction', async () => {
       const store = await fresh();
-      await store.fold(
+      await store.fold([
         chainBatch([
           transferAt(MIXED, 'b', 100, 10),
           transferAt(LOWER, 'b', 50, 12, 3),
@@ -75,7 +75,7 @@ export function transferGraphStoreContract(name: string, open: (bound: number) =
           transferAt('b', 'd', 300, 13),
           transferAt('e', 'b', null, 14),
         ]),
-      );
+      ]);
       const incoming = await store.flows('b', 'ETH', 'in', 10);
       expect(incoming.totals).toEqual({ transfers: 4, usdMicros: 550e6, counterparties: 3, unpricedTransfers: 1, estimated: false });
       expect(Array.from({ length: incoming.size }, (_, i) => [incoming.counterparty(i), incoming.usdMicros(i), incoming.transfers(i)])).toEqual([
@@ -101,17 +101,17 @@ export function transferGraphStoreContract(name: string, open: (bound: number) =
     it('folds a transfer once by its position, whichever batch or source brings it again', async () => {
       const store = await fresh();
       const transfers = [transferAt('a', 'b', 10, 1), transferAt('a', 'b', 20, 2), transferAt('b', 'c', 5, 2, 1)];
-      expect(await store.fold(chainBatch(transfers))).toEqual({ folded: 3, skipped: 0 });
+      expect(await store.fold([chainBatch(transfers)])).toEqual({ folded: 3, skipped: 0 });
       const once = await snapshotOf(store, ['a', 'b', 'c']);
-      expect(await store.fold(chainBatch(transfers))).toEqual({ folded: 0, skipped: 3 });
-      expect(await store.fold(chainBatch(transfers.slice(1), { dataset: 'bigquery:token_transfers' }))).toEqual({ folded: 0, skipped: 2 });
+      expect(await store.fold([chainBatch(transfers)])).toEqual({ folded: 0, skipped: 3 });
+      expect(await store.fold([chainBatch(transfers.slice(1), { dataset: 'bigquery:token_transfers' })])).toEqual({ folded: 0, skipped: 2 });
       expect(await snapshotOf(store, ['a', 'b', 'c'])).toEqual(once);
       expect(await store.size('ETH')).toBe(3);
       // Rows of data sets without blocks are distinct per data set.
       const rows = (dataset: string) => chainBatch([{ ...transferAt('a', 'b', 1, 0), position: 1 }], { dataset, positions: 'rows' });
-      expect(await store.fold(rows('sample-1'))).toEqual({ folded: 1, skipped: 0 });
-      expect(await store.fold(rows('sample-2'))).toEqual({ folded: 1, skipped: 0 });
-      expect(await store.fold(rows('sample-2'))).toEqual({ folded: 0, skipped: 1 });
+      expect(await store.fold([rows('sample-1')])).toEqual({ folded: 1, skipped: 0 });
+      expect(await store.fold([rows('sample-2')])).toEqual({ folded: 1, skipped: 0 });
+      expect(await store.fold([rows('sample-2')])).toEqual({ folded: 0, skipped: 1 });
       expect((await store.coverage('ETH')).datasets.map((d) => [d.name, d.transfers]).sort()).toEqual([
         ['rpc:ETH', 3],
         ['sample-1', 1],
@@ -121,8 +121,8 @@ export function transferGraphStoreContract(name: string, open: (bound: number) =
 
     it('skips transfers from an address to itself, and keeps networks apart', async () => {
       const store = await fresh();
-      expect(await store.fold(chainBatch([transferAt('a', 'a', 10, 1), transferAt('a', 'b', 10, 1, 1)]))).toEqual({ folded: 1, skipped: 1 });
-      await store.fold(chainBatch([transferAt('TXa', 'TXb', 7, 1, 1)], { network: 'TRON', dataset: 'rpc:TRON' }));
+      expect(await store.fold([chainBatch([transferAt('a', 'a', 10, 1), transferAt('a', 'b', 10, 1, 1)])])).toEqual({ folded: 1, skipped: 1 });
+      await store.fold([chainBatch([transferAt('TXa', 'TXb', 7, 1, 1)], { network: 'TRON', dataset: 'rpc:TRON' })]);
       expect(await store.activity('TXb', 'TRON')).toMatchObject({ incoming: { usdMicros: 7e6 } });
       expect(await store.activity('TXb', 'ETH')).toBeNull();
       expect((await store.coverage('TRON')).datasets).toEqual([
@@ -138,8 +138,8 @@ export function transferGraphStoreContract(name: string, open: (bound: number) =
         fc.asyncProperty(fc.shuffledSubarray(transfers, { minLength: transfers.length }), async (order) => {
           const store = await open(BOUND);
           try {
-            for (const t of order) await store.fold(chainBatch([t]));
-            await store.fold(chainBatch([later]));
+            for (const t of order) await store.fold([chainBatch([t])]);
+            await store.fold([chainBatch([later])]);
             const page = await store.flows('hub', 'ETH', 'in', 100);
             expect(Array.from({ length: page.size }, (_, i) => page.counterparty(i))).toEqual(['s1', 's9', 's8']);
             expect(page.totals).toMatchObject({ counterparties: 7, transfers: 8, usdMicros: 54e6 });
@@ -158,13 +158,13 @@ export function transferGraphStoreContract(name: string, open: (bound: number) =
       const orphaned = [transferAt('a', 'b', 1000, 5), transferAt('b', 'x', 60, 5, 1), transferAt('c', 'd', 70, 6)];
       const replacement = [transferAt('a', 'y', 3, 5), transferAt('b', 'c', 2, 6, 2)];
       const reference = await fresh();
-      await reference.fold(chainBatch([...canonical, ...replacement]));
+      await reference.fold([chainBatch([...canonical, ...replacement])]);
 
       const store = await fresh();
-      await store.fold(chainBatch(canonical, { finalThrough: 2 }));
-      await store.fold(chainBatch(orphaned, { finalThrough: 3 }));
+      await store.fold([chainBatch(canonical, { finalThrough: 2 })]);
+      await store.fold([chainBatch(orphaned, { finalThrough: 3 })]);
       expect(await store.revert('ETH', 5)).toEqual({ reverted: 3 });
-      await store.fold(chainBatch(replacement, { finalThrough: 4 }));
+      await store.fold([chainBatch(replacement, { finalThrough: 4 })]);
       const everyone = ['a', 'b', 'c', 'd', 'x', 'y'];
       expect(await snapshotOf(store, everyone)).toEqual(await snapshotOf(reference, everyone));
       expect(await store.size('ETH')).toBe(6);
@@ -193,10 +193,10 @@ export function transferGraphStoreContract(name: string, open: (bound: number) =
           const whole = await open(BOUND);
           const cutUp = await open(BOUND);
           try {
-            await whole.fold(chainBatch(transfers));
-            for (let i = 0; i < transfers.length; i += cut) await cutUp.fold(chainBatch(transfers.slice(i, i + cut)));
+            await whole.fold([chainBatch(transfers)]);
+            for (let i = 0; i < transfers.length; i += cut) await cutUp.fold([chainBatch(transfers.slice(i, i + cut))]);
             // Redelivered batches change nothing.
-            await cutUp.fold(chainBatch(transfers.slice(0, cut)));
+            await cutUp.fold([chainBatch(transfers.slice(0, cut))]);
             expect(await snapshotOf(cutUp, addresses)).toEqual(await snapshotOf(whole, addresses));
           } finally {
             await Promise.all([whole.close(), cutUp.close()]);

@@ -21,6 +21,10 @@ export class BoundedMap<K, V> {
     if (this.entries.size > this.limit) this.entries.delete(present(this.entries.keys().next().value, 'the oldest key of a full map'));
   }
 
+  clear(): void {
+    this.entries.clear();
+  }
+
   get size(): number {
     return this.entries.size;
   }

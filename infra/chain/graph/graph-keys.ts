@@ -13,11 +13,33 @@ const sideByte = (side: FlowDirection): number => (side === 'out' ? 1 : 0);
 const MAX_USD = Number.MAX_SAFE_INTEGER;
 const MAX_U32 = 0xffffffff;
 
-export function idsKey(network: Network, address: string): Buffer {
+const EVM = /^0x[0-9a-f]{40}$/;
+
+/** An address as bytes: EVM hex as its 20 bytes behind a tag byte, anything else as UTF-8 behind another. */
+export function addressBytes(address: string): Buffer {
+  if (EVM.test(address)) {
+    const bytes = Buffer.allocUnsafe(21);
+    bytes[0] = 1;
+    bytes.write(address.slice(2), 1, 'hex');
+    return bytes;
+  }
   const text = Buffer.from(address, 'utf8');
-  const key = Buffer.allocUnsafe(1 + text.length);
+  const bytes = Buffer.allocUnsafe(1 + text.length);
+  bytes[0] = 0;
+  text.copy(bytes, 1);
+  return bytes;
+}
+
+export function addressText(bytes: Uint8Array): string {
+  const data = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
+  return data[0] === 1 ? `0x${data.toString('hex', 1)}` : data.toString('utf8', 1);
+}
+
+export function idsKey(network: Network, address: string): Buffer {
+  const bytes = addressBytes(address);
+  const key = Buffer.allocUnsafe(1 + bytes.length);
   key[0] = netByte(network);
-  text.copy(key, 1);
+  bytes.copy(key, 1);
   return key;
 }
 

@@ -27,8 +27,14 @@ export interface PairRecord {
   sampleTx: string | null;
 }
 
-/** Layout: usd f64, transfers u32, unpriced u32, firstAt, lastAt, settledLastAt, samplePosition f64, sampleOrigin u16, flags u8, hash kind u8, hash bytes. */
-const PAIR_FIXED = 52;
+/**
+ * Layout: usd f64, transfers u32, unpriced u32, firstAt, lastAt, settledLastAt (u32 seconds: chain times
+ * are whole seconds), samplePosition f64, sampleOrigin u16, flags u8, hash kind u8, hash bytes.
+ */
+const PAIR_FIXED = 40;
+const NO_TIME = 0xffffffff;
+const toSeconds = (ms: number): number => (Number.isFinite(ms) ? Math.floor(ms / 1000) : NO_TIME);
+const fromSeconds = (seconds: number, empty: number): number => (seconds === NO_TIME ? empty : seconds * 1000);
 
 export function emptyPair(): PairRecord {
   return {
@@ -66,13 +72,13 @@ export function encodePair(pair: PairRecord): Buffer {
   out.writeDoubleLE(pair.usd, 0);
   out.writeUInt32LE(pair.transfers, 8);
   out.writeUInt32LE(pair.unpriced, 12);
-  out.writeDoubleLE(pair.firstAt, 16);
-  out.writeDoubleLE(pair.lastAt, 24);
-  out.writeDoubleLE(pair.settledLastAt, 32);
-  out.writeDoubleLE(pair.samplePosition, 40);
-  out.writeUInt16LE(pair.sampleOrigin, 48);
-  out.writeUInt8(pair.flags, 50);
-  out.writeUInt8(tx.kind, 51);
+  out.writeUInt32LE(toSeconds(pair.firstAt), 16);
+  out.writeUInt32LE(toSeconds(pair.lastAt), 20);
+  out.writeUInt32LE(toSeconds(pair.settledLastAt), 24);
+  out.writeDoubleLE(pair.samplePosition, 28);
+  out.writeUInt16LE(pair.sampleOrigin, 36);
+  out.writeUInt8(pair.flags, 38);
+  out.writeUInt8(tx.kind, 39);
   tx.bytes.copy(out, PAIR_FIXED);
   return out;
 }
@@ -83,18 +89,15 @@ export function decodePair(buffer: Uint8Array): PairRecord {
     usd: data.readDoubleLE(0),
     transfers: data.readUInt32LE(8),
     unpriced: data.readUInt32LE(12),
-    firstAt: data.readDoubleLE(16),
-    lastAt: data.readDoubleLE(24),
-    settledLastAt: data.readDoubleLE(32),
-    samplePosition: data.readDoubleLE(40),
-    sampleOrigin: data.readUInt16LE(48),
-    flags: data.readUInt8(50),
-    sampleTx: txText(data.readUInt8(51), Buffer.from(data.subarray(PAIR_FIXED))),
+    firstAt: fromSeconds(data.readUInt32LE(16), Number.POSITIVE_INFINITY),
+    lastAt: fromSeconds(data.readUInt32LE(20), Number.NEGATIVE_INFINITY),
+    settledLastAt: fromSeconds(data.readUInt32LE(24), Number.NEGATIVE_INFINITY),
+    samplePosition: data.readDoubleLE(28),
+    sampleOrigin: data.readUInt16LE(36),
+    flags: data.readUInt8(38),
+    sampleTx: txText(data.readUInt8(39), Buffer.from(data.subarray(PAIR_FIXED))),
   };
 }
-
-/** The pair's flags alone, without decoding the rest (a flow page's rows). */
-export const pairFlags = (buffer: Uint8Array): number => buffer[50] ?? 0;
 
 export interface SideTotals {
   transfers: number;

@@ -2,7 +2,7 @@ import { open, type Database, type RootDatabase } from 'lmdb';
 import type { FlowDirection } from '../../../domain/ports/chain-data.port.js';
 import type { Network } from '../../../domain/shared/network.js';
 import { BoundedMap } from './bounded-map.js';
-import { idKey, idsKey, rankedKey, rankedRange, readRankedKey, sidePairKey, type RankedRow } from './graph-keys.js';
+import { addressBytes, addressText, idKey, idsKey, rankedKey, rankedRange, readRankedKey, sidePairKey, type RankedRow } from './graph-keys.js';
 import { decodeNode, decodePair, emptyNode, encodeNode, encodePair, restFlag, type NodeRecord, type PairRecord } from './graph-records.js';
 
 /**
@@ -37,6 +37,8 @@ export class GraphDbs {
   readonly meta: Database<unknown, string>;
   private readonly idOf = new BoundedMap<string, number>(ID_CACHE);
   private readonly addressOf = new BoundedMap<string, string>(ID_CACHE);
+  /** The next id per network within the write transaction under way. */
+  private readonly nextId = new Map<Network, number>();
 
   constructor(
     path: string,
@@ -76,10 +78,23 @@ export class GraphDbs {
     const value = Buffer.allocUnsafe(4);
     value.writeUInt32BE(id, 0);
     this.ids.putSync(idsKey(network, address), value);
-    this.addrs.putSync(idKey(network, id), Buffer.from(address, 'utf8'));
+    this.addrs.putSync(idKey(network, id), addressBytes(address));
     this.meta.putSync(counter, id + 1);
     this.idOf.set(`${network}|${address}`, id);
     return id;
+  }
+
+  /** After a failed transaction: ids it allocated were not committed, so nothing cached may name them. */
+  forgetUncommitted(): void {
+    this.nextId.clear();
+    this.idOf.clear();
+    this.addressOf.clear();
+  }
+
+  /** Writes the id counters the transaction advanced (once, not once per new address). */
+  saveCounters(): void {
+    for (const [network, next] of this.nextId) this.meta.putSync(`next-id:${network}`, next);
+    this.nextId.clear();
   }
 
   address(network: Network, id: number): string {
@@ -88,7 +103,7 @@ export class GraphDbs {
     if (cached !== undefined) return cached;
     const stored = this.addrs.getBinaryFast(idKey(network, id));
     if (!stored) throw new Error(`graph store: no address for id ${id} on ${network}`);
-    const address = Buffer.from(stored.buffer, stored.byteOffset, stored.length).toString('utf8');
+    const address = addressText(stored);
     this.addressOf.set(cacheKey, address);
     return address;
   }
@@ -138,10 +153,9 @@ export class GraphDbs {
     this.putPair(network, ...ends(owner, side, row.counterparty), pair);
   }
 
-  markSeen(network: Network, key: Buffer): boolean {
-    if (this.seen.getBinaryFast(key)) return false;
-    this.seen.putSync(key, EMPTY);
-    return true;
+  /** False when the position was folded already (one write either way: LMDB refuses to overwrite). */
+  markSeen(key: Buffer): boolean {
+    return this.seen.putSync(key, EMPTY, { noOverwrite: true });
   }
 
   datasetId(network: Network, name: string): number {

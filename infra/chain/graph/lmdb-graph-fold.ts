@@ -44,16 +44,18 @@ export function foldBatch(dbs: GraphDbs, batch: TransferBatch): FoldOutcome {
   let firstAt = Number.POSITIVE_INFINITY;
   let lastAt = Number.NEGATIVE_INFINITY;
   for (const t of batch.transfers) {
+    // Chain times are whole seconds (the edges keep seconds).
+    const at = Math.floor(t.at / 1000) * 1000;
     const sender = normalizeAddress(t.from);
     const recipient = normalizeAddress(t.to);
-    if (sender === recipient || !dbs.markSeen(network, seenKey(network, origin, t.position))) {
+    if (sender === recipient || !dbs.markSeen(seenKey(network, origin, t.position))) {
       skipped += 1;
       continue;
     }
     const from = dbs.intern(network, sender);
     const to = dbs.intern(network, recipient);
     const final = origin !== 0 || batch.finalThrough === null || blockOfPosition(t.position) <= batch.finalThrough;
-    if (!final) dbs.journal.putSync(journalKey(network, t.position), encodeJournal({ from, to, usd: t.usdMicros, at: t.at, dataset }));
+    if (!final) dbs.journal.putSync(journalKey(network, t.position), encodeJournal({ from, to, usd: t.usdMicros, at, dataset }));
     const key = `${from}:${to}`;
     let delta = deltas.get(key);
     if (!delta) deltas.set(key, (delta = { from, to, ...emptyPair(), estimated: false }));
@@ -61,13 +63,14 @@ export function foldBatch(dbs: GraphDbs, batch: TransferBatch): FoldOutcome {
     delta.transfers += 1;
     if (t.usdMicros === null) delta.unpriced += 1;
     delta.estimated ||= t.estimated;
-    const sample = { firstAt: t.at, sampleOrigin: origin, samplePosition: t.position };
+    const sample = { firstAt: at, sampleOrigin: origin, samplePosition: t.position };
     if (earlier(sample, delta)) Object.assign(delta, sample, { sampleTx: t.txHash });
-    delta.lastAt = Math.max(delta.lastAt, t.at);
-    if (final) delta.settledLastAt = Math.max(delta.settledLastAt, t.at);
-    firstAt = Math.min(firstAt, t.at);
-    lastAt = Math.max(lastAt, t.at);
+    delta.lastAt = Math.max(delta.lastAt, at);
+    if (final) delta.settledLastAt = Math.max(delta.settledLastAt, at);
+    firstAt = Math.min(firstAt, at);
+    lastAt = Math.max(lastAt, at);
   }
+  dbs.saveCounters();
   const nodes = dbs.newNodeMap();
   for (const delta of deltas.values()) applyDelta(dbs, network, nodes, delta);
   nodes.flush(network);

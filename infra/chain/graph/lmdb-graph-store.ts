@@ -1,4 +1,5 @@
 import { mkdir, stat } from 'node:fs/promises';
+import { TransactionFlags } from 'lmdb';
 import { join } from 'node:path';
 import type { AddressActivity, DirectionTotals, FlowDirection, FlowPage, IndexCoverage } from '../../../domain/ports/chain-data.port.js';
 import { EMPTY_TOTALS } from '../../../domain/ports/chain-data.port.js';
@@ -14,7 +15,7 @@ import { finalizeThrough, foldBatch, revertFrom } from './lmdb-graph-fold.js';
  * The embedded transfer graph store, on LMDB under DATA_DIR/graph (docs/ARCHITECTURE.md#the-transfer-graph).
  * Opening reads nothing but LMDB's meta pages, so a start costs the same for a thousand transfers or a
  * hundred million; the JS heap holds two bounded id caches, the OS caches the pages a search reads.
- * A fold, a revert or a finalisation is one synchronous LMDB write transaction: a kill -9 leaves the graph
+ * A fold (of one or more batches), a revert or a finalisation is one synchronous LMDB write transaction: a kill -9 leaves the graph
  * either before or after it, never between.
  */
 
@@ -28,17 +29,29 @@ export const DEFAULT_SUPER_NODE_BOUND = 10_000;
 export async function openLmdbGraphStore(options: { dir: string; superNodeBound?: number }): Promise<LmdbGraphStore> {
   await mkdir(options.dir, { recursive: true });
   const dbs = new GraphDbs(options.dir, options.superNodeBound ?? DEFAULT_SUPER_NODE_BOUND);
-  const write = <T>(work: () => T): T => dbs.root.transactionSync(work);
+  // Committed at once, flushed to disk off the write lock; a write resolves once flushed (LMDB's overlapping sync).
+  const write = async <T>(work: () => T): Promise<T> => {
+    let result: T;
+    try {
+      result = dbs.root.transactionSync(work, TransactionFlags.ABORTABLE | TransactionFlags.SYNCHRONOUS_COMMIT | TransactionFlags.NO_SYNC_FLUSH);
+    } catch (error) {
+      dbs.forgetUncommitted();
+      throw error;
+    }
+    await dbs.root.flushed;
+    return result;
+  };
 
   return {
-    async fold(batch) {
-      return write(() => foldBatch(dbs, batch));
+    async fold(batches) {
+      const outcomes = await write(() => batches.map((batch) => foldBatch(dbs, batch)));
+      return { folded: outcomes.reduce((n, o) => n + o.folded, 0), skipped: outcomes.reduce((n, o) => n + o.skipped, 0) };
     },
     async revert(network, fromBlock) {
-      return { reverted: write(() => revertFrom(dbs, network, fromBlock)) };
+      return { reverted: await write(() => revertFrom(dbs, network, fromBlock)) };
     },
     async finalize(network, block) {
-      write(() => finalizeThrough(dbs, network, block));
+      await write(() => finalizeThrough(dbs, network, block));
     },
     async readSource(name) {
       return dbs.meta.get(`source:${name}`) ?? null;
