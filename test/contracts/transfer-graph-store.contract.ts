@@ -78,7 +78,9 @@ export function transferGraphStoreContract(name: string, open: (bound: number) =
       ]);
       const incoming = await store.flows('b', 'ETH', 'in', 10);
       expect(incoming.totals).toEqual({ transfers: 4, usdMicros: 550e6, counterparties: 3, unpricedTransfers: 1, estimated: false });
-      expect(Array.from({ length: incoming.size }, (_, i) => [incoming.counterparty(i), incoming.usdMicros(i), incoming.transfers(i)])).toEqual([
+      expect(
+        Array.from({ length: incoming.size }, (_, i) => [incoming.counterparty(i), incoming.usdMicros(i), incoming.transfers(i)]),
+      ).toEqual([
         ['c', 400e6, 1],
         [LOWER, 150e6, 2],
         ['e', 0, 1],
@@ -104,7 +106,10 @@ export function transferGraphStoreContract(name: string, open: (bound: number) =
       expect(await store.fold([chainBatch(transfers)])).toEqual({ folded: 3, skipped: 0 });
       const once = await snapshotOf(store, ['a', 'b', 'c']);
       expect(await store.fold([chainBatch(transfers)])).toEqual({ folded: 0, skipped: 3 });
-      expect(await store.fold([chainBatch(transfers.slice(1), { dataset: 'bigquery:token_transfers' })])).toEqual({ folded: 0, skipped: 2 });
+      expect(await store.fold([chainBatch(transfers.slice(1), { dataset: 'bigquery:token_transfers' })])).toEqual({
+        folded: 0,
+        skipped: 2,
+      });
       expect(await snapshotOf(store, ['a', 'b', 'c'])).toEqual(once);
       expect(await store.size('ETH')).toBe(3);
       // Rows of data sets without blocks are distinct per data set.
@@ -121,12 +126,21 @@ export function transferGraphStoreContract(name: string, open: (bound: number) =
 
     it('skips transfers from an address to itself, and keeps networks apart', async () => {
       const store = await fresh();
-      expect(await store.fold([chainBatch([transferAt('a', 'a', 10, 1), transferAt('a', 'b', 10, 1, 1)])])).toEqual({ folded: 1, skipped: 1 });
+      expect(await store.fold([chainBatch([transferAt('a', 'a', 10, 1), transferAt('a', 'b', 10, 1, 1)])])).toEqual({
+        folded: 1,
+        skipped: 1,
+      });
       await store.fold([chainBatch([transferAt('TXa', 'TXb', 7, 1, 1)], { network: 'TRON', dataset: 'rpc:TRON' })]);
       expect(await store.activity('TXb', 'TRON')).toMatchObject({ incoming: { usdMicros: 7e6 } });
       expect(await store.activity('TXb', 'ETH')).toBeNull();
       expect((await store.coverage('TRON')).datasets).toEqual([
-        { name: 'rpc:TRON', transfers: 1, from: new Date(T0 + 12_000).toISOString(), to: new Date(T0 + 12_000).toISOString(), caveat: null },
+        {
+          name: 'rpc:TRON',
+          transfers: 1,
+          from: new Date(T0 + 12_000).toISOString(),
+          to: new Date(T0 + 12_000).toISOString(),
+          caveat: null,
+        },
       ]);
     });
 
@@ -154,7 +168,12 @@ export function transferGraphStoreContract(name: string, open: (bound: number) =
     });
 
     it('undoes the transfers of reverted blocks above the final height, and only those', async () => {
-      const canonical = [transferAt('a', 'b', 100, 1), transferAt('b', 'c', 40, 2), transferAt('a', 'b', 10, 3), transferAt('c', 'd', 5, 4)];
+      const canonical = [
+        transferAt('a', 'b', 100, 1),
+        transferAt('b', 'c', 40, 2),
+        transferAt('a', 'b', 10, 3),
+        transferAt('c', 'd', 5, 4),
+      ];
       const orphaned = [transferAt('a', 'b', 1000, 5), transferAt('b', 'x', 60, 5, 1), transferAt('c', 'd', 70, 6)];
       const replacement = [transferAt('a', 'y', 3, 5), transferAt('b', 'c', 2, 6, 2)];
       const reference = await fresh();

@@ -66,10 +66,12 @@ export interface RankedRow {
   readonly counterparty: number;
   readonly usd: number;
   readonly transfers: number;
+  /** Part of the USD rests on an assumed asset (in the key, so a page reads keys only). */
+  readonly estimated: boolean;
 }
 
 export function rankedKey(network: Network, owner: number, side: FlowDirection, row: RankedRow): Buffer {
-  const key = Buffer.allocUnsafe(22);
+  const key = Buffer.allocUnsafe(23);
   key[0] = netByte(network);
   key.writeUInt32BE(owner, 1);
   key[5] = sideByte(side);
@@ -78,13 +80,17 @@ export function rankedKey(network: Network, owner: number, side: FlowDirection, 
   key.writeUInt32BE(inverted % 2 ** 32, 10);
   key.writeUInt32BE(MAX_U32 - Math.min(MAX_U32, row.transfers), 14);
   key.writeUInt32BE(row.counterparty, 18);
+  key[22] = row.estimated ? 1 : 0;
   return key;
 }
 
+/** A big-endian u32 at `at` (without a Buffer view per key: a page reads a thousand keys). */
+const u32 = (key: Uint8Array, at: number): number =>
+  (key[at] ?? 0) * 0x1000000 + (((key[at + 1] ?? 0) << 16) | ((key[at + 2] ?? 0) << 8) | (key[at + 3] ?? 0));
+
 export function readRankedKey(key: Uint8Array): RankedRow {
-  const data = Buffer.from(key.buffer, key.byteOffset, key.length);
-  const inverted = data.readUInt32BE(6) * 2 ** 32 + data.readUInt32BE(10);
-  return { usd: MAX_USD - inverted, transfers: MAX_U32 - data.readUInt32BE(14), counterparty: data.readUInt32BE(18) };
+  const inverted = u32(key, 6) * 2 ** 32 + u32(key, 10);
+  return { usd: MAX_USD - inverted, transfers: MAX_U32 - u32(key, 14), counterparty: u32(key, 18), estimated: key[22] === 1 };
 }
 
 /** The range of one address's ranked counterparties in one direction: [start, end). */

@@ -194,5 +194,11 @@ export function encodeJournal(entry: JournalEntry): Buffer {
 export function decodeJournal(buffer: Uint8Array): JournalEntry {
   const data = Buffer.from(buffer.buffer, buffer.byteOffset, buffer.length);
   const usd = data.readDoubleLE(8);
-  return { from: data.readUInt32LE(0), to: data.readUInt32LE(4), usd: usd < 0 ? null : usd, at: data.readDoubleLE(16), dataset: data.readUInt16LE(24) };
+  return {
+    from: data.readUInt32LE(0),
+    to: data.readUInt32LE(4),
+    usd: usd < 0 ? null : usd,
+    at: data.readDoubleLE(16),
+    dataset: data.readUInt16LE(24),
+  };
 }

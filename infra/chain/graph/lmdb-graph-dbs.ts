@@ -2,14 +2,25 @@ import { open, type Database, type RootDatabase } from 'lmdb';
 import type { FlowDirection } from '../../../domain/ports/chain-data.port.js';
 import type { Network } from '../../../domain/shared/network.js';
 import { BoundedMap } from './bounded-map.js';
-import { addressBytes, addressText, idKey, idsKey, rankedKey, rankedRange, readRankedKey, sidePairKey, type RankedRow } from './graph-keys.js';
+import {
+  addressBytes,
+  addressText,
+  idKey,
+  idsKey,
+  netByte,
+  rankedKey,
+  rankedRange,
+  readRankedKey,
+  sidePairKey,
+  type RankedRow,
+} from './graph-keys.js';
 import { decodeNode, decodePair, emptyNode, encodeNode, encodePair, restFlag, type NodeRecord, type PairRecord } from './graph-records.js';
 
 /**
  * The LMDB environment of the graph store and the record-level operations its fold, revert and reads
  * share. Every write runs inside the caller's `transactionSync`. Databases (keys in graph-keys.ts):
  * `ids` address → id, `addrs` id → address, `pairs` (sender, recipient) → edge, `ranked` (owner, side,
- * weight, counterparty) → flags (the kept counterparties, heaviest first), `nodes` id → totals, `seen`
+ * weight, counterparty, estimated) → nothing (the kept counterparties, heaviest first), `nodes` id → totals, `seen`
  * folded positions, `journal` revertible transfers, `meta` counters, coverage and sources' states.
  */
 
@@ -36,7 +47,8 @@ export class GraphDbs {
   readonly journal: Database<Buffer, Buffer>;
   readonly meta: Database<unknown, string>;
   private readonly idOf = new BoundedMap<string, number>(ID_CACHE);
-  private readonly addressOf = new BoundedMap<string, string>(ID_CACHE);
+  /** Per network (its byte): id → address. */
+  private readonly addressOf = [0, 1, 2].map(() => new BoundedMap<number, string>(ID_CACHE));
   /** The next id per network within the write transaction under way. */
   private readonly nextId = new Map<Network, number>();
 
@@ -88,7 +100,7 @@ export class GraphDbs {
   forgetUncommitted(): void {
     this.nextId.clear();
     this.idOf.clear();
-    this.addressOf.clear();
+    for (const cache of this.addressOf) cache.clear();
   }
 
   /** Writes the id counters the transaction advanced (once, not once per new address). */
@@ -98,13 +110,13 @@ export class GraphDbs {
   }
 
   address(network: Network, id: number): string {
-    const cacheKey = `${network}|${id}`;
-    const cached = this.addressOf.get(cacheKey);
+    const cache = this.addressOf[netByte(network)];
+    const cached = cache?.get(id);
     if (cached !== undefined) return cached;
     const stored = this.addrs.getBinaryFast(idKey(network, id));
     if (!stored) throw new Error(`graph store: no address for id ${id} on ${network}`);
     const address = addressText(stored);
-    this.addressOf.set(cacheKey, address);
+    cache?.set(id, address);
     return address;
   }
 
@@ -136,8 +148,8 @@ export class GraphDbs {
     return null;
   }
 
-  rank(network: Network, owner: number, side: FlowDirection, row: RankedRow, estimated: boolean): void {
-    this.ranked.putSync(rankedKey(network, owner, side, row), estimated ? ESTIMATED : EMPTY);
+  rank(network: Network, owner: number, side: FlowDirection, row: RankedRow): void {
+    this.ranked.putSync(rankedKey(network, owner, side, row), EMPTY);
   }
 
   unrank(network: Network, owner: number, side: FlowDirection, row: RankedRow): void {
@@ -155,7 +167,7 @@ export class GraphDbs {
 
   /** False when the position was folded already (one write either way: LMDB refuses to overwrite). */
   markSeen(key: Buffer): boolean {
-    return this.seen.putSync(key, EMPTY, { noOverwrite: true });
+    return this.seen.putSync(key, EMPTY, { noOverwrite: true }) as unknown as boolean;
   }
 
   datasetId(network: Network, name: string): number {
@@ -187,8 +199,6 @@ export class GraphDbs {
     return new NodeMap(this);
   }
 }
-
-const ESTIMATED = Buffer.from([1]);
 
 /** The pair's (sender, recipient) from one owner's side. */
 export const ends = (owner: number, side: FlowDirection, counterparty: number): [number, number] =>

@@ -33,7 +33,11 @@ const endOf = (delta: { from: number; to: number }, side: FlowDirection) =>
 
 /** (time, origin, position) order: the sample is the earliest transfer of a pair. */
 const earlier = (a: Pick<PairRecord, 'firstAt' | 'sampleOrigin' | 'samplePosition'>, b: typeof a): boolean =>
-  a.firstAt !== b.firstAt ? a.firstAt < b.firstAt : a.sampleOrigin !== b.sampleOrigin ? a.sampleOrigin < b.sampleOrigin : a.samplePosition < b.samplePosition;
+  a.firstAt !== b.firstAt
+    ? a.firstAt < b.firstAt
+    : a.sampleOrigin !== b.sampleOrigin
+      ? a.sampleOrigin < b.sampleOrigin
+      : a.samplePosition < b.samplePosition;
 
 export function foldBatch(dbs: GraphDbs, batch: TransferBatch): FoldOutcome {
   const { network } = batch;
@@ -76,7 +80,13 @@ export function foldBatch(dbs: GraphDbs, batch: TransferBatch): FoldOutcome {
   nodes.flush(network);
   const folded = batch.transfers.length - skipped;
   if (folded > 0) {
-    const coverage = dbs.coverage(network, dataset) ?? { name: batch.dataset, caveat: batch.caveat, transfers: 0, from: firstAt, to: lastAt };
+    const coverage = dbs.coverage(network, dataset) ?? {
+      name: batch.dataset,
+      caveat: batch.caveat,
+      transfers: 0,
+      from: firstAt,
+      to: lastAt,
+    };
     dbs.putCoverage(network, dataset, {
       ...coverage,
       transfers: coverage.transfers + folded,
@@ -105,17 +115,29 @@ function applyDelta(dbs: GraphDbs, network: Network, nodes: NodeMap, delta: Pair
     node.firstAt = Math.min(node.firstAt, delta.firstAt);
     node.lastAt = Math.max(node.lastAt, delta.lastAt);
     node.settledLastAt = Math.max(node.settledLastAt, delta.settledLastAt);
-    const row = { counterparty, usd: pair.usd, transfers: pair.transfers };
+    const row = { counterparty, usd: pair.usd, transfers: pair.transfers, estimated: (pair.flags & FLAG_ESTIMATED) !== 0 };
     if (!old) node[side].counterparties += 1;
     if (old && !(old.flags & restFlag(side))) {
-      dbs.unrank(network, owner, side, { counterparty, usd: old.usd, transfers: old.transfers });
-      dbs.rank(network, owner, side, row, (pair.flags & FLAG_ESTIMATED) !== 0);
+      dbs.unrank(network, owner, side, rowOf(counterparty, old));
+      dbs.rank(network, owner, side, row);
     } else keep(dbs, network, { owner, side, row, pair, totals: node[side] });
   }
   dbs.putPair(network, delta.from, delta.to, pair);
 }
 
-const pickSample = (d: PairDelta) => ({ firstAt: d.firstAt, sampleOrigin: d.sampleOrigin, samplePosition: d.samplePosition, sampleTx: d.sampleTx });
+const rowOf = (counterparty: number, pair: PairRecord): RankedRow => ({
+  counterparty,
+  usd: pair.usd,
+  transfers: pair.transfers,
+  estimated: (pair.flags & FLAG_ESTIMATED) !== 0,
+});
+
+const pickSample = (d: PairDelta) => ({
+  firstAt: d.firstAt,
+  sampleOrigin: d.sampleOrigin,
+  samplePosition: d.samplePosition,
+  sampleTx: d.sampleTx,
+});
 
 function addTo(totals: SideTotals, delta: Pick<PairDelta, 'usd' | 'transfers' | 'unpriced' | 'estimated'>, sign: 1 | -1): void {
   totals.transfers += sign * delta.transfers;
@@ -135,7 +157,6 @@ function keep(
   at: { owner: number; side: FlowDirection; row: RankedRow; pair: PairRecord; totals: SideTotals },
 ): void {
   const { owner, side, row, pair, totals } = at;
-  const estimated = (pair.flags & FLAG_ESTIMATED) !== 0;
   if (totals.kept < dbs.superNodeBound) {
     totals.kept += 1;
   } else {
@@ -147,7 +168,7 @@ function keep(
     dbs.demote(network, owner, side, lightest);
   }
   pair.flags &= ~restFlag(side);
-  dbs.rank(network, owner, side, row, estimated);
+  dbs.rank(network, owner, side, row);
 }
 
 /** Undoes the journaled transfers of blocks from `fromBlock` on. */
@@ -194,12 +215,12 @@ function subtract(dbs: GraphDbs, network: Network, nodes: NodeMap, delta: PairDe
     addTo(node[side], delta, -1);
     node.lastAt = Math.max(node.settledLastAt, latest.nodes.get(owner) ?? Number.NEGATIVE_INFINITY);
     const kept = !(old.flags & restFlag(side));
-    if (kept) dbs.unrank(network, owner, side, { counterparty, usd: old.usd, transfers: old.transfers });
+    if (kept) dbs.unrank(network, owner, side, rowOf(counterparty, old));
     if (pair.transfers === 0) {
       node[side].counterparties -= 1;
       if (kept) node[side].kept -= 1;
     } else if (kept) {
-      dbs.rank(network, owner, side, { counterparty, usd: pair.usd, transfers: pair.transfers }, (pair.flags & FLAG_ESTIMATED) !== 0);
+      dbs.rank(network, owner, side, rowOf(counterparty, pair));
     }
   }
   dbs.putPair(network, delta.from, delta.to, pair);
@@ -225,6 +246,7 @@ function latestRevertible(dbs: GraphDbs, network: Network): LatestTimes {
 
 /** Makes the journaled transfers through `block` final: their times become settled, their entries go. */
 export function finalizeThrough(dbs: GraphDbs, network: Network, block: number): void {
+  if (block < 0) return;
   const start = journalKey(network, 0);
   const end = journalKey(network, (block + 1) * BLOCK_POSITIONS);
   const pairs = new Map<string, { from: number; to: number; at: number }>();
@@ -249,4 +271,3 @@ export function finalizeThrough(dbs: GraphDbs, network: Network, block: number):
   nodes.flush(network);
   for (const key of done) dbs.journal.removeSync(key);
 }
-

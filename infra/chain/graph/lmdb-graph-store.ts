@@ -33,7 +33,10 @@ export async function openLmdbGraphStore(options: { dir: string; superNodeBound?
   const write = async <T>(work: () => T): Promise<T> => {
     let result: T;
     try {
-      result = dbs.root.transactionSync(work, TransactionFlags.ABORTABLE | TransactionFlags.SYNCHRONOUS_COMMIT | TransactionFlags.NO_SYNC_FLUSH);
+      result = dbs.root.transactionSync(
+        work,
+        TransactionFlags.ABORTABLE | TransactionFlags.SYNCHRONOUS_COMMIT | TransactionFlags.NO_SYNC_FLUSH,
+      );
     } catch (error) {
       dbs.forgetUncommitted();
       throw error;
@@ -115,35 +118,26 @@ const EMPTY_PAGE: FlowPage = {
   sampleTx: () => null,
 };
 
-/** The kept counterparties of an address in one direction, heaviest first: one LMDB range read. */
+/** The kept counterparties of an address in one direction, heaviest first: one LMDB range read of keys. */
 function pageOf(dbs: GraphDbs, network: Network, address: string, direction: FlowDirection, limit: number): FlowPage {
   const id = dbs.lookup(network, address);
   const node: NodeRecord | null = id === undefined ? null : dbs.node(network, id);
   if (id === undefined || !node) return EMPTY_PAGE;
   const { start, end } = rankedRange(network, id, direction);
-  const counterparties: number[] = [];
-  const usd: number[] = [];
-  const transfers: number[] = [];
-  const estimated: boolean[] = [];
-  for (const { key, value } of dbs.ranked.getRange({ start, end, limit: Math.max(0, limit) })) {
-    const row = readRankedKey(key);
-    counterparties.push(row.counterparty);
-    usd.push(row.usd);
-    transfers.push(row.transfers);
-    estimated.push(value.length > 0 && value[0] === 1);
-  }
-  const addresses = counterparties.map((cp) => dbs.address(network, cp));
+  const rows = [...dbs.ranked.getKeys({ start, end, limit: Math.max(0, limit) })].map(readRankedKey);
   return {
-    size: addresses.length,
+    size: rows.length,
     totals: totalsOf(node[direction]),
-    counterparty: (row) => addresses[row] ?? '',
-    usdMicros: (row) => usd[row] ?? 0,
-    transfers: (row) => transfers[row] ?? 0,
-    estimated: (row) => estimated[row] ?? false,
+    counterparty: (row) => {
+      const found = rows[row];
+      return found ? dbs.address(network, found.counterparty) : '';
+    },
+    usdMicros: (row) => rows[row]?.usd ?? 0,
+    transfers: (row) => rows[row]?.transfers ?? 0,
+    estimated: (row) => rows[row]?.estimated ?? false,
     sampleTx: (row) => {
-      const counterparty = counterparties[row];
-      return counterparty === undefined ? null : (dbs.pair(network, id, counterparty, direction)?.sampleTx ?? null);
+      const found = rows[row];
+      return found ? (dbs.pair(network, id, found.counterparty, direction)?.sampleTx ?? null) : null;
     },
   };
 }
-
