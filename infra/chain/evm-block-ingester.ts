@@ -134,7 +134,7 @@ export function createEvmBlockIngester(options: IngesterOptions): ChainFollower 
     confirmations: options.confirmations,
     graph: options.graph,
     publish: (messages: readonly BusMessage[]) => options.bus.publish(TRANSFERS_TOPIC, messages),
-    head: async () => Number(await client.getBlockNumber()),
+    head: async () => Number(await client.getBlockNumber({ cacheTime: 0 })),
     blockHash: async (number) => (await client.getBlock({ blockNumber: BigInt(number) })).hash,
     readBlocks,
     messages: { transfers: transfersReadMessages, reverted: blocksRevertedMessage },
