@@ -80,7 +80,19 @@ export const DATA_VERBS: Record<string, (services: Services, args: ParsedArgs, i
       });
       // Published is not folded yet: wait for the graph pipeline to fold what the import put on the bus.
       await services.fullCheck.whenCaughtUp();
-      return { exitCode: 0, output: { files: files.map((f) => ({ file: f.file, table: f.table, rows: f.rows, transfers: f.transfers, resumed_at: f.resumedAt, skipped: f.skipped })) } };
+      return {
+        exitCode: 0,
+        output: {
+          files: files.map((f) => ({
+            file: f.file,
+            table: f.table,
+            rows: f.rows,
+            transfers: f.transfers,
+            resumed_at: f.resumedAt,
+            skipped: f.skipped,
+          })),
+        },
+      };
     } finally {
       progress.stop();
     }

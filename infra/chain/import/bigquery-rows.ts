@@ -17,7 +17,16 @@ import type { Network } from '../../../domain/shared/network.js';
 export type BigQueryTable = 'token_transfers' | 'transactions' | 'tokens';
 
 const REQUIRED: Readonly<Record<BigQueryTable, readonly string[]>> = {
-  token_transfers: ['token_address', 'from_address', 'to_address', 'value', 'transaction_hash', 'log_index', 'block_timestamp', 'block_number'],
+  token_transfers: [
+    'token_address',
+    'from_address',
+    'to_address',
+    'value',
+    'transaction_hash',
+    'log_index',
+    'block_timestamp',
+    'block_number',
+  ],
   transactions: ['hash', 'transaction_index', 'from_address', 'to_address', 'value', 'receipt_status', 'block_timestamp', 'block_number'],
   tokens: ['address', 'decimals'],
 };
@@ -35,9 +44,9 @@ export const requiredColumns = (table: BigQueryTable): readonly string[] => REQU
 
 const ZERO = '0x0000000000000000000000000000000000000000';
 
-/** BigQuery writes timestamps as `2024-01-01 00:00:00 UTC` in CSV, as epoch micro- or milliseconds in Parquet. */
+/** BigQuery writes timestamps as `2024-01-01 00:00:00 UTC` in CSV; Parquet readers give a Date (or epoch micros). */
 function epochMs(value: unknown): number {
-  if (typeof value === 'bigint') return Number(value / 1000n);
+  if (typeof value === 'bigint') return Number(value > 10n ** 14n ? value / 1000n : value);
   if (value instanceof Date) return value.getTime();
   if (typeof value === 'number') return value;
   const text = String(value).trim().replace(' UTC', 'Z').replace(' ', 'T');

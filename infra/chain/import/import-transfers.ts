@@ -47,7 +47,10 @@ export async function importTransfers(input: {
   for (const path of input.paths) {
     const table = tableOf(await exportColumns(path));
     if (!table)
-      throw fail('bad_request', `${path}: not an export of token_transfers, transactions or tokens (columns: ${requiredColumns('token_transfers').join(', ')}; …)`);
+      throw fail(
+        'bad_request',
+        `${path}: not an export of token_transfers, transactions or tokens (columns: ${requiredColumns('token_transfers').join(', ')}; …)`,
+      );
     files.push({ path: resolve(path), table });
   }
   const tokens = new TokenDecimals(input.network, input.prices);
@@ -90,7 +93,8 @@ async function importFile(
       else skipped += 1;
     }
     const batch = { network: input.network, dataset, caveat, positions: 'chain', finalThrough: null, transfers: read } as const;
-    if (read.length > 0) await input.bus.publish(TRANSFERS_TOPIC, transfersReadMessages(batch, `${input.network}:import:${basename(path)}`));
+    if (read.length > 0)
+      await input.bus.publish(TRANSFERS_TOPIC, transfersReadMessages(batch, `${input.network}:import:${basename(path)}`));
     rows = chunk.through;
     transfers += read.length;
     await input.graph.writeSource(source, { version, rows } satisfies SavedPosition);
