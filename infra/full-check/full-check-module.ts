@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import type { CommandDeps } from '../../commands/command-deps.js';
 import type { ExposureBudget } from '../../domain/exposure/exposure.schema.js';
 import type { TransferIndex } from '../../domain/ports/chain-data.port.js';
@@ -123,8 +124,11 @@ export function createFullCheckModule(deps: {
   });
   const pipeline = [...createAddressCheckProcessors(tierDeps), createExploreProcessor(tierDeps)];
   const runner = createProcessorRunner({ bus: deps.bus, processors: pipeline, context: deps.commands });
-  // The graph pipeline's folding end: its own consumer group, folding into the graph store.
-  const folder = createProcessorRunner({ bus: deps.bus, processors: [graphFoldProcessor()], context: { graph } });
+  // The graph pipeline's folding end, folding into the graph store. The graph store is LMDB in this
+  // process's data directory, so on Kafka every process folds every message into its own (a group per
+  // instance), and the folder runs in every role: the API's pages read the graph too.
+  const group = config.BUS === 'kafka' ? `graph-fold-${config.INSTANCE_ID ?? hostname()}` : 'graph-fold';
+  const folder = createProcessorRunner({ bus: deps.bus, processors: [graphFoldProcessor(group)], context: { graph } });
   const { check, exploreMax } = budgets(config);
   const ingester = config.SVC_INGEST_RPC_URL
     ? createEvmBlockIngester({
@@ -141,6 +145,7 @@ export function createFullCheckModule(deps: {
       })
     : null;
   let running = false;
+  let folding = false;
 
   async function loadSamples() {
     if (!config.SVC_SOURCES_DIR) return;
@@ -160,19 +165,18 @@ export function createFullCheckModule(deps: {
     processors: {
       async start() {
         await runner.start();
-        await folder.start();
         running = true;
       },
       async stop() {
         running = false;
-        await folder.stop();
         await runner.stop();
       },
     },
     async start({ runProcessors }) {
       await loadSamples();
-      if (!runProcessors) return;
       await folder.start();
+      folding = true;
+      if (!runProcessors) return;
       if (ingester) {
         await ingester.open();
         ingester.start();
@@ -182,19 +186,16 @@ export function createFullCheckModule(deps: {
       reaper.start();
     },
     async whenCaughtUp() {
-      if (running) {
-        await runner.whenCaughtUp();
-        await folder.whenCaughtUp();
-      }
+      if (running) await runner.whenCaughtUp();
+      if (folding) await folder.whenCaughtUp();
     },
     async close() {
       await reaper.stop();
       await ingester?.stop();
-      if (running) {
-        await runner.stop();
-        await folder.stop();
-      }
+      if (running) await runner.stop();
+      if (folding) await folder.stop();
       running = false;
+      folding = false;
     },
   };
 }

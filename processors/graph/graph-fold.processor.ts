@@ -13,9 +13,10 @@ export interface GraphFoldContext {
   readonly graph: TransferGraphStore;
 }
 
-export function graphFoldProcessor(): Processor<GraphFoldContext> {
+/** `name` is the consumer group: one shared by every folding process when they share one graph store. */
+export function graphFoldProcessor(name = 'graph-fold'): Processor<GraphFoldContext> {
   return {
-    name: 'graph-fold',
+    name,
     topics: [TRANSFERS_TOPIC],
     async handle(events, { graph }) {
       let pending: TransferBatch[] = [];
