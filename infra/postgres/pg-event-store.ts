@@ -210,7 +210,7 @@ class PostgresEventStore implements EventStore {
 
   /** Events after `after` up to `upTo` (inclusive), or, without it, those no running transaction precedes. */
   async page(after: Position | null, limit: number, upTo?: Position): Promise<RecordedEvent[]> {
-    const params = after ? positionParams(after) : [];
+    const params: string[] = after ? positionParams(after) : [];
     const lower = after ? '(tx, seq) > ($1::xid8, $2::bigint)' : 'TRUE';
     let upper = 'tx < pg_snapshot_xmin(pg_current_snapshot())';
     if (upTo) {

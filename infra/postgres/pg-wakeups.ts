@@ -40,10 +40,15 @@ export async function openWakeups(connectionString: string, channel: string, con
     const client = new pg.Client({ connectionString, connectionTimeoutMillis: connectTimeoutMs });
     client.on('error', () => lost(client));
     client.on('end', () => lost(client));
+    let ownPid = 0;
+    // Its own NOTIFYs come back to this connection: local appends have woken the subscribers already.
     client.on('notification', (message) => {
-      if (message.processId !== client.processID) bump();
+      if (message.processId !== ownPid) bump();
     });
     await client.connect();
+    // A NOTIFY-only transaction still writes a commit record; nothing is lost if it is not flushed, so it does not wait for it.
+    await client.query('SET synchronous_commit = off');
+    ownPid = (await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]?.pid ?? 0;
     await client.query(`LISTEN ${channel}`);
     listener = client;
     reconnectDelay = RECONNECT_MIN_MS;
