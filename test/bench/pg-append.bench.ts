@@ -3,6 +3,7 @@ import { loadavg } from 'node:os';
 import pg from 'pg';
 import type { EventData, EventStore, Position } from '../../domain/ports/event-store.port.js';
 import { openPostgresEventStore } from '../../infra/postgres/pg-event-store.js';
+import { updateReadme } from '../support/readme-figures.js';
 
 /**
  * bench:pg-append — the two ways to keep a PostgreSQL log's subscribers from skipping events, side by side on
@@ -135,14 +136,12 @@ for (const writers of WRITERS) {
   rows.push(row);
   process.stdout.write(`${row}\n`);
 }
-process.stdout.write(
-  [
-    '',
-    `Measured by \`npm run bench:pg-append\` (${new Date().toISOString().slice(0, 10)}; ${settings.v.split(' on ')[0]}, synchronous_commit=${settings.s}, loopback; load average ${loadavg()[0]!.toFixed(1)} on 2 cores; ${DURATION_MS / 1000} s per cell, two ~600-byte events per append):`,
-    '',
-    '| writers | xmin: appends/s | xmin: append p50 / p99 ms | xmin: delivery p99 ms | lock: appends/s | lock: append p50 / p99 ms | lock: delivery p99 ms | xmin / lock |',
-    '|---|---|---|---|---|---|---|---|',
-    ...rows,
-    '',
-  ].join('\n'),
-);
+const table = [
+  `Measured by \`npm run bench:pg-append\` (${new Date().toISOString().slice(0, 10)}; ${settings.v.split(' on ')[0]}, synchronous_commit=${settings.s}, loopback; load average ${loadavg()[0]!.toFixed(1)} on 2 cores; ${DURATION_MS / 1000} s per cell, two ~600-byte events per append):`,
+  '',
+  '| writers | xmin: appends/s | xmin: append p50 / p99 ms | xmin: delivery p99 ms | lock: appends/s | lock: append p50 / p99 ms | lock: delivery p99 ms | xmin / lock |',
+  '|---|---|---|---|---|---|---|---|',
+  ...rows,
+].join('\n');
+process.stdout.write(`\n${table}\n`);
+await updateReadme('bench:pg-append', table);
