@@ -24,8 +24,8 @@ export interface CliChannel {
  */
 export async function openCliChannel(services: Services, dataDir: string): Promise<CliChannel> {
   // The embedded event log locks the data directory, so an announcement of another pid is stale (a killed
-  // process, its pid perhaps reused); processes on EventStoreDB may share one, and the first keeps the channel.
-  const exclusive = services.config.EVENT_STORE !== 'esdb';
+  // process, its pid perhaps reused); processes on an external store may share one, and the first keeps the channel.
+  const exclusive = services.config.EVENT_STORE === 'embedded';
   const running = exclusive ? null : await findRunningService(dataDir);
   if (running && running.pid !== process.pid) return { socket: null, close: async () => undefined };
   const token = randomBytes(32).toString('hex');
