@@ -5,7 +5,7 @@ import {
   type SubscribeToAllOptions,
   type SubscriptionDelivery,
 } from '../../domain/ports/event-store.port.js';
-import { isUnavailable } from './pg-rows.js';
+import { hasCode } from '../../domain/shared/errors.js';
 import type { Wakeups } from './pg-wakeups.js';
 
 /** What a subscription reads: settled heads and pages of `$all` (pg-event-store.ts). */
@@ -100,7 +100,7 @@ function retryUnavailable(signal: AbortSignal) {
       try {
         return await read();
       } catch (error) {
-        if (!isUnavailable(error) || signal.aborted) throw error;
+        if (!hasCode(error, 'backend_unavailable') || signal.aborted) throw error;
         await sleep(delay, signal);
         delay = Math.min(delay * 2, RETRY_MAX_MS);
       }
