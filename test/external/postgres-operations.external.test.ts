@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { EventData, EventStore, RecordedEvent } from '../../domain/ports/event-store.port.js';
+import type { EventData, RecordedEvent } from '../../domain/ports/event-store.port.js';
 import { hasCode } from '../../domain/shared/errors.js';
 import { MIGRATIONS, migrate } from '../../infra/postgres/pg-migrations.js';
 import { openPostgresEventStore } from '../../infra/postgres/pg-event-store.js';
