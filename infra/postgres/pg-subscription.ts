@@ -12,10 +12,10 @@ import type { Wakeups } from './pg-wakeups.js';
 export interface SubscriptionSource {
   /** The head once everything committed before the call is visible (null: empty). */
   headPosition(): Promise<Position | null>;
-  /** Up to `limit` events after `after` (exclusive) and at most `upTo`, or, without `upTo`, below the running transactions. */
-  page(after: Position | null, limit: number, upTo?: Position): Promise<RecordedEvent[]>;
-  /** Whether committed events after `after` wait for an older transaction still running. */
-  hasUnsettled(after: Position | null): Promise<boolean>;
+  /** Up to `limit` events after `after` (exclusive) and at most `upTo` (inclusive). */
+  page(after: Position | null, limit: number, upTo: Position): Promise<RecordedEvent[]>;
+  /** Up to `limit` events after `after` that no running transaction precedes, and whether committed ones wait behind one. */
+  live(after: Position | null, limit: number): Promise<{ events: RecordedEvent[]; unsettled: boolean }>;
   readonly wakeups: Wakeups;
 }
 
@@ -75,14 +75,14 @@ async function* deliveries(
   let backoff = UNSETTLED_MIN_MS;
   while (!signal.aborted) {
     const seen = source.wakeups.generation();
-    const events = await retrying(() => source.page(cursor, PAGE));
+    const { events, unsettled } = await retrying(() => source.live(cursor, PAGE));
     for (const event of events) {
       if (signal.aborted) return;
       cursor = event.position;
       if (matchesFilter(event, options.filter)) yield { kind: 'event', event };
     }
     if (events.length === PAGE) continue;
-    if (await retrying(() => source.hasUnsettled(cursor))) {
+    if (unsettled) {
       await sleep(backoff, signal);
       backoff = Math.min(backoff * 2, UNSETTLED_MAX_MS);
       continue;
