@@ -6,7 +6,7 @@ import { syntheticAddress, syntheticSource, toTagpack } from '../synthetic/synth
 import { writeFullCheckSources } from '../support/full-check-data.js';
 import { updateReadme } from '../support/readme-figures.js';
 import { startTestService } from '../support/test-service.js';
-import { publishSynthetic } from './graph/synthetic-ingest.js';
+import { publishSynthetic } from './graph-synthetic-ingest.js';
 
 /**
  * bench:graph — the transfer graph at chain scale, through the graph pipeline: a synthetic graph shaped like
@@ -76,7 +76,7 @@ function restart(dataDir: string, sources: string, anchors: readonly string[], h
     searches ? String(WARM) : '0',
     searches ? String(CHECKS) : '0',
   ];
-  const out = execFileSync(process.execPath, ['--import', 'tsx', 'test/bench/graph/restart-child.ts', ...args], {
+  const out = execFileSync(process.execPath, ['--import', 'tsx', 'test/bench/graph-restart.child.ts', ...args], {
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'inherit'],
     maxBuffer: 64 * 1024 * 1024,

@@ -1,7 +1,7 @@
-import { searchExposure } from '../../../domain/exposure/exposure-search.js';
-import type { ExposureBudget } from '../../../domain/exposure/exposure.schema.js';
-import { labelFromIntel, memoized } from '../../../domain/exposure/node-label.js';
-import { startTestService, type TestService } from '../../support/test-service.js';
+import { searchExposure } from '../../domain/exposure/exposure-search.js';
+import type { ExposureBudget } from '../../domain/exposure/exposure.schema.js';
+import { labelFromIntel, memoized } from '../../domain/exposure/node-label.js';
+import { startTestService, type TestService } from '../support/test-service.js';
 
 /**
  * One start of the service on a data directory, in a process of its own (bench:graph's restarts): the

@@ -1,7 +1,7 @@
-import type { MessageBus } from '../../../domain/ports/message-bus.port.js';
-import { chainPosition, type GraphTransfer } from '../../../domain/ports/transfer-graph.port.js';
-import { MAX_TRANSFERS_PER_MESSAGE, TRANSFERS_TOPIC, transfersReadMessages } from '../../../processors/graph/transfer-messages.js';
-import { syntheticAddress, type SyntheticSource } from '../../synthetic/synthetic-graph.js';
+import type { MessageBus } from '../../domain/ports/message-bus.port.js';
+import { chainPosition, type GraphTransfer } from '../../domain/ports/transfer-graph.port.js';
+import { MAX_TRANSFERS_PER_MESSAGE, TRANSFERS_TOPIC, transfersReadMessages } from '../../processors/graph/transfer-messages.js';
+import { syntheticAddress, type SyntheticSource } from '../synthetic/synthetic-graph.js';
 
 /** Transfers per synthetic block: about an Ethereum block's worth. */
 const PER_BLOCK = 200;
