@@ -42,7 +42,7 @@ const transferDataSchema = z.object({
       to: z.string().nullable(),
       caveat: z.string().nullable(),
       // What the data is and how current (absent in outcomes recorded before they were)
-      kind: z.enum(['sample', 'ingested_blocks', 'account_history_api', 'synthetic']).optional(),
+      kind: z.enum(['sample', 'ingested_blocks', 'account_history_api', 'synthetic']).nullable().optional(),
       version: z.string().nullable().optional(),
       asOf: z.string().nullable().optional(),
       upToBlock: z.number().int().nullable().optional(),

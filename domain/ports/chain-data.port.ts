@@ -58,7 +58,7 @@ export interface TransferDataset {
   readonly from: string | null;
   readonly to: string | null;
   readonly caveat: string | null;
-  readonly kind?: TransferDataKind;
+  readonly kind?: TransferDataKind | null;
   /** The data's version: a sample file's content hash, the block range ingested, an API's host. */
   readonly version?: string | null;
   /** Up to when the data is known: the last ingested block's time, a sample's last transfer; an API: now. */

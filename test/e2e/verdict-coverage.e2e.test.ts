@@ -1,7 +1,7 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Address } from 'viem';
+import { createPublicClient, http, type Address } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { madeUpEvmAddress } from '../helpers/made-up-addresses.js';
 import { startAnvil, type Anvil } from '../support/chain/anvil.js';
@@ -88,8 +88,10 @@ beforeAll(async () => {
   const chain = transferChain(anvil.rpcUrl);
   await chain.sendNative(SANCTIONED, MIDDLE, '20');
   txHash = await chain.sendNative(MIDDLE, RECIPIENT, '10');
-  const batches = await svc.services.fullCheck.ingester!.syncOnce();
-  lastBlock = batches.at(-1)!.toBlock;
+  await svc.services.fullCheck.ingester!.syncOnce();
+  await svc.services.fullCheck.whenCaughtUp();
+  // the last transfer's block: the ingested data reaches it
+  lastBlock = Number(await createPublicClient({ transport: http(anvil.rpcUrl) }).getBlockNumber());
   ({ apiKey: key } = await svc.account({ depositUsd: 20 }));
 }, 90_000);
 afterAll(async () => {

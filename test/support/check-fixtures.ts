@@ -21,7 +21,7 @@ export async function tiersFor(
   const deps = {
     intel: fixtureIntel(data.claims ?? []),
     clock: { now: () => new Date('2025-01-10T00:00:00.000Z') },
-    transfers: fixtureIndex(data.transfers ?? [], data.network ?? 'ETH'),
+    transfers: await fixtureIndex(data.transfers ?? [], data.network ?? 'ETH'),
     now: () => performance.now(),
   };
   const subject = { address, network: data.network ?? 'ETH', budget: { ...TEST_BUDGET, ...data.budget } };
