@@ -40,11 +40,12 @@ export const systemRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = as
         ...(reasons.length > 0 ? { reasons } : {}),
         version: info.version,
         mode: info.mode,
-        // The id verdicts carry in coverage.data_versions.snapshot: the whole data state.
+        // What a verdict made now would say it was checked against, and the jurisdictions required to screen.
         sanctions: {
           ...sanctionsCoverageBody(sanctionsCoverage(datasets, services.commands.clock.now())),
           required: [...(intel.requiredSanctions ?? [])],
         },
+        // The id verdicts carry in coverage.data_versions.snapshot: the whole data state.
         data_snapshot: services.commands.intel.snapshot(),
         datasets: datasets.map((d) => ({ source: d.source, version: d.version, content_hash: d.contentHash, claims: d.claimCount })),
       });
