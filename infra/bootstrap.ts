@@ -69,6 +69,8 @@ import { TRANSFER_CHECK_TIMEOUT_MS } from '../domain/kyt/transfer-check.events.j
 import { alertCaseAppServices } from './alerts/alert-cases-module.js';
 import { PROCESSOR_PROJECTIONS, PROJECTIONS } from './read-models.js';
 import { alertCaseProcessor } from '../processors/alert-case.processor.js';
+import type { VerdictSigner } from '../domain/ports/verdict-signer.port.js';
+import { JoseVerdictSigner } from './receipts/jose-verdict-signer.js';
 
 export { PROJECTIONS } from './read-models.js';
 
@@ -78,7 +80,9 @@ export interface Services {
   readonly bus: MessageBus;
   readonly readStore: ReadStore;
   readonly intel: IntelIndex & { apply(event: { type: string; data: unknown }): void };
-  readonly commands: CommandDeps & { readonly intel: IntelIndex };
+  readonly commands: CommandDeps & { readonly intel: IntelIndex; readonly receipts: VerdictSigner };
+  /** The verdict receipts' signer and key ring (rotation by the CLI). */
+  readonly receipts: JoseVerdictSigner;
   readonly projections: ProjectionRunner;
   readonly relay: Relay;
   readonly app: AppServices;
@@ -210,7 +214,9 @@ export async function createServices(
     ...Object.keys(idempotencyEventSchemas),
   ]);
 
+  const receipts = await JoseVerdictSigner.open(config.RECEIPT_KEYS_FILE ?? join(config.DATA_DIR, 'receipt-keys.json'), systemClock.now());
   const commands = {
+    receipts,
     executor: createCommandExecutor({ store, clock: systemClock, ids: uuidIds, correlation }),
     clock: systemClock,
     ids: uuidIds,
@@ -379,6 +385,7 @@ export async function createServices(
     readStore,
     intel,
     commands,
+    receipts,
     projections,
     relay,
     app,

@@ -20,6 +20,9 @@ import { systemRoutes } from './routes/system.routes.js';
 import { transferCheckRoutes } from './routes/transfer-check.routes.js';
 import { webhookRoutes } from './routes/webhooks.routes.js';
 import { alertRoutes } from './routes/alerts.routes.js';
+import { registerJwksRoute } from './routes/jwks.routes.js';
+import { jwksSchema } from './schemas/receipts.js';
+import { errorResponses } from './schemas/errors.js';
 import type { AppServices } from './services.js';
 import { zodValidatorCompiler } from './validation.js';
 import { checkVocabulary } from './schemas/vocabulary-contract.js';
@@ -91,6 +94,12 @@ export async function buildApp(
 
   if (services.metrics && options.serveMetrics !== false) await app.register(metricsRoutes(services.metrics));
   await app.register(systemRoutes, { services });
+  registerJwksRoute(app, services.commands.receipts, {
+    summary: 'The public keys of verdict receipts (JWKS)',
+    tags: ['system'],
+    security: [],
+    response: { 200: jwksSchema, ...errorResponses(['rate_limit_exceeded', 'internal_error']) },
+  });
   await app.register(screenRoutes, { services });
   await app.register(billingRoutes, { services });
   await app.register(checkAddressRoutes, { services });

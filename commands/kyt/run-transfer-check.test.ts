@@ -20,6 +20,7 @@ import { createCommandExecutor } from '../command-executor.js';
 import { runTransferCheck } from './run-transfer-check.js';
 import type { TransferCheckDeps } from './transfer-check-deps.js';
 import { requestTransferCheck } from './transfer-check.commands.js';
+import { testReceipts } from '../../test/support/receipt-signer.js';
 
 /**
  * The pipeline over the real executor, file event store, intelligence and transfer-index code, with the
@@ -64,6 +65,7 @@ beforeAll(async () => {
   store = await openFileEventStore(dir, { fsync: false });
   const decoder: TransactionDecoder = { chains: () => ['ETH'], decode: (chain, hash) => decode(chain, hash) };
   deps = {
+    receipts: await testReceipts(),
     executor: createCommandExecutor({ store, clock: systemClock, ids: uuidIds }),
     clock: systemClock,
     ids: uuidIds,

@@ -5,7 +5,7 @@ import { ALERT_LEVELS } from '../../domain/kyt/alert-level.js';
 import { tracedDataVersionsSchema } from '../../domain/coverage/data-versions.body.js';
 import { sanctionsCoverageSchema } from '../../domain/coverage/sanctions-coverage.body.js';
 import { billingSchema } from './billing.js';
-import { chainOut, EXAMPLE_UUID, isoTimestamp, txHashOut } from './common.js';
+import { chainOut, EXAMPLE_UUID, isoTimestamp, txHashOut, receiptField } from './common.js';
 import { ACTIONS, CATEGORY_LEVELS, COMPOSITE_LEVELS } from '../../domain/shared/verdict-vocabulary.js';
 
 /** Bodies of POST /v2/check-transfer and GET /v2/transfer/{check_id}/result (domain/kyt/transfer-result.ts). */
@@ -105,6 +105,7 @@ export const transferResultSchema = z
         'What the check read: the sanctions lists the senders were checked against, every source behind a sender’s exposure, the transfer data they were traced in (absent in checks completed before it was recorded)',
     }),
     checked_at: isoTimestamp,
+    receipt: receiptField,
     billing: billingSchema,
   })
   .meta({ description: 'The transfer check’s result (charged on the first delivery; later ones carry billing.replay true)' });

@@ -14,6 +14,7 @@ import { createRateLimiter } from './rate-limiter.js';
 import { x402CheckAddressRoutes } from './check-address.x402.routes.js';
 import { x402ExploreRoutes } from './explore.x402.routes.js';
 import { registerMcpRoute } from './mcp/mcp-route.js';
+import { registerJwksRoute } from '../routes/jwks.routes.js';
 import { x402ScreenRoutes } from './screen.x402.routes.js';
 import { x402TransferRoutes } from './transfer.x402.routes.js';
 import type { X402AppServices } from './x402-services.js';
@@ -94,6 +95,7 @@ export async function buildX402App(
     reply.status(404).send({ error: { code: 'not_found', message: `no route ${request.method} ${request.url.split('?')[0]}` } }),
   );
 
+  registerJwksRoute(app, services.deps.receipts, {}); // described in X402_ROUTE_SCHEMAS
   await app.register(x402ScreenRoutes, { services, limiter });
   if (services.pipeline) {
     await app.register(x402CheckAddressRoutes, { services, limiter, pipeline: services.pipeline });

@@ -3,6 +3,87 @@
 // Do not edit: openapi-types.test.ts fails when this file differs from what the current code generates.
 
 export interface paths {
+  '/.well-known/jwks.json': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The public keys of verdict receipts (JWKS) */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description The public keys verdict receipts are signed with, every key ever used (a rotated key still verifies the receipts it signed). See docs/api.md, "Verifying a verdict" */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              keys: {
+                /** @enum {string} */
+                alg: 'EdDSA';
+                /** @enum {string} */
+                crv: 'Ed25519';
+                /** @description Its RFC 7638 thumbprint: the `kid` a receipt’s header names */
+                kid: string;
+                /** @enum {string} */
+                kty: 'OKP';
+                /** @enum {string} */
+                use: 'sig';
+                /** @description The public key, base64url */
+                x: string;
+              }[];
+            };
+          };
+        };
+        /** @description Too many requests */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                /** @enum {string} */
+                code: 'rate_limit_exceeded';
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Internal error */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                /** @enum {string} */
+                code: 'internal_error';
+                message: string;
+              };
+            };
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/webhooks': {
     parameters: {
       query?: never;
@@ -3622,6 +3703,8 @@ export interface paths {
               };
               network: string;
               provider: string;
+              /** @description The verdict’s receipt: a compact JWS (EdDSA, Ed25519) over the RFC 8785 JSON of its domain verdict (subject, caller, input hash, time, outcome, data versions). Verify it with /.well-known/jwks.json; absent from verdicts made before receipts existed */
+              receipt?: string;
               requested_at: string;
               schema_version: number;
               /** @enum {string} */
@@ -4146,6 +4229,8 @@ export interface paths {
                 /** @enum {string|null} */
                 worst_level: 'Low' | 'Medium' | 'High' | 'Severe' | null;
               };
+              /** @description The verdict’s receipt: a compact JWS (EdDSA, Ed25519) over the RFC 8785 JSON of its domain verdict (subject, caller, input hash, time, outcome, data versions). Verify it with /.well-known/jwks.json; absent from verdicts made before receipts existed */
+              receipt?: string;
               schema_version: number;
               /** @enum {string} */
               status: 'completed';
@@ -5354,6 +5439,8 @@ export interface paths {
                       ok: false;
                     };
               };
+              /** @description The verdict’s receipt: a compact JWS (EdDSA, Ed25519) over the RFC 8785 JSON of its domain verdict (subject, caller, input hash, time, outcome, data versions). Verify it with /.well-known/jwks.json; absent from verdicts made before receipts existed */
+              receipt?: string;
               schema_version: number;
               skipped_providers: string[];
               /** @enum {string} */
@@ -5782,6 +5869,8 @@ export interface paths {
                       ok: false;
                     };
               };
+              /** @description The verdict’s receipt: a compact JWS (EdDSA, Ed25519) over the RFC 8785 JSON of its domain verdict (subject, caller, input hash, time, outcome, data versions). Verify it with /.well-known/jwks.json; absent from verdicts made before receipts existed */
+              receipt?: string;
               schema_version: number;
               skipped_providers: string[];
               /** @enum {string} */
@@ -7987,6 +8076,8 @@ export interface paths {
               /** @enum {string} */
               network: 'BSC' | 'ETH' | 'TRON';
               provider: string;
+              /** @description The verdict’s receipt: a compact JWS (EdDSA, Ed25519) over the RFC 8785 JSON of its domain verdict (subject, caller, input hash, time, outcome, data versions). Verify it with /.well-known/jwks.json; absent from verdicts made before receipts existed */
+              receipt?: string;
               schema_version: number;
               verdict: {
                 confidence: number | null;
@@ -8527,6 +8618,8 @@ export interface paths {
                 /** @enum {string|null} */
                 worst_level: 'Low' | 'Medium' | 'High' | 'Severe' | null;
               };
+              /** @description The verdict’s receipt: a compact JWS (EdDSA, Ed25519) over the RFC 8785 JSON of its domain verdict (subject, caller, input hash, time, outcome, data versions). Verify it with /.well-known/jwks.json; absent from verdicts made before receipts existed */
+              receipt?: string;
               schema_version: number;
               /** @enum {string} */
               status: 'completed';
