@@ -95,10 +95,12 @@ export async function buildApp(
   if (services.metrics && options.serveMetrics !== false) await app.register(metricsRoutes(services.metrics));
   await app.register(systemRoutes, { services });
   registerJwksRoute(app, services.commands.receipts, {
-    summary: 'The public keys of verdict receipts (JWKS)',
-    tags: ['system'],
-    security: [],
-    response: { 200: jwksSchema, ...errorResponses(['rate_limit_exceeded', 'internal_error']) },
+    schema: {
+      summary: 'The public keys of verdict receipts (JWKS)',
+      tags: ['system'],
+      security: [],
+      response: { 200: jwksSchema, ...errorResponses(['rate_limit_exceeded', 'internal_error']) },
+    },
   });
   await app.register(screenRoutes, { services });
   await app.register(billingRoutes, { services });

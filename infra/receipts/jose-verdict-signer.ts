@@ -24,7 +24,8 @@ type SigningKey = Awaited<ReturnType<typeof importJWK>>;
  */
 export class JoseVerdictSigner implements VerdictSigner {
   private constructor(
-    private readonly path: string,
+    /** The key ring file. */
+    readonly path: string,
     private ring: KeyRing,
     private active: { kid: string; key: SigningKey },
   ) {}

@@ -166,7 +166,7 @@ interface X402RouteSchema {
 export const X402_ROUTE_SCHEMAS: Readonly<Record<string, X402RouteSchema>> = {
   'GET /.well-known/jwks.json': {
     summary: 'The public keys of verdict receipts (JWKS, free)',
-    response: { 200: jwksSchema, ...x402ErrorResponses(['service_internal_error']) },
+    response: { 200: jwksSchema, ...x402ErrorResponses(['rate_limit_exceeded', 'service_internal_error']) },
   },
   'GET /screen/:chain/:address': {
     summary: 'Light screen of an address (0.10 USD)',

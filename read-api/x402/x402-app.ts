@@ -95,7 +95,8 @@ export async function buildX402App(
     reply.status(404).send({ error: { code: 'not_found', message: `no route ${request.method} ${request.url.split('?')[0]}` } }),
   );
 
-  registerJwksRoute(app, services.deps.receipts, {}); // described in X402_ROUTE_SCHEMAS
+  // Free, under the free calls' rate limit like the result routes; described in X402_ROUTE_SCHEMAS.
+  registerJwksRoute(app, services.deps.receipts, { schema: {}, onRequest: async (request) => limiter.take('free', request.ip) });
   await app.register(x402ScreenRoutes, { services, limiter });
   if (services.pipeline) {
     await app.register(x402CheckAddressRoutes, { services, limiter, pipeline: services.pipeline });
