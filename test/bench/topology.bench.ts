@@ -9,17 +9,20 @@ import { startTopology, type RoleProcess, type Topology } from '../support/topol
 /**
  * bench:topology — the service as separate processes on real servers (ci/with-servers.sh: Kafka, FerretDB,
  * PostgreSQL with synchronous_commit=on): one projections process, two API processes, two processor
- * processes. Paid light screens (POST /v2/screen, every call charged on the PostgreSQL ledger) through one
- * API process, then through both at once with the same total connections; then a full check's end-to-end
+ * processes. Paid light screens (POST /v2/screen, every call charged on the PostgreSQL ledger) spread over
+ * BENCH_ACCOUNTS accounts (10) through one API process, then through both at once with the same total
+ * connections, then through both on one account (whose ledger stream both APIs then append to); then a full check's end-to-end
  * time (POST /v2/check-address to the first 200 of its result) with nothing else running. Prints a table and
  * the CPU seconds each process spent per screen; `--write-readme` writes it into docs/benchmarks.md.
  */
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const FULL_CHECKS = Number(process.env.BENCH_FULL_CHECKS ?? 10);
+const ACCOUNTS = Number(process.env.BENCH_ACCOUNTS ?? 10);
 const addresses = Array.from({ length: 256 }, (_, i) => '0x' + (i + 1).toString(16).padStart(40, '0'));
 
-function screens(api: RoleProcess, key: string, connections: number, duration: number) {
+/** Screens spread over `keys` (each account's charges go to its own ledger stream). */
+function screens(api: RoleProcess, keys: readonly string[], connections: number, duration: number) {
   let i = 0;
   return autocannon({
     url: api.url,
@@ -29,8 +32,14 @@ function screens(api: RoleProcess, key: string, connections: number, duration: n
       {
         method: 'POST',
         path: '/v2/screen',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
-        setupRequest: (request) => ({ ...request, body: JSON.stringify({ address: addresses[i++ % addresses.length], network: 'ETH' }) }),
+        setupRequest: (request) => {
+          const n = i++;
+          return {
+            ...request,
+            headers: { 'content-type': 'application/json', authorization: `Bearer ${keys[n % keys.length]}` },
+            body: JSON.stringify({ address: addresses[n % addresses.length], network: 'ETH' }),
+          };
+        },
       },
     ],
   });
@@ -42,10 +51,10 @@ async function cpuOf(topology: Topology): Promise<Map<string, number>> {
   return new Map(await Promise.all(all.map(async (p) => [p.name, p.pid() === undefined ? 0 : await cpuSecondsOf(p.pid()!)] as const)));
 }
 
-async function measure(topology: Topology, key: string, apis: readonly RoleProcess[]) {
-  await Promise.all(apis.map((api) => screens(api, key, Math.max(1, Math.floor(CONNECTIONS / apis.length)), 2)));
+async function measure(topology: Topology, keys: readonly string[], apis: readonly RoleProcess[]) {
+  await Promise.all(apis.map((api) => screens(api, keys, Math.max(1, Math.floor(CONNECTIONS / apis.length)), 2)));
   const before = await cpuOf(topology);
-  const results = await Promise.all(apis.map((api) => screens(api, key, Math.floor(CONNECTIONS / apis.length), DURATION_S)));
+  const results = await Promise.all(apis.map((api) => screens(api, keys, Math.floor(CONNECTIONS / apis.length), DURATION_S)));
   const after = await cpuOf(topology);
   const total = results.reduce((sum, r) => sum + r.requests.total, 0);
   const cpuMicros = (name: string) => Math.round((((after.get(name) ?? 0) - (before.get(name) ?? 0)) * 1e6) / Math.max(1, total));
@@ -81,6 +90,37 @@ async function fullCheckTimes(api: RoleProcess, key: string): Promise<number[]> 
   return times.sort((a, b) => a - b);
 }
 
+/** Funded accounts with a key each, made with the CLI as an operator would, a few at a time. */
+async function accounts(topology: Topology): Promise<string[]> {
+  const keys: string[] = [];
+  for (let n = 0; n < ACCOUNTS; n += 5) {
+    const batch = await Promise.all(
+      Array.from({ length: Math.min(5, ACCOUNTS - n) }, (_, i) =>
+        topology.cli(topology.apis[0]!, [
+          'account',
+          'create',
+          '--email',
+          `bench-${n + i}@example.test`,
+          '--org',
+          'Bench',
+          '--plan',
+          'ledger',
+          '--deposit',
+          '10000000',
+          '--with-key',
+        ]),
+      ),
+    );
+    keys.push(...batch.map((created) => (created.json as { api_key: string }).api_key));
+  }
+  // Each API folds the keys itself: wait until both know every one.
+  for (const api of topology.apis)
+    for (const key of keys)
+      while (!(await fetch(`${api.url}/v2/balance`, { headers: { authorization: `Bearer ${key}` } })).ok)
+        await new Promise((resolve) => setTimeout(resolve, 100));
+  return keys;
+}
+
 async function main() {
   const { POSTGRES_URL, KAFKA_BROKERS, MONGO_URL } = process.env;
   if (!POSTGRES_URL || !KAFKA_BROKERS || !MONGO_URL) throw new Error('run it through npm run bench:topology (ci/with-servers.sh)');
@@ -90,38 +130,22 @@ async function main() {
     { apis: 2, processors: 2, env: { SVC_SOURCES_DIR: sources, LOG_LEVEL: 'warn' } },
   );
   try {
-    const created = await topology.cli(topology.apis[0]!, [
-      'account',
-      'create',
-      '--email',
-      'bench@example.test',
-      '--org',
-      'Bench',
-      '--plan',
-      'ledger',
-      '--deposit',
-      '10000000',
-      '--with-key',
-    ]);
-    const key = (created.json as { api_key: string }).api_key;
-    for (const api of topology.apis)
-      for (let ok = false; !ok;) {
-        ok = (await fetch(`${api.url}/v2/balance`, { headers: { authorization: `Bearer ${key}` } })).ok;
-        if (!ok) await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-    const one = await measure(topology, key, topology.apis.slice(0, 1));
-    const two = await measure(topology, key, topology.apis);
-    const checks = await fullCheckTimes(topology.apis[0]!, key);
+    const keys = await accounts(topology);
+    const one = await measure(topology, keys, topology.apis.slice(0, 1));
+    const two = await measure(topology, keys, topology.apis);
+    const oneAccount = await measure(topology, keys.slice(0, 1), topology.apis);
+    const checks = await fullCheckTimes(topology.apis[0]!, keys[0]!);
     const median = checks[Math.floor(checks.length / 2)]!;
     const table = [
       `Measured by \`npm run bench:topology\` (${new Date().toISOString().slice(0, 10)}; ${cpus().length} cores, load average ${loadavg()[0]!.toFixed(1)} before the run; PostgreSQL 15 with synchronous_commit=on, Kafka 3.9 and FerretDB 1.24 on loopback, every process on this machine; ${CONNECTIONS} connections in total, ${DURATION_S} s after a 2 s warm-up):`,
       '',
       '| paid light screens | screens/s | p50 ms | p99 ms | non-2xx or errors |',
       '|---|---|---|---|---|',
-      `| through one API process | ${one.rps} | ${one.p50} | ${one.p99} | ${one.non2xx} |`,
-      `| through two API processes | ${two.rps} | ${two.p50} | ${two.p99} | ${two.non2xx} |`,
+      `| through one API process, ${ACCOUNTS} accounts | ${one.rps} | ${one.p50} | ${one.p99} | ${one.non2xx} |`,
+      `| through two API processes, ${ACCOUNTS} accounts | ${two.rps} | ${two.p50} | ${two.p99} | ${two.non2xx} |`,
+      `| through two API processes, one account | ${oneAccount.rps} | ${oneAccount.p50} | ${oneAccount.p99} | ${oneAccount.non2xx} |`,
       '',
-      `Two / one: **${(two.rps / one.rps).toFixed(2)}**. CPU µs per screen, by process (one API): ${one.cpu}; (two APIs): ${two.cpu}.`,
+      `Two / one: **${(two.rps / one.rps).toFixed(2)}**. CPU µs per screen, by process (one API): ${one.cpu}; (two APIs): ${two.cpu}; (two APIs, one account): ${oneAccount.cpu}.`,
       `A full check end to end (POST, then its result polled every 10 ms until 200), ${FULL_CHECKS} one after another with nothing else running: median ${Math.round(median)} ms, slowest ${Math.round(checks.at(-1)!)} ms.`,
     ].join('\n');
     process.stdout.write(`${table}\n`);
