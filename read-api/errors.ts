@@ -145,6 +145,8 @@ export function x402ErrorBody(error: unknown): { status: number; body: Record<st
   if (!isServiceError(error)) {
     const status = (error as Partial<FastifyError> | null)?.statusCode;
     if (status === 404) return envelope(404, 'not_found', 'no such resource');
+    // as on V2: a body over the limit (a REST route's or the MCP door's) is 413, not a malformed request
+    if (status === 413) return envelope(413, 'payload_too_large', 'the request body is too large');
     if (status && status >= 400 && status < 500) return envelope(400, 'body_invalid', (error as Error).message);
     return envelope(500, 'service_internal_error', 'internal error');
   }
