@@ -4,6 +4,7 @@ import type { Address } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { walkLedgerChain } from '../../commands/ledger-chain-walk.js';
 import { CHECK_STREAM_PREFIX } from '../../domain/address-check/address-check.events.js';
+import { transferCheckStream } from '../../domain/kyt/transfer-check.events.js';
 import type { EventStore, RecordedEvent } from '../../domain/ports/event-store.port.js';
 import { madeUpEvmAddress } from '../helpers/made-up-addresses.js';
 import { startAnvil, type Anvil } from '../support/chain/anvil.js';
@@ -253,6 +254,8 @@ if (!haveServers) {
         const [victimApi, victimProcessor] = [apis[0]!, processors[0]!];
         await Promise.all([victimApi.kill9(), victimProcessor.kill9()]);
         const killedAt = acknowledged;
+        // The kills land mid-load: calls were still to be made, or in flight, on the victims.
+        expect(killedAt).toBeLessThan(ops.length);
         await new Promise((resolve) => setTimeout(resolve, 1000));
         await Promise.all([victimApi.start(), victimProcessor.start()]);
         await load;
@@ -289,6 +292,16 @@ if (!haveServers) {
               events.filter((e) => e.type === 'CheckResultDelivered'),
               checkId,
             ).toHaveLength(1);
+          }
+          // Each transfer check ended once: completed, never failed or timed out on top of it.
+          for (const checkId of transferIds) {
+            const ends = (await eventsOf(store, transferCheckStream(checkId))).filter((e) =>
+              ['TransferCheckCompleted', 'TransferCheckFailed', 'TransferCheckTimedOut'].includes(e.type),
+            );
+            expect(
+              ends.map((e) => e.type),
+              checkId,
+            ).toEqual(['TransferCheckCompleted']);
           }
           // The ledger: one charge per screen, per check and per transfer check, never two for one call.
           const charges = new Map<string, number>();
