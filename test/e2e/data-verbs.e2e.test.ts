@@ -1,3 +1,5 @@
+import { copyFile, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseArgs } from '../../infra/cli/args.js';
@@ -38,6 +40,21 @@ describe('data verbs', () => {
     );
     expect(String(error)).toMatch(/ofsi-uk-consolidated\/ConList\.csv, line 4: 35 columns, the header has 36/);
     expect(await svc.services.store.headPosition()).toEqual(before);
+  });
+
+  it('data import names the path it was given in its errors, for a file and for a folder', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'svc-import-named-'));
+    try {
+      const given = join(dir, 'ukcsv-export.csv'); // a name of the operator's choosing, read as ConList.csv
+      await copyFile(join(BROKEN_SOURCE_FIXTURES, 'ofsi-uk-consolidated/ConList.csv'), given);
+      const error = await verb('data', 'import', 'ofsi_uk', given).catch((e: Error) => e);
+      expect(String(error)).toContain(`${given}, line 4: 35 columns, the header has 36`);
+      expect(String(error)).not.toContain('ofsi-uk-consolidated/');
+      const folder = await verb('data', 'import', 'ofsi_uk', join(BROKEN_SOURCE_FIXTURES, 'ofsi-uk-consolidated')).catch((e: Error) => e);
+      expect(String(folder)).toContain(`${join(BROKEN_SOURCE_FIXTURES, 'ofsi-uk-consolidated', 'ConList.csv')}, line 4`);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('data curate add shows in the screen with its evidence; retract removes it', async () => {
