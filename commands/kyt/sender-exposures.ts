@@ -31,7 +31,7 @@ async function indirectExposure(
     return { indirect: [], graph: outcome.tier === 3 && outcome.reason === 'service_address' ? 'not_available' : 'no_history' };
   const exposure = outcome.exposure;
   return {
-    indirect: exposure.categories.map((c) => ({ slug: c.slug, share: c.share, hops: c.minHops })),
+    indirect: exposure.categories.map((c) => ({ slug: c.slug, share: c.share, hops: c.minHops, paths: c.paths })),
     graph: exposure.complete ? 'analysed' : 'budget_exhausted',
   };
 }

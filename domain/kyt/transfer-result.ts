@@ -1,3 +1,4 @@
+import { pathBody } from '../address-check/full-verdict.js';
 import { microsToUsd } from '../shared/money.js';
 import type { AlertLevel } from './alert-level.js';
 import type { Composite, ValuedLeg } from './composite.js';
@@ -20,7 +21,7 @@ const pct = (share: number): number => Math.round(share * 10_000) / 100;
 /** A transaction can move value thousands of times (an airdrop sweep): the body lists this many legs and senders at most, and says how many there are. */
 export const MAX_LISTED = 500;
 
-/** §2b's actions per level: Severe blocks, High holds, Medium asks for review, Low is an alert only. */
+/** The action per level: Severe blocks, High holds, Medium asks for review, Low is an alert only. */
 export function recommendedAction(worst: AlertLevel | null): 'accept' | 'review' | 'hold' | 'block' {
   switch (worst) {
     case 'Severe':
@@ -94,6 +95,8 @@ export function transferResultBody(input: {
         share: pct(s.weight),
         legs: s.legs,
         data_available: s.dataAvailable,
+        risk_score: s.riskScore,
+        risk_level: compositeLevel(s.riskScore),
         direct_categories: s.direct.map((c) => ({
           slug: c.slug,
           level: c.level,
@@ -101,7 +104,13 @@ export function transferResultBody(input: {
           confidence: c.confidence,
           sources: c.sources,
         })),
-        indirect_categories: s.indirect.map((c) => ({ slug: c.slug, share: pct(c.share), hops: c.hops })),
+        indirect_categories: s.indirect.map((c) => ({
+          slug: c.slug,
+          share: pct(c.share),
+          hops: c.hops,
+          usd_value: microsToUsd(Math.round(s.usdMicros * Math.min(1, c.share))),
+          paths: c.paths.map(pathBody),
+        })),
         graph: s.graph,
       })),
       categories: composite.categories.map((c) => ({
@@ -129,6 +138,8 @@ export function transferResultBody(input: {
         category_slug: m.categorySlug,
         exposure_usd: microsToUsd(m.exposureUsdMicros),
         note: m.note,
+        senders_total: m.senders.length,
+        senders: m.senders.slice(0, MAX_LISTED),
       })),
     },
     checked_at: input.checkedAt,

@@ -25,6 +25,8 @@ export type AlertListQuery = z.infer<typeof alertListQuery>;
 
 export const alertParams = z.object({ id: z.string().max(100) });
 
+export const subgroupParams = z.object({ subgroup_id: z.string().max(100) });
+
 export const triageBody = z
   .strictObject({
     status: z.enum(CASE_STATUSES).optional(),

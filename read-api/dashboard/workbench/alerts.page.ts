@@ -4,6 +4,7 @@ import type { AlertCaseDoc } from '../../../projections/alert-cases.projection.j
 import { html, type SafeHtml } from '../html.js';
 import { layout } from '../pages/layout.js';
 import type { DashboardUser } from '../session-auth.js';
+import { memberName, type MemberView } from './alert-case.page.js';
 import { levelBadge, shortHash, statusBadge, statusLabel, utc } from './format.js';
 
 export interface AlertListView {
@@ -12,7 +13,7 @@ export interface AlertListView {
   readonly page: number;
   readonly totalPages: number;
   readonly filter: { status?: string; risk_level?: string; assignee?: string; check_id?: string };
-  readonly members: readonly { userId: string; email: string }[];
+  readonly members: readonly MemberView[];
   readonly today: string;
 }
 
@@ -25,7 +26,7 @@ function filters(view: AlertListView): SafeHtml {
   return html`<form class="inline-form" method="get" action="/alerts" aria-label="Filter alerts">
 <div><label for="f-status">Status</label><select id="f-status" name="status">${option('', 'Any', f.status)}${CASE_STATUSES.map((s) => option(s, statusLabel(s), f.status))}</select></div>
 <div><label for="f-level">Risk level</label><select id="f-level" name="risk_level">${option('', 'Any', f.risk_level)}${ALERT_LEVELS.map((l) => option(l, l, f.risk_level))}</select></div>
-<div><label for="f-assignee">Assignee</label><select id="f-assignee" name="assignee">${option('', 'Anyone', f.assignee)}${option('none', 'Unassigned', f.assignee)}${view.members.map((m) => option(m.userId, m.email, f.assignee))}</select></div>
+<div><label for="f-assignee">Assignee</label><select id="f-assignee" name="assignee">${option('', 'Anyone', f.assignee)}${option('none', 'Unassigned', f.assignee)}${view.members.map((m) => option(m.userId, memberName(m), f.assignee))}</select></div>
 ${f.check_id ? html`<input type="hidden" name="check_id" value="${f.check_id}">` : ''}
 <button type="submit" class="secondary">Filter</button>
 </form>`;

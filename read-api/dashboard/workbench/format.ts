@@ -8,6 +8,7 @@ const LEVEL_BADGE: Record<string, string> = {
   Medium: 'warn',
   Low: 'off',
   sanctioned: 'bad',
+  severe: 'bad',
   critical: 'bad',
   high: 'bad',
   medium: 'warn',

@@ -8,6 +8,8 @@ import { present } from '../../../domain/shared/present.js';
 import type { AppServices } from '../../services.js';
 import { requireUser } from '../session-auth.js';
 import { chargedText } from './charged-text.js';
+import { transferRouteHops } from './hop-usd.js';
+import { transferRoutes } from './transfer-evidence.js';
 import { transferVerdictPage, type TransferResultView } from './transfer-verdict.page.js';
 import { DASHBOARD_KEY_ID } from './screen.routes.js';
 import { runningPage } from './screen.page.js';
@@ -32,7 +34,7 @@ export function transferVerdictRoutes(services: AppServices): FastifyPluginAsync
           .type('text/html; charset=utf-8')
           .send(runningPage(user, `/checks/transfer/${encodeURIComponent(id)}`, 'transfer check').value);
       const body = { ...delivery.result, billing: delivery.billing } as unknown as TransferResultView & { billing: BillingEnvelope };
-      const { requester } = present(state.request, "an owned check's request");
+      const { requester, chain } = present(state.request, "an owned check's request");
       const cases = (
         await services.alerts.cases.page(
           [requester.channel === 'v2' ? requester.subgroupId : ''],
@@ -40,7 +42,11 @@ export function transferVerdictRoutes(services: AppServices): FastifyPluginAsync
           { page: 1, pageSize: 100 },
         )
       ).rows;
-      return reply.type('text/html; charset=utf-8').send(transferVerdictPage(user, body, cases, chargedText(body.billing)).value);
+      const routes = transferRoutes(body.composite_result.senders);
+      const hops = await transferRouteHops(deps.transfers, chain, routes.shown);
+      return reply
+        .type('text/html; charset=utf-8')
+        .send(transferVerdictPage(user, body, cases, chargedText(body.billing), { routes, hops }).value);
     });
   };
 }
