@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { SCREEN_NETWORKS } from '../shared/network.js';
-import type { Claim, SourceDescriptor, TokenListing } from './intel.types.js';
+import { CLAIM_DATINGS, type Claim, type SourceDescriptor, type TokenListing } from './intel.types.js';
 import { streamFamily } from '../shared/streams.js';
 
 /**
@@ -35,6 +35,7 @@ const claimBase = {
   sourceUrl: z.string().min(1),
   firstSeenAt: timestamp,
   lastSeenAt: timestamp,
+  datedBy: z.enum(CLAIM_DATINGS).optional(),
   source: z.string().min(1),
 };
 

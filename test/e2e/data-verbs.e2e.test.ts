@@ -33,6 +33,13 @@ describe('data verbs', () => {
     });
   });
 
+  it("a verdict's labels say what their dates rest on, through the index: the list's date, or the day of retrieval", async () => {
+    const [line] = await screenLines('ETH', '0xaEDb177D69Ae5562ac7295653FCe454562bF69CC'); // listed by the fixture ultrasound and wallet lists
+    const dating = Object.fromEntries(line.verdict.labels.map((row: any) => [row.source, row.dated_by]));
+    expect(dating).toMatchObject({ ofac_ultrasound: 'retrieved' });
+    expect(Object.values(dating).every((d) => d === 'record' || d === 'list' || d === 'retrieved')).toBe(true);
+  });
+
   it('data import of a broken file fails naming the file and line, and appends nothing', async () => {
     const before = await svc.services.store.headPosition();
     const error = await verb('data', 'import', 'ofsi_uk', join(BROKEN_SOURCE_FIXTURES, 'ofsi-uk-consolidated/ConList.csv')).catch(

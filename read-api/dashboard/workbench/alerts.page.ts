@@ -34,18 +34,18 @@ ${f.check_id ? html`<input type="hidden" name="check_id" value="${f.check_id}">`
 
 function table(view: AlertListView): SafeHtml {
   if (view.rows.length === 0) return html`<p>No alerts match. Alerts appear here when a transfer check of your subgroup raises one.</p>`;
-  return html`<div class="table-wrap"><table class="fit">
+  return html`<div class="table-wrap"><table class="fit stack">
 <caption class="sr-only">Alerts, newest first</caption>
 <thead><tr><th scope="col">Raised</th><th scope="col">Level</th><th scope="col">Category</th><th scope="col">Rule</th><th scope="col">Transaction</th><th scope="col">Status</th><th scope="col">Assignee</th></tr></thead>
 <tbody>${view.rows.map(
     (row) => html`<tr>
-<td><a href="/alerts/${row.alertId}">${utc(row.createdAt)}</a></td>
-<td>${levelBadge(row.riskLevel)}</td>
-<td class="wrap">${row.alert.category}</td>
-<td>${row.alert.ruleType}</td>
-<td>${row.chain} ${shortHash(row.txHash)}</td>
-<td>${statusBadge(row.status)}</td>
-<td>${row.assignee?.email ?? '—'}</td>
+<td data-label="Raised"><a href="/alerts/${row.alertId}">${utc(row.createdAt)}</a></td>
+<td data-label="Level">${levelBadge(row.riskLevel)}</td>
+<td class="wrap" data-label="Category">${row.alert.category}</td>
+<td data-label="Rule">${row.alert.ruleType}</td>
+<td data-label="Transaction">${row.chain} ${shortHash(row.txHash)}</td>
+<td data-label="Status">${statusBadge(row.status)}</td>
+<td data-label="Assignee">${row.assignee?.email ?? '—'}</td>
 </tr>`,
   )}</tbody></table></div>`;
 }

@@ -90,7 +90,7 @@ function node(d: Drawing, i: number, cx: number, cy: number, tx: number, ty: num
 function svgOpen(d: Drawing, variant: 'wide' | 'tall', width: number, height: number): string {
   const id = `${d.id}-${variant}`;
   return (
-    `<svg class="${variant}" viewBox="0 0 ${width} ${height}" role="img" aria-labelledby="${id}-t ${d.id}-d" xmlns="http://www.w3.org/2000/svg">` +
+    `<svg class="${variant}" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-labelledby="${id}-t ${d.id}-d" xmlns="http://www.w3.org/2000/svg">` +
     `<title id="${id}-t">${escapeHtml(d.route.title)}</title>` +
     `<defs><marker id="${id}-arrow" viewBox="0 0 10 10" refX="8" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0 0L10 5L0 10z" fill="#57606a"/></marker></defs>`
   );

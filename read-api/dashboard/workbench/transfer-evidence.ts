@@ -163,12 +163,14 @@ export function transactionFacts(r: TransferResultView): SafeHtml {
 export function legsTable(r: TransferResultView): SafeHtml {
   const legs = r.composite_result.legs;
   if (legs.length === 0) return html`<p>The transaction moved no value.</p>`;
-  return html`<div class="table-wrap"><table class="fit"><caption class="sr-only">Legs of the transaction: each movement of value</caption>
+  return html`<div class="table-wrap"><table class="fit stack"><caption class="sr-only">Legs of the transaction: each movement of value</caption>
 <thead><tr><th scope="col">Asset</th><th scope="col" class="num">Amount</th><th scope="col" class="num">USD</th><th scope="col">From</th><th scope="col">To</th><th scope="col">Block time</th></tr></thead>
 <tbody>${legs.map(
-    (leg) => html`<tr><td>${leg.symbol ?? (leg.token ? shortHash(leg.token) : 'native')}</td><td class="num">${legAmount(leg)}</td>
-<td class="num">${leg.usd_value === null ? html`<span class="hint">no price</span>` : money(leg.usd_value)}</td>
-<td>${shortHash(leg.from)}</td><td>${shortHash(leg.to)}</td><td>${utc(r.transaction.block_time)}</td></tr>`,
+    (
+      leg,
+    ) => html`<tr><td data-label="Asset">${leg.symbol ?? (leg.token ? shortHash(leg.token) : 'native')}</td><td class="num" data-label="Amount">${legAmount(leg)}</td>
+<td class="num" data-label="USD">${leg.usd_value === null ? html`<span class="hint">no price</span>` : money(leg.usd_value)}</td>
+<td data-label="From">${shortHash(leg.from)}</td><td data-label="To">${shortHash(leg.to)}</td><td data-label="Block time">${utc(r.transaction.block_time)}</td></tr>`,
   )}</tbody></table></div>
 ${r.composite_result.legs_total > legs.length ? html`<p class="hint">${r.composite_result.legs_total - legs.length} more leg(s) in the JSON result.</p>` : ''}`;
 }
@@ -202,13 +204,15 @@ function exposureRows(r: TransferResultView, s: SenderView): SafeHtml {
   const direct = s.direct_categories.map(
     (
       c,
-    ) => html`<tr><td>${categoryName(r, c.slug)} <code>${c.slug}</code></td><td>the sender itself</td><td class="num">100%</td><td class="num">${money(s.usd_value)}</td><td class="num">0</td>
-<td class="wrap">${c.confidence}% confidence; ${c.sources.join(', ')}</td></tr>`,
+    ) => html`<tr><td data-label="Category">${categoryName(r, c.slug)} <code>${c.slug}</code></td><td data-label="Through">the sender itself</td><td class="num" data-label="Share">100%</td><td class="num" data-label="USD">${money(s.usd_value)}</td><td class="num" data-label="Hops">0</td>
+<td class="wrap" data-label="Evidence">${c.confidence}% confidence; ${c.sources.join(', ')}</td></tr>`,
   );
   const indirect = s.indirect_categories.map(
-    (c) => html`<tr><td>${categoryName(r, c.slug)} <code>${c.slug}</code></td><td>its incoming funds</td><td class="num">${c.share}%</td>
-<td class="num">${c.usd_value === undefined ? '—' : money(c.usd_value)}</td><td class="num">${c.hops ?? '—'}</td>
-<td class="wrap">${(c.paths ?? []).length === 0 ? 'no route recorded' : [...new Set((c.paths ?? []).map((p) => p.source))].join(', ')}</td></tr>`,
+    (
+      c,
+    ) => html`<tr><td data-label="Category">${categoryName(r, c.slug)} <code>${c.slug}</code></td><td data-label="Through">its incoming funds</td><td class="num" data-label="Share">${c.share}%</td>
+<td class="num" data-label="USD">${c.usd_value === undefined ? '—' : money(c.usd_value)}</td><td class="num" data-label="Hops">${c.hops ?? '—'}</td>
+<td class="wrap" data-label="Evidence">${(c.paths ?? []).length === 0 ? 'no route recorded' : [...new Set((c.paths ?? []).map((p) => p.source))].join(', ')}</td></tr>`,
   );
   return html`${direct}${indirect}`;
 }
@@ -227,7 +231,7 @@ function senderCard(r: TransferResultView, s: SenderView, drawn: RoutesWithHops)
 </dl>
 ${
   exposed
-    ? html`<div class="table-wrap"><table class="fit"><caption class="sr-only">Exposure of ${s.address}</caption>
+    ? html`<div class="table-wrap"><table class="fit stack"><caption class="sr-only">Exposure of ${s.address}</caption>
 <thead><tr><th scope="col">Category</th><th scope="col">Through</th><th scope="col" class="num">Share</th><th scope="col" class="num">USD</th><th scope="col" class="num">Hops</th><th scope="col">Evidence</th></tr></thead>
 <tbody>${exposureRows(r, s)}</tbody></table></div>`
     : ''
@@ -254,11 +258,13 @@ export function sendersSection(r: TransferResultView, drawn: RoutesWithHops, onl
       ...s.direct_categories.map((d) => `${categoryName(r, d.slug)} (itself)`),
       ...s.indirect_categories.map((i) => `${categoryName(r, i.slug)}: ${i.share}%${i.hops === null ? '' : ` within ${i.hops} hop(s)`}`),
     ].join('; ');
-  return html`<div class="table-wrap"><table class="fit"><caption class="sr-only">Senders by USD value</caption>
+  return html`<div class="table-wrap"><table class="fit stack"><caption class="sr-only">Senders by USD value</caption>
 <thead><tr><th scope="col">Sender</th><th scope="col">Verdict</th><th scope="col">Exposure</th><th scope="col" class="num">USD</th><th scope="col" class="num">Share</th></tr></thead>
 <tbody>${senders.map(
-    (s) => html`<tr><td><a href="#${senderAnchor(s.address)}">${shortHash(s.address)}</a></td><td>${senderVerdict(s)}</td>
-<td class="wrap">${exposureWords(s) || (s.label ? html`known as ${s.label}` : '—')}</td><td class="num">${money(s.usd_value)}</td><td class="num">${s.share}%</td></tr>`,
+    (
+      s,
+    ) => html`<tr><td data-label="Sender"><a href="#${senderAnchor(s.address)}">${shortHash(s.address)}</a></td><td data-label="Verdict">${senderVerdict(s)}</td>
+<td class="wrap" data-label="Exposure">${exposureWords(s) || (s.label ? html`known as ${s.label}` : '—')}</td><td class="num" data-label="USD">${money(s.usd_value)}</td><td class="num" data-label="Share">${s.share}%</td></tr>`,
   )}</tbody></table></div>
 ${!only && c.senders_total > c.senders.length ? html`<p class="hint">${c.senders_total - c.senders.length} more sender(s) in the JSON result.</p>` : ''}
 ${senders.map((s) => senderCard(r, s, drawn))}

@@ -48,16 +48,16 @@ ${c.unknown_share > 0 ? html`<p class="hint">${c.unknown_share}% of the value co
 ${
   p.alerts.length === 0
     ? html`<p>The standard policy raised no alert.</p>`
-    : html`<div class="table-wrap"><table class="fit"><caption class="sr-only">Alerts of this check, with the senders they rest on and their cases</caption>
+    : html`<div class="table-wrap"><table class="fit stack"><caption class="sr-only">Alerts of this check, with the senders they rest on and their cases</caption>
 <thead><tr><th scope="col">Level</th><th scope="col">Category</th><th scope="col">Rule</th><th scope="col" class="num">Share</th><th scope="col" class="num">USD</th><th scope="col">Senders</th><th scope="col">Case</th></tr></thead>
 <tbody>${p.alerts.map((a, i) => {
         const doc = caseOf(i);
         const why = p.explanations[i];
         const senders = why?.senders ?? (a.entityAddress ? [a.entityAddress] : []);
-        return html`<tr><td>${levelBadge(a.riskLevel)}</td><td class="wrap">${a.category}</td><td>${a.ruleType}</td><td class="num">${a.actualShare}%</td>
-<td class="num">${why ? money(why.exposure_usd) : '—'}</td>
-<td>${senders.map((address, n) => html`${n ? html`<br>` : ''}<a href="#sender-${address.toLowerCase()}">${shortHash(address)}</a>`)}</td>
-<td>${doc ? html`<a href="/alerts/${doc.alertId}">${statusBadge(doc.status)}<span class="sr-only"> case of the ${a.category} alert</span></a>` : '—'}</td></tr>`;
+        return html`<tr><td data-label="Level">${levelBadge(a.riskLevel)}</td><td class="wrap" data-label="Category">${a.category}</td><td data-label="Rule">${a.ruleType}</td><td class="num" data-label="Share">${a.actualShare}%</td>
+<td class="num" data-label="USD">${why ? money(why.exposure_usd) : '—'}</td>
+<td data-label="Senders">${senders.map((address, n) => html`${n ? html`<br>` : ''}<a href="#sender-${address.toLowerCase()}">${shortHash(address)}</a>`)}</td>
+<td data-label="Case">${doc ? html`<a href="/alerts/${doc.alertId}">${statusBadge(doc.status)}<span class="sr-only"> case of the ${a.category} alert</span></a>` : html`<span class="hint">being opened: reload</span>`}</td></tr>`;
       })}</tbody></table></div>`
 }
 </section>
@@ -68,5 +68,18 @@ ${
 ${sendersSection(r, drawn)}
 </section>
 <section aria-labelledby="tv-title"><h2 id="tv-title">Verdict time and data versions</h2>${transferVersions(r)}</section>`,
+  });
+}
+
+/** A check that failed (the transaction is not on the chain, or could not be read): nothing was charged. */
+export function transferFailedPage(user: DashboardUser, checkId: string, message: string): SafeHtml {
+  return layout({
+    title: 'Transfer check failed',
+    user,
+    section: 'history',
+    body: html`<p class="no-print"><a href="/checks/transfer">← Check a transfer</a> · <a href="/history">History</a></p>
+<h1>Transfer check failed</h1>
+<p class="error-box" role="alert">${message}. Nothing was charged.</p>
+<p class="hint">Check <code class="break">${checkId}</code></p>`,
   });
 }

@@ -3,14 +3,14 @@ import { z } from 'zod';
 import { deliverTransferCheck, ownedBy } from '../../../commands/kyt/deliver-transfer-check.js';
 import { loadTransferCheck } from '../../../commands/kyt/transfer-check.commands.js';
 import type { BillingEnvelope } from '../../../domain/ledger/billing-envelope.js';
-import { fail } from '../../../domain/shared/errors.js';
+import { fail, hasCode, isServiceError } from '../../../domain/shared/errors.js';
 import { present } from '../../../domain/shared/present.js';
 import type { AppServices } from '../../services.js';
 import { requireUser } from '../session-auth.js';
 import { chargedText } from './charged-text.js';
 import { transferRouteHops } from './hop-usd.js';
 import { transferRoutes } from './transfer-evidence.js';
-import { transferVerdictPage, type TransferResultView } from './transfer-verdict.page.js';
+import { transferFailedPage, transferVerdictPage, type TransferResultView } from './transfer-verdict.page.js';
 import { DASHBOARD_KEY_ID } from './screen.routes.js';
 import { runningPage } from './screen.page.js';
 
@@ -28,7 +28,12 @@ export function transferVerdictRoutes(services: AppServices): FastifyPluginAsync
       const { id } = params.parse(request.params);
       const state = await loadTransferCheck(deps, id.toLowerCase());
       if (!ownedBy(state, user.userId)) throw fail('not_found', 'no such transfer check');
-      const delivery = await deliverTransferCheck(deps, state, { userId: user.userId, keyId: DASHBOARD_KEY_ID });
+      const delivery = await deliverTransferCheck(deps, state, { userId: user.userId, keyId: DASHBOARD_KEY_ID }).catch((error: unknown) => {
+        if (hasCode(error, 'tx_not_found') || hasCode(error, 'tx_decode_failed') || hasCode(error, 'backend_unavailable')) return error;
+        throw error;
+      });
+      if (isServiceError(delivery))
+        return reply.type('text/html; charset=utf-8').send(transferFailedPage(user, id.toLowerCase(), delivery.message).value);
       if (delivery.kind === 'running')
         return reply
           .type('text/html; charset=utf-8')

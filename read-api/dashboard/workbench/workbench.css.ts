@@ -17,8 +17,9 @@ table.kv th { width: 14rem; background: none; }
 table.kv td { white-space: normal; }
 .verdict-head { display: flex; flex-wrap: wrap; gap: .75rem 2rem; align-items: baseline; }
 .route { margin: .5rem 0 1rem; }
-.route svg { width: 100%; max-width: 60rem; height: auto; display: block; }
-.route svg.tall { display: none; max-width: 24rem; }
+/* drawn at its natural size (one unit a pixel), shrunk to fit a narrower column */
+.route svg { max-width: 100%; height: auto; display: block; }
+.route svg.tall { display: none; }
 .route .node { fill: #fff; stroke: #0b5cad; stroke-width: 2; }
 .route .node.end { stroke: #b42318; fill: #fff5f5; }
 .route .edge { stroke: #57606a; stroke-width: 2; }

@@ -3587,6 +3587,11 @@ export interface paths {
                 labels: {
                   category: string;
                   confidence: number;
+                  /**
+                   * @description What first_seen_at and last_seen_at rest on: record (the source dates this entry), list (the date of the list as a whole), retrieved (the source gives no date: the day its files were retrieved); null: not known (imported before this was kept)
+                   * @enum {string|null}
+                   */
+                  dated_by: 'record' | 'list' | 'retrieved' | null;
                   /** Format: date-time */
                   first_seen_at: string;
                   label: string | null;
@@ -7697,6 +7702,11 @@ export interface paths {
                 labels: {
                   category: string;
                   confidence: number;
+                  /**
+                   * @description What first_seen_at and last_seen_at rest on: record (the source dates this entry), list (the date of the list as a whole), retrieved (the source gives no date: the day its files were retrieved); null: not known (imported before this was kept)
+                   * @enum {string|null}
+                   */
+                  dated_by: 'record' | 'list' | 'retrieved' | null;
                   /** Format: date-time */
                   first_seen_at: string;
                   label: string | null;
