@@ -35,7 +35,7 @@ import type { Config } from './config.js';
 import { httpRiskProviders, providerCatalog } from './providers/risk-providers.js';
 import type { CheckpointStore } from '../domain/ports/read-store.port.js';
 import { openFileCheckpointStore } from './embedded/file-checkpoint-store.js';
-import { openEsdbEventStore } from './esdb/esdb-event-store.js';
+import { openSharedEventStore } from './external/shared-event-store.js';
 import { externalNames } from './external/namespace.js';
 import { openKafkaMessageBus } from './kafka/kafka-message-bus.js';
 import { openMongoStores } from './mongo/mongo-stores.js';
@@ -110,7 +110,7 @@ export interface Services {
 
 /**
  * The only place that chooses adapters, per port (config: EVENT_STORE, BUS, READ_STORE). Embedded: file
- * event store, file bus, memory read models; external: EventStoreDB, Kafka, MongoDB. Each external adapter
+ * event store, file bus, memory read models; external: EventStoreDB or PostgreSQL, Kafka, MongoDB. Each external adapter
  * checks its server at open with a bounded timeout, and what was opened before a failure is closed again
  * (the file store holds a directory lock).
  */
@@ -133,9 +133,10 @@ async function openPorts(config: Config): Promise<{
   const track = <T extends { close(): Promise<void> }>(port: T): T => (opened.push(port), port);
   try {
     const fileStore =
-      config.EVENT_STORE === 'esdb' ? null : track(await openFileEventStore(join(dataDir, 'events'), { fsync: config.SVC_FSYNC === '1' }));
-    const store =
-      fileStore ?? track(await openEsdbEventStore({ url: present(config.ESDB_URL, 'config.ESDB_URL'), connectTimeoutMs: timeout }));
+      config.EVENT_STORE === 'embedded'
+        ? track(await openFileEventStore(join(dataDir, 'events'), { fsync: config.SVC_FSYNC === '1' }))
+        : null;
+    const store = fileStore ?? track(await openSharedEventStore(config));
     const bus = track(
       config.BUS === 'kafka'
         ? await openKafkaMessageBus({

@@ -10,8 +10,8 @@ import { runVerb, type VerbResult } from './verbs.js';
  */
 export async function runLocalVerb(args: ParsedArgs): Promise<VerbResult> {
   const config = loadConfig();
-  // On a shared EventStoreDB the deployment's own processes relay and process; the CLI only folds and acts.
-  const local = config.ROLE === 'all' && config.EVENT_STORE === 'esdb' ? { ...config, ROLE: 'api' as const } : config;
+  // On a shared log (EventStoreDB, PostgreSQL) the deployment's own processes relay and process; the CLI only folds and acts.
+  const local = config.ROLE === 'all' && config.EVENT_STORE !== 'embedded' ? { ...config, ROLE: 'api' as const } : config;
   const services = await createServices(local, (line) => process.stderr.write(`${line}\n`));
   try {
     await services.start();

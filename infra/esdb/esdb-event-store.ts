@@ -70,7 +70,7 @@ class EsdbEventStore implements EventStore {
   constructor(private readonly client: EventStoreDBClient) {}
 
   async append(stream: string, events: readonly EventData[], options: { expected: ExpectedRevision }): Promise<AppendResult> {
-    const data = toEventData(stream, events);
+    const data = toEventData(stream, events, options.expected);
     let result;
     try {
       result = await this.client.appendToStream(stream, data, { expectedRevision: toExpected(options.expected) });

@@ -12,6 +12,7 @@ import {
 import type { EventData, EventMetadata, ExpectedRevision, Position, RecordedEvent } from '../../domain/ports/event-store.port.js';
 import { NO_STREAM_REVISION } from '../../domain/ports/event-store.port.js';
 import { fail } from '../../domain/shared/errors.js';
+import { checkAppendInput } from '../external/append-input.js';
 
 /** Conversions between the port and @eventstore/db-client 6, in one place (docs/ARCHITECTURE.md#the-event-stores-append-rule). */
 
@@ -23,27 +24,10 @@ export function toExpected(expected: ExpectedRevision): AppendExpectedRevision {
   throw fail('bad_request', `invalid expected revision ${String(expected)}`);
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** The same input rules as the embedded store, checked before anything is sent: all or nothing. */
-export function toEventData(stream: string, events: readonly EventData[]) {
-  if (typeof stream !== 'string' || stream.length === 0) throw fail('bad_request', 'stream name must be a non-empty string');
-  if (stream.startsWith('$'))
-    throw fail('bad_request', `stream ${stream} is reserved: names starting with $ belong to the store`, { stream });
-  if (events.length === 0) throw fail('bad_request', `append to ${stream} has no events`, { stream });
+export function toEventData(stream: string, events: readonly EventData[], expected: ExpectedRevision) {
+  checkAppendInput(stream, events, expected);
   return events.map((event) => {
-    if (typeof event.id !== 'string' || !UUID.test(event.id))
-      throw fail('bad_request', `event id ${String(event.id)} is not a UUID`, { stream });
-    if (typeof event.type !== 'string' || event.type.length === 0)
-      throw fail('bad_request', 'event type must be a non-empty string', { stream });
-    if (event.type.startsWith('$')) {
-      throw fail('bad_request', `event type ${event.type} is reserved: types starting with $ belong to the store`, {
-        stream,
-        type: event.type,
-      });
-    }
-    if (typeof event.metadata !== 'object' || event.metadata === null)
-      throw fail('bad_request', 'event metadata must be an object', { stream });
     // JSON.stringify by the client: any JSON value round-trips, not only the objects its types allow.
     return jsonEvent({ id: event.id, type: event.type, data: event.data as JSONType, metadata: event.metadata as unknown as JSONType });
   });

@@ -4,13 +4,13 @@ import { fail } from '../../domain/shared/errors.js';
 /**
  * Which adapter serves each port, and where the servers are. `MODE` only sets the defaults (embedded: file
  * log, file bus, LMDB read models; external: EventStoreDB, Kafka, MongoDB); each port can be chosen on
- * its own. Combinations that cannot work are refused at start with a message saying why.
+ * its own (the event store on PostgreSQL instead of EventStoreDB: EVENT_STORE=postgres). Combinations that cannot work are refused at start with a message saying why.
  */
 export const adapterSettings = {
   MODE: z.enum(['embedded', 'external']).default('embedded'),
   /** Which part of the service this process runs; anything but `all` needs shared servers. */
   ROLE: z.enum(['all', 'api', 'processors', 'projections']).default('all'),
-  EVENT_STORE: z.enum(['embedded', 'esdb']).optional(),
+  EVENT_STORE: z.enum(['embedded', 'esdb', 'postgres']).optional(),
   BUS: z.enum(['embedded', 'kafka']).optional(),
   /** `embedded`: LMDB files under DATA_DIR; `memory`: maps rebuilt by a full replay at each start (tests). */
   READ_STORE: z.enum(['embedded', 'memory', 'mongo']).optional(),
@@ -24,6 +24,15 @@ export const adapterSettings = {
     .optional(),
   /** e.g. esdb://127.0.0.1:2113?tls=false */
   ESDB_URL: z.string().min(1).optional(),
+  /** e.g. postgres://svc:secret@10.0.0.7:5432/risk_screening */
+  POSTGRES_URL: z.string().min(1).optional(),
+  /** The schema of the PostgreSQL event store's tables (created and migrated at start). */
+  POSTGRES_SCHEMA: z
+    .string()
+    .regex(/^[a-z_][a-z0-9_]{0,62}$/)
+    .default('event_store'),
+  /** Connections of each process's pool to PostgreSQL (one more listens for appends). */
+  POSTGRES_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
   /** Comma-separated host:port list, e.g. 127.0.0.1:9092 */
   KAFKA_BROKERS: z.string().min(1).optional(),
   /** Prefix of every topic and consumer group (several services on one cluster). */
@@ -44,19 +53,22 @@ export const adapterSettings = {
   CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(2000),
 };
 
+type EventStoreChoice = 'embedded' | 'esdb' | 'postgres';
+
 interface Settings {
   MODE: 'embedded' | 'external';
   ROLE: 'all' | 'api' | 'processors' | 'projections';
-  EVENT_STORE?: 'embedded' | 'esdb' | undefined;
+  EVENT_STORE?: EventStoreChoice | undefined;
   BUS?: 'embedded' | 'kafka' | undefined;
   READ_STORE?: 'embedded' | 'memory' | 'mongo' | undefined;
   ESDB_URL?: string | undefined;
+  POSTGRES_URL?: string | undefined;
   KAFKA_BROKERS?: string | undefined;
   MONGO_URL?: string | undefined;
 }
 
 export type Resolved<C extends Settings> = Omit<C, 'EVENT_STORE' | 'BUS' | 'READ_STORE'> & {
-  EVENT_STORE: 'embedded' | 'esdb';
+  EVENT_STORE: EventStoreChoice;
   BUS: 'embedded' | 'kafka';
   READ_STORE: 'embedded' | 'memory' | 'mongo';
 };
@@ -71,13 +83,14 @@ export function resolveAdapters<C extends Settings>(config: C): Resolved<C> {
   } as Resolved<C>;
   const problems: string[] = [];
   if (resolved.EVENT_STORE === 'esdb' && !config.ESDB_URL) problems.push('EVENT_STORE=esdb needs ESDB_URL');
+  if (resolved.EVENT_STORE === 'postgres' && !config.POSTGRES_URL) problems.push('EVENT_STORE=postgres needs POSTGRES_URL');
   if (resolved.BUS === 'kafka' && !config.KAFKA_BROKERS) problems.push('BUS=kafka needs KAFKA_BROKERS');
   if (resolved.READ_STORE === 'mongo' && !config.MONGO_URL) problems.push('READ_STORE=mongo needs MONGO_URL');
   if (config.ROLE !== 'all') {
     // Separate processes share nothing but servers: the embedded log and bus are files one process locks,
     // and memory read models would be private to the process that folds them.
-    if (resolved.EVENT_STORE !== 'esdb')
-      problems.push(`ROLE=${config.ROLE} needs EVENT_STORE=esdb (the embedded log belongs to one process)`);
+    if (resolved.EVENT_STORE === 'embedded')
+      problems.push(`ROLE=${config.ROLE} needs EVENT_STORE=esdb or postgres (the embedded log belongs to one process)`);
     if (resolved.BUS !== 'kafka') problems.push(`ROLE=${config.ROLE} needs BUS=kafka (the embedded bus belongs to one process)`);
     if (resolved.READ_STORE !== 'mongo')
       problems.push(`ROLE=${config.ROLE} needs READ_STORE=mongo (embedded read models belong to one process)`);

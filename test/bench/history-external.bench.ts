@@ -1,17 +1,18 @@
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
 /**
- * bench:history:external — the external mode's restart: does a restarted process that folds the read models
- * into MongoDB (FerretDB here) read its history again? Paid screens are written through the command layer in
- * steps (BENCH_EXTERNAL_STEPS, default 0, 10k, 50k) with BUS=kafka and READ_STORE=mongo, and after each step a
- * fresh process restarts on the same data directory and database (test/bench/restart-probe.ts). It prints the
- * events its projection runner read (the tail since its checkpoint, plus the dataset streams the in-memory
- * intelligence index is rebuilt from), the time to caught up and RSS. Run through ci/with-servers.sh (npm run
- * bench:history:external), which starts real Kafka and FerretDB. The event log is the embedded one: there is no
- * EventStoreDB server here, so the process runs ROLE=all (the other roles need EVENT_STORE=esdb).
+ * bench:history:external — the external mode's restart: does a restarted process read its history again?
+ * Paid screens are written through the command layer in steps (BENCH_EXTERNAL_STEPS, default 0, 10k, 50k)
+ * on the PostgreSQL event store (ci/with-servers.sh starts it; BENCH_EVENT_STORE=embedded keeps the embedded
+ * log), the bus on Kafka and the read models in MongoDB (FerretDB here; BENCH_READ_STORE=embedded folds them
+ * into LMDB instead, which fills a million events in minutes where FerretDB takes hours), and after each step
+ * a fresh process restarts on the same servers, names and data directory (test/bench/restart-probe.ts). It
+ * prints the events its projection runner read (the tail since its checkpoint, plus the dataset streams the
+ * in-memory intelligence index is rebuilt from), the time to caught up, RSS, and the log's length. The
+ * restarted process is ROLE=all: the one that folds the read models.
  */
 const STEPS = (process.env.BENCH_EXTERNAL_STEPS ?? '0,10000,50000').split(',').map(Number);
 const SOURCES = resolve(process.env.SVC_SOURCES_DIR ?? 'test/fixtures/sanctions-minimal');
@@ -35,9 +36,14 @@ async function main() {
   if (process.env.BUS !== 'kafka' || process.env.READ_STORE !== 'mongo')
     throw new Error('run through ci/with-servers.sh: npm run bench:history:external');
   const dataDir = await mkdtemp(join(tmpdir(), 'bench-history-external-'));
+  const eventStore = process.env.BENCH_EVENT_STORE ?? 'postgres';
+  const readStore = process.env.BENCH_READ_STORE ?? 'mongo';
   const env = {
     DATA_DIR: dataDir,
     SVC_SOURCES_DIR: SOURCES,
+    EVENT_STORE: eventStore,
+    READ_STORE: readStore,
+    POSTGRES_SCHEMA: `bench_history_${process.pid}`,
     MONGO_DB: `bench_history_${process.pid}`,
     KAFKA_PREFIX: `bench${process.pid}.`,
     USERS: '200',
@@ -64,7 +70,7 @@ async function main() {
   process.stdout.write(
     [
       '',
-      `Measured by \`npm run bench:history:external\` (${new Date().toISOString().slice(0, 10)}; Kafka 3.9 and FerretDB 1.24 on loopback, embedded log; data sets: ${SOURCES.endsWith('sanctions-minimal') ? 'the test sanctions fixture' : SOURCES}):`,
+      `Measured by \`npm run bench:history:external\` (${new Date().toISOString().slice(0, 10)}; event store ${eventStore === 'postgres' ? 'PostgreSQL 15 (synchronous_commit=on)' : 'embedded'}, Kafka 3.9, read models ${readStore === 'mongo' ? 'in FerretDB 1.24' : 'in LMDB'}, on loopback; load average ${loadavg()[0]!.toFixed(1)} at the end; data sets: ${SOURCES.endsWith('sanctions-minimal') ? 'the test sanctions fixture' : SOURCES}):`,
       '',
       '| paid screens so far | events in the log | events read at restart | restart to caught up s | RSS MB | fill s |',
       '|---|---|---|---|---|---|',

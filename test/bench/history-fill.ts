@@ -18,11 +18,20 @@ const target = Number(process.env.TARGET);
 const users = Number(process.env.USERS ?? 1000);
 const concurrency = 256;
 
-// External mode (bench:history:external): the servers ci/with-servers.sh started are passed through.
+// External mode (bench:history:external): the adapters and servers it chose are passed through.
 const adapters = Object.fromEntries(
-  ['BUS', 'READ_STORE', 'KAFKA_BROKERS', 'KAFKA_PREFIX', 'KAFKA_SESSION_TIMEOUT_MS', 'MONGO_URL', 'MONGO_DB'].flatMap((name) =>
-    process.env[name] ? [[name, process.env[name]]] : [],
-  ),
+  [
+    'EVENT_STORE',
+    'POSTGRES_URL',
+    'POSTGRES_SCHEMA',
+    'BUS',
+    'READ_STORE',
+    'KAFKA_BROKERS',
+    'KAFKA_PREFIX',
+    'KAFKA_SESSION_TIMEOUT_MS',
+    'MONGO_URL',
+    'MONGO_DB',
+  ].flatMap((name) => (process.env[name] ? [[name, process.env[name]]] : [])),
 );
 const services = await createServices(
   loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', SVC_FSYNC: '0', SVC_SOURCES_DIR: process.env.SVC_SOURCES_DIR ?? '', ...adapters }),

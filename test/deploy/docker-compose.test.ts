@@ -10,6 +10,7 @@ import { demoAccountWanted } from '../../infra/startup/demo-account.js';
  */
 interface ComposeService {
   image?: string;
+  profiles?: string[];
   build?: unknown;
   environment?: Record<string, string | null>;
   env_file?: Array<{ path: string; required?: boolean }>;
@@ -24,16 +25,44 @@ interface ComposeFile {
 }
 
 const compose = parse(await readFile('docker-compose.yml', 'utf8'), { merge: true }) as ComposeFile;
+
+/** Compose's `!override` (replace instead of merge) and `!reset`, as markers the merge below reads. */
+const overrideTags = [
+  { tag: '!override', collection: 'map' as const, resolve: (map: { toJSON(): unknown }) => ({ '!override': map.toJSON() }) },
+  { tag: '!reset', resolve: () => ({ '!reset': true }) },
+];
+
+/** `docker compose -f a -f b`, for the keys these files use: maps merge, `!override` replaces, other values replace. */
+function composeMerge(base: ComposeFile, over: ComposeFile): ComposeFile {
+  const merge = (a: unknown, b: unknown): unknown => {
+    if (b && typeof b === 'object' && '!override' in b) return (b as Record<string, unknown>)['!override'];
+    if (a && b && typeof a === 'object' && typeof b === 'object' && !Array.isArray(a) && !Array.isArray(b))
+      return Object.fromEntries(
+        [...new Set([...Object.keys(a), ...Object.keys(b)])].map((k) => [
+          k,
+          k in b ? merge((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]) : (a as Record<string, unknown>)[k],
+        ]),
+      );
+    return b;
+  };
+  return merge(base, over) as ComposeFile;
+}
+
+/** The PostgreSQL variant: docker-compose.postgres.yml applied on top of docker-compose.yml. */
+const onPostgres = composeMerge(
+  compose,
+  parse(await readFile('docker-compose.postgres.yml', 'utf8'), { merge: true, customTags: overrideTags }) as ComposeFile,
+);
 const dockerfile = await readFile('Dockerfile', 'utf8');
 const ROLES = ['api', 'projections', 'processors'] as const;
 const INFRASTRUCTURE = { eventstore: '/var/lib/eventstore', kafka: '/var/lib/kafka/data', mongo: '/data/db' } as const;
 
 /** Image defaults (Dockerfile ENV) overlaid by the service's environment, as the container sees them (no service.env). */
-function containerEnv(name: string): Record<string, string> {
+function containerEnv(name: string, file: ComposeFile = compose): Record<string, string> {
   const image: Record<string, string> = {};
   for (const [, pairs] of dockerfile.matchAll(/^ENV (.+)$/gm))
     for (const [, key, value] of pairs!.matchAll(/(\w+)=(\S+)/g)) image[key!] = value!;
-  const own = Object.entries(compose.services[name]!.environment ?? {}).filter((entry): entry is [string, string] => entry[1] !== null);
+  const own = Object.entries(file.services[name]!.environment ?? {}).filter((entry): entry is [string, string] => entry[1] !== null);
   return { ...image, ...Object.fromEntries(own) };
 }
 
@@ -112,5 +141,40 @@ describe('docker-compose.yml', () => {
     }
     expect((await readFile('.dockerignore', 'utf8')).split('\n')).toContain('service.env');
     expect((await readFile('.gitignore', 'utf8')).split('\n')).toContain('service.env');
+  });
+});
+
+describe('docker-compose.postgres.yml on top of docker-compose.yml', () => {
+  it('runs the three roles on PostgreSQL, Kafka and MongoDB, each a valid configuration, and leaves EventStoreDB out', () => {
+    for (const role of ROLES) {
+      const env = containerEnv(role, onPostgres);
+      expect(loadConfig(env), role).toMatchObject({
+        ROLE: role,
+        MODE: 'external',
+        EVENT_STORE: 'postgres',
+        BUS: 'kafka',
+        READ_STORE: 'mongo',
+      });
+      expect(env.POSTGRES_URL, role).toMatch(/^postgres:\/\/svc:\$\{POSTGRES_PASSWORD:-[^}]+\}@postgres:5432\/risk_screening$/);
+      expect(Object.keys(onPostgres.services[role]!.depends_on ?? {}), role).not.toContain('eventstore');
+      for (const dependency of ['postgres', 'kafka', 'mongo'])
+        expect(onPostgres.services[role]!.depends_on?.[dependency], `${role} → ${dependency}`).toEqual({ condition: 'service_healthy' });
+      expect(demoAccountWanted(loadConfig(env)), role).toBe(false);
+    }
+    expect(onPostgres.services.projections!.depends_on?.api).toEqual({ condition: 'service_healthy' });
+    // A service in a profile starts only when the profile is asked for.
+    expect(onPostgres.services.eventstore!.profiles).toEqual(['esdb']);
+  });
+
+  it('gives PostgreSQL 13 or later a named volume on its data directory, a health check, and no published port', async () => {
+    const postgres = onPostgres.services.postgres!;
+    expect(Number(/^postgres:(\d+)/.exec(postgres.image ?? '')?.[1])).toBeGreaterThanOrEqual(13);
+    const source = new Map((postgres.volumes ?? []).map((spec) => [spec.split(':')[1], spec.split(':')[0]])).get(
+      '/var/lib/postgresql/data',
+    );
+    expect(onPostgres.volumes).toHaveProperty(source!);
+    expect(postgres.healthcheck?.test.join(' ')).toContain('pg_isready');
+    expect(postgres.ports).toBeUndefined();
+    expect((await readFile('.gitignore', 'utf8')).split('\n')).toContain('.env');
   });
 });

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { walkLedgerChain } from '../../commands/ledger-chain-walk.js';
-import { openFileEventStore } from '../../infra/embedded/file-event-store.js';
+import { openTestEventStore } from '../support/test-event-store.js';
 import { ROLLOVER_CHARGES, ROLLOVER_PRICE, ROLLOVER_USER, chargeIdOf } from '../support/ledger-rollover-plan.js';
 
 /**
@@ -94,7 +94,7 @@ describe('ledger period rollover under kill -9', () => {
           if (before.has(ack.i)) expect(ack.duplicate, `charge ${ack.i} taken again after a crash`).toBe(true);
       }
       // the last life took each charge at most once, and everything is in the chain exactly once
-      const store = await openFileEventStore(dataDir);
+      const store = await openTestEventStore(dataDir);
       try {
         const charged = new Map<string, number>();
         let balance = 0;

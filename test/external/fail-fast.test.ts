@@ -47,6 +47,21 @@ describe('adapter configuration', () => {
     expect(() => loadConfig({ ROLE: 'processors' })).toThrow(/ROLE=processors needs EVENT_STORE=esdb/);
     expect(() => loadConfig({ ROLE: 'api', BUS: 'kafka', KAFKA_BROKERS: 'k:9092' })).toThrow(/ROLE=api needs READ_STORE=mongo/);
     expect(() => loadConfig({ BUS: 'rabbit' })).toThrow(/BUS/);
+    expect(() => loadConfig({ EVENT_STORE: 'postgres' })).toThrow(/EVENT_STORE=postgres needs POSTGRES_URL/);
+    expect(() => loadConfig({ EVENT_STORE: 'postgres', POSTGRES_URL: 'postgres://p/db', POSTGRES_SCHEMA: 'Events' })).toThrow(
+      /POSTGRES_SCHEMA/,
+    );
+  });
+
+  it('PostgreSQL is a shared event store: the separate roles run on it as on EventStoreDB', () => {
+    const shared = { EVENT_STORE: 'postgres', POSTGRES_URL: 'postgres://p/db', KAFKA_BROKERS: 'k:9092', MONGO_URL: 'mongodb://m:27017' };
+    expect(loadConfig({ ...shared, MODE: 'external', ROLE: 'processors' })).toMatchObject({
+      EVENT_STORE: 'postgres',
+      BUS: 'kafka',
+      READ_STORE: 'mongo',
+      POSTGRES_SCHEMA: 'event_store',
+      POSTGRES_POOL_SIZE: 10,
+    });
   });
 
   const closed = async () => `127.0.0.1:${await freePort()}`;
@@ -54,6 +69,11 @@ describe('adapter configuration', () => {
     ['Kafka', (a) => ({ BUS: 'kafka', KAFKA_BROKERS: a }), /Kafka is unreachable/],
     ['MongoDB', (a) => ({ READ_STORE: 'mongo', MONGO_URL: `mongodb://${a}/` }), /MongoDB is unreachable/],
     ['EventStoreDB', (a) => ({ EVENT_STORE: 'esdb', ESDB_URL: `esdb://${a}?tls=false` }), /EventStoreDB is unreachable/],
+    [
+      'PostgreSQL',
+      (a) => ({ EVENT_STORE: 'postgres', POSTGRES_URL: `postgres://svc:secret@${a}/events` }),
+      /PostgreSQL at .* is unreachable/,
+    ],
   ];
   for (const [name, env, message] of cases) {
     it(`an unreachable ${name} stops the start at once, and the data directory is released`, async () => {

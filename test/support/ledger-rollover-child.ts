@@ -1,6 +1,6 @@
 /**
  * The process the ledger rollover crash test kills (test/e2e/ledger-rollover-crash.e2e.test.ts): the real
- * file event store, command executor and billing commands, on a clock that runs two days per charge, so
+ * event store of the run (the file log, or PostgreSQL in test:external's second pass), command executor and billing commands, on a clock that runs two days per charge, so
  * a month ends every 15 charges. It charges ids 0..N-1 in order (4 at a time) and repeats each charge a
  * few ids back (a poll, often from the previous month). After each charge it prints `ack <i> <duplicate>`.
  * After an append that closed a period it prints `closed <stream>` and pauses before opening the next
@@ -14,9 +14,9 @@ import { walkLedgerChain } from '../../commands/ledger-chain-walk.js';
 import { changePlan } from '../../commands/billing.commands.js';
 import type { Clock } from '../../domain/ports/clock.port.js';
 import type { EventStore } from '../../domain/ports/event-store.port.js';
-import { openFileEventStore } from '../../infra/embedded/file-event-store.js';
 import { cryptoRandom } from '../../infra/system/crypto-random.js';
 import { uuidIds } from '../../infra/system/uuid-ids.js';
+import { openTestEventStore } from './test-event-store.js';
 import { ROLLOVER_CHARGES, ROLLOVER_PRICE, ROLLOVER_START, ROLLOVER_USER, chargeIdOf, timeOf } from './ledger-rollover-plan.js';
 
 const write = (line: string) => new Promise<void>((resolve) => process.stdout.write(`${line}\n`, () => resolve()));
@@ -42,7 +42,7 @@ function pausingAfterClose(inner: EventStore): EventStore {
 }
 
 async function main() {
-  const inner = await openFileEventStore(process.env.DATA_DIR!, { fsync: true });
+  const inner = await openTestEventStore(process.env.DATA_DIR!);
   for await (const period of walkLedgerChain(inner, ROLLOVER_USER))
     if (period.successorPending) await write(`pending ${period.successorPending}`);
   const store = pausingAfterClose(inner);

@@ -37,8 +37,8 @@ export async function startTestService(
   options: { sanctions?: 'minimal' | 'none' } = {},
 ): Promise<TestService> {
   const dir = dataDir ?? (await mkdtemp(join(tmpdir(), 'svc-test-')));
-  // Embedded unless this run chose other adapters (npm run test:external: Kafka and FerretDB).
-  const config = adjust(loadConfig({ DATA_DIR: dir, LOG_LEVEL: 'silent', ...adapterEnv(), ...env }));
+  // Embedded unless this run chose other adapters (npm run test:external: Kafka and FerretDB, then PostgreSQL).
+  const config = adjust(loadConfig({ DATA_DIR: dir, LOG_LEVEL: 'silent', ...adapterEnv(process.env, dir), ...env }));
   const services = await createServices(config);
   await services.start();
   if (config.SVC_SOURCES_DIR) await importConfiguredSources(services, () => undefined);
