@@ -12,7 +12,7 @@ import type { CaseViewer } from '../../../commands/alert-cases.commands.js';
 import { alertCasePage, type MemberView } from './alert-case.page.js';
 import { alertSenders, type AlertEvidence } from './alert-evidence.js';
 import { transferRouteHops } from './hop-usd.js';
-import { transferRoutes, type TransferResultView } from './transfer-evidence.js';
+import { readTransferResult, transferRoutes } from './transfer-evidence.js';
 import { alertsPage } from './alerts.page.js';
 import { toCsv } from './csv.js';
 import { exportRange, MAX_EXPORT_ROWS } from './export-range.js';
@@ -54,7 +54,8 @@ export function alertDashboardRoutes(services: AppServices): FastifyPluginAsync 
   async function evidenceOf(doc: AlertCaseDoc): Promise<AlertEvidence | null> {
     const { state } = await services.commands.executor.load(transferCheckStream(doc.checkId), transferCheckDecider);
     if (state.status !== 'completed' || !state.result) return null;
-    const result = state.result as unknown as TransferResultView;
+    const result = readTransferResult(state.result);
+    if (!result) return null;
     const senders = alertSenders(result, doc.alertIndex);
     const routes = transferRoutes(senders);
     const hops = await transferRouteHops(services.transfers.deps.transfers, doc.chain, routes.shown);

@@ -1,4 +1,5 @@
 import { formatUnits } from 'viem';
+import { z } from 'zod';
 import { html, type SafeHtml } from '../html.js';
 import { levelBadge, shortHash, utc } from './format.js';
 import type { HopUsd } from './hop-usd.js';
@@ -11,98 +12,116 @@ import { routeSvg } from './route-svg.js';
  * fields added since a check was recorded are optional here, and their absence is said, not guessed.
  */
 
-export interface EvidencePathView {
-  readonly hops: number;
-  readonly addresses: readonly string[];
-  readonly usd: number;
-  readonly share_pct: number;
-  readonly label: string | null;
-  readonly source: string;
-  readonly usd_estimated: boolean;
-}
+const pathView = z.object({
+  hops: z.number(),
+  addresses: z.array(z.string()),
+  usd: z.number(),
+  share_pct: z.number(),
+  label: z.string().nullable(),
+  source: z.string(),
+  usd_estimated: z.boolean(),
+});
+export type EvidencePathView = z.infer<typeof pathView>;
 
-export interface SenderView {
-  readonly address: string;
-  readonly label: string | null;
-  readonly usd_value: number;
-  readonly share: number;
-  readonly legs: number;
-  readonly data_available: boolean;
-  readonly risk_score?: number;
-  readonly risk_level?: string;
-  readonly direct_categories: readonly { slug: string; level: string; confidence: number; sources: readonly string[] }[];
-  readonly indirect_categories: readonly {
-    slug: string;
-    share: number;
-    hops: number | null;
-    usd_value?: number;
-    paths?: readonly EvidencePathView[];
-  }[];
-  readonly graph: string;
-}
+const senderView = z.object({
+  address: z.string(),
+  label: z.string().nullable(),
+  usd_value: z.number(),
+  share: z.number(),
+  legs: z.number(),
+  data_available: z.boolean(),
+  risk_score: z.number().optional(),
+  risk_level: z.string().optional(),
+  direct_categories: z.array(z.object({ slug: z.string(), level: z.string(), confidence: z.number(), sources: z.array(z.string()) })),
+  indirect_categories: z.array(
+    z.object({
+      slug: z.string(),
+      share: z.number(),
+      hops: z.number().nullable(),
+      usd_value: z.number().optional(),
+      paths: z.array(pathView).optional(),
+    }),
+  ),
+  graph: z.string(),
+});
+export type SenderView = z.infer<typeof senderView>;
 
-export interface LegView {
-  readonly kind: string;
-  readonly token: string | null;
-  readonly symbol: string | null;
-  readonly decimals: number | null;
-  readonly from: string;
-  readonly to: string;
-  readonly amount: string;
-  readonly usd_value: number | null;
-}
+const legView = z.object({
+  kind: z.string(),
+  token: z.string().nullable(),
+  symbol: z.string().nullable(),
+  decimals: z.number().nullable(),
+  from: z.string(),
+  to: z.string(),
+  amount: z.string(),
+  usd_value: z.number().nullable(),
+});
+export type LegView = z.infer<typeof legView>;
 
-export interface AlertView {
-  readonly category: string;
-  readonly riskLevel: string;
-  readonly ruleType: string;
-  readonly actualShare: number;
-  readonly thresholdShare: number;
-  readonly thresholdValue: number;
-  readonly entityName: string | null;
-  readonly entityAddress: string | null;
-}
+const alertView = z.object({
+  category: z.string(),
+  riskLevel: z.string(),
+  ruleType: z.string(),
+  actualShare: z.number(),
+  thresholdShare: z.number(),
+  thresholdValue: z.number(),
+  entityName: z.string().nullable(),
+  entityAddress: z.string().nullable(),
+});
 
-export interface ExplanationView {
-  readonly rule_id: string;
-  readonly category_slug: string;
-  readonly exposure_usd: number;
-  readonly note: string;
-  readonly senders?: readonly string[];
-  readonly senders_total?: number;
-}
+const explanationView = z.object({
+  rule_id: z.string(),
+  category_slug: z.string(),
+  exposure_usd: z.number(),
+  note: z.string(),
+  senders: z.array(z.string()).optional(),
+  senders_total: z.number().optional(),
+});
+export type ExplanationView = z.infer<typeof explanationView>;
 
-/** The fields of a transfer check's result the workbench reads. */
-export interface TransferResultView {
-  readonly check_id: string;
-  readonly chain: string;
-  readonly tx_hash: string;
-  readonly checked_at: string;
-  readonly transaction: { block_number: number; block_time: string; success: boolean; signer: string; to: string | null };
-  readonly composite_result: {
-    readonly total_usd: number;
-    readonly pricing: string;
-    readonly risk_score: number;
-    readonly risk_level: string;
-    readonly unknown_share: number;
-    readonly prices: readonly { source: string; as_of: string }[];
-    readonly legs_total: number;
-    readonly legs: readonly LegView[];
-    readonly senders: readonly SenderView[];
-    readonly senders_total: number;
-    readonly categories: readonly { slug: string; display_name: string }[];
-    readonly patterns: readonly { slug: string; address: string; detail: string }[];
-  };
-  readonly policy_result: {
-    readonly policy: string;
-    readonly version: string;
-    readonly taxonomy_version: string;
-    readonly worst_level: string | null;
-    readonly recommended_action: string;
-    readonly alerts: readonly AlertView[];
-    readonly explanations: readonly ExplanationView[];
-  };
-}
+/**
+ * The fields of a completed transfer check's result the workbench reads: a loose reading (fields added
+ * later are optional, unknown ones ignored) of what domain/kyt/transfer-result.ts writes.
+ */
+export const transferResultView = z.object({
+  check_id: z.string(),
+  chain: z.string(),
+  tx_hash: z.string(),
+  checked_at: z.string(),
+  transaction: z.object({
+    block_number: z.number(),
+    block_time: z.string(),
+    success: z.boolean(),
+    signer: z.string(),
+    to: z.string().nullable(),
+  }),
+  composite_result: z.object({
+    total_usd: z.number(),
+    pricing: z.string(),
+    risk_score: z.number(),
+    risk_level: z.string(),
+    unknown_share: z.number(),
+    prices: z.array(z.object({ source: z.string(), as_of: z.string() })),
+    legs_total: z.number(),
+    legs: z.array(legView),
+    senders: z.array(senderView),
+    senders_total: z.number(),
+    categories: z.array(z.object({ slug: z.string(), display_name: z.string() })),
+  }),
+  policy_result: z.object({
+    policy: z.string(),
+    version: z.string(),
+    taxonomy_version: z.string(),
+    worst_level: z.string().nullable(),
+    recommended_action: z.string(),
+    alerts: z.array(alertView),
+    explanations: z.array(explanationView),
+  }),
+});
+export type TransferResultView = z.infer<typeof transferResultView>;
+
+/** A stored result as the workbench reads it; null when it lacks what the pages show (a result no check of this service wrote). */
+export const readTransferResult = (result: unknown): TransferResultView | null => transferResultView.safeParse(result).data ?? null;
 
 export const money = (usd: number) => `$${usd.toLocaleString('en-US', { maximumFractionDigits: 2 })}`;
 

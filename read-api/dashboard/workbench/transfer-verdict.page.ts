@@ -73,13 +73,27 @@ ${sendersSection(r, drawn)}
 
 /** A check that failed (the transaction is not on the chain, or could not be read): nothing was charged. */
 export function transferFailedPage(user: DashboardUser, checkId: string, message: string): SafeHtml {
+  return transferNoticePage(user, checkId, 'Transfer check failed', `${message}. Nothing was charged.`);
+}
+
+/** A result this page cannot read (recorded without the fields it shows): the API still serves it whole. */
+export function transferUnreadablePage(user: DashboardUser, checkId: string): SafeHtml {
+  return transferNoticePage(
+    user,
+    checkId,
+    'Transfer check',
+    `This result cannot be shown here; GET /v2/transfer/${checkId}/result serves it.`,
+  );
+}
+
+function transferNoticePage(user: DashboardUser, checkId: string, title: string, message: string): SafeHtml {
   return layout({
-    title: 'Transfer check failed',
+    title,
     user,
     section: 'history',
     body: html`<p class="no-print"><a href="/checks/transfer">← Check a transfer</a> · <a href="/history">History</a></p>
-<h1>Transfer check failed</h1>
-<p class="error-box" role="alert">${message}. Nothing was charged.</p>
+<h1>${title}</h1>
+<p class="error-box" role="alert">${message}</p>
 <p class="hint">Check <code class="break">${checkId}</code></p>`,
   });
 }

@@ -2,15 +2,14 @@ import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
 import { deliverTransferCheck, ownedBy } from '../../../commands/kyt/deliver-transfer-check.js';
 import { loadTransferCheck } from '../../../commands/kyt/transfer-check.commands.js';
-import type { BillingEnvelope } from '../../../domain/ledger/billing-envelope.js';
 import { fail, hasCode, isServiceError } from '../../../domain/shared/errors.js';
 import { present } from '../../../domain/shared/present.js';
 import type { AppServices } from '../../services.js';
 import { requireUser } from '../session-auth.js';
 import { chargedText } from './charged-text.js';
 import { transferRouteHops } from './hop-usd.js';
-import { transferRoutes } from './transfer-evidence.js';
-import { transferFailedPage, transferVerdictPage, type TransferResultView } from './transfer-verdict.page.js';
+import { readTransferResult, transferRoutes } from './transfer-evidence.js';
+import { transferFailedPage, transferUnreadablePage, transferVerdictPage } from './transfer-verdict.page.js';
 import { DASHBOARD_KEY_ID } from './screen.routes.js';
 import { runningPage } from './screen.page.js';
 
@@ -38,8 +37,9 @@ export function transferVerdictRoutes(services: AppServices): FastifyPluginAsync
         return reply
           .type('text/html; charset=utf-8')
           .send(runningPage(user, `/checks/transfer/${encodeURIComponent(id)}`, 'transfer check').value);
-      const body = { ...delivery.result, billing: delivery.billing } as unknown as TransferResultView & { billing: BillingEnvelope };
+      const body = readTransferResult(delivery.result);
       const { requester, chain } = present(state.request, "an owned check's request");
+      if (!body) return reply.type('text/html; charset=utf-8').send(transferUnreadablePage(user, id.toLowerCase()).value);
       const cases = (
         await services.alerts.cases.page(
           [requester.channel === 'v2' ? requester.subgroupId : ''],
@@ -51,7 +51,7 @@ export function transferVerdictRoutes(services: AppServices): FastifyPluginAsync
       const hops = await transferRouteHops(deps.transfers, chain, routes.shown);
       return reply
         .type('text/html; charset=utf-8')
-        .send(transferVerdictPage(user, body, cases, chargedText(body.billing), { routes, hops }).value);
+        .send(transferVerdictPage(user, body, cases, chargedText(delivery.billing), { routes, hops }).value);
     });
   };
 }
