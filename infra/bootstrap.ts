@@ -7,6 +7,7 @@ import type { CommandDeps } from '../commands/command-deps.js';
 import type { CallRateLimits } from '../domain/ports/call-rate-limits.port.js';
 import { comparePositions, type EventStore } from '../domain/ports/event-store.port.js';
 import type { MessageBus } from '../domain/ports/message-bus.port.js';
+import type { TransferGraphStore } from '../domain/ports/transfer-graph.port.js';
 import type { ReadStore } from '../domain/ports/read-store.port.js';
 import type { IntelIndex } from '../domain/ports/intel-index.port.js';
 import { createProcessorRunner } from '../processors/processor-runner.js';
@@ -51,6 +52,7 @@ import { rpcContractCodeReader } from './chain/rpc-contract-code.js';
 import { cryptoRandom } from './system/crypto-random.js';
 import { systemClock } from './system/system-clock.js';
 import { uuidIds } from './system/uuid-ids.js';
+import { openLmdbGraphStore } from './chain/graph/lmdb-graph-store.js';
 import { createFullCheckModule, type FullCheckModule } from './full-check/full-check-module.js';
 import { createTransferCheckModule, type TransferCheckModule } from './kyt/transfer-check-module.js';
 import type { HostResolver } from './webhooks/ssrf-guard.js';
@@ -123,6 +125,8 @@ async function openPorts(config: Config): Promise<{
   /** The embedded read store (the same one), which shares its environment with a projection thread. */
   lmdbStore: LmdbReadStore | null;
   processorCheckpoints: CheckpointStore;
+  /** The transfer graph store (LMDB under DATA_DIR/graph). */
+  graph: TransferGraphStore;
   rateLimits?: CallRateLimits;
 }> {
   const dataDir = config.DATA_DIR;
@@ -158,8 +162,9 @@ async function openPorts(config: Config): Promise<{
     const lmdbStore = config.READ_STORE === 'embedded' ? track(await openLmdbReadStore(join(dataDir, 'read-models'))) : null;
     const readStore = lmdbStore ?? track(mongo?.readStore ?? createMemoryReadStore());
     const processorCheckpoints = track(mongo?.checkpoints ?? (await openFileCheckpointStore(join(dataDir, 'checkpoints'))));
+    const graph = track(await openLmdbGraphStore({ dir: join(dataDir, 'graph'), superNodeBound: config.SVC_GRAPH_SUPER_NODE_BOUND }));
     // x402 rate limits: counted in MongoDB when it is there, so every API instance shares them
-    return { store, fileStore, bus, readStore, lmdbStore, processorCheckpoints, ...(mongo ? { rateLimits: mongo.rateLimits } : {}) };
+    return { store, fileStore, bus, readStore, lmdbStore, processorCheckpoints, graph, ...(mongo ? { rateLimits: mongo.rateLimits } : {}) };
   } catch (error) {
     await Promise.allSettled(opened.reverse().map((port) => port.close()));
     throw error;
@@ -217,7 +222,7 @@ export async function createServices(
     intel,
     ...(contracts ? { contracts } : {}),
   };
-  const fullCheck = createFullCheckModule({ config, commands, intel, contracts, bus, log });
+  const fullCheck = createFullCheckModule({ config, commands, intel, contracts, bus, graph: opened.graph, log });
   const transferChecks = createTransferCheckModule({ config, commands, prices: fullCheck.prices, transfers: fullCheck.transfers });
   const onError = (error: unknown, _event?: unknown, where?: string) => log(`error in ${where ?? 'runner'}: ${String(error)}`);
   const sinks = [intel, inspectCompletions, fullCheck.runningJobs, streamChanges];
@@ -432,6 +437,7 @@ export async function createServices(
       await monitors.renewals.stop();
       await processors.stop();
       await fullCheck.close();
+      await opened.graph.close();
       await webhooks.close();
       await relay.stop();
       await projections.stop();

@@ -12,7 +12,8 @@ const schema = z.object({
   /** MODE, ROLE, per-port adapters and server URLs: see external/adapter-config.ts. */
   ...adapterSettings,
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
-  HOST: z.string().default('0.0.0.0'),
+  /** Loopback unless the operator opens it: 0.0.0.0 (every interface) is a choice, never a default (infra/startup/exposure.ts). */
+  HOST: z.string().min(1).default('127.0.0.1'),
   DATA_DIR: z.string().default('./data'),
   SVC_SOURCES_DIR: z.string().optional(),
   /** Multi-provider inspect: the wait before a 202, the wall-clock cap (504), each provider's time budget. */
@@ -61,6 +62,8 @@ const schema = z.object({
   SVC_HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
   SVC_HTTP_KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(65_000),
   SVC_HTTP_MAX_CONNECTIONS_PER_CLIENT: z.coerce.number().int().min(0).max(100_000).default(64),
+  /** Proxies before the V2 app and dashboard whose X-Forwarded-For is believed (the login throttle's client address); as X402_TRUSTED_PROXIES. */
+  SVC_TRUSTED_PROXIES: z.string().default(''),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** GET /metrics: when set, a scrape needs `Authorization: Bearer <token>` (README, "Metrics and logs"). */
   METRICS_TOKEN: z
@@ -69,6 +72,13 @@ const schema = z.object({
     .max(256)
     .regex(/^[\x21-\x7e]+$/, 'printable ASCII without spaces')
     .optional(),
+  /**
+   * /metrics on a listener of its own (METRICS_HOST:METRICS_PORT) instead of the public port. Without it,
+   * /metrics is on the public port only while that port is loopback-only or METRICS_TOKEN guards it; else on
+   * 127.0.0.1:9464 (infra/startup/exposure.ts).
+   */
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  METRICS_HOST: z.string().min(1).default('127.0.0.1'),
   /** Set to 0 in tests of crash recovery only; fsync is what makes an acknowledged call durable. */
   SVC_FSYNC: z.enum(['0', '1']).default('1'),
 });
@@ -84,3 +94,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   return { ...resolveAdapters(parsed.data), INSPECT_PROVIDERS: providerSettingsFromEnv(env) };
 }
+
+/** A comma-separated setting as its entries (e.g. SVC_TRUSTED_PROXIES). */
+export const listOf = (value: string): string[] =>
+  value
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);

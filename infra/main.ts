@@ -3,10 +3,11 @@ import { buildApp } from '../read-api/app.js';
 import { listen } from '../read-api/server.js';
 import { buildX402App } from '../read-api/x402/x402-app.js';
 import { createServices } from './bootstrap.js';
-import { registerAdminRoute } from './cli/admin-route.js';
-import { announceService, withdrawService } from './cli/service-file.js';
-import { loadConfig } from './config.js';
-import { DEMO_EMAIL, ensureDemoAccount } from './startup/demo-account.js';
+import { buildMetricsApp } from '../read-api/observability/metrics-app.js';
+import { openCliChannel, type CliChannel } from './cli/cli-channel.js';
+import { listOf, loadConfig } from './config.js';
+import { DEMO_EMAIL, demoAccountWanted, ensureDemoAccount } from './startup/demo-account.js';
+import { boundUrl, exposureLines, metricsPlacement } from './startup/exposure.js';
 import { ensureDemoPassword } from './startup/demo-password.js';
 import { importConfiguredSources } from './startup/import-sources.js';
 import { probeChainEndpoints } from './kyt/probe-chain-endpoints.js';
@@ -33,37 +34,70 @@ async function main() {
     keepAliveTimeoutMs: config.SVC_HTTP_KEEP_ALIVE_TIMEOUT_MS,
     maxConnectionsPerClient: config.SVC_HTTP_MAX_CONNECTIONS_PER_CLIENT,
   };
-  const app = await buildApp(services.app, { loggerInstance: logger, limits });
-  const announced = { token: '' };
-  registerAdminRoute(app, services, () => announced.token);
+  const metrics = metricsPlacement(config);
+  const app = await buildApp(services.app, {
+    loggerInstance: logger,
+    limits,
+    serveMetrics: metrics.on === 'public',
+    trustedProxies: listOf(config.SVC_TRUSTED_PROXIES),
+  });
   // The x402 channel, when configured, listens on its own port (X402_PORT) and closes before the services.
   const x402App = services.x402.app
     ? await buildX402App(services.x402.app, { loggerInstance: logger.child({ app: 'x402' }), limits })
     : null;
-  const x402Address = x402App ? await x402App.listen({ port: config.X402_PORT, host: config.HOST }) : null;
-  const address = await listen(app, {
+  if (x402App) await x402App.listen({ port: config.X402_PORT, host: config.HOST });
+  const x402Address = x402App && boundUrl(x402App.server.address());
+  const metricsApp = metrics.on === 'own' ? await buildMetricsApp(present(services.app.metrics, 'services.app.metrics')) : null;
+  if (metricsApp && metrics.on === 'own') await metricsApp.listen({ port: metrics.port, host: metrics.host });
+  const metricsAddress = metricsApp && boundUrl(metricsApp.server.address());
+  let cli: CliChannel | null = null;
+  await listen(app, {
     port: config.PORT,
     host: config.HOST,
     log,
     onClose: async () => {
+      await cli?.close();
       await x402App?.close();
-      await withdrawService(config.DATA_DIR);
+      await metricsApp?.close();
       await services.close();
     },
   });
-  const port = app.server.address();
-  announced.token = (await announceService(config.DATA_DIR, typeof port === 'object' && port ? port.port : config.PORT)).token;
+  // The operator CLI's own channel: a Unix socket in the data directory, never the public listener.
+  cli = await openCliChannel(services, config.DATA_DIR);
+  const address = boundUrl(app.server.address());
+  const exposure = exposureLines({
+    host: config.HOST,
+    api: address,
+    x402: x402Address,
+    metrics: {
+      url: `${metricsAddress ?? address}/metrics`,
+      host: metrics.on === 'own' ? metrics.host : config.HOST,
+      token: config.METRICS_TOKEN !== undefined,
+    },
+    cliSocket: cli.socket,
+    demoAccount: demoAccountWanted(config),
+  });
   lifecycle.info(
-    { address, dataDir: config.DATA_DIR, role: config.ROLE, metrics: `${address}/metrics` },
-    `listening on ${address} (data in ${config.DATA_DIR})`,
+    {
+      address,
+      host: config.HOST,
+      dataDir: config.DATA_DIR,
+      role: config.ROLE,
+      metrics: `${metricsAddress ?? address}/metrics`,
+      cli: cli.socket,
+    },
+    `${exposure.api}, data in ${config.DATA_DIR}`,
   );
-  if (x402Address) {
+  if (x402Address && exposure.x402) {
     const { terms } = present(services.x402.app, 'services.x402.app').deps;
     lifecycle.info(
       { address: x402Address, network: terms.network.caip2, asset: terms.network.asset, payTo: terms.payTo },
-      `x402 channel listening on ${x402Address} (${terms.network.caip2}, ${terms.network.asset}, paid to ${terms.payTo})`,
+      `${exposure.x402}: ${terms.network.caip2}, ${terms.network.asset}, paid to ${terms.payTo}`,
     );
   }
+  lifecycle.info(exposure.metrics);
+  lifecycle.info(exposure.cli);
+  for (const line of exposure.warn) lifecycle.warn(line);
 }
 
 main().catch((error: unknown) => {

@@ -40,6 +40,10 @@ export async function buildApp(
     loggerInstance?: FastifyBaseLogger;
     limits?: ServerLimits;
     checkResponses?: boolean;
+    /** false: GET /metrics is served on a listener of its own (observability/metrics-app.ts), not here. */
+    serveMetrics?: boolean;
+    /** Proxies whose X-Forwarded-For names the client (request.ip: the login throttle's address). */
+    trustedProxies?: readonly string[];
   } = {},
 ): Promise<FastifyInstance> {
   const limits = options.limits ?? DEFAULT_SERVER_LIMITS;
@@ -47,6 +51,7 @@ export async function buildApp(
     ...serverLimitOptions(limits),
     logger: options.logger ?? false,
     ...(options.loggerInstance ? { loggerInstance: options.loggerInstance } : {}),
+    ...(options.trustedProxies?.length ? { trustProxy: [...options.trustedProxies] } : {}),
     bodyLimit: BODY_LIMIT_BYTES,
     return503OnClosing: true,
     genReqId: (request) => requestIdFrom(request.headers[REQUEST_ID_HEADER], () => services.commands.ids.newId()),
@@ -80,7 +85,7 @@ export async function buildApp(
   app.get('/v2/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   await registerDocsPage(app, { title: 'Risk screening API · V2' });
 
-  if (services.metrics) await app.register(metricsRoutes(services.metrics));
+  if (services.metrics && options.serveMetrics !== false) await app.register(metricsRoutes(services.metrics));
   await app.register(systemRoutes, { services });
   await app.register(screenRoutes, { services });
   await app.register(billingRoutes, { services });

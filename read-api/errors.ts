@@ -151,6 +151,8 @@ export function x402ErrorBody(error: unknown): { status: number; body: Record<st
     // a body that is not JSON, or is empty: V2's status and words (its 422), in the channel's one body code
     const code = (error as Partial<FastifyError> | null)?.code;
     if (code === 'FST_ERR_CTP_INVALID_JSON_BODY' || code === 'FST_ERR_CTP_EMPTY_JSON_BODY') return envelope(422, 'body_invalid', NOT_JSON);
+    // as on V2: a body over the limit (a REST route's or the MCP door's) is 413, not a malformed request
+    if (status === 413) return envelope(413, 'payload_too_large', 'the request body is too large');
     if (status && status >= 400 && status < 500) return envelope(400, 'body_invalid', (error as Error).message);
     return envelope(500, 'service_internal_error', 'internal error');
   }

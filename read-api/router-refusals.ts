@@ -18,6 +18,14 @@ export function answerRouterRefusal(error: FastifyError, request: FastifyRequest
 }
 
 const pathOf = (request: FastifyRequest): string => request.url.split('?')[0] ?? '';
+/** The path as the router reads it (`/scr%65en/…` is `/screen/…`), so a refusal never depends on how it was spelled. */
+const decodedPathOf = (request: FastifyRequest): string => {
+  try {
+    return decodeURIComponent(pathOf(request));
+  } catch {
+    return pathOf(request);
+  }
+};
 /** An over-long path parameter names nothing: the path (its start) is not found. */
 const noSuchPath = (request: FastifyRequest) => fail('not_found', `no such resource: ${pathOf(request).slice(0, 120)}`);
 
@@ -31,7 +39,7 @@ const X402_TRANSFER_PATHS = /^\/check-transfer\/[^/]*\/[^/]*$/;
  * transaction hash: 400 `body_invalid`; a check or job id: 404 `not_found`), not Fastify's 414.
  */
 export function answerX402RouterRefusal(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
-  const path = pathOf(request);
+  const path = decodedPathOf(request);
   const refusal =
     error.code !== 'FST_ERR_MAX_PARAM_LENGTH'
       ? error

@@ -76,7 +76,7 @@ beforeAll(async () => {
     ]),
     decoder,
     prices: createSnapshotPrices(),
-    transfers: fixtureIndex([edge(R, A, 20_000), edge(X, A, 20_000)]),
+    transfers: await fixtureIndex([edge(R, A, 20_000), edge(X, A, 20_000)]),
     monotonicNow: () => performance.now(),
   };
 });

@@ -1,6 +1,7 @@
 import { awaitTransferCheck, loadTransferCheck, requestTransferCheck } from '../kyt/transfer-check.commands.js';
 import type { TransferCheckDeps } from '../kyt/transfer-check-deps.js';
 import { fail, isServiceError } from '../../domain/shared/errors.js';
+import { startTimer } from '../clock-timer.js';
 import type { Chain } from '../../domain/shared/network.js';
 
 /**
@@ -19,18 +20,33 @@ export type X402TransferOutcome =
 
 /**
  * The transaction must exist and be mined before anyone pays for its check: a client-side fact, answered
- * 502 `tx_not_found` (as on V2) before the payment is touched; an unreachable chain endpoint is
- * `backend_unavailable`, also before any settlement.
+ * 502 `tx_not_found` (as on V2) before the payment is touched; an unreachable chain endpoint, or one that
+ * has not answered within `withinMs` (what the answer's 30 s leave for it), is `backend_unavailable`, also
+ * before any settlement.
  */
-export async function assertTransferMined(deps: TransferCheckDeps, target: { chain: Chain; txHash: string }): Promise<void> {
+export async function assertTransferMined(
+  deps: TransferCheckDeps,
+  target: { chain: Chain; txHash: string },
+  withinMs: number,
+): Promise<void> {
+  const lookup = deps.decoder.decode(target.chain, target.txHash);
+  lookup.catch(() => undefined); // one that outlives its time is abandoned, never an unhandled rejection
+  let cancel: () => void = () => undefined;
+  const late = new Promise<never>((_, reject) => {
+    cancel = startTimer(deps.clock, withinMs, () =>
+      reject(fail('backend_unavailable', `the ${target.chain} endpoint did not answer within ${(withinMs / 1000).toFixed(1)} s`)),
+    );
+  });
   try {
-    await deps.decoder.decode(target.chain, target.txHash);
+    await Promise.race([lookup, late]);
   } catch (error) {
     if (!isServiceError(error)) throw error;
     const unpaid = 'nothing was charged and the proof was not used';
     if (error.code === 'tx_not_found')
       throw fail('tx_not_found', `${error.message}: ${unpaid}; send it again once the transaction is mined`);
     throw fail(error.code, `${error.message}; ${unpaid}`);
+  } finally {
+    cancel();
   }
 }
 

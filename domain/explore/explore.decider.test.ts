@@ -34,7 +34,7 @@ const attemptFailed = (attempt: number): ExploreEvent => ({
 let incoming: ExposureResult;
 let outgoing: ExposureResult;
 beforeAll(async () => {
-  const index = fixtureIndex([edge('s', 'd', 600), edge('m', 'd', 400), edge('d', 'x', 1000)]);
+  const index = await fixtureIndex([edge('s', 'd', 600), edge('m', 'd', 400), edge('d', 'x', 1000)]);
   const classify = labelsOf({ s: label('sanctions', 10, 'sanctioned'), m: label('mixer', 6, 'medium'), x: label('exchange', 1, 'low') });
   const deps = { flows: index.flows.bind(index), classify, now: () => 0 };
   incoming = await searchExposure(deps, { address: 'd', network: 'ETH', direction: 'in', budget: TEST_BUDGET });

@@ -24,7 +24,7 @@ const GRAPH = [
 ];
 const LABELS = labelsOf({ r: STOLEN, x: EXCHANGE, s: SANCTIONED });
 
-function search(
+async function search(
   options: {
     graph?: typeof GRAPH;
     anchor?: string;
@@ -33,7 +33,7 @@ function search(
     labels?: typeof LABELS;
   } = {},
 ) {
-  const index = fixtureIndex(options.graph ?? GRAPH);
+  const index = await fixtureIndex(options.graph ?? GRAPH);
   let tick = 0;
   return searchExposure(
     { flows: (...args) => index.flows(...args), classify: options.labels ?? LABELS, now: () => tick++ },
@@ -111,7 +111,7 @@ describe('breadth-first exposure search', () => {
   });
 
   it('lets other work run during a long search (breathes), with the same result', async () => {
-    const index = fixtureIndex(GRAPH);
+    const index = await fixtureIndex(GRAPH);
     let tick = 0;
     let breaths = 0;
     const result = await searchExposure(

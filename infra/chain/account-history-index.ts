@@ -3,7 +3,6 @@ import type { AddressActivity, DirectionTotals, FlowDirection, TransferIndex } f
 import { EMPTY_TOTALS, flowPageOf } from '../../domain/ports/chain-data.port.js';
 import { normalizeAddress } from '../../domain/shared/address.js';
 import type { Network } from '../../domain/shared/network.js';
-import type { TransferInput } from './transfer-graph.js';
 
 /**
  * A TransferIndex over an account-history API (Etherscan-compatible, TRON HTTP API): each address's
@@ -11,6 +10,18 @@ import type { TransferInput } from './transfer-graph.js';
  * addresses), so a graph search asks for each address once. Adapters only say how to fetch a history.
  * Remote histories are capped (the most recent page(s) only), which the coverage says.
  */
+
+/** One transfer of a fetched history. */
+export interface TransferInput {
+  readonly from: string;
+  readonly to: string;
+  /** null when the asset has no price (the transfer counts, its value is unknown). */
+  readonly usdMicros: number | null;
+  /** Epoch milliseconds. */
+  readonly at: number;
+  readonly estimated?: boolean;
+  readonly txHash?: string | null;
+}
 
 export interface AccountHistory {
   /** The transfers fetched; an API's cap on history (the coverage caveat says which) is not an error. */

@@ -3,8 +3,7 @@ import type { Prices } from '../../domain/ports/prices.port.js';
 import { valueInMicros } from '../../domain/ports/prices.port.js';
 import { fail } from '../../domain/shared/errors.js';
 import type { Network } from '../../domain/shared/network.js';
-import { accountHistoryIndex, type AccountHistory } from './account-history-index.js';
-import type { TransferInput } from './transfer-graph.js';
+import { accountHistoryIndex, type AccountHistory, type TransferInput } from './account-history-index.js';
 
 /**
  * Address history from an Etherscan-compatible API (Etherscan API V2: one endpoint, `chainid` selects

@@ -5,8 +5,8 @@ import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { madeUpTronAddress } from '../../test/helpers/made-up-addresses.js';
 import { createSnapshotPrices } from '../prices/snapshot-prices.js';
-import { createEmbeddedTransferIndex } from './embedded-transfer-index.js';
-import { loadTransferSamples, type TransferSample } from './transfer-samples.js';
+import { openLmdbGraphStore } from './graph/lmdb-graph-store.js';
+import { foldTransferSamples, loadTransferSamples, type TransferSample } from './transfer-samples.js';
 
 const prices = createSnapshotPrices();
 const dirs: string[] = [];
@@ -51,6 +51,7 @@ describe('the transfer samples (made-up rows in the real formats)', () => {
         usdMicros: 2 * 3100e6,
         estimated: false,
         txHash: null,
+        position: 0,
       },
     ]);
     expect(byName['Large_JST_Transactions_MadeUp.csv']!.transfers[0]).toMatchObject({
@@ -71,7 +72,7 @@ const REAL = resolve(process.env.SVC_SOURCES_DIR ?? '../shared/data');
 const LAZARUS = '0x098b716b8aaf21512996dc57eb0615e2383e2f96';
 
 describe.skipIf(!existsSync(join(REAL, 'tx-sample-tron')))(`the real transfer samples (${REAL}; skipped when absent)`, () => {
-  it('loads every row of the four files and indexes the Lazarus address with its counterparties', async () => {
+  it('loads every row of the four files and folds the Lazarus address with its counterparties, once', async () => {
     const samples = await loadTransferSamples(REAL, prices);
     expect(Object.fromEntries(samples.map((s) => [s.name, s.transfers.length + s.skipped]))).toEqual({
       'tx-sample-eth-lazarus/LazarusTabularTxs1322519.csv': 436,
@@ -79,11 +80,19 @@ describe.skipIf(!existsSync(join(REAL, 'tx-sample-tron')))(`the real transfer sa
       'tx-sample-tron/Transfers_20230306.csv': 1011,
       'tx-sample-tron/Transfers_20230307.csv': 10_000,
     });
-    const index = createEmbeddedTransferIndex();
-    for (const sample of samples) index.add(sample.network, { name: sample.name, caveat: sample.caveat }, sample.transfers);
-    const activity = await index.activity(LAZARUS, 'ETH');
-    expect(activity!.incoming.transfers).toBeGreaterThan(100);
-    expect(activity!.outgoing.usdMicros).toBeGreaterThan(0);
-    expect((await index.coverage('TRON')).datasets.some((d) => d.caveat?.includes('unverified'))).toBe(true);
+    const dir = await mkdtemp(join(tmpdir(), 'samples-graph-'));
+    dirs.push(dir);
+    const graph = await openLmdbGraphStore({ dir });
+    try {
+      expect(await foldTransferSamples(REAL, prices, graph)).toMatchObject({ files: 4 });
+      const activity = await graph.activity(LAZARUS, 'ETH');
+      expect(activity!.incoming.transfers).toBeGreaterThan(100);
+      expect(activity!.outgoing.usdMicros).toBeGreaterThan(0);
+      expect((await graph.coverage('TRON')).datasets.some((d) => d.caveat?.includes('unverified'))).toBe(true);
+      // A start with the same files reads none of them again.
+      expect(await foldTransferSamples(REAL, prices, graph)).toEqual({ files: 0, folded: 0 });
+    } finally {
+      await graph.close();
+    }
   });
 });

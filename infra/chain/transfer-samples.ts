@@ -1,4 +1,4 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseUnits } from 'viem';
 import type { AssetRef, Prices } from '../../domain/ports/prices.port.js';
@@ -7,7 +7,7 @@ import { isEvmAddress, isTronAddress as checkTronAddress } from '../../domain/sh
 import type { Network } from '../../domain/shared/network.js';
 import { csvObjects } from '../sources/csv.js';
 import { malformed } from '../sources/parsed-file.js';
-import type { TransferInput } from './transfer-graph.js';
+import type { GraphTransfer, TransferGraphStore } from '../../domain/ports/transfer-graph.port.js';
 
 /**
  * The real transfer samples of the sources directory (see ../shared/data/SOURCES.md), valued in USD at
@@ -27,7 +27,7 @@ export interface TransferSample {
   readonly network: Network;
   readonly name: string;
   readonly caveat: string;
-  readonly transfers: readonly TransferInput[];
+  readonly transfers: readonly GraphTransfer[];
   readonly skipped: number;
 }
 
@@ -154,10 +154,10 @@ const CAVEATS = {
     'Tronscan export whose token is not named: 18-decimal amounts valued as JST (assumed from the source notes, unverified, marked estimated); other amounts unpriced',
 } as const;
 
-async function value(rows: readonly RawTransfer[], prices: Prices): Promise<TransferInput[]> {
+async function value(rows: readonly RawTransfer[], prices: Prices): Promise<GraphTransfer[]> {
   const quotes = new Map<string, Awaited<ReturnType<Prices['quote']>>>();
-  const out: TransferInput[] = [];
-  for (const row of rows) {
+  const out: GraphTransfer[] = [];
+  for (const [position, row] of rows.entries()) {
     let usdMicros: number | null = null;
     if (row.asset) {
       const day = new Date(row.at).toISOString().slice(0, 10);
@@ -166,7 +166,15 @@ async function value(rows: readonly RawTransfer[], prices: Prices): Promise<Tran
       const quote = quotes.get(key);
       if (quote) usdMicros = valueInMicros(parseUnits(row.amount, row.decimals), row.decimals, quote);
     }
-    out.push({ from: row.from, to: row.to, at: row.at, usdMicros, estimated: row.estimated && usdMicros !== null, txHash: row.txHash });
+    out.push({
+      from: row.from,
+      to: row.to,
+      at: row.at,
+      usdMicros,
+      estimated: row.estimated && usdMicros !== null,
+      txHash: row.txHash,
+      position,
+    });
   }
   return out;
 }
@@ -189,17 +197,49 @@ const FILES: readonly { folder: string; match: RegExp; network: Network; caveat:
   { folder: 'tx-sample-tron', match: /^Transfers_.*\.csv$/, network: 'TRON', caveat: CAVEATS.tronscan, parse: parseTronscanTransfers },
 ];
 
-/** Every transfer sample found under the sources directory; missing folders are simply absent. */
+/** The sample files under the sources directory; missing folders are simply absent. */
+async function sampleFiles(sourcesDir: string): Promise<{ spec: (typeof FILES)[number]; file: string; path: string }[]> {
+  const found: { spec: (typeof FILES)[number]; file: string; path: string }[] = [];
+  for (const spec of FILES) {
+    const names = await readdir(join(sourcesDir, spec.folder)).catch(() => [] as string[]);
+    for (const name of names.filter((n) => spec.match.test(n)).sort())
+      found.push({ spec, file: `${spec.folder}/${name}`, path: join(sourcesDir, spec.folder, name) });
+  }
+  return found;
+}
+
+async function loadSample(spec: (typeof FILES)[number], file: string, path: string, prices: Prices): Promise<TransferSample> {
+  const { rows, skipped } = spec.parse(await readFile(path, 'utf8'), file);
+  return { network: spec.network, name: file, caveat: spec.caveat, transfers: await value(rows, prices), skipped };
+}
+
+/** Every transfer sample found under the sources directory, parsed and valued. */
 export async function loadTransferSamples(sourcesDir: string, prices: Prices): Promise<TransferSample[]> {
   const samples: TransferSample[] = [];
-  for (const spec of FILES) {
-    const folder = join(sourcesDir, spec.folder);
-    const names = await readdir(folder).catch(() => [] as string[]);
-    for (const name of names.filter((n) => spec.match.test(n)).sort()) {
-      const file = `${spec.folder}/${name}`;
-      const { rows, skipped } = spec.parse(await readFile(join(folder, name), 'utf8'), file);
-      samples.push({ network: spec.network, name: file, caveat: spec.caveat, transfers: await value(rows, prices), skipped });
-    }
-  }
+  for (const { spec, file, path } of await sampleFiles(sourcesDir)) samples.push(await loadSample(spec, file, path, prices));
   return samples;
+}
+
+/**
+ * Folds the samples into the graph store, each file as a data set of its own rows; a file folded before and
+ * unchanged since (same size and time) is not read again, so a start does not pay for them twice.
+ */
+export async function foldTransferSamples(
+  sourcesDir: string,
+  prices: Prices,
+  graph: TransferGraphStore,
+): Promise<{ files: number; folded: number }> {
+  let folded = 0;
+  let files = 0;
+  for (const { spec, file, path } of await sampleFiles(sourcesDir)) {
+    const { size, mtimeMs } = await stat(path);
+    const version = `${size}:${mtimeMs}`;
+    if ((await graph.readSource(`sample:${file}`)) === version) continue;
+    const sample = await loadSample(spec, file, path, prices);
+    const batch = { network: sample.network, dataset: file, caveat: spec.caveat, positions: 'rows', finalThrough: null } as const;
+    folded += (await graph.fold([{ ...batch, transfers: sample.transfers }])).folded;
+    await graph.writeSource(`sample:${file}`, version);
+    files += 1;
+  }
+  return { files, folded };
 }

@@ -2,8 +2,7 @@ import type { TransferIndex } from '../../domain/ports/chain-data.port.js';
 import type { Prices } from '../../domain/ports/prices.port.js';
 import { valueInMicros } from '../../domain/ports/prices.port.js';
 import { fail } from '../../domain/shared/errors.js';
-import { accountHistoryIndex, type AccountHistory } from './account-history-index.js';
-import type { TransferInput } from './transfer-graph.js';
+import { accountHistoryIndex, type AccountHistory, type TransferInput } from './account-history-index.js';
 import { tronHexToBase58 } from './tron-address.js';
 
 /**

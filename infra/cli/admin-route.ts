@@ -7,19 +7,19 @@ import { lineProgress, NDJSON } from './progress.js';
 import { runVerb } from './verbs.js';
 
 /**
- * POST /admin/cli: the CLI's verbs run inside the service; loopback callers with the admin token only.
+ * POST /admin/cli on the CLI channel (cli-channel.ts, a Unix socket only the service's user can open): the
+ * CLI's verbs run inside the service, for a caller with the admin token of service.json.
  * With `Accept: application/x-ndjson` the answer is a stream: `{progress}` lines while the verb works
  * (the CLI draws its progress bar from them), then one `{result}` or `{error}` line.
  */
-export function registerAdminRoute(app: FastifyInstance, services: Services, token: () => string): void {
-  app.post('/admin/cli', { schema: { hide: true } }, async (request, reply) => {
-    const expected = Buffer.from(token());
+export function registerAdminRoute(app: FastifyInstance, services: Services, token: string): void {
+  const expected = Buffer.from(token);
+  app.post('/admin/cli', async (request, reply) => {
     const presented = Buffer.from(String(request.headers['x-admin-token'] ?? ''));
-    const loopback = ['127.0.0.1', '::1', '::ffff:127.0.0.1'].includes(request.ip);
-    if (!loopback || expected.length === 0 || presented.length !== expected.length || !timingSafeEqual(presented, expected)) {
+    if (expected.length === 0 || presented.length !== expected.length || !timingSafeEqual(presented, expected)) {
       return reply.status(404).send({ error: { code: 'not_found', message: 'not found' } });
     }
-    const argv = (request.body as { argv?: unknown }).argv;
+    const argv = (request.body as { argv?: unknown } | undefined)?.argv;
     if (!Array.isArray(argv) || !argv.every((a) => typeof a === 'string')) {
       return reply.status(400).send({ error: { code: 'bad_request', message: 'argv must be an array of strings' } });
     }

@@ -3,6 +3,7 @@ import { addCuratorEntry, retractCuratorEntry } from '../../commands/curate.js';
 import { fail } from '../../domain/shared/errors.js';
 import { parseNetwork } from '../../domain/shared/network.js';
 import type { Services } from '../bootstrap.js';
+import { importTransfers } from '../chain/import/import-transfers.js';
 import { importFromDirectory, importOneSource, syncFromUpstream, type ImportOutcome } from '../sources/import-sources.js';
 import { SOURCE_CATALOG } from '../sources/source-catalog.js';
 import { httpFetch, parseMirror } from '../sources/upstream-mirror.js';
@@ -58,6 +59,40 @@ export const DATA_VERBS: Record<string, (services: Services, args: ParsedArgs, i
       );
       await services.projections.whenCaughtUp();
       return finished(outcomes);
+    } finally {
+      progress.stop();
+    }
+  },
+  async 'data import-transfers'(services, args, io = terminalIo) {
+    const paths = args.words.slice(2);
+    if (paths.length === 0) throw fail('bad_request', 'usage: data import-transfers <files...> [--network ETH]');
+    const network = parseNetwork(flag(args, 'network') ?? 'ETH');
+    if (!network) throw fail('bad_request', '--network is one of ETH, BSC, TRON');
+    const progress = io.progress();
+    try {
+      const files = await importTransfers({
+        paths,
+        network,
+        graph: services.fullCheck.graph,
+        bus: services.bus,
+        prices: services.fullCheck.prices,
+        onProgress: (p) => progress.update(`import ${p.table}`, p.rows, p.rows, `${p.file}: ${p.transfers} transfers`),
+      });
+      // Published is not folded yet: wait for the graph pipeline to fold what the import put on the bus.
+      await services.fullCheck.whenCaughtUp();
+      return {
+        exitCode: 0,
+        output: {
+          files: files.map((f) => ({
+            file: f.file,
+            table: f.table,
+            rows: f.rows,
+            transfers: f.transfers,
+            resumed_at: f.resumedAt,
+            skipped: f.skipped,
+          })),
+        },
+      };
     } finally {
       progress.stop();
     }

@@ -1,14 +1,15 @@
-import { randomBytes } from 'node:crypto';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
 /**
- * A running service announces itself in DATA_DIR/service.json (pid, port, admin token; mode 0600) so
- * that the CLI sends its verbs through the service instead of opening the locked data directory.
+ * A running service announces itself in DATA_DIR/service.json (pid, the CLI channel's Unix socket and its
+ * token; mode 0600) so that the CLI sends its verbs through the service instead of opening the locked data
+ * directory.
  */
 export interface ServiceFile {
   readonly pid: number;
-  readonly port: number;
+  /** The absolute path of the CLI channel's socket (cli-channel.ts). */
+  readonly socket: string;
   readonly token: string;
 }
 
@@ -20,14 +21,15 @@ const path = (dataDir: string) => join(dataDir, 'service.json');
  */
 export const dataDirOf = (env: NodeJS.ProcessEnv): string => env.DATA_DIR ?? './data';
 
-export async function announceService(dataDir: string, port: number): Promise<ServiceFile> {
-  const file = { pid: process.pid, port, token: randomBytes(32).toString('hex') };
+export async function announceService(dataDir: string, channel: { socket: string; token: string }): Promise<ServiceFile> {
+  const file = { pid: process.pid, ...channel };
   await writeFile(path(dataDir), JSON.stringify(file), { mode: 0o600 });
   return file;
 }
 
+/** Removes the announcement, if it is this process's own. */
 export async function withdrawService(dataDir: string): Promise<void> {
-  await rm(path(dataDir), { force: true });
+  if ((await readAnnouncement(dataDir))?.pid === process.pid) await rm(path(dataDir), { force: true });
 }
 
 function alive(pid: number): boolean {
@@ -39,12 +41,17 @@ function alive(pid: number): boolean {
   }
 }
 
-/** The running service of this data directory, or null when none is running. */
-export async function findRunningService(dataDir: string): Promise<ServiceFile | null> {
+async function readAnnouncement(dataDir: string): Promise<ServiceFile | null> {
   try {
-    const file = JSON.parse(await readFile(path(dataDir), 'utf8')) as ServiceFile;
-    return alive(file.pid) ? file : null;
+    const file = JSON.parse(await readFile(path(dataDir), 'utf8')) as Partial<ServiceFile>;
+    return typeof file.pid === 'number' && typeof file.socket === 'string' && typeof file.token === 'string' ? (file as ServiceFile) : null;
   } catch {
     return null;
   }
+}
+
+/** The running service of this data directory, or null when none is running (or it is an older one without a CLI socket). */
+export async function findRunningService(dataDir: string): Promise<ServiceFile | null> {
+  const file = await readAnnouncement(dataDir);
+  return file && alive(file.pid) ? file : null;
 }

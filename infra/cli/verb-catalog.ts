@@ -102,6 +102,11 @@ export const VERB_CATALOG: Readonly<Record<string, VerbSpec>> = {
     ],
   },
   'data import': { summary: 'import one source from a file or directory', arguments: ['<source>', '<path>'] },
+  'data import-transfers': {
+    summary: 'import transfers from BigQuery crypto_ethereum exports (CSV or Parquet) into the transfer graph; resumes where it stopped',
+    arguments: ['<files...>'],
+    options: [['--network <network>', 'the chain of the exports (default ETH)']],
+  },
   'data status': { summary: 'what the intelligence index holds' },
   'data curate': {
     summary: 'add or retract a curated entry',

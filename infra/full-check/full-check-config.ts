@@ -36,6 +36,8 @@ export const fullCheckSettings = {
   SVC_GRAPH_TIME_BUDGET_MS: positive(10_000),
   /** Counterparties followed per address, heaviest first. */
   SVC_GRAPH_PER_NODE_LIMIT: positive(1000),
+  /** Counterparties an address keeps per direction in the transfer graph; the others are its aggregated remainder. */
+  SVC_GRAPH_SUPER_NODE_BOUND: positive(10_000),
   /** The most an explore job may ask for. */
   SVC_EXPLORE_MAX_NODES: positive(100_000),
   SVC_EXPLORE_MAX_HOPS: z.coerce.number().int().min(1).max(20).default(10),
@@ -50,8 +52,8 @@ export const fullCheckSettings = {
   SVC_INGEST_FROM_BLOCK: z.coerce.number().int().min(0).default(0),
   SVC_INGEST_BATCH_BLOCKS: z.coerce.number().int().min(1).max(10_000).default(100),
   SVC_INGEST_POLL_MS: positive(2000),
-  /** Blocks behind the head the ingester stays (reorganisations deeper than that are not undone). */
-  SVC_INGEST_CONFIRMATIONS: z.coerce.number().int().min(0).max(1000).default(0),
+  /** The reorganisation window: blocks this close to the head stay revertible (deeper reorganisations are not undone). */
+  SVC_INGEST_CONFIRMATIONS: z.coerce.number().int().min(0).max(1000).default(12),
   /** An Etherscan-compatible account-history API (e.g. https://api.etherscan.io/v2/api) for the networks listed. */
   SVC_ETHERSCAN_URL: z.url().optional(),
   SVC_ETHERSCAN_API_KEY: z.string().optional(),

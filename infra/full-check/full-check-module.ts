@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import type { CommandDeps } from '../../commands/command-deps.js';
 import type { ExposureBudget } from '../../domain/exposure/exposure.schema.js';
 import type { TransferIndex } from '../../domain/ports/chain-data.port.js';
@@ -12,35 +13,37 @@ import type { Processor } from '../../processors/processor.js';
 import { createProcessorRunner } from '../../processors/processor-runner.js';
 import { createRunningJobsIndex, type RunningJobsIndex } from '../../projections/running-jobs.index.js';
 import type { PipelineApi } from '../../read-api/pipeline-api.js';
-import { createEmbeddedTransferIndex, type EmbeddedTransferIndex } from '../chain/embedded-transfer-index.js';
+import type { TransferGraphStore } from '../../domain/ports/transfer-graph.port.js';
+import { graphFoldProcessor } from '../../processors/graph/graph-fold.processor.js';
+import type { ChainFollower } from '../chain/chain-follower.js';
 import { createEtherscanTransferIndex } from '../chain/etherscan-transfer-index.js';
-import { createEvmBlockIngester, type EvmBlockIngester } from '../chain/evm-block-ingester.js';
+import { createEvmBlockIngester } from '../chain/evm-block-ingester.js';
 import { routedTransferIndex } from '../chain/routed-transfer-index.js';
 import { createTronHttpTransferIndex } from '../chain/tron-http-transfer-index.js';
-import { loadTransferSamples } from '../chain/transfer-samples.js';
+import { foldTransferSamples } from '../chain/transfer-samples.js';
 import type { Config } from '../config.js';
 import { createSnapshotPrices } from '../prices/snapshot-prices.js';
 
 /**
  * The full check, explore jobs and their reaper, assembled from the configuration: prices (the embedded
- * snapshot and operator pins), the transfer index (embedded: the samples of SVC_SOURCES_DIR and the
- * blocks the ingester reads from SVC_INGEST_RPC_URL), the
- * pipeline processors on their own runner, the in-memory index of running jobs the reaper sweeps, and
- * the budgets the routes give new jobs.
+ * snapshot and operator pins), the transfer index (the transfer graph store: the samples of
+ * SVC_SOURCES_DIR, the blocks the ingester reads from SVC_INGEST_RPC_URL and what `data import-transfers`
+ * brought, folded by the graph pipeline), the pipeline processors on their own runner, the in-memory index
+ * of running jobs the reaper sweeps, and the budgets the routes give new jobs.
  */
 
 export interface FullCheckModule {
   readonly api: PipelineApi;
   /** The transfer index the pipeline reads: per network, a configured history API or the embedded index. */
   readonly transfers: TransferIndex;
-  /** The embedded index: the samples and ingested blocks (tests add their own data sets to it). */
-  readonly embedded: EmbeddedTransferIndex;
+  /** The transfer graph store: the samples, ingested blocks and imports (tests fold their own data sets into it). */
+  readonly graph: TransferGraphStore;
   readonly prices: Prices;
   /** Folded from the log by the projection runner (pass it as a sink). */
   readonly runningJobs: RunningJobsIndex;
   readonly reaper: PipelineReaper;
   /** The block ingester, when SVC_INGEST_RPC_URL is set. */
-  readonly ingester: EvmBlockIngester | null;
+  readonly ingester: ChainFollower | null;
   /** The pipeline's processors, for tests that simulate a pipeline that is down. */
   readonly processors: { start(): Promise<void>; stop(): Promise<void> };
   /** What those processors are (each its own consumer group), for another instance on another bus. */
@@ -70,8 +73,8 @@ function budgets(config: Config): { check: ExposureBudget; exploreMax: ExposureB
   };
 }
 
-/** Per network: the Etherscan-compatible API or the TRON HTTP API when configured, else the embedded index. */
-function chooseTransferIndex(config: Config, embedded: EmbeddedTransferIndex, prices: Prices): TransferIndex {
+/** Per network: the Etherscan-compatible API or the TRON HTTP API when configured, else the graph store. */
+function chooseTransferIndex(config: Config, embedded: TransferIndex, prices: Prices): TransferIndex {
   const etherscan = config.SVC_ETHERSCAN_URL
     ? createEtherscanTransferIndex({
         baseUrl: config.SVC_ETHERSCAN_URL,
@@ -98,12 +101,13 @@ export function createFullCheckModule(deps: {
   /** eth_getCode for tier 1's smart_contract, as on the light screen. */
   contracts?: ContractCodeReader | undefined;
   bus: MessageBus;
+  /** The transfer graph store bootstrap opened (LMDB under DATA_DIR/graph, or PostgreSQL). */
+  graph: TransferGraphStore;
   log: (line: string) => void;
 }): FullCheckModule {
-  const { config } = deps;
+  const { config, graph } = deps;
   const prices = createSnapshotPrices(config.SVC_PRICE_PINS ?? []);
-  const embedded = createEmbeddedTransferIndex();
-  const transfers = chooseTransferIndex(config, embedded, prices);
+  const transfers = chooseTransferIndex(config, graph, prices);
   const tierDeps = {
     intel: deps.intel,
     contracts: deps.contracts,
@@ -120,6 +124,11 @@ export function createFullCheckModule(deps: {
   });
   const pipeline = [...createAddressCheckProcessors(tierDeps), createExploreProcessor(tierDeps)];
   const runner = createProcessorRunner({ bus: deps.bus, processors: pipeline, context: deps.commands });
+  // The graph pipeline's folding end, folding into the graph store. The graph store is LMDB in this
+  // process's data directory, so on Kafka every process folds every message into its own (a group per
+  // instance), and the folder runs in every role: the API's pages read the graph too.
+  const group = config.BUS === 'kafka' ? `graph-fold-${config.INSTANCE_ID ?? hostname()}` : 'graph-fold';
+  const folder = createProcessorRunner({ bus: deps.bus, processors: [graphFoldProcessor(group)], context: { graph } });
   const { check, exploreMax } = budgets(config);
   const ingester = config.SVC_INGEST_RPC_URL
     ? createEvmBlockIngester({
@@ -129,27 +138,25 @@ export function createFullCheckModule(deps: {
         batchBlocks: config.SVC_INGEST_BATCH_BLOCKS,
         pollMs: config.SVC_INGEST_POLL_MS,
         confirmations: config.SVC_INGEST_CONFIRMATIONS,
-        dataDir: config.DATA_DIR,
-        fsync: config.SVC_FSYNC === '1',
-        index: embedded,
+        graph,
+        bus: deps.bus,
         prices,
         log: deps.log,
       })
     : null;
   let running = false;
+  let folding = false;
 
   async function loadSamples() {
     if (!config.SVC_SOURCES_DIR) return;
-    const samples = await loadTransferSamples(config.SVC_SOURCES_DIR, prices);
-    for (const sample of samples) embedded.add(sample.network, { name: sample.name, caveat: sample.caveat }, sample.transfers);
-    const count = samples.reduce((sum, s) => sum + s.transfers.length, 0);
-    if (samples.length > 0) deps.log(`transfer samples: ${count} transfers from ${samples.length} files`);
+    const { files, folded } = await foldTransferSamples(config.SVC_SOURCES_DIR, prices, graph);
+    if (folded > 0) deps.log(`transfer samples: ${folded} transfers folded from ${files} files`);
   }
 
   return {
     api: { checkBudget: check, exploreMaxBudget: exploreMax },
     transfers,
-    embedded,
+    graph,
     prices,
     runningJobs,
     reaper,
@@ -167,6 +174,8 @@ export function createFullCheckModule(deps: {
     },
     async start({ runProcessors }) {
       await loadSamples();
+      await folder.start();
+      folding = true;
       if (!runProcessors) return;
       if (ingester) {
         await ingester.open();
@@ -178,12 +187,15 @@ export function createFullCheckModule(deps: {
     },
     async whenCaughtUp() {
       if (running) await runner.whenCaughtUp();
+      if (folding) await folder.whenCaughtUp();
     },
     async close() {
       await reaper.stop();
       await ingester?.stop();
       if (running) await runner.stop();
+      if (folding) await folder.stop();
       running = false;
+      folding = false;
     },
   };
 }

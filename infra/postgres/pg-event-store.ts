@@ -208,28 +208,36 @@ class PostgresEventStore implements EventStore {
     return subscribe(this, options, this.shutdown.signal);
   }
 
-  /** Events after `after` up to `upTo` (inclusive), or, without it, those no running transaction precedes. */
-  async page(after: Position | null, limit: number, upTo?: Position): Promise<RecordedEvent[]> {
-    const params: string[] = after ? positionParams(after) : [];
-    const lower = after ? '(tx, seq) > ($1::xid8, $2::bigint)' : 'TRUE';
-    let upper = 'tx < pg_snapshot_xmin(pg_current_snapshot())';
-    if (upTo) {
-      params.push(...positionParams(upTo));
-      upper = `(tx, seq) <= ($${params.length - 1}::xid8, $${params.length}::bigint)`;
-    }
+  /** Events after `after` (exclusive) up to `upTo` (inclusive). */
+  async page(after: Position | null, limit: number, upTo: Position): Promise<RecordedEvent[]> {
+    const [lower, params] = after
+      ? ['(e.tx, e.seq) > ($3::xid8, $4::bigint)', [...positionParams(upTo), ...positionParams(after)]]
+      : ['TRUE', positionParams(upTo)];
     const rows = await this.query<EventRow>(
-      `SELECT ${EVENT_COLUMNS} FROM ${this.schema}.events e WHERE ${lower} AND ${upper} ORDER BY e.tx, e.seq LIMIT ${limit}`,
+      `SELECT ${EVENT_COLUMNS} FROM ${this.schema}.events e WHERE ${lower} AND (e.tx, e.seq) <= ($1::xid8, $2::bigint) ORDER BY e.tx, e.seq LIMIT ${limit}`,
       params,
     );
     return rows.map(toRecorded);
   }
 
-  async hasUnsettled(after: Position | null): Promise<boolean> {
-    const rows = await this.query<{ waiting: boolean }>(
-      `SELECT EXISTS (SELECT 1 FROM ${this.schema}.events WHERE ${after ? '(tx, seq) > ($1::xid8, $2::bigint) AND ' : ''}tx >= pg_snapshot_xmin(pg_current_snapshot())) AS waiting`,
+  /**
+   * A live subscription's read, in one statement (one snapshot): up to `limit` events after `after` that no
+   * running transaction precedes, and whether committed events after them wait behind one.
+   */
+  async live(after: Position | null, limit: number): Promise<{ events: RecordedEvent[]; unsettled: boolean }> {
+    const lower = after ? '(e.tx, e.seq) > ($1::xid8, $2::bigint)' : 'TRUE';
+    const frontier = 'pg_snapshot_xmin(pg_current_snapshot())';
+    const rows = await this.query<EventRow & { unsettled: boolean }>(
+      `SELECT u.unsettled, p.* FROM
+         (SELECT EXISTS (SELECT 1 FROM ${this.schema}.events e WHERE ${lower} AND e.tx >= ${frontier}) AS unsettled) u
+         LEFT JOIN LATERAL (
+           SELECT ${EVENT_COLUMNS} FROM ${this.schema}.events e WHERE ${lower} AND e.tx < ${frontier} ORDER BY e.tx, e.seq LIMIT ${limit}
+         ) p ON TRUE`,
       after ? positionParams(after) : [],
     );
-    return present(rows[0], 'EXISTS row').waiting;
+    // No event: one row whose event columns are null.
+    const events = rows.filter((row) => row.stream_id !== null).map(toRecorded);
+    return { events, unsettled: present(rows[0], 'live row').unsettled };
   }
 
   /**

@@ -5,17 +5,17 @@ import {
   type SubscribeToAllOptions,
   type SubscriptionDelivery,
 } from '../../domain/ports/event-store.port.js';
-import { isUnavailable } from './pg-rows.js';
+import { hasCode } from '../../domain/shared/errors.js';
 import type { Wakeups } from './pg-wakeups.js';
 
 /** What a subscription reads: settled heads and pages of `$all` (pg-event-store.ts). */
 export interface SubscriptionSource {
   /** The head once everything committed before the call is visible (null: empty). */
   headPosition(): Promise<Position | null>;
-  /** Up to `limit` events after `after` (exclusive) and at most `upTo`, or, without `upTo`, below the running transactions. */
-  page(after: Position | null, limit: number, upTo?: Position): Promise<RecordedEvent[]>;
-  /** Whether committed events after `after` wait for an older transaction still running. */
-  hasUnsettled(after: Position | null): Promise<boolean>;
+  /** Up to `limit` events after `after` (exclusive) and at most `upTo` (inclusive). */
+  page(after: Position | null, limit: number, upTo: Position): Promise<RecordedEvent[]>;
+  /** Up to `limit` events after `after` that no running transaction precedes, and whether committed ones wait behind one. */
+  live(after: Position | null, limit: number): Promise<{ events: RecordedEvent[]; unsettled: boolean }>;
   readonly wakeups: Wakeups;
 }
 
@@ -75,14 +75,14 @@ async function* deliveries(
   let backoff = UNSETTLED_MIN_MS;
   while (!signal.aborted) {
     const seen = source.wakeups.generation();
-    const events = await retrying(() => source.page(cursor, PAGE));
+    const { events, unsettled } = await retrying(() => source.live(cursor, PAGE));
     for (const event of events) {
       if (signal.aborted) return;
       cursor = event.position;
       if (matchesFilter(event, options.filter)) yield { kind: 'event', event };
     }
     if (events.length === PAGE) continue;
-    if (await retrying(() => source.hasUnsettled(cursor))) {
+    if (unsettled) {
       await sleep(backoff, signal);
       backoff = Math.min(backoff * 2, UNSETTLED_MAX_MS);
       continue;
@@ -100,7 +100,7 @@ function retryUnavailable(signal: AbortSignal) {
       try {
         return await read();
       } catch (error) {
-        if (!isUnavailable(error) || signal.aborted) throw error;
+        if (!hasCode(error, 'backend_unavailable') || signal.aborted) throw error;
         await sleep(delay, signal);
         delay = Math.min(delay * 2, RETRY_MAX_MS);
       }

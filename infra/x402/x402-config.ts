@@ -27,8 +27,11 @@ export const x402Settings = {
   X402_RPC_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
   X402_RECEIPT_POLL_MS: z.coerce.number().int().min(5).max(10_000).default(250),
   X402_SETTLE_TIMEOUT_MS: z.coerce.number().int().min(1000).max(300_000).default(60_000),
-  /** How long a paid asynchronous check waits for its result before answering 202 (the spec: 30 s). */
-  X402_CHECK_WAIT_MS: z.coerce.number().int().min(0).max(120_000).default(30_000),
+  /**
+   * How long a paid asynchronous check waits for its result before answering 202: at most the spec's 30 s,
+   * and the answer as a whole (lookup and settlement included) never takes longer (read-api/x402/answer-budget.ts).
+   */
+  X402_CHECK_WAIT_MS: z.coerce.number().int().min(0).max(30_000).default(30_000),
   X402_PAID_CALLS_PER_MINUTE: z.coerce.number().int().min(1).default(60),
   X402_FREE_CALLS_PER_MINUTE: z.coerce.number().int().min(1).default(120),
   /** Comma-separated addresses, CIDR ranges or `loopback` / `linklocal` / `uniquelocal`. */

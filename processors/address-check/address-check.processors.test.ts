@@ -92,7 +92,7 @@ const GRAPH = [edge('r', 'a', 100), edge('a', 'd', 100), edge('d', 'x', 50)];
 
 describe('the full-check processors', () => {
   it('complete a check with one outcome per tier, and redelivering everything changes nothing', async () => {
-    const { store, commands, processors } = await setup(fixtureIndex(GRAPH));
+    const { store, commands, processors } = await setup(await fixtureIndex(GRAPH));
     await requestAddressCheck(commands, { checkId: 'c1', owner, address: 'd', network: 'ETH', budget: TEST_BUDGET });
     await drive(store, processors, commands);
     const types = await typesOf(store, 'c1');
@@ -105,7 +105,7 @@ describe('the full-check processors', () => {
   });
 
   it('record each tier once when the same step runs twice at the same time', async () => {
-    const { store, commands, processors } = await setup(fixtureIndex(GRAPH));
+    const { store, commands, processors } = await setup(await fixtureIndex(GRAPH));
     await requestAddressCheck(commands, { checkId: 'c2', owner, address: 'd', network: 'ETH', budget: TEST_BUDGET });
     const requested = (await history(store)).map((e) => asBusEvent(e));
     await Promise.all(processors.flatMap((p) => [p.handle(requested, commands), p.handle(requested, commands)]));
@@ -116,7 +116,7 @@ describe('the full-check processors', () => {
   });
 
   it('fail the check after a tier failed its last attempt; the result is a 502 and nothing is charged', async () => {
-    const healthy = fixtureIndex(GRAPH);
+    const healthy = await fixtureIndex(GRAPH);
     const broken: TransferIndex = {
       activity: (...args) => healthy.activity(...args),
       coverage: (...args) => healthy.coverage(...args),

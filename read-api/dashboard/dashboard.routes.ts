@@ -45,11 +45,14 @@ export function dashboardRoutes(services: AppServices): FastifyPluginAsync {
     app.addHook('onRequest', async (request) => {
       request.dashboardUser = await sessionUser(request, services);
     });
-    // Every /api action needs a session; every state change also the session's CSRF token.
-    app.addHook('preHandler', async (request) => {
-      if (!request.url.startsWith('/api/')) return;
+    // Decided on the route that matched, never on the raw URL (which may spell its path percent-encoded):
+    // every /api action needs a session, and every state change on any dashboard route the session's CSRF
+    // token (header or form field), checked before the body is validated.
+    app.addHook('preValidation', async (request) => {
+      const changes = !SAFE_METHODS.has(request.method);
+      if (request.routeOptions.config.ownCsrf || (!changes && !isApiRoute(request))) return;
       const user = requireUser(request);
-      if (request.method !== 'GET' && request.method !== 'HEAD') checkCsrf(request, user.csrfToken, headerOf(request, CSRF_HEADER));
+      if (changes) checkCsrf(request, user.csrfToken, headerOf(request, CSRF_HEADER) ?? formField(request.body, 'csrf'));
     });
     app.addHook('onSend', async (_request, reply) => {
       reply.header('content-security-policy', CONTENT_SECURITY_POLICY);
@@ -59,7 +62,7 @@ export function dashboardRoutes(services: AppServices): FastifyPluginAsync {
       if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
     });
     app.setErrorHandler((error: FastifyError, request, reply) =>
-      request.url.startsWith('/api/') ? errorHandler(error, request, reply) : pageError(error, request, reply),
+      isApiRoute(request) ? errorHandler(error, request, reply) : pageError(error, request, reply),
     );
 
     const asset = (type: string, body: string) => async (_request: FastifyRequest, reply: FastifyReply) =>
@@ -72,6 +75,23 @@ export function dashboardRoutes(services: AppServices): FastifyPluginAsync {
     await app.register(webhookDashboardRoutes(services));
     await app.register(workbenchRoutes(services));
   };
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** A dashboard route that checks its own CSRF token: the login form (double submit, no session yet) and logout. */
+    ownCsrf?: true;
+  }
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** The JSON actions: a route under /api/ (the pattern that matched, so `/%61pi/keys` is one too). */
+const isApiRoute = (request: FastifyRequest): boolean => request.routeOptions.url?.startsWith('/api/') === true;
+
+function formField(body: unknown, name: string): string | undefined {
+  const value = typeof body === 'object' && body !== null ? (body as Record<string, unknown>)[name] : undefined;
+  return typeof value === 'string' ? value : undefined;
 }
 
 /**

@@ -1,13 +1,20 @@
 import { present } from '../../domain/shared/present.js';
 import type { Clock } from '../../domain/ports/clock.port.js';
+import { clientGroup } from '../x402/client-address.js';
 
 /**
- * Limits logins: at most `maxFailures` per email address and `4 × maxFailures` per client address within a
- * sliding window, so guessing one account's password and spraying many accounts from one address are both
- * slowed to a crawl. An attempt is counted when it is *reserved*, before the slow password check, so
- * concurrent attempts cannot slip past the limit while earlier ones are still hashing; a success gives its
- * reservation back. In memory, per process: a restart forgets, which only ever lets a legitimate user back
- * in sooner.
+ * Slows login guessing without letting anyone lock an owner out (OWASP's authentication guidance: throttle,
+ * with growing delays, rather than lock the account). Failures are counted per (email, client address) and
+ * per client address, over a sliding window. Each has a free allowance (`maxFailures` for a pair, 4 ×
+ * `maxFailures` for an address across every email); past it every further failure doubles the wait before the
+ * next attempt: 1 s, 2 s, 4 s, … up to the window. Nothing is counted per email alone, so failures from
+ * elsewhere never keep the owner out; the price is that guesses spread over many addresses are only slowed
+ * per address. An IPv6 client counts by its /64 (one subscriber's prefix), as the x402 rate limit does.
+ *
+ * An attempt is counted when it is *reserved*, before the slow password check, so concurrent attempts cannot
+ * slip past the allowance while earlier ones are still hashing; a success gives its reservation back and
+ * forgets the pair's failures. In memory, per process: a restart forgets, which only ever lets a legitimate
+ * user back in sooner.
  */
 export interface LoginThrottle {
   /** Milliseconds until another attempt is allowed, or 0 when it is allowed now. */
@@ -17,7 +24,7 @@ export interface LoginThrottle {
 }
 
 export interface LoginReservation {
-  /** The password was right: the attempt stops counting and the email's earlier failures are forgotten. */
+  /** The password was right: the attempt stops counting and the pair's earlier failures are forgotten. */
   succeeded(): void;
   /** The password was wrong: the attempt keeps counting (nothing to do, said for the reader). */
   failed(): void;
@@ -25,52 +32,60 @@ export interface LoginReservation {
   cancel(): void;
 }
 
-/** Keys tracked at most; beyond it the oldest are forgotten, so a flood cannot grow the map. */
+/** The first wait past the free allowance; each further failure doubles it, up to the window. */
+export const FIRST_DELAY_MS = 1_000;
+/** An address may fail this many times the pair's allowance, across emails, before it waits. */
+export const ADDRESS_ALLOWANCE_FACTOR = 4;
+/** Keys tracked at most; beyond it the least recently failed are forgotten, so a flood cannot grow the map. */
 const MAX_TRACKED = 10_000;
 
+/** The wait after the last of `failures` recent failures, given `allowance` free ones. */
+export function growingDelayMs(failures: number, allowance: number, windowMs: number): number {
+  if (failures < allowance) return 0;
+  return Math.min(windowMs, FIRST_DELAY_MS * 2 ** Math.min(failures - allowance, 40));
+}
+
 export function createLoginThrottle(options: { clock: Clock; maxFailures: number; windowMs: number }): LoginThrottle {
-  const attempts = new Map<string, number[]>();
-  const keysOf = (email: string, ip: string) => [`email:${email.toLowerCase()}`, `ip:${ip}`] as const;
-  const limits = (email: string, ip: string) => {
-    const [emailKey, ipKey] = keysOf(email, ip);
+  /** Per key, the times of its failures (and reservations still being checked) within the window, oldest first. */
+  const failures = new Map<string, number[]>();
+  const keysOf = (email: string, ip: string) => {
+    const client = clientGroup(ip);
     return [
-      [emailKey, options.maxFailures],
-      [ipKey, options.maxFailures * 4],
+      [`pair:${email.toLowerCase()}|${client}`, options.maxFailures],
+      [`address:${client}`, options.maxFailures * ADDRESS_ALLOWANCE_FACTOR],
     ] as const;
   };
 
   function recent(key: string, now: number): number[] {
-    const kept = (attempts.get(key) ?? []).filter((t) => now - t < options.windowMs);
-    if (kept.length === 0) attempts.delete(key);
-    else attempts.set(key, kept);
+    const kept = (failures.get(key) ?? []).filter((t) => now - t < options.windowMs);
+    if (kept.length === 0) failures.delete(key);
+    else failures.set(key, kept);
     return kept;
   }
 
   function waitMs(email: string, ip: string, now: number): number {
     let wait = 0;
-    for (const [key, max] of limits(email, ip)) {
+    for (const [key, allowance] of keysOf(email, ip)) {
       const times = recent(key, now);
-      if (times.length >= max)
-        wait = Math.max(wait, present(times[times.length - max], 'times[times.length - max]') + options.windowMs - now);
+      const last = times[times.length - 1];
+      if (last !== undefined) wait = Math.max(wait, last + growingDelayMs(times.length, allowance, options.windowMs) - now);
     }
     return wait;
   }
 
+  function count(key: string, now: number): void {
+    const times = recent(key, now);
+    failures.delete(key); // re-inserted last: the map's order is the order of recent failure
+    failures.set(key, [...times, now]);
+    if (failures.size > MAX_TRACKED) failures.delete(present(failures.keys().next().value, 'the oldest key'));
+  }
+
   function forgetOne(key: string, at: number): void {
-    const times = attempts.get(key);
+    const times = failures.get(key);
     const index = times?.indexOf(at) ?? -1;
     if (index < 0) return;
     present(times, 'times').splice(index, 1);
-    if (present(times, 'times').length === 0) attempts.delete(key);
-  }
-
-  function keepBounded(now: number): void {
-    if (attempts.size < MAX_TRACKED) return;
-    for (const key of [...attempts.keys()]) recent(key, now);
-    for (const key of attempts.keys()) {
-      if (attempts.size < MAX_TRACKED) break;
-      attempts.delete(key);
-    }
+    if (present(times, 'times').length === 0) failures.delete(key);
   }
 
   return {
@@ -81,9 +96,9 @@ export function createLoginThrottle(options: { clock: Clock; maxFailures: number
       const now = options.clock.now().getTime();
       const wait = waitMs(email, ip, now);
       if (wait > 0) return { retryAfterMs: wait };
-      keepBounded(now);
-      const keys = keysOf(email, ip);
-      for (const key of keys) attempts.set(key, [...recent(key, now), now]);
+      const [[pair], [address]] = keysOf(email, ip);
+      count(pair, now);
+      count(address, now);
       let settled = false;
       const settle = (forget: readonly string[]) => {
         if (settled) return;
@@ -92,11 +107,11 @@ export function createLoginThrottle(options: { clock: Clock; maxFailures: number
       };
       return {
         succeeded: () => {
-          settle([keys[1]]);
-          attempts.delete(keys[0]);
+          settle([address]);
+          failures.delete(pair);
         },
         failed: () => settle([]),
-        cancel: () => settle(keys),
+        cancel: () => settle([pair, address]),
       };
     },
   };

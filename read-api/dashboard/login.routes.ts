@@ -20,6 +20,12 @@ const loginForm = z.object({
   next: z.string().max(2048).optional(),
 });
 
+/** `45 seconds`, `3 minutes`. */
+const inWords = (seconds: number): string => {
+  const [n, unit] = seconds < 60 ? [seconds, 'second'] : [Math.ceil(seconds / 60), 'minute'];
+  return `${n} ${unit}${n === 1 ? '' : 's'}`;
+};
+
 const hex = (bytes: Uint8Array) => Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
 
 /** GET/POST /login, POST /logout and the root redirect. `checks`: the bounded queue of password checks. */
@@ -70,7 +76,7 @@ export function loginRoutes(services: AppServices, throttle: LoginThrottle, chec
       return renderLogin(request, reply, { next });
     });
 
-    app.post('/login', { schema: { hide: true } }, async (request, reply) => {
+    app.post('/login', { schema: { hide: true }, config: { ownCsrf: true } }, async (request, reply) => {
       const parsed = loginForm.safeParse(request.body);
       const body = (request.body ?? {}) as Record<string, unknown>;
       const next = safeNext(body.next);
@@ -94,13 +100,13 @@ export function loginRoutes(services: AppServices, throttle: LoginThrottle, chec
       // Counted before the slow check: concurrent attempts cannot get past the limit while others hash.
       const attempt = throttle.reserve(email, request.ip);
       if ('retryAfterMs' in attempt) {
-        const minutes = Math.ceil(attempt.retryAfterMs / 60_000);
-        reply.header('retry-after', String(Math.ceil(attempt.retryAfterMs / 1000)));
+        const seconds = Math.ceil(attempt.retryAfterMs / 1000);
+        reply.header('retry-after', String(seconds));
         return renderLogin(request, reply, {
           next,
           email,
           problem: 'too_many_attempts',
-          message: `Too many failed attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
+          message: `Too many failed attempts from here. Try again in ${inWords(seconds)}.`,
         });
       }
       const checked = await checks.run(async () => {
@@ -133,7 +139,7 @@ export function loginRoutes(services: AppServices, throttle: LoginThrottle, chec
       return reply.redirect(next, 303);
     });
 
-    app.post('/logout', { schema: { hide: true } }, async (request, reply) => {
+    app.post('/logout', { schema: { hide: true }, config: { ownCsrf: true } }, async (request, reply) => {
       const user = request.dashboardUser;
       if (user) {
         checkCsrf(request, user.csrfToken, (request.body as { csrf?: string } | undefined)?.csrf);

@@ -193,7 +193,14 @@ export const X402_ROUTE_SCHEMAS: Readonly<Record<string, X402RouteSchema>> = {
     }),
     response: {
       202: withReceipt(exploreStarted.extend(paid), 'Paid and running: fetch result_url'),
-      ...x402ErrorResponses([...PAID, 'chain_unsupported', 'address_invalid', 'validation_error', 'unsupported_media_type']),
+      ...x402ErrorResponses([
+        ...PAID,
+        'chain_unsupported',
+        'address_invalid',
+        'validation_error',
+        'payload_too_large',
+        'unsupported_media_type',
+      ]),
     },
   },
   'GET /explore/:id/result': {

@@ -28,9 +28,9 @@ export const x402CheckAddressRoutes: FastifyPluginAsync<{
       requireSanctionsList(deps.intel); // no sanctions list: 502 before any quote or settlement
       return target;
     },
-    run: async (target, { callId }) => {
+    run: async (target, { callId, budget }) => {
       await startX402AddressCheck(deps, { checkId: callId, ...target, budget: context.pipeline.checkBudget });
-      return presentX402Check(await x402AddressCheckOutcome(deps, callId, checkWaitMs));
+      return presentX402Check(await x402AddressCheckOutcome(deps, callId, budget.waitMs(checkWaitMs)));
     },
   });
   registerFreeResultRoute(

@@ -6,8 +6,10 @@ import { fail } from '../../domain/shared/errors.js';
 import { microsToUsd } from '../../domain/shared/money.js';
 import { quoteFor } from '../../domain/x402/quote.js';
 import { decodePaymentHeader, encodeHeaderJson, type SettlementResponse } from '../../domain/x402/x402-wire.js';
+import { answerBudget, type AnswerBudget } from './answer-budget.js';
 import { restBodyDiscovery, restDiscovery } from './bazaar-discovery.js';
 import { paidBodyResourceOf, paidOfferOf } from './paid-offers.js';
+import { matchedPath } from '../matched-path.js';
 import type { Presented } from '../presenters/presented.js';
 import type { RateLimiter } from './rate-limiter.js';
 import type { X402AppServices } from './x402-services.js';
@@ -20,12 +22,12 @@ export interface PaidResource<Params, Input> {
   readonly description: string;
   /** Path parameters (and the body of a POST) → backend input; throws the spec's 400s before any quote. */
   parse(params: Params, body: unknown): Input;
-  /** Client-side facts checked before the payment is touched (see PaidCall.precheck). */
-  precheck?(input: Input): Promise<void>;
+  /** Client-side facts checked before the payment is touched (see PaidCall.precheck), within `budget.lookupMs()`. */
+  precheck?(input: Input, budget: AnswerBudget): Promise<void>;
   /** Products paid once per subject (a transfer): the subject of this input. */
   subject?(input: Input): string;
-  /** `paidBy`: the call whose payment covers this one (see PaidCall.run). */
-  run(input: Input, context: { callId: string; paidBy: string }): Promise<Presented<object>>;
+  /** `paidBy`: the call whose payment covers this one (see PaidCall.run); a wait for a result stays within `budget`. */
+  run(input: Input, context: { callId: string; paidBy: string; budget: AnswerBudget }): Promise<Presented<object>>;
 }
 
 export interface PaidRouteConfig {
@@ -56,6 +58,7 @@ export function registerPaidRoute<Params, Input>(
   const price = PRODUCTS[resource.product].priceMicros;
   const handler: RouteHandlerMethod = async (request, reply) => {
     const started = performance.now();
+    const budget = answerBudget(services.deps.clock);
     const header = paymentHeaderOf(request);
     await limiter.take(header ? 'paid' : 'free', request.ip);
     const input = resource.parse(request.params as Params, request.body);
@@ -71,11 +74,11 @@ export function registerPaidRoute<Params, Input>(
     const { result, receipt } = await payForCall(services.deps, {
       callId,
       product: resource.product,
-      resource: `${request.method} ${request.url.split('?')[0]}`,
+      resource: `${request.method} ${matchedPath(request)}`,
       ...(resource.subject ? { subject: resource.subject(input) } : {}),
-      ...(precheck ? { precheck: () => precheck(input) } : {}),
+      ...(precheck ? { precheck: () => precheck(input, budget) } : {}),
       payment,
-      run: ({ paidBy }) => resource.run(input, { callId, paidBy }),
+      run: ({ paidBy }) => resource.run(input, { callId, paidBy, budget }),
     });
     if (receipt) sendReceipt(reply, receipt);
     const billing = x402Billing(services, receipt ? { receipt, priceMicros: price } : null);
@@ -115,14 +118,14 @@ export function quoteHeaderFor(request: FastifyRequest, services: X402AppService
   const [offer, bodyResource, target] = [
     paidOfferOf(paid.product),
     paidBodyResourceOf(paid.product),
-    { method: request.method, path: request.url.split('?')[0] ?? request.url },
+    { method: request.method, path: matchedPath(request) },
   ];
   // Bazaar discovery metadata, for the facilitator's catalogue and for agents
   const extensions = offer ? restDiscovery(offer, target) : bodyResource ? restBodyDiscovery(bodyResource, target) : undefined;
   return encodeHeaderJson({
     ...quoteFor(services.deps.terms, {
       priceMicros: PRODUCTS[paid.product].priceMicros,
-      url: `${base}${request.url}`,
+      url: `${base}${matchedPath(request)}`,
       description: paid.description,
       error,
     }),

@@ -9,10 +9,11 @@ import { parseTransferTarget } from './x402-input.js';
 import type { X402AppServices } from './x402-services.js';
 
 /**
- * GET /check-transfer/{chain}/{tx_hash} (0.50 USD, one payment per (chain, tx_hash)): waits up to 30 s,
- * then 200 with the full result or 202 with `check_id` and the free GET /check-transfer-result/{check_id}.
- * The transaction is looked up before the payment is touched: not found (or not mined yet) is 502
- * `tx_not_found`, not charged, and the proof stays usable. A second paid request for a transfer already
+ * GET /check-transfer/{chain}/{tx_hash} (0.50 USD, one payment per (chain, tx_hash)): answers within 30 s of
+ * its arrival (answer-budget.ts), with 200 and the full result or 202 with `check_id` and the free GET
+ * /check-transfer-result/{check_id}. The transaction is looked up before the payment is touched: not found
+ * (or not mined yet) is 502 `tx_not_found`, and a lookup still unanswered when settling must begin is 502
+ * `backend_unavailable`; neither is charged, and the proof stays usable. A second paid request for a transfer already
  * paid for is served without settling its proof (and runs the check again if the paid one failed).
  */
 export const x402TransferRoutes: FastifyPluginAsync<{
@@ -27,9 +28,11 @@ export const x402TransferRoutes: FastifyPluginAsync<{
     description: 'Transfer check (KYT): exposure of every sender, the standard policy and its alerts',
     parse: (params: { chain: string; tx_hash: string }) => parseTransferTarget(params, transfers.decoder.chains()),
     subject: (target) => `${target.chain}:${target.txHash}`,
-    precheck: (target) => assertTransferMined(transfers, target),
-    run: async (target, { paidBy }) =>
-      presentX402Transfer(await x402TransferOutcome(transfers, await startX402TransferCheck(transfers, { paidBy, ...target }), waitMs)),
+    precheck: (target, budget) => assertTransferMined(transfers, target, budget.lookupMs()),
+    run: async (target, { paidBy, budget }) => {
+      const checkId = await startX402TransferCheck(transfers, { paidBy, ...target });
+      return presentX402Transfer(await x402TransferOutcome(transfers, checkId, budget.waitMs(waitMs)));
+    },
   });
   registerFreeResultRoute(
     app,

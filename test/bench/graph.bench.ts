@@ -1,124 +1,159 @@
-import { mkdir, rm, writeFile } from 'node:fs/promises';
-import { cpus, loadavg } from 'node:os';
+import { execFileSync } from 'node:child_process';
+import { mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { searchExposure } from '../../domain/exposure/exposure-search.js';
-import type { ExposureBudget } from '../../domain/exposure/exposure.schema.js';
-import { labelFromIntel, memoized } from '../../domain/exposure/node-label.js';
-import { PARTIES, writeFullCheckSources } from '../support/full-check-data.js';
+import { syntheticAddress, syntheticSource, toTagpack } from '../synthetic/synthetic-graph.js';
+import { writeFullCheckSources } from '../support/full-check-data.js';
 import { updateReadme } from '../support/readme-figures.js';
-import { startTestService, type TestService } from '../support/test-service.js';
-import { generateSyntheticGraph, syntheticAddress, toTagpack } from '../synthetic/synthetic-graph.js';
+import { startTestService } from '../support/test-service.js';
+import { publishSynthetic } from './graph-synthetic-ingest.js';
 
 /**
- * bench:graph — the breadth-first exposure search with a 10k-node budget on a synthetic graph of 1M
- * addresses and 10M transfers held in the embedded index (typed arrays), labels from the intelligence
- * index (a TagPack of the graph's exchanges, mixers and sanctioned clusters): latency p50/p99 and
- * memory. Then the end-to-end full check on the embedded default (submit, poll every millisecond, first
- * 200), on that graph and on a small graph. With --write-readme, writes the table into README.md between the bench:graph markers.
+ * bench:graph — the transfer graph at chain scale, through the graph pipeline: a synthetic graph shaped like
+ * mainnet (power-law degrees, hubs with up to millions of counterparties, exchanges labelled) published
+ * to topic chain.transfers and folded into the graph store by the service's own folder; then restarts in
+ * processes of their own: start time and RSS of an empty data directory and of the full one, the first
+ * searches after the restart (cold) and later ones (warm), with the 10k-node budget, and full checks of the
+ * heaviest exchange (a super-node) beside ordinary addresses. BENCH_GRAPH_TRANSFERS (default 100M),
+ * BENCH_GRAPH_ADDRESSES (a tenth of it). In external mode (ci/with-servers.sh) the same run goes through
+ * Kafka. With --write-readme, writes the table into docs/benchmarks.md.
  */
 
-const ADDRESSES = Number(process.env.BENCH_GRAPH_ADDRESSES ?? 1_000_000);
-const TRANSFERS = Number(process.env.BENCH_GRAPH_TRANSFERS ?? 10_000_000);
-const SEARCHES = Number(process.env.BENCH_GRAPH_SEARCHES ?? 300);
-const CHECKS = Number(process.env.BENCH_GRAPH_CHECKS ?? 30);
-const BUDGET: ExposureBudget = { maxNodes: 10_000, maxEdges: 200_000, maxHops: 6, timeMs: 10_000, perNodeLimit: 1000 };
+const TRANSFERS = Number(process.env.BENCH_GRAPH_TRANSFERS ?? 100_000_000);
+const ADDRESSES = Number(process.env.BENCH_GRAPH_ADDRESSES ?? Math.round(TRANSFERS / 10));
+const COLD = 20;
+const WARM = Number(process.env.BENCH_GRAPH_SEARCHES ?? 300);
+const CHECKS = Number(process.env.BENCH_GRAPH_CHECKS ?? 10);
 
-const percentile = (sorted: readonly number[], p: number): number =>
-  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+const percentile = (values: readonly number[], p: number): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
+};
 const ms = (x: number) => x.toFixed(1);
-const mb = (bytes: number) => Math.round(bytes / 1e6);
+const mb = (bytes: number) => Math.round(bytes / 1e6).toLocaleString('en');
 
-async function fullCheckLatencies(service: TestService, anchors: readonly string[]): Promise<number[]> {
-  const user = await service.account({ depositUsd: 1000 });
-  const headers = { authorization: `Bearer ${user.apiKey}` };
-  const latencies: number[] = [];
-  for (const address of anchors) {
-    const started = performance.now();
-    const { result_url } = (
-      await service.app.inject({ method: 'POST', url: '/v2/check-address', headers, payload: { address, network: 'ETH' } })
-    ).json();
-    for (let i = 0; i < 100_000; i++) {
-      const response = await service.app.inject({ method: 'GET', url: result_url, headers });
-      if (response.statusCode === 200) break;
-      if (response.statusCode !== 202) throw new Error(`check failed: ${response.body}`);
-      await new Promise((resolve) => setTimeout(resolve, 1));
-    }
-    latencies.push(performance.now() - started);
+async function bytesUnder(path: string): Promise<number> {
+  const info = await stat(path).catch(() => null);
+  if (!info) return 0;
+  if (!info.isDirectory()) return info.size;
+  let total = 0;
+  for (const name of await readdir(path)) total += await bytesUnder(join(path, name));
+  return total;
+}
+
+/** Drops the graph's pages from the OS cache (posix_fadvise DONTNEED on its files only), so that a search reads the disk. */
+function evictFromPageCache(dir: string): boolean {
+  try {
+    execFileSync('python3', [
+      '-c',
+      `import os,sys\nfor f in os.listdir(sys.argv[1]):\n  p=os.path.join(sys.argv[1],f)\n  fd=os.open(p,os.O_RDONLY)\n  os.posix_fadvise(fd,0,0,os.POSIX_FADV_DONTNEED)\n  os.close(fd)`,
+      dir,
+    ]);
+    return true;
+  } catch {
+    return false;
   }
-  return latencies.sort((a, b) => a - b);
+}
+
+interface RestartFigures {
+  startMs: number;
+  rssAfterStart: number;
+  rssAfterSearches: number;
+  coldRuns: { ms: number; nodes: number; edges: number; complete: boolean }[];
+  warmRuns: { ms: number; nodes: number; edges: number; complete: boolean }[];
+  hubChecks: number[];
+  ordinaryChecks: number[];
+  hubCounterparties: number | null;
+}
+
+function restart(dataDir: string, sources: string, anchors: readonly string[], hub: string | null, searches = true): RestartFigures {
+  const args = [
+    dataDir,
+    sources,
+    JSON.stringify(anchors),
+    hub ?? '-',
+    searches ? String(COLD) : '0',
+    searches ? String(WARM) : '0',
+    searches ? String(CHECKS) : '0',
+  ];
+  const out = execFileSync(process.execPath, ['--import', 'tsx', 'test/bench/graph-restart.child.ts', ...args], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  return JSON.parse(out.trim().split('\n').at(-1) ?? '{}') as RestartFigures;
 }
 
 async function main() {
-  const load = loadavg()[0]!.toFixed(1);
-  const graph = generateSyntheticGraph({ addresses: ADDRESSES, transfers: TRANSFERS, seed: 42 });
+  const loadAtStart = loadavg()[0]?.toFixed(1);
+  const source = syntheticSource({ addresses: ADDRESSES, transfers: TRANSFERS, seed: 42 });
   const sources = await writeFullCheckSources();
   await mkdir(join(sources, 'graphsense-tagpacks'), { recursive: true });
-  await writeFile(join(sources, 'graphsense-tagpacks', 'synthetic.json'), toTagpack(graph));
-  const service = await startTestService({ SVC_SOURCES_DIR: sources });
+  await writeFile(join(sources, 'graphsense-tagpacks', 'synthetic.json'), toTagpack(source));
+  const work = await mkdtemp(join(process.env.BENCH_GRAPH_DIR ?? tmpdir(), 'bench-graph-'));
+  const emptyDir = join(work, 'empty');
+  const dataDir = join(work, 'data');
+  const hubId = [...source.labels].find(([, label]) => label.name === 'synthetic exchange 1')?.[0];
+  const hub = hubId === undefined ? null : syntheticAddress(hubId);
+  const anchors = Array.from({ length: COLD + WARM + 10 }, (_, k) =>
+    syntheticAddress(Number((BigInt(k + 1) * 2654435761n) % BigInt(ADDRESSES))),
+  );
   try {
-    const before = process.memoryUsage();
-    let started = performance.now();
-    const builder = service.services.fullCheck.embedded.builderOf('ETH');
-    for (let i = 0; i < graph.addresses; i++) builder.intern(syntheticAddress(i));
-    for (let i = 0; i < graph.from.length; i++) builder.addIds(graph.from[i]!, graph.to[i]!, graph.usdMicros[i]!, graph.at[i]!);
-    const loadMs = performance.now() - started;
-    started = performance.now();
-    await service.services.fullCheck.embedded.activity(syntheticAddress(0), 'ETH');
-    const buildMs = performance.now() - started;
-    const after = process.memoryUsage();
+    const empty = restart(emptyDir, sources, anchors, null, false);
 
-    const { intel } = service.services;
-    const flows = service.services.fullCheck.transfers.flows.bind(service.services.fullCheck.transfers);
-    const anchors = Array.from({ length: SEARCHES + 20 }, (_, k) =>
-      syntheticAddress(Number((BigInt(k + 1) * 2654435761n) % BigInt(ADDRESSES))),
-    );
-    const runs: { ms: number; cpuMs: number; nodes: number; edges: number; complete: boolean }[] = [];
-    for (const [k, address] of anchors.entries()) {
-      const classify = memoized((a) => labelFromIntel(intel.lookup(a, 'ETH')));
-      const t0 = performance.now();
-      const cpu0 = process.cpuUsage();
-      const result = await searchExposure(
-        { flows, classify, now: () => performance.now() },
-        { address, network: 'ETH', direction: 'in', budget: BUDGET },
+    const service = await startTestService({ SVC_SOURCES_DIR: sources }, dataDir);
+    const before = process.memoryUsage().rss;
+    const started = performance.now();
+    let lastReport = started;
+    await publishSynthetic(service.services.bus, source, (published) => {
+      if (performance.now() - lastReport < 30_000) return;
+      lastReport = performance.now();
+      const rate = Math.round(published / ((lastReport - started) / 1000));
+      process.stderr.write(
+        `bench:graph: ${published.toLocaleString('en')} published, ${rate.toLocaleString('en')}/s, load ${loadavg()[0]?.toFixed(1)}\n`,
       );
-      const cpu = process.cpuUsage(cpu0);
-      if (k >= 20)
-        runs.push({
-          ms: performance.now() - t0,
-          cpuMs: (cpu.user + cpu.system) / 1000,
-          nodes: result.nodesVisited,
-          edges: result.edgesScanned,
-          complete: result.complete,
-        });
-    }
-    const bfs = runs.map((r) => r.ms).sort((a, b) => a - b);
-    const bfsCpu = runs.map((r) => r.cpuMs).sort((a, b) => a - b);
-    const avg = (f: (r: (typeof runs)[number]) => number) => Math.round(runs.reduce((s, r) => s + f(r), 0) / runs.length);
+    });
+    await service.services.fullCheck.whenCaughtUp();
+    const ingestS = (performance.now() - started) / 1000;
+    const rssAfterIngest = process.memoryUsage().rss;
+    const loadAfterIngest = loadavg()[0]?.toFixed(1);
+    const folded = await service.services.fullCheck.graph.size('ETH');
+    await service.close();
+    const graphBytes = await bytesUnder(join(dataDir, 'graph'));
+    const busBytes = await bytesUnder(join(dataDir, 'bus'));
 
-    const bigChecks = await fullCheckLatencies(service, anchors.slice(0, CHECKS));
-    const smallChecks = await fullCheckLatencies(
-      service,
-      Array.from({ length: CHECKS }, (_, i) => [PARTIES.d, PARTIES.b, PARTIES.s][i % 3]!),
-    );
+    const evicted = evictFromPageCache(join(dataDir, 'graph'));
+    const full = restart(dataDir, sources, anchors, hub);
+    const cold = full.coldRuns.map((r) => r.ms);
+    const warm = full.warmRuns.map((r) => r.ms);
+    const avg = (runs: RestartFigures['warmRuns'], f: (r: RestartFigures['warmRuns'][number]) => number) =>
+      Math.round(runs.reduce((s, r) => s + f(r), 0) / Math.max(1, runs.length));
+    const dailyGoal = 10 * (5_000_000 + 10_000_000);
 
     const table = [
-      `Measured by \`npm run bench:graph\` (${new Date().toISOString().slice(0, 10)}, ${cpus().length} cores, load average ${load} at the start; the machine is shared with other work, so wall-clock figures vary between runs and CPU time shows the search's own cost):`,
+      `Measured by \`npm run bench:graph\` (${new Date().toISOString().slice(0, 10)}, ${cpus().length} cores, load average ${loadAtStart} at the start and ${loadAfterIngest} after the ingest; the machine is shared, so wall-clock figures vary between runs):`,
       '',
-      `Synthetic graph: ${ADDRESSES.toLocaleString('en')} addresses, ${TRANSFERS.toLocaleString('en')} transfers (power-law degrees, ${[...graph.labels.values()].length} labelled: exchanges, mixers, sanctioned clusters). Loaded into the embedded index in ${ms(loadMs / 1000)} s, laid out (CSR, both directions, sorted by USD) in ${ms(buildMs / 1000)} s; memory grew by ${mb(after.rss - before.rss)} MB RSS (${mb(after.arrayBuffers - before.arrayBuffers)} MB typed arrays, ${mb(after.heapUsed - before.heapUsed)} MB JS heap).`,
+      `Synthetic graph: ${ADDRESSES.toLocaleString('en')} addresses, ${TRANSFERS.toLocaleString('en')} transfers (power-law degrees; the heaviest exchange has ${full.hubCounterparties?.toLocaleString('en') ?? '?'} incoming counterparties), published to \`chain.transfers\` in messages of 1,000 transfers and folded by the service's graph-fold processor into the ${process.env.BUS === 'kafka' ? 'graph store, through Kafka' : 'LMDB graph store, through the embedded bus'}.`,
       '',
-      '| measure | p50 ms | p90 ms | p99 ms | max ms | runs |',
-      '|---|---|---|---|---|---|',
-      `| exposure search, budget 10k nodes / 200k edges / 6 hops (incoming), wall clock | ${ms(percentile(bfs, 50))} | ${ms(percentile(bfs, 90))} | ${ms(percentile(bfs, 99))} | ${ms(bfs.at(-1)!)} | ${runs.length} |`,
-      `| the same searches, CPU time of the process | ${ms(percentile(bfsCpu, 50))} | ${ms(percentile(bfsCpu, 90))} | ${ms(percentile(bfsCpu, 99))} | ${ms(bfsCpu.at(-1)!)} | ${runs.length} |`,
-      `| full check end to end (submit → first 200), on that graph | ${ms(percentile(bigChecks, 50))} | ${ms(percentile(bigChecks, 90))} | ${ms(percentile(bigChecks, 99))} | ${ms(bigChecks.at(-1)!)} | ${bigChecks.length} |`,
-      `| full check end to end (submit → first 200), on a 7-transfer graph | ${ms(percentile(smallChecks, 50))} | ${ms(percentile(smallChecks, 90))} | ${ms(percentile(smallChecks, 99))} | ${ms(smallChecks.at(-1)!)} | ${smallChecks.length} |`,
+      '| measure | value |',
+      '|---|---|',
+      `| ingest through the pipeline | ${Math.round(folded / ingestS).toLocaleString('en')} transfers/s (${folded.toLocaleString('en')} in ${Math.round(ingestS).toLocaleString('en')} s); goal ${Math.round(dailyGoal / 86_400).toLocaleString('en')}/s (ten times Ethereum's and TRON's ~15M transfers a day) |`,
+      `| disk per transfer | ${Math.round(graphBytes / folded)} B in the graph store (${mb(graphBytes)} MB); the bus's copy: ${Math.round(busBytes / folded)} B |`,
+      `| RSS after the ingest (the ingesting process) | ${mb(rssAfterIngest)} MB (${mb(rssAfterIngest - before)} MB more than before it) |`,
+      `| start time, empty data directory → full one | ${ms(empty.startMs)} ms → ${ms(full.startMs)} ms |`,
+      `| RSS after a restart, empty → full | ${mb(empty.rssAfterStart)} MB → ${mb(full.rssAfterStart)} MB (${(full.rssAfterStart / empty.rssAfterStart).toFixed(2)}x; goal ≤ 1.25x) |`,
+      `| exposure search after the restart, cold (first ${cold.length}${evicted ? ', graph evicted from the OS cache' : ''}) p50 / p99 | ${ms(percentile(cold, 50))} / ${ms(percentile(cold, 99))} ms (goal p99 ≤ 1,000) |`,
+      `| exposure search, warm (next ${warm.length}) p50 / p99 | ${ms(percentile(warm, 50))} / ${ms(percentile(warm, 99))} ms (goal p99 ≤ 100) |`,
+      `| RSS after the searches | ${mb(full.rssAfterSearches)} MB (LMDB's pages are mapped: the OS may drop them) |`,
+      `| full check end to end, the heaviest exchange (super-node) p50 / max | ${ms(percentile(full.hubChecks, 50))} / ${ms(Math.max(...full.hubChecks))} ms |`,
+      `| full check end to end, ordinary addresses p50 / max | ${ms(percentile(full.ordinaryChecks, 50))} / ${ms(Math.max(...full.ordinaryChecks))} ms |`,
       '',
-      `Searches visited ${avg((r) => r.nodes).toLocaleString('en')} addresses and read ${avg((r) => r.edges).toLocaleString('en')} flows on average; ${Math.round((100 * runs.filter((r) => r.complete).length) / runs.length)} % ended within the budget (complete). The full check runs five tiers through the bus, the event store (fsync on) and the charge of the first 200; clients are told to poll every 2 s, so their wait is dominated by the poll interval.`,
+      `Budget: 10k nodes / 200k edges / 6 hops, incoming. Searches visited ${avg(full.warmRuns, (r) => r.nodes).toLocaleString('en')} addresses and read ${avg(full.warmRuns, (r) => r.edges).toLocaleString('en')} flows on average.`,
     ].join('\n');
     process.stdout.write(`${table}\n`);
-    await updateReadme('bench:graph', table);
+    await updateReadme(process.env.BUS === 'kafka' ? 'bench:graph:external' : 'bench:graph', table);
   } finally {
-    await service.close();
+    await rm(work, { recursive: true, force: true });
     await rm(sources, { recursive: true, force: true });
   }
 }

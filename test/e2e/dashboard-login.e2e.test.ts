@@ -3,7 +3,9 @@ import { parseArgs } from '../../infra/cli/args.js';
 import { runVerb } from '../../infra/cli/verbs.js';
 import { ensureDemoAccount, DEMO_EMAIL } from '../../infra/startup/demo-account.js';
 import { ensureDemoPassword } from '../../infra/startup/demo-password.js';
+import { buildApp } from '../../read-api/app.js';
 import { givePassword, logIn, postLogin } from '../support/dashboard-login.js';
+import { manualClock } from '../support/manual-clock.js';
 import { startTestService, type TestService } from '../support/test-service.js';
 
 const PASSWORD = 'a long enough password';
@@ -86,16 +88,49 @@ describe('dashboard login', () => {
     expect((await postLogin(svc.app, { email: '', password: '' })).statusCode).toBe(422);
   });
 
-  it('is rate-limited: after 3 failures the email gets 429 with Retry-After, even with the right password', async () => {
-    const { email } = await userWithPassword();
-    for (let i = 0; i < 3; i++) expect((await postLogin(svc.app, { email, password: `wrong ${i}` })).statusCode).toBe(401);
-    const limited = await postLogin(svc.app, { email, password: PASSWORD });
-    expect(limited.statusCode).toBe(429);
-    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(800);
-    expect(limited.body).toContain('Too many failed attempts. Try again in 15 minutes.');
-    // Another account is not locked out by these failures.
-    const other = await userWithPassword();
-    expect((await postLogin(svc.app, { email: other.email, password: PASSWORD })).statusCode).toBe(303);
+  it('throttles guessing from an address with growing waits, and never locks the owner out from elsewhere', async () => {
+    // the throttle's time is the app's clock: moved by hand here, so no wait depends on the machine's speed
+    const clock = manualClock(new Date().toISOString());
+    const app = await buildApp({ ...svc.services.app, commands: { ...svc.services.app.commands, clock } });
+    try {
+      const { email } = await userWithPassword();
+      const from = (remoteAddress: string, password: string, as = email) => postLogin(app, { email: as, password }, {}, remoteAddress);
+      for (let i = 0; i < 3; i++) expect((await from('203.0.113.66', `wrong ${i}`)).statusCode).toBe(401);
+      // the guessing address waits (even with the right password), and is told how long; each miss doubles it
+      for (const seconds of [1, 2, 4, 8]) {
+        const limited = await from('203.0.113.66', PASSWORD);
+        expect(limited.statusCode).toBe(429);
+        expect(limited.headers['retry-after']).toBe(String(seconds));
+        expect(limited.body).toContain(`Too many failed attempts from here. Try again in ${seconds} second${seconds === 1 ? '' : 's'}.`);
+        await clock.advance(seconds * 1000);
+        expect((await from('203.0.113.66', 'another guess')).statusCode).toBe(401);
+      }
+      // the owner, from another address, logs in at once
+      expect((await from('198.51.100.7', PASSWORD)).statusCode).toBe(303);
+      // an address that sprays many accounts waits too, past four times the allowance
+      for (let i = 0; i < 12; i++) expect((await from('192.0.2.9', 'guess', `nobody${i}@example.test`)).statusCode).toBe(401);
+      expect((await from('192.0.2.9', PASSWORD)).statusCode).toBe(429);
+      expect((await from('192.0.2.10', PASSWORD)).statusCode).toBe(303);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('behind a listed proxy the throttle counts the client X-Forwarded-For names, not the proxy', async () => {
+    const clock = manualClock(new Date().toISOString()); // still: the 429 below must not depend on the machine's speed
+    const app = await buildApp(
+      { ...svc.services.app, commands: { ...svc.services.app.commands, clock } },
+      { trustedProxies: ['127.0.0.1'] },
+    );
+    try {
+      const { email } = await userWithPassword();
+      const via = (client: string, password: string) => postLogin(app, { email, password }, { 'x-forwarded-for': client }, '127.0.0.1');
+      for (let i = 0; i < 3; i++) expect((await via('203.0.113.70', `wrong ${i}`)).statusCode).toBe(401);
+      expect((await via('203.0.113.70', PASSWORD)).statusCode).toBe(429);
+      expect((await via('198.51.100.70', PASSWORD)).statusCode).toBe(303);
+    } finally {
+      await app.close();
+    }
   });
 
   it('logs out: the cookie is cleared and the old session no longer opens a page', async () => {

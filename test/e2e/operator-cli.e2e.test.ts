@@ -1,5 +1,7 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { get } from 'node:http';
+import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -26,7 +28,8 @@ async function cli(dataDir: string, ...argv: string[]): Promise<{ code: number; 
 }
 
 describe('operator CLI', () => {
-  it('works on a stopped service: accounts, keys, deposits, ledger show and replay', { timeout: 90_000 }, async () => {
+  // Twelve CLI processes, each loading the service's code (about 5 s of CPU): minutes on a loaded 2-core machine.
+  it('works on a stopped service: accounts, keys, deposits, ledger show and replay', { timeout: 300_000 }, async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'svc-cli-'));
     dirs.push(dataDir);
     const created = await cli(
@@ -109,4 +112,56 @@ describe('operator CLI', () => {
       await stop(service.child);
     }
   });
+
+  it(
+    'has its own channel: a Unix socket (mode 0600), not the public port, whose per-address cap clients may have used up',
+    {
+      timeout: 90_000,
+    },
+    async () => {
+      const dataDir = await mkdtemp(join(tmpdir(), 'svc-cli-socket-'));
+      dirs.push(dataDir);
+      const port = await freePort();
+      const service = await spawnTsx(
+        'infra/main.ts',
+        {
+          DATA_DIR: dataDir,
+          PORT: String(port),
+          LOG_LEVEL: 'silent',
+          SVC_SOURCES_DIR: MINIMAL_SANCTIONS_DIR,
+          SVC_HTTP_MAX_CONNECTIONS_PER_CLIENT: '2',
+        },
+        /listening on/,
+      );
+      const held: Socket[] = [];
+      try {
+        expect((await stat(join(dataDir, 'cli.sock'))).mode & 0o777).toBe(0o600);
+        // two clients on loopback hold the address's every connection (each answered once, so surely counted),
+        // and the first finds no CLI route on the public port: a third connection is refused
+        for (const path of ['/admin/cli', '/v2/health']) {
+          const socket = connect({ host: '127.0.0.1', port });
+          held.push(socket);
+          const status = await new Promise<string>((resolve) => {
+            socket.once('data', (chunk: Buffer) => resolve(chunk.toString().split(' ')[1]!));
+            socket.write(`${path === '/admin/cli' ? 'POST' : 'GET'} ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 0\r\n\r\n`);
+          });
+          expect(status, path).toBe(path === '/admin/cli' ? '404' : '200');
+        }
+        const fresh = await new Promise<number | undefined>((resolve, reject) => {
+          const request = get({ host: '127.0.0.1', port, path: '/v2/health', agent: false }, (response) => {
+            response.resume();
+            resolve(response.statusCode);
+          });
+          request.on('error', reject);
+        });
+        expect(fresh).toBe(429);
+        const created = await cli(dataDir, 'account', 'create', '--email', 'socket@example.test', '--plan', 'quota', '--quota', '2');
+        expect(created.code, JSON.stringify(created.json)).toBe(0);
+        expect(created.json.user_id).toBeTruthy();
+      } finally {
+        for (const socket of held) socket.destroy();
+        await stop(service.child);
+      }
+    },
+  );
 });

@@ -63,6 +63,7 @@ describe('indirect exposure of a sender, traced on the indexed chain', () => {
     await chain.sendNative(EXPLOITER, MIDDLE, '20');
     const txHash = await chain.sendNative(MIDDLE, RECIPIENT, '10');
     await svc.services.fullCheck.ingester!.syncOnce();
+    await svc.services.fullCheck.whenCaughtUp();
 
     const { apiKey } = await svc.account({ depositUsd: 1 });
     const response = await svc.app.inject({

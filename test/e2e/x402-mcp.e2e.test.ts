@@ -163,6 +163,24 @@ describe('the MCP server on the x402 app', () => {
     expect((await fetch(`${h.url}/mcp`)).status).toBe(405);
     expect((await fetch(`${h.url}/mcp`, { method: 'DELETE' })).status).toBe(405);
   });
+
+  it('an oversized body is 413 payload_too_large, as on the REST routes (POST /explore, and V2)', async () => {
+    const oversized = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'screen_address', arguments: { address: madeUpEvmAddress('mcp-big'), network: 'ETH', pad: 'x'.repeat(20_000) } },
+    });
+    for (const path of ['/mcp', '/explore']) {
+      const response = await fetch(`${h.url}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: oversized,
+      });
+      expect(response.status, path).toBe(413);
+      expect((await response.json()).error.code, path).toBe('payload_too_large');
+    }
+  });
 });
 
 describe('paying through the MCP proxy', () => {

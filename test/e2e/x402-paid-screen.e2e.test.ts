@@ -43,6 +43,15 @@ describe('x402 GET /screen/{chain}/{address} with the real @x402/fetch client', 
     });
   });
 
+  it('names the route that matched, not the spelling of the URL: an encoded path is quoted as the paid path', async () => {
+    const target = madeUpEvmAddress('x402-quote-encoded');
+    const response = await fetch(`${h.url}/scr%65en/%65th/${target}`);
+    expect(response.status).toBe(402);
+    const quote = decode(response.headers.get('payment-required'));
+    expect(quote.resource.url).toBe(`${h.url}/screen/eth/${target}`);
+    expect(quote.extensions.bazaar.info.input).toMatchObject({ method: 'GET' });
+  });
+
   it('lets browser clients read the x402 headers and send a proof from any origin', async () => {
     const quoted = await fetch(`${h.url}/screen/ETH/${madeUpEvmAddress('x402-cors')}`, { headers: { origin: 'https://agent.example' } });
     expect(quoted.headers.get('access-control-allow-origin')).toBe('*');

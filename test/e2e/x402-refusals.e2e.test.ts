@@ -109,6 +109,9 @@ describe('x402 refusals: every bad proof gets its 4xx code, never a 5xx or a set
       [`/screen/ETH/0x${long}`, 400, 'address_invalid'],
       [`/check-address/ETH/0x${long}`, 400, 'address_invalid'],
       [`/check-transfer/ETH/0x${long}`, 400, 'body_invalid'],
+      // the path as the router decodes it, not as it was spelled
+      [`/scr%65en/ETH/0x${long}`, 400, 'address_invalid'],
+      [`/check%2Dtransfer/ETH/0x${long}`, 400, 'body_invalid'],
       [`/check-address-result/${long}`, 404, 'not_found'],
       [`/explore/${long}/result`, 404, 'not_found'],
     ] as const) {

@@ -20,7 +20,7 @@ export async function tiersFor(
 ): Promise<CompletedTiers & Record<number, TierOutcome>> {
   const deps = {
     intel: fixtureIntel(data.claims ?? []),
-    transfers: fixtureIndex(data.transfers ?? [], data.network ?? 'ETH'),
+    transfers: await fixtureIndex(data.transfers ?? [], data.network ?? 'ETH'),
     now: () => performance.now(),
   };
   const subject = { address, network: data.network ?? 'ETH', budget: { ...TEST_BUDGET, ...data.budget } };

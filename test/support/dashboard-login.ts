@@ -30,11 +30,18 @@ export async function loginForm(app: FastifyInstance): Promise<{ csrf: string; c
   return { csrf, cookie: `svc_login_csrf=${token}` };
 }
 
-export async function postLogin(app: FastifyInstance, fields: Record<string, string>, headers: Record<string, string> = {}) {
+/** POST /login as a browser would; `remoteAddress`: the client's address (the login throttle counts by it). */
+export async function postLogin(
+  app: FastifyInstance,
+  fields: Record<string, string>,
+  headers: Record<string, string> = {},
+  remoteAddress?: string,
+) {
   const form = await loginForm(app);
   return app.inject({
     method: 'POST',
     url: '/login',
+    ...(remoteAddress ? { remoteAddress } : {}),
     headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: form.cookie, ...headers },
     payload: new URLSearchParams({ csrf: form.csrf, ...fields }).toString(),
   });

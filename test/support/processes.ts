@@ -11,10 +11,10 @@ export async function freePort(): Promise<number> {
   });
 }
 
-/** Spawns `tsx <script>` and resolves once a line of its stdout matches `ready`. */
+/** Spawns `tsx <script>` and resolves once a line of its stdout matches `ready`. A variable set to undefined is unset. */
 export function spawnTsx(
   script: string,
-  env: Record<string, string>,
+  env: Record<string, string | undefined>,
   ready: RegExp,
   timeoutMs = 120_000,
   nodeArgs: readonly string[] = [],

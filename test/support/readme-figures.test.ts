@@ -65,6 +65,8 @@ describe('benchmark figures and the README', () => {
       'bench:graph',
       'bench:monitoring',
       'bench:log',
+      'bench:topology',
+      'bench:pg-append',
       'eval',
     ]) {
       expect(await pageWithSection(name, root), name).not.toBeNull();

@@ -1,6 +1,10 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { NodeLabel } from '../../domain/exposure/node-label.js';
+import type { TransferGraphStore } from '../../domain/ports/transfer-graph.port.js';
 import type { Network } from '../../domain/shared/network.js';
-import { createEmbeddedTransferIndex, type EmbeddedTransferIndex } from '../../infra/chain/embedded-transfer-index.js';
+import { openLmdbGraphStore } from '../../infra/chain/graph/lmdb-graph-store.js';
 
 /** Small hand-written transfer graphs for tests: `edge('a', 'b', 600)` is a transfer of 600 USD from a to b. */
 export interface FixtureTransfer {
@@ -12,19 +16,36 @@ export interface FixtureTransfer {
 
 export const edge = (from: string, to: string, usd: number | null, at = '2026-01-01T00:00:00Z'): FixtureTransfer => ({ from, to, usd, at });
 
-export function fixtureIndex(transfers: readonly FixtureTransfer[], network: Network = 'ETH'): EmbeddedTransferIndex {
-  const index = createEmbeddedTransferIndex();
-  index.add(
-    network,
-    { name: 'fixture' },
-    transfers.map((t) => ({
-      from: t.from,
-      to: t.to,
-      usdMicros: t.usd === null ? null : Math.round(t.usd * 1e6),
-      at: Date.parse(t.at ?? '2026-01-01T00:00:00Z'),
-    })),
-  );
-  return index;
+// The fixture graphs live in LMDB like the service's; their directories go when the test process does.
+const dirs: string[] = [];
+process.once('exit', () => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A graph store holding `transfers` (one data set, rows in the given order). */
+export async function fixtureIndex(transfers: readonly FixtureTransfer[], network: Network = 'ETH'): Promise<TransferGraphStore> {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-fixture-graph-'));
+  dirs.push(dir);
+  const graph = await openLmdbGraphStore({ dir });
+  await graph.fold([
+    {
+      network,
+      dataset: 'fixture',
+      caveat: null,
+      positions: 'rows',
+      finalThrough: null,
+      transfers: transfers.map((t, position) => ({
+        from: t.from,
+        to: t.to,
+        usdMicros: t.usd === null ? null : Math.round(t.usd * 1e6),
+        at: Date.parse(t.at ?? '2026-01-01T00:00:00Z'),
+        estimated: false,
+        txHash: null,
+        position,
+      })),
+    },
+  ]);
+  return graph;
 }
 
 export const label = (category: string, severity: number, riskLevel: NodeLabel['riskLevel'], name: string | null = null): NodeLabel => ({

@@ -29,6 +29,11 @@ export interface Receiver {
   readonly url: string;
   readonly received: ReceivedWebhook[];
   waitFor(count: number, timeoutMs?: number): Promise<ReceivedWebhook[]>;
+  /**
+   * Resolves once what has arrived satisfies `done`, re-checked at each arrival: no timer of its own, so a
+   * test that must wait out a Kafka rebalance waits on the webhook itself, bounded only by its own timeout.
+   */
+  arrival(done: (received: readonly ReceivedWebhook[]) => boolean): Promise<ReceivedWebhook[]>;
   /** Called with every arrival (benchmarks). */
   onReceive?: (webhook: ReceivedWebhook) => void;
   close(): Promise<void>;
@@ -39,7 +44,7 @@ export async function startReceiver(
   path = '/hook',
 ): Promise<Receiver> {
   const received: ReceivedWebhook[] = [];
-  const waiters: { count: number; resolve: () => void }[] = [];
+  const waiters: { done: (received: readonly ReceivedWebhook[]) => boolean; resolve: () => void }[] = [];
   const hanging: ServerResponse[] = [];
   const server = createServer((request, response) => {
     const chunks: Buffer[] = [];
@@ -55,7 +60,10 @@ export async function startReceiver(
       const webhook = { headers: request.headers, body, json, receivedAt: performance.now(), receivedAtMs: Date.now() };
       received.push(webhook);
       receiver.onReceive?.(webhook);
-      for (const waiter of waiters.filter((w) => received.length >= w.count)) waiter.resolve();
+      for (const waiter of waiters.filter((w) => w.done(received))) {
+        waiters.splice(waiters.indexOf(waiter), 1);
+        waiter.resolve();
+      }
       const answer = respond(received.length, webhook);
       if (answer === 'hang') return void hanging.push(response);
       const { status, body: text = '', headers = {} } = typeof answer === 'number' ? { status: answer } : answer;
@@ -74,8 +82,12 @@ export async function startReceiver(
           () => reject(new Error(`receiver got ${received.length} of ${count} webhooks in ${timeoutMs} ms`)),
           timeoutMs,
         );
-        waiters.push({ count, resolve: () => (clearTimeout(timer), resolve(received)) });
+        waiters.push({ done: (r) => r.length >= count, resolve: () => (clearTimeout(timer), resolve(received)) });
       });
+    },
+    arrival(done) {
+      if (done(received)) return Promise.resolve(received);
+      return new Promise((resolve) => waiters.push({ done, resolve: () => resolve(received) }));
     },
     async close() {
       for (const response of hanging) response.destroy();

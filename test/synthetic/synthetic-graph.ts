@@ -7,7 +7,7 @@
  *   of thousands of counterparties, a long tail with one or two.
  * - Exchanges: the heaviest hubs are labelled `exchange` (stop nodes); mixers: some mid-rank hubs.
  * - Sanctioned clusters: small groups that pay each other and pay out into the general population.
- * - USD amounts log-normal (median ≈ 55 USD), times spread over one year.
+ * - USD amounts log-normal (median ≈ 55 USD), times spread over one year in transfer order.
  * The same options always give the same graph (a seeded generator).
  */
 
@@ -52,7 +52,27 @@ function random(seed: number): () => number {
   };
 }
 
-export function generateSyntheticGraph(options: SyntheticOptions): SyntheticGraph {
+/** A chunk of generated transfers: columns of `length` rows. */
+export interface SyntheticChunk {
+  readonly from: Int32Array;
+  readonly to: Int32Array;
+  readonly usdMicros: Float64Array;
+  readonly at: Float64Array;
+}
+
+/**
+ * The graph as a stream: the labels at once, the transfers chunk by chunk, so that a hundred million
+ * transfers never sit in memory together. Times rise with the transfer index (as blocks do).
+ */
+export interface SyntheticSource {
+  readonly addresses: number;
+  readonly transfers: number;
+  readonly labels: ReadonlyMap<number, SyntheticLabel>;
+  /** The next at most `size` transfers; an empty chunk at the end. */
+  next(size: number): SyntheticChunk;
+}
+
+export function syntheticSource(options: SyntheticOptions): SyntheticSource {
   const n = options.addresses;
   const m = options.transfers;
   const next = random(options.seed ?? 42);
@@ -87,21 +107,39 @@ export function generateSyntheticGraph(options: SyntheticOptions): SyntheticGrap
     }
   }
 
-  const from = new Int32Array(m);
-  const to = new Int32Array(m);
-  const usdMicros = new Float64Array(m);
-  const at = new Float64Array(m);
-  for (let i = 0; i < m; i++) {
-    // One transfer in a thousand leaves a sanctioned cluster: their funds spread into the population.
-    const sender = sanctioned.length > 0 && next() < 0.001 ? sanctioned[Math.floor(next() * sanctioned.length)]! : endpoint();
-    let recipient = endpoint();
-    if (recipient === sender) recipient = (recipient + 1) % n;
-    from[i] = sender;
-    to[i] = recipient;
-    usdMicros[i] = Math.min(1e13, Math.round(Math.exp(4 + 2 * normal()) * 1e6));
-    at[i] = YEAR_START + Math.floor(next() * YEAR_MS);
-  }
-  return { addresses: n, from, to, usdMicros, at, labels };
+  let made = 0;
+  return {
+    addresses: n,
+    transfers: m,
+    labels,
+    next(size) {
+      const length = Math.max(0, Math.min(size, m - made));
+      const chunk = {
+        from: new Int32Array(length),
+        to: new Int32Array(length),
+        usdMicros: new Float64Array(length),
+        at: new Float64Array(length),
+      };
+      for (let k = 0; k < length; k++) {
+        // One transfer in a thousand leaves a sanctioned cluster: their funds spread into the population.
+        const sender = sanctioned.length > 0 && next() < 0.001 ? sanctioned[Math.floor(next() * sanctioned.length)]! : endpoint();
+        let recipient = endpoint();
+        if (recipient === sender) recipient = (recipient + 1) % n;
+        chunk.from[k] = sender;
+        chunk.to[k] = recipient;
+        chunk.usdMicros[k] = Math.min(1e13, Math.round(Math.exp(4 + 2 * normal()) * 1e6));
+        chunk.at[k] = YEAR_START + Math.floor(((made + k) / m) * YEAR_MS);
+      }
+      made += length;
+      return chunk;
+    },
+  };
+}
+
+export function generateSyntheticGraph(options: SyntheticOptions): SyntheticGraph {
+  const source = syntheticSource(options);
+  const { from, to, usdMicros, at } = source.next(options.transfers);
+  return { addresses: options.addresses, from, to, usdMicros, at, labels: source.labels };
 }
 
 /** The graph's transfers as a transfer sample in the Lazarus CSV format (native ETH at `ethUsd`). */
@@ -123,7 +161,7 @@ const ABUSE: Readonly<Record<SyntheticLabel['category'], Record<string, string>>
 };
 
 /** The graph's labels as a GraphSense TagPack (JSON form). */
-export function toTagpack(graph: SyntheticGraph): string {
+export function toTagpack(graph: Pick<SyntheticGraph, 'labels'>): string {
   const tags = [...graph.labels].map(([id, label]) => ({
     address: syntheticAddress(id),
     currency: 'ETH',

@@ -8,7 +8,7 @@ import { parseAddressInput } from '../../routes/address-input.js';
 import { parseTransferInput } from '../../routes/transfer-input.js';
 import type { AppServices } from '../../services.js';
 import { RequestValidationError } from '../../validation.js';
-import { checkCsrf, requireUser, type DashboardUser } from '../session-auth.js';
+import { requireUser, type DashboardUser } from '../session-auth.js';
 import { inspectFormPage, transferFormPage, type InspectForm } from './check-forms.page.js';
 import { DASHBOARD_KEY_ID } from './screen.routes.js';
 
@@ -73,7 +73,6 @@ export function checkFormRoutes(services: AppServices): FastifyPluginAsync {
     app.post('/checks/transfer', { schema: { hide: true } }, async (request, reply) => {
       const user = requireUser(request);
       const fields = transferForm.parse(request.body ?? {});
-      checkCsrf(request, user.csrfToken, fields.csrf);
       try {
         const { chain, txHash } = parseTransferInput({ chain: fields.chain, tx_hash: fields.tx_hash });
         const checkId = deps.ids.newId();
@@ -96,7 +95,6 @@ export function checkFormRoutes(services: AppServices): FastifyPluginAsync {
     app.post('/inspect', { schema: { hide: true } }, async (request, reply) => {
       const user = requireUser(request);
       const fields = inspectForm.parse(request.body ?? {});
-      checkCsrf(request, user.csrfToken, fields.csrf);
       const choices = await inspectChoices(user);
       try {
         const account = await services.accounts.get(user.userId);

@@ -6,7 +6,7 @@ import { present } from '../../../domain/shared/present.js';
 import { parseAddressInput } from '../../routes/address-input.js';
 import type { AppServices, MonitorApi } from '../../services.js';
 import { RequestValidationError } from '../../validation.js';
-import { checkCsrf, requireUser, type DashboardUser } from '../session-auth.js';
+import { requireUser, type DashboardUser } from '../session-auth.js';
 import { monitorPage, monitorsPage, type MonitorForm } from './monitors.page.js';
 import { DASHBOARD_KEY_ID } from './screen.routes.js';
 
@@ -64,7 +64,6 @@ export function monitorDashboardRoutes(services: AppServices, monitors: MonitorA
     app.post('/monitors', { schema: { hide: true } }, async (request, reply) => {
       const user = requireUser(request);
       const fields = monitorForm.parse(request.body ?? {});
-      checkCsrf(request, user.csrfToken, fields.csrf);
       try {
         const { address, network } = parseAddressInput(fields);
         const created = await createMonitor(services.commands, {

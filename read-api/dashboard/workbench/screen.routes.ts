@@ -7,7 +7,7 @@ import { isServiceError } from '../../../domain/shared/errors.js';
 import { parseAddressInput } from '../../routes/address-input.js';
 import type { AppServices } from '../../services.js';
 import { RequestValidationError } from '../../validation.js';
-import { checkCsrf, requireUser } from '../session-auth.js';
+import { requireUser } from '../session-auth.js';
 import { chargedText } from './charged-text.js';
 import { hopAmounts } from './hop-usd.js';
 import { drawnRoutes } from './verdict-sections.js';
@@ -59,8 +59,7 @@ export function screenDashboardRoutes(services: AppServices): FastifyPluginAsync
 
     app.post('/screen', { schema: { hide: true } }, async (request: FastifyRequest, reply) => {
       const user = requireUser(request);
-      const fields = screenForm.parse(request.body ?? {});
-      checkCsrf(request, user.csrfToken, fields.csrf);
+      const fields = screenForm.parse(request.body ?? {}); // its CSRF field was checked before (dashboard.routes.ts)
       const form: ScreenForm = { address: fields.address, network: fields.network, kind: fields.kind, error: null };
       try {
         const { address, network } = parseAddressInput(fields);

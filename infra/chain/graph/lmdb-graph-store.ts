@@ -1,0 +1,143 @@
+import { mkdir, stat } from 'node:fs/promises';
+import { TransactionFlags } from 'lmdb';
+import { join } from 'node:path';
+import type { AddressActivity, DirectionTotals, FlowDirection, FlowPage, IndexCoverage } from '../../../domain/ports/chain-data.port.js';
+import { EMPTY_TOTALS } from '../../../domain/ports/chain-data.port.js';
+import type { TransferGraphStore } from '../../../domain/ports/transfer-graph.port.js';
+import { normalizeAddress } from '../../../domain/shared/address.js';
+import type { Network } from '../../../domain/shared/network.js';
+import { rankedRange, readRankedKey } from './graph-keys.js';
+import type { NodeRecord, SideTotals } from './graph-records.js';
+import { GraphDbs } from './lmdb-graph-dbs.js';
+import { finalizeThrough, foldBatch, revertFrom } from './lmdb-graph-fold.js';
+
+/**
+ * The embedded transfer graph store, on LMDB under DATA_DIR/graph (docs/ARCHITECTURE.md#the-transfer-graph).
+ * Opening reads nothing but LMDB's meta pages, so a start costs the same for a thousand transfers or a
+ * hundred million; the JS heap holds two bounded id caches, the OS caches the pages a search reads.
+ * A fold (of one or more batches), a revert or a finalisation is one synchronous LMDB write transaction: a kill -9 leaves the graph
+ * either before or after it, never between.
+ */
+
+export interface LmdbGraphStore extends TransferGraphStore {
+  /** Bytes of the LMDB data file (what the graph costs on disk). */
+  diskBytes(): Promise<number>;
+}
+
+export const DEFAULT_SUPER_NODE_BOUND = 10_000;
+
+export async function openLmdbGraphStore(options: { dir: string; superNodeBound?: number }): Promise<LmdbGraphStore> {
+  await mkdir(options.dir, { recursive: true });
+  const dbs = new GraphDbs(options.dir, options.superNodeBound ?? DEFAULT_SUPER_NODE_BOUND);
+  // Committed at once, flushed to disk off the write lock; a write resolves once flushed (LMDB's overlapping sync).
+  const write = async <T>(work: () => T): Promise<T> => {
+    let result: T;
+    try {
+      result = dbs.root.transactionSync(
+        work,
+        TransactionFlags.ABORTABLE | TransactionFlags.SYNCHRONOUS_COMMIT | TransactionFlags.NO_SYNC_FLUSH,
+      );
+    } catch (error) {
+      dbs.forgetUncommitted();
+      throw error;
+    }
+    await dbs.root.flushed;
+    return result;
+  };
+
+  return {
+    async fold(batches) {
+      const outcomes = await write(() => batches.map((batch) => foldBatch(dbs, batch)));
+      return { folded: outcomes.reduce((n, o) => n + o.folded, 0), skipped: outcomes.reduce((n, o) => n + o.skipped, 0) };
+    },
+    async revert(network, fromBlock) {
+      return { reverted: await write(() => revertFrom(dbs, network, fromBlock)) };
+    },
+    async finalize(network, block) {
+      await write(() => finalizeThrough(dbs, network, block));
+    },
+    async readSource(name) {
+      return dbs.meta.get(`source:${name}`) ?? null;
+    },
+    async writeSource(name, state) {
+      await dbs.meta.put(`source:${name}`, state);
+    },
+    async size(network) {
+      return dbs.coverages(network).reduce((sum, c) => sum + c.transfers, 0);
+    },
+    async activity(address, network): Promise<AddressActivity | null> {
+      const id = dbs.lookup(network, normalizeAddress(address));
+      const node = id === undefined ? null : dbs.node(network, id);
+      if (!node) return null;
+      return {
+        incoming: totalsOf(node.in),
+        outgoing: totalsOf(node.out),
+        firstAt: new Date(node.firstAt).toISOString(),
+        lastAt: new Date(node.lastAt).toISOString(),
+      };
+    },
+    flows(address, network, direction, limit) {
+      return pageOf(dbs, network, normalizeAddress(address), direction, limit);
+    },
+    async coverage(network): Promise<IndexCoverage> {
+      const datasets = dbs.coverages(network).map((c) => ({
+        name: c.name,
+        transfers: c.transfers,
+        from: c.transfers > 0 ? new Date(c.from).toISOString() : null,
+        to: c.transfers > 0 ? new Date(c.to).toISOString() : null,
+        caveat: c.caveat,
+      }));
+      return { network, datasets };
+    },
+    async diskBytes() {
+      return (await stat(join(options.dir, 'data.mdb'))).size;
+    },
+    async close() {
+      await dbs.root.close();
+    },
+  };
+}
+
+function totalsOf(side: SideTotals): DirectionTotals {
+  return {
+    transfers: side.transfers,
+    usdMicros: Math.round(side.usd),
+    counterparties: side.counterparties,
+    unpricedTransfers: side.unpriced,
+    estimated: side.estimated,
+  };
+}
+
+const EMPTY_PAGE: FlowPage = {
+  size: 0,
+  totals: EMPTY_TOTALS,
+  counterparty: () => '',
+  usdMicros: () => 0,
+  transfers: () => 0,
+  estimated: () => false,
+  sampleTx: () => null,
+};
+
+/** The kept counterparties of an address in one direction, heaviest first: one LMDB range read of keys. */
+function pageOf(dbs: GraphDbs, network: Network, address: string, direction: FlowDirection, limit: number): FlowPage {
+  const id = dbs.lookup(network, address);
+  const node: NodeRecord | null = id === undefined ? null : dbs.node(network, id);
+  if (id === undefined || !node) return EMPTY_PAGE;
+  const { start, end } = rankedRange(network, id, direction);
+  const rows = [...dbs.ranked.getKeys({ start, end, limit: Math.max(0, limit) })].map(readRankedKey);
+  return {
+    size: rows.length,
+    totals: totalsOf(node[direction]),
+    counterparty: (row) => {
+      const found = rows[row];
+      return found ? dbs.address(network, found.counterparty) : '';
+    },
+    usdMicros: (row) => rows[row]?.usd ?? 0,
+    transfers: (row) => rows[row]?.transfers ?? 0,
+    estimated: (row) => rows[row]?.estimated ?? false,
+    sampleTx: (row) => {
+      const found = rows[row];
+      return found ? (dbs.pair(network, id, found.counterparty, direction)?.sampleTx ?? null) : null;
+    },
+  };
+}

@@ -1,0 +1,235 @@
+import fc from 'fast-check';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { FlowDirection } from '../../domain/ports/chain-data.port.js';
+import { chainPosition, type GraphTransfer, type TransferBatch, type TransferGraphStore } from '../../domain/ports/transfer-graph.port.js';
+import type { Network } from '../../domain/shared/network.js';
+
+/**
+ * One suite for every TransferGraphStore adapter, written against the port only. `open` hands out an empty
+ * store whose super-node bound is `bound` (small here, so that the bound is reached by a test).
+ */
+
+const BOUND = 3;
+const T0 = Date.parse('2026-01-01T00:00:00Z');
+const MIXED = '0xAbCd000000000000000000000000000000000001';
+const LOWER = MIXED.toLowerCase();
+const hash = (n: number) => `0x${n.toString(16).padStart(64, '0')}`;
+
+/** A transfer of `usd` dollars (null: unpriced) in `block`, log `index`. */
+export function transferAt(from: string, to: string, usd: number | null, block: number, index = 0): GraphTransfer {
+  return {
+    from,
+    to,
+    usdMicros: usd === null ? null : usd * 1e6,
+    at: T0 + block * 12_000,
+    estimated: false,
+    txHash: hash(block * 1000 + index),
+    position: chainPosition(block, 'log', index),
+  };
+}
+
+export const chainBatch = (transfers: readonly GraphTransfer[], extra: Partial<TransferBatch> = {}): TransferBatch => ({
+  network: 'ETH',
+  dataset: 'rpc:ETH',
+  caveat: null,
+  positions: 'chain',
+  finalThrough: null,
+  transfers,
+  ...extra,
+});
+
+/** Everything the store answers about `addresses`: what two equal graphs answer alike. */
+export async function snapshotOf(store: TransferGraphStore, addresses: readonly string[], network: Network = 'ETH') {
+  const rows = async (address: string, direction: FlowDirection) => {
+    const page = await store.flows(address, network, direction, 100);
+    return {
+      totals: page.totals,
+      rows: Array.from({ length: page.size }, (_, i) => [page.counterparty(i), page.usdMicros(i), page.transfers(i), page.estimated(i)]),
+    };
+  };
+  const out: Record<string, unknown> = {};
+  for (const address of addresses)
+    out[address] = { activity: await store.activity(address, network), in: await rows(address, 'in'), out: await rows(address, 'out') };
+  return out;
+}
+
+export function transferGraphStoreContract(name: string, open: (bound: number) => Promise<TransferGraphStore>): void {
+  describe(`TransferGraphStore contract: ${name}`, () => {
+    const opened: TransferGraphStore[] = [];
+    const fresh = async (bound = BOUND) => {
+      const store = await open(bound);
+      opened.push(store);
+      return store;
+    };
+    afterEach(async () => {
+      await Promise.all(opened.splice(0).map((s) => s.close()));
+    });
+
+    it('aggregates transfers per pair, each direction heaviest first, with totals, times and the earliest transaction', async () => {
+      const store = await fresh();
+      await store.fold([
+        chainBatch([
+          transferAt(MIXED, 'b', 100, 10),
+          transferAt(LOWER, 'b', 50, 12, 3),
+          transferAt('c', 'b', 400, 11),
+          transferAt('b', 'd', 300, 13),
+          transferAt('e', 'b', null, 14),
+        ]),
+      ]);
+      const incoming = await store.flows('b', 'ETH', 'in', 10);
+      expect(incoming.totals).toEqual({ transfers: 4, usdMicros: 550e6, counterparties: 3, unpricedTransfers: 1, estimated: false });
+      expect(
+        Array.from({ length: incoming.size }, (_, i) => [incoming.counterparty(i), incoming.usdMicros(i), incoming.transfers(i)]),
+      ).toEqual([
+        ['c', 400e6, 1],
+        [LOWER, 150e6, 2],
+        ['e', 0, 1],
+      ]);
+      expect(incoming.sampleTx(1)).toBe(hash(10_000));
+      const limited = await store.flows('b', 'ETH', 'in', 1);
+      expect([limited.size, limited.counterparty(0), limited.totals.counterparties]).toEqual([1, 'c', 3]);
+      expect(await store.activity('B', 'ETH')).toBeNull();
+      expect(await store.activity('b', 'ETH')).toEqual({
+        incoming: incoming.totals,
+        outgoing: { transfers: 1, usdMicros: 300e6, counterparties: 1, unpricedTransfers: 0, estimated: false },
+        firstAt: new Date(T0 + 10 * 12_000).toISOString(),
+        lastAt: new Date(T0 + 14 * 12_000).toISOString(),
+      });
+      expect(await store.activity(MIXED, 'ETH')).toMatchObject({ outgoing: { transfers: 2 } });
+      expect(await store.activity('b', 'TRON')).toBeNull();
+      expect((await store.flows('nobody', 'ETH', 'out', 10)).size).toBe(0);
+    });
+
+    it('folds a transfer once by its position, whichever batch or source brings it again', async () => {
+      const store = await fresh();
+      const transfers = [transferAt('a', 'b', 10, 1), transferAt('a', 'b', 20, 2), transferAt('b', 'c', 5, 2, 1)];
+      expect(await store.fold([chainBatch(transfers)])).toEqual({ folded: 3, skipped: 0 });
+      const once = await snapshotOf(store, ['a', 'b', 'c']);
+      expect(await store.fold([chainBatch(transfers)])).toEqual({ folded: 0, skipped: 3 });
+      expect(await store.fold([chainBatch(transfers.slice(1), { dataset: 'bigquery:token_transfers' })])).toEqual({
+        folded: 0,
+        skipped: 2,
+      });
+      expect(await snapshotOf(store, ['a', 'b', 'c'])).toEqual(once);
+      expect(await store.size('ETH')).toBe(3);
+      // Rows of data sets without blocks are distinct per data set.
+      const rows = (dataset: string) => chainBatch([{ ...transferAt('a', 'b', 1, 0), position: 1 }], { dataset, positions: 'rows' });
+      expect(await store.fold([rows('sample-1')])).toEqual({ folded: 1, skipped: 0 });
+      expect(await store.fold([rows('sample-2')])).toEqual({ folded: 1, skipped: 0 });
+      expect(await store.fold([rows('sample-2')])).toEqual({ folded: 0, skipped: 1 });
+      expect((await store.coverage('ETH')).datasets.map((d) => [d.name, d.transfers]).sort()).toEqual([
+        ['rpc:ETH', 3],
+        ['sample-1', 1],
+        ['sample-2', 1],
+      ]);
+    });
+
+    it('skips transfers from an address to itself, and keeps networks apart', async () => {
+      const store = await fresh();
+      expect(await store.fold([chainBatch([transferAt('a', 'a', 10, 1), transferAt('a', 'b', 10, 1, 1)])])).toEqual({
+        folded: 1,
+        skipped: 1,
+      });
+      await store.fold([chainBatch([transferAt('TXa', 'TXb', 7, 1, 1)], { network: 'TRON', dataset: 'rpc:TRON' })]);
+      expect(await store.activity('TXb', 'TRON')).toMatchObject({ incoming: { usdMicros: 7e6 } });
+      expect(await store.activity('TXb', 'ETH')).toBeNull();
+      expect((await store.coverage('TRON')).datasets).toEqual([
+        {
+          name: 'rpc:TRON',
+          transfers: 1,
+          from: new Date(T0 + 12_000).toISOString(),
+          to: new Date(T0 + 12_000).toISOString(),
+          caveat: null,
+        },
+      ]);
+    });
+
+    it('keeps the heaviest counterparties of a super-node, whatever the order, and counts the others in its totals', async () => {
+      const transfers = [5, 1, 9, 3, 7, 2, 8].map((usd, i) => transferAt(`s${usd}`, 'hub', usd, i + 1));
+      // The light s1 grows to 20 dollars later: it must be kept then.
+      const later = transferAt('s1', 'hub', 19, 20);
+      await fc.assert(
+        fc.asyncProperty(fc.shuffledSubarray(transfers, { minLength: transfers.length }), async (order) => {
+          const store = await open(BOUND);
+          try {
+            for (const t of order) await store.fold([chainBatch([t])]);
+            await store.fold([chainBatch([later])]);
+            const page = await store.flows('hub', 'ETH', 'in', 100);
+            expect(Array.from({ length: page.size }, (_, i) => page.counterparty(i))).toEqual(['s1', 's9', 's8']);
+            expect(page.totals).toMatchObject({ counterparties: 7, transfers: 8, usdMicros: 54e6 });
+            // The other side of a pair in the hub's remainder still sees it.
+            expect((await store.flows('s2', 'ETH', 'out', 10)).counterparty(0)).toBe('hub');
+          } finally {
+            await store.close();
+          }
+        }),
+        { numRuns: 8 },
+      );
+    });
+
+    it('undoes the transfers of reverted blocks above the final height, and only those', async () => {
+      const canonical = [
+        transferAt('a', 'b', 100, 1),
+        transferAt('b', 'c', 40, 2),
+        transferAt('a', 'b', 10, 3),
+        transferAt('c', 'd', 5, 4),
+      ];
+      const orphaned = [transferAt('a', 'b', 1000, 5), transferAt('b', 'x', 60, 5, 1), transferAt('c', 'd', 70, 6)];
+      const replacement = [transferAt('a', 'y', 3, 5), transferAt('b', 'c', 2, 6, 2)];
+      const reference = await fresh();
+      await reference.fold([chainBatch([...canonical, ...replacement])]);
+
+      const store = await fresh();
+      await store.fold([chainBatch(canonical, { finalThrough: 2 })]);
+      await store.fold([chainBatch(orphaned, { finalThrough: 3 })]);
+      expect(await store.revert('ETH', 5)).toEqual({ reverted: 3 });
+      await store.fold([chainBatch(replacement, { finalThrough: 4 })]);
+      const everyone = ['a', 'b', 'c', 'd', 'x', 'y'];
+      expect(await snapshotOf(store, everyone)).toEqual(await snapshotOf(reference, everyone));
+      expect(await store.size('ETH')).toBe(6);
+      // Blocks at or below the final height are not undone (a deeper reorganisation).
+      await store.finalize('ETH', 6);
+      expect(await store.revert('ETH', 1)).toEqual({ reverted: 0 });
+      expect(await snapshotOf(store, everyone)).toEqual(await snapshotOf(reference, everyone));
+    });
+
+    it('gives the same graph whatever the batches a fold from scratch was cut into', async () => {
+      const addresses = ['a', 'b', 'c', 'd', 'e', 'f'];
+      const arbitraryTransfers = fc
+        .uniqueArray(
+          fc.record({
+            from: fc.constantFrom(...addresses),
+            to: fc.constantFrom(...addresses),
+            usd: fc.option(fc.integer({ min: 0, max: 500 }), { nil: null }),
+            block: fc.integer({ min: 1, max: 40 }),
+            index: fc.integer({ min: 0, max: 3 }),
+          }),
+          { selector: (t) => `${t.block}:${t.index}`, maxLength: 40 },
+        )
+        .map((rows) => rows.map((t) => transferAt(t.from, t.to, t.usd, t.block, t.index)));
+      await fc.assert(
+        fc.asyncProperty(arbitraryTransfers, fc.integer({ min: 1, max: 7 }), async (transfers, cut) => {
+          const whole = await open(BOUND);
+          const cutUp = await open(BOUND);
+          try {
+            await whole.fold([chainBatch(transfers)]);
+            for (let i = 0; i < transfers.length; i += cut) await cutUp.fold([chainBatch(transfers.slice(i, i + cut))]);
+            // Redelivered batches change nothing.
+            await cutUp.fold([chainBatch(transfers.slice(0, cut))]);
+            expect(await snapshotOf(cutUp, addresses)).toEqual(await snapshotOf(whole, addresses));
+          } finally {
+            await Promise.all([whole.close(), cutUp.close()]);
+          }
+        }),
+        { numRuns: 15 },
+      );
+    });
+
+    it('keeps the state of an ingester or importer', async () => {
+      const store = await fresh();
+      expect(await store.readSource('rpc:ETH')).toBeNull();
+      await store.writeSource('rpc:ETH', { block: 12, hashes: ['0x1'] });
+      expect(await store.readSource('rpc:ETH')).toEqual({ block: 12, hashes: ['0x1'] });
+    });
+  });
+}
