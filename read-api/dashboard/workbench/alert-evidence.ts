@@ -42,7 +42,7 @@ export function alertFacts(doc: AlertCaseDoc, evidence: AlertEvidence | null): S
 <div><dt>Rule</dt><dd>${why ? html`${why.rule_id} · ` : ''}${a.ruleType}${why ? html`<span class="hint">${why.note}</span>` : ''}</dd></div>
 <div><dt>Share of the transfer</dt><dd>${a.actualShare}% <span class="hint">the rule fires from ${a.thresholdShare}% and ${money(a.thresholdValue)}</span></dd></div>
 ${why ? html`<div><dt>Exposure</dt><dd>${money(why.exposure_usd)}${r ? html` of the transfer's ${money(r.composite_result.total_usd)}` : ''}</dd></div>` : ''}
-<div><dt>Entity</dt><dd>${a.entityName ?? 'no name known'}${a.entityAddress ? html`<br><code class="break">${a.entityAddress}</code>` : ''}</dd></div>
+<div><dt>Entity</dt><dd>${entityLine(a.entityName, a.entityAddress)}</dd></div>
 <div><dt>Transaction</dt><dd>${doc.chain} <code class="break">${doc.txHash}</code></dd></div>
 ${r ? html`<div><dt>Block time</dt><dd>${utc(r.transaction.block_time)} <span class="hint">block ${r.transaction.block_number}</span></dd></div>` : ''}
 <div><dt>Transfer check</dt><dd><a href="/checks/transfer/${doc.checkId}"><code class="break">${doc.checkId}</code></a> <span class="hint">checked ${utc(doc.checkedAt)}</span></dd></div>
@@ -60,4 +60,10 @@ export function evidenceSections(evidence: AlertEvidence | null): SafeHtml {
 ${only.length === 0 ? html`<p>The alert names no sender of the transfer (a pattern of the transaction itself).</p>` : sendersSection(r, evidence.drawn, only)}
 </section>
 <section aria-labelledby="legs-title"><h2 id="legs-title">Legs of the transaction</h2>${legsTable(r)}</section>`;
+}
+
+/** The alert's entity: its name, and its address below unless the name already spells it out. */
+function entityLine(name: string | null, address: string | null): SafeHtml {
+  const shown = address && !name?.includes(address) ? html`<br><code class="break">${address}</code>` : html``;
+  return html`${name ?? 'no name known'}${shown}`;
 }
