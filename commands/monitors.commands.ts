@@ -1,6 +1,7 @@
 import { present } from '../domain/shared/present.js';
 import { periodStartOf } from '../domain/billing/period.js';
 import { buildScreenVerdict } from '../domain/intel/screen-verdict.js';
+import { checkedIntel } from '../domain/intel/address-verdict.js';
 import { monitorDecider, owesPeriod, type MonitorState } from '../domain/monitors/monitor.decider.js';
 import { monitorStream } from '../domain/monitors/monitor.events.js';
 import { monitorVerdictOf, type ChangeReason } from '../domain/monitors/monitor-verdict.js';
@@ -39,8 +40,10 @@ export async function ownMonitor(deps: CommandDeps, userId: string, monitorId: s
   return state;
 }
 
-const currentVerdict = (deps: MonitorDeps, address: string, network: Network) =>
-  monitorVerdictOf(buildScreenVerdict(deps.intel.lookup(address, network)));
+function currentVerdict(deps: MonitorDeps, address: string, network: Network) {
+  const intel = checkedIntel(deps, { address, network });
+  return { ...monitorVerdictOf(buildScreenVerdict(intel)), sanctions: intel.sanctions };
+}
 
 /**
  * Creates the monitor and charges its first month, or answers the existing one uncharged (`created:
@@ -64,7 +67,7 @@ export async function createMonitor(
     details: { endpoint: 'POST /v2/monitors', keyId: input.keyId, network: input.network, subject: input.address },
   });
   try {
-    const { verdict, dataVersions } = currentVerdict(deps, input.address, input.network);
+    const { verdict, dataVersions, sanctions } = currentVerdict(deps, input.address, input.network);
     const outcome = await deps.executor.execute(
       monitorStream(monitorId),
       monitorDecider,
@@ -78,6 +81,7 @@ export async function createMonitor(
         reference: input.reference,
         verdict,
         dataVersions,
+        sanctions,
         period: periodStartOf(at),
         at,
       },
@@ -119,11 +123,23 @@ export async function reevaluateMonitor(
 ): Promise<{ changed: boolean; position: Position | null }> {
   const state = await loadMonitor(deps, input.monitorId);
   if (state.status !== 'active') return { changed: false, position: null };
-  const { verdict, dataVersions } = currentVerdict(deps, present(state.address, 'state.address'), present(state.network, 'state.network'));
+  const { verdict, dataVersions, sanctions } = currentVerdict(
+    deps,
+    present(state.address, 'state.address'),
+    present(state.network, 'state.network'),
+  );
   const outcome = await deps.executor.execute(
     monitorStream(input.monitorId),
     monitorDecider,
-    { type: 'Reevaluate', changeKey: input.changeKey, verdict, dataVersions, reasons: input.reasons, at: deps.clock.now().toISOString() },
+    {
+      type: 'Reevaluate',
+      changeKey: input.changeKey,
+      verdict,
+      dataVersions,
+      sanctions,
+      reasons: input.reasons,
+      at: deps.clock.now().toISOString(),
+    },
     { commandId: `monitor-reevaluate:${input.monitorId}:${input.changeKey}` },
   );
   return { changed: outcome.events.length > 0, position: outcome.position };

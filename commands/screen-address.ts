@@ -55,7 +55,7 @@ export async function screenAddress(
       keyId: input.keyId,
       network: input.network,
       subject: input.address,
-      screen: screenSummaryOf(verdict.verdict, verdict.coverage.data_available),
+      screen: screenSummaryOf(verdict.verdict, verdict.coverage),
     },
   });
   return { kind: 'completed', verdict, billing };

@@ -196,7 +196,7 @@ export async function createServices(
   const store = timedEventStore(opened.store, metrics.registry);
   const bus = trackConsumerGroups(opened.bus);
   const correlation = createAsyncCorrelation();
-  const intel = createIntelIndex();
+  const intel = createIntelIndex({ requiredSanctions: config.SVC_REQUIRED_SANCTIONS });
   const inspectCompletions = createInspectCompletions();
   // smart_contract.is_contract from eth_getCode on the networks with an RPC configured, in every product's verdict.
   const contracts =
@@ -255,7 +255,7 @@ export async function createServices(
           onError,
         });
   const inspectProcessor = createInspectProcessor({
-    providers: [ownEngineProvider({ intel, contracts }), ...httpRiskProviders(config.INSPECT_PROVIDERS)],
+    providers: [ownEngineProvider({ intel, contracts, clock: systemClock }), ...httpRiskProviders(config.INSPECT_PROVIDERS)],
     providerTimeoutMs: config.SVC_INSPECT_PROVIDER_TIMEOUT_MS,
   });
   const monitors = createMonitorModule({

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isWellFormedApiKey } from '../domain/apikeys/api-key.js';
+import { SANCTIONS_JURISDICTIONS } from '../domain/intel/intel.types.js';
 import { fail } from '../domain/shared/errors.js';
 import { adapterSettings, resolveAdapters, type Resolved } from './external/adapter-config.js';
 import { fullCheckSettings } from './full-check/full-check-config.js';
@@ -29,6 +30,21 @@ const schema = z.object({
   SVC_UPSTREAM_MIRROR: z.string().optional(),
   /** A sanctions list older than this (its own date, else its import) makes /v2/health `degraded`; it still screens. */
   SVC_SANCTIONS_MAX_AGE_DAYS: z.coerce.number().int().min(1).max(3650).default(14),
+  /**
+   * Jurisdictions whose sanctions list must be held to screen at all (e.g. `US,UK,EU`): without one, the screen,
+   * the full check and the x402 paid routes answer 502 backend_unavailable, as without any list. Default: none
+   * beyond "at least one list"; a jurisdiction with no list is then said to be not checked in every verdict.
+   */
+  SVC_REQUIRED_SANCTIONS: z
+    .string()
+    .default('')
+    .transform((text) =>
+      text
+        .split(',')
+        .map((j) => j.trim().toUpperCase())
+        .filter(Boolean),
+    )
+    .pipe(z.array(z.enum(SANCTIONS_JURISDICTIONS))),
   /** The demo account (demo@localhost, funded, with a key): 1 for trying the service out, 0 in production. */
   SVC_DEMO_ACCOUNT: z.enum(['0', '1']).default('1'),
   SVC_DEMO_DEPOSIT_USD: z.coerce.number().nonnegative().default(10),

@@ -2,7 +2,15 @@ import { present } from '../domain/shared/present.js';
 import { eventRegistry } from '../domain/events/registry.js';
 import { CURATION_EVENT_TYPES, CURATOR_SOURCE, curationStreams, type CuratorEntry } from '../domain/intel/curation.events.js';
 import { DATASET_EVENT_TYPES, datasetStreams } from '../domain/intel/dataset.events.js';
-import type { AddressIntel, Claim, DatasetVersion, SourceDescriptor, TokenListing, TokenProfile } from '../domain/intel/intel.types.js';
+import type {
+  AddressIntel,
+  Claim,
+  DatasetVersion,
+  SanctionList,
+  SourceDescriptor,
+  TokenListing,
+  TokenProfile,
+} from '../domain/intel/intel.types.js';
 import { scopeCovers } from '../domain/intel/intel.types.js';
 import type { IntelIndex } from '../domain/ports/intel-index.port.js';
 import { normalizeAddress } from '../domain/shared/address.js';
@@ -39,6 +47,8 @@ interface Segment {
 
 interface PendingImport extends Segment {
   broken: boolean;
+  /** The jurisdiction its sanction entries name: for imports recorded before descriptors carried one. */
+  listed?: SanctionList;
 }
 
 const tokenKey = (address: string, chain: Network): string => `${address}|${chain}`;
@@ -56,6 +66,8 @@ class InMemoryIntelIndex implements IntelIndexProjection {
   private readonly segments: (Segment | undefined)[] = [];
   private readonly pending = new Map<string, PendingImport>();
 
+  constructor(readonly requiredSanctions: readonly SanctionList[]) {}
+
   apply(event: StoredEvent): void {
     switch (event.type) {
       case 'DatasetImportStarted': {
@@ -63,7 +75,17 @@ class InMemoryIntelIndex implements IntelIndexProjection {
         const { source, version, contentHash, claimCount, importedAt, descriptor } = data;
         this.pending.set(source, {
           descriptor,
-          version: { source, version, contentHash, claimCount, importedAt, sourceClass: descriptor.class },
+          version: {
+            source,
+            version,
+            contentHash,
+            claimCount,
+            importedAt,
+            sourceClass: descriptor.class,
+            name: descriptor.publicName,
+            ...(descriptor.alias ? { alias: descriptor.alias } : {}),
+            ...(descriptor.jurisdiction ? { jurisdiction: descriptor.jurisdiction } : {}),
+          },
           claims: new ClaimColumns(new StringPool(), source),
           tokens: new Map(),
           broken: false,
@@ -74,6 +96,7 @@ class InMemoryIntelIndex implements IntelIndexProjection {
         return this.whilePending(event.data, (pending) => {
           for (const claim of eventRegistry.dataOf('ClaimBatchImported', event).batch) {
             pending.claims.push(claim, normalizeAddress(claim.address));
+            if (claim.kind === 'sanction') pending.listed ??= claim.sanction.list;
           }
         });
       case 'TokensImported':
@@ -179,6 +202,7 @@ class InMemoryIntelIndex implements IntelIndexProjection {
             claimCount: ids.length,
             importedAt: at,
             sourceClass: 'curator',
+            name: CURATOR_SOURCE.publicName,
           };
     this.snapshotId = null;
     this.datasetList = null;
@@ -208,7 +232,9 @@ class InMemoryIntelIndex implements IntelIndexProjection {
     const previous = this.segments[slot];
     if (previous) this.unlink(previous.claims, slot);
     next.claims.trim();
-    this.segments[slot] = { descriptor: next.descriptor, version: next.version, claims: next.claims, tokens: next.tokens };
+    const jurisdiction = next.version.jurisdiction ?? next.listed;
+    const version = jurisdiction && next.version.sourceClass === 'sanctions_registry' ? { ...next.version, jurisdiction } : next.version;
+    this.segments[slot] = { descriptor: next.descriptor, version, claims: next.claims, tokens: next.tokens };
     next.claims.addresses.forEach((address, row) => this.link(address, slot * ROW_SPAN + row));
     this.snapshotId = null;
     this.datasetList = null;
@@ -255,6 +281,6 @@ class InMemoryIntelIndex implements IntelIndexProjection {
   }
 }
 
-export function createIntelIndex(): IntelIndexProjection {
-  return new InMemoryIntelIndex();
+export function createIntelIndex(options: { requiredSanctions?: readonly SanctionList[] } = {}): IntelIndexProjection {
+  return new InMemoryIntelIndex(options.requiredSanctions ?? []);
 }

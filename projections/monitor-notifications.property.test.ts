@@ -8,6 +8,7 @@ import type { Network } from '../domain/shared/network.js';
 import { changedAddresses } from '../domain/monitors/claim-diff.js';
 import { decideMonitor, evolveMonitor, initialMonitorState } from '../domain/monitors/monitor.decider.js';
 import { monitorVerdictOf, verdictChanged } from '../domain/monitors/monitor-verdict.js';
+import { checkedIntelOf, FIXTURE_COVERAGE } from '../test/support/intel-fixtures.js';
 
 /**
  * The re-evaluation's contract as a property: after an import, the monitors notified (selected through
@@ -77,7 +78,7 @@ function importInto(index: IntelIndexProjection, source: SourceDescriptor, claim
 }
 
 const verdictIn = (index: IntelIndexProjection, address: string, network: Network) =>
-  monitorVerdictOf(buildScreenVerdict(index.lookup(address, network))).verdict;
+  monitorVerdictOf(buildScreenVerdict(checkedIntelOf(index.lookup(address, network)))).verdict;
 
 describe('monitors notified by an import', () => {
   it('are exactly the monitored addresses whose verdict changed', () => {
@@ -113,6 +114,7 @@ describe('monitors notified by an import', () => {
                 reference: null,
                 verdict: verdictIn(before, address, network),
                 dataVersions: { taxonomy: 't', snapshot: null, sources: [] },
+                sanctions: FIXTURE_COVERAGE,
                 period: AT,
                 at: AT,
               },
@@ -127,6 +129,7 @@ describe('monitors notified by an import', () => {
                   changeKey: 'dataset:feed:v2',
                   verdict: verdictIn(after, address, network),
                   dataVersions: { taxonomy: 't', snapshot: null, sources: [] },
+                  sanctions: FIXTURE_COVERAGE,
                   reasons,
                   at: AT,
                 },

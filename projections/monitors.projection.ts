@@ -1,3 +1,4 @@
+import type { SanctionsCoverage } from '../domain/coverage/sanctions-coverage.js';
 import { MONITOR_EVENT_TYPES, monitorStreams } from '../domain/monitors/monitor.events.js';
 import type { ChangeReason, MonitorDataVersions, MonitorVerdict } from '../domain/monitors/monitor-verdict.js';
 import { defineProjection } from '../domain/ports/projection.port.js';
@@ -18,6 +19,8 @@ export interface MonitorChangeRow {
   readonly previous: MonitorVerdict;
   readonly current: MonitorVerdict;
   readonly reasons: readonly ChangeReason[];
+  /** The lists the new verdict was checked against (null: not recorded then). */
+  readonly sanctions?: SanctionsCoverage | null;
 }
 
 export interface MonitorDoc extends Record<string, unknown> {
@@ -33,6 +36,8 @@ export interface MonitorDoc extends Record<string, unknown> {
   renewal_key: string;
   verdict: MonitorVerdict;
   data_versions: MonitorDataVersions;
+  /** The sanctions lists the current verdict was checked against (null: not recorded then). */
+  sanctions?: SanctionsCoverage | null;
   created_at: string;
   last_evaluated_at: string;
   last_changed_at: string | null;
@@ -65,6 +70,7 @@ export const monitorsProjection = defineProjection({
           renewal_key: renewalKey('active', d.paidPeriod),
           verdict: d.verdict,
           data_versions: d.dataVersions,
+          sanctions: d.sanctions ?? null,
           created_at: d.createdAt,
           last_evaluated_at: d.createdAt,
           last_changed_at: null,
@@ -74,8 +80,9 @@ export const monitorsProjection = defineProjection({
       case 'MonitorVerdictChanged': {
         if (!doc) return doc;
         const { at, previous, current, reasons, dataVersions } = event.data;
-        const history = [...doc.history, { at, previous, current, reasons }].slice(-HISTORY_KEPT);
-        return { ...doc, verdict: current, data_versions: dataVersions, last_evaluated_at: at, last_changed_at: at, history };
+        const sanctions = event.data.sanctions ?? null;
+        const history = [...doc.history, { at, previous, current, reasons, sanctions }].slice(-HISTORY_KEPT);
+        return { ...doc, verdict: current, data_versions: dataVersions, sanctions, last_evaluated_at: at, last_changed_at: at, history };
       }
       case 'MonitorRenewed':
         return doc && { ...doc, paid_period: event.data.period, renewal_key: renewalKey(doc.status, event.data.period) };

@@ -22,6 +22,7 @@ import { webhookRoutes } from './routes/webhooks.routes.js';
 import { alertRoutes } from './routes/alerts.routes.js';
 import type { AppServices } from './services.js';
 import { zodValidatorCompiler } from './validation.js';
+import { checkVocabulary } from './schemas/vocabulary-contract.js';
 import { CHECK_RESPONSES_BY_DEFAULT, checkDeclaredStatuses, responseSerializerCompiler } from './schemas/response-contract.js';
 import { capConnectionsPerClient, DEFAULT_SERVER_LIMITS, serverLimitOptions, type ServerLimits } from './server-limits.js';
 
@@ -68,7 +69,10 @@ export async function buildApp(
   // Bodies are written as built; under test each is also checked against its route's documented schema.
   const checkResponses = options.checkResponses ?? CHECK_RESPONSES_BY_DEFAULT;
   app.setSerializerCompiler(responseSerializerCompiler(checkResponses));
-  if (checkResponses) checkDeclaredStatuses(app);
+  if (checkResponses) {
+    checkDeclaredStatuses(app);
+    checkVocabulary(app);
+  }
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler((request, reply) =>
     reply.status(404).send({ error: { code: 'not_found', message: `no route ${request.method} ${request.url.split('?')[0]}` } }),

@@ -13,6 +13,7 @@ import { manualClock, settle } from '../../test/support/manual-clock.js';
 import { createCommandExecutor } from '../command-executor.js';
 import type { CommandDeps } from '../command-deps.js';
 import { awaitTransferCheck, requestTransferCheck } from './transfer-check.commands.js';
+import { FIXTURE_COVERAGE } from '../../test/support/intel-fixtures.js';
 
 /**
  * The synchronous wait of a transfer check (25 s on V2, 30 s on x402), driven by a clock the test moves
@@ -59,7 +60,7 @@ describe('awaitTransferCheck', () => {
     await deps.executor.execute(
       transferCheckStream(checkId),
       transferCheckDecider,
-      { type: 'CompleteTransferCheck', result: {}, alerts: [], at: clock.now().toISOString() },
+      { type: 'CompleteTransferCheck', result: {}, alerts: [], sanctions: FIXTURE_COVERAGE, at: clock.now().toISOString() },
       { commandId: 'complete' },
     );
     changes.apply({ streamId: transferCheckStream(checkId) });

@@ -4,7 +4,11 @@ import { STANDARD_POLICY } from '../../domain/kyt/standard-policy.js';
 import { transferCheckDecider, type TransferCheckCommand } from '../../domain/kyt/transfer-check.decider.js';
 import { FAILURE_CODES, transferCheckStream, type TransferFailureCode } from '../../domain/kyt/transfer-check.events.js';
 import { findPatterns } from '../../domain/kyt/transfer-patterns.js';
-import { transferResultBody } from '../../domain/kyt/transfer-result.js';
+import { transferResultBody, type TransferCoverage } from '../../domain/kyt/transfer-result.js';
+import { mergeVersions, transferDataVersions } from '../../domain/coverage/data-versions.js';
+import { sanctionsCoverage } from '../../domain/coverage/sanctions-coverage.js';
+import { screeningNetworkOf } from '../../domain/kyt/chain-intel.js';
+import type { SenderExposure } from '../../domain/kyt/sender-exposure.js';
 import { TAXONOMY } from '../../domain/intel/taxonomy.js';
 import { isServiceError } from '../../domain/shared/errors.js';
 import type { Chain } from '../../domain/shared/network.js';
@@ -60,7 +64,9 @@ async function judge(deps: TransferCheckDeps, checkId: string, chain: Chain, txH
     const composite = computeComposite(legs, exposures, TAXONOMY);
     const patterns = findPatterns(tx);
     const judged = evaluatePolicy(STANDARD_POLICY, composite, patterns, TAXONOMY);
-    const checkedAt = deps.clock.now().toISOString();
+    const now = deps.clock.now();
+    const checkedAt = now.toISOString();
+    const coverage = await transferCoverage(deps, chain, exposures, now);
     const result = transferResultBody({
       checkId,
       tx,
@@ -70,13 +76,33 @@ async function judge(deps: TransferCheckDeps, checkId: string, chain: Chain, txH
       outcome: judged,
       policy: STANDARD_POLICY,
       pricing,
+      coverage,
       checkedAt,
     });
-    outcome = { type: 'CompleteTransferCheck', result, alerts: judged.alerts, at: checkedAt };
+    outcome = { type: 'CompleteTransferCheck', result, alerts: judged.alerts, sanctions: coverage.sanctions, at: checkedAt };
   } catch (error) {
     outcome = { type: 'FailTransferCheck', ...failureOf(error), at: deps.clock.now().toISOString() };
   }
   return outcome;
+}
+
+/** What the check read: the lists, the sources behind every sender's exposure, and the transfer data when a sender was traced. */
+async function transferCoverage(
+  deps: TransferCheckDeps,
+  chain: Chain,
+  exposures: ReadonlyMap<string, SenderExposure>,
+  now: Date,
+): Promise<TransferCoverage> {
+  const senders = [...exposures.values()];
+  const network = screeningNetworkOf(chain);
+  const traced = senders.some((s) => s.graph === 'analysed' || s.graph === 'budget_exhausted' || s.graph === 'no_history');
+  const transferData = deps.transfers && network && traced ? transferDataVersions((await deps.transfers.coverage(network)).datasets) : [];
+  return {
+    sanctions: sanctionsCoverage(deps.intel.datasets(), now),
+    snapshot: deps.intel.snapshot(),
+    sources: mergeVersions(...senders.map((s) => s.sources)),
+    transferData,
+  };
 }
 
 function failureOf(error: unknown): { code: TransferFailureCode; message: string } {

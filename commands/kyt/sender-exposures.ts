@@ -1,3 +1,4 @@
+import { mergeVersions, versionsOf, type SourceVersion } from '../../domain/coverage/data-versions.js';
 import { present } from '../../domain/shared/present.js';
 import { runTier } from '../../domain/address-check/tier-runners.js';
 import { intelOnChain, KYT_EXPOSURE_BUDGET, screeningNetworkOf } from '../../domain/kyt/chain-intel.js';
@@ -7,7 +8,7 @@ import type { ValuedLeg } from '../../domain/kyt/composite.js';
 import type { Chain } from '../../domain/shared/network.js';
 import type { TransferCheckDeps } from './transfer-check-deps.js';
 
-type ExposureDeps = Pick<TransferCheckDeps, 'intel' | 'transfers' | 'monotonicNow'>;
+type ExposureDeps = Pick<TransferCheckDeps, 'intel' | 'transfers' | 'monotonicNow' | 'clock'>;
 
 /**
  * Indirect exposure of one sender: where its own funds came from, by the full check's breadth-first
@@ -19,20 +20,25 @@ async function indirectExposure(
   deps: ExposureDeps,
   address: string,
   chain: Chain,
-): Promise<{ indirect: IndirectCategory[]; graph: GraphCoverage }> {
+): Promise<{ indirect: IndirectCategory[]; graph: GraphCoverage; sources: readonly SourceVersion[] }> {
   const network = screeningNetworkOf(chain);
-  if (!deps.transfers || !network) return { indirect: [], graph: 'not_available' };
+  if (!deps.transfers || !network) return { indirect: [], graph: 'not_available', sources: [] };
   const outcome = await runTier(
     3,
-    { intel: deps.intel, transfers: deps.transfers, now: deps.monotonicNow },
+    { intel: deps.intel, clock: deps.clock, transfers: deps.transfers, now: deps.monotonicNow },
     { address, network, budget: KYT_EXPOSURE_BUDGET },
   );
   if (outcome.tier !== 3 || !outcome.applied || !outcome.exposure)
-    return { indirect: [], graph: outcome.tier === 3 && outcome.reason === 'service_address' ? 'not_available' : 'no_history' };
+    return {
+      indirect: [],
+      graph: outcome.tier === 3 && outcome.reason === 'service_address' ? 'not_available' : 'no_history',
+      sources: [],
+    };
   const exposure = outcome.exposure;
   return {
     indirect: exposure.categories.map((c) => ({ slug: c.slug, share: c.share, hops: c.minHops })),
     graph: exposure.complete ? 'analysed' : 'budget_exhausted',
+    sources: outcome.sourceVersions ?? [],
   };
 }
 
@@ -57,11 +63,15 @@ export async function senderExposures(deps: ExposureDeps, chain: Chain, senders:
       const own = directExposure(intelOnChain(deps.intel, address, chain), TAXONOMY);
       const traced =
         own.direct.length > 0
-          ? { indirect: [], graph: 'not_available' as const }
+          ? { indirect: [], graph: 'not_available' as const, sources: [] }
           : rank >= MAX_TRACED_SENDERS
-            ? { indirect: [], graph: 'skipped' as const }
+            ? { indirect: [], graph: 'skipped' as const, sources: [] }
             : await indirectExposure(deps, address, chain);
-      return [address, { address, ...own, ...traced }];
+      const ownSources = versionsOf(
+        own.direct.flatMap((c) => c.sources),
+        deps.intel.datasets(),
+      );
+      return [address, { address, ...own, ...traced, sources: mergeVersions(ownSources, traced.sources) }];
     }),
   );
   return new Map(entries);

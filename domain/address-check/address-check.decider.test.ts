@@ -93,6 +93,7 @@ describe('the address check decider', () => {
               risk_score: 100,
               tier_hit: 0,
               categories: ['sanctions'],
+              sanctions: result.coverage.sanctions,
             },
             occurred_at: later(5000),
           },

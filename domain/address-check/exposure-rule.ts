@@ -3,6 +3,7 @@ import { RISK_SEVERITY_FLOOR } from '../exposure/node-label.js';
 import type { RiskLevel } from '../intel/taxonomy.js';
 import { usdToMicros } from '../shared/money.js';
 import type { Tier } from './tier-outcome.schema.js';
+import { RISK_LEVELS, rankOfRisk } from '../shared/verdict-vocabulary.js';
 
 /**
  * How exposure raises the verdict (documented in the README, "Full check: the verdict rule").
@@ -35,8 +36,8 @@ export interface ExposureFinding {
   readonly level: RiskLevel;
 }
 
-export const RISK_ORDER: readonly RiskLevel[] = ['none', 'low', 'medium', 'high', 'critical', 'sanctioned'];
-export const rankOf = (level: RiskLevel): number => RISK_ORDER.indexOf(level);
+export const RISK_ORDER: readonly RiskLevel[] = RISK_LEVELS;
+export const rankOf = (level: RiskLevel): number => rankOfRisk(level);
 export const maxLevel = (a: RiskLevel, b: RiskLevel): RiskLevel => (rankOf(a) >= rankOf(b) ? a : b);
 
 export function levelOfCategory(category: CategoryExposure, direction: Direction): RiskLevel {
@@ -49,12 +50,27 @@ export function levelOfCategory(category: CategoryExposure, direction: Direction
   return share >= 0.25 ? 'medium' : 'low';
 }
 
+/** Whether exposure to a category counts at all: risk categories only, and never dust. */
+const counts = (category: CategoryExposure, weighting: ExposureResult['weighting']): boolean =>
+  category.severity >= RISK_SEVERITY_FLOOR && (weighting !== 'usd' || category.usdMicros >= DUST_FLOOR_MICROS);
+
+/**
+ * The level exposure to a category gives the address in one direction: `none` for services and dust,
+ * else the rule above. The one rating of exposure: the full check's evidence and exposure sections,
+ * explore's categories and the verdict all read it.
+ */
+export function exposureLevelOf(category: CategoryExposure, direction: Direction, weighting: ExposureResult['weighting']): RiskLevel {
+  return counts(category, weighting) ? levelOfCategory(category, direction) : 'none';
+}
+
+/** A search's direction as the rule names it. */
+export const directionOf = (result: Pick<ExposureResult, 'direction'>): Direction => (result.direction === 'in' ? 'incoming' : 'outgoing');
+
 /** The findings of one search that count toward the verdict, most severe first. */
 export function findingsOf(result: ExposureResult | null, direction: Direction, tier: Tier): ExposureFinding[] {
   if (!result) return [];
   return result.categories
-    .filter((c) => c.severity >= RISK_SEVERITY_FLOOR)
-    .filter((c) => result.weighting !== 'usd' || c.usdMicros >= DUST_FLOOR_MICROS)
+    .filter((c) => counts(c, result.weighting))
     .map((category) => ({
       tier,
       direction,

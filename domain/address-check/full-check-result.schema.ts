@@ -1,6 +1,9 @@
 import { z } from 'zod';
+import { sourceVersionRowSchema, tracedDataVersionsSchema } from '../coverage/data-versions.body.js';
+import { sanctionsCoverageSchema } from '../coverage/sanctions-coverage.body.js';
 import { coverageSchema, verdictSchema } from '../intel/screen-verdict.schema.js';
 import { notAppliedReasonSchema } from './tier-outcome.schema.js';
+import { DECISIONS, HIGH_RISK_LEVELS, RISK_LEVELS } from '../shared/verdict-vocabulary.js';
 
 /**
  * The 200 body of GET /v2/check-address/{check_id}/result, without `billing` (added at delivery). It is
@@ -8,7 +11,7 @@ import { notAppliedReasonSchema } from './tier-outcome.schema.js';
  * unchanged. Money in responses is USD (a number with at most 6 decimals), shares are percent.
  */
 
-const riskLevel = z.enum(['none', 'low', 'medium', 'high', 'critical', 'sanctioned']);
+const riskLevel = z.enum(RISK_LEVELS);
 
 export const evidencePathSchema = z.object({
   hops: z.number().int().min(1),
@@ -86,6 +89,13 @@ export const fullVerdictSchema = verdictSchema.extend({
 });
 
 export const fullCoverageSchema = coverageSchema.extend({
+  /** Absent only in results of checks completed before verdicts stated it. */
+  sanctions: sanctionsCoverageSchema.optional(),
+  /** Every source behind the verdict at any tier or hop, and the transfer data read (older results: the address's own sources only). */
+  data_versions: tracedDataVersionsSchema.extend({
+    sources: z.array(sourceVersionRowSchema.extend({ imported_at: z.string().optional() })),
+    transfer_data: tracedDataVersionsSchema.shape.transfer_data.optional(),
+  }),
   graph_analysed: z.boolean(),
   transfer_history: z.boolean(),
   transfer_data: z.array(
@@ -106,7 +116,7 @@ export const fullCheckResultSchema = z.object({
   address: z.string(),
   network: z.string(),
   provider: z.string(),
-  decision: z.enum(['accept', 'review', 'reject', 'unable']),
+  decision: z.enum(DECISIONS),
   decision_reason: z.string(),
   verdict: fullVerdictSchema,
   coverage: fullCoverageSchema,
@@ -138,9 +148,10 @@ export const highRiskPayloadSchema = z.object({
   check_id: z.string(),
   address: z.string(),
   network: z.string(),
-  risk_level: z.enum(['high', 'severe']),
+  risk_level: z.enum(HIGH_RISK_LEVELS),
   risk_score: z.number().min(0).max(100),
   tier_hit: z.number().int().min(0).max(4),
   categories: z.array(z.string()),
+  sanctions: sanctionsCoverageSchema.optional(),
 });
 export type HighRiskPayload = z.infer<typeof highRiskPayloadSchema>;

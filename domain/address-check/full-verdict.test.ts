@@ -57,6 +57,8 @@ describe('the full check verdict', () => {
       risk_score: 100,
       tier_hit: 0,
       categories: ['sanctions'],
+      // which lists the verdict was checked against travels with the webhook
+      sanctions: expect.objectContaining({ checked: ['US'], not_checked: ['UK', 'EU'] }),
     });
   });
 

@@ -1,10 +1,23 @@
 import { present } from '../shared/present.js';
+import { sourceVersionRow, transferDataRow } from '../coverage/data-versions.body.js';
+import { mergeVersions, transferDataVersions } from '../coverage/data-versions.js';
+import { sanctionsCoverageBody } from '../coverage/sanctions-coverage.body.js';
 import type { CategoryExposure, ExposurePath, ExposureResult } from '../exposure/exposure.schema.js';
 import type { RiskLevel } from '../intel/taxonomy.js';
 import { microsToUsd } from '../shared/money.js';
-import { findingsOf, levelOfFindings, maxLevel, rankOf, scoreOfFindings, type ExposureFinding } from './exposure-rule.js';
+import {
+  directionOf,
+  exposureLevelOf,
+  findingsOf,
+  levelOfFindings,
+  maxLevel,
+  rankOf,
+  scoreOfFindings,
+  type ExposureFinding,
+} from './exposure-rule.js';
 import type { Evidence, ExposureBody, FullCheckResult, HighRiskPayload } from './full-check-result.schema.js';
 import { TIER_NAMES, TIERS, type NotAppliedReason, type TierOutcomeOf } from './tier-outcome.schema.js';
+import { decisionOf, highRiskLevelOf, UNKNOWN_DECISION } from '../shared/verdict-vocabulary.js';
 
 /**
  * The full check's verdict from its five tier outcomes (documented in the README, "the verdict rule"):
@@ -68,7 +81,8 @@ export function exposureBody(applied: boolean, reason: NotAppliedReason | null, 
     categories: (result?.categories ?? []).map((c: CategoryExposure) => ({
       slug: c.slug,
       severity: c.severity,
-      risk_level: c.riskLevel,
+      // what this exposure makes of the address (exposure-rule.ts), not the category's own level
+      risk_level: result ? exposureLevelOf(c, directionOf(result), result.weighting) : c.riskLevel,
       usd: microsToUsd(c.usdMicros),
       share_pct: pct(c.share),
       weighted_share_pct: pct(c.weightedShare),
@@ -148,7 +162,7 @@ function decide(input: {
   const { own, level, tiers, driver } = input;
   if (!input.known) {
     return {
-      decision: 'unable',
+      decision: UNKNOWN_DECISION,
       reason: 'no intelligence and no transaction history for this address on this network: unknown, not clean',
     };
   }
@@ -157,13 +171,13 @@ function decide(input: {
       decision: 'reject',
       reason: `the address is on a sanctions list (${tiers[0].sdnMatch?.list ?? 'US'}: ${tiers[0].sdnMatch?.source ?? 'sanctions registry'})`,
     };
-  if (rankOf(own) >= rankOf('high'))
+  if (decisionOf(own, level) === 'reject')
     return { decision: 'reject', reason: `the address itself is attributed to ${input.ownSlug ?? own} (${own})` };
   const viaExposure = driver && rankOf(driver.level) >= rankOf(own) && driver.level === level;
   const exposureText = driver
     ? `${pct(driver.category.share)} % of ${driver.direction} funds trace to ${driver.category.slug} within ${driver.category.minHops} hop(s)`
     : '';
-  if (rankOf(level) >= rankOf('medium')) {
+  if (decisionOf(own, level) === 'review') {
     return {
       decision: 'review',
       reason: viaExposure ? exposureText : `the address itself is attributed to ${input.ownSlug ?? own} (${own})`,
@@ -211,6 +225,9 @@ export function buildFullCheckResult(subject: CheckSubject, tiers: CompletedTier
   const evidence = [...ownershipEvidence(tiers), ...counted.map(exposureEvidence)];
   const riskCategories = [...new Set([...screen.verdict.risk_categories, ...counted.map((f) => f.category.slug)])];
   const applied = (t: { applied: boolean }) => t.applied;
+  const dataVersions = tracedDataVersions(tiers);
+  const drivenBy = exposureDriver(own, level, driver);
+  const sources = new Set(evidence.flatMap((e) => e.sources));
 
   return {
     check_id: subject.checkId,
@@ -233,13 +250,26 @@ export function buildFullCheckResult(subject: CheckSubject, tiers: CompletedTier
       tier_hit: tierHit,
       ownership_risk_level: own,
       exposure_risk_level: exposureLevel,
+      // Driven by exposure: the finding that drove the level is the exposure's, so are its sources and confidence.
+      ...(drivenBy
+        ? {
+            source_count: Math.max(screen.verdict.source_count, sources.size),
+            confidence: drivenBy.category.confidence ?? null,
+            primary_source_slug:
+              screen.verdict.primary_source_slug ?? drivenBy.category.sources?.[0] ?? drivenBy.category.paths[0]?.source ?? null,
+          }
+        : {}),
     },
     coverage: {
       ...screen.coverage,
+      ...(drivenBy ? { source_count: Math.max(screen.coverage.source_count, sources.size) } : {}),
+      data_versions: dataVersions,
+      // Tier 0 is the sanctions tier: what it read is what the verdict was checked against.
+      ...(tiers[0].sanctions ? { sanctions: sanctionsCoverageBody(tiers[0].sanctions) } : {}),
       tiers: TIERS.filter((t) => t < 2 || applied(tiers[t] as { applied: boolean })).map((t) => TIER_NAMES[t]),
       graph_analysed: t3.applied || t4.applied,
       transfer_history: t2.activity !== null,
-      transfer_data: t2.transferData.datasets.map((d) => ({ ...d })),
+      transfer_data: t2.transferData.datasets.map(({ name, transfers, from, to, caveat }) => ({ name, transfers, from, to, caveat })),
     },
     evidence,
     exposure: {
@@ -271,17 +301,39 @@ export function buildFullCheckResult(subject: CheckSubject, tiers: CompletedTier
   };
 }
 
+/** The exposure finding that decided the level, when exposure (not the address itself) decided it. */
+function exposureDriver(own: RiskLevel, level: RiskLevel, driver: ExposureFinding | null): ExposureFinding | null {
+  return driver && level !== 'none' && driver.level === level && rankOf(level) > rankOf(own) ? driver : null;
+}
+
+/** The address's own sources (tier 1) with those of every entity the searches reached (tiers 2–4), and the transfer data read. */
+function tracedDataVersions(tiers: CompletedTiers): FullCheckResult['coverage']['data_versions'] {
+  const own = tiers[1].screen.coverage.data_versions;
+  const reached = mergeVersions(tiers[2].sourceVersions ?? [], tiers[3].sourceVersions ?? [], tiers[4].sourceVersions ?? []);
+  const ownSources = own.sources.map((s) => s.source);
+  return {
+    taxonomy: own.taxonomy,
+    snapshot: own.snapshot,
+    sources: [...own.sources, ...reached.filter((v) => !ownSources.includes(v.source)).map(sourceVersionRow)].sort((a, b) =>
+      a.source < b.source ? -1 : 1,
+    ),
+    transfer_data: transferDataVersions(tiers[2].transferData.datasets).map(transferDataRow),
+  };
+}
+
 /** The service.check.high_risk payload of a result: only for high or severe (critical, sanctioned) verdicts. */
 export function highRiskPayload(result: FullCheckResult): HighRiskPayload | null {
   const level = result.verdict.risk_level;
-  if (level === null || rankOf(level) < rankOf('high') || result.verdict.tier_hit === null) return null;
+  const highRisk = level === null ? null : highRiskLevelOf(level);
+  if (highRisk === null || result.verdict.tier_hit === null) return null;
   return {
     check_id: result.check_id,
     address: result.address,
     network: result.network,
-    risk_level: level === 'high' ? 'high' : 'severe',
+    risk_level: highRisk,
     risk_score: result.verdict.risk_score ?? 0,
     tier_hit: result.verdict.tier_hit,
     categories: [...result.verdict.risk_categories],
+    ...(result.coverage.sanctions ? { sanctions: result.coverage.sanctions } : {}),
   };
 }

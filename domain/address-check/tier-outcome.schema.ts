@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { sourceVersionSchema } from '../coverage/data-versions.js';
+import { sanctionsCoverageFactSchema } from '../coverage/sanctions-coverage.js';
 import { exposureResultSchema } from '../exposure/exposure.schema.js';
 import type { ScreenVerdict } from '../intel/screen-verdict.schema.js';
 import { sdnMatchSchema } from '../intel/screen-verdict.schema.js';
@@ -39,9 +41,18 @@ const transferDataSchema = z.object({
       from: z.string().nullable(),
       to: z.string().nullable(),
       caveat: z.string().nullable(),
+      // What the data is and how current (absent in outcomes recorded before they were)
+      kind: z.enum(['sample', 'ingested_blocks', 'account_history_api', 'synthetic']).nullable().optional(),
+      version: z.string().nullable().optional(),
+      asOf: z.string().nullable().optional(),
+      upToBlock: z.number().int().nullable().optional(),
+      cap: z.string().nullable().optional(),
     }),
   ),
 });
+
+/** The versions of the sources behind every entity the tier's search reached (absent in outcomes recorded before). */
+const sourceVersions = z.array(sourceVersionSchema).optional();
 
 const activitySchema = z.object({
   incomingTransfers: z.number().int().nonnegative(),
@@ -61,6 +72,8 @@ export const tierOutcomeSchema = z.discriminatedUnion('tier', [
     sdnMatch: sdnMatchSchema.nullable(),
     /** The intelligence data sets the index held (`source@version`): what "not listed" was checked against. */
     datasetsChecked: z.array(z.string()),
+    /** The sanctions lists checked, per jurisdiction, and those not checked (absent in checks recorded before it was). */
+    sanctions: sanctionsCoverageFactSchema.optional(),
   }),
   // The light screen's verdict as it was when the tier ran: its shape is the screen's to evolve, and a
   // stored outcome must stay readable after it does (so it is not re-validated field by field).
@@ -73,18 +86,21 @@ export const tierOutcomeSchema = z.discriminatedUnion('tier', [
     incoming: exposureResultSchema.nullable(),
     outgoing: exposureResultSchema.nullable(),
     transferData: transferDataSchema,
+    sourceVersions,
   }),
   z.object({
     tier: z.literal(3),
     applied: z.boolean(),
     reason: notAppliedReasonSchema.nullable(),
     exposure: exposureResultSchema.nullable(),
+    sourceVersions,
   }),
   z.object({
     tier: z.literal(4),
     applied: z.boolean(),
     reason: notAppliedReasonSchema.nullable(),
     exposure: exposureResultSchema.nullable(),
+    sourceVersions,
   }),
 ]);
 export type TierOutcome = z.infer<typeof tierOutcomeSchema>;

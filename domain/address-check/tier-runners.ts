@@ -1,7 +1,10 @@
 import { searchExposure } from '../exposure/exposure-search.js';
-import type { ExposureBudget } from '../exposure/exposure.schema.js';
+import type { ExposureBudget, ExposureResult } from '../exposure/exposure.schema.js';
+import { versionsOf, type SourceVersion } from '../coverage/data-versions.js';
 import { labelFromIntel, memoized, RISK_SEVERITY_FLOOR, type Classify } from '../exposure/node-label.js';
-import { addressVerdict } from '../intel/address-verdict.js';
+import { addressVerdict, checkedIntel } from '../intel/address-verdict.js';
+import { buildScreenVerdict } from '../intel/screen-verdict.js';
+import type { Clock } from '../ports/clock.port.js';
 import type { ContractCodeReader } from '../ports/contract-code.port.js';
 import type { AddressActivity, FlowDirection, TransferIndex } from '../ports/chain-data.port.js';
 import type { IntelIndex } from '../ports/intel-index.port.js';
@@ -19,6 +22,8 @@ export const MIN_GRAPH_TRANSFERS = 1;
 
 export interface TierDeps {
   readonly intel: IntelIndex;
+  /** The verdict's time (the sanctions lists' ages count to it); `now` below is the search's monotonic budget clock. */
+  readonly clock: Clock;
   /** The chain's answer on contract code for tier 1's smart_contract, as on the light screen (domain/intel/address-verdict.ts). */
   readonly contracts?: ContractCodeReader | undefined;
   readonly transfers: TransferIndex;
@@ -50,6 +55,12 @@ function summary(activity: AddressActivity): ActivitySummary {
   };
 }
 
+/** The versions of every source behind an entity the searches reached: the data of the exposure found. */
+export function versionsBehind(deps: Pick<TierDeps, 'intel'>, results: readonly ExposureResult[]): SourceVersion[] {
+  const slugs = results.flatMap((result) => result.categories.flatMap((c) => c.sources ?? c.paths.map((p) => p.source)));
+  return versionsOf(slugs, deps.intel.datasets());
+}
+
 function search(deps: TierDeps, subject: TierSubject, direction: FlowDirection, budget: ExposureBudget, classify: Classify) {
   return searchExposure(
     { flows: (...args) => deps.transfers.flows(...args), classify, now: deps.now, ...(deps.breathe ? { breathe: deps.breathe } : {}) },
@@ -67,20 +78,21 @@ async function graphTier<T extends 3 | 4>(tier: T, deps: TierDeps, subject: Tier
   const transfers = direction === 'in' ? activity.incoming.transfers : activity.outgoing.transfers;
   if (transfers < MIN_GRAPH_TRANSFERS) return notApplied('too_few_transfers');
   const exposure = await search(deps, subject, direction, subject.budget, classifierFor(deps, subject.network));
-  return { tier, applied: true, reason: null, exposure } as TierOutcomeOf<T>;
+  return { tier, applied: true, reason: null, exposure, sourceVersions: versionsBehind(deps, [exposure]) } as TierOutcomeOf<T>;
 }
 
 export async function runTier(tier: Tier, deps: TierDeps, subject: TierSubject): Promise<TierOutcome> {
   switch (tier) {
     case 0: {
       // Sanctions come from the lists alone: no question to the chain.
-      const screen = await addressVerdict({ intel: deps.intel }, subject);
-      const sdnMatch = screen.verdict.sdn_match;
+      const intel = checkedIntel(deps, subject);
+      const sdnMatch = buildScreenVerdict(intel).verdict.sdn_match;
       return {
         tier,
         sanctioned: sdnMatch !== null,
         sdnMatch,
         datasetsChecked: deps.intel.datasets().map((d) => `${d.source}@${d.version}`),
+        sanctions: intel.sanctions,
       };
     }
     case 1:
@@ -94,7 +106,16 @@ export async function runTier(tier: Tier, deps: TierDeps, subject: TierSubject):
       const classify = classifierFor(deps, subject.network);
       const incoming = await search(deps, subject, 'in', oneHop, classify);
       const outgoing = await search(deps, subject, 'out', oneHop, classify);
-      return { tier, applied: true, reason: null, activity: summary(activity), incoming, outgoing, transferData };
+      return {
+        tier,
+        applied: true,
+        reason: null,
+        activity: summary(activity),
+        incoming,
+        outgoing,
+        transferData,
+        sourceVersions: versionsBehind(deps, [incoming, outgoing]),
+      };
     }
     case 3:
       return graphTier(3, deps, subject);

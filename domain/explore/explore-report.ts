@@ -3,6 +3,8 @@ import { exposureBodySchema } from '../address-check/full-check-result.schema.js
 import { exposureBody } from '../address-check/full-verdict.js';
 import type { ExposureResult } from '../exposure/exposure.schema.js';
 import { microsToUsd } from '../shared/money.js';
+import { directionOf, exposureLevelOf, maxLevel } from '../address-check/exposure-rule.js';
+import { RISK_LEVELS, type RiskLevel } from '../shared/verdict-vocabulary.js';
 
 /**
  * The report of an explore job (the 200 body of GET /explore/{job_id}/result, billing aside): the
@@ -23,7 +25,8 @@ export const exploreReportSchema = z.object({
     z.object({
       slug: z.string(),
       severity: z.number().int(),
-      risk_level: z.string(),
+      /** What exposure to the category makes of the address, by the full check's rule (exposure never past high). */
+      risk_level: z.enum(RISK_LEVELS),
       contribution_usd: z.number().nonnegative(),
       min_hops: z.number().int(),
     }),
@@ -47,20 +50,24 @@ export function buildExploreReport(input: {
   completedAt: string;
 }): ExploreReport {
   const searches = [input.incoming, input.outgoing].filter((r): r is ExposureResult => r !== null);
-  const merged = new Map<string, { slug: string; severity: number; risk_level: string; micros: number; min_hops: number }>();
-  for (const category of searches.flatMap((r) => r.categories)) {
-    const found = merged.get(category.slug);
-    if (found) {
-      found.micros += category.usdMicros;
-      found.min_hops = Math.min(found.min_hops, category.minHops);
-    } else {
-      merged.set(category.slug, {
-        slug: category.slug,
-        severity: category.severity,
-        risk_level: category.riskLevel,
-        micros: category.usdMicros,
-        min_hops: category.minHops,
-      });
+  const merged = new Map<string, { slug: string; severity: number; risk_level: RiskLevel; micros: number; min_hops: number }>();
+  for (const search of searches) {
+    for (const category of search.categories) {
+      const level = exposureLevelOf(category, directionOf(search), search.weighting);
+      const found = merged.get(category.slug);
+      if (found) {
+        found.micros += category.usdMicros;
+        found.min_hops = Math.min(found.min_hops, category.minHops);
+        found.risk_level = maxLevel(found.risk_level, level);
+      } else {
+        merged.set(category.slug, {
+          slug: category.slug,
+          severity: category.severity,
+          risk_level: level,
+          micros: category.usdMicros,
+          min_hops: category.minHops,
+        });
+      }
     }
   }
   const categories = [...merged.values()]

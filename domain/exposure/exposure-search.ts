@@ -223,6 +223,11 @@ function aggregate(
         minHops: group.reduce((min, h) => Math.min(min, h.hop), Number.POSITIVE_INFINITY),
         entities: group.length,
         paths,
+        sources: [...new Set(group.flatMap((h) => h.label.sources))].sort(),
+        confidence: group.reduce<number | null>(
+          (best, h) => (h.label.confidence === null ? best : Math.max(best ?? 0, h.label.confidence)),
+          null,
+        ),
       };
     })
     .sort((a, b) => b.severity - a.severity || b.usdMicros - a.usdMicros || b.share - a.share || (a.slug < b.slug ? -1 : 1));

@@ -1,11 +1,12 @@
 import { z } from 'zod';
+import { RISK_LEVELS } from '../shared/verdict-vocabulary.js';
 
 /**
  * The shapes of exposure results, as zod schemas because they travel inside stored events (tier
  * outcomes, explore reports) and are validated when those are read back. Money is integer micro-USD.
  */
 
-export const riskLevelSchema = z.enum(['none', 'low', 'medium', 'high', 'critical', 'sanctioned']);
+export const riskLevelSchema = z.enum(RISK_LEVELS);
 
 /** One labelled entity reached by the search, by the route that carried the most of its value. */
 export const exposurePathSchema = z.object({
@@ -36,6 +37,10 @@ export const categoryExposureSchema = z.object({
   entities: z.number().int().min(1),
   /** The heaviest entities of the category, at most three. */
   paths: z.array(exposurePathSchema),
+  /** Public slugs of every source behind the category at any entity reached (absent in results stored before). */
+  sources: z.array(z.string()).optional(),
+  /** The highest noisy-OR confidence (0..100) of the category at an entity reached; null when none has one. */
+  confidence: z.number().int().min(0).max(100).nullable().optional(),
 });
 export type CategoryExposure = z.infer<typeof categoryExposureSchema>;
 

@@ -17,6 +17,10 @@ export interface NodeLabel {
   readonly label: string | null;
   /** Public slug of the best source behind the category. */
   readonly source: string;
+  /** Public slugs of every source behind the category, best first: all of them contributed to the finding. */
+  readonly sources: readonly string[];
+  /** Noisy-OR confidence (0..100) that the category applies to this address; null for a token listing. */
+  readonly confidence: number | null;
 }
 
 export type Classify = (address: string) => NodeLabel | null;
@@ -34,17 +38,23 @@ export function labelFromIntel(intel: AddressIntel, taxonomy: Taxonomy = TAXONOM
           riskLevel: 'none',
           label: intel.token.name ?? intel.token.symbol,
           source: intel.token.listedBy[0] ?? 'token_list',
+          sources: intel.token.listedBy.length > 0 ? [...intel.token.listedBy] : ['token_list'],
+          confidence: null,
         };
   }
   const consensus = computeConsensus(intel.claims, intel.sources, taxonomy);
   if (consensus.sanction) {
     const source = intel.sources[consensus.sanction.source];
+    const best = source ? publicSlug(source) : consensus.sanction.source;
+    const listed = consensus.categories.find((c) => c.slug === 'sanctions');
     return {
       category: 'sanctions',
       severity: categoryOf(taxonomy, 'sanctions')?.severity ?? 10,
       riskLevel: 'sanctioned',
       label: consensus.label,
-      source: source ? publicSlug(source) : consensus.sanction.source,
+      source: best,
+      sources: [best, ...(listed?.sources ?? []).filter((s) => s !== best)],
+      confidence: listed ? Math.round(listed.probability * 100) : 100,
     };
   }
   const top = consensus.primary ?? consensus.categories[0];
@@ -56,6 +66,8 @@ export function labelFromIntel(intel: AddressIntel, taxonomy: Taxonomy = TAXONOM
     riskLevel: definition ? LEVEL_TO_RISK[definition.level] : 'none',
     label: consensus.label ?? top.claims.find((c) => c.claim.label !== null)?.claim.label ?? null,
     source: top.sources[0] ?? 'unknown',
+    sources: [...top.sources],
+    confidence: Math.round(top.probability * 100),
   };
 }
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { INSPECT_DECISIONS, type InspectDecision } from '../shared/verdict-vocabulary.js';
 import { levelRank, raisesRisk, RISK_LEVELS, worstLevel, type ProviderAssessment } from './provider-assessment.js';
 
 /**
@@ -17,8 +18,9 @@ import { levelRank, raisesRisk, RISK_LEVELS, worstLevel, type ProviderAssessment
  * decision is `deal`, and providers whose stance differs are listed as disagreements.
  */
 
-export const DECISIONS = ['deal', 'review', 'do_not_deal'] as const;
-export type Decision = (typeof DECISIONS)[number];
+/** The audit's decision words (the verdict vocabulary's inspect column). */
+export const DECISIONS = INSPECT_DECISIONS;
+export type Decision = InspectDecision;
 export type Stance = 'risk' | 'no_signal';
 
 /** Categories that exchanges' deposit screening alerts on even below high level. */

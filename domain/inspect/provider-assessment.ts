@@ -1,12 +1,13 @@
 import { z } from 'zod';
 import type { RiskLevel } from '../intel/taxonomy.js';
+import { RISK_LEVELS, rankOfRisk } from '../shared/verdict-vocabulary.js';
 
 /**
  * Our reading of one provider's answer, on the service's own scale, so that answers in different
  * vocabularies (boolean flags, sanctions identifications, a consensus verdict) can be compared. The
  * provider's raw answer is kept beside it, unchanged.
  */
-export const RISK_LEVELS = ['none', 'low', 'medium', 'high', 'critical', 'sanctioned'] as const satisfies readonly RiskLevel[];
+export { RISK_LEVELS };
 
 export const providerAssessmentSchema = z.object({
   /** `none` means the provider found no risk signal, not that the address is clean. */
@@ -22,12 +23,11 @@ export const providerAssessmentSchema = z.object({
 
 export type ProviderAssessment = z.infer<typeof providerAssessmentSchema>;
 
-const RANK: Readonly<Record<RiskLevel, number>> = { none: 0, low: 1, medium: 2, high: 3, critical: 4, sanctioned: 5 };
-
-export const levelRank = (level: RiskLevel): number => RANK[level];
+export const levelRank = (level: RiskLevel): number => rankOfRisk(level);
 
 export const worstLevel = (levels: readonly RiskLevel[]): RiskLevel =>
-  levels.reduce<RiskLevel>((worst, level) => (RANK[level] > RANK[worst] ? level : worst), 'none');
+  levels.reduce<RiskLevel>((worst, level) => (levelRank(level) > levelRank(worst) ? level : worst), 'none');
 
 /** A provider "raises a risk" from medium up; `low` (an exchange, a bridge) is context, not a warning. */
-export const raisesRisk = (assessment: Pick<ProviderAssessment, 'risk_level'>): boolean => RANK[assessment.risk_level] >= RANK.medium;
+export const raisesRisk = (assessment: Pick<ProviderAssessment, 'risk_level'>): boolean =>
+  levelRank(assessment.risk_level) >= levelRank('medium');

@@ -4,6 +4,7 @@ import { computeConsensus } from './consensus.js';
 import type { Claim, SourceDescriptor } from './intel.types.js';
 import { buildScreenVerdict } from './screen-verdict.js';
 import { TAXONOMY } from './taxonomy.js';
+import { checkedIntelOf } from '../../test/support/intel-fixtures.js';
 
 const ADDRESS = '0x00000000000000000000000000000000000a11ce';
 
@@ -88,8 +89,8 @@ describe('consensus properties', () => {
         const withExtra = [...claims];
         withExtra.splice(at % (claims.length + 1), 0, extra);
         const without = withExtra.filter((claim) => claim !== extra);
-        expect(buildScreenVerdict({ claims: without, sources: SOURCES, token: null })).toEqual(
-          buildScreenVerdict({ claims, sources: SOURCES, token: null }),
+        expect(buildScreenVerdict(checkedIntelOf({ claims: without, sources: SOURCES, token: null }))).toEqual(
+          buildScreenVerdict(checkedIntelOf({ claims, sources: SOURCES, token: null })),
         );
       }),
     );
@@ -103,8 +104,8 @@ describe('consensus properties', () => {
           .chain((claims) => fc.tuple(fc.constant(claims), fc.shuffledSubarray(claims, { minLength: claims.length }))),
         ([claims, shuffled]) => {
           expect(consensusOf(shuffled)).toEqual(consensusOf(claims));
-          expect(buildScreenVerdict({ claims: shuffled, sources: SOURCES, token: null })).toEqual(
-            buildScreenVerdict({ claims, sources: SOURCES, token: null }),
+          expect(buildScreenVerdict(checkedIntelOf({ claims: shuffled, sources: SOURCES, token: null }))).toEqual(
+            buildScreenVerdict(checkedIntelOf({ claims, sources: SOURCES, token: null })),
           );
         },
       ),
@@ -160,11 +161,13 @@ describe('consensus examples', () => {
 
 describe('screen verdict examples', () => {
   it('an OFAC claim makes the address sanctioned, with sdn_match naming the entity', () => {
-    const { verdict, coverage } = buildScreenVerdict({
-      claims: [sanctionClaim('registry', 'EXAMPLE SANCTIONED GROUP'), riskClaim('curator', 'stolen_funds', 50)],
-      sources: SOURCES,
-      token: null,
-    });
+    const { verdict, coverage } = buildScreenVerdict(
+      checkedIntelOf({
+        claims: [sanctionClaim('registry', 'EXAMPLE SANCTIONED GROUP'), riskClaim('curator', 'stolen_funds', 50)],
+        sources: SOURCES,
+        token: null,
+      }),
+    );
     expect(verdict.risk_level).toBe('sanctioned');
     expect(verdict.risk_score).toBe(100);
     expect(verdict.sdn_match).toEqual({
@@ -182,29 +185,33 @@ describe('screen verdict examples', () => {
   });
 
   it('an exchange identity gives the exchange’s name as label and a low risk level', () => {
-    const { verdict } = buildScreenVerdict({
-      claims: [identityClaim('curator', 'exchange', 'Example Exchange hot wallet')],
-      sources: SOURCES,
-      token: null,
-    });
+    const { verdict } = buildScreenVerdict(
+      checkedIntelOf({
+        claims: [identityClaim('curator', 'exchange', 'Example Exchange hot wallet')],
+        sources: SOURCES,
+        token: null,
+      }),
+    );
     expect(verdict.label).toBe('Example Exchange hot wallet');
     expect(['low', 'none']).toContain(verdict.risk_level);
     expect(verdict.sdn_match).toBeNull();
   });
 
   it('a phishing claim alone has no label: a risk annotation is never a name', () => {
-    const { verdict } = buildScreenVerdict({
-      claims: [riskClaim('explorer', 'phishing', 90, 'Fake_Phishing1772')],
-      sources: SOURCES,
-      token: null,
-    });
+    const { verdict } = buildScreenVerdict(
+      checkedIntelOf({
+        claims: [riskClaim('explorer', 'phishing', 90, 'Fake_Phishing1772')],
+        sources: SOURCES,
+        token: null,
+      }),
+    );
     expect(verdict.label).toBeNull();
     expect(verdict.risk_level).toBe('high');
     expect(verdict.labels[0]?.label).toBe('Fake_Phishing1772');
   });
 
   it('an unknown address is no risk signal, not clean: no data, no score', () => {
-    const { verdict, coverage } = buildScreenVerdict({ claims: [], sources: {}, token: null });
+    const { verdict, coverage } = buildScreenVerdict(checkedIntelOf({ claims: [], sources: {}, token: null }));
     expect(coverage.data_available).toBe(false);
     expect(verdict).toMatchObject({ risk_level: 'none', risk_score: null, confidence: null, label: null, labels: [] });
   });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { SCREEN_NETWORKS } from '../shared/network.js';
-import type { Claim, SourceDescriptor, TokenListing } from './intel.types.js';
+import { SANCTIONS_JURISDICTIONS, type Claim, type SourceDescriptor, type TokenListing } from './intel.types.js';
 import { streamFamily } from '../shared/streams.js';
 
 /**
@@ -24,6 +24,8 @@ export const sourceDescriptorSchema = z.object({
   publicName: z.string().min(1),
   url: z.string().min(1),
   alias: z.string().min(1).optional(),
+  /** Absent in imports recorded before it was added: the index reads the jurisdiction off the list's entries then. */
+  jurisdiction: z.enum(SANCTIONS_JURISDICTIONS).optional(),
 }) satisfies z.ZodType<SourceDescriptor>;
 
 const claimBase = {
@@ -45,7 +47,7 @@ export const claimSchema = z.discriminatedUnion('kind', [
     ...claimBase,
     kind: z.literal('sanction'),
     sanction: z.object({
-      list: z.enum(['US', 'UK', 'EU']),
+      list: z.enum(SANCTIONS_JURISDICTIONS),
       entity: z.string().nullable(),
       program: z.string().nullable(),
       listEntryId: z.string().nullable(),

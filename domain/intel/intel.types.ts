@@ -16,6 +16,8 @@ export interface SourceDescriptor {
   readonly url: string;
   /** Public alias (`provider_x`) under which a licensed feed appears in responses. */
   readonly alias?: string;
+  /** A sanctions registry's jurisdiction: whose sanctions its list publishes (US: OFAC, UK: OFSI, EU: the FSF). */
+  readonly jurisdiction?: SanctionList;
 }
 
 /**
@@ -27,7 +29,9 @@ export interface SourceDescriptor {
  */
 export type ChainScope = 'evm' | Network;
 
-export type SanctionList = 'US' | 'UK' | 'EU';
+/** The jurisdictions whose sanctions lists the service screens against (the spec's "US, UK, EU lists"). */
+export const SANCTIONS_JURISDICTIONS = ['US', 'UK', 'EU'] as const;
+export type SanctionList = (typeof SANCTIONS_JURISDICTIONS)[number];
 
 export interface SanctionDetail {
   readonly list: SanctionList;
@@ -108,6 +112,12 @@ export interface DatasetVersion {
   readonly importedAt: string;
   /** The class of its source (the index fills it in): which versions are sanctions lists. */
   readonly sourceClass?: SourceClass;
+  /** The source's public name (the index fills it in). */
+  readonly name?: string;
+  /** The public slug (`provider_x`) a licensed feed appears under (the index fills it in). */
+  readonly alias?: string;
+  /** A sanctions list's jurisdiction (the index fills it in, from the descriptor or else the list's own entries). */
+  readonly jurisdiction?: SanctionList;
 }
 
 export interface AddressIntel {

@@ -1,20 +1,19 @@
 import { z } from 'zod';
+import { dataVersionsSchema } from '../coverage/data-versions.body.js';
+import { sanctionsCoverageSchema } from '../coverage/sanctions-coverage.body.js';
+import { RISK_LEVELS } from '../shared/verdict-vocabulary.js';
 
 /**
  * The `coverage` and `verdict` objects of the light screen's 200 body, field by field as the spec's
  * tables give them. Objects are strict: a field the spec does not list is a bug, not an extension.
  */
 
-const riskLevel = z.enum(['none', 'low', 'medium', 'high', 'critical', 'sanctioned']);
+const riskLevel = z.enum(RISK_LEVELS);
 const int0to100 = z.number().int().min(0).max(100);
 const isoTimestamp = z.iso.datetime({ offset: true });
 
-/** Our addition to the spec's coverage: which data produced the verdict (README, "Data versions"). */
-export const dataVersionsSchema = z.strictObject({
-  taxonomy: z.string(),
-  snapshot: z.string().nullable(),
-  sources: z.array(z.strictObject({ source: z.string(), version: z.string(), content_hash: z.string() })),
-});
+/** Our addition to the spec's coverage: which data produced the verdict (docs/data-sources.md, "Data versions"). */
+export { dataVersionsSchema };
 
 export const coverageSchema = z.strictObject({
   data_available: z.boolean(),
@@ -25,6 +24,7 @@ export const coverageSchema = z.strictObject({
   tiers: z.array(z.string()),
   graph_analysed: z.literal(false),
   data_versions: dataVersionsSchema,
+  sanctions: sanctionsCoverageSchema,
 });
 
 export const sdnMatchSchema = z.strictObject({

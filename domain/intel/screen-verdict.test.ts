@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Claim, SourceDescriptor, TokenProfile } from './intel.types.js';
 import { buildScreenVerdict, screenVerdictSchema } from './screen-verdict.js';
+import { checkedIntelOf } from '../../test/support/intel-fixtures.js';
 
 const SOURCES: Record<string, SourceDescriptor> = {
   registry: { slug: 'registry', class: 'sanctions_registry', trustWeight: 100, publicName: 'Registry', url: 'https://registry.example' },
@@ -60,7 +61,7 @@ describe('screen verdict', () => {
   it('always has exactly the spec’s shape', () => {
     fc.assert(
       fc.property(fc.array(claimArb, { maxLength: 10 }), fc.boolean(), (claims, withToken) => {
-        const verdict = buildScreenVerdict({ claims, sources: SOURCES, token: withToken ? token : null });
+        const verdict = buildScreenVerdict(checkedIntelOf({ claims, sources: SOURCES, token: withToken ? token : null }));
         expect(screenVerdictSchema.safeParse(verdict).error).toBeUndefined();
         expect(verdict.coverage.label_count).toBe(verdict.verdict.labels.length);
         expect(verdict.coverage.consensus_found).toBe(verdict.verdict.consensus_found);
@@ -81,7 +82,7 @@ describe('screen verdict', () => {
       firstSeenAt: '2024-01-01T00:00:00Z',
       lastSeenAt: '2024-01-01T00:00:00Z',
     };
-    const { verdict } = buildScreenVerdict({ claims: [listed], sources: SOURCES, token });
+    const { verdict } = buildScreenVerdict(checkedIntelOf({ claims: [listed], sources: SOURCES, token }));
     expect(verdict.smart_contract).toEqual({
       is_contract: true,
       token_contract: true,
@@ -112,7 +113,7 @@ describe('screen verdict', () => {
       firstSeenAt: '2024-01-01T00:00:00Z',
       lastSeenAt: '2024-01-01T00:00:00Z',
     };
-    const { verdict } = buildScreenVerdict({ claims: [claim], sources: SOURCES, token: null });
+    const { verdict } = buildScreenVerdict(checkedIntelOf({ claims: [claim], sources: SOURCES, token: null }));
     expect(JSON.stringify(verdict)).not.toContain('Vendor Inc');
     expect(verdict.labels[0]).toMatchObject({ source: 'provider_b', source_name: 'provider_b' });
     expect(verdict.primary_source_slug).toBe('provider_b');

@@ -1,4 +1,8 @@
 import { present } from '../shared/present.js';
+import { sourceVersionRow } from '../coverage/data-versions.body.js';
+import { sourceVersion } from '../coverage/data-versions.js';
+import { sanctionsCoverageBody } from '../coverage/sanctions-coverage.body.js';
+import type { SanctionsCoverage } from '../coverage/sanctions-coverage.js';
 import { computeConsensus, type CategoryConsensus, type Consensus } from './consensus.js';
 import type { AddressIntel, SourceDescriptor } from './intel.types.js';
 import { publicSlug, publicSourceName } from './intel.types.js';
@@ -106,7 +110,10 @@ function smartContract(intel: AddressIntel, consensus: Consensus): VerdictBody['
   };
 }
 
-export function buildScreenVerdict(intel: AddressIntel, taxonomy: Taxonomy = TAXONOMY): ScreenVerdict {
+/** What a verdict is built from: the index's answer, and the sanctions lists it was checked against then. */
+export type CheckedIntel = AddressIntel & { readonly sanctions: SanctionsCoverage };
+
+export function buildScreenVerdict(intel: CheckedIntel, taxonomy: Taxonomy = TAXONOMY): ScreenVerdict {
   const consensus = computeConsensus(intel.claims, intel.sources, taxonomy);
   const dataAvailable = intel.claims.length > 0 || intel.token !== null;
   const consensusFound = consensus.categories.length > 0;
@@ -123,12 +130,9 @@ export function buildScreenVerdict(intel: AddressIntel, taxonomy: Taxonomy = TAX
       data_versions: {
         taxonomy: taxonomy.version,
         snapshot: intel.snapshot ?? null,
-        sources: (intel.datasets ?? []).map((d) => ({
-          source: sourceSlug(intel.sources, d.source),
-          version: d.version,
-          content_hash: d.contentHash,
-        })),
+        sources: (intel.datasets ?? []).map((d) => sourceVersionRow({ ...sourceVersion(d), source: sourceSlug(intel.sources, d.source) })),
       },
+      sanctions: sanctionsCoverageBody(intel.sanctions),
     },
     verdict: {
       ok: true,

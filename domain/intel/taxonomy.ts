@@ -1,3 +1,4 @@
+import { CATEGORY_LEVELS, riskOfCategoryLevel, type CategoryLevel, type RiskLevel } from '../shared/verdict-vocabulary.js';
 /**
  * The category taxonomy, versioned: a verdict's levels and severities are only comparable within one
  * version. Slugs, levels and severities follow docs/ARCHITECTURE.md#taxonomy (levels: severe 9–10,
@@ -7,7 +8,7 @@
  * source does not give).
  */
 
-export type CategoryLevel = 'severe' | 'high' | 'medium' | 'low' | 'info';
+export type { CategoryLevel, RiskLevel };
 
 export interface CategoryDefinition {
   readonly displayName: string;
@@ -71,16 +72,10 @@ export const TAXONOMY: Taxonomy = {
   },
 };
 
-export type RiskLevel = 'none' | 'low' | 'medium' | 'high' | 'critical' | 'sanctioned';
-
-/** A category's own level on the verdict scale: severe→critical, info→none. */
-export const LEVEL_TO_RISK: Readonly<Record<CategoryLevel, RiskLevel>> = {
-  severe: 'critical',
-  high: 'high',
-  medium: 'medium',
-  low: 'low',
-  info: 'none',
-};
+/** A category's own level on the verdict scale (the verdict vocabulary): severe→critical, info→none. */
+export const LEVEL_TO_RISK: Readonly<Record<CategoryLevel, RiskLevel>> = Object.fromEntries(
+  CATEGORY_LEVELS.map((level) => [level, riskOfCategoryLevel(level)]),
+) as Record<CategoryLevel, RiskLevel>;
 
 export function categoryOf(taxonomy: Taxonomy, slug: string): CategoryDefinition | null {
   return Object.hasOwn(taxonomy.categories, slug) ? (taxonomy.categories[slug] ?? null) : null;

@@ -2,6 +2,7 @@ import { categoryOf, type CategoryLevel, type Taxonomy } from '../intel/taxonomy
 import type { Micros } from '../shared/money.js';
 import type { TransferLeg } from './decoded-transaction.js';
 import type { DirectCategory, GraphCoverage, IndirectCategory, SenderExposure } from './sender-exposure.js';
+import { EXPOSURE_SEVERITY_CEILING } from '../shared/verdict-vocabulary.js';
 
 /**
  * The USD-weighted composite of a transfer's senders.
@@ -13,7 +14,8 @@ import type { DirectCategory, GraphCoverage, IndirectCategory, SenderExposure } 
  *   indirect share I(c) = Σ w(s) · share_s(c), share_s(c) the part of s's inflow traced to c;  USD  Σ usd(s) · share_s(c)
  * The unknown share is the weight of senders about which nothing is known. The composite risk score
  * (0..10) is Σ w(s) · sev(s), sev(s) the highest of s's direct severities and of its indirect
- * severities scaled by their shares.
+ * severities scaled by their shares, an indirect one never above 8 (exposure alone stops at high, as in
+ * the full check: docs/api.md, "One vocabulary").
  */
 export interface ValuedLeg extends TransferLeg {
   /** USD value in micro-USD; null when the asset has no price or its decimals are unknown. */
@@ -130,9 +132,10 @@ function weighSenders(
   return { senders, totalUsdMicros: total, weighting };
 }
 
+/** A sender's severity: its own categories', or its exposure's scaled by share and never past high (sanctions are not transitive). */
 function senderSeverity(sender: CompositeSender, taxonomy: Taxonomy): number {
   const direct = sender.direct.map((c) => c.severity);
-  const indirect = sender.indirect.map((c) => (categoryOf(taxonomy, c.slug)?.severity ?? 0) * c.share);
+  const indirect = sender.indirect.map((c) => Math.min(EXPOSURE_SEVERITY_CEILING, (categoryOf(taxonomy, c.slug)?.severity ?? 0) * c.share));
   return Math.max(0, ...direct, ...indirect);
 }
 

@@ -36,6 +36,7 @@ const sender = (address: string, o: { label?: string | null; direct?: string[]; 
   direct: (o.direct ?? []).map(direct),
   indirect: o.indirect ?? [],
   graph: o.indirect ? 'analysed' : 'not_available',
+  sources: [],
 });
 const exposures = (...senders: SenderExposure[]) => new Map(senders.map((s) => [s.address, s]));
 

@@ -1,3 +1,4 @@
+import type { SourceVersion } from '../coverage/data-versions.js';
 import { computeConsensus } from '../intel/consensus.js';
 import type { AddressIntel } from '../intel/intel.types.js';
 import { categoryOf, type CategoryLevel, type Taxonomy } from '../intel/taxonomy.js';
@@ -36,6 +37,8 @@ export interface SenderExposure {
   readonly direct: readonly DirectCategory[];
   readonly indirect: readonly IndirectCategory[];
   readonly graph: GraphCoverage;
+  /** The versions of every source behind its direct and indirect categories: the data of its exposure. */
+  readonly sources: readonly SourceVersion[];
 }
 
 /** Direct exposure from the intelligence index: the consensus categories with a level above info. */

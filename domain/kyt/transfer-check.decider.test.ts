@@ -3,6 +3,8 @@ import { deciderSpec } from '../../test/support/decider-spec.js';
 import type { PolicyAlert } from './policy-engine.js';
 import { transferCheckDecider, type TransferCheckCommand } from './transfer-check.decider.js';
 import type { TransferCheckEvent } from './transfer-check.events.js';
+import { FIXTURE_COVERAGE } from '../../test/support/intel-fixtures.js';
+import { sanctionsCoverageBody } from '../coverage/sanctions-coverage.body.js';
 
 const spec = deciderSpec(transferCheckDecider);
 
@@ -54,11 +56,12 @@ const complete = (alerts: PolicyAlert[], at = later(500)): TransferCheckCommand 
   type: 'CompleteTransferCheck',
   result: RESULT,
   alerts,
+  sanctions: FIXTURE_COVERAGE,
   at,
 });
 const completed = (alerts: PolicyAlert[], worst: PolicyAlert['riskLevel'] | null): TransferCheckEvent => ({
   type: 'TransferCheckCompleted',
-  data: { checkId: CHECK, result: RESULT, worstLevel: worst, alertCount: alerts.length, at: later(500) },
+  data: { checkId: CHECK, result: RESULT, worstLevel: worst, alertCount: alerts.length, sanctions: FIXTURE_COVERAGE, at: later(500) },
 });
 
 describe('transfer check decider', () => {
@@ -94,6 +97,7 @@ describe('transfer check decider', () => {
           subgroup_id: SUBGROUP,
           worst_level: 'Severe',
           alerts: [alert('Severe'), alert('Low', 'Crypto ATM')],
+          sanctions: sanctionsCoverageBody(FIXTURE_COVERAGE),
         });
       });
   });

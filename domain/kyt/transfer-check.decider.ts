@@ -1,3 +1,5 @@
+import { sanctionsCoverageBody } from '../coverage/sanctions-coverage.body.js';
+import type { SanctionsCoverage } from '../coverage/sanctions-coverage.js';
 import { parserFor, type Decider } from '../shared/decider.js';
 import { fail } from '../shared/errors.js';
 import type { Chain } from '../shared/network.js';
@@ -23,7 +25,14 @@ import {
  */
 export type TransferCheckCommand =
   | { type: 'RequestTransferCheck'; checkId: string; chain: Chain; txHash: string; requester: Requester; at: string }
-  | { type: 'CompleteTransferCheck'; result: Record<string, unknown>; alerts: readonly PolicyAlert[]; at: string }
+  | {
+      type: 'CompleteTransferCheck';
+      result: Record<string, unknown>;
+      alerts: readonly PolicyAlert[];
+      /** The sanctions lists the senders were checked against. */
+      sanctions: SanctionsCoverage;
+      at: string;
+    }
   | { type: 'FailTransferCheck'; code: TransferFailureCode; message: string; at: string }
   | { type: 'TimeOutTransferCheck'; at: string };
 
@@ -40,7 +49,7 @@ export interface TransferCheckState {
 
 export const initialTransferCheckState = (): TransferCheckState => ({ status: 'absent', request: null, result: null, failure: null });
 
-function alertEvent(request: Requested, alerts: readonly PolicyAlert[], at: string): TransferCheckEvent[] {
+function alertEvent(request: Requested, alerts: readonly PolicyAlert[], sanctions: SanctionsCoverage, at: string): TransferCheckEvent[] {
   if (request.requester.channel !== 'v2') return [];
   const worst = worstLevel(alerts.map((alert) => alert.riskLevel));
   if (worst === null) return [];
@@ -54,6 +63,7 @@ function alertEvent(request: Requested, alerts: readonly PolicyAlert[], at: stri
       subgroup_id: request.requester.subgroupId,
       worst_level: worst,
       alerts: alerts.map((alert) => ({ ...alert })),
+      sanctions: sanctionsCoverageBody(sanctions),
     },
     occurredAt: at,
   });
@@ -84,10 +94,11 @@ export function decideTransferCheck(command: TransferCheckCommand, state: Transf
             result: command.result,
             worstLevel: worstLevel(alerts.map((a) => a.riskLevel)),
             alertCount: alerts.length,
+            sanctions: command.sanctions,
             at: command.at,
           },
         },
-        ...alertEvent(request, alerts, command.at),
+        ...alertEvent(request, alerts, command.sanctions, command.at),
       ];
     }
     case 'FailTransferCheck': {

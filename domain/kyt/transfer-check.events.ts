@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { sanctionsCoverageFactSchema } from '../coverage/sanctions-coverage.js';
 import { TRANSFER_CHAINS } from '../shared/network.js';
 import { WEBHOOK_EVENT_RAISED, webhookEventRaisedSchema } from '../webhooks/webhook-raised.js';
 import { ALERT_LEVELS } from './alert-level.js';
@@ -39,6 +40,8 @@ export const transferCheckEventSchemas = {
     result: z.record(z.string(), z.unknown()),
     worstLevel: alertLevel.nullable(),
     alertCount: z.number().int().nonnegative(),
+    /** The sanctions lists the senders were checked against (absent in checks completed before it was recorded). */
+    sanctions: sanctionsCoverageFactSchema.optional(),
     at: z.string(),
   }),
   TransferCheckFailed: z.object({ checkId: z.string(), code: z.enum(FAILURE_CODES), message: z.string(), at: z.string() }),

@@ -1,3 +1,7 @@
+import { sourceVersionRow, transferDataRow } from '../coverage/data-versions.body.js';
+import type { SourceVersion, TransferDataVersion } from '../coverage/data-versions.js';
+import { sanctionsCoverageBody } from '../coverage/sanctions-coverage.body.js';
+import type { SanctionsCoverage } from '../coverage/sanctions-coverage.js';
 import { microsToUsd } from '../shared/money.js';
 import type { AlertLevel } from './alert-level.js';
 import type { Composite, ValuedLeg } from './composite.js';
@@ -5,9 +9,21 @@ import type { DecodedTransaction } from './decoded-transaction.js';
 import type { PolicyOutcome } from './policy-engine.js';
 import type { Policy } from './policy.types.js';
 import type { PatternFinding } from './transfer-patterns.js';
+import { actionOf, compositeLevelOf, type Action, type CompositeLevel } from '../shared/verdict-vocabulary.js';
 
 /** Bumped when a field of the transfer check's body changes meaning. */
 export const TRANSFER_RESULT_SCHEMA_VERSION = 1;
+
+/**
+ * What the check read: the sanctions lists the senders were checked against, the intelligence sources
+ * behind any sender's direct or indirect exposure, and the transfer data the senders were traced in.
+ */
+export interface TransferCoverage {
+  readonly sanctions: SanctionsCoverage;
+  readonly snapshot: string;
+  readonly sources: readonly SourceVersion[];
+  readonly transferData: readonly TransferDataVersion[];
+}
 
 /** Where the USD values came from: each price source used and the date of the row it answered from. */
 export interface PricingUsed {
@@ -20,27 +36,11 @@ const pct = (share: number): number => Math.round(share * 10_000) / 100;
 /** A transaction can move value thousands of times (an airdrop sweep): the body lists this many legs and senders at most, and says how many there are. */
 export const MAX_LISTED = 500;
 
-/** §2b's actions per level: Severe blocks, High holds, Medium asks for review, Low is an alert only. */
-export function recommendedAction(worst: AlertLevel | null): 'accept' | 'review' | 'hold' | 'block' {
-  switch (worst) {
-    case 'Severe':
-      return 'block';
-    case 'High':
-      return 'hold';
-    case 'Medium':
-      return 'review';
-    default:
-      return 'accept';
-  }
-}
+/** The actions per worst alert (the verdict vocabulary): Severe blocks, High holds, Medium asks for review, Low is an alert only. */
+export const recommendedAction = (worst: AlertLevel | null): Action => actionOf(worst);
 
-/** The composite's own level, from its 0..10 score: ≥ 9 severe, ≥ 7 high, ≥ 4 medium, > 0 low. */
-export function compositeLevel(score: number): 'none' | 'low' | 'medium' | 'high' | 'severe' {
-  if (score >= 9) return 'severe';
-  if (score >= 7) return 'high';
-  if (score >= 4) return 'medium';
-  return score > 0 ? 'low' : 'none';
-}
+/** The composite's own level, from its 0..10 score (the verdict vocabulary): ≥ 9 severe, ≥ 7 high, ≥ 4 medium, > 0 low. */
+export const compositeLevel = (score: number): CompositeLevel => compositeLevelOf(score);
 
 /**
  * The body of a completed transfer check (the 200 without `billing`): the transaction, the
@@ -56,9 +56,10 @@ export function transferResultBody(input: {
   outcome: PolicyOutcome;
   policy: Policy;
   pricing: readonly PricingUsed[];
+  coverage: TransferCoverage;
   checkedAt: string;
 }): Record<string, unknown> {
-  const { tx, composite, outcome, policy } = input;
+  const { tx, composite, outcome, policy, coverage } = input;
   return {
     schema_version: TRANSFER_RESULT_SCHEMA_VERSION,
     check_id: input.checkId,
@@ -130,6 +131,15 @@ export function transferResultBody(input: {
         exposure_usd: microsToUsd(m.exposureUsdMicros),
         note: m.note,
       })),
+    },
+    coverage: {
+      sanctions: sanctionsCoverageBody(coverage.sanctions),
+      data_versions: {
+        taxonomy: policy.taxonomyVersion,
+        snapshot: coverage.snapshot,
+        sources: coverage.sources.map(sourceVersionRow),
+        transfer_data: coverage.transferData.map(transferDataRow),
+      },
     },
     checked_at: input.checkedAt,
   };

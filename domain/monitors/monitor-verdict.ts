@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import { dataVersionsSchema, sdnMatchSchema, type ScreenVerdict } from '../intel/screen-verdict.schema.js';
+import { dataVersionsSchema, sourceVersionRowSchema } from '../coverage/data-versions.body.js';
+import { sdnMatchSchema, type ScreenVerdict } from '../intel/screen-verdict.schema.js';
+import { RISK_LEVELS } from '../shared/verdict-vocabulary.js';
 
 /**
  * What a monitor watches of an address's light-screen verdict. A change of risk level, sanctions match,
@@ -7,7 +9,7 @@ import { dataVersionsSchema, sdnMatchSchema, type ScreenVerdict } from '../intel
  * follows every confidence tweak of every source and would drown the signal).
  */
 export const monitorVerdictSchema = z.object({
-  risk_level: z.enum(['none', 'low', 'medium', 'high', 'critical', 'sanctioned']).nullable(),
+  risk_level: z.enum(RISK_LEVELS).nullable(),
   risk_score: z.number().int().min(0).max(100).nullable(),
   risk_categories: z.array(z.string()),
   sdn_match: sdnMatchSchema.omit({ asset: true }).nullable(),
@@ -15,7 +17,10 @@ export const monitorVerdictSchema = z.object({
 });
 export type MonitorVerdict = z.infer<typeof monitorVerdictSchema>;
 
-export const monitorDataVersionsSchema = dataVersionsSchema;
+/** As recorded with the monitor's verdicts: versions recorded before `imported_at` existed lack it. */
+export const monitorDataVersionsSchema = dataVersionsSchema.extend({
+  sources: z.array(sourceVersionRowSchema.extend({ imported_at: z.string().optional() })),
+});
 export type MonitorDataVersions = z.infer<typeof monitorDataVersionsSchema>;
 
 /** Why a monitor was re-evaluated: the source (or list) whose data changed, with its version or date. */

@@ -3,6 +3,8 @@ import { deciderSpec } from '../../test/support/decider-spec.js';
 import { monitorDecider, RECENT_CHANGES_KEPT, type MonitorCommand } from './monitor.decider.js';
 import type { MonitorEvent } from './monitor.events.js';
 import type { ChangeReason, MonitorVerdict } from './monitor-verdict.js';
+import { FIXTURE_COVERAGE } from '../../test/support/intel-fixtures.js';
+import { sanctionsCoverageBody } from '../coverage/sanctions-coverage.body.js';
 
 const spec = deciderSpec(monitorDecider);
 const T0 = '2026-05-03T10:00:00.000Z';
@@ -29,6 +31,7 @@ const create: MonitorCommand = {
   reference: 'customer-7',
   verdict: clean,
   dataVersions: versions,
+  sanctions: FIXTURE_COVERAGE,
   period: MAY,
   at: T0,
 };
@@ -43,6 +46,7 @@ const created: MonitorEvent = {
     reference: 'customer-7',
     verdict: clean,
     dataVersions: versions,
+    sanctions: FIXTURE_COVERAGE,
     paidPeriod: MAY,
     createdAt: T0,
   },
@@ -52,12 +56,13 @@ const reevaluate = (verdict: MonitorVerdict, changeKey = 'dataset:ofac_sdn:h2'):
   changeKey,
   verdict,
   dataVersions: versions,
+  sanctions: FIXTURE_COVERAGE,
   reasons: [reason],
   at: T0,
 });
 const changed = (previous: MonitorVerdict, current: MonitorVerdict, changeKey = 'dataset:ofac_sdn:h2'): MonitorEvent => ({
   type: 'MonitorVerdictChanged',
-  data: { changeKey, previous, current, reasons: [reason], dataVersions: versions, at: T0 },
+  data: { changeKey, previous, current, reasons: [reason], dataVersions: versions, sanctions: FIXTURE_COVERAGE, at: T0 },
 });
 const raised = (previous: MonitorVerdict, current: MonitorVerdict): MonitorEvent => ({
   type: 'WebhookEventRaised',
@@ -65,7 +70,16 @@ const raised = (previous: MonitorVerdict, current: MonitorVerdict): MonitorEvent
     event_type: 'service.address.risk_changed',
     audience: { user_id: 'u-1' },
     occurred_at: T0,
-    payload: { monitor_id: 'm-1', address: '0xabc', network: 'ETH', reference: 'customer-7', previous, current, reasons: [reason] },
+    payload: {
+      monitor_id: 'm-1',
+      address: '0xabc',
+      network: 'ETH',
+      reference: 'customer-7',
+      previous,
+      current,
+      reasons: [reason],
+      sanctions: sanctionsCoverageBody(FIXTURE_COVERAGE),
+    },
   },
 });
 

@@ -1,3 +1,5 @@
+import { sanctionsCoverageBody } from '../coverage/sanctions-coverage.body.js';
+import type { SanctionsCoverage } from '../coverage/sanctions-coverage.js';
 import { present } from '../shared/present.js';
 import { parserFor, type Decider } from '../shared/decider.js';
 import { fail } from '../shared/errors.js';
@@ -26,6 +28,8 @@ export interface MonitorState {
   readonly paidPeriod: string | null;
   readonly pausedReason: string | null;
   readonly dataVersions: MonitorDataVersions | null;
+  /** The sanctions lists its current verdict was checked against (null: not recorded then). */
+  readonly sanctions: SanctionsCoverage | null;
   readonly createdAt: string | null;
   readonly lastChangedAt: string | null;
   /** Change keys already applied, newest last; bounded (a change is re-delivered soon or not at all). */
@@ -45,6 +49,7 @@ export type MonitorCommand =
       readonly reference: string | null;
       readonly verdict: MonitorVerdict;
       readonly dataVersions: MonitorDataVersions;
+      readonly sanctions: SanctionsCoverage;
       readonly period: string;
       readonly at: string;
     }
@@ -53,6 +58,7 @@ export type MonitorCommand =
       readonly changeKey: string;
       readonly verdict: MonitorVerdict;
       readonly dataVersions: MonitorDataVersions;
+      readonly sanctions: SanctionsCoverage;
       readonly reasons: readonly ChangeReason[];
       readonly at: string;
     }
@@ -72,6 +78,7 @@ export const initialMonitorState = (): MonitorState => ({
   paidPeriod: null,
   pausedReason: null,
   dataVersions: null,
+  sanctions: null,
   createdAt: null,
   lastChangedAt: null,
   recentChanges: [],
@@ -93,6 +100,7 @@ function decideReevaluate(command: Extract<MonitorCommand, { type: 'Reevaluate' 
       current: command.verdict,
       reasons: [...command.reasons],
       dataVersions: command.dataVersions,
+      sanctions: command.sanctions,
       at: command.at,
     },
   };
@@ -108,6 +116,7 @@ function decideReevaluate(command: Extract<MonitorCommand, { type: 'Reevaluate' 
       previous: present(state.verdict, 'state.verdict'),
       current: command.verdict,
       reasons: [...command.reasons],
+      sanctions: sanctionsCoverageBody(command.sanctions),
     },
   });
   return [changed, webhook];
@@ -129,11 +138,23 @@ export function decideMonitor(command: MonitorCommand, state: MonitorState): Mon
     case 'Create': {
       // Watching an address already watched is the same monitor: nothing new (the caller answers 200).
       if (state.status === 'active' || state.status === 'paused') return [];
-      const { monitorId, userId, keyId, address, network, reference, verdict, dataVersions, period, at } = command;
+      const { monitorId, userId, keyId, address, network, reference, verdict, dataVersions, sanctions, period, at } = command;
       return [
         {
           type: 'MonitorCreated',
-          data: { monitorId, userId, keyId, address, network, reference, verdict, dataVersions, paidPeriod: period, createdAt: at },
+          data: {
+            monitorId,
+            userId,
+            keyId,
+            address,
+            network,
+            reference,
+            verdict,
+            dataVersions,
+            sanctions,
+            paidPeriod: period,
+            createdAt: at,
+          },
         },
       ];
     }
@@ -165,6 +186,7 @@ export function evolveMonitor(state: MonitorState, event: MonitorEvent): Monitor
         paidPeriod: d.paidPeriod,
         pausedReason: null,
         dataVersions: d.dataVersions,
+        sanctions: d.sanctions ?? null,
         createdAt: d.createdAt,
         lastChangedAt: null,
         recentChanges: [],
@@ -175,6 +197,7 @@ export function evolveMonitor(state: MonitorState, event: MonitorEvent): Monitor
         ...state,
         verdict: event.data.current,
         dataVersions: event.data.dataVersions,
+        sanctions: event.data.sanctions ?? null,
         lastChangedAt: event.data.at,
         recentChanges: remember(state.recentChanges, event.data.changeKey),
       };

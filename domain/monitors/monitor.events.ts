@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { sanctionsCoverageFactSchema } from '../coverage/sanctions-coverage.js';
 import { SCREEN_NETWORKS } from '../shared/network.js';
 import { WEBHOOK_EVENT_RAISED, webhookEventRaisedSchema, type WebhookEventRaised } from '../webhooks/webhook-raised.js';
 import { changeReasonSchema, monitorDataVersionsSchema, monitorVerdictSchema } from './monitor-verdict.js';
@@ -28,6 +29,8 @@ export const monitorEventSchemas = {
     reference: z.string().nullable(),
     verdict: monitorVerdictSchema,
     dataVersions: monitorDataVersionsSchema,
+    /** The sanctions lists the verdict was checked against (absent in monitors created before it was recorded). */
+    sanctions: sanctionsCoverageFactSchema.optional(),
     paidPeriod: period,
     createdAt: timestamp,
   }),
@@ -38,6 +41,7 @@ export const monitorEventSchemas = {
     current: monitorVerdictSchema,
     reasons: z.array(changeReasonSchema).min(1),
     dataVersions: monitorDataVersionsSchema,
+    sanctions: sanctionsCoverageFactSchema.optional(),
     at: timestamp,
   }),
   MonitorRenewed: z.object({ period, at: timestamp }),

@@ -47,16 +47,32 @@ export interface FlowPage {
   sampleTx(row: number): string | null;
 }
 
+/** What kind of transfer data a data set is: it says how far a verdict built on it can see. */
+export type TransferDataKind = 'sample' | 'ingested_blocks' | 'account_history_api' | 'synthetic';
+
+/** One data set of transfers the index reads, as verdicts name it. */
+export interface TransferDataset {
+  readonly name: string;
+  readonly transfers: number;
+  /** ISO times of the first and last transfer held (null for an API fetched on demand). */
+  readonly from: string | null;
+  readonly to: string | null;
+  readonly caveat: string | null;
+  readonly kind?: TransferDataKind | null;
+  /** The data's version: a sample file's content hash, the block range ingested, an API's host. */
+  readonly version?: string | null;
+  /** Up to when the data is known: the last ingested block's time, a sample's last transfer; an API: now. */
+  readonly asOf?: string | null;
+  /** Ingested blocks: the last block indexed. */
+  readonly upToBlock?: number | null;
+  /** An account-history API: how much of an address's history it returns (the most recent N transfers). */
+  readonly cap?: string | null;
+}
+
 export interface IndexCoverage {
   readonly network: Network;
   /** Where the index's transfers come from, one row per data set or ingested chain. */
-  readonly datasets: readonly {
-    readonly name: string;
-    readonly transfers: number;
-    readonly from: string | null;
-    readonly to: string | null;
-    readonly caveat: string | null;
-  }[];
+  readonly datasets: readonly TransferDataset[];
 }
 
 export interface TransferIndex {

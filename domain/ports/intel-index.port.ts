@@ -1,5 +1,5 @@
 import type { Network } from '../shared/network.js';
-import type { AddressIntel, DatasetVersion } from '../intel/intel.types.js';
+import type { AddressIntel, DatasetVersion, SanctionList } from '../intel/intel.types.js';
 
 /**
  * The address-intelligence index: every imported claim about an address, folded from the dataset
@@ -12,4 +12,6 @@ export interface IntelIndex {
   datasets(): readonly DatasetVersion[];
   /** One id for the whole data state (a digest of every source's content hash), as verdicts name it. */
   snapshot(): string;
+  /** Jurisdictions whose sanctions list the operator requires (SVC_REQUIRED_SANCTIONS): without one, screening fails closed. */
+  readonly requiredSanctions?: readonly SanctionList[];
 }

@@ -1,5 +1,5 @@
 import type { Network } from '../shared/network.js';
-import type { TransferIndex } from './chain-data.port.js';
+import type { TransferDataKind, TransferIndex } from './chain-data.port.js';
 
 /**
  * The transfer graph store: the aggregated edges of every transfer folded into it, on disk, read by the
@@ -54,6 +54,10 @@ export interface TransferBatch {
   /** The data set the transfers are counted under in the coverage (e.g. `rpc:ETH`, `bigquery:token_transfers`). */
   readonly dataset: string;
   readonly caveat: string | null;
+  /** What the data is, as verdicts name it (default: ingested_blocks for chain positions, sample for rows). */
+  readonly kind?: TransferDataKind;
+  /** The data's version, e.g. a sample file's content hash. */
+  readonly version?: string | null;
   /**
    * 'chain': positions are chainPosition()s, shared by every source of the network's chain, each transfer
    * deduplicated on its own (an export whose files may cut a block); 'blocks': chainPosition()s too, and the

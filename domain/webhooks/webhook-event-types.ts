@@ -1,5 +1,7 @@
 import { z } from 'zod';
+import { sanctionsCoverageSchema } from '../coverage/sanctions-coverage.body.js';
 import { changeReasonSchema, monitorVerdictSchema } from '../monitors/monitor-verdict.js';
+import { ALERT_LEVELS, HIGH_RISK_LEVELS, type AlertLevel } from '../shared/verdict-vocabulary.js';
 
 /**
  * The webhook event types of the spec and the shape of each payload. Ids are checked as non-empty
@@ -16,9 +18,8 @@ export const WEBHOOK_EVENT_TYPES = [
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 export const TRANSFER_ALERT_EVENT: WebhookEventType = 'tx.policy.alert.triggered';
 
-/** Alert levels of the KYT policy, lowest first. */
-export const ALERT_LEVELS = ['Low', 'Medium', 'High', 'Severe'] as const;
-export type AlertLevel = (typeof ALERT_LEVELS)[number];
+/** Alert levels of the KYT policy, lowest first (the verdict vocabulary's). */
+export { ALERT_LEVELS, type AlertLevel };
 export const DEFAULT_ALERT_MIN_LEVEL: AlertLevel = 'Medium';
 
 export const levelRank = (level: AlertLevel): number => ALERT_LEVELS.indexOf(level);
@@ -48,6 +49,8 @@ export const webhookPayloadSchemas = {
     subgroup_id: id,
     worst_level: z.enum(ALERT_LEVELS),
     alerts: z.array(transferAlertSchema).min(1),
+    /** Our addition: the sanctions lists the senders were checked against, and those not checked. */
+    sanctions: sanctionsCoverageSchema.optional(),
     ...synthetic,
   }),
   'service.bfs.completed': z.object({
@@ -64,10 +67,12 @@ export const webhookPayloadSchemas = {
     check_id: id,
     address: z.string(),
     network: z.string(),
-    risk_level: z.enum(['high', 'severe']),
+    risk_level: z.enum(HIGH_RISK_LEVELS),
     risk_score: z.number().min(0).max(100),
     tier_hit: z.union([z.number(), z.string()]),
     categories: z.array(z.string()),
+    /** Our addition: the sanctions lists the check was checked against, and those not checked. */
+    sanctions: sanctionsCoverageSchema.optional(),
     ...synthetic,
   }),
   /** A monitored address's verdict changed after an intelligence change (README "Monitors"). */
@@ -79,6 +84,8 @@ export const webhookPayloadSchemas = {
     previous: monitorVerdictSchema,
     current: monitorVerdictSchema,
     reasons: z.array(changeReasonSchema).min(1),
+    /** Our addition: the sanctions lists the new verdict was checked against, and those not checked. */
+    sanctions: sanctionsCoverageSchema.optional(),
     ...synthetic,
   }),
 } as const satisfies Record<WebhookEventType, z.ZodType>;

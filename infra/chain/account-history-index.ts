@@ -79,6 +79,10 @@ export function accountHistoryIndex(options: {
   name: string;
   networks: readonly Network[];
   caveat: string;
+  /** How much of an address's history one answer holds (e.g. "1000 most recent native and 1000 token transfers per address"). */
+  cap: string;
+  /** The API's host: which service answered. */
+  version?: string;
   fetchHistory: (address: string, network: Network) => Promise<AccountHistory>;
   cacheSize?: number;
 }): TransferIndex {
@@ -125,7 +129,20 @@ export function accountHistoryIndex(options: {
       return {
         network,
         datasets: options.networks.includes(network)
-          ? [{ name: options.name, transfers: fetched, from: null, to: null, caveat: options.caveat }]
+          ? [
+              {
+                name: options.name,
+                transfers: fetched,
+                from: null,
+                to: null,
+                caveat: options.caveat,
+                kind: 'account_history_api' as const,
+                version: options.version ?? null,
+                // fetched on demand: a verdict sees each address's history as it was when asked
+                asOf: new Date().toISOString(),
+                cap: options.cap,
+              },
+            ]
           : [],
       };
     },

@@ -98,6 +98,8 @@ export function createEtherscanTransferIndex(options: EtherscanOptions): Transfe
     name: 'etherscan-compatible API',
     networks: options.networks,
     caveat: `the most recent ${pageSize} native and ${pageSize} token transfers of each address, fetched on demand`,
+    cap: `${pageSize} most recent native and ${pageSize} token transfers per address`,
+    version: new URL(options.baseUrl).host,
     fetchHistory,
   });
 }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseUnits } from 'viem';
@@ -27,6 +28,8 @@ export interface TransferSample {
   readonly network: Network;
   readonly name: string;
   readonly caveat: string;
+  /** `sha256:` of the file's bytes: the sample's version, as verdicts name it. */
+  readonly contentHash: string;
   readonly transfers: readonly GraphTransfer[];
   readonly skipped: number;
 }
@@ -209,8 +212,10 @@ async function sampleFiles(sourcesDir: string): Promise<{ spec: (typeof FILES)[n
 }
 
 async function loadSample(spec: (typeof FILES)[number], file: string, path: string, prices: Prices): Promise<TransferSample> {
-  const { rows, skipped } = spec.parse(await readFile(path, 'utf8'), file);
-  return { network: spec.network, name: file, caveat: spec.caveat, transfers: await value(rows, prices), skipped };
+  const bytes = await readFile(path);
+  const { rows, skipped } = spec.parse(bytes.toString('utf8'), file);
+  const contentHash = `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
+  return { network: spec.network, name: file, caveat: spec.caveat, contentHash, transfers: await value(rows, prices), skipped };
 }
 
 /** Every transfer sample found under the sources directory, parsed and valued. */
@@ -236,7 +241,15 @@ export async function foldTransferSamples(
     const version = `${size}:${mtimeMs}`;
     if ((await graph.readSource(`sample:${file}`)) === version) continue;
     const sample = await loadSample(spec, file, path, prices);
-    const batch = { network: sample.network, dataset: file, caveat: spec.caveat, positions: 'rows', finalThrough: null } as const;
+    const batch = {
+      network: sample.network,
+      dataset: file,
+      caveat: spec.caveat,
+      kind: 'sample',
+      version: sample.contentHash,
+      positions: 'rows',
+      finalThrough: null,
+    } as const;
     folded += (await graph.fold([{ ...batch, transfers: sample.transfers }])).folded;
     await graph.writeSource(`sample:${file}`, version);
     files += 1;

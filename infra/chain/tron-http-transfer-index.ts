@@ -104,6 +104,8 @@ export function createTronHttpTransferIndex(options: TronHttpOptions): TransferI
     name: 'TRON HTTP API',
     networks: ['TRON'],
     caveat: `the most recent ${maxPages * 200} TRC-20 and ${maxPages * 200} TRX transactions of each address, fetched on demand`,
+    cap: `${maxPages * 200} most recent TRC-20 and ${maxPages * 200} TRX transactions per address`,
+    version: new URL(options.baseUrl).host,
     fetchHistory: (address) => fetchHistory(address),
   });
 }

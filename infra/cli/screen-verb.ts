@@ -8,6 +8,7 @@ import { fail } from '../../domain/shared/errors.js';
 import { parseNetwork, type Network } from '../../domain/shared/network.js';
 import type { Services } from '../bootstrap.js';
 import { rpcContractCodeReader } from '../chain/rpc-contract-code.js';
+import { systemClock } from '../system/system-clock.js';
 import { importFromDirectory } from '../sources/import-sources.js';
 import { flag, requiredFlag, type ParsedArgs } from './args.js';
 
@@ -40,7 +41,9 @@ export async function screenLine(intel: IntelIndex, contracts: ContractCodeReade
     return { address: raw, network, error: { code: 'validation_error', message: `not a well-formed ${network} address` } };
   }
   // the body of POST /v2/screen without its billing: shaped by the same presenter
-  const { body } = presentScreenVerdict(await screenVerdictOf(contracts ? { intel, contracts } : { intel }, { address, network }));
+  const { body } = presentScreenVerdict(
+    await screenVerdictOf(contracts ? { intel, contracts, clock: systemClock } : { intel, clock: systemClock }, { address, network }),
+  );
   return { ...body, elapsed_ms: Math.round(performance.now() - started) };
 }
 

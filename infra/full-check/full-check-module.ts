@@ -110,6 +110,7 @@ export function createFullCheckModule(deps: {
   const transfers = chooseTransferIndex(config, graph, prices);
   const tierDeps = {
     intel: deps.intel,
+    clock: deps.commands.clock,
     contracts: deps.contracts,
     transfers,
     now: () => performance.now(),

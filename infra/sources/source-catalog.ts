@@ -88,6 +88,7 @@ export const SOURCE_CATALOG: readonly CatalogEntry[] = [
     descriptor: {
       slug: 'ofac_sdn',
       class: 'sanctions_registry',
+      jurisdiction: 'US',
       trustWeight: 100,
       publicName: 'OFAC SDN List',
       url: 'https://ofac.treasury.gov/specially-designated-nationals-and-blocked-persons-list-sdn-human-readable-lists',
@@ -101,6 +102,7 @@ export const SOURCE_CATALOG: readonly CatalogEntry[] = [
     descriptor: {
       slug: 'ofac_sdn_csv',
       class: 'sanctions_registry',
+      jurisdiction: 'US',
       trustWeight: 100,
       publicName: 'OFAC SDN List (legacy SDN.CSV)',
       url: 'https://ofac.treasury.gov/specially-designated-nationals-and-blocked-persons-list-sdn-human-readable-lists',
@@ -115,6 +117,7 @@ export const SOURCE_CATALOG: readonly CatalogEntry[] = [
     descriptor: {
       slug: 'ofac_brave_lists',
       class: 'sanctions_registry',
+      jurisdiction: 'US',
       trustWeight: 90,
       publicName: 'OFAC addresses by asset (brave-intl)',
       url: 'https://github.com/brave-intl/ofac-sanctioned-digital-currency-addresses',
@@ -131,6 +134,7 @@ export const SOURCE_CATALOG: readonly CatalogEntry[] = [
     descriptor: {
       slug: 'ofac_ultrasound',
       class: 'sanctions_registry',
+      jurisdiction: 'US',
       trustWeight: 90,
       publicName: 'OFAC Ethereum addresses (ultrasound.money)',
       url: 'https://github.com/ultrasoundmoney/ofac-ethereum-addresses',
@@ -144,6 +148,7 @@ export const SOURCE_CATALOG: readonly CatalogEntry[] = [
     descriptor: {
       slug: 'ofac_wallet_lists',
       class: 'sanctions_registry',
+      jurisdiction: 'US',
       trustWeight: 90,
       publicName: 'OFAC wallet lists by chain (1020-1795)',
       url: 'https://github.com/1020-1795/OFAC_SDN_Wallet_List',
@@ -269,6 +274,7 @@ export const SOURCE_CATALOG: readonly CatalogEntry[] = [
     descriptor: {
       slug: 'ofsi_uk',
       class: 'sanctions_registry',
+      jurisdiction: 'UK',
       trustWeight: 100,
       publicName: 'UK OFSI Consolidated List',
       url: 'https://www.gov.uk/government/publications/financial-sanctions-consolidated-list-of-targets',
@@ -282,6 +288,7 @@ export const SOURCE_CATALOG: readonly CatalogEntry[] = [
     descriptor: {
       slug: 'eu_fsf',
       class: 'sanctions_registry',
+      jurisdiction: 'EU',
       trustWeight: 100,
       publicName: 'EU Consolidated Financial Sanctions List',
       url: 'https://data.europa.eu/data/datasets/consolidated-list-of-persons-groups-and-entities-subject-to-eu-financial-sanctions',

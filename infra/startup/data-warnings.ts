@@ -19,5 +19,11 @@ export function warnAboutData(services: Services, outcomes: readonly ImportOutco
   const absent = SOURCE_CATALOG.map((entry) => entry.descriptor.slug).filter((slug) => !held.has(slug));
   for (const slug of absent.filter((slug) => !failed.has(slug))) warn(`data source ${slug} not imported: no data for it was found`);
   if (absent.length > 0) warn(HOW_TO_LOAD_DATA);
-  for (const reason of dataDegradations(datasets, services.commands.clock.now(), services.config.SVC_SANCTIONS_MAX_AGE_DAYS)) warn(reason);
+  for (const reason of dataDegradations(
+    datasets,
+    services.commands.clock.now(),
+    services.config.SVC_SANCTIONS_MAX_AGE_DAYS,
+    services.config.SVC_REQUIRED_SANCTIONS,
+  ))
+    warn(reason);
 }

@@ -45,7 +45,7 @@ async function setup(transfers: TransferIndex) {
     bootId: 'test',
   };
   const intel = fixtureIntel([{ address: 'r', kind: 'risk', category: 'stolen_funds' }]);
-  const processors = createAddressCheckProcessors({ intel, transfers, now: () => performance.now() });
+  const processors = createAddressCheckProcessors({ intel, clock: systemClock, transfers, now: () => performance.now() });
   return { store, commands, processors };
 }
 

@@ -11,6 +11,7 @@ import { idempotencyHeader } from './request-schemas.js';
 import { addressField, networkField } from '../schemas/common.js';
 import { exploreResultSchema, exploreRunningSchema, exploreSubmittedSchema } from '../schemas/explore.js';
 import { ADDRESS_ERRORS, BEARER_ERRORS, BODY_ERRORS, CHARGE_ERRORS, INPUT_ERRORS, responses } from '../schemas/responses.js';
+import { anyCaseEnum } from '../schemas/common.js';
 
 const POLL_AFTER_SECONDS = 2;
 const jobIdParams = z.object({ job_id: z.string() });
@@ -19,7 +20,7 @@ export const exploreBody = z.strictObject({
   address: addressField,
   network: networkField,
   /** in: where the funds came from; out: where they went; both. */
-  direction: z.enum(['in', 'out', 'both']).default('in'),
+  direction: anyCaseEnum(['in', 'out', 'both']).default('in'),
   max_hops: z.number().int().min(1).max(20).optional(),
   max_nodes: z.number().int().min(1).optional(),
 });

@@ -1,6 +1,7 @@
 import { present } from '../../domain/shared/present.js';
 import type { MonitorState } from '../../domain/monitors/monitor.decider.js';
-import type { MonitorDoc } from '../../projections/monitors.projection.js';
+import { sanctionsCoverageBody } from '../../domain/coverage/sanctions-coverage.body.js';
+import type { MonitorChangeRow, MonitorDoc } from '../../projections/monitors.projection.js';
 
 /** One monitor as the API shows it, whether read from its stream (after a write) or its document. */
 export function monitorFromState(state: MonitorState) {
@@ -16,6 +17,7 @@ export function monitorFromState(state: MonitorState) {
     last_changed_at: state.lastChangedAt,
     verdict: state.verdict,
     data_versions: state.dataVersions,
+    sanctions: state.sanctions ? sanctionsCoverageBody(state.sanctions) : null,
   };
 }
 
@@ -32,5 +34,15 @@ export function monitorFromDoc(doc: MonitorDoc) {
     last_changed_at: doc.last_changed_at,
     verdict: doc.verdict,
     data_versions: doc.data_versions,
+    sanctions: doc.sanctions ? sanctionsCoverageBody(doc.sanctions) : null,
   };
 }
+
+/** A change of the history as the API shows it. */
+export const monitorChangeOf = (row: MonitorChangeRow) => ({
+  at: row.at,
+  previous: row.previous,
+  current: row.current,
+  reasons: row.reasons,
+  sanctions: row.sanctions ? sanctionsCoverageBody(row.sanctions) : null,
+});

@@ -14,7 +14,7 @@ import type { AppServices, MonitorApi } from '../services.js';
 import { RequestValidationError, toValidationDetail } from '../validation.js';
 import { parseAddressInput } from './address-input.js';
 import { bulkMonitorBody, MAX_BULK_MONITORS, monitorEntry, monitorListQuery, monitorParams } from './monitor-schemas.js';
-import { monitorFromDoc } from './monitor-views.js';
+import { monitorChangeOf, monitorFromDoc } from './monitor-views.js';
 import { idempotencyHeader } from './request-schemas.js';
 import { ADDRESS_ERRORS, BEARER_ERRORS, BODY_ERRORS, CHARGE_ERRORS, INPUT_ERRORS, noContent, responses } from '../schemas/responses.js';
 import { bulkMonitorResultSchema, monitorCreatedSchema, monitorDetailSchema, monitorListSchema } from '../schemas/monitors.js';
@@ -189,7 +189,7 @@ export const monitorRoutes: FastifyPluginAsyncZod<{ services: AppServices; monit
     },
     async (request) => {
       const doc = await ownDoc(callerOf(request).userId, request.params.id);
-      return { ...monitorFromDoc(doc), history: doc.history };
+      return { ...monitorFromDoc(doc), history: doc.history.map(monitorChangeOf) };
     },
   );
 

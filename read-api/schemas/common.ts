@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { SCREEN_NETWORKS, TRANSFER_CHAINS } from '../../domain/shared/network.js';
+import { parseWord } from '../../domain/shared/verdict-vocabulary.js';
 
 /**
  * Pieces every V2 body shares. Patterns and enums marked "documented" are in the OpenAPI document only:
@@ -36,6 +37,28 @@ export const chainField = z
   .max(20)
   .meta({ enum: [...TRANSFER_CHAINS], example: 'ETH' });
 export const txHashField = z.string().max(80).meta({ pattern: TX_HASH_PATTERN, example: EXAMPLE_TX_HASH });
+
+/**
+ * An enum a client may send in any case (`severe`, `SEVERE` → `Severe`), as networks are: parsed to the
+ * canonical word, refused with the enum's own 422 otherwise. Documented as the enum's values.
+ */
+export function anyCaseEnum<const T extends readonly [string, ...string[]]>(values: T) {
+  return z
+    .string()
+    .max(64)
+    .transform((input, ctx): T[number] => {
+      const word = parseWord(values, input);
+      if (word !== null) return word;
+      ctx.addIssue({
+        code: 'invalid_value',
+        values: [...values],
+        input,
+        message: `Invalid option: expected one of ${values.map((v) => JSON.stringify(v)).join('|')} (any case)`,
+      });
+      return z.NEVER;
+    })
+    .meta({ enum: [...values], description: 'any case' });
+}
 
 /** In responses: always the canonical form (EVM lowercased, TRON unchanged). */
 export const addressOut = z.string().regex(new RegExp(ADDRESS_PATTERN));

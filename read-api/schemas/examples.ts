@@ -24,6 +24,23 @@ export const SCREEN_EXAMPLE = {
       snapshot: 'sha256:5725aca8ae0731c6cd36455a73578ac519fe79f6180a76f3d444dedcce45d880',
       sources: [],
     },
+    sanctions: {
+      as_of: '2026-11-25T10:14:03.118Z',
+      checked: ['US'],
+      not_checked: ['UK', 'EU'],
+      lists: [
+        {
+          jurisdiction: 'US',
+          source: 'ofac_sdn',
+          name: 'OFAC SDN List',
+          version: '2025-01-15',
+          list_date: '2025-01-15',
+          age_days: 679,
+          imported_at: '2026-11-25T10:13:58.412Z',
+          content_hash: 'sha256:25acf0d8e98487f426f9d4b68d1184ab355da5a0991cccb412bbe7c5cd6b683b',
+        },
+      ],
+    },
   },
   verdict: {
     ok: true,
@@ -82,7 +99,29 @@ export const BALANCE_EXAMPLE = {
 
 export const HEALTH_EXAMPLE = {
   status: 'degraded',
-  reasons: ['sanctions list ofac_sdn is 679 days old (version 2025-01-15; older than 14 days): refresh it with `data sync`'],
+  reasons: [
+    'no UK sanctions list imported: verdicts are not checked against UK sanctions and say so (coverage.sanctions.not_checked)',
+    'no EU sanctions list imported: verdicts are not checked against EU sanctions and say so (coverage.sanctions.not_checked)',
+    'sanctions list ofac_sdn is 679 days old (version 2025-01-15; older than 14 days): refresh it with `data sync`',
+  ],
+  sanctions: {
+    as_of: '2026-11-25T10:14:03.118Z',
+    checked: ['US'],
+    not_checked: ['UK', 'EU'],
+    lists: [
+      {
+        jurisdiction: 'US',
+        source: 'ofac_sdn',
+        name: 'OFAC SDN List',
+        version: '2025-01-15',
+        list_date: '2025-01-15',
+        age_days: 679,
+        imported_at: '2026-11-25T10:13:58.412Z',
+        content_hash: 'sha256:25acf0d8e98487f426f9d4b68d1184ab355da5a0991cccb412bbe7c5cd6b683b',
+      },
+    ],
+    required: [],
+  },
   version: '2.0.0',
   mode: 'embedded',
   data_snapshot: 'sha256:5725aca8ae0731c6cd36455a73578ac519fe79f6180a76f3d444dedcce45d880',

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { changeReasonSchema, monitorDataVersionsSchema, monitorVerdictSchema } from '../../domain/monitors/monitor-verdict.js';
+import { sanctionsCoverageSchema } from '../../domain/coverage/sanctions-coverage.body.js';
 import { billingSchema } from './billing.js';
 import { addressOut, isoTimestamp, networkOut, paginationSchema } from './common.js';
 import { errorEnvelope } from './errors.js';
@@ -19,6 +20,9 @@ export const monitorSchema = z.strictObject({
   last_changed_at: isoTimestamp.nullable(),
   verdict: monitorVerdictSchema,
   data_versions: monitorDataVersionsSchema,
+  sanctions: sanctionsCoverageSchema
+    .nullable()
+    .meta({ description: 'The sanctions lists the current verdict was checked against (null for a verdict recorded before it was)' }),
 });
 export type MonitorBody = z.infer<typeof monitorSchema>;
 
@@ -30,6 +34,7 @@ export const monitorChangeSchema = z.strictObject({
   previous: monitorVerdictSchema,
   current: monitorVerdictSchema,
   reasons: z.array(changeReasonSchema),
+  sanctions: sanctionsCoverageSchema.nullable(),
 });
 
 export const monitorDetailSchema = monitorSchema.extend({ history: z.array(monitorChangeSchema) });

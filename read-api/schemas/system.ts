@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { sanctionsCoverageSchema } from '../../domain/coverage/sanctions-coverage.body.js';
+import { SANCTIONS_JURISDICTIONS } from '../../domain/intel/intel.types.js';
 import { SCREEN_NETWORKS, TRANSFER_CHAINS } from '../../domain/shared/network.js';
 import { HEALTH_EXAMPLE } from './examples.js';
 
@@ -7,8 +9,14 @@ import { HEALTH_EXAMPLE } from './examples.js';
 export const healthSchema = z
   .strictObject({
     status: z.enum(['ok', 'degraded', 'starting']),
-    /** Why the service is degraded (no sanctions list, or one past its age). */
+    /** Why the service is degraded (no sanctions list, a jurisdiction without one, or one past its age). */
     reasons: z.array(z.string()).optional(),
+    /** The sanctions lists a verdict made now is checked against: the same shape as every verdict's coverage.sanctions. */
+    sanctions: sanctionsCoverageSchema.extend({
+      required: z
+        .array(z.enum(SANCTIONS_JURISDICTIONS))
+        .meta({ description: 'Jurisdictions without whose list screening fails closed (SVC_REQUIRED_SANCTIONS)' }),
+    }),
     version: z.string(),
     mode: z.string(),
     data_snapshot: z.string().nullable(),

@@ -1,17 +1,15 @@
 import { z } from 'zod';
-import type { CategoryLevel } from '../../domain/intel/taxonomy.js';
 import type { GraphCoverage } from '../../domain/kyt/sender-exposure.js';
 import { caseAlertSchema } from '../../domain/alerts/alert-case.events.js';
 import { ALERT_LEVELS } from '../../domain/kyt/alert-level.js';
+import { tracedDataVersionsSchema } from '../../domain/coverage/data-versions.body.js';
+import { sanctionsCoverageSchema } from '../../domain/coverage/sanctions-coverage.body.js';
 import { billingSchema } from './billing.js';
 import { chainOut, EXAMPLE_UUID, isoTimestamp, txHashOut } from './common.js';
+import { ACTIONS, CATEGORY_LEVELS, COMPOSITE_LEVELS } from '../../domain/shared/verdict-vocabulary.js';
 
 /** Bodies of POST /v2/check-transfer and GET /v2/transfer/{check_id}/result (domain/kyt/transfer-result.ts). */
 
-// Every member of the domain's union, once (a missing or unknown one fails the typecheck).
-const CATEGORY_LEVELS = { severe: 'severe', high: 'high', medium: 'medium', low: 'low', info: 'info' } as const satisfies {
-  [L in CategoryLevel]: L;
-};
 const GRAPH_COVERAGES = {
   analysed: 'analysed',
   budget_exhausted: 'budget_exhausted',
@@ -72,7 +70,7 @@ export const transferResultSchema = z
       weighting: z.enum(['usd', 'equal']),
       prices: z.array(z.strictObject({ source: z.string(), as_of: z.string() })),
       risk_score: z.number().min(0).max(10),
-      risk_level: z.enum(['none', 'low', 'medium', 'high', 'severe']),
+      risk_level: z.enum(COMPOSITE_LEVELS),
       unknown_share: z.number(),
       legs_total: z.number().int(),
       legs: z.array(legSchema),
@@ -97,10 +95,14 @@ export const transferResultSchema = z
       version: z.string(),
       taxonomy_version: z.string(),
       worst_level: z.enum(ALERT_LEVELS).nullable(),
-      recommended_action: z.enum(['accept', 'review', 'hold', 'block']),
+      recommended_action: z.enum(ACTIONS),
       alert_count: z.number().int(),
       alerts: z.array(policyAlertSchema),
       explanations: z.array(z.strictObject({ rule_id: z.string(), category_slug: z.string(), exposure_usd: z.number(), note: z.string() })),
+    }),
+    coverage: z.strictObject({ sanctions: sanctionsCoverageSchema, data_versions: tracedDataVersionsSchema }).optional().meta({
+      description:
+        'What the check read: the sanctions lists the senders were checked against, every source behind a sender’s exposure, the transfer data they were traced in (absent in checks completed before it was recorded)',
     }),
     checked_at: isoTimestamp,
     billing: billingSchema,

@@ -86,6 +86,13 @@ const exploreRunning = exploreStarted.extend({ requested_at: isoTimestamp });
 const transferRunning = z.strictObject({ check_id: z.string(), status: z.literal('running'), retry_url: z.string() });
 const transferBody = transferResultSchema.omit({ billing: true });
 
+/** The 200 bodies of the paid routes: the REST contract, and the MCP tools' output schemas (read-api/x402/mcp). */
+export const X402_PAID_BODIES = {
+  screen: screenBody.extend(paid),
+  check_address: fullCheckResultSchema.extend(paid),
+  check_transfer: transferBody.extend(paid),
+} as const;
+
 /** The status and envelope the x402 channel gives a code (read-api/errors.ts x402ErrorBody). */
 function x402Visible(code: ErrorCode): { status: number; code: ErrorCode } {
   const status = HTTP_STATUS[code];
@@ -158,7 +165,7 @@ export const X402_ROUTE_SCHEMAS: Readonly<Record<string, X402RouteSchema>> = {
     params: addressParams,
     headers: paymentHeaders,
     response: {
-      200: withReceipt(screenBody.extend(paid), 'The verdict'),
+      200: withReceipt(X402_PAID_BODIES.screen, 'The verdict'),
       ...x402ErrorResponses([...PAID, 'chain_unsupported', 'address_invalid', 'backend_unavailable']),
     },
   },
@@ -167,7 +174,7 @@ export const X402_ROUTE_SCHEMAS: Readonly<Record<string, X402RouteSchema>> = {
     params: addressParams,
     headers: paymentHeaders,
     response: {
-      200: withReceipt(fullCheckResultSchema.extend(paid), 'The verdict'),
+      200: withReceipt(X402_PAID_BODIES.check_address, 'The verdict'),
       202: withReceipt(checkRunning.extend(paid), 'Paid and running: fetch result_url'),
       ...x402ErrorResponses([...PAID, 'chain_unsupported', 'address_invalid', 'backend_unavailable']),
     },
@@ -217,7 +224,7 @@ export const X402_ROUTE_SCHEMAS: Readonly<Record<string, X402RouteSchema>> = {
     params: z.object({ chain: chainField, tx_hash: txHashField }),
     headers: paymentHeaders,
     response: {
-      200: withReceipt(transferBody.extend(paid), 'The result'),
+      200: withReceipt(X402_PAID_BODIES.check_transfer, 'The result'),
       202: withReceipt(transferRunning.extend(paid), 'Paid and running: fetch retry_url'),
       ...x402ErrorResponses([...PAID, 'chain_unsupported', 'body_invalid', 'tx_not_found', 'tx_decode_failed', 'backend_unavailable']),
     },

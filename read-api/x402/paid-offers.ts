@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Product } from '../../domain/billing/products.js';
 import { SCREEN_NETWORKS, TRANSFER_CHAINS } from '../../domain/shared/network.js';
 import { exploreBody } from '../routes/explore.routes.js';
+import { X402_PAID_BODIES } from '../schemas/x402.js';
 
 /**
  * What an agent needs to know about each paid x402 resource, in one place for both doors: the REST route
@@ -69,6 +70,10 @@ const transferCheckBody = z.looseObject({
   elapsed_ms: z.number(),
 });
 
+/** What every address tool's description says of `none`, so that no agent reads unknown as clean. */
+export const NONE_MEANS =
+  'risk_level "none" means no risk signal was found, NOT that the address is clean: read coverage.data_available (false: nothing is known, unknown, not clean) and coverage.sanctions (the lists checked, and not_checked: the lists NOT checked). The first text line of the result says both.';
+
 /** The 202 of a check still running when the call returns: fetch it later with the free result tool / path. */
 export const runningCheck = {
   check_id: z.string().describe('The only credential of the free result endpoint and of the free result tool'),
@@ -99,8 +104,10 @@ export interface PaidOffer {
   /** The REST route, in Fastify's `:param` form (also the Bazaar `routeTemplate`). */
   readonly routeTemplate: string;
   readonly input: z.ZodRawShape;
-  /** The REST 200 body (the tool's structured output). */
+  /** A summary of the REST 200 body for Bazaar discovery (its example is held against it). */
   readonly output: z.ZodObject;
+  /** The REST 200 body's own schema: the MCP tool's output schema is built from it (mcp-context.ts). */
+  readonly body: z.ZodObject;
   readonly outputExample: Record<string, unknown>;
   /** The free MCP tool that fetches a check that outlived the call. */
   readonly resultTool?: string;
@@ -111,17 +118,23 @@ export const PAID_OFFERS = {
     product: 'screen',
     tool: 'screen_address',
     title: 'Screen an address (0.10 USD)',
-    description: 'Light screen of an address: sanctions lists and consensus labels, no graph. Answers at once.',
+    description: `Light screen of an address: sanctions lists and consensus labels, no graph. Answers at once. ${NONE_MEANS}`,
     routeTemplate: '/screen/:chain/:address',
     input: addressInput,
     output: screenBody,
+    body: X402_PAID_BODIES.screen,
     outputExample: {
       schema_version: 1,
       address: '0x098b716b8aaf21512996dc57eb0615e2383e2f96',
       network: 'ETH',
       provider: 'service',
-      coverage: { data_available: true, sdn_checked: true, graph_analysed: false },
-      verdict: { ok: false, risk_level: 'sanctioned', risk_score: 100, label: 'Lazarus Group' },
+      coverage: {
+        data_available: true,
+        sdn_checked: true,
+        graph_analysed: false,
+        sanctions: { checked: ['US'], not_checked: ['UK', 'EU'] },
+      },
+      verdict: { ok: true, risk_level: 'sanctioned', risk_score: 100, label: 'Lazarus Group' },
       billing: exampleBilling,
       elapsed_ms: 180,
     },
@@ -130,13 +143,13 @@ export const PAID_OFFERS = {
     product: 'check_address',
     tool: 'check_address',
     title: 'Full check of an address (1.00 USD)',
-    description:
-      'Full four-tier check of an address: sanctions, consensus, one hop and graph exposure. Waits up to 30 s; a check that takes longer returns its check_id: fetch it with get_address_check_result (free, no second charge).',
+    description: `Full four-tier check of an address: sanctions, consensus, one hop and graph exposure. Waits up to 30 s; a check that takes longer returns its check_id: fetch it with get_address_check_result (free, no second charge). decision "unable" means nothing is known (unknown, not clean). ${NONE_MEANS}`,
     routeTemplate: '/check-address/:chain/:address',
     input: addressInput,
     output: addressCheckBody,
+    body: X402_PAID_BODIES.check_address,
     outputExample: {
-      decision: 'block',
+      decision: 'review',
       verdict: { risk_level: 'high', tier3_applied: true, tier4_applied: true },
       billing: { ...exampleBilling, charged_usd: 1 },
       elapsed_ms: 4200,
@@ -148,13 +161,14 @@ export const PAID_OFFERS = {
     tool: 'check_transfer',
     title: 'Check a transfer (KYT, 0.50 USD)',
     description:
-      'Transfer check (KYT): exposure of every sender of a transaction, the standard policy and its alerts. Paid once per (chain, tx_hash): a later call for the same transfer is served without a second charge. Waits up to 30 s; a check that takes longer returns its check_id: fetch it with get_transfer_check_result (free).',
+      'Transfer check (KYT): exposure of every sender of a transaction, the standard policy and its alerts. Paid once per (chain, tx_hash): a later call for the same transfer is served without a second charge. Waits up to 30 s; a check that takes longer returns its check_id: fetch it with get_transfer_check_result (free). No alert is not "clean": a sender with data_available false is unknown (the first text line says how many senders are known).',
     routeTemplate: '/check-transfer/:chain/:tx_hash',
     input: transferInput,
     output: transferCheckBody,
+    body: X402_PAID_BODIES.check_transfer,
     outputExample: {
       composite_result: { risk_level: 'low' },
-      policy_result: { decision: 'allow', alerts: [] },
+      policy_result: { worst_level: null, recommended_action: 'accept', alerts: [] },
       billing: { ...exampleBilling, charged_usd: 0.5 },
       elapsed_ms: 2100,
     },

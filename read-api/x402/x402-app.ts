@@ -18,6 +18,7 @@ import { x402ScreenRoutes } from './screen.x402.routes.js';
 import { x402TransferRoutes } from './transfer.x402.routes.js';
 import type { X402AppServices } from './x402-services.js';
 import { describeX402Routes, x402OpenApiOptions } from './x402-openapi.js';
+import { checkVocabulary } from '../schemas/vocabulary-contract.js';
 import { CHECK_RESPONSES_BY_DEFAULT, checkDeclaredStatuses, responseSerializerCompiler } from '../schemas/response-contract.js';
 
 /** Browsers' x402 clients need these readable and sendable across origins. */
@@ -61,7 +62,10 @@ export async function buildX402App(
   // written as built, and checked against those schemas under the test runner.
   const checkResponses = options.checkResponses ?? CHECK_RESPONSES_BY_DEFAULT;
   app.setSerializerCompiler(responseSerializerCompiler(checkResponses));
-  if (checkResponses) checkDeclaredStatuses(app);
+  if (checkResponses) {
+    checkDeclaredStatuses(app);
+    checkVocabulary(app);
+  }
   describeX402Routes(app);
   await app.register(swagger, x402OpenApiOptions);
   app.get('/openapi.json', { schema: { hide: true } }, (_request, reply) => reply.send(app.swagger()));

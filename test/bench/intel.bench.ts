@@ -4,6 +4,7 @@ import { buildScreenVerdict } from '../../domain/intel/screen-verdict.js';
 import type { Network } from '../../domain/shared/network.js';
 import { createIntelIndex } from '../../projections/intel-index.js';
 import { updateReadme } from '../support/readme-figures.js';
+import { checkedIntel } from '../../domain/intel/address-verdict.js';
 
 /**
  * `npm run bench:intel`: the intelligence index at scale, on SYNTHETIC data (no real address): 1,000,000
@@ -104,6 +105,7 @@ async function main(): Promise<void> {
   }
   const bytesPerAddress = (heap() - before) / ADDRESSES;
 
+  const clock = { now: () => new Date() };
   const durations = new Float64Array(SCREENS);
   let sanctioned = 0;
   for (let i = 0; i < SCREENS; i++) {
@@ -112,7 +114,7 @@ async function main(): Promise<void> {
       ? syntheticAddress((i * 7919) % ADDRESSES)
       : { address: `0x${'f'.repeat(32)}${i.toString(16).padStart(8, '0')}`, network: 'BSC' as const };
     const started = performance.now();
-    const verdict = buildScreenVerdict(index.lookup(address, network));
+    const verdict = buildScreenVerdict(checkedIntel({ intel: index, clock }, { address, network }));
     durations[i] = performance.now() - started;
     if (verdict.verdict.risk_level === 'sanctioned') sanctioned++;
   }

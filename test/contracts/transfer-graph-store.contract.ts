@@ -140,8 +140,28 @@ export function transferGraphStoreContract(name: string, open: (bound: number) =
           from: new Date(T0 + 12_000).toISOString(),
           to: new Date(T0 + 12_000).toISOString(),
           caveat: null,
+          kind: 'ingested_blocks',
+          version: 'blocks up to 1',
+          asOf: new Date(T0 + 12_000).toISOString(),
+          upToBlock: 1,
         },
       ]);
+    });
+
+    it('names what each data set is, as verdicts cite it: blocks up to the last one folded, a sample by its version', async () => {
+      const store = await fresh();
+      await store.fold([chainBatch([transferAt('a', 'b', 1, 40)])]);
+      await store.fold([chainBatch([transferAt('a', 'c', 1, 45, 2)])]);
+      const sample = { ...transferAt('a', 'd', 1, 0), position: 7 };
+      await store.fold([chainBatch([sample], { dataset: 'sample.csv', positions: 'rows', kind: 'sample', version: 'sha256:abc' })]);
+      const byName = Object.fromEntries((await store.coverage('ETH')).datasets.map((d) => [d.name, d]));
+      expect(byName['rpc:ETH']).toMatchObject({ kind: 'ingested_blocks', version: 'blocks up to 45', upToBlock: 45 });
+      expect(byName['sample.csv']).toMatchObject({
+        kind: 'sample',
+        version: 'sha256:abc',
+        upToBlock: null,
+        asOf: new Date(T0).toISOString(),
+      });
     });
 
     it('keeps the heaviest counterparties of a super-node, whatever the order, and counts the others in its totals', async () => {

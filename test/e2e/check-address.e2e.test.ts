@@ -207,6 +207,8 @@ describe('POST /v2/check-address and its result', () => {
           risk_score: 100,
           tier_hit: 0,
           categories: ['sanctions'],
+          // the lists the verdict was checked against travel with the webhook
+          sanctions: body.coverage.sanctions,
         },
         occurred_at: expect.any(String),
       },

@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hasCode } from '../../domain/shared/errors.js';
 import { loadConfig } from '../../infra/config.js';
-import { importFromDirectory } from '../../infra/sources/import-sources.js';
+import { join } from 'node:path';
+import { importFromDirectory, importOneSource } from '../../infra/sources/import-sources.js';
 import { SOURCE_CATALOG } from '../../infra/sources/source-catalog.js';
 import { importConfiguredSources } from '../../infra/startup/import-sources.js';
 import { madeUpEvmAddress } from '../helpers/made-up-addresses.js';
-import { MINIMAL_SANCTIONS_ADDRESS, MINIMAL_SANCTIONS_DIR } from '../helpers/source-fixtures.js';
+import { MINIMAL_SANCTIONS_ADDRESS, MINIMAL_SANCTIONS_DIR, SOURCE_FIXTURES } from '../helpers/source-fixtures.js';
 import { freePort, spawnTsx } from '../support/processes.js';
 import { startTestService, type TestService } from '../support/test-service.js';
 import { startX402Harness, type X402Harness } from '../support/x402-harness.js';
@@ -67,14 +68,74 @@ describe('V2 without any sanctions list', () => {
     expect(warnings).toContainEqual(expect.stringMatching(/no sanctions list imported/));
   });
 
-  it('once a sanctions list is imported it screens again, and health is ok', async () => {
+  it('once a sanctions list is imported it screens again, and health names only the jurisdictions still without one', async () => {
     await importFromDirectory(svc.services.commands, MINIMAL_SANCTIONS_DIR);
     await svc.services.projections.whenCaughtUp();
     const listed = await post('/v2/screen', { address: MINIMAL_SANCTIONS_ADDRESS, network: 'ETH' });
     expect(listed.statusCode, listed.body).toBe(200);
     expect(listed.json().verdict.risk_level).toBe('sanctioned');
+    expect(listed.json().coverage.sanctions).toMatchObject({ checked: ['US'], not_checked: ['UK', 'EU'] });
     expect((await post('/v2/screen', { address: ADDRESS, network: 'ETH' })).statusCode).toBe(200);
-    expect((await svc.app.inject({ method: 'GET', url: '/v2/health' })).json().status).toBe('ok');
+    const health = (await svc.app.inject({ method: 'GET', url: '/v2/health' })).json();
+    expect(health.status).toBe('degraded');
+    expect(health.reasons).toEqual([
+      'no UK sanctions list imported: verdicts are not checked against UK sanctions and say so (coverage.sanctions.not_checked)',
+      'no EU sanctions list imported: verdicts are not checked against EU sanctions and say so (coverage.sanctions.not_checked)',
+    ]);
+    expect(health.sanctions).toMatchObject({ checked: ['US'], not_checked: ['UK', 'EU'], required: [] });
+  });
+});
+
+describe('SVC_REQUIRED_SANCTIONS=US,UK,EU with only the US list', () => {
+  let svc: TestService;
+  let key: string;
+  const post = (url: string, payload: object) =>
+    svc.app.inject({ method: 'POST', url, headers: { authorization: `Bearer ${key}` }, payload });
+  const balance = async () =>
+    (await svc.app.inject({ method: 'GET', url: '/v2/balance', headers: { authorization: `Bearer ${key}` } })).json().balance_usd as number;
+
+  beforeAll(async () => {
+    svc = await startTestService({ SVC_SYNC_ON_START: '0', SVC_SANCTIONS_MAX_AGE_DAYS: '3650', SVC_REQUIRED_SANCTIONS: 'us, UK,eu' });
+    ({ apiKey: key } = await svc.account({ depositUsd: 5 }));
+  });
+  afterAll(() => svc.close());
+
+  it('fails closed like no list at all: 502 naming the missing lists, nothing charged, health degraded saying why', async () => {
+    const before = await balance();
+    for (const url of ['/v2/screen', '/v2/check-address']) {
+      const refused = await post(url, { address: ADDRESS, network: 'ETH' });
+      expect(refused.statusCode, refused.body).toBe(502);
+      expect(refused.json().error).toMatchObject({
+        code: 'backend_unavailable',
+        message: expect.stringMatching(/^no UK, EU sanctions list/),
+      });
+    }
+    expect(await balance()).toBe(before);
+    const health = (await svc.app.inject({ method: 'GET', url: '/v2/health' })).json();
+    expect(health).toMatchObject({ status: 'degraded', sanctions: { checked: ['US'], required: ['US', 'UK', 'EU'] } });
+    expect(health.reasons).toContain(
+      'no UK sanctions list imported and UK is required (SVC_REQUIRED_SANCTIONS): screening answers 502 backend_unavailable until one is',
+    );
+  });
+
+  it('screens once the UK and EU lists are imported (made-up entries in the official OFSI and EU formats), saying all three were checked', async () => {
+    await importOneSource(svc.services.commands, 'ofsi_uk', join(SOURCE_FIXTURES, 'ofsi-uk-consolidated'));
+    await importOneSource(svc.services.commands, 'eu_fsf', join(SOURCE_FIXTURES, 'eu-fsf-consolidated'));
+    await svc.services.projections.whenCaughtUp();
+    const screened = await post('/v2/screen', { address: ADDRESS, network: 'ETH' });
+    expect(screened.statusCode, screened.body).toBe(200);
+    const sanctions = screened.json().coverage.sanctions;
+    expect(sanctions).toMatchObject({ checked: ['US', 'UK', 'EU'], not_checked: [] });
+    expect(
+      sanctions.lists.map((l: { jurisdiction: string; source: string; list_date: string }) => [l.jurisdiction, l.source, l.list_date]),
+    ).toEqual([
+      ['US', 'ofac_sdn', '2025-01-15'],
+      ['UK', 'ofsi_uk', '2026-03-14'],
+      ['EU', 'eu_fsf', '2026-03-20'],
+    ]);
+    const health = (await svc.app.inject({ method: 'GET', url: '/v2/health' })).json();
+    expect(health.status).toBe('ok');
+    expect(health.reasons).toBeUndefined();
   });
 });
 
@@ -84,10 +145,10 @@ describe('a sanctions list past its age', () => {
     const svc = await startTestService({ SVC_SANCTIONS_MAX_AGE_DAYS: '30', SVC_SYNC_ON_START: '0' });
     try {
       const health = (await svc.app.inject({ method: 'GET', url: '/v2/health' })).json();
-      expect(health).toMatchObject({
-        status: 'degraded',
-        reasons: [expect.stringMatching(/^sanctions list ofac_sdn is \d+ days old \(version 2025-01-15; older than 30 days\)/)],
-      });
+      expect(health.status).toBe('degraded');
+      expect(health.reasons).toContainEqual(
+        expect.stringMatching(/^sanctions list ofac_sdn is \d+ days old \(version 2025-01-15; older than 30 days\)/),
+      );
       const warnings: string[] = [];
       await importConfiguredSources(
         svc.services,

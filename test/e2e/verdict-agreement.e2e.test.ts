@@ -32,13 +32,26 @@ const SHARED_VERDICT = [
   'smart_contract',
   'risk_category_detail',
 ] as const;
-const SHARED_COVERAGE = ['data_available', 'label_count', 'source_count', 'sdn_checked', 'consensus_found', 'data_versions'] as const;
+const SHARED_COVERAGE = ['data_available', 'label_count', 'source_count', 'sdn_checked', 'consensus_found'] as const;
 
 type Verdict = { verdict: Record<string, unknown>; coverage: Record<string, unknown> };
-const shared = (body: Verdict) => ({
-  verdict: Object.fromEntries(SHARED_VERDICT.map((field) => [field, body.verdict[field]])),
-  coverage: Object.fromEntries(SHARED_COVERAGE.map((field) => [field, body.coverage[field]])),
-});
+type Versions = { taxonomy: string; snapshot: string | null; sources: unknown[] };
+type Lists = { checked: string[]; not_checked: string[]; lists: { jurisdiction: string; source: string; version: string }[] };
+const shared = (body: Verdict) => {
+  // the full check adds the transfer data it read, and each verdict has its own time: the rest is one verdict's
+  const { taxonomy, snapshot, sources } = body.coverage.data_versions as Versions;
+  const sanctions = body.coverage.sanctions as Lists;
+  return {
+    verdict: Object.fromEntries(SHARED_VERDICT.map((field) => [field, body.verdict[field]])),
+    coverage: Object.fromEntries(SHARED_COVERAGE.map((field) => [field, body.coverage[field]])),
+    data_versions: { taxonomy, snapshot, sources },
+    sanctions: {
+      checked: sanctions.checked,
+      not_checked: sanctions.not_checked,
+      lists: sanctions.lists.map((l) => [l.jurisdiction, l.source, l.version]),
+    },
+  };
+};
 
 let h: X402Harness;
 let rpcUrl: string;

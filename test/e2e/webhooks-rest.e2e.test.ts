@@ -83,7 +83,7 @@ describe('/v1/webhooks', () => {
     for (const bad of [
       { event_types: [] },
       { event_types: ['tx.unknown'] },
-      { alert_min_level: 'medium' },
+      { alert_min_level: 'extreme' },
       { extra: 1 },
       { url: 'x'.repeat(3000) },
     ]) {
@@ -91,6 +91,10 @@ describe('/v1/webhooks', () => {
       expect(refused.statusCode, JSON.stringify(bad)).toBe(422);
       expect(refused.json().detail.length).toBeGreaterThan(0);
     }
+    // an enum in any case is the enum (one vocabulary: `medium` is Medium)
+    const anyCase = await user.create(body({ alert_min_level: 'medium', event_types: ['TX.POLICY.ALERT.TRIGGERED'] }));
+    expect(anyCase.statusCode, anyCase.body).toBe(201);
+    expect(anyCase.json()).toMatchObject({ alert_min_level: 'Medium', event_types: ['tx.policy.alert.triggered'] });
     const created = (await user.create(body())).json();
     expect((await user.call('PATCH', `/v1/webhooks/${created.id}`, {})).statusCode).toBe(422);
     expect((await user.call('PATCH', `/v1/webhooks/${created.id}`, { url: 'https://192.168.0.1/' })).json().error.code).toBe(

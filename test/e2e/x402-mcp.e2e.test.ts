@@ -100,7 +100,25 @@ describe('the MCP server on the x402 app', () => {
       properties: { chain: { type: 'string' }, address: { type: 'string' } },
       required: ['chain', 'address'],
     });
-    expect(screen.outputSchema?.properties).toHaveProperty('verdict');
+    // real output schemas, from the REST bodies' own: an agent can read what coverage and verdict hold
+    const output = screen.outputSchema?.properties as Record<
+      string,
+      { properties: Record<string, { enum?: string[]; properties?: object }> }
+    >;
+    expect(output.verdict!.properties.risk_level).toMatchObject({
+      anyOf: expect.arrayContaining([expect.objectContaining({ enum: ['none', 'low', 'medium', 'high', 'critical', 'sanctioned'] })]),
+    });
+    expect(output.coverage!.properties).toHaveProperty('data_available');
+    expect(output.coverage!.properties.sanctions!.properties).toHaveProperty('not_checked');
+    const check = tools.find((tool) => tool.name === 'check_address')!;
+    expect((check.outputSchema?.properties as Record<string, { enum?: string[] }>).decision).toMatchObject({
+      enum: ['accept', 'review', 'reject', 'unable'],
+    });
+    // every address tool says what `none` means
+    for (const tool of [screen, check]) {
+      expect(tool.description).toMatch(/"none" means no risk signal was found, NOT that the address is clean/);
+      expect(tool.description).toMatch(/data_available/);
+    }
     // the REST rules, advertised (the REST parser enforces them with its codes)
     expect(screen.inputSchema.properties?.address).toMatchObject({ maxLength: 120, pattern: expect.any(String) });
     expect(screen.description).toMatch(/0\.10 USD/);
@@ -212,6 +230,10 @@ describe('paying through the MCP proxy', () => {
     const proof = await signPaymentFor(h.payer, knownUsdcOf(requirement)!, requirement, { url: `${h.url}/mcp` });
     const first = await call(client, 'screen_address', args, { 'x402/payment': proof });
     expect(first.isError).toBeFalsy();
+    // nobody knows this address: the first line says unknown, never clean, and which lists were (not) checked
+    expect(structured(first).coverage.data_available).toBe(false);
+    expect((first.content[0] as { text: string }).text).toMatch(/^unknown: no data: .*sanctions lists checked: US; NOT checked: UK, EU$/);
+    expect(JSON.parse((first.content[1] as { text: string }).text)).toEqual(structured(first));
     const payeeAfterFirst = await h.balance(h.payTo);
     const again = await call(client, 'screen_address', args, { 'x402/payment': proof });
     expect(again.isError).toBe(true);

@@ -7,6 +7,7 @@ import type { Network } from '../../domain/shared/network.js';
 import { loadSourcesFromDir, type LoadedSource } from '../../infra/sources/load-sources.js';
 import { createIntelIndex, type IntelIndexProjection } from '../../projections/intel-index.js';
 import { updateReadme } from '../support/readme-figures.js';
+import { checkedIntelOf } from '../support/intel-fixtures.js';
 
 /**
  * `npm run eval`: how right the light screen is on the real public data (SVC_SOURCES_DIR, default
@@ -106,12 +107,12 @@ const JUDGES: Readonly<Record<string, Judge>> = {
 
 /** What the weights move: the score within a level's band (noisy-OR of trust × confidence). */
 function meanScore(index: IntelIndexProjection, cases: readonly Case[]): string {
-  const scores = cases.map((c) => buildScreenVerdict(index.lookup(c.address, c.network)).verdict.risk_score ?? 0);
+  const scores = cases.map((c) => buildScreenVerdict(checkedIntelOf(index.lookup(c.address, c.network))).verdict.risk_score ?? 0);
   return (scores.reduce((sum, score) => sum + score, 0) / Math.max(scores.length, 1)).toFixed(1);
 }
 
 function share(index: IntelIndexProjection, cases: readonly Case[], judge: Judge): string {
-  const right = cases.filter((c) => judge(buildScreenVerdict(index.lookup(c.address, c.network)).verdict, c.expect)).length;
+  const right = cases.filter((c) => judge(buildScreenVerdict(checkedIntelOf(index.lookup(c.address, c.network))).verdict, c.expect)).length;
   return `${((100 * right) / Math.max(cases.length, 1)).toFixed(1)} % (${right}/${cases.length})`;
 }
 

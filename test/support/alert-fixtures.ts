@@ -2,6 +2,7 @@ import { transferCheckDecider } from '../../domain/kyt/transfer-check.decider.js
 import { transferCheckStream, type Requester } from '../../domain/kyt/transfer-check.events.js';
 import type { PolicyAlert } from '../../domain/kyt/policy-engine.js';
 import type { Services } from '../../infra/bootstrap.js';
+import { FIXTURE_COVERAGE } from './intel-fixtures.js';
 
 /** A spec-shaped alert for tests. */
 export const policyAlert = (riskLevel: PolicyAlert['riskLevel'], category: string, entityAddress: string): PolicyAlert => ({
@@ -46,7 +47,7 @@ export async function recordCompletedTransferCheck(
   await executor.execute(
     stream,
     transferCheckDecider,
-    { type: 'CompleteTransferCheck', result, alerts: input.alerts, at },
+    { type: 'CompleteTransferCheck', result, alerts: input.alerts, sanctions: FIXTURE_COVERAGE, at },
     { commandId: `test-complete:${input.checkId}` },
   );
 }

@@ -20,6 +20,7 @@ export async function tiersFor(
 ): Promise<CompletedTiers & Record<number, TierOutcome>> {
   const deps = {
     intel: fixtureIntel(data.claims ?? []),
+    clock: { now: () => new Date('2025-01-10T00:00:00.000Z') },
     transfers: await fixtureIndex(data.transfers ?? [], data.network ?? 'ETH'),
     now: () => performance.now(),
   };

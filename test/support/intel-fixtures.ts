@@ -1,4 +1,6 @@
-import type { AddressIntel, Claim, SourceDescriptor } from '../../domain/intel/intel.types.js';
+import { sanctionsCoverage, type SanctionsCoverage } from '../../domain/coverage/sanctions-coverage.js';
+import type { AddressIntel, Claim, DatasetVersion, SourceDescriptor } from '../../domain/intel/intel.types.js';
+import type { CheckedIntel } from '../../domain/intel/screen-verdict.js';
 import type { IntelIndex } from '../../domain/ports/intel-index.port.js';
 import type { Network } from '../../domain/shared/network.js';
 
@@ -84,7 +86,29 @@ export function fixtureIntel(claims: readonly FixtureClaim[]): IntelIndex {
         claimCount: claims.length,
         importedAt: SEEN,
         sourceClass: 'sanctions_registry',
+        name: 'OFAC SDN List',
+        jurisdiction: 'US',
       },
     ],
   } as IntelIndex;
 }
+
+/** The US list of the fixtures, as the index would hold it. */
+export const FIXTURE_US_LIST: DatasetVersion = {
+  source: 'ofac_sdn',
+  version: '2025-01-01',
+  contentHash: 'sha256:fixture',
+  claimCount: 1,
+  importedAt: '2025-01-02T00:00:00.000Z',
+  sourceClass: 'sanctions_registry',
+  name: 'OFAC SDN List',
+  jurisdiction: 'US',
+};
+
+/** Sanctions coverage for verdicts built straight from an AddressIntel in tests: the US list only, read at 2025-01-10. */
+export const FIXTURE_COVERAGE: SanctionsCoverage = sanctionsCoverage([FIXTURE_US_LIST], new Date('2025-01-10T00:00:00.000Z'));
+
+export const checkedIntelOf = (intel: AddressIntel, sanctions: SanctionsCoverage = FIXTURE_COVERAGE): CheckedIntel => ({
+  ...intel,
+  sanctions,
+});

@@ -54,6 +54,8 @@ export const label = (category: string, severity: number, riskLevel: NodeLabel['
   riskLevel,
   label: name,
   source: 'fixture_source',
+  sources: ['fixture_source'],
+  confidence: 90,
 });
 
 export const labelsOf =

@@ -1,10 +1,13 @@
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { vocabularyViolations } from '../../read-api/schemas/vocabulary-contract.js';
 
 /**
  * A real webhook receiver on 127.0.0.1 for tests: answers each request as `respond` says (a status, a
  * status and body, or 'hang' to never answer) and records what arrived. `waitFor(n)` resolves once n
- * requests have arrived, and fails after a bounded time instead of hanging the suite.
+ * requests have arrived, and fails after a bounded time instead of hanging the suite. Every payload is held
+ * to the verdict vocabulary (read-api/schemas/vocabulary-contract.ts): `close()` fails naming any word
+ * outside it, so every suite that receives webhooks checks the words they carry.
  */
 export interface ReceivedWebhook {
   readonly headers: IncomingHttpHeaders;
@@ -46,6 +49,7 @@ export async function startReceiver(
   const received: ReceivedWebhook[] = [];
   const waiters: { done: (received: readonly ReceivedWebhook[]) => boolean; resolve: () => void }[] = [];
   const hanging: ServerResponse[] = [];
+  const outsideVocabulary: string[] = [];
   const server = createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -59,6 +63,7 @@ export async function startReceiver(
       }
       const webhook = { headers: request.headers, body, json, receivedAt: performance.now(), receivedAtMs: Date.now() };
       received.push(webhook);
+      outsideVocabulary.push(...vocabularyViolations(json).map((where) => `${json.event_type ?? 'webhook'} ${where}`));
       receiver.onReceive?.(webhook);
       for (const waiter of waiters.filter((w) => w.done(received))) {
         waiters.splice(waiters.indexOf(waiter), 1);
@@ -93,6 +98,7 @@ export async function startReceiver(
       for (const response of hanging) response.destroy();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      if (outsideVocabulary.length > 0) throw new Error(`webhooks outside the verdict vocabulary: ${outsideVocabulary.join('; ')}`);
     },
   };
   return receiver;

@@ -16,6 +16,7 @@ import {
   type RankedRow,
 } from './graph-keys.js';
 import { decodeNode, decodePair, emptyNode, encodeNode, encodePair, restFlag, type NodeRecord, type PairRecord } from './graph-records.js';
+import type { TransferDataKind } from '../../../domain/ports/chain-data.port.js';
 
 /**
  * The LMDB environment of the graph store and the record-level operations its fold, revert and reads
@@ -32,6 +33,11 @@ export interface CoverageEntry {
   transfers: number;
   from: number;
   to: number;
+  /** What the data is and its version (absent in entries written before verdicts named them). */
+  kind?: TransferDataKind;
+  version?: string | null;
+  /** Chain data: the highest block a transfer was folded from. */
+  upToBlock?: number | null;
 }
 
 /** Ids and addresses kept in memory, each way: the hubs a search and a fold meet again and again. */

@@ -49,6 +49,7 @@ export function foldBatch(dbs: GraphDbs, batch: TransferBatch): FoldOutcome {
   let skipped = 0;
   let firstAt = Number.POSITIVE_INFINITY;
   let lastAt = Number.NEGATIVE_INFINITY;
+  let lastPosition = -1;
   for (const t of batch.transfers) {
     // Chain times are whole seconds (the edges keep seconds).
     const at = Math.floor(t.at / 1000) * 1000;
@@ -75,6 +76,7 @@ export function foldBatch(dbs: GraphDbs, batch: TransferBatch): FoldOutcome {
     if (final) delta.settledLastAt = Math.max(delta.settledLastAt, at);
     firstAt = Math.min(firstAt, at);
     lastAt = Math.max(lastAt, at);
+    lastPosition = Math.max(lastPosition, t.position);
   }
   dbs.saveCounters();
   const nodes = dbs.newNodeMap();
@@ -89,11 +91,15 @@ export function foldBatch(dbs: GraphDbs, batch: TransferBatch): FoldOutcome {
       from: firstAt,
       to: lastAt,
     };
+    const chain = batch.positions === 'chain';
     dbs.putCoverage(network, dataset, {
       ...coverage,
       transfers: coverage.transfers + folded,
       from: Math.min(coverage.from, firstAt),
       to: Math.max(coverage.to, lastAt),
+      kind: batch.kind ?? coverage.kind ?? (chain ? 'ingested_blocks' : 'sample'),
+      version: batch.version ?? coverage.version ?? null,
+      upToBlock: chain ? Math.max(coverage.upToBlock ?? 0, blockOfPosition(lastPosition)) : null,
     });
   }
   if (batch.finalThrough !== null && batch.positions !== 'rows') finalizeThrough(dbs, network, batch.finalThrough);

@@ -86,6 +86,10 @@ export async function openLmdbGraphStore(options: { dir: string; superNodeBound?
         from: c.transfers > 0 ? new Date(c.from).toISOString() : null,
         to: c.transfers > 0 ? new Date(c.to).toISOString() : null,
         caveat: c.caveat,
+        kind: c.kind ?? null,
+        version: c.upToBlock ? `blocks up to ${c.upToBlock}` : (c.version ?? null),
+        asOf: c.transfers > 0 ? new Date(c.to).toISOString() : null,
+        upToBlock: c.upToBlock ?? null,
       }));
       return { network, datasets };
     },

@@ -42,6 +42,7 @@ fieldset label input { margin-top: .3rem; }
 .status { margin: .75rem 0 0; min-height: 1.5rem; }
 .status.error, .error-box { color: var(--danger); }
 .error-box { border: 1px solid var(--danger); background: #fff5f5; border-radius: .4rem; padding: .6rem .9rem; }
+.warn-box { color: var(--warn); border: 1px solid var(--warn); background: #fffbeb; border-radius: .4rem; padding: .6rem .9rem; }
 .status.ok { color: var(--ok); }
 .table-wrap { position: relative; overflow-x: auto; border: 1px solid var(--line); border-radius: .5rem; background: var(--card); }
 table { border-collapse: collapse; width: 100%; font-size: .95rem; }

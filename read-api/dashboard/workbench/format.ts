@@ -1,22 +1,13 @@
 import { html, type SafeHtml } from '../html.js';
+import { toneOf } from '../../../domain/shared/verdict-vocabulary.js';
 
 /** Small pieces the workbench pages share: levels as badges, long hashes shortened but readable in full on hover and to screen readers. */
 
-const LEVEL_BADGE: Record<string, string> = {
-  Severe: 'bad',
-  High: 'bad',
-  Medium: 'warn',
-  Low: 'off',
-  sanctioned: 'bad',
-  critical: 'bad',
-  high: 'bad',
-  medium: 'warn',
-  low: 'off',
-  none: 'ok',
-};
-
+/** A level of the verdict vocabulary (domain/shared/verdict-vocabulary.ts), coloured by its step. */
 export const levelBadge = (level: string | null): SafeHtml =>
-  level === null ? html`<span class="badge off">unknown</span>` : html`<span class="badge ${LEVEL_BADGE[level] ?? 'off'}">${level}</span>`;
+  level === null
+    ? html`<span class="badge off">unknown</span>`
+    : html`<span class="badge ${toneOf(level) ?? 'off'}" data-level="${level}">${level}</span>`;
 
 const STATUS_LABEL: Record<string, string> = { open: 'Open', in_review: 'In review', closed: 'Closed' };
 export const statusLabel = (status: string): string => STATUS_LABEL[status] ?? status;

@@ -67,7 +67,7 @@ export function lightVerdictPage(user: DashboardUser, v: LightVerdict): SafeHtml
 <p class="lead"><code class="break">${v.address}</code> on ${v.network}. ${v.charged}</p>
 ${v.coverage.data_available ? '' : html`<p class="error-box">No data exists for this address: treat it as unknown, not clean.</p>`}
 ${verdictHead(v.verdict)}
-${sanctionsSection(v.verdict)}
+${sanctionsSection(v.verdict, v.coverage.sanctions)}
 ${labelsSection(v.verdict)}
 ${categoriesSection(v.verdict)}
 ${versionsSection(v.coverage, v.at)}`,
@@ -85,7 +85,7 @@ export function fullVerdictPage(user: DashboardUser, r: FullCheckResult, charged
 <p class="lead"><code class="break">${r.address}</code> on ${r.network}. ${charged}</p>
 ${verdictHead(r.verdict, r.decision)}
 <p>${r.decision_reason}</p>
-${sanctionsSection(r.verdict)}
+${sanctionsSection(r.verdict, r.coverage.sanctions)}
 ${tiersSection(r)}
 ${routesSection(r, hops)}
 ${labelsSection(r.verdict)}

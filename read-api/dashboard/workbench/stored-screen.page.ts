@@ -22,7 +22,7 @@ ${
   s
     ? html`${s.data_available ? '' : html`<p class="error-box">No data existed for this address: treat it as unknown, not clean.</p>`}
 ${verdictHead(s)}
-${sanctionsSection(s)}
+${sanctionsSection(s, s.sanctions_checked ? { checked: s.sanctions_checked, not_checked: s.sanctions_not_checked ?? [] } : undefined)}
 <section aria-labelledby="sc-title"><h2 id="sc-title">Categories</h2>
 ${s.categories.length === 0 ? html`<p>No risk category.</p>` : html`<ul>${s.categories.map((c) => html`<li><code>${c.slug}</code> ${levelBadge(c.risk_level)}</li>`)}</ul>`}
 </section>

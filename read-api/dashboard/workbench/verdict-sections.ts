@@ -1,5 +1,6 @@
 import type { FullCheckResult } from '../../../domain/address-check/full-check-result.schema.js';
-import type { ScreenCoverage, VerdictBody } from '../../../domain/intel/screen-verdict.schema.js';
+import type { VerdictBody } from '../../../domain/intel/screen-verdict.schema.js';
+import { jurisdictionsText, sanctionsSentence, type SanctionsShown } from '../../presenters/coverage-sentence.js';
 import { html, type SafeHtml } from '../html.js';
 import { levelBadge, utc } from './format.js';
 import type { HopUsd } from './hop-usd.js';
@@ -22,11 +23,20 @@ ${verdict.label ? html`<p>Known as <strong>${verdict.label}</strong>.</p>` : ''}
 ${verdict.risk_level === 'none' ? html`<p class="hint">"none" means no risk signal was found, not that the address is clean.</p>` : ''}`;
 }
 
-export function sanctionsSection(verdict: Pick<VerdictBody, 'sdn_match'>): SafeHtml {
+/** The lists checked and not checked, from the verdict's own coverage (presenters/coverage-sentence.ts). */
+export function sanctionsCoverageLine(sanctions: SanctionsShown | undefined): SafeHtml {
+  const missing = sanctions === undefined || sanctions.not_checked.length > 0;
+  return html`<p class="${missing ? 'warn-box' : 'hint'}" data-coverage="sanctions">${sanctionsSentence(sanctions)}</p>`;
+}
+
+export function sanctionsSection(verdict: Pick<VerdictBody, 'sdn_match'>, sanctions: SanctionsShown | undefined): SafeHtml {
   const m = verdict.sdn_match;
   if (!m)
-    return html`<section aria-labelledby="sdn-title"><h2 id="sdn-title">Sanctions</h2><p>No match on the US, UK or EU sanctions lists.</p></section>`;
+    return html`<section aria-labelledby="sdn-title"><h2 id="sdn-title">Sanctions</h2>
+<p>${sanctions && sanctions.checked.length > 0 ? `No match on the ${jurisdictionsText(sanctions.checked)} sanctions lists checked.` : 'No match on a sanctions list checked.'}</p>
+${sanctionsCoverageLine(sanctions)}</section>`;
   return html`<section class="card sanctions" aria-labelledby="sdn-title"><h2 id="sdn-title">Sanctions match</h2>
+${sanctionsCoverageLine(sanctions)}
 <dl class="facts">
 <div><dt>List</dt><dd>${m.list}</dd></div>
 <div><dt>Entity</dt><dd>${m.entity ?? 'not named by the list'}</dd></div>
@@ -70,14 +80,44 @@ export function categoriesSection(verdict: Pick<VerdictBody, 'risk_category_deta
   )}</ul></section>`;
 }
 
-export function versionsSection(coverage: Pick<ScreenCoverage, 'data_versions'>, verdictAt: string): SafeHtml {
+/** What the versions section reads: the screen's data versions, or the full check's (with the transfer data, older ones without). */
+export interface ShownDataVersions {
+  readonly taxonomy: string;
+  readonly snapshot: string | null;
+  readonly sources: readonly { source: string; version: string; imported_at?: string | undefined }[];
+  readonly transfer_data?: FullCheckResult['coverage']['data_versions']['transfer_data'];
+}
+
+const transferDataText = (t: NonNullable<ShownDataVersions['transfer_data']>[number]): string =>
+  [
+    t.name,
+    t.kind === 'ingested_blocks' && t.up_to_block !== null ? `blocks up to ${t.up_to_block}` : t.version,
+    t.cap ? `capped: ${t.cap}` : null,
+    t.as_of ? `as of ${t.as_of.slice(0, 10)}` : null,
+  ]
+    .filter((part): part is string => part !== null && part !== '')
+    .join(', ');
+
+export function versionsSection(coverage: { readonly data_versions: ShownDataVersions }, verdictAt: string): SafeHtml {
   const v = coverage.data_versions;
   return html`<section aria-labelledby="dv-title"><h2 id="dv-title">Verdict time and data versions</h2>
 <dl class="facts">
 <div><dt>Verdict time</dt><dd>${utc(verdictAt)}</dd></div>
 <div><dt>Taxonomy</dt><dd>${v.taxonomy}</dd></div>
 <div><dt>Snapshot</dt><dd>${v.snapshot ?? '—'}</dd></div>
-<div><dt>Sources</dt><dd>${v.sources.length === 0 ? 'none' : v.sources.map((s, i) => html`${i ? ', ' : ''}${s.source} ${s.version}`)}</dd></div>
+<div><dt>Sources</dt><dd>${
+    v.sources.length === 0
+      ? 'none'
+      : v.sources.map(
+          (s, i) =>
+            html`${i ? ', ' : ''}${s.source} ${s.version}${s.imported_at ? html` <span class="hint">(imported ${s.imported_at.slice(0, 10)})</span>` : ''}`,
+        )
+  }</dd></div>
+${
+  v.transfer_data
+    ? html`<div><dt>Transfer data</dt><dd>${v.transfer_data.length === 0 ? 'none' : v.transfer_data.map((t, i) => html`${i ? '; ' : ''}${transferDataText(t)}`)}</dd></div>`
+    : ''
+}
 </dl></section>`;
 }
 

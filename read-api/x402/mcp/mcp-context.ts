@@ -1,6 +1,6 @@
 import { present } from '../../../domain/shared/present.js';
 import type { FastifyInstance } from 'fastify';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { PRODUCTS } from '../../../domain/billing/products.js';
 import { microsToUsd } from '../../../domain/shared/money.js';
 import { PAID_OFFERS, runningCheck, type PaidOffer } from '../paid-offers.js';
@@ -20,11 +20,12 @@ export interface McpCallContext {
 
 export const priceOf = (offer: PaidOffer) => microsToUsd(PRODUCTS[offer.product].priceMicros);
 
-// Every field optional: the same schema must also accept the running check (202) and the tool errors (the
-// SDK's client validates an error's structured content against it too). Built once per offer.
+// The REST body's own schema (nested objects exactly as the REST contract describes them), its top-level
+// fields optional and open: the same schema must also accept the running check (202) and the tool errors
+// (the SDK's client validates an error's structured content against it too). Built once per offer.
 const toolOutputs = new Map<PaidOffer, z.ZodObject>();
 export function toolOutputOf(offer: PaidOffer): z.ZodObject {
-  if (!toolOutputs.has(offer)) toolOutputs.set(offer, offer.output.extend(runningCheck).partial());
+  if (!toolOutputs.has(offer)) toolOutputs.set(offer, z.looseObject({ ...offer.body.shape, ...runningCheck }).partial());
   return present(toolOutputs.get(offer), 'toolOutputs.get(offer)');
 }
 

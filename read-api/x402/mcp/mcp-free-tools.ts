@@ -45,7 +45,7 @@ function registerResultTool(
         clientIp: context.clientIp,
         requestId: context.requestId,
       });
-      return answer.status >= 400 ? errorResult(answer) : servedResult(answer, name);
+      return answer.status >= 400 ? errorResult(answer) : servedResult(answer, product, name);
     },
   );
 }

@@ -50,7 +50,7 @@ function registerPaidTool(server: McpServer, context: McpCallContext, offer: Pai
       if (answer.status === 402)
         return paymentChallenge(quoteForTool(context, offer, answer), challengeMessage(offer, answer), answer.receipt);
       if (answer.status >= 400) return errorResult(answer);
-      return servedResult(answer, offer.resultTool);
+      return servedResult(answer, offer.product, offer.resultTool);
     },
   );
 }

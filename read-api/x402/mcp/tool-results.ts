@@ -1,6 +1,8 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { SettlementResponse } from '../../../domain/x402/x402-wire.js';
+import type { Product } from '../../../domain/billing/products.js';
 import type { RestAnswer } from './rest-door.js';
+import { summaryOf } from './tool-summary.js';
 
 /**
  * How x402 travels over MCP (the x402 MCP transport, specs/transports-v2/mcp.md of the x402 repository):
@@ -14,20 +16,18 @@ export const RECEIPT_META = 'x402/payment-response';
 const text = (value: unknown) => [{ type: 'text' as const, text: JSON.stringify(value) }];
 const receiptMeta = (receipt: SettlementResponse | null) => (receipt ? { _meta: { [RECEIPT_META]: receipt } } : {});
 
-/** A served call (200), or a check that outlived it (202): its check id and the free tool that fetches it. */
-export function servedResult(answer: RestAnswer, resultTool: string | undefined): CallToolResult {
+/**
+ * A served call (200): first a one-line summary (tool-summary.ts: "unknown: no data" when nothing is
+ * known, and the sanctions lists checked), then the body; or a check that outlived the call (202): its
+ * check id and the free tool that fetches it.
+ */
+export function servedResult(answer: RestAnswer, product: Product, resultTool: string | undefined): CallToolResult {
   const running = answer.status === 202;
   const body = running && resultTool ? { ...answer.body, result_tool: resultTool } : answer.body;
-  const hint =
-    running && resultTool
-      ? [
-          {
-            type: 'text' as const,
-            text: `Still running. Call ${resultTool} with {"check_id": "${String(body.check_id)}"} in a few seconds: it is free.`,
-          },
-        ]
-      : [];
-  return { structuredContent: body, content: [...text(body), ...hint], ...receiptMeta(answer.receipt) };
+  const first = running
+    ? `Still running. Call ${resultTool ?? 'the result tool'} with {"check_id": "${String(body.check_id)}"} in a few seconds: it is free.`
+    : summaryOf(product, body);
+  return { structuredContent: body, content: [{ type: 'text' as const, text: first }, ...text(body)], ...receiptMeta(answer.receipt) };
 }
 
 /** A 402: the quote to pay (with the failed settlement's receipt, if any), in both places the transport names. */

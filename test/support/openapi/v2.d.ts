@@ -165,7 +165,10 @@ export interface paths {
       requestBody: {
         content: {
           'application/json': {
-            /** @enum {string} */
+            /**
+             * @description any case
+             * @enum {string}
+             */
             alert_min_level?: 'Low' | 'Medium' | 'High' | 'Severe';
             description?: string | null;
             event_types: (
@@ -752,7 +755,10 @@ export interface paths {
       requestBody: {
         content: {
           'application/json': {
-            /** @enum {string} */
+            /**
+             * @description any case
+             * @enum {string}
+             */
             alert_min_level?: 'Low' | 'Medium' | 'High' | 'Severe';
             description?: string | null;
             event_types?: (
@@ -1750,7 +1756,10 @@ export interface paths {
       requestBody: {
         content: {
           'application/json': {
-            /** @enum {string} */
+            /**
+             * @description any case
+             * @enum {string}
+             */
             event_type?:
               | 'tx.policy.alert.triggered'
               | 'service.bfs.completed'
@@ -1955,12 +1964,15 @@ export interface paths {
       parameters: {
         query?: {
           assignee?: 'none' | string;
+          /** @description any case */
           chain?: 'ETH' | 'BSC' | 'POLYGON' | 'BASE' | 'ARBITRUM' | 'TRON';
           check_id?: string;
           page?: number;
           page_size?: number;
+          /** @description any case */
           risk_level?: 'Low' | 'Medium' | 'High' | 'Severe';
           since?: string;
+          /** @description any case */
           status?: 'open' | 'in_review' | 'closed';
         };
         header?: never;
@@ -2398,9 +2410,15 @@ export interface paths {
           'application/json': {
             assignee?: string | null;
             note?: string;
-            /** @enum {string} */
+            /**
+             * @description any case
+             * @enum {string}
+             */
             reason?: 'flagged' | 'dismissed' | 'other';
-            /** @enum {string} */
+            /**
+             * @description any case
+             * @enum {string}
+             */
             status?: 'open' | 'in_review' | 'closed';
           };
         };
@@ -3357,13 +3375,52 @@ export interface paths {
                   snapshot: string | null;
                   sources: {
                     content_hash: string;
+                    imported_at?: string;
                     source: string;
                     version: string;
                   }[];
                   taxonomy: string;
+                  transfer_data?: {
+                    /** @description Up to when the data is known (last transfer held; for an API, when it was asked) */
+                    as_of: string | null;
+                    /** @description How much of an address's history one answer of the API holds */
+                    cap: string | null;
+                    /**
+                     * @description sample: a fixed file; ingested_blocks: read from a chain up to up_to_block; account_history_api: fetched on demand, capped (cap)
+                     * @enum {string|null}
+                     */
+                    kind: 'sample' | 'ingested_blocks' | 'account_history_api' | 'synthetic' | null;
+                    name: string;
+                    transfers: number;
+                    up_to_block: number | null;
+                    /** @description A sample's content hash, the ingested block range, or the API's host */
+                    version: string | null;
+                  }[];
                 };
                 graph_analysed: boolean;
                 label_count: number;
+                /** @description Which sanctions lists this verdict was checked against, per jurisdiction, and which it was not */
+                sanctions?: {
+                  /** @description When the lists were read for this verdict; ages count to it */
+                  as_of: string;
+                  /** @description Jurisdictions whose sanctions lists this verdict was checked against */
+                  checked: ('US' | 'UK' | 'EU')[];
+                  lists: {
+                    /** @description Days from list_date (else imported_at) to as_of */
+                    age_days: number;
+                    content_hash: string;
+                    imported_at: string;
+                    /** @enum {string|null} */
+                    jurisdiction: 'US' | 'UK' | 'EU' | null;
+                    /** @description The list's own publication date (YYYY-MM-DD); null when it states none */
+                    list_date: string | null;
+                    name: string;
+                    source: string;
+                    version: string;
+                  }[];
+                  /** @description Jurisdictions with no list held: this verdict says nothing about them (unknown, not clear) */
+                  not_checked: ('US' | 'UK' | 'EU')[];
+                };
                 /** @enum {boolean} */
                 sdn_checked: true;
                 source_count: number;
@@ -3945,7 +4002,7 @@ export interface paths {
                   indirect_share: number;
                   indirect_usd: number;
                   /** @enum {string} */
-                  level: 'severe' | 'high' | 'medium' | 'low' | 'info';
+                  level: 'info' | 'low' | 'medium' | 'high' | 'severe';
                   severity: number;
                   slug: string;
                 }[];
@@ -3982,7 +4039,7 @@ export interface paths {
                   direct_categories: {
                     confidence: number;
                     /** @enum {string} */
-                    level: 'severe' | 'high' | 'medium' | 'low' | 'info';
+                    level: 'info' | 'low' | 'medium' | 'high' | 'severe';
                     severity: number;
                     slug: string;
                     sources: string[];
@@ -4004,6 +4061,58 @@ export interface paths {
                 unknown_share: number;
                 /** @enum {string} */
                 weighting: 'usd' | 'equal';
+              };
+              /** @description What the check read: the sanctions lists the senders were checked against, every source behind a sender’s exposure, the transfer data they were traced in (absent in checks completed before it was recorded) */
+              coverage?: {
+                data_versions: {
+                  snapshot: string | null;
+                  sources: {
+                    content_hash: string;
+                    /** @description When this version was imported: the data is as of then */
+                    imported_at: string;
+                    source: string;
+                    version: string;
+                  }[];
+                  taxonomy: string;
+                  transfer_data: {
+                    /** @description Up to when the data is known (last transfer held; for an API, when it was asked) */
+                    as_of: string | null;
+                    /** @description How much of an address's history one answer of the API holds */
+                    cap: string | null;
+                    /**
+                     * @description sample: a fixed file; ingested_blocks: read from a chain up to up_to_block; account_history_api: fetched on demand, capped (cap)
+                     * @enum {string|null}
+                     */
+                    kind: 'sample' | 'ingested_blocks' | 'account_history_api' | 'synthetic' | null;
+                    name: string;
+                    transfers: number;
+                    up_to_block: number | null;
+                    /** @description A sample's content hash, the ingested block range, or the API's host */
+                    version: string | null;
+                  }[];
+                };
+                /** @description Which sanctions lists this verdict was checked against, per jurisdiction, and which it was not */
+                sanctions: {
+                  /** @description When the lists were read for this verdict; ages count to it */
+                  as_of: string;
+                  /** @description Jurisdictions whose sanctions lists this verdict was checked against */
+                  checked: ('US' | 'UK' | 'EU')[];
+                  lists: {
+                    /** @description Days from list_date (else imported_at) to as_of */
+                    age_days: number;
+                    content_hash: string;
+                    imported_at: string;
+                    /** @enum {string|null} */
+                    jurisdiction: 'US' | 'UK' | 'EU' | null;
+                    /** @description The list's own publication date (YYYY-MM-DD); null when it states none */
+                    list_date: string | null;
+                    name: string;
+                    source: string;
+                    version: string;
+                  }[];
+                  /** @description Jurisdictions with no list held: this verdict says nothing about them (unknown, not clear) */
+                  not_checked: ('US' | 'UK' | 'EU')[];
+                };
               };
               elapsed_ms: number;
               policy_result: {
@@ -4362,7 +4471,7 @@ export interface paths {
              */
             address: string;
             /**
-             * @default in
+             * @description any case
              * @enum {string}
              */
             direction?: 'in' | 'out' | 'both';
@@ -4646,7 +4755,8 @@ export interface paths {
               categories: {
                 contribution_usd: number;
                 min_hops: number;
-                risk_level: string;
+                /** @enum {string} */
+                risk_level: 'none' | 'low' | 'medium' | 'high' | 'critical' | 'sanctioned';
                 severity: number;
                 slug: string;
               }[];
@@ -4987,6 +5097,29 @@ export interface paths {
               }[];
               mode: string;
               reasons?: string[];
+              sanctions: {
+                /** @description When the lists were read for this verdict; ages count to it */
+                as_of: string;
+                /** @description Jurisdictions whose sanctions lists this verdict was checked against */
+                checked: ('US' | 'UK' | 'EU')[];
+                lists: {
+                  /** @description Days from list_date (else imported_at) to as_of */
+                  age_days: number;
+                  content_hash: string;
+                  imported_at: string;
+                  /** @enum {string|null} */
+                  jurisdiction: 'US' | 'UK' | 'EU' | null;
+                  /** @description The list's own publication date (YYYY-MM-DD); null when it states none */
+                  list_date: string | null;
+                  name: string;
+                  source: string;
+                  version: string;
+                }[];
+                /** @description Jurisdictions with no list held: this verdict says nothing about them (unknown, not clear) */
+                not_checked: ('US' | 'UK' | 'EU')[];
+                /** @description Jurisdictions without whose list screening fails closed (SVC_REQUIRED_SANCTIONS) */
+                required: ('US' | 'UK' | 'EU')[];
+              };
               /** @enum {string} */
               status: 'ok' | 'degraded' | 'starting';
               version: string;
@@ -5055,6 +5188,29 @@ export interface paths {
                   }[];
                   mode: string;
                   reasons?: string[];
+                  sanctions: {
+                    /** @description When the lists were read for this verdict; ages count to it */
+                    as_of: string;
+                    /** @description Jurisdictions whose sanctions lists this verdict was checked against */
+                    checked: ('US' | 'UK' | 'EU')[];
+                    lists: {
+                      /** @description Days from list_date (else imported_at) to as_of */
+                      age_days: number;
+                      content_hash: string;
+                      imported_at: string;
+                      /** @enum {string|null} */
+                      jurisdiction: 'US' | 'UK' | 'EU' | null;
+                      /** @description The list's own publication date (YYYY-MM-DD); null when it states none */
+                      list_date: string | null;
+                      name: string;
+                      source: string;
+                      version: string;
+                    }[];
+                    /** @description Jurisdictions with no list held: this verdict says nothing about them (unknown, not clear) */
+                    not_checked: ('US' | 'UK' | 'EU')[];
+                    /** @description Jurisdictions without whose list screening fails closed (SVC_REQUIRED_SANCTIONS) */
+                    required: ('US' | 'UK' | 'EU')[];
+                  };
                   /** @enum {string} */
                   status: 'ok' | 'degraded' | 'starting';
                   version: string;
@@ -6126,6 +6282,7 @@ export interface paths {
                   snapshot: string | null;
                   sources: {
                     content_hash: string;
+                    imported_at?: string;
                     source: string;
                     version: string;
                   }[];
@@ -6139,6 +6296,28 @@ export interface paths {
                 paid_period_start: string;
                 paused_reason: string | null;
                 reference: string | null;
+                /** @description The sanctions lists the current verdict was checked against (null for a verdict recorded before it was) */
+                sanctions: {
+                  /** @description When the lists were read for this verdict; ages count to it */
+                  as_of: string;
+                  /** @description Jurisdictions whose sanctions lists this verdict was checked against */
+                  checked: ('US' | 'UK' | 'EU')[];
+                  lists: {
+                    /** @description Days from list_date (else imported_at) to as_of */
+                    age_days: number;
+                    content_hash: string;
+                    imported_at: string;
+                    /** @enum {string|null} */
+                    jurisdiction: 'US' | 'UK' | 'EU' | null;
+                    /** @description The list's own publication date (YYYY-MM-DD); null when it states none */
+                    list_date: string | null;
+                    name: string;
+                    source: string;
+                    version: string;
+                  }[];
+                  /** @description Jurisdictions with no list held: this verdict says nothing about them (unknown, not clear) */
+                  not_checked: ('US' | 'UK' | 'EU')[];
+                } | null;
                 /** @enum {string} */
                 status: 'active' | 'paused';
                 verdict: {
@@ -6340,6 +6519,7 @@ export interface paths {
                 snapshot: string | null;
                 sources: {
                   content_hash: string;
+                  imported_at?: string;
                   source: string;
                   version: string;
                 }[];
@@ -6353,6 +6533,28 @@ export interface paths {
               paid_period_start: string;
               paused_reason: string | null;
               reference: string | null;
+              /** @description The sanctions lists the current verdict was checked against (null for a verdict recorded before it was) */
+              sanctions: {
+                /** @description When the lists were read for this verdict; ages count to it */
+                as_of: string;
+                /** @description Jurisdictions whose sanctions lists this verdict was checked against */
+                checked: ('US' | 'UK' | 'EU')[];
+                lists: {
+                  /** @description Days from list_date (else imported_at) to as_of */
+                  age_days: number;
+                  content_hash: string;
+                  imported_at: string;
+                  /** @enum {string|null} */
+                  jurisdiction: 'US' | 'UK' | 'EU' | null;
+                  /** @description The list's own publication date (YYYY-MM-DD); null when it states none */
+                  list_date: string | null;
+                  name: string;
+                  source: string;
+                  version: string;
+                }[];
+                /** @description Jurisdictions with no list held: this verdict says nothing about them (unknown, not clear) */
+                not_checked: ('US' | 'UK' | 'EU')[];
+              } | null;
               /** @enum {string} */
               status: 'active' | 'paused';
               verdict: {
@@ -6409,6 +6611,7 @@ export interface paths {
                 snapshot: string | null;
                 sources: {
                   content_hash: string;
+                  imported_at?: string;
                   source: string;
                   version: string;
                 }[];
@@ -6422,6 +6625,28 @@ export interface paths {
               paid_period_start: string;
               paused_reason: string | null;
               reference: string | null;
+              /** @description The sanctions lists the current verdict was checked against (null for a verdict recorded before it was) */
+              sanctions: {
+                /** @description When the lists were read for this verdict; ages count to it */
+                as_of: string;
+                /** @description Jurisdictions whose sanctions lists this verdict was checked against */
+                checked: ('US' | 'UK' | 'EU')[];
+                lists: {
+                  /** @description Days from list_date (else imported_at) to as_of */
+                  age_days: number;
+                  content_hash: string;
+                  imported_at: string;
+                  /** @enum {string|null} */
+                  jurisdiction: 'US' | 'UK' | 'EU' | null;
+                  /** @description The list's own publication date (YYYY-MM-DD); null when it states none */
+                  list_date: string | null;
+                  name: string;
+                  source: string;
+                  version: string;
+                }[];
+                /** @description Jurisdictions with no list held: this verdict says nothing about them (unknown, not clear) */
+                not_checked: ('US' | 'UK' | 'EU')[];
+              } | null;
               /** @enum {string} */
               status: 'active' | 'paused';
               verdict: {
@@ -6744,6 +6969,7 @@ export interface paths {
                 snapshot: string | null;
                 sources: {
                   content_hash: string;
+                  imported_at?: string;
                   source: string;
                   version: string;
                 }[];
@@ -6791,6 +7017,28 @@ export interface paths {
                   source: string;
                   version: string | null;
                 }[];
+                /** @description Which sanctions lists this verdict was checked against, per jurisdiction, and which it was not */
+                sanctions: {
+                  /** @description When the lists were read for this verdict; ages count to it */
+                  as_of: string;
+                  /** @description Jurisdictions whose sanctions lists this verdict was checked against */
+                  checked: ('US' | 'UK' | 'EU')[];
+                  lists: {
+                    /** @description Days from list_date (else imported_at) to as_of */
+                    age_days: number;
+                    content_hash: string;
+                    imported_at: string;
+                    /** @enum {string|null} */
+                    jurisdiction: 'US' | 'UK' | 'EU' | null;
+                    /** @description The list's own publication date (YYYY-MM-DD); null when it states none */
+                    list_date: string | null;
+                    name: string;
+                    source: string;
+                    version: string;
+                  }[];
+                  /** @description Jurisdictions with no list held: this verdict says nothing about them (unknown, not clear) */
+                  not_checked: ('US' | 'UK' | 'EU')[];
+                } | null;
               }[];
               /** Format: date-time */
               last_changed_at: string | null;
@@ -6800,6 +7048,28 @@ export interface paths {
               paid_period_start: string;
               paused_reason: string | null;
               reference: string | null;
+              /** @description The sanctions lists the current verdict was checked against (null for a verdict recorded before it was) */
+              sanctions: {
+                /** @description When the lists were read for this verdict; ages count to it */
+                as_of: string;
+                /** @description Jurisdictions whose sanctions lists this verdict was checked against */
+                checked: ('US' | 'UK' | 'EU')[];
+                lists: {
+                  /** @description Days from list_date (else imported_at) to as_of */
+                  age_days: number;
+                  content_hash: string;
+                  imported_at: string;
+                  /** @enum {string|null} */
+                  jurisdiction: 'US' | 'UK' | 'EU' | null;
+                  /** @description The list's own publication date (YYYY-MM-DD); null when it states none */
+                  list_date: string | null;
+                  name: string;
+                  source: string;
+                  version: string;
+                }[];
+                /** @description Jurisdictions with no list held: this verdict says nothing about them (unknown, not clear) */
+                not_checked: ('US' | 'UK' | 'EU')[];
+              } | null;
               /** @enum {string} */
               status: 'active' | 'paused';
               verdict: {
@@ -7192,6 +7462,7 @@ export interface paths {
                         snapshot: string | null;
                         sources: {
                           content_hash: string;
+                          imported_at?: string;
                           source: string;
                           version: string;
                         }[];
@@ -7205,6 +7476,28 @@ export interface paths {
                       paid_period_start: string;
                       paused_reason: string | null;
                       reference: string | null;
+                      /** @description The sanctions lists the current verdict was checked against (null for a verdict recorded before it was) */
+                      sanctions: {
+                        /** @description When the lists were read for this verdict; ages count to it */
+                        as_of: string;
+                        /** @description Jurisdictions whose sanctions lists this verdict was checked against */
+                        checked: ('US' | 'UK' | 'EU')[];
+                        lists: {
+                          /** @description Days from list_date (else imported_at) to as_of */
+                          age_days: number;
+                          content_hash: string;
+                          imported_at: string;
+                          /** @enum {string|null} */
+                          jurisdiction: 'US' | 'UK' | 'EU' | null;
+                          /** @description The list's own publication date (YYYY-MM-DD); null when it states none */
+                          list_date: string | null;
+                          name: string;
+                          source: string;
+                          version: string;
+                        }[];
+                        /** @description Jurisdictions with no list held: this verdict says nothing about them (unknown, not clear) */
+                        not_checked: ('US' | 'UK' | 'EU')[];
+                      } | null;
                       /** @enum {string} */
                       status: 'active' | 'paused';
                       verdict: {
@@ -7653,6 +7946,8 @@ export interface paths {
                   snapshot: string | null;
                   sources: {
                     content_hash: string;
+                    /** @description When this version was imported: the data is as of then */
+                    imported_at: string;
                     source: string;
                     version: string;
                   }[];
@@ -7661,6 +7956,28 @@ export interface paths {
                 /** @enum {boolean} */
                 graph_analysed: false;
                 label_count: number;
+                /** @description Which sanctions lists this verdict was checked against, per jurisdiction, and which it was not */
+                sanctions: {
+                  /** @description When the lists were read for this verdict; ages count to it */
+                  as_of: string;
+                  /** @description Jurisdictions whose sanctions lists this verdict was checked against */
+                  checked: ('US' | 'UK' | 'EU')[];
+                  lists: {
+                    /** @description Days from list_date (else imported_at) to as_of */
+                    age_days: number;
+                    content_hash: string;
+                    imported_at: string;
+                    /** @enum {string|null} */
+                    jurisdiction: 'US' | 'UK' | 'EU' | null;
+                    /** @description The list's own publication date (YYYY-MM-DD); null when it states none */
+                    list_date: string | null;
+                    name: string;
+                    source: string;
+                    version: string;
+                  }[];
+                  /** @description Jurisdictions with no list held: this verdict says nothing about them (unknown, not clear) */
+                  not_checked: ('US' | 'UK' | 'EU')[];
+                };
                 /** @enum {boolean} */
                 sdn_checked: true;
                 source_count: number;
@@ -8067,7 +8384,7 @@ export interface paths {
                   indirect_share: number;
                   indirect_usd: number;
                   /** @enum {string} */
-                  level: 'severe' | 'high' | 'medium' | 'low' | 'info';
+                  level: 'info' | 'low' | 'medium' | 'high' | 'severe';
                   severity: number;
                   slug: string;
                 }[];
@@ -8104,7 +8421,7 @@ export interface paths {
                   direct_categories: {
                     confidence: number;
                     /** @enum {string} */
-                    level: 'severe' | 'high' | 'medium' | 'low' | 'info';
+                    level: 'info' | 'low' | 'medium' | 'high' | 'severe';
                     severity: number;
                     slug: string;
                     sources: string[];
@@ -8126,6 +8443,58 @@ export interface paths {
                 unknown_share: number;
                 /** @enum {string} */
                 weighting: 'usd' | 'equal';
+              };
+              /** @description What the check read: the sanctions lists the senders were checked against, every source behind a sender’s exposure, the transfer data they were traced in (absent in checks completed before it was recorded) */
+              coverage?: {
+                data_versions: {
+                  snapshot: string | null;
+                  sources: {
+                    content_hash: string;
+                    /** @description When this version was imported: the data is as of then */
+                    imported_at: string;
+                    source: string;
+                    version: string;
+                  }[];
+                  taxonomy: string;
+                  transfer_data: {
+                    /** @description Up to when the data is known (last transfer held; for an API, when it was asked) */
+                    as_of: string | null;
+                    /** @description How much of an address's history one answer of the API holds */
+                    cap: string | null;
+                    /**
+                     * @description sample: a fixed file; ingested_blocks: read from a chain up to up_to_block; account_history_api: fetched on demand, capped (cap)
+                     * @enum {string|null}
+                     */
+                    kind: 'sample' | 'ingested_blocks' | 'account_history_api' | 'synthetic' | null;
+                    name: string;
+                    transfers: number;
+                    up_to_block: number | null;
+                    /** @description A sample's content hash, the ingested block range, or the API's host */
+                    version: string | null;
+                  }[];
+                };
+                /** @description Which sanctions lists this verdict was checked against, per jurisdiction, and which it was not */
+                sanctions: {
+                  /** @description When the lists were read for this verdict; ages count to it */
+                  as_of: string;
+                  /** @description Jurisdictions whose sanctions lists this verdict was checked against */
+                  checked: ('US' | 'UK' | 'EU')[];
+                  lists: {
+                    /** @description Days from list_date (else imported_at) to as_of */
+                    age_days: number;
+                    content_hash: string;
+                    imported_at: string;
+                    /** @enum {string|null} */
+                    jurisdiction: 'US' | 'UK' | 'EU' | null;
+                    /** @description The list's own publication date (YYYY-MM-DD); null when it states none */
+                    list_date: string | null;
+                    name: string;
+                    source: string;
+                    version: string;
+                  }[];
+                  /** @description Jurisdictions with no list held: this verdict says nothing about them (unknown, not clear) */
+                  not_checked: ('US' | 'UK' | 'EU')[];
+                };
               };
               policy_result: {
                 alert_count: number;
