@@ -154,8 +154,10 @@ export function transferGraphStoreContract(name: string, open: (bound: number) =
       await store.fold([chainBatch([transferAt('a', 'c', 1, 45, 2)])]);
       const sample = { ...transferAt('a', 'd', 1, 0), position: 7 };
       await store.fold([chainBatch([sample], { dataset: 'sample.csv', positions: 'rows', kind: 'sample', version: 'sha256:abc' })]);
+      await store.fold([chainBatch([transferAt('a', 'e', 1, 50)], { dataset: 'rpc:follower', positions: 'blocks' })]);
       const byName = Object.fromEntries((await store.coverage('ETH')).datasets.map((d) => [d.name, d]));
       expect(byName['rpc:ETH']).toMatchObject({ kind: 'ingested_blocks', version: 'blocks up to 45', upToBlock: 45 });
+      expect(byName['rpc:follower']).toMatchObject({ kind: 'ingested_blocks', version: 'blocks up to 50', upToBlock: 50 });
       expect(byName['sample.csv']).toMatchObject({
         kind: 'sample',
         version: 'sha256:abc',
@@ -185,7 +187,7 @@ export function transferGraphStoreContract(name: string, open: (bound: number) =
         }),
         { numRuns: 8 },
       );
-    });
+    }, 120_000);
 
     it('counts a batch of whole blocks once per (block, kind), beside sources that bring transfers one by one', async () => {
       const store = await fresh();
@@ -280,7 +282,8 @@ export function transferGraphStoreContract(name: string, open: (bound: number) =
         }),
         { numRuns: 15 },
       );
-    });
+      // Thirty stores opened: a server store migrates a schema for each.
+    }, 120_000);
 
     it('keeps the state of an ingester or importer', async () => {
       const store = await fresh();

@@ -91,7 +91,7 @@ export function foldBatch(dbs: GraphDbs, batch: TransferBatch): FoldOutcome {
       from: firstAt,
       to: lastAt,
     };
-    const chain = batch.positions === 'chain';
+    const chain = batch.positions !== 'rows';
     dbs.putCoverage(network, dataset, {
       ...coverage,
       transfers: coverage.transfers + folded,
