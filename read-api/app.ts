@@ -25,6 +25,7 @@ import { zodValidatorCompiler } from './validation.js';
 import { checkVocabulary } from './schemas/vocabulary-contract.js';
 import { CHECK_RESPONSES_BY_DEFAULT, checkDeclaredStatuses, responseSerializerCompiler } from './schemas/response-contract.js';
 import { capConnectionsPerClient, DEFAULT_SERVER_LIMITS, serverLimitOptions, type ServerLimits } from './server-limits.js';
+import { collectMethods, notFoundOrNotAllowed } from './method-not-allowed.js';
 
 /** Bodies of the V2 API are small JSON objects; anything larger is refused with 413. */
 export const BODY_LIMIT_BYTES = 16 * 1024;
@@ -60,6 +61,7 @@ export async function buildApp(
     frameworkErrors: answerRouterRefusal,
   });
   capConnectionsPerClient(app, limits.maxConnectionsPerClient); // first hook: a refused connection reaches nothing else
+  const methods = collectMethods(app); // before any route: a known path under another method is 405
   addRequestTracing(app, { correlation: services.correlation, metrics: services.metrics });
   app.decorateRequest('caller', null);
   // The API speaks JSON only: any other body is 415, not a string for the validators to puzzle over.
@@ -74,9 +76,7 @@ export async function buildApp(
     checkVocabulary(app);
   }
   app.setErrorHandler(errorHandler);
-  app.setNotFoundHandler((request, reply) =>
-    reply.status(404).send({ error: { code: 'not_found', message: `no route ${request.method} ${request.url.split('?')[0]}` } }),
-  );
+  app.setNotFoundHandler(notFoundOrNotAllowed(methods));
 
   await app.register(swagger, {
     openapi: {

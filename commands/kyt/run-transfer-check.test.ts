@@ -104,11 +104,34 @@ describe('transfer check pipeline', () => {
     const result = state.result as { composite_result: Record<string, any>; policy_result: Record<string, any> };
     expect(result.composite_result.total_usd).toBe(21 * ETH_ON_DAY);
     const sender = result.composite_result.senders.find((s: { address: string }) => s.address === A);
+    // a's own verdict: half its inflow from an exploit (severity 8 × 50 %), the route drawn from the exploit to a
     expect(sender).toMatchObject({
       graph: 'analysed',
       data_available: false,
-      indirect_categories: expect.arrayContaining([{ slug: 'stolen_funds', share: 50, hops: 1 }]),
+      risk_score: 4,
+      risk_level: 'medium',
+      indirect_categories: expect.arrayContaining([
+        {
+          slug: 'stolen_funds',
+          share: 50,
+          hops: 1,
+          usd_value: 35_000,
+          paths: [
+            {
+              hops: 1,
+              addresses: [R, A],
+              usd: 20_000,
+              share_pct: 50,
+              label: 'Example Exploit',
+              source: expect.any(String),
+              usd_estimated: false,
+            },
+          ],
+        },
+      ]),
     });
+    // each explanation names the senders its alert rests on
+    expect(result.policy_result.explanations.map((e: { senders: string[] }) => e.senders)).toEqual([[S], [A]]);
     expect(result.policy_result.alerts).toEqual([
       expect.objectContaining({
         riskLevel: 'Severe',

@@ -26,6 +26,8 @@ export interface RuleMatch {
   readonly categorySlug: string;
   readonly exposureUsdMicros: number;
   readonly note: string;
+  /** The senders whose exposure the alert rests on, the most USD first (a pattern: its anchor). */
+  readonly senders: readonly string[];
 }
 
 export interface PolicyOutcome {
@@ -44,6 +46,7 @@ interface Fact {
   readonly usdMicros: number;
   readonly entityName: string | null;
   readonly anchor: Anchor;
+  readonly senders: readonly string[];
 }
 
 const covers = (rule: PolicyRule, fact: Fact): boolean =>
@@ -63,13 +66,13 @@ function factsOf(composite: Composite, patterns: readonly PatternFinding[], taxo
   for (const category of composite.categories) {
     const base = { slug: category.slug, displayName: category.displayName, level: category.level };
     if (category.direct) {
-      const { share, usdMicros, anchor } = category.direct;
-      facts.push({ ...base, ruleType: 'Direct exposure', share, usdMicros, anchor, entityName: anchor.label });
+      const { share, usdMicros, anchor, senders } = category.direct;
+      facts.push({ ...base, ruleType: 'Direct exposure', share, usdMicros, anchor, senders, entityName: anchor.label });
     }
     if (category.indirect) {
-      const { share, usdMicros, anchor } = category.indirect;
+      const { share, usdMicros, anchor, senders } = category.indirect;
       const entityName = `Sender ${anchor.label ?? anchor.address} (exposed to ${category.displayName})`;
-      facts.push({ ...base, ruleType: 'Origin of funds / Indirect', share, usdMicros, anchor, entityName });
+      facts.push({ ...base, ruleType: 'Origin of funds / Indirect', share, usdMicros, anchor, senders, entityName });
     }
   }
   for (const finding of patterns) {
@@ -84,6 +87,7 @@ function factsOf(composite: Composite, patterns: readonly PatternFinding[], taxo
       share,
       usdMicros,
       anchor,
+      senders: [anchor.address],
       entityName: anchor.label,
     });
   }
@@ -126,6 +130,7 @@ export function evaluatePolicy(
       categorySlug: fact.slug,
       exposureUsdMicros: fact.usdMicros,
       note: rule.note,
+      senders: fact.senders,
     })),
     worstLevel: worstLevel(alerts.map((a) => a.riskLevel)),
   };

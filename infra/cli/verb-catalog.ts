@@ -22,6 +22,7 @@ export const VERB_CATALOG: Readonly<Record<string, VerbSpec>> = {
     summary: 'open an account (quota plan by default), optionally funded and with an API key',
     options: [
       ['--email <email>', 'the owner’s email (required, unique)'],
+      ['--name <name>', 'the person’s name, as the dashboard shows it (default: the email)'],
       ['--org <name>', 'create an organization of this name'],
       ['--subgroup <name>', 'the organization’s first subgroup (default: Default)'],
       PLAN,

@@ -50,6 +50,7 @@ export const VERBS: Record<string, (services: Services, args: ParsedArgs, io?: V
       services.commands,
       {
         email: requiredFlag(args, 'email'),
+        ...(flag(args, 'name') ? { displayName: present(flag(args, 'name'), "flag(args, 'name')").trim().slice(0, 100) } : {}),
         ...(org ? { organization: { name: org, subgroup: flag(args, 'subgroup') ?? 'Default' } } : {}),
         plan: planFrom(args) ?? { kind: 'quota', monthlyUnits: DEFAULT_MONTHLY_QUOTA },
         ...(numberFlag(args, 'deposit') !== undefined

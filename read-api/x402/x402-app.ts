@@ -20,6 +20,7 @@ import type { X402AppServices } from './x402-services.js';
 import { describeX402Routes, x402OpenApiOptions } from './x402-openapi.js';
 import { checkVocabulary } from '../schemas/vocabulary-contract.js';
 import { CHECK_RESPONSES_BY_DEFAULT, checkDeclaredStatuses, responseSerializerCompiler } from '../schemas/response-contract.js';
+import { collectMethods, notFoundOrNotAllowed } from '../method-not-allowed.js';
 
 /** Browsers' x402 clients need these readable and sendable across origins. */
 const EXPOSED = 'PAYMENT-REQUIRED, PAYMENT-RESPONSE, X-PAYMENT-RESPONSE, Retry-After';
@@ -56,6 +57,7 @@ export async function buildX402App(
   });
   // The same X-Request-Id handling as the V2 app: echoed, and the correlation of the paid call's events.
   capConnectionsPerClient(app, limits.maxConnectionsPerClient); // first hook: a refused connection reaches nothing else
+  const methods = collectMethods(app); // before any route: a known path under another method is 405
   addRequestTracing(app, { correlation: services.deps.correlation });
   parseJsonStrictly(app); // UTF-8 only, no repeated keys: refused before any quote or payment
   // The document: each route's schemas are attached as it is registered (x402-openapi.ts); bodies are
@@ -90,9 +92,7 @@ export async function buildX402App(
     }
     return reply.status(status).send(body);
   });
-  app.setNotFoundHandler((request, reply) =>
-    reply.status(404).send({ error: { code: 'not_found', message: `no route ${request.method} ${request.url.split('?')[0]}` } }),
-  );
+  app.setNotFoundHandler(notFoundOrNotAllowed(methods));
 
   await app.register(x402ScreenRoutes, { services, limiter });
   if (services.pipeline) {

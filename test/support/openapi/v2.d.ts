@@ -3644,6 +3644,11 @@ export interface paths {
                 labels: {
                   category: string;
                   confidence: number;
+                  /**
+                   * @description What first_seen_at and last_seen_at rest on: record (the source dates this entry), list (the date of the list as a whole), retrieved (the source gives no date: the day its files were retrieved); null: not known (imported before this was kept)
+                   * @enum {string|null}
+                   */
+                  dated_by: 'record' | 'list' | 'retrieved' | null;
                   /** Format: date-time */
                   first_seen_at: string;
                   label: string | null;
@@ -4048,11 +4053,27 @@ export interface paths {
                   graph: 'analysed' | 'budget_exhausted' | 'no_history' | 'not_available' | 'skipped';
                   indirect_categories: {
                     hops: number | null;
+                    /** @description The routes found, heaviest first (at most three), as a full check’s evidence paths */
+                    paths: {
+                      addresses: string[];
+                      hops: number;
+                      label: string | null;
+                      share_pct: number;
+                      source: string;
+                      usd: number;
+                      usd_estimated: boolean;
+                    }[];
                     share: number;
                     slug: string;
+                    /** @description What of this transfer the share traces: the sender’s USD × share */
+                    usd_value: number;
                   }[];
                   label: string | null;
                   legs: number;
+                  /** @enum {string} */
+                  risk_level: 'none' | 'low' | 'medium' | 'high' | 'severe';
+                  /** @description This sender alone, 0..10 as the composite scores it */
+                  risk_score: number;
                   share: number;
                   usd_value: number;
                 }[];
@@ -4137,6 +4158,9 @@ export interface paths {
                   exposure_usd: number;
                   note: string;
                   rule_id: string;
+                  /** @description The senders the alert rests on, the most USD first */
+                  senders: string[];
+                  senders_total: number;
                 }[];
                 policy: string;
                 /** @enum {string} */
@@ -7995,6 +8019,11 @@ export interface paths {
                 labels: {
                   category: string;
                   confidence: number;
+                  /**
+                   * @description What first_seen_at and last_seen_at rest on: record (the source dates this entry), list (the date of the list as a whole), retrieved (the source gives no date: the day its files were retrieved); null: not known (imported before this was kept)
+                   * @enum {string|null}
+                   */
+                  dated_by: 'record' | 'list' | 'retrieved' | null;
                   /** Format: date-time */
                   first_seen_at: string;
                   label: string | null;
@@ -8324,6 +8353,175 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v2/subgroups/{subgroup_id}/members': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The members of one of your subgroups, by name: whom its alert cases can be assigned to (PATCH assignee) */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          subgroup_id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description The members of the subgroup, by name: whom its alert cases can be assigned to */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              data: {
+                email: string;
+                /** Format: date-time */
+                joined_at: string;
+                /** @description The account’s display name (its email when it has no other) */
+                name: string;
+                user_id: string;
+              }[];
+            };
+          };
+        };
+        /** @description Bad request */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                /** @enum {string} */
+                code: 'bad_request';
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description No valid API key */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                /** @enum {string} */
+                code: 'invalid_api_key' | 'missing_api_key';
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Not found */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                /** @enum {string} */
+                code: 'not_found';
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Request validation failed */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              detail?: {
+                ctx?: {
+                  [key: string]: unknown;
+                };
+                input?: unknown;
+                loc: (string | number)[];
+                msg: string;
+                type: string;
+              }[];
+              error: {
+                /** @enum {string} */
+                code: 'validation_error';
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Too many requests */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                /** @enum {string} */
+                code: 'rate_limit_exceeded';
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Internal error */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                /** @enum {string} */
+                code: 'internal_error';
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Overloaded or shutting down; retry after Retry-After */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json':
+              | {
+                  error: {
+                    /** @enum {string} */
+                    code: 'overloaded';
+                    message: string;
+                  };
+                }
+              | {
+                  /** @enum {string} */
+                  error: 'Service Unavailable';
+                  message: string;
+                  /** @enum {number} */
+                  statusCode: 503;
+                };
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v2/transfer/{check_id}/result': {
     parameters: {
       query?: never;
@@ -8430,11 +8628,27 @@ export interface paths {
                   graph: 'analysed' | 'budget_exhausted' | 'no_history' | 'not_available' | 'skipped';
                   indirect_categories: {
                     hops: number | null;
+                    /** @description The routes found, heaviest first (at most three), as a full check’s evidence paths */
+                    paths: {
+                      addresses: string[];
+                      hops: number;
+                      label: string | null;
+                      share_pct: number;
+                      source: string;
+                      usd: number;
+                      usd_estimated: boolean;
+                    }[];
                     share: number;
                     slug: string;
+                    /** @description What of this transfer the share traces: the sender’s USD × share */
+                    usd_value: number;
                   }[];
                   label: string | null;
                   legs: number;
+                  /** @enum {string} */
+                  risk_level: 'none' | 'low' | 'medium' | 'high' | 'severe';
+                  /** @description This sender alone, 0..10 as the composite scores it */
+                  risk_score: number;
                   share: number;
                   usd_value: number;
                 }[];
@@ -8518,6 +8732,9 @@ export interface paths {
                   exposure_usd: number;
                   note: string;
                   rule_id: string;
+                  /** @description The senders the alert rests on, the most USD first */
+                  senders: string[];
+                  senders_total: number;
                 }[];
                 policy: string;
                 /** @enum {string} */
