@@ -53,6 +53,7 @@ import { cryptoRandom } from './system/crypto-random.js';
 import { systemClock } from './system/system-clock.js';
 import { uuidIds } from './system/uuid-ids.js';
 import { openLmdbGraphStore } from './chain/graph/lmdb-graph-store.js';
+import { openPostgresGraphStore } from './postgres/pg-graph-store.js';
 import { createFullCheckModule, type FullCheckModule } from './full-check/full-check-module.js';
 import { createTransferCheckModule, type TransferCheckModule } from './kyt/transfer-check-module.js';
 import type { HostResolver } from './webhooks/ssrf-guard.js';
@@ -166,7 +167,17 @@ async function openPorts(config: Config): Promise<{
     const lmdbStore = config.READ_STORE === 'embedded' ? track(await openLmdbReadStore(join(dataDir, 'read-models'))) : null;
     const readStore = lmdbStore ?? track(mongo?.readStore ?? createMemoryReadStore());
     const processorCheckpoints = track(mongo?.checkpoints ?? (await openFileCheckpointStore(join(dataDir, 'checkpoints'))));
-    const graph = track(await openLmdbGraphStore({ dir: join(dataDir, 'graph'), superNodeBound: config.SVC_GRAPH_SUPER_NODE_BOUND }));
+    const graph = track(
+      config.GRAPH_STORE === 'postgres'
+        ? await openPostgresGraphStore({
+            url: present(config.POSTGRES_URL, 'config.POSTGRES_URL'),
+            schema: config.GRAPH_POSTGRES_SCHEMA,
+            superNodeBound: config.SVC_GRAPH_SUPER_NODE_BOUND,
+            poolSize: config.POSTGRES_POOL_SIZE,
+            connectTimeoutMs: timeout,
+          })
+        : await openLmdbGraphStore({ dir: join(dataDir, 'graph'), superNodeBound: config.SVC_GRAPH_SUPER_NODE_BOUND }),
+    );
     // x402 rate limits: counted in MongoDB when it is there, so every API instance shares them
     return { store, fileStore, bus, readStore, lmdbStore, processorCheckpoints, graph, ...(mongo ? { rateLimits: mongo.rateLimits } : {}) };
   } catch (error) {
