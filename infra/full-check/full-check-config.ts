@@ -54,6 +54,11 @@ export const fullCheckSettings = {
   SVC_INGEST_POLL_MS: positive(2000),
   /** The reorganisation window: blocks this close to the head stay revertible (deeper reorganisations are not undone). */
   SVC_INGEST_CONFIRMATIONS: z.coerce.number().int().min(0).max(1000).default(12),
+  /** The TRON HTTP API (a java-tron full node, or TronGrid) to index TRX and TRC-20 transfers from, block by block (off when unset; key: SVC_TRON_API_KEY). */
+  SVC_INGEST_TRON_URL: z.url().optional(),
+  SVC_INGEST_TRON_FROM_BLOCK: z.coerce.number().int().min(0).default(0),
+  /** TRON blocks are final (solidified) about 19 blocks behind the head. */
+  SVC_INGEST_TRON_CONFIRMATIONS: z.coerce.number().int().min(0).max(1000).default(19),
   /** An Etherscan-compatible account-history API (e.g. https://api.etherscan.io/v2/api) for the networks listed. */
   SVC_ETHERSCAN_URL: z.url().optional(),
   SVC_ETHERSCAN_API_KEY: z.string().optional(),

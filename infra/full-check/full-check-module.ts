@@ -18,6 +18,7 @@ import { graphFoldProcessor } from '../../processors/graph/graph-fold.processor.
 import type { ChainFollower } from '../chain/chain-follower.js';
 import { createEtherscanTransferIndex } from '../chain/etherscan-transfer-index.js';
 import { createEvmBlockIngester } from '../chain/evm-block-ingester.js';
+import { createTronBlockIngester } from '../chain/tron-block-ingester.js';
 import { routedTransferIndex } from '../chain/routed-transfer-index.js';
 import { createTronHttpTransferIndex } from '../chain/tron-http-transfer-index.js';
 import { foldTransferSamples } from '../chain/transfer-samples.js';
@@ -44,6 +45,8 @@ export interface FullCheckModule {
   readonly reaper: PipelineReaper;
   /** The block ingester, when SVC_INGEST_RPC_URL is set. */
   readonly ingester: ChainFollower | null;
+  /** The TRON block ingester, when SVC_INGEST_TRON_URL is set. */
+  readonly tronIngester: ChainFollower | null;
   /** The pipeline's processors, for tests that simulate a pipeline that is down. */
   readonly processors: { start(): Promise<void>; stop(): Promise<void> };
   /** What those processors are (each its own consumer group), for another instance on another bus. */
@@ -146,6 +149,20 @@ export function createFullCheckModule(deps: {
         log: deps.log,
       })
     : null;
+  const tronIngester = config.SVC_INGEST_TRON_URL
+    ? createTronBlockIngester({
+        baseUrl: config.SVC_INGEST_TRON_URL,
+        ...(config.SVC_TRON_API_KEY ? { apiKey: config.SVC_TRON_API_KEY } : {}),
+        fromBlock: config.SVC_INGEST_TRON_FROM_BLOCK,
+        batchBlocks: config.SVC_INGEST_BATCH_BLOCKS,
+        pollMs: config.SVC_INGEST_POLL_MS,
+        confirmations: config.SVC_INGEST_TRON_CONFIRMATIONS,
+        graph,
+        bus: deps.bus,
+        prices,
+        log: deps.log,
+      })
+    : null;
   let running = false;
   let folding = false;
 
@@ -163,6 +180,7 @@ export function createFullCheckModule(deps: {
     runningJobs,
     reaper,
     ingester,
+    tronIngester,
     pipeline,
     processors: {
       async start() {
@@ -179,9 +197,10 @@ export function createFullCheckModule(deps: {
       await folder.start();
       folding = true;
       if (!runProcessors) return;
-      if (ingester) {
-        await ingester.open();
-        ingester.start();
+      for (const follower of [ingester, tronIngester]) {
+        if (!follower) continue;
+        await follower.open();
+        follower.start();
       }
       await runner.start();
       running = true;
@@ -194,6 +213,7 @@ export function createFullCheckModule(deps: {
     async close() {
       await reaper.stop();
       await ingester?.stop();
+      await tronIngester?.stop();
       if (running) await runner.stop();
       if (folding) await folder.stop();
       running = false;
