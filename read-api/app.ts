@@ -20,6 +20,7 @@ import { systemRoutes } from './routes/system.routes.js';
 import { transferCheckRoutes } from './routes/transfer-check.routes.js';
 import { webhookRoutes } from './routes/webhooks.routes.js';
 import { alertRoutes } from './routes/alerts.routes.js';
+import { policyRoutes } from './routes/policies.routes.js';
 import type { AppServices } from './services.js';
 import { zodValidatorCompiler } from './validation.js';
 import { checkVocabulary } from './schemas/vocabulary-contract.js';
@@ -100,6 +101,7 @@ export async function buildApp(
   await app.register(webhookRoutes, { services });
   if (services.monitors) await app.register(monitorRoutes, { services, monitors: services.monitors });
   await app.register(alertRoutes, { services });
+  await app.register(policyRoutes, { services });
   await app.register(dashboardRoutes(services));
   return app;
 }
