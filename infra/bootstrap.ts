@@ -358,7 +358,7 @@ export async function createServices(
     webhooks: webhooks.app,
     monitors: monitors.api,
     alerts: alertCaseAppServices(readStore),
-    policies: policyAppServices(store),
+    policies: policyAppServices(store, readStore, commands),
     correlation,
     metrics,
   };

@@ -10,8 +10,12 @@ import {
 import { hasCode } from '../../domain/shared/errors.js';
 import type { AppServices } from '../services.js';
 import { RequestValidationError } from '../validation.js';
-import type { ActivatePolicyBody, CreatePolicyBody, EditPolicyBody } from './policies-schemas.js';
-import { historyEntry, policyDetail, policyList, ruleIn } from './policies-views.js';
+import type { ActivatePolicyBody, BacktestBody, CreatePolicyBody, EditPolicyBody } from './policies-schemas.js';
+import { backtestOut, historyEntry, policyDetail, policyList, ruleIn } from './policies-views.js';
+import { activePolicyOf, policyOf, versionOf } from '../../domain/policies/policy-book.decider.js';
+import { TAXONOMY } from '../../domain/intel/taxonomy.js';
+import type { Policy } from '../../domain/kyt/policy.types.js';
+import { fail } from '../../domain/shared/errors.js';
 
 /** The decider names fields as `rules.3.min_usd`: the 422's loc is that path under `body`, indices as numbers. */
 const locOf = (field: string): (string | number)[] => [
@@ -97,6 +101,39 @@ export function policyActions(services: AppServices) {
         }),
       );
       return detailOf(id, subgroupId);
+    },
+
+    /** Starts a backtest and waits up to `wait_ms` for its report: 200 with it, else 202 with the result URL. */
+    async backtest(viewer: CaseViewer, policyId: string, body: BacktestBody) {
+      const id = policyId.toLowerCase();
+      const { subgroupId, book } = await locatePolicy(deps, viewer, id, body.subgroup_id);
+      const draft = body.version === undefined ? policyOf(book, id)?.draft : null;
+      const chosen = draft ? { name: draft.name, version: 'draft', rules: draft.rules } : versionOf(book, id, body.version);
+      if (!chosen)
+        throw new RequestValidationError([{ loc: ['body', 'version'], msg: 'no such version of the policy', type: 'value_error' }]);
+      const candidate: Policy = { name: chosen.name, version: chosen.version, taxonomyVersion: TAXONOMY.version, rules: chosen.rules };
+      const to = body.to ? new Date(body.to) : deps.clock.now();
+      const from = body.from ? new Date(body.from) : new Date(to.getTime() - 30 * 86_400_000);
+      if (from.getTime() >= to.getTime())
+        throw new RequestValidationError([{ loc: ['body', 'from'], msg: 'from must be before to', type: 'value_error' }]);
+      const job = services.policies.backtests.start({
+        subgroupId,
+        policyId: id,
+        candidate,
+        baseline: activePolicyOf(book),
+        from: from.toISOString(),
+        to: to.toISOString(),
+      });
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([job.done, new Promise<void>((resolve) => (timer = setTimeout(resolve, body.wait_ms)))]);
+      clearTimeout(timer);
+      return { status: job.status === 'running' ? 202 : 200, body: backtestOut(job) };
+    },
+
+    async backtestResult(viewer: CaseViewer, backtestId: string) {
+      const job = services.policies.backtests.get(backtestId.toLowerCase());
+      if (!job || !viewer.subgroupIds.includes(job.request.subgroupId)) throw fail('not_found', 'no such backtest');
+      return backtestOut(job);
     },
 
     async history(viewer: CaseViewer, policyId: string, query: { subgroup_id?: string | undefined }) {

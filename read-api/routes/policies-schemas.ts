@@ -68,3 +68,27 @@ export const activatePolicyBody = z.strictObject({
     .meta({ description: 'An earlier version to activate again; default the draft, as the next version' }),
 });
 export type ActivatePolicyBody = z.infer<typeof activatePolicyBody>;
+
+export const backtestBody = z.strictObject({
+  subgroup_id: subgroupId,
+  from: z.iso
+    .date()
+    .or(z.iso.datetime({ offset: true }))
+    .optional()
+    .meta({ description: 'Start of the range (checked_at, inclusive); default 30 days before `to`' }),
+  to: z.iso
+    .date()
+    .or(z.iso.datetime({ offset: true }))
+    .optional()
+    .meta({ description: 'End of the range (exclusive); default now' }),
+  version: z.string().max(20).optional().meta({ description: 'A version of the policy; default its draft, else its latest version' }),
+  wait_ms: z
+    .number()
+    .int()
+    .min(0)
+    .max(25_000)
+    .default(10_000)
+    .meta({ description: 'How long to wait for the report before answering 202 with the result URL' }),
+});
+export type BacktestBody = z.infer<typeof backtestBody>;
+export const backtestParams = z.object({ backtest_id: z.string().max(100) });

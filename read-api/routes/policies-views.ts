@@ -4,6 +4,8 @@ import { activePolicyOf, policyOf, versionOf, type PolicyBookState } from '../..
 import { STANDARD_POLICY_ID, type PolicyBookEvent } from '../../domain/policies/policy-book.events.js';
 import { actionOf } from '../../domain/shared/verdict-vocabulary.js';
 import type { PolicyRuleIn } from './policies-schemas.js';
+import type { BacktestJob } from '../../commands/policies/backtest-jobs.js';
+import type { BacktestReport, Difference, TallyView } from '../../domain/policies/backtest.js';
 
 /** Policies on the wire (snake_case), from the subgroup's policy book. */
 
@@ -116,3 +118,48 @@ export function historyEntry(event: PolicyBookEvent) {
       };
   }
 }
+
+const tallyOut = (t: TallyView) => ({
+  alerts: t.alerts,
+  checks_with_alerts: t.checksWithAlerts,
+  by_level: { ...t.byLevel },
+  by_rule: t.byRule.map((r) => ({ rule_id: r.ruleId, alert_level: r.level, alerts: r.alerts })),
+});
+const differenceOut = (d: Difference) => ({ new: d.new, lost: d.lost, changed_level: d.changedLevel, checks_affected: d.checksAffected });
+
+export const backtestReportOut = (r: BacktestReport) => ({
+  checks: r.checks,
+  candidate: tallyOut(r.candidate),
+  baseline: tallyOut(r.baseline),
+  raised: tallyOut(r.raised),
+  versus_baseline: differenceOut(r.versusBaseline),
+  versus_raised: differenceOut(r.versusRaised),
+  analyst_outcomes: {
+    flagged: r.analystOutcomes.flagged,
+    flagged_still_alerted: r.analystOutcomes.flaggedStillAlerted,
+    dismissed: r.analystOutcomes.dismissed,
+    dismissed_no_longer_raised: r.analystOutcomes.dismissedNoLongerRaised,
+  },
+  examples: r.examples.map((e) => ({
+    check_id: e.checkId,
+    checked_at: e.checkedAt,
+    changes: e.changes.map((c) => ({ category_slug: c.slug, rule_type: c.ruleType, from_level: c.from, to_level: c.to })),
+  })),
+});
+
+export const backtestOut = (job: BacktestJob) => ({
+  backtest_id: job.id,
+  status: job.status,
+  subgroup_id: job.request.subgroupId,
+  policy_id: job.request.policyId,
+  version: job.request.candidate.version,
+  baseline: { policy_id: job.request.baseline.policyId, version: job.request.baseline.policy.version },
+  from: job.request.from,
+  to: job.request.to,
+  progress: { checks_read: job.checksRead, checks_estimated: Math.max(job.checksEstimated, job.checksRead) },
+  result_url: `/v2/policies/backtests/${job.id}`,
+  report: job.report ? backtestReportOut(job.report) : null,
+  error: job.error,
+  started_at: job.startedAt,
+  finished_at: job.finishedAt,
+});

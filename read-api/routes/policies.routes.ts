@@ -2,8 +2,17 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { bearerAuth, callerOf } from '../auth.js';
 import type { AppServices } from '../services.js';
 import { policyActions } from './policies-actions.js';
-import { activatePolicyBody, createPolicyBody, editPolicyBody, policyGetQuery, policyListQuery, policyParams } from './policies-schemas.js';
-import { policyDetailSchema, policyHistorySchema, policyListSchema } from '../schemas/policies.js';
+import {
+  activatePolicyBody,
+  backtestBody,
+  backtestParams,
+  createPolicyBody,
+  editPolicyBody,
+  policyGetQuery,
+  policyListQuery,
+  policyParams,
+} from './policies-schemas.js';
+import { backtestSchema, policyDetailSchema, policyHistorySchema, policyListSchema } from '../schemas/policies.js';
 import { BEARER_ERRORS, BODY_ERRORS, INPUT_ERRORS, responses } from '../schemas/responses.js';
 
 /**
@@ -97,5 +106,40 @@ export const policyRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = as
       },
     },
     async (request) => actions.history(await viewer(request), request.params.id, request.query),
+  );
+
+  app.post(
+    '/v2/policies/:id/backtest',
+    {
+      schema: {
+        summary: 'Backtest a policy (its draft, or a version) over the subgroup’s recorded transfer checks, against the active policy',
+        tags: ['policies'],
+        params: policyParams,
+        body: backtestBody,
+        response: responses({ 200: backtestSchema, 202: backtestSchema }, [
+          ...BEARER_ERRORS,
+          ...BODY_ERRORS,
+          ...SUBGROUP_ERRORS,
+          'overloaded',
+        ]),
+      },
+    },
+    async (request, reply) => {
+      const { status, body } = await actions.backtest(await viewer(request), request.params.id, request.body);
+      return reply.status(status).send(body);
+    },
+  );
+
+  app.get(
+    '/v2/policies/backtests/:backtest_id',
+    {
+      schema: {
+        summary: 'A backtest: its progress while it runs, then its report',
+        tags: ['policies'],
+        params: backtestParams,
+        response: responses({ 200: backtestSchema }, [...BEARER_ERRORS, ...INPUT_ERRORS, 'not_found']),
+      },
+    },
+    async (request) => actions.backtestResult(await viewer(request), request.params.backtest_id),
   );
 };

@@ -58,3 +58,65 @@ const historyEntrySchema = z.strictObject({
 });
 
 export const policyHistorySchema = z.strictObject({ policy_id: z.string(), subgroup_id: z.string(), history: z.array(historyEntrySchema) });
+
+const levelCounts = z.strictObject(
+  Object.fromEntries(ALERT_LEVELS.map((l) => [l, z.number().int()])) as Record<(typeof ALERT_LEVELS)[number], z.ZodNumber>,
+);
+const tallySchema = z.strictObject({
+  alerts: z.number().int(),
+  checks_with_alerts: z.number().int(),
+  by_level: levelCounts,
+  by_rule: z.array(z.strictObject({ rule_id: z.string(), alert_level: z.enum(ALERT_LEVELS), alerts: z.number().int() })),
+});
+const differenceSchema = z.strictObject({
+  new: z.number().int(),
+  lost: z.number().int(),
+  changed_level: z.number().int(),
+  checks_affected: z.number().int(),
+});
+
+export const backtestReportSchema = z.strictObject({
+  checks: z.number().int().meta({ description: 'Completed transfer checks of the subgroup in the range' }),
+  candidate: tallySchema.meta({ description: 'The alerts the backtested policy would raise' }),
+  baseline: tallySchema.meta({ description: 'The alerts the subgroup’s active policy raises on the same checks' }),
+  raised: tallySchema.meta({ description: 'The alerts the checks raised when they ran' }),
+  versus_baseline: differenceSchema,
+  versus_raised: differenceSchema,
+  analyst_outcomes: z.strictObject({
+    flagged: z.number().int(),
+    flagged_still_alerted: z.number().int(),
+    dismissed: z.number().int(),
+    dismissed_no_longer_raised: z.number().int(),
+  }),
+  examples: z.array(
+    z.strictObject({
+      check_id: z.string(),
+      checked_at: isoTimestamp,
+      changes: z.array(
+        z.strictObject({
+          category_slug: z.string(),
+          rule_type: z.enum(RULE_TYPES),
+          from_level: z.enum(ALERT_LEVELS).nullable(),
+          to_level: z.enum(ALERT_LEVELS).nullable(),
+        }),
+      ),
+    }),
+  ),
+});
+
+export const backtestSchema = z.strictObject({
+  backtest_id: z.string(),
+  status: z.enum(['running', 'completed', 'failed']),
+  subgroup_id: z.string(),
+  policy_id: z.string(),
+  version: z.string().meta({ description: 'The version backtested, or `draft`' }),
+  baseline: z.strictObject({ policy_id: z.string(), version: z.string() }),
+  from: isoTimestamp,
+  to: isoTimestamp,
+  progress: z.strictObject({ checks_read: z.number().int(), checks_estimated: z.number().int() }),
+  result_url: z.string(),
+  report: backtestReportSchema.nullable(),
+  error: z.string().nullable(),
+  started_at: isoTimestamp,
+  finished_at: isoTimestamp.nullable(),
+});

@@ -134,6 +134,47 @@ describe('KYT policies per subgroup', () => {
     expect(edited.json().draft.rules.find((r: { id: string }) => r.id === 'I2').min_usd).toBe(5_000);
   });
 
+  it('backtest the draft over the recorded check: it finds the High indirect exposure the standard policy raised as Low', async () => {
+    await svc.services.whenCaughtUp();
+    // An analyst closed the standard policy's Low alert as a real finding.
+    const cases = (await call('GET', '/v2/alerts', owner.apiKey)).json().alerts;
+    expect(cases).toHaveLength(1);
+    const closed = await call('PATCH', `/v2/alerts/${cases[0].id}`, owner.apiKey, {
+      status: 'closed',
+      reason: 'flagged',
+      note: 'exploit proceeds',
+    });
+    expect(closed.statusCode, closed.body).toBe(200);
+    await svc.services.whenCaughtUp();
+
+    const response = await call('POST', `/v2/policies/${policyId}/backtest`, owner.apiKey, {});
+    expect(response.statusCode, response.body).toBe(200);
+    const backtest = response.json();
+    expect(backtest).toMatchObject({ status: 'completed', version: 'draft', baseline: { policy_id: 'standard', version: '2026-11-1' } });
+    expect(backtest.report).toMatchObject({
+      checks: 1,
+      candidate: { alerts: 1, by_level: { High: 1, Low: 0 }, by_rule: [{ rule_id: 'I2', alert_level: 'High', alerts: 1 }] },
+      baseline: { alerts: 1, by_rule: [{ rule_id: 'I4', alert_level: 'Low', alerts: 1 }] },
+      versus_baseline: { new: 0, lost: 0, changed_level: 1, checks_affected: 1 },
+      analyst_outcomes: { flagged: 1, flagged_still_alerted: 1, dismissed: 0, dismissed_no_longer_raised: 0 },
+      examples: [
+        { changes: [{ category_slug: 'stolen_funds', rule_type: 'Origin of funds / Indirect', from_level: 'Low', to_level: 'High' }] },
+      ],
+    });
+    // The active policy, backtested, reproduces exactly what was raised.
+    const standard = (await call('POST', '/v2/policies/standard/backtest', owner.apiKey, {})).json();
+    expect(standard.report.versus_raised).toEqual({ new: 0, lost: 0, changed_level: 0, checks_affected: 0 });
+    expect(standard.report.candidate).toEqual(standard.report.raised);
+    // The result URL answers the same report; a stranger gets 404; a reversed range is 422.
+    const again = await call('GET', backtest.result_url, owner.apiKey);
+    expect(again.json().report).toEqual(backtest.report);
+    expect((await call('GET', backtest.result_url, stranger.apiKey)).statusCode).toBe(404);
+    const reversed = await call('POST', `/v2/policies/${policyId}/backtest`, owner.apiKey, { from: '2026-11-02', to: '2026-11-01' });
+    expect(reversed.statusCode).toBe(422);
+    expect((await call('POST', `/v2/policies/${policyId}/backtest`, owner.apiKey, { version: '9' })).statusCode).toBe(422);
+    expect((await call('POST', `/v2/policies/${policyId}/backtest`, stranger.apiKey, {})).statusCode).toBe(404);
+  });
+
   it('hide the policies from anyone outside the subgroup (404)', async () => {
     expect((await call('GET', `/v2/policies/${policyId}`, stranger.apiKey)).statusCode).toBe(404);
     expect((await call('PATCH', `/v2/policies/${policyId}`, stranger.apiKey, { reason: 'x' })).statusCode).toBe(404);
