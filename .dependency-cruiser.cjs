@@ -15,7 +15,7 @@ const layer = (name, allowedFolders, allowedPackages) => ({
 
 module.exports = {
   forbidden: [
-    layer('domain', ['domain'], ['zod', 'viem', '@noble', 'abitype', 'ox']),
+    layer('domain', ['domain'], ['zod', 'viem', '@noble', 'abitype', 'ox', 'canonicalize']),
     layer('commands', ['domain', 'commands'], []),
     layer('projections', ['domain', 'projections'], []),
     layer('processors', ['domain', 'commands', 'processors'], ['rxjs']),

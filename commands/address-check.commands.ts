@@ -1,3 +1,5 @@
+import type { VerdictSigner } from '../domain/ports/verdict-signer.port.js';
+import { fullCheckReceipt } from './receipts/verdict-receipts.js';
 import { addressCheckDecider, type AddressCheckCommand, type AddressCheckState } from '../domain/address-check/address-check.decider.js';
 import { checkStream, type CheckOwner } from '../domain/address-check/address-check.events.js';
 import { PRODUCTS } from '../domain/billing/products.js';
@@ -26,7 +28,7 @@ export interface CheckAccepted {
 /** What a poll of a full check finds: still running, or the verdict with what its delivery was charged. */
 export type CheckDelivery =
   | { readonly kind: 'running'; readonly checkId: string; readonly requestedAt: string }
-  | { readonly kind: 'completed'; readonly result: FullCheckResult; readonly billing: ChargedBilling };
+  | { readonly kind: 'completed'; readonly result: FullCheckResult; readonly receipt: string; readonly billing: ChargedBilling };
 
 export const checkResultUrl = (checkId: string): string => `/v2/check-address/${checkId}/result`;
 
@@ -79,7 +81,7 @@ export async function recordCheckStep(deps: CommandDeps, checkId: string, comman
  * when it failed or timed out (never charged); 404 for an unknown check or another user's, never 403.
  */
 export async function deliverAddressCheckResult(
-  deps: CommandDeps,
+  deps: CommandDeps & { receipts: VerdictSigner },
   input: { checkId: string; userId: string; keyId: string },
 ): Promise<CheckDelivery> {
   const { state } = await loadAddressCheck(deps, input.checkId);
@@ -99,7 +101,8 @@ export async function deliverAddressCheckResult(
       break;
   }
   const result = present(state.result, "the completed check's result");
-  if (state.delivered) return { kind: 'completed', result, billing: asReplay(state.delivered.billing ?? {}) };
+  const receipt = await fullCheckReceipt(deps, request, result);
+  if (state.delivered) return { kind: 'completed', result, receipt, billing: asReplay(state.delivered.billing ?? {}) };
   const { billing, duplicate } = await chargeCall(deps, {
     userId: input.userId,
     chargeId: input.checkId,
@@ -112,5 +115,5 @@ export async function deliverAddressCheckResult(
     { type: 'RecordDelivery', billing: { ...billing, replay: false }, at: deps.clock.now().toISOString() },
     `check-deliver:${input.checkId}`,
   );
-  return { kind: 'completed', result, billing: duplicate ? asReplay(billing) : billing };
+  return { kind: 'completed', result, receipt, billing: duplicate ? asReplay(billing) : billing };
 }

@@ -1,3 +1,6 @@
+import type { VerdictSigner } from '../domain/ports/verdict-signer.port.js';
+import { verdictChanged } from '../domain/monitors/monitor-verdict.js';
+import { monitorChangeReceipt } from './receipts/verdict-receipts.js';
 import { present } from '../domain/shared/present.js';
 import { periodStartOf } from '../domain/billing/period.js';
 import { buildScreenVerdict } from '../domain/intel/screen-verdict.js';
@@ -18,7 +21,7 @@ import type { CommandDeps } from './command-deps.js';
  * `monitor`, per monitored address per calendar month, charged at creation (for the month it starts in)
  * and at each period start; a period that cannot be paid pauses the monitor, it is never dropped.
  */
-export type MonitorDeps = CommandDeps & { readonly intel: IntelIndex };
+export type MonitorDeps = CommandDeps & { readonly intel: IntelIndex; readonly receipts: VerdictSigner };
 
 /** What a monitor looks like to its owner, from the stream's own state (strongly consistent). */
 export interface MonitorView {
@@ -128,17 +131,27 @@ export async function reevaluateMonitor(
     present(state.address, 'state.address'),
     present(state.network, 'state.network'),
   );
+  const at = deps.clock.now().toISOString();
+  // Signed only when the verdict differs (most re-evaluations change nothing): the change's receipt.
+  const receipt = verdictChanged(present(state.verdict, 'state.verdict'), verdict)
+    ? await monitorChangeReceipt(
+        deps,
+        { monitorId: input.monitorId, changeKey: input.changeKey, state, at },
+        { current: verdict, dataVersions },
+      )
+    : null;
   const outcome = await deps.executor.execute(
     monitorStream(input.monitorId),
     monitorDecider,
     {
       type: 'Reevaluate',
+      receipt,
       changeKey: input.changeKey,
       verdict,
       dataVersions,
       sanctions,
       reasons: input.reasons,
-      at: deps.clock.now().toISOString(),
+      at,
     },
     { commandId: `monitor-reevaluate:${input.monitorId}:${input.changeKey}` },
   );

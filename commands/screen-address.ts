@@ -10,11 +10,15 @@ import { screenSummaryOf } from '../domain/intel/screen-summary.js';
 import { assertCanCharge, chargeCall } from './billing.commands.js';
 import type { CommandDeps } from './command-deps.js';
 import type { BillingEnvelope } from '../domain/ledger/billing-envelope.js';
+import type { Clock } from '../domain/ports/clock.port.js';
+import type { VerdictSigner } from '../domain/ports/verdict-signer.port.js';
+import { screenStatement, type VerdictContext } from '../domain/receipts/verdict-statements.js';
 
-/** A light screen that answered: the verdict and what it was charged (read-api/presenters/screen.presenter.ts shapes the body). */
+/** A light screen that answered: the verdict, its signed receipt and what it was charged (read-api/presenters/screen.presenter.ts shapes the body). */
 export interface ScreenOutcome {
   readonly kind: 'completed';
   readonly verdict: ScreenVerdictBody;
+  readonly receipt: string;
   readonly billing: BillingEnvelope;
 }
 
@@ -32,7 +36,7 @@ export const OWN_ENGINE = 'service';
  * answers 402, the verdict unseen.
  */
 export async function screenAddress(
-  deps: CommandDeps & { intel: IntelIndex; contracts?: ContractCodeReader },
+  deps: CommandDeps & { intel: IntelIndex; contracts?: ContractCodeReader; receipts: VerdictSigner },
   input: { userId: string; keyId: string; callId: string; address: string; network: Network },
 ): Promise<ScreenOutcome> {
   requireSanctionsList(deps.intel);
@@ -58,7 +62,21 @@ export async function screenAddress(
       screen: screenSummaryOf(verdict.verdict, verdict.coverage),
     },
   });
-  return { kind: 'completed', verdict, billing };
+  const receipt = await screenReceipt(deps, { verdictId: input.callId, caller: { kind: 'api_key', id: input.keyId } }, verdict);
+  return { kind: 'completed', verdict, receipt, billing };
+}
+
+/**
+ * The screen's receipt: its domain verdict signed as of now (docs/ARCHITECTURE.md#verdict-receipts). The
+ * verdict id is the call's id; the input hashed is the address and network asked about.
+ */
+export function screenReceipt(
+  deps: { clock: Clock; receipts: VerdictSigner },
+  who: Pick<VerdictContext, 'verdictId' | 'caller'>,
+  verdict: ScreenVerdictBody,
+): Promise<string> {
+  const subject = { address: verdict.address, network: verdict.network };
+  return deps.receipts.sign(screenStatement({ ...who, input: subject, issuedAt: deps.clock.now().toISOString() }, subject, verdict));
 }
 
 export type ScreenVerdictBody = ReturnType<typeof screenBody>;

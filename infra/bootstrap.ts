@@ -53,6 +53,7 @@ import { cryptoRandom } from './system/crypto-random.js';
 import { systemClock } from './system/system-clock.js';
 import { uuidIds } from './system/uuid-ids.js';
 import { openLmdbGraphStore } from './chain/graph/lmdb-graph-store.js';
+import { openPostgresGraphStore } from './postgres/pg-graph-store.js';
 import { createFullCheckModule, type FullCheckModule } from './full-check/full-check-module.js';
 import { createTransferCheckModule, type TransferCheckModule } from './kyt/transfer-check-module.js';
 import type { HostResolver } from './webhooks/ssrf-guard.js';
@@ -70,6 +71,8 @@ import { alertCaseAppServices } from './alerts/alert-cases-module.js';
 import { policyAppServices } from './policies/policy-module.js';
 import { PROCESSOR_PROJECTIONS, PROJECTIONS } from './read-models.js';
 import { alertCaseProcessor } from '../processors/alert-case.processor.js';
+import type { VerdictSigner } from '../domain/ports/verdict-signer.port.js';
+import { JoseVerdictSigner } from './receipts/jose-verdict-signer.js';
 
 export { PROJECTIONS } from './read-models.js';
 
@@ -79,7 +82,9 @@ export interface Services {
   readonly bus: MessageBus;
   readonly readStore: ReadStore;
   readonly intel: IntelIndex & { apply(event: { type: string; data: unknown }): void };
-  readonly commands: CommandDeps & { readonly intel: IntelIndex };
+  readonly commands: CommandDeps & { readonly intel: IntelIndex; readonly receipts: VerdictSigner };
+  /** The verdict receipts' signer and key ring (rotation by the CLI). */
+  readonly receipts: JoseVerdictSigner;
   readonly projections: ProjectionRunner;
   readonly relay: Relay;
   readonly app: AppServices;
@@ -163,7 +168,17 @@ async function openPorts(config: Config): Promise<{
     const lmdbStore = config.READ_STORE === 'embedded' ? track(await openLmdbReadStore(join(dataDir, 'read-models'))) : null;
     const readStore = lmdbStore ?? track(mongo?.readStore ?? createMemoryReadStore());
     const processorCheckpoints = track(mongo?.checkpoints ?? (await openFileCheckpointStore(join(dataDir, 'checkpoints'))));
-    const graph = track(await openLmdbGraphStore({ dir: join(dataDir, 'graph'), superNodeBound: config.SVC_GRAPH_SUPER_NODE_BOUND }));
+    const graph = track(
+      config.GRAPH_STORE === 'postgres'
+        ? await openPostgresGraphStore({
+            url: present(config.POSTGRES_URL, 'config.POSTGRES_URL'),
+            schema: config.GRAPH_POSTGRES_SCHEMA,
+            superNodeBound: config.SVC_GRAPH_SUPER_NODE_BOUND,
+            poolSize: config.POSTGRES_POOL_SIZE,
+            connectTimeoutMs: timeout,
+          })
+        : await openLmdbGraphStore({ dir: join(dataDir, 'graph'), superNodeBound: config.SVC_GRAPH_SUPER_NODE_BOUND }),
+    );
     // x402 rate limits: counted in MongoDB when it is there, so every API instance shares them
     return { store, fileStore, bus, readStore, lmdbStore, processorCheckpoints, graph, ...(mongo ? { rateLimits: mongo.rateLimits } : {}) };
   } catch (error) {
@@ -211,7 +226,9 @@ export async function createServices(
     ...Object.keys(idempotencyEventSchemas),
   ]);
 
+  const receipts = await JoseVerdictSigner.open(config.RECEIPT_KEYS_FILE ?? join(config.DATA_DIR, 'receipt-keys.json'), systemClock.now());
   const commands = {
+    receipts,
     executor: createCommandExecutor({ store, clock: systemClock, ids: uuidIds, correlation }),
     clock: systemClock,
     ids: uuidIds,
@@ -381,6 +398,7 @@ export async function createServices(
     readStore,
     intel,
     commands,
+    receipts,
     projections,
     relay,
     app,

@@ -16,6 +16,8 @@ const schema = z.object({
   /** Loopback unless the operator opens it: 0.0.0.0 (every interface) is a choice, never a default (infra/startup/exposure.ts). */
   HOST: z.string().min(1).default('127.0.0.1'),
   DATA_DIR: z.string().default('./data'),
+  /** The verdict receipts' Ed25519 key ring (docs/operations.md, "Verdict receipt keys"): default DATA_DIR/receipt-keys.json, created at first start. */
+  RECEIPT_KEYS_FILE: z.string().min(1).optional(),
   SVC_SOURCES_DIR: z.string().optional(),
   /** Multi-provider inspect: the wait before a 202, the wall-clock cap (504), each provider's time budget. */
   ...inspectSettings,

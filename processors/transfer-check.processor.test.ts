@@ -22,6 +22,7 @@ import { createProcessorRunner } from './processor-runner.js';
 import { toBusMessage } from './relay.js';
 import { topicOfStream } from './topics.js';
 import { transferCheckProcessor } from './transfer-check.processor.js';
+import { testReceipts } from '../test/support/receipt-signer.js';
 
 /**
  * Head-of-line blocking: one transaction whose node lookup hangs must delay only its own check. A
@@ -55,6 +56,7 @@ beforeEach(async () => {
   bus = await openFileMessageBus(join(dir, 'bus'), { partitions: 1 });
   const held = new Promise<void>((resolve) => (release = resolve));
   deps = {
+    receipts: await testReceipts(),
     executor: createCommandExecutor({ store, clock: systemClock, ids: uuidIds }),
     clock: systemClock,
     ids: uuidIds,

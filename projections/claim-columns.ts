@@ -1,7 +1,7 @@
 // Typed-array walks whose indexes are bounded by construction (CSR offsets, columns grown before a write): a
 // check per access would cost the hot loop, so `!` is allowed here and nowhere else outside tests.
 /* eslint-disable @typescript-eslint/no-non-null-assertion */
-import type { ChainScope, Claim, ClaimKind, SanctionDetail } from '../domain/intel/intel.types.js';
+import type { ChainScope, Claim, ClaimDating, ClaimKind, SanctionDetail } from '../domain/intel/intel.types.js';
 
 /**
  * One source's claims stored column-wise: small integers and ids of interned strings in typed arrays,
@@ -35,6 +35,8 @@ export class StringPool {
 
 const SCOPES: readonly ChainScope[] = ['evm', 'ETH', 'BSC', 'TRON'];
 const KINDS: readonly ClaimKind[] = ['risk', 'identity', 'sanction'];
+/** 0: not known (a claim imported before it was kept). */
+const DATINGS: readonly (ClaimDating | undefined)[] = [undefined, 'record', 'list', 'retrieved'];
 const INITIAL_CAPACITY = 1024;
 
 function grown<T extends Uint8Array | Uint32Array>(array: T, capacity: number): T {
@@ -55,6 +57,7 @@ export class ClaimColumns {
   private url = new Uint32Array(INITIAL_CAPACITY);
   private firstSeen = new Uint32Array(INITIAL_CAPACITY);
   private lastSeen = new Uint32Array(INITIAL_CAPACITY);
+  private dated = new Uint8Array(INITIAL_CAPACITY);
   private readonly sanctions = new Map<number, SanctionDetail>();
 
   constructor(
@@ -74,6 +77,7 @@ export class ClaimColumns {
     this.url[row] = this.pool.intern(claim.sourceUrl);
     this.firstSeen[row] = this.pool.intern(claim.firstSeenAt);
     this.lastSeen[row] = this.pool.intern(claim.lastSeenAt);
+    this.dated[row] = DATINGS.indexOf(claim.datedBy);
     if (claim.kind === 'sanction') this.sanctions.set(row, claim.sanction);
     this.length += 1;
     return row;
@@ -97,6 +101,7 @@ export class ClaimColumns {
       sourceUrl: this.pool.get(this.url[row]!)!,
       firstSeenAt: this.pool.get(this.firstSeen[row]!)!,
       lastSeenAt: this.pool.get(this.lastSeen[row]!)!,
+      ...(DATINGS[this.dated[row]!] ? { datedBy: DATINGS[this.dated[row]!] } : {}),
       source: this.source,
     };
     const label = this.pool.get(this.label[row]!);
@@ -116,5 +121,6 @@ export class ClaimColumns {
     this.url = grown(this.url, size);
     this.firstSeen = grown(this.firstSeen, size);
     this.lastSeen = grown(this.lastSeen, size);
+    this.dated = grown(this.dated, size);
   }
 }

@@ -178,6 +178,7 @@ class InMemoryIntelIndex implements IntelIndexProjection {
       sourceUrl: entry.evidenceUrl,
       firstSeenAt: entry.addedAt,
       lastSeenAt: entry.addedAt,
+      datedBy: 'record',
       source: CURATOR_SOURCE.slug,
     } as const;
     const claim: Claim =

@@ -21,11 +21,15 @@ import { transferCheckRoutes } from './routes/transfer-check.routes.js';
 import { webhookRoutes } from './routes/webhooks.routes.js';
 import { alertRoutes } from './routes/alerts.routes.js';
 import { policyRoutes } from './routes/policies.routes.js';
+import { registerJwksRoute } from './routes/jwks.routes.js';
+import { jwksSchema } from './schemas/receipts.js';
+import { errorResponses } from './schemas/errors.js';
 import type { AppServices } from './services.js';
 import { zodValidatorCompiler } from './validation.js';
 import { checkVocabulary } from './schemas/vocabulary-contract.js';
 import { CHECK_RESPONSES_BY_DEFAULT, checkDeclaredStatuses, responseSerializerCompiler } from './schemas/response-contract.js';
 import { capConnectionsPerClient, DEFAULT_SERVER_LIMITS, serverLimitOptions, type ServerLimits } from './server-limits.js';
+import { collectMethods, notFoundOrNotAllowed } from './method-not-allowed.js';
 
 /** Bodies of the V2 API are small JSON objects; anything larger is refused with 413. */
 export const BODY_LIMIT_BYTES = 16 * 1024;
@@ -61,6 +65,7 @@ export async function buildApp(
     frameworkErrors: answerRouterRefusal,
   });
   capConnectionsPerClient(app, limits.maxConnectionsPerClient); // first hook: a refused connection reaches nothing else
+  const methods = collectMethods(app); // before any route: a known path under another method is 405
   addRequestTracing(app, { correlation: services.correlation, metrics: services.metrics });
   app.decorateRequest('caller', null);
   // The API speaks JSON only: any other body is 415, not a string for the validators to puzzle over.
@@ -75,9 +80,7 @@ export async function buildApp(
     checkVocabulary(app);
   }
   app.setErrorHandler(errorHandler);
-  app.setNotFoundHandler((request, reply) =>
-    reply.status(404).send({ error: { code: 'not_found', message: `no route ${request.method} ${request.url.split('?')[0]}` } }),
-  );
+  app.setNotFoundHandler(notFoundOrNotAllowed(methods));
 
   await app.register(swagger, {
     openapi: {
@@ -92,6 +95,14 @@ export async function buildApp(
 
   if (services.metrics && options.serveMetrics !== false) await app.register(metricsRoutes(services.metrics));
   await app.register(systemRoutes, { services });
+  registerJwksRoute(app, services.commands.receipts, {
+    schema: {
+      summary: 'The public keys of verdict receipts (JWKS)',
+      tags: ['system'],
+      security: [],
+      response: { 200: jwksSchema, ...errorResponses(['rate_limit_exceeded', 'internal_error']) },
+    },
+  });
   await app.register(screenRoutes, { services });
   await app.register(billingRoutes, { services });
   await app.register(checkAddressRoutes, { services });

@@ -19,6 +19,7 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   monthly_cap_exceeded: 402,
   consensus_not_entitled: 403,
   not_found: 404,
+  method_not_allowed: 405,
   email_taken: 409,
   idempotency_conflict: 409,
   kyt_requires_subgroup: 409,
@@ -91,12 +92,14 @@ export function errorBody(error: ServiceError): { status: number; body: Record<s
   return { status, body: { error: { code: error.code, message: error.message }, ...extra } };
 }
 
+const NOT_JSON = 'the body is not valid JSON';
+
 /** Fastify's own errors for malformed requests, mapped to the spec's client codes (never a 5xx). */
 function frameworkError(error: FastifyError): { status: number; body: Record<string, unknown> } | null {
   switch (error.code) {
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return validationBody([{ loc: ['body'], msg: 'the body is not valid JSON', type: 'json_invalid' }]);
+      return validationBody([{ loc: ['body'], msg: NOT_JSON, type: 'json_invalid' }]);
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return { status: 413, body: { error: { code: 'payload_too_large', message: 'the request body is too large' } } };
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
@@ -145,6 +148,9 @@ export function x402ErrorBody(error: unknown): { status: number; body: Record<st
   if (!isServiceError(error)) {
     const status = (error as Partial<FastifyError> | null)?.statusCode;
     if (status === 404) return envelope(404, 'not_found', 'no such resource');
+    // a body that is not JSON, or is empty: V2's status and words (its 422), in the channel's one body code
+    const code = (error as Partial<FastifyError> | null)?.code;
+    if (code === 'FST_ERR_CTP_INVALID_JSON_BODY' || code === 'FST_ERR_CTP_EMPTY_JSON_BODY') return envelope(422, 'body_invalid', NOT_JSON);
     // as on V2: a body over the limit (a REST route's or the MCP door's) is 413, not a malformed request
     if (status === 413) return envelope(413, 'payload_too_large', 'the request body is too large');
     if (status && status >= 400 && status < 500) return envelope(400, 'body_invalid', (error as Error).message);

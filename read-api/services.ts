@@ -1,3 +1,4 @@
+import type { VerdictSigner } from '../domain/ports/verdict-signer.port.js';
 import type { CommandDeps } from '../commands/command-deps.js';
 import type { IntelIndex } from '../domain/ports/intel-index.port.js';
 import type { Position } from '../domain/ports/event-store.port.js';
@@ -19,7 +20,7 @@ import type { PolicyAppServices } from './routes/policies-services.js';
 
 /** Everything the HTTP layer uses: command deps and read-model repositories, chosen by infra/bootstrap.ts. */
 export interface AppServices {
-  readonly commands: CommandDeps & { readonly intel: IntelIndex };
+  readonly commands: CommandDeps & { readonly intel: IntelIndex; readonly receipts: VerdictSigner };
   readonly apiKeys: ApiKeyRepository;
   readonly accounts: AccountRepository;
   readonly usage: UsageRepository;

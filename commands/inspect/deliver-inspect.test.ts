@@ -13,6 +13,8 @@ import { uuidIds } from '../../infra/system/uuid-ids.js';
 import { createCommandExecutor } from '../command-executor.js';
 import type { CommandDeps } from '../command-deps.js';
 import { deliverInspect } from './deliver-inspect.js';
+import { testReceipts } from '../../test/support/receipt-signer.js';
+import type { VerdictSigner } from '../../domain/ports/verdict-signer.port.js';
 
 /** The lazy reaper: an inspect still running 15 minutes after its request fails at its next reading. */
 let dir: string;
@@ -27,7 +29,8 @@ describe('delivering an inspect that never finished', () => {
     dir = await mkdtemp(join(tmpdir(), 'deliver-inspect-'));
     store = await openFileEventStore(dir, { fsync: false });
     const clock = { t: Date.parse('2026-05-12T10:00:00.000Z'), now: () => new Date(clock.t) };
-    const deps: CommandDeps = {
+    const deps: CommandDeps & { receipts: VerdictSigner } = {
+      receipts: await testReceipts(),
       executor: createCommandExecutor({ store, clock, ids: uuidIds }),
       clock,
       ids: uuidIds,

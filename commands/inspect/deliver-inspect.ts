@@ -1,3 +1,5 @@
+import type { VerdictSigner } from '../../domain/ports/verdict-signer.port.js';
+import { inspectReceipt } from '../receipts/verdict-receipts.js';
 import { PRODUCTS } from '../../domain/billing/products.js';
 import { INSPECT_TIMEOUT_MS, inspectDecider, type InspectState } from '../../domain/inspect/inspect.decider.js';
 import { inspectStream, type InspectRequest } from '../../domain/inspect/inspect.events.js';
@@ -28,6 +30,7 @@ export type InspectDelivery =
       readonly checkId: string;
       readonly request: InspectRequest;
       readonly state: InspectState;
+      readonly receipt: string;
       readonly billing: BillingEnvelope;
     };
 
@@ -108,7 +111,10 @@ async function reapIfOverdue(deps: CommandDeps, checkId: string, state: InspectS
 }
 
 /** The result (charged on the first delivery) or running; backend_unavailable when every provider failed, not_found if not the caller's. */
-export async function deliverInspect(deps: CommandDeps, input: { userId: string; checkId: string }): Promise<InspectDelivery> {
+export async function deliverInspect(
+  deps: CommandDeps & { receipts: VerdictSigner },
+  input: { userId: string; checkId: string },
+): Promise<InspectDelivery> {
   const loaded = (await deps.executor.load(inspectStream(input.checkId), inspectDecider)).state;
   const request = loaded.request;
   // Someone else's check is indistinguishable from no check.
@@ -130,5 +136,11 @@ export async function deliverInspect(deps: CommandDeps, input: { userId: string;
     details: chargeDetails(request, state, false),
     ...inspectCost(answered),
   });
-  return { kind: 'completed', checkId: input.checkId, request, state, billing };
+  const audit = present(state.audit, "a completed inspect's audit");
+  const receipt = await inspectReceipt(
+    deps,
+    { ...request, checkId: input.checkId },
+    { audit, finishedAt: present(state.finishedAt, 'its finish') },
+  );
+  return { kind: 'completed', checkId: input.checkId, request, state, receipt, billing };
 }

@@ -2,12 +2,20 @@ import type { TransferCheckState } from '../../domain/kyt/transfer-check.decider
 import { fail } from '../../domain/shared/errors.js';
 import { chargeCall } from '../billing.commands.js';
 import type { CommandDeps } from '../command-deps.js';
+import type { VerdictSigner } from '../../domain/ports/verdict-signer.port.js';
+import { transferCheckReceipt } from '../receipts/verdict-receipts.js';
 import type { BillingEnvelope } from '../../domain/ledger/billing-envelope.js';
 
 /** What a delivery of a transfer check finds: still running, or the result with what it was charged. */
 export type TransferDelivery =
   | { readonly kind: 'running'; readonly checkId: string }
-  | { readonly kind: 'completed'; readonly result: Readonly<Record<string, unknown>>; readonly billing: BillingEnvelope };
+  | {
+      readonly kind: 'completed';
+      readonly result: Readonly<Record<string, unknown>>;
+      /** Null for a stored result without the facts a receipt signs. */
+      readonly receipt: string | null;
+      readonly billing: BillingEnvelope;
+    };
 
 /** A failed check as the client sees it: 502 with why, and no charge. */
 export function transferFailure(checkId: string, state: TransferCheckState) {
@@ -25,7 +33,7 @@ export function transferFailure(checkId: string, state: TransferCheckState) {
  * `billing.replay: true`).
  */
 export async function deliverTransferCheck(
-  deps: CommandDeps,
+  deps: CommandDeps & { receipts: VerdictSigner },
   state: TransferCheckState,
   caller: { userId: string; keyId: string },
 ): Promise<TransferDelivery> {
@@ -39,7 +47,7 @@ export async function deliverTransferCheck(
     product: 'check_transfer',
     details: { endpoint: 'POST /v2/check-transfer', keyId: caller.keyId, network: request.chain, subject: request.txHash },
   });
-  return { kind: 'completed', result: state.result, billing };
+  return { kind: 'completed', result: state.result, receipt: await transferCheckReceipt(deps, request, state.result), billing };
 }
 
 /** Whether this V2 caller may see the check: only its owner (anyone else gets 404, never a hint). */

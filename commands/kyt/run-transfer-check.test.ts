@@ -20,6 +20,7 @@ import { createCommandExecutor } from '../command-executor.js';
 import { runTransferCheck } from './run-transfer-check.js';
 import type { TransferCheckDeps } from './transfer-check-deps.js';
 import { requestTransferCheck } from './transfer-check.commands.js';
+import { testReceipts } from '../../test/support/receipt-signer.js';
 
 /**
  * The pipeline over the real executor, file event store, intelligence and transfer-index code, with the
@@ -64,6 +65,7 @@ beforeAll(async () => {
   store = await openFileEventStore(dir, { fsync: false });
   const decoder: TransactionDecoder = { chains: () => ['ETH'], decode: (chain, hash) => decode(chain, hash) };
   deps = {
+    receipts: await testReceipts(),
     executor: createCommandExecutor({ store, clock: systemClock, ids: uuidIds }),
     clock: systemClock,
     ids: uuidIds,
@@ -104,11 +106,34 @@ describe('transfer check pipeline', () => {
     const result = state.result as { composite_result: Record<string, any>; policy_result: Record<string, any> };
     expect(result.composite_result.total_usd).toBe(21 * ETH_ON_DAY);
     const sender = result.composite_result.senders.find((s: { address: string }) => s.address === A);
+    // a's own verdict: half its inflow from an exploit (severity 8 × 50 %), the route drawn from the exploit to a
     expect(sender).toMatchObject({
       graph: 'analysed',
       data_available: false,
-      indirect_categories: expect.arrayContaining([{ slug: 'stolen_funds', share: 50, hops: 1 }]),
+      risk_score: 4,
+      risk_level: 'medium',
+      indirect_categories: expect.arrayContaining([
+        {
+          slug: 'stolen_funds',
+          share: 50,
+          hops: 1,
+          usd_value: 35_000,
+          paths: [
+            {
+              hops: 1,
+              addresses: [R, A],
+              usd: 20_000,
+              share_pct: 50,
+              label: 'Example Exploit',
+              source: expect.any(String),
+              usd_estimated: false,
+            },
+          ],
+        },
+      ]),
     });
+    // each explanation names the senders its alert rests on
+    expect(result.policy_result.explanations.map((e: { senders: string[] }) => e.senders)).toEqual([[S], [A]]);
     expect(result.policy_result.alerts).toEqual([
       expect.objectContaining({
         riskLevel: 'Severe',

@@ -36,7 +36,7 @@ async function indirectExposure(
     };
   const exposure = outcome.exposure;
   return {
-    indirect: exposure.categories.map((c) => ({ slug: c.slug, share: c.share, hops: c.minHops })),
+    indirect: exposure.categories.map((c) => ({ slug: c.slug, share: c.share, hops: c.minHops, paths: c.paths })),
     graph: exposure.complete ? 'analysed' : 'budget_exhausted',
     sources: outcome.sourceVersions ?? [],
   };

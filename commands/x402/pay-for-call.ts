@@ -38,7 +38,7 @@ export interface PaidCall<Result> {
    * `paidBy` is the call whose payment covers this one: this call, or the subject's first payer (whose
    * call id names the subject's work, e.g. the transfer check, so every payer of the subject finds it).
    */
-  run(context: { paidBy: string }): Promise<Result>;
+  run(context: { paidBy: string; payer: string }): Promise<Result>;
 }
 
 export interface PaidCallResult<Result> {
@@ -104,10 +104,10 @@ export async function payForCall<Result extends { status: number }>(
   const holder = call.subject ? await claimSubject(deps, call, now()) : call.callId;
   if (holder !== call.callId) {
     await record({ type: 'RecordWaiver', callId: call.callId, subject: present(call.subject, 'call.subject'), at: now() });
-    return { result: await runBackend(deps, call, record, null, holder), receipt: null };
+    return { result: await runBackend(deps, call, record, null, { paidBy: holder, payer: verified.payer.toLowerCase() }), receipt: null };
   }
   const receipt = await settle(deps, call, verified, requirements, record, now);
-  return { result: await runBackend(deps, call, record, receipt, call.callId), receipt };
+  return { result: await runBackend(deps, call, record, receipt, { paidBy: call.callId, payer: verified.payer.toLowerCase() }), receipt };
 }
 
 function reservation(deps: X402Deps, call: PaidCall<unknown>, verified: VerifiedPayment) {
@@ -201,12 +201,12 @@ async function runBackend<Result extends { status: number }>(
   call: PaidCall<Result>,
   record: (command: PaymentCommand) => Promise<unknown>,
   receipt: SettlementResponse | null,
-  paidBy: string,
+  payment: { paidBy: string; payer: string },
 ): Promise<Result> {
   const at = () => deps.clock.now().toISOString();
   let result: Result;
   try {
-    result = await call.run({ paidBy });
+    result = await call.run(payment);
   } catch (error) {
     const code: ErrorCode = isServiceError(error) && PUBLIC_BACKEND_FAILURES.has(error.code) ? error.code : 'service_internal_error';
     await record({ type: 'RecordBackendFailure', callId: call.callId, code, at: at() });

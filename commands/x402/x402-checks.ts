@@ -1,3 +1,5 @@
+import type { VerdictSigner } from '../../domain/ports/verdict-signer.port.js';
+import { fullCheckReceipt } from '../receipts/verdict-receipts.js';
 import { checkStream } from '../../domain/address-check/address-check.events.js';
 import type { ExposureBudget } from '../../domain/exposure/exposure.schema.js';
 import type { ExploreDirection } from '../../domain/explore/explore.decider.js';
@@ -20,7 +22,7 @@ export const x402ExploreResultPath = (jobId: string): string => `/explore/${jobI
 /** What a fetch of an x402 full check finds: still running, or the verdict (paid up front, so no charge here). */
 export type X402CheckOutcome =
   | { readonly kind: 'running'; readonly checkId: string; readonly requestedAt: string }
-  | { readonly kind: 'completed'; readonly result: FullCheckResult };
+  | { readonly kind: 'completed'; readonly result: FullCheckResult; readonly receipt: string };
 
 export async function startX402AddressCheck(
   deps: CommandDeps,
@@ -34,7 +36,11 @@ export async function startX402AddressCheck(
  * processors): the verdict, running, backend_unavailable when it failed, not_found for an unknown
  * check or one that is not the x402 channel's.
  */
-export async function x402AddressCheckOutcome(deps: CommandDeps, checkId: string, waitMs: number): Promise<X402CheckOutcome> {
+export async function x402AddressCheckOutcome(
+  deps: CommandDeps & { receipts: VerdictSigner },
+  checkId: string,
+  waitMs: number,
+): Promise<X402CheckOutcome> {
   const state = await waitForStream(deps, {
     streamId: checkStream(checkId),
     read: async () => (await loadAddressCheck(deps, checkId)).state,
@@ -43,7 +49,9 @@ export async function x402AddressCheckOutcome(deps: CommandDeps, checkId: string
   });
   const request = state.request;
   if (!request || request.owner.channel !== 'x402' || request.owner.ownerId !== checkId) throw fail('not_found', 'no such check');
-  if (state.status === 'completed' && state.result) return { kind: 'completed', result: state.result };
+  if (state.status === 'completed' && state.result) {
+    return { kind: 'completed', result: state.result, receipt: await fullCheckReceipt(deps, request, state.result) };
+  }
   if (state.status === 'failed' || state.status === 'failed_timeout') {
     throw fail(
       'backend_unavailable',

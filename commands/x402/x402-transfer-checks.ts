@@ -2,6 +2,7 @@ import { awaitTransferCheck, loadTransferCheck, requestTransferCheck } from '../
 import type { TransferCheckDeps } from '../kyt/transfer-check-deps.js';
 import { fail, isServiceError } from '../../domain/shared/errors.js';
 import { startTimer } from '../clock-timer.js';
+import { transferCheckReceipt } from '../receipts/verdict-receipts.js';
 import type { Chain } from '../../domain/shared/network.js';
 
 /**
@@ -16,7 +17,7 @@ export const MAX_TRANSFER_RERUNS = 3;
 /** What a fetch of an x402 transfer check finds: still running, or the result (paid up front). */
 export type X402TransferOutcome =
   | { readonly kind: 'running'; readonly checkId: string }
-  | { readonly kind: 'completed'; readonly result: Readonly<Record<string, unknown>> };
+  | { readonly kind: 'completed'; readonly result: Readonly<Record<string, unknown>>; readonly receipt: string | null };
 
 /**
  * The transaction must exist and be mined before anyone pays for its check: a client-side fact, answered
@@ -81,7 +82,9 @@ export async function x402TransferOutcome(deps: TransferCheckDeps, checkId: stri
   const state = await awaitTransferCheck(deps, checkId, waitMs);
   if (!state.request || state.request.requester.channel !== 'x402') throw fail('not_found', 'no such transfer check');
   if (state.status === 'running') return { kind: 'running', checkId };
-  if (state.status === 'completed' && state.result) return { kind: 'completed', result: state.result };
+  if (state.status === 'completed' && state.result) {
+    return { kind: 'completed', result: state.result, receipt: await transferCheckReceipt(deps, state.request, state.result) };
+  }
   const why = state.status === 'failed_timeout' ? 'it did not finish within 15 minutes' : (state.failure?.message ?? 'pipeline error');
   // the transaction's own facts (gone after a reorg, unreadable) are not the backend's fault
   const code =

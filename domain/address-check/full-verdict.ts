@@ -52,7 +52,8 @@ export interface CompletedTiers {
 
 const pct = (share: number): number => Math.round(share * 10_000) / 100;
 
-function pathBody(path: ExposurePath) {
+/** One route of exposure in the body's words: the shape of the full check's evidence paths, also the transfer check's. */
+export function pathBody(path: ExposurePath) {
   return {
     hops: path.hops,
     addresses: [...path.addresses],

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { SCREEN_NETWORKS } from '../shared/network.js';
-import { SANCTIONS_JURISDICTIONS, type Claim, type SourceDescriptor, type TokenListing } from './intel.types.js';
+import { CLAIM_DATINGS, SANCTIONS_JURISDICTIONS, type Claim, type SourceDescriptor, type TokenListing } from './intel.types.js';
 import { streamFamily } from '../shared/streams.js';
 
 /**
@@ -37,6 +37,7 @@ const claimBase = {
   sourceUrl: z.string().min(1),
   firstSeenAt: timestamp,
   lastSeenAt: timestamp,
+  datedBy: z.enum(CLAIM_DATINGS).optional(),
   source: z.string().min(1),
 };
 

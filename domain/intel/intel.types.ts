@@ -44,6 +44,9 @@ export interface SanctionDetail {
   readonly asset: string | null;
 }
 
+export const CLAIM_DATINGS = ['record', 'list', 'retrieved'] as const;
+export type ClaimDating = (typeof CLAIM_DATINGS)[number];
+
 interface ClaimBase {
   /** Normalized: EVM lowercased, base58 as published. */
   readonly address: string;
@@ -58,6 +61,11 @@ interface ClaimBase {
   /** ISO 8601 UTC timestamps; for snapshot lists both are the list's date. */
   readonly firstSeenAt: string;
   readonly lastSeenAt: string;
+  /**
+   * What those dates rest on: the record's own date, the list's date, or the day the files were retrieved
+   * (the source gives no date). Absent on claims imported before it was kept.
+   */
+  readonly datedBy?: ClaimDating;
   readonly source: string;
 }
 

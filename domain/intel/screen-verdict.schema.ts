@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CLAIM_DATINGS } from './intel.types.js';
 import { dataVersionsSchema } from '../coverage/data-versions.body.js';
 import { sanctionsCoverageSchema } from '../coverage/sanctions-coverage.body.js';
 import { RISK_LEVELS } from '../shared/verdict-vocabulary.js';
@@ -46,6 +47,10 @@ export const labelRowSchema = z.strictObject({
   source_url: z.url(),
   first_seen_at: isoTimestamp,
   last_seen_at: isoTimestamp,
+  dated_by: z.enum(CLAIM_DATINGS).nullable().meta({
+    description:
+      'What first_seen_at and last_seen_at rest on: record (the source dates this entry), list (the date of the list as a whole), retrieved (the source gives no date: the day its files were retrieved); null: not known (imported before this was kept)',
+  }),
 });
 
 export const entitySchema = z.strictObject({

@@ -45,6 +45,7 @@ function labelRows(consensus: Consensus, sources: Sources): VerdictBody['labels'
       source_url: claim.sourceUrl,
       first_seen_at: claim.firstSeenAt,
       last_seen_at: claim.lastSeenAt,
+      dated_by: claim.datedBy ?? null,
     })),
   );
 }

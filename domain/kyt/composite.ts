@@ -38,6 +38,8 @@ export interface CompositeSender {
   readonly direct: readonly DirectCategory[];
   readonly indirect: readonly IndirectCategory[];
   readonly graph: GraphCoverage;
+  /** 0..10, one decimal: the highest of its direct severities and of its indirect ones scaled by their shares. */
+  readonly riskScore: number;
 }
 
 export interface CategoryShare {
@@ -46,6 +48,8 @@ export interface CategoryShare {
   readonly usdMicros: Micros;
   /** The sender that contributes most USD to it (ties: weight, then address). */
   readonly anchor: Anchor;
+  /** Every sender that contributes to it, the most USD first (ties: weight, then address): the evidence behind an alert. */
+  readonly senders: readonly string[];
 }
 
 export interface CompositeCategory {
@@ -71,39 +75,45 @@ export interface Composite {
   readonly riskScore: number;
 }
 
+interface Part {
+  sender: CompositeSender;
+  usdMicros: number;
+  weight: number;
+}
+
 interface Contribution {
   share: number;
   usdMicros: number;
-  best: { sender: CompositeSender; usdMicros: number; weight: number } | null;
+  parts: Part[];
 }
+
+const heavierFirst = (a: Part, b: Part) =>
+  b.usdMicros - a.usdMicros || b.weight - a.weight || (a.sender.address < b.sender.address ? -1 : 1);
 
 function contribute(into: Contribution, sender: CompositeSender, fraction: number) {
   const usd = sender.usdMicros * fraction;
   const weight = sender.weight * fraction;
   into.share += weight;
   into.usdMicros += usd;
-  const best = into.best;
-  if (
-    !best ||
-    usd > best.usdMicros ||
-    (usd === best.usdMicros && (weight > best.weight || (weight === best.weight && sender.address < best.sender.address)))
-  ) {
-    into.best = { sender, usdMicros: usd, weight };
-  }
+  into.parts.push({ sender, usdMicros: usd, weight });
 }
 
-const toShare = (c: Contribution | undefined): CategoryShare | null =>
-  c && c.best
-    ? {
-        share: Math.min(1, c.share),
-        usdMicros: Math.round(c.usdMicros),
-        anchor: { address: c.best.sender.address, label: c.best.sender.label },
-      }
-    : null;
+function toShare(c: Contribution | undefined): CategoryShare | null {
+  const parts = c ? [...c.parts].sort(heavierFirst) : [];
+  const best = parts[0];
+  if (!c || !best) return null;
+  return {
+    share: Math.min(1, c.share),
+    usdMicros: Math.round(c.usdMicros),
+    anchor: { address: best.sender.address, label: best.sender.label },
+    senders: parts.map((part) => part.sender.address),
+  };
+}
 
 function weighSenders(
   legs: readonly ValuedLeg[],
   exposures: ReadonlyMap<string, SenderExposure>,
+  taxonomy: Taxonomy,
 ): Pick<Composite, 'senders' | 'totalUsdMicros' | 'weighting'> {
   const bySender = new Map<string, { usd: number; legs: number }>();
   for (const leg of legs) {
@@ -116,6 +126,8 @@ function weighSenders(
   const weighting = total > 0 ? 'usd' : 'equal';
   const senders = [...bySender].map(([address, { usd, legs: count }]): CompositeSender => {
     const exposure = exposures.get(address);
+    const direct = exposure?.direct ?? [];
+    const indirect = exposure?.indirect ?? [];
     return {
       address,
       usdMicros: usd,
@@ -123,9 +135,10 @@ function weighSenders(
       legs: count,
       label: exposure?.label ?? null,
       dataAvailable: exposure?.dataAvailable ?? false,
-      direct: exposure?.direct ?? [],
-      indirect: exposure?.indirect ?? [],
+      direct,
+      indirect,
       graph: exposure?.graph ?? 'not_available',
+      riskScore: Math.round(Math.min(10, senderSeverity(direct, indirect, taxonomy)) * 10) / 10,
     };
   });
   senders.sort((a, b) => b.usdMicros - a.usdMicros || b.weight - a.weight || (a.address < b.address ? -1 : 1));
@@ -133,10 +146,10 @@ function weighSenders(
 }
 
 /** A sender's severity: its own categories', or its exposure's scaled by share and never past high (sanctions are not transitive). */
-function senderSeverity(sender: CompositeSender, taxonomy: Taxonomy): number {
-  const direct = sender.direct.map((c) => c.severity);
-  const indirect = sender.indirect.map((c) => Math.min(EXPOSURE_SEVERITY_CEILING, (categoryOf(taxonomy, c.slug)?.severity ?? 0) * c.share));
-  return Math.max(0, ...direct, ...indirect);
+function senderSeverity(direct: readonly DirectCategory[], indirect: readonly IndirectCategory[], taxonomy: Taxonomy): number {
+  const own = direct.map((c) => c.severity);
+  const traced = indirect.map((c) => Math.min(EXPOSURE_SEVERITY_CEILING, (categoryOf(taxonomy, c.slug)?.severity ?? 0) * c.share));
+  return Math.max(0, ...own, ...traced);
 }
 
 export function computeComposite(
@@ -144,13 +157,13 @@ export function computeComposite(
   exposures: ReadonlyMap<string, SenderExposure>,
   taxonomy: Taxonomy,
 ): Composite {
-  const { senders, totalUsdMicros, weighting } = weighSenders(legs, exposures);
+  const { senders, totalUsdMicros, weighting } = weighSenders(legs, exposures, taxonomy);
   const direct = new Map<string, Contribution>();
   const indirect = new Map<string, Contribution>();
   const slot = (map: Map<string, Contribution>, slug: string): Contribution => {
     const existing = map.get(slug);
     if (existing) return existing;
-    const created: Contribution = { share: 0, usdMicros: 0, best: null };
+    const created: Contribution = { share: 0, usdMicros: 0, parts: [] };
     map.set(slug, created);
     return created;
   };
@@ -176,7 +189,7 @@ export function computeComposite(
   const largest = (c: CompositeCategory) => Math.max(c.direct?.share ?? 0, c.indirect?.share ?? 0);
   categories.sort((a, b) => b.severity - a.severity || largest(b) - largest(a) || (a.slug < b.slug ? -1 : 1));
   const unknownShare = senders.filter((s) => !s.dataAvailable && s.indirect.length === 0).reduce((sum, s) => sum + s.weight, 0);
-  const riskScore = senders.reduce((sum, s) => sum + s.weight * senderSeverity(s, taxonomy), 0);
+  const riskScore = senders.reduce((sum, s) => sum + s.weight * senderSeverity(s.direct, s.indirect, taxonomy), 0);
   const pricedLegs = legs.filter((leg) => leg.usdMicros !== null).length;
   return {
     totalUsdMicros,

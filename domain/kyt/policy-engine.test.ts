@@ -106,8 +106,8 @@ describe('standard policy on the USD-weighted composite', () => {
     const known = exposures(
       sender(A, {
         indirect: [
-          { slug: 'sanctions', share: 0.3, hops: 2 },
-          { slug: 'mixer', share: 0.08, hops: 3 },
+          { slug: 'sanctions', share: 0.3, hops: 2, paths: [] },
+          { slug: 'mixer', share: 0.08, hops: 3, paths: [] },
         ],
       }),
     );

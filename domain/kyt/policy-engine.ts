@@ -26,6 +26,8 @@ export interface RuleMatch {
   readonly categorySlug: string;
   readonly exposureUsdMicros: number;
   readonly note: string;
+  /** The senders whose exposure the alert rests on, the most USD first (a pattern: its anchor). */
+  readonly senders: readonly string[];
 }
 
 export interface PolicyOutcome {
@@ -48,6 +50,7 @@ export interface PolicyFact {
   readonly usdMicros: number;
   readonly entityName: string | null;
   readonly anchor: Anchor;
+  readonly senders: readonly string[];
 }
 type Fact = PolicyFact;
 
@@ -68,13 +71,13 @@ export function factsOf(composite: Composite, patterns: readonly PatternFinding[
   for (const category of composite.categories) {
     const base = { slug: category.slug, displayName: category.displayName, level: category.level };
     if (category.direct) {
-      const { share, usdMicros, anchor } = category.direct;
-      facts.push({ ...base, ruleType: 'Direct exposure', share, usdMicros, anchor, entityName: anchor.label });
+      const { share, usdMicros, anchor, senders } = category.direct;
+      facts.push({ ...base, ruleType: 'Direct exposure', share, usdMicros, anchor, senders, entityName: anchor.label });
     }
     if (category.indirect) {
-      const { share, usdMicros, anchor } = category.indirect;
+      const { share, usdMicros, anchor, senders } = category.indirect;
       const entityName = `Sender ${anchor.label ?? anchor.address} (exposed to ${category.displayName})`;
-      facts.push({ ...base, ruleType: 'Origin of funds / Indirect', share, usdMicros, anchor, entityName });
+      facts.push({ ...base, ruleType: 'Origin of funds / Indirect', share, usdMicros, anchor, senders, entityName });
     }
   }
   for (const finding of patterns) {
@@ -89,6 +92,7 @@ export function factsOf(composite: Composite, patterns: readonly PatternFinding[
       share,
       usdMicros,
       anchor,
+      senders: [anchor.address],
       entityName: anchor.label,
     });
   }
@@ -136,6 +140,7 @@ export function evaluateFacts(policy: Policy, facts: readonly PolicyFact[]): Pol
       categorySlug: fact.slug,
       exposureUsdMicros: fact.usdMicros,
       note: rule.note,
+      senders: fact.senders,
     })),
     worstLevel: worstLevel(alerts.map((a) => a.riskLevel)),
   };

@@ -1,3 +1,4 @@
+import type { ExposurePath } from '../exposure/exposure.schema.js';
 import type { SourceVersion } from '../coverage/data-versions.js';
 import { computeConsensus } from '../intel/consensus.js';
 import type { AddressIntel } from '../intel/intel.types.js';
@@ -24,6 +25,8 @@ export interface IndirectCategory {
   readonly share: number;
   /** Fewest hops between the sender and the category's source; null when the engine does not say. */
   readonly hops: number | null;
+  /** The routes the search found, the heaviest first (at most three): the labelled entity first, the sender last. */
+  readonly paths: readonly ExposurePath[];
 }
 
 /** `skipped`: beyond the largest senders a check traces (MAX_TRACED_SENDERS). */

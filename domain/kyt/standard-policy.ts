@@ -5,8 +5,10 @@ import type { Policy } from './policy.types.js';
  * The standard policy, version 2026-11-1: the default rules of docs/ARCHITECTURE.md#standard-policy applied to
  * incoming transfers. Within each rule type the first rule that matches a category wins, so every
  * category raises at most one direct, one indirect and one pattern alert. Unknown senders match no
- * rule: unknown never auto-rejects. The composite-score rules of §2b (11, 12) are left out: the
- * category rules already carry severity and USD, and a score rule would alert twice on one finding.
+ * rule: unknown never auto-rejects. Rules on the composite score alone, which some vendors add, are left out:
+ * the category rules already carry severity and USD, and a score rule would alert twice on one finding.
+ * A rule's note says what it stands for in the words an analyst reads on a case, with no reference to a
+ * document the user does not have.
  */
 export const STANDARD_POLICY: Policy = {
   name: 'standard',
@@ -20,7 +22,7 @@ export const STANDARD_POLICY: Policy = {
       minSharePercent: 0,
       minUsd: 0,
       level: 'Severe',
-      note: 'a sanctioned sender, any amount (§2b rule 1; sanctions have no de-minimis)',
+      note: 'a sanctioned sender, any amount: sanctions have no de-minimis',
     },
     {
       id: 'D2',
@@ -29,7 +31,7 @@ export const STANDARD_POLICY: Policy = {
       minSharePercent: 0,
       minUsd: 0,
       level: 'Severe',
-      note: 'terrorist financing, CSAM, sanctioned jurisdiction and the other severe categories, any amount (§2b rule 2)',
+      note: 'terrorist financing, CSAM, sanctioned jurisdiction and the other severe categories, any amount',
     },
     {
       id: 'D3',
@@ -38,7 +40,7 @@ export const STANDARD_POLICY: Policy = {
       minSharePercent: 0,
       minUsd: 1_000,
       level: 'High',
-      note: 'funds straight from a scam or phishing address, $1,000 or more (§2b rule 4, inbound)',
+      note: 'funds straight from a scam or phishing address, $1,000 or more',
     },
     {
       id: 'D4',
@@ -47,7 +49,7 @@ export const STANDARD_POLICY: Policy = {
       minSharePercent: 0,
       minUsd: 5_000,
       level: 'High',
-      note: 'funds straight from any high-risk category, $5,000 or more (§2b rule 6)',
+      note: 'funds straight from any high-risk category, $5,000 or more',
     },
     {
       id: 'D5',
@@ -56,7 +58,7 @@ export const STANDARD_POLICY: Policy = {
       minSharePercent: 0,
       minUsd: 1_000,
       level: 'Medium',
-      note: 'a mixer withdrawal, $1,000 or more (§2b rule 8 applied to the direct sender)',
+      note: 'funds straight from a mixer, $1,000 or more',
     },
     {
       id: 'D6',
@@ -65,7 +67,7 @@ export const STANDARD_POLICY: Policy = {
       minSharePercent: 0,
       minUsd: 2_000,
       level: 'Medium',
-      note: 'unlicensed gambling or a no-KYC exchange, $2,000 or more (§2b rule 10)',
+      note: 'funds straight from unlicensed gambling or a no-KYC exchange, $2,000 or more',
     },
     {
       id: 'D7',
@@ -74,7 +76,7 @@ export const STANDARD_POLICY: Policy = {
       minSharePercent: 0,
       minUsd: 500,
       level: 'Low',
-      note: 'anything else above low risk, $500 or more: alert only (§2b rule 16)',
+      note: 'funds straight from any other category above low risk, $500 or more: an alert only',
     },
     {
       id: 'I1',
@@ -83,7 +85,7 @@ export const STANDARD_POLICY: Policy = {
       minSharePercent: 0,
       minUsd: 1_000,
       level: 'High',
-      note: 'funds traced to a sanctioned source, $1,000 or more: review, not an automatic block (§2b rule 9)',
+      note: 'funds traced to a sanctioned source, $1,000 or more: a review, not an automatic block',
     },
     {
       id: 'I2',
@@ -92,7 +94,7 @@ export const STANDARD_POLICY: Policy = {
       minSharePercent: 5,
       minUsd: 20_000,
       level: 'High',
-      note: 'at least 5 % and $20,000 traced to a severe or high-risk source (§2b rule 7)',
+      note: 'at least 5 % and $20,000 of the funds traced to a severe or high-risk source',
     },
     {
       id: 'I3',
@@ -101,7 +103,7 @@ export const STANDARD_POLICY: Policy = {
       minSharePercent: 10,
       minUsd: 1_000,
       level: 'Medium',
-      note: 'at least 10 % and $1,000 traced to a mixer (§2b rule 8)',
+      note: 'at least 10 % and $1,000 of the funds traced to a mixer',
     },
     {
       id: 'I4',
@@ -110,7 +112,7 @@ export const STANDARD_POLICY: Policy = {
       minSharePercent: 0,
       minUsd: 500,
       level: 'Low',
-      note: 'anything else above low risk traced, $500 or more: alert only (§2b rule 16)',
+      note: 'funds traced to any other category above low risk, $500 or more: an alert only',
     },
     {
       id: 'P1',

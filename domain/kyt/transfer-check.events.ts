@@ -36,6 +36,7 @@ export const policyFactSchema = z.object({
   usdMicros: z.number(),
   entityName: z.string().nullable(),
   anchor: z.object({ address: z.string(), label: z.string().nullable() }),
+  senders: z.array(z.string()).readonly().default([]),
 });
 
 /** The policy version a check applied: `standard` and its version, or one of the subgroup's policies. */

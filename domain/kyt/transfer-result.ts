@@ -1,3 +1,4 @@
+import { pathBody } from '../address-check/full-verdict.js';
 import { sourceVersionRow, transferDataRow } from '../coverage/data-versions.body.js';
 import type { SourceVersion, TransferDataVersion } from '../coverage/data-versions.js';
 import { sanctionsCoverageBody } from '../coverage/sanctions-coverage.body.js';
@@ -97,6 +98,8 @@ export function transferResultBody(input: {
         share: pct(s.weight),
         legs: s.legs,
         data_available: s.dataAvailable,
+        risk_score: s.riskScore,
+        risk_level: compositeLevel(s.riskScore),
         direct_categories: s.direct.map((c) => ({
           slug: c.slug,
           level: c.level,
@@ -104,7 +107,13 @@ export function transferResultBody(input: {
           confidence: c.confidence,
           sources: c.sources,
         })),
-        indirect_categories: s.indirect.map((c) => ({ slug: c.slug, share: pct(c.share), hops: c.hops })),
+        indirect_categories: s.indirect.map((c) => ({
+          slug: c.slug,
+          share: pct(c.share),
+          hops: c.hops,
+          usd_value: microsToUsd(Math.round(s.usdMicros * Math.min(1, c.share))),
+          paths: c.paths.map(pathBody),
+        })),
         graph: s.graph,
       })),
       categories: composite.categories.map((c) => ({
@@ -133,6 +142,8 @@ export function transferResultBody(input: {
         category_slug: m.categorySlug,
         exposure_usd: microsToUsd(m.exposureUsdMicros),
         note: m.note,
+        senders_total: m.senders.length,
+        senders: m.senders.slice(0, MAX_LISTED),
       })),
     },
     coverage: {

@@ -55,6 +55,8 @@ export type MonitorCommand =
     }
   | {
       readonly type: 'Reevaluate';
+      /** The change's signed receipt (null where none was signed: no change, or a test without a signer). */
+      readonly receipt?: string | null;
       readonly changeKey: string;
       readonly verdict: MonitorVerdict;
       readonly dataVersions: MonitorDataVersions;
@@ -101,6 +103,7 @@ function decideReevaluate(command: Extract<MonitorCommand, { type: 'Reevaluate' 
       reasons: [...command.reasons],
       dataVersions: command.dataVersions,
       sanctions: command.sanctions,
+      ...(command.receipt ? { receipt: command.receipt } : {}),
       at: command.at,
     },
   };
@@ -117,6 +120,7 @@ function decideReevaluate(command: Extract<MonitorCommand, { type: 'Reevaluate' 
       current: command.verdict,
       reasons: [...command.reasons],
       sanctions: sanctionsCoverageBody(command.sanctions),
+      ...(command.receipt ? { receipt: command.receipt } : {}),
     },
   });
   return [changed, webhook];

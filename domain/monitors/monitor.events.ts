@@ -42,6 +42,8 @@ export const monitorEventSchemas = {
     reasons: z.array(changeReasonSchema).min(1),
     dataVersions: monitorDataVersionsSchema,
     sanctions: sanctionsCoverageFactSchema.optional(),
+    /** The change's receipt (docs/api.md, "Verifying a verdict"); absent in changes recorded before receipts. */
+    receipt: z.string().optional(),
     at: timestamp,
   }),
   MonitorRenewed: z.object({ period, at: timestamp }),

@@ -31,6 +31,7 @@ const factArb: fc.Arbitrary<PolicyFact> = fc
       level: definition.level,
       entityName: null,
       anchor: { address: '0xa', label: null },
+      senders: ['0xa'],
     };
   });
 // A check has at most one fact per (rule type, category), as the composite gives.
@@ -113,6 +114,7 @@ describe('backtest', () => {
       usdMicros: 2_000_000_000,
       entityName: null,
       anchor: { address: '0xa', label: null },
+      senders: ['0xa'],
     };
     const stricter: Policy = {
       ...STANDARD_POLICY,

@@ -30,8 +30,9 @@ export function factsFromBody(result: Readonly<Record<string, unknown>>, taxonom
   const composite = (result.composite_result ?? {}) as Record<string, unknown>;
   const senders = asArray<BodySender>(composite.senders);
   const anchorOf = (slug: string, kind: 'direct_categories' | 'indirect_categories') => {
-    const sender = senders.find((s) => asArray<{ slug: string }>(s[kind]).some((c) => c.slug === slug));
-    return { address: sender?.address ?? '', label: sender?.label ?? null };
+    const carrying = senders.filter((s) => asArray<{ slug: string }>(s[kind]).some((c) => c.slug === slug));
+    const sender = carrying[0];
+    return { address: sender?.address ?? '', label: sender?.label ?? null, senders: carrying.map((s) => s.address) };
   };
   const facts: PolicyFact[] = [];
   for (const category of asArray<BodyCategory>(composite.categories)) {
@@ -39,18 +40,19 @@ export function factsFromBody(result: Readonly<Record<string, unknown>>, taxonom
     if (!definition) continue;
     const base = { slug: category.slug, displayName: category.display_name, level: definition.level };
     if (category.direct_share > 0 || category.direct_usd > 0) {
-      const anchor = anchorOf(category.slug, 'direct_categories');
+      const { senders: carrying, ...anchor } = anchorOf(category.slug, 'direct_categories');
       facts.push({
         ...base,
         ruleType: 'Direct exposure',
         share: category.direct_share / 100,
         usdMicros: micros(category.direct_usd),
         anchor,
+        senders: carrying,
         entityName: anchor.label,
       });
     }
     if (category.indirect_share > 0 || category.indirect_usd > 0) {
-      const anchor = anchorOf(category.slug, 'indirect_categories');
+      const { senders: carrying, ...anchor } = anchorOf(category.slug, 'indirect_categories');
       const entityName = `Sender ${anchor.label ?? anchor.address} (exposed to ${category.display_name})`;
       facts.push({
         ...base,
@@ -58,6 +60,7 @@ export function factsFromBody(result: Readonly<Record<string, unknown>>, taxonom
         share: category.indirect_share / 100,
         usdMicros: micros(category.indirect_usd),
         anchor,
+        senders: carrying,
         entityName,
       });
     }
@@ -74,6 +77,7 @@ export function factsFromBody(result: Readonly<Record<string, unknown>>, taxonom
       share: 0,
       usdMicros: 0,
       anchor: { address: pattern.address, label: null },
+      senders: [pattern.address],
       entityName: null,
     });
   }

@@ -12,6 +12,8 @@ import type { TransferDataKind, TransferIndex } from './chain-data.port.js';
  * - Folding is idempotent by position: a transfer already folded (same network, same block and log or
  *   transaction index, or the same row of a data set without blocks) is skipped, so a batch handed over
  *   twice, or two sources of the same blocks (the block ingester and a backfill), count each transfer once.
+ *   A batch of whole blocks (`positions: 'blocks'`) is counted once per (block, kind): the native transfers
+ *   of a block are one unit, its token logs another, whichever source folds that unit first.
  * - Reorganisation-safe within a window: transfers of blocks above a batch's `finalThrough` are journaled
  *   until a later batch (or `finalize`) makes them final; `revert` undoes those of a block range exactly.
  */
@@ -30,6 +32,8 @@ export function chainPosition(block: number, kind: 'tx' | 'log', index: number):
 }
 
 export const blockOfPosition = (position: number): number => Math.floor(position / BLOCK_POSITIONS);
+/** 0: a transaction's native value, 1: a token log. */
+export const kindOfPosition = (position: number): 0 | 1 => (position % BLOCK_POSITIONS >= LOG_KIND ? 1 : 0);
 
 export interface GraphTransfer {
   readonly from: string;
@@ -55,10 +59,13 @@ export interface TransferBatch {
   /** The data's version, e.g. a sample file's content hash. */
   readonly version?: string | null;
   /**
-   * 'chain': positions are chainPosition()s, shared by every source of the network's chain; 'rows': the
-   * data set's own row numbers (transfer samples without blocks), distinct per data set.
+   * 'chain': positions are chainPosition()s, shared by every source of the network's chain, each transfer
+   * deduplicated on its own (an export whose files may cut a block); 'blocks': chainPosition()s too, and the
+   * batch holds every transfer of each (block, kind) it has one of (an ingester's block range), so that it
+   * is deduplicated per (block, kind) and keeps no key per transfer; 'rows': the data set's own row numbers
+   * (transfer samples without blocks), distinct per data set.
    */
-  readonly positions: 'chain' | 'rows';
+  readonly positions: 'chain' | 'blocks' | 'rows';
   /** Blocks at or below this are final; above it, transfers stay revertible. null: every transfer is final. */
   readonly finalThrough: number | null;
   readonly transfers: readonly GraphTransfer[];

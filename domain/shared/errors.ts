@@ -16,6 +16,8 @@ export const ERROR_CODES = [
   'idempotency_conflict',
   'kyt_requires_subgroup',
   'not_found',
+  // the path exists, under other methods (405 with Allow)
+  'method_not_allowed',
   // an account with this email already exists (one account per email: logins find accounts by email)
   'email_taken',
   'payload_too_large',

@@ -86,6 +86,8 @@ export const webhookPayloadSchemas = {
     reasons: z.array(changeReasonSchema).min(1),
     /** Our addition: the sanctions lists the new verdict was checked against, and those not checked. */
     sanctions: sanctionsCoverageSchema.optional(),
+    /** Our addition: the change's receipt, a compact JWS (docs/api.md, "Verifying a verdict"). */
+    receipt: z.string().optional(),
     ...synthetic,
   }),
 } as const satisfies Record<WebhookEventType, z.ZodType>;

@@ -41,10 +41,14 @@ describe('webhook target URLs', () => {
     }
   });
 
-  it('WEBHOOK_ALLOW_LOCAL lets http:// and https:// reach loopback only', () => {
+  it('WEBHOOK_ALLOW_LOCAL lets http:// and https:// reach loopback only: literals and localhost names alike', () => {
     expect(reason('http://127.0.0.1:8080/hook', development)).toBeNull();
     expect(reason('http://[::1]:8080/hook', development)).toBeNull();
     expect(reason('https://localhost:8443/hook', development)).toBeNull();
+    // as docs/api.md says: a receiver on your machine, by name as by address, on http:// as on https://
+    expect(reason('http://localhost:3000/hook', development)).toBeNull();
+    expect(reason('http://hooks.localhost/hook', development)).toBeNull();
+    expect(reason('http://localhost:3000/hook')).toMatch(/https/);
     expect(reason('http://10.0.0.7/hook', development)).toMatch(/https/);
     expect(reason('https://10.0.0.7/hook', development)).toMatch(/private/);
     expect(reason('http://hooks.example.com/', development)).toMatch(/https/);

@@ -7,7 +7,7 @@ import { classifyIp, describeRefusedAddress, isAllowedAddress, parseIp } from '.
  * would be defeated by DNS rebinding.
  *
  * `allowLocal` (WEBHOOK_ALLOW_LOCAL=1, a development setting) lets http:// and https:// reach loopback
- * addresses (127.0.0.0/8, ::1) only, so a receiver on the developer's machine can be used.
+ * only (127.0.0.0/8, ::1, or a `localhost` name), so a receiver on the developer's machine can be used.
  */
 export const MAX_WEBHOOK_URL_LENGTH = 2048;
 
@@ -26,7 +26,11 @@ export function checkTargetUrl(text: string, options: { allowLocal: boolean }): 
   if (url.username || url.password) return refuse('credentials in the URL are not allowed (they would travel in every delivery)');
   const literal = parseIp(url.hostname);
   const kind = literal ? classifyIp(literal) : null;
-  const loopback = kind === 'loopback';
+  const host = url.hostname.toLowerCase().replace(/\.$/, '');
+  const localhostName = !literal && (host === 'localhost' || host.endsWith('.localhost'));
+  // loopback: a literal of 127.0.0.0/8 or ::1, or a localhost name (RFC 6761: it resolves to loopback,
+  // which the connection's own lookup checks again)
+  const loopback = kind === 'loopback' || localhostName;
   if (url.protocol === 'http:') {
     if (!(options.allowLocal && loopback)) return refuse('the URL must use https://');
   } else if (url.protocol !== 'https:') {
@@ -35,9 +39,6 @@ export function checkTargetUrl(text: string, options: { allowLocal: boolean }): 
   if (literal && kind && !isAllowedAddress(kind, { allowLoopback: options.allowLocal })) {
     return refuse(`refused target: ${describeRefusedAddress(url.hostname, kind)}`);
   }
-  const host = url.hostname.toLowerCase().replace(/\.$/, '');
-  if (!literal && !options.allowLocal && (host === 'localhost' || host.endsWith('.localhost'))) {
-    return refuse('refused target: localhost names resolve to loopback addresses');
-  }
+  if (localhostName && !options.allowLocal) return refuse('refused target: localhost names resolve to loopback addresses');
   return { ok: true, url };
 }

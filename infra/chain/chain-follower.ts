@@ -112,7 +112,7 @@ export function chainFollower(options: FollowerOptions): ChainFollower {
         network: options.network,
         dataset: options.name,
         caveat: options.caveat,
-        positions: 'chain',
+        positions: 'blocks',
         finalThrough,
         transfers,
       };

@@ -31,6 +31,12 @@ async function main(argv: string[]): Promise<number> {
   }
   // A long-running stdio MCP server, not a JSON verb: it opens no data directory and owns stdout.
   if (line.verb === 'mcp-proxy') return (await import('./mcp-proxy-verb.js')).runMcpProxy(line.args);
+  // Offline: a receipt verifies with a key set alone, never with the service's help.
+  if (line.verb === 'verdict verify') {
+    const result = await (await import('./verdict-verify-verb.js')).verifyVerdictVerb(line.args, process.env);
+    await writeOut(`${JSON.stringify(result.output, null, 2)}\n`);
+    return result.exitCode;
+  }
   const running = await findRunningService(dataDirOf(process.env));
   const result: VerbResult = running
     ? await runRemoteVerb(running, argvOf(line.args))

@@ -22,6 +22,7 @@ export const VERB_CATALOG: Readonly<Record<string, VerbSpec>> = {
     summary: 'open an account (quota plan by default), optionally funded and with an API key',
     options: [
       ['--email <email>', 'the owner’s email (required, unique)'],
+      ['--name <name>', 'the person’s name, as the dashboard shows it (default: the email)'],
       ['--org <name>', 'create an organization of this name'],
       ['--subgroup <name>', 'the organization’s first subgroup (default: Default)'],
       PLAN,
@@ -153,6 +154,13 @@ export const VERB_CATALOG: Readonly<Record<string, VerbSpec>> = {
   'projections rebuild': { summary: 'rebuild one read model from the log while the old one keeps answering', arguments: ['<name>'] },
   'monitors stats': { summary: 'monitor counts and the last re-evaluation' },
   'monitors renew': { summary: 'a renewal sweep now' },
+  'receipts keys': { summary: 'the verdict receipts’ signing keys: ids, dates, which one signs (never a private half)' },
+  'receipts rotate-key': { summary: 'a new signing key for verdict receipts; the retired one keeps verifying the receipts it signed' },
+  'verdict verify': {
+    summary: 'verify a verdict receipt offline and print the verdict it signs (exit 1 when it does not verify)',
+    arguments: ['<receipt>'],
+    options: [['--jwks <url-or-file>', 'the key set to verify with (default: this data directory’s key ring)']],
+  },
   'mcp-proxy': {
     summary: 'a stdio MCP server that pays the service’s x402 challenges, up to a cap',
     options: [

@@ -21,6 +21,7 @@ import { KYT_VERBS } from './kyt-verbs.js';
 import { FULL_CHECK_VERBS } from './full-check-verbs.js';
 import { PROJECTION_VERBS } from './projection-verbs.js';
 import { MONITOR_VERBS } from './monitor-verbs.js';
+import { RECEIPT_VERBS } from './receipt-verbs.js';
 import type { VerbIo } from './progress.js';
 import { acceptedFlags } from './verb-catalog.js';
 
@@ -50,6 +51,7 @@ export const VERBS: Record<string, (services: Services, args: ParsedArgs, io?: V
       services.commands,
       {
         email: requiredFlag(args, 'email'),
+        ...(flag(args, 'name') ? { displayName: present(flag(args, 'name'), "flag(args, 'name')").trim().slice(0, 100) } : {}),
         ...(org ? { organization: { name: org, subgroup: flag(args, 'subgroup') ?? 'Default' } } : {}),
         plan: planFrom(args) ?? { kind: 'quota', monthlyUnits: DEFAULT_MONTHLY_QUOTA },
         ...(numberFlag(args, 'deposit') !== undefined
@@ -161,6 +163,7 @@ export const VERBS: Record<string, (services: Services, args: ParsedArgs, io?: V
   ...FULL_CHECK_VERBS,
   ...PROJECTION_VERBS,
   ...MONITOR_VERBS,
+  ...RECEIPT_VERBS,
 };
 
 /** `io` defaults to the terminal (each verb's own default); the admin route streams progress instead. */

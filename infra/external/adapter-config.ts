@@ -33,6 +33,16 @@ export const adapterSettings = {
     .default('event_store'),
   /** Connections of each process's pool to PostgreSQL (one more listens for appends). */
   POSTGRES_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+  /**
+   * Where the transfer graph lives: `embedded` (LMDB under DATA_DIR/graph, one process) or `postgres` (on
+   * POSTGRES_URL, shared by every ingesting, folding and searching process of a deployment).
+   */
+  GRAPH_STORE: z.enum(['embedded', 'postgres']).default('embedded'),
+  /** The schema of the PostgreSQL graph store's tables (created and migrated at start). */
+  GRAPH_POSTGRES_SCHEMA: z
+    .string()
+    .regex(/^[a-z_][a-z0-9_]{0,62}$/)
+    .default('transfer_graph'),
   /** Comma-separated host:port list, e.g. 127.0.0.1:9092 */
   KAFKA_BROKERS: z.string().min(1).optional(),
   /** Prefix of every topic and consumer group (several services on one cluster). */
@@ -63,6 +73,7 @@ interface Settings {
   READ_STORE?: 'embedded' | 'memory' | 'mongo' | undefined;
   ESDB_URL?: string | undefined;
   POSTGRES_URL?: string | undefined;
+  GRAPH_STORE?: 'embedded' | 'postgres' | undefined;
   KAFKA_BROKERS?: string | undefined;
   MONGO_URL?: string | undefined;
 }
@@ -84,6 +95,7 @@ export function resolveAdapters<C extends Settings>(config: C): Resolved<C> {
   const problems: string[] = [];
   if (resolved.EVENT_STORE === 'esdb' && !config.ESDB_URL) problems.push('EVENT_STORE=esdb needs ESDB_URL');
   if (resolved.EVENT_STORE === 'postgres' && !config.POSTGRES_URL) problems.push('EVENT_STORE=postgres needs POSTGRES_URL');
+  if (config.GRAPH_STORE === 'postgres' && !config.POSTGRES_URL) problems.push('GRAPH_STORE=postgres needs POSTGRES_URL');
   if (resolved.BUS === 'kafka' && !config.KAFKA_BROKERS) problems.push('BUS=kafka needs KAFKA_BROKERS');
   if (resolved.READ_STORE === 'mongo' && !config.MONGO_URL) problems.push('READ_STORE=mongo needs MONGO_URL');
   if (config.ROLE !== 'all') {

@@ -11,6 +11,8 @@ export function openSharedEventStore(config: {
   POSTGRES_SCHEMA: string;
   POSTGRES_POOL_SIZE: number;
   CONNECT_TIMEOUT_MS: number;
+  ROLE: string;
+  INSTANCE_ID?: string | undefined;
 }): Promise<EventStore> {
   const connectTimeoutMs = config.CONNECT_TIMEOUT_MS;
   if (config.EVENT_STORE !== 'postgres') return openEsdbEventStore({ url: present(config.ESDB_URL, 'config.ESDB_URL'), connectTimeoutMs });
@@ -19,5 +21,7 @@ export function openSharedEventStore(config: {
     schema: config.POSTGRES_SCHEMA,
     poolSize: config.POSTGRES_POOL_SIZE,
     connectTimeoutMs,
+    // Which process holds a connection, for whoever reads pg_stat_activity (operators, the topology test).
+    applicationName: ['risk-screening', config.ROLE, config.INSTANCE_ID].filter(Boolean).join(' '),
   });
 }

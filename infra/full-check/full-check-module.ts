@@ -125,10 +125,11 @@ export function createFullCheckModule(deps: {
   });
   const pipeline = [...createAddressCheckProcessors(tierDeps), createExploreProcessor(tierDeps)];
   const runner = createProcessorRunner({ bus: deps.bus, processors: pipeline, context: deps.commands });
-  // The graph pipeline's folding end, folding into the graph store. The graph store is LMDB in this
-  // process's data directory, so on Kafka every process folds every message into its own (a group per
-  // instance), and the folder runs in every role: the API's pages read the graph too.
-  const group = config.BUS === 'kafka' ? `graph-fold-${config.INSTANCE_ID ?? hostname()}` : 'graph-fold';
+  // The graph pipeline's folding end. A PostgreSQL graph store is shared: the folders of every process are
+  // one consumer group, each message folded once. An LMDB graph is this process's own: on Kafka every
+  // process folds every message into its own (a group per instance), in every role (the API reads it too).
+  const shared = config.GRAPH_STORE === 'postgres' || config.BUS !== 'kafka';
+  const group = shared ? 'graph-fold' : `graph-fold-${config.INSTANCE_ID ?? hostname()}`;
   const folder = createProcessorRunner({ bus: deps.bus, processors: [graphFoldProcessor(group)], context: { graph } });
   const { check, exploreMax } = budgets(config);
   const ingester = config.SVC_INGEST_RPC_URL

@@ -1,4 +1,5 @@
 import type { CommandDeps } from '../../commands/command-deps.js';
+import type { VerdictSigner } from '../../domain/ports/verdict-signer.port.js';
 import type { TransferCheckDeps } from '../../commands/kyt/transfer-check-deps.js';
 import type { TransferIndex } from '../../domain/ports/chain-data.port.js';
 import type { IntelIndex } from '../../domain/ports/intel-index.port.js';
@@ -25,7 +26,7 @@ export interface TransferCheckModule {
 
 export function createTransferCheckModule(input: {
   config: Config;
-  commands: CommandDeps & { readonly intel: IntelIndex };
+  commands: CommandDeps & { readonly intel: IntelIndex; readonly receipts: VerdictSigner };
   prices: Prices;
   transfers: TransferIndex | null;
 }): TransferCheckModule {

@@ -37,6 +37,8 @@ export interface PostgresOptions {
   readonly connectTimeoutMs?: number;
   /** Connections of this process's pool (appends and reads); one more listens for other processes' appends. */
   readonly poolSize?: number;
+  /** Names this process's connections in `pg_stat_activity` (e.g. `risk-screening api api-1`). */
+  readonly applicationName?: string;
 }
 
 const PAGE = 500;
@@ -48,19 +50,20 @@ const SETTLE_MAX_MS = 10_000;
 export async function openPostgresEventStore(options: PostgresOptions): Promise<EventStore> {
   const schema = schemaIdentifier(options.schema ?? 'event_store');
   const timeout = options.connectTimeoutMs ?? 2000;
+  const applicationName = options.applicationName ?? 'risk-screening';
   await requireAnswer(options.url, timeout);
   const pool = new pg.Pool({
     connectionString: options.url,
     max: options.poolSize ?? 10,
     connectionTimeoutMillis: Math.max(timeout, ACQUIRE_TIMEOUT_MS),
-    application_name: 'risk-screening',
+    application_name: applicationName,
   });
   // An idle connection the server dropped: the pool replaces it; the next query says if the server is gone.
   pool.on('error', () => undefined);
   let wakeups: Wakeups | null = null;
   try {
     await migrate(pool, schema);
-    wakeups = await openWakeups(options.url, `${schema}_appended`, timeout);
+    wakeups = await openWakeups({ url: options.url, applicationName }, `${schema}_appended`, timeout);
     return new PostgresEventStore(pool, schema, wakeups);
   } catch (error) {
     await wakeups?.close();

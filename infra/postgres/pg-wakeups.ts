@@ -21,7 +21,11 @@ export interface Wakeups {
 const RECONNECT_MIN_MS = 100;
 const RECONNECT_MAX_MS = 5000;
 
-export async function openWakeups(connectionString: string, channel: string, connectTimeoutMs: number): Promise<Wakeups> {
+export async function openWakeups(
+  server: { url: string; applicationName: string },
+  channel: string,
+  connectTimeoutMs: number,
+): Promise<Wakeups> {
   let generation = 0;
   const waiters = new Set<() => void>();
   let listener: pg.Client | null = null;
@@ -37,7 +41,11 @@ export async function openWakeups(connectionString: string, channel: string, con
   };
 
   async function listen(): Promise<void> {
-    const client = new pg.Client({ connectionString, connectionTimeoutMillis: connectTimeoutMs });
+    const client = new pg.Client({
+      connectionString: server.url,
+      application_name: server.applicationName,
+      connectionTimeoutMillis: connectTimeoutMs,
+    });
     client.on('error', () => lost(client));
     client.on('end', () => lost(client));
     let ownPid = 0;

@@ -1,11 +1,11 @@
 import { present } from '../../domain/shared/present.js';
 import { cp, mkdtemp, rename, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { basename, join } from 'node:path';
+import { basename, join, relative } from 'node:path';
 import type { CommandDeps } from '../../commands/command-deps.js';
 import { comparePositions, type Position } from '../../domain/ports/event-store.port.js';
 import { importDataset } from '../../commands/import-dataset.js';
-import { fail } from '../../domain/shared/errors.js';
+import { fail, hasCode } from '../../domain/shared/errors.js';
 import { loadSourcesFromDir, type LoadedSource, type LoadProgress } from './load-sources.js';
 import { SOURCE_CATALOG, type CatalogEntry } from './source-catalog.js';
 import { supersede } from './supersede.js';
@@ -165,6 +165,17 @@ function fileNameFor(entry: CatalogEntry, path: string): string {
   );
 }
 
+/**
+ * A parse error names the file as the loader saw it, inside the staging folder (`ofac-sdn-official/SDN.CSV`):
+ * said again with the path the operator gave, so that they find the file they passed.
+ */
+function namingGivenPath(error: unknown, stagedAs: string, given: string): unknown {
+  if (!hasCode(error, 'data_import_failed') || typeof error.details?.file !== 'string') return error;
+  const file = error.details.file;
+  const named = file === stagedAs ? given : file.startsWith(`${stagedAs}/`) ? join(given, file.slice(stagedAs.length + 1)) : null;
+  return named === null ? error : fail('data_import_failed', error.message.replace(file, named), { ...error.details, file: named });
+}
+
 /** `data import <source> <path>`: one source from a file, or from a folder laid out like its folder in ../shared/data. */
 export async function importOneSource(
   commands: CommandDeps,
@@ -179,8 +190,11 @@ export async function importOneSource(
   const staging = await mkdtemp(join(tmpdir(), 'svc-import-'));
   try {
     const folder = join(staging, entry.folder);
-    await cp(path, info.isDirectory() ? folder : join(folder, fileNameFor(entry, path)), { recursive: true });
-    const loaded = await loadSourcesFromDir(staging, onProgress, [entry]);
+    const staged = info.isDirectory() ? folder : join(folder, fileNameFor(entry, path));
+    await cp(path, staged, { recursive: true });
+    const loaded = await loadSourcesFromDir(staging, onProgress, [entry]).catch((error: unknown) => {
+      throw namingGivenPath(error, relative(staging, staged), path);
+    });
     if (loaded.length === 0) throw fail('bad_request', `${path}: no file that ${source} reads`);
     return importLoadedSources(commands, loaded);
   } finally {

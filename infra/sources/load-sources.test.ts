@@ -39,6 +39,15 @@ describe('loadSourcesFromDir on made-up fixtures', () => {
     expect(bySlug('ofac_sdn').claims[0]!.sourceUrl).toBe('https://sanctionssearch.ofac.treas.gov/Details.aspx?id=90001');
   });
 
+  it("says what each claim's dates rest on: the record's own date, the list's, or the day its files were retrieved", () => {
+    // GraphSense and MEW date their entries; a sanctions list has its own date; the ultrasound list has none.
+    expect(new Set(bySlug('graphsense').claims.map((c) => c.datedBy))).toEqual(new Set(['record']));
+    expect(bySlug('mew_darklist').claims.some((c) => c.datedBy === 'record')).toBe(true);
+    expect(new Set(bySlug('ofac_wallet_lists').claims.map((c) => c.datedBy))).toEqual(new Set(['list']));
+    expect(bySlug('ofac_wallet_lists').claims[0]!.firstSeenAt).toBe('2026-02-01T00:00:00Z');
+    expect(new Set(bySlug('ofac_ultrasound').claims.map((c) => c.datedBy))).toEqual(new Set(['retrieved']));
+  });
+
   it('keeps one claim per address, scope, kind and category within a source', () => {
     const brave = bySlug('ofac_brave_lists');
     expect(brave.claims.filter((c) => c.address === evm('sdn-group-eth'))).toHaveLength(1);

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
-import type { Claim, SourceDescriptor, TokenListing } from '../../domain/intel/intel.types.js';
+import type { Claim, ClaimDating, SourceDescriptor, TokenListing } from '../../domain/intel/intel.types.js';
 import { latestDay, type ClaimDraft, type ParsedFile, type Rejection } from './parsed-file.js';
 import { SOURCE_CATALOG, type CatalogEntry } from './source-catalog.js';
 import { supersede } from './supersede.js';
@@ -110,7 +110,12 @@ async function loadSource(
     for (const draft of file.claims) {
       drafts += 1;
       // An undated record of an undated list was last seen when the list was retrieved.
-      const claim = withProvenance(draft, entry.descriptor.slug, url, dataDate ?? retrieved);
+      const claim = withProvenance(
+        draft,
+        entry.descriptor.slug,
+        url,
+        dataDate ? { day: dataDate, by: 'list' } : { day: retrieved, by: 'retrieved' },
+      );
       const key = claimKey(claim);
       const known = claims.get(key);
       claims.set(key, known ? better(known, claim) : claim);
@@ -144,8 +149,14 @@ async function loadSource(
   } satisfies LoadedSource;
 }
 
-function withProvenance(draft: ClaimDraft, source: string, fileUrl: string, listDay: string): Claim {
-  const seen = timestampOf(draft.seenAt ?? listDay);
+/** `listDay`: the list's own date, else the day its files were retrieved (the source gives none). */
+function withProvenance(
+  draft: ClaimDraft,
+  source: string,
+  fileUrl: string,
+  listDay: { day: string; by: Exclude<ClaimDating, 'record'> },
+): Claim {
+  const seen = timestampOf(draft.seenAt ?? listDay.day);
   // Built field by field: a rest-spread copy of every draft was the loader's hot spot.
   const base = {
     address: draft.address,
@@ -155,6 +166,7 @@ function withProvenance(draft: ClaimDraft, source: string, fileUrl: string, list
     sourceUrl: draft.sourceUrl ?? fileUrl,
     firstSeenAt: seen,
     lastSeenAt: seen,
+    datedBy: draft.seenAt ? ('record' as const) : listDay.by,
     source,
   };
   if (draft.kind === 'sanction') return { ...base, kind: 'sanction', label: draft.label, sanction: draft.sanction };

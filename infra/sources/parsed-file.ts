@@ -8,7 +8,7 @@ import { fail, type ServiceError } from '../../domain/shared/errors.js';
  * left out. Parsers are pure functions of (file text, file name).
  */
 
-type WithoutProvenance<T> = T extends Claim ? Omit<T, 'source' | 'sourceUrl' | 'firstSeenAt' | 'lastSeenAt'> : never;
+type WithoutProvenance<T> = T extends Claim ? Omit<T, 'source' | 'sourceUrl' | 'firstSeenAt' | 'lastSeenAt' | 'datedBy'> : never;
 
 export type ClaimDraft = WithoutProvenance<Claim> & {
   /** Where the source itself points for this record; null: the file's upstream URL. */

@@ -1,3 +1,4 @@
+import type { VerdictSigner } from '../../domain/ports/verdict-signer.port.js';
 import { present } from '../../domain/shared/present.js';
 import type { Hex } from 'viem';
 import type { CommandDeps } from '../../commands/command-deps.js';
@@ -33,7 +34,7 @@ export interface X402Module {
  */
 export function createX402Module(deps: {
   config: X402Config;
-  commands: CommandDeps & { readonly intel: IntelIndex };
+  commands: CommandDeps & { readonly intel: IntelIndex; readonly receipts: VerdictSigner };
   readStore: ReadStore;
   /** The full check, explore jobs and transfer checks, served on the channel too. */
   pipeline?: PipelineApi;

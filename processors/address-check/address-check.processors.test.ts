@@ -18,6 +18,8 @@ import { edge, fixtureIndex } from '../../test/support/transfer-fixtures.js';
 import type { BusEvent, Processor } from '../processor.js';
 import { toBusMessage } from '../relay.js';
 import { createAddressCheckProcessors } from './address-check.processors.js';
+import { testReceipts } from '../../test/support/receipt-signer.js';
+import type { VerdictSigner } from '../../domain/ports/verdict-signer.port.js';
 
 /**
  * The pipeline's processors over the real file event store, fed the log as the bus would feed them
@@ -37,7 +39,8 @@ async function setup(transfers: TransferIndex) {
     () => rm(dir, { recursive: true, force: true }),
     () => store.close(),
   );
-  const commands: CommandDeps = {
+  const commands: CommandDeps & { receipts: VerdictSigner } = {
+    receipts: await testReceipts(),
     executor: createCommandExecutor({ store, clock: systemClock, ids: uuidIds }),
     clock: systemClock,
     ids: uuidIds,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { BusMessage } from '../../domain/ports/message-bus.port.js';
-import type { GraphTransfer, TransferBatch } from '../../domain/ports/transfer-graph.port.js';
+import { blockOfPosition, kindOfPosition, type GraphTransfer, type TransferBatch } from '../../domain/ports/transfer-graph.port.js';
 import { SCREEN_NETWORKS, type Network } from '../../domain/shared/network.js';
 
 /**
@@ -26,7 +26,7 @@ const transfersReadSchema = z
     network,
     dataset: z.string().min(1),
     caveat: z.string().nullable(),
-    positions: z.enum(['chain', 'rows']),
+    positions: z.enum(['chain', 'blocks', 'rows']),
     finalThrough: z.number().int().nullable(),
     addresses: z.array(z.string().min(1)),
     from: z.array(z.number().int().nonnegative()),
@@ -47,36 +47,73 @@ export type GraphMessage =
   | { readonly type: typeof TRANSFERS_READ; readonly batch: TransferBatch }
   | { readonly type: typeof BLOCKS_REVERTED; readonly network: Network; readonly fromBlock: number };
 
-/** The batch as messages of at most MAX_TRANSFERS_PER_MESSAGE transfers each. */
+/**
+ * The batch as messages of at most MAX_TRANSFERS_PER_MESSAGE transfers each. A batch of whole blocks stays
+ * whole per (block, kind) in each message (so that the fold dedups it per unit); a unit of more transfers
+ * than a message holds goes out in parts, as positions 'chain' (deduplicated per transfer).
+ */
 export function transfersReadMessages(batch: TransferBatch, key: string): BusMessage[] {
-  const messages: BusMessage[] = [];
-  for (let start = 0; start < batch.transfers.length; start += MAX_TRANSFERS_PER_MESSAGE) {
-    const part = batch.transfers.slice(start, start + MAX_TRANSFERS_PER_MESSAGE);
-    const ids = new Map<string, number>();
-    const idOf = (address: string) => {
-      let id = ids.get(address);
-      if (id === undefined) ids.set(address, (id = ids.size));
-      return id;
-    };
-    const data: z.infer<typeof transfersReadSchema> = {
-      network: batch.network,
-      dataset: batch.dataset,
-      caveat: batch.caveat,
-      positions: batch.positions,
-      finalThrough: batch.finalThrough,
-      addresses: [],
-      from: part.map((t) => idOf(t.from)),
-      to: part.map((t) => idOf(t.to)),
-      usd: part.map((t) => t.usdMicros),
-      at: part.map((t) => t.at),
-      position: part.map((t) => t.position),
-      estimated: part.map((t) => (t.estimated ? 1 : 0)),
-      tx: part.map((t) => t.txHash),
-    };
-    data.addresses = [...ids.keys()];
-    messages.push(message(key, TRANSFERS_READ, data));
+  return partsOf(batch).map((part) => message(key, TRANSFERS_READ, columnsOf(part)));
+}
+
+function partsOf(batch: TransferBatch): TransferBatch[] {
+  const slices = (transfers: readonly GraphTransfer[], positions: TransferBatch['positions']): TransferBatch[] => {
+    const parts: TransferBatch[] = [];
+    for (let start = 0; start < transfers.length; start += MAX_TRANSFERS_PER_MESSAGE)
+      parts.push({ ...batch, positions, transfers: transfers.slice(start, start + MAX_TRANSFERS_PER_MESSAGE) });
+    return parts;
+  };
+  if (batch.positions !== 'blocks') return slices(batch.transfers, batch.positions);
+  const units = new Map<number, GraphTransfer[]>();
+  for (const t of batch.transfers) {
+    const unit = blockOfPosition(t.position) * 2 + kindOfPosition(t.position);
+    const found = units.get(unit);
+    if (found) found.push(t);
+    else units.set(unit, [t]);
   }
-  return messages;
+  const parts: TransferBatch[] = [];
+  let packed: GraphTransfer[] = [];
+  const flush = () => {
+    if (packed.length > 0) parts.push({ ...batch, transfers: packed });
+    packed = [];
+  };
+  for (const unit of units.values()) {
+    if (unit.length > MAX_TRANSFERS_PER_MESSAGE) {
+      parts.push(...slices(unit, 'chain'));
+      continue;
+    }
+    if (packed.length + unit.length > MAX_TRANSFERS_PER_MESSAGE) flush();
+    packed.push(...unit);
+  }
+  flush();
+  return parts;
+}
+
+function columnsOf(part: TransferBatch): z.infer<typeof transfersReadSchema> {
+  const ids = new Map<string, number>();
+  const idOf = (address: string) => {
+    let id = ids.get(address);
+    if (id === undefined) ids.set(address, (id = ids.size));
+    return id;
+  };
+  const { transfers } = part;
+  const data: z.infer<typeof transfersReadSchema> = {
+    network: part.network,
+    dataset: part.dataset,
+    caveat: part.caveat,
+    positions: part.positions,
+    finalThrough: part.finalThrough,
+    addresses: [],
+    from: transfers.map((t) => idOf(t.from)),
+    to: transfers.map((t) => idOf(t.to)),
+    usd: transfers.map((t) => t.usdMicros),
+    at: transfers.map((t) => t.at),
+    position: transfers.map((t) => t.position),
+    estimated: transfers.map((t) => (t.estimated ? 1 : 0)),
+    tx: transfers.map((t) => t.txHash),
+  };
+  data.addresses = [...ids.keys()];
+  return data;
 }
 
 export const blocksRevertedMessage = (key: string, network: Network, fromBlock: number): BusMessage =>

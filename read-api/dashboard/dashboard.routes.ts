@@ -35,11 +35,11 @@ export function dashboardRoutes(services: AppServices): FastifyPluginAsync {
       maxConcurrent: services.dashboard.settings.loginMaxConcurrentChecks,
       maxQueued: services.dashboard.settings.loginMaxQueuedChecks,
     });
-    // Only the login and logout forms post form-encoded bodies; the parser exists in this scope alone.
+    // Only the dashboard's own forms post form-encoded bodies; the parser exists in this scope alone.
     app.addContentTypeParser(
       'application/x-www-form-urlencoded',
       { parseAs: 'string', bodyLimit: FORM_BODY_LIMIT },
-      (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(body as string))),
+      (_request, body, done) => done(null, formFields(body as string)),
     );
     app.decorateRequest('dashboardUser', null);
     app.addHook('onRequest', async (request) => {
@@ -92,6 +92,19 @@ const isApiRoute = (request: FastifyRequest): boolean => request.routeOptions.ur
 function formField(body: unknown, name: string): string | undefined {
   const value = typeof body === 'object' && body !== null ? (body as Record<string, unknown>)[name] : undefined;
   return typeof value === 'string' ? value : undefined;
+}
+
+/**
+ * A form's fields; a name sent more than once (a group of checkboxes) is a list of its values, so that
+ * nothing is silently dropped and a field the form sends once is refused when repeated.
+ */
+export function formFields(body: string): Record<string, string | string[]> {
+  const fields = new Map<string, string | string[]>();
+  for (const [name, value] of new URLSearchParams(body)) {
+    const earlier = fields.get(name);
+    fields.set(name, earlier === undefined ? value : [...[earlier].flat(), value]);
+  }
+  return Object.fromEntries(fields); // own properties only: a field named __proto__ stays a field
 }
 
 function headerOf(request: FastifyRequest, name: string): string | undefined {

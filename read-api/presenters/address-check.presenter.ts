@@ -24,7 +24,7 @@ export const presentCheckAccepted = (outcome: CheckAccepted): Presented<CheckAcc
 /** GET /v2/check-address/{check_id}/result: 202 running, 200 the verdict with its billing. */
 export function presentCheckDelivery(
   outcome: CheckDelivery,
-): Presented<CheckRunningBody | (FullCheckResult & { readonly billing: ChargedBilling })> {
+): Presented<CheckRunningBody | (FullCheckResult & { readonly receipt: string; readonly billing: ChargedBilling })> {
   switch (outcome.kind) {
     case 'running':
       return {
@@ -37,12 +37,14 @@ export function presentCheckDelivery(
         },
       };
     case 'completed':
-      return { status: 200, body: { ...outcome.result, billing: outcome.billing } };
+      return { status: 200, body: { ...outcome.result, receipt: outcome.receipt, billing: outcome.billing } };
   }
 }
 
 /** The x402 channel's full check (paid call and free result fetch): 202 running, 200 the verdict (paid-route adds billing). */
-export function presentX402Check(outcome: X402CheckOutcome): Presented<CheckRunningBody | FullCheckResult> {
+export function presentX402Check(
+  outcome: X402CheckOutcome,
+): Presented<CheckRunningBody | (FullCheckResult & { readonly receipt: string })> {
   switch (outcome.kind) {
     case 'running':
       return {
@@ -55,6 +57,6 @@ export function presentX402Check(outcome: X402CheckOutcome): Presented<CheckRunn
         },
       };
     case 'completed':
-      return { status: 200, body: { ...outcome.result } };
+      return { status: 200, body: { ...outcome.result, receipt: outcome.receipt } };
   }
 }

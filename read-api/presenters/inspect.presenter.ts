@@ -20,7 +20,7 @@ export function presentInspectDelivery(outcome: InspectDelivery): Presented<Read
 
 /** The completed inspect's V2 body: the API's 200 and the workbench's verdict page read the same shape. */
 export function inspectResultBody(outcome: Extract<InspectDelivery, { kind: 'completed' }>): InspectResultBody {
-  const { checkId, request, state, billing } = outcome;
+  const { checkId, request, state, receipt, billing } = outcome;
   return {
     schema_version: INSPECT_RESULT_SCHEMA_VERSION,
     check_id: checkId,
@@ -33,6 +33,7 @@ export function inspectResultBody(outcome: Extract<InspectDelivery, { kind: 'com
     providers: providerEntries(state),
     waived_providers: request.waived,
     skipped_providers: request.skipped,
+    receipt,
     billing,
   };
 }

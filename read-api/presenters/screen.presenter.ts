@@ -3,12 +3,19 @@ import type { ChargedBilling } from '../../domain/ledger/billing-envelope.js';
 import type { Presented } from './presented.js';
 
 /** The body of POST /v2/screen (without `elapsed_ms`, which the route adds). */
-export type ScreenBody = ScreenVerdictBody & { readonly billing: ChargedBilling };
+export type ScreenBody = ScreenVerdictBody & { readonly receipt?: string; readonly billing: ChargedBilling };
 
-/** The verdict alone: the x402 channel's screen (paid-route adds its billing) and the CLI's `screen` line. */
-export const presentScreenVerdict = (verdict: ScreenVerdictBody): Presented<ScreenVerdictBody> => ({ status: 200, body: verdict });
+/** The verdict and its receipt: the x402 channel's screen (paid-route adds its billing); the CLI's `screen` line has no receipt. */
+export const presentScreenVerdict = (
+  verdict: ScreenVerdictBody,
+  receipt?: string,
+): Presented<ScreenVerdictBody & { receipt?: string }> => ({
+  status: 200,
+  body: receipt === undefined ? verdict : { ...verdict, receipt },
+});
 
+/** An outcome stored before receipts existed (an Idempotency-Key replay) has none: the body then has no `receipt`. */
 export const presentScreen = (outcome: ScreenOutcome): Presented<ScreenBody> => ({
   status: 200,
-  body: { ...outcome.verdict, billing: outcome.billing },
+  body: { ...outcome.verdict, ...(outcome.receipt === undefined ? {} : { receipt: outcome.receipt }), billing: outcome.billing },
 });

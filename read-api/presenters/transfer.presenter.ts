@@ -12,6 +12,9 @@ export interface TransferRunningBody {
 }
 type TransferResultBody = Readonly<Record<string, unknown>>;
 
+/** A result stored without the facts a receipt signs has no `receipt` field. */
+const signed = (receipt: string | null) => (receipt === null ? {} : { receipt });
+
 /** POST /v2/check-transfer and GET /v2/transfer/{check_id}/result: 202 running, 200 the result with its billing. */
 export function presentTransferDelivery(
   outcome: TransferDelivery,
@@ -20,7 +23,7 @@ export function presentTransferDelivery(
     case 'running':
       return { status: 202, body: { check_id: outcome.checkId, status: 'running', retry_url: transferResultUrl(outcome.checkId) } };
     case 'completed':
-      return { status: 200, body: { ...outcome.result, billing: outcome.billing } };
+      return { status: 200, body: { ...outcome.result, ...signed(outcome.receipt), billing: outcome.billing } };
   }
 }
 
@@ -30,6 +33,6 @@ export function presentX402Transfer(outcome: X402TransferOutcome): Presented<Tra
     case 'running':
       return { status: 202, body: { check_id: outcome.checkId, status: 'running', retry_url: x402TransferResultPath(outcome.checkId) } };
     case 'completed':
-      return { status: 200, body: { ...outcome.result } };
+      return { status: 200, body: { ...outcome.result, ...signed(outcome.receipt) } };
   }
 }

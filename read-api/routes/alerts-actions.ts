@@ -61,6 +61,23 @@ export function alertActions(services: AppServices) {
       };
     },
 
+    /**
+     * The members of one of the viewer's subgroups, whom its cases can be assigned to, by name; a
+     * subgroup the viewer does not belong to is not_found.
+     */
+    async members(viewer: CaseViewer, subgroupId: string) {
+      if (!viewer.subgroupIds.includes(subgroupId.toLowerCase())) throw fail('not_found', 'no such subgroup');
+      const rows = await services.alerts.members.membersOf(subgroupId.toLowerCase());
+      const people = await Promise.all(
+        rows.map(async (row) => {
+          const account = await services.accounts.get(row.userId);
+          const email = account?.email ?? '';
+          return { user_id: row.userId, email, name: account?.displayName ?? email, joined_at: row.joinedAt };
+        }),
+      );
+      return { data: people.sort((a, b) => a.name.localeCompare(b.name) || a.email.localeCompare(b.email)) };
+    },
+
     async get(viewer: CaseViewer, alertId: string) {
       return alertDetail(await visibleCase(viewer, alertId.toLowerCase()));
     },

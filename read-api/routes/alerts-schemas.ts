@@ -26,6 +26,8 @@ export type AlertListQuery = z.infer<typeof alertListQuery>;
 
 export const alertParams = z.object({ id: z.string().max(100) });
 
+export const subgroupParams = z.object({ subgroup_id: z.string().max(100) });
+
 export const triageBody = z
   .strictObject({
     status: anyCaseEnum(CASE_STATUSES).optional(),

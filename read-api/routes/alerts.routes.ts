@@ -2,8 +2,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { bearerAuth, callerOf } from '../auth.js';
 import type { AppServices } from '../services.js';
 import { alertActions } from './alerts-actions.js';
-import { alertListQuery, alertParams, commentBody, triageBody } from './alerts-schemas.js';
-import { alertCommentSchema, alertDetailSchema, alertListSchema } from '../schemas/alerts.js';
+import { alertListQuery, alertParams, commentBody, subgroupParams, triageBody } from './alerts-schemas.js';
+import { alertCommentSchema, alertDetailSchema, alertListSchema, subgroupMembersSchema } from '../schemas/alerts.js';
 import { BEARER_ERRORS, BODY_ERRORS, INPUT_ERRORS, responses } from '../schemas/responses.js';
 
 /**
@@ -27,6 +27,19 @@ export const alertRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = asy
       },
     },
     async (request) => actions.list(await viewer(request), request.query),
+  );
+
+  app.get(
+    '/v2/subgroups/:subgroup_id/members',
+    {
+      schema: {
+        summary: 'The members of one of your subgroups, by name: whom its alert cases can be assigned to (PATCH assignee)',
+        tags: ['alerts'],
+        params: subgroupParams,
+        response: responses({ 200: subgroupMembersSchema }, [...BEARER_ERRORS, ...INPUT_ERRORS, 'not_found']),
+      },
+    },
+    async (request) => actions.members(await viewer(request), request.params.subgroup_id),
   );
 
   app.get(

@@ -44,3 +44,16 @@ export type AlertDetailBody = z.infer<typeof alertDetailSchema>;
 
 export const alertListSchema = z.strictObject({ alerts: z.array(alertSummarySchema), pagination: paginationSchema });
 export type AlertListBody = z.infer<typeof alertListSchema>;
+
+export const subgroupMembersSchema = z
+  .strictObject({
+    data: z.array(
+      z.strictObject({
+        user_id: z.string(),
+        email: z.string(),
+        name: z.string().meta({ description: 'The account’s display name (its email when it has no other)' }),
+        joined_at: isoTimestamp,
+      }),
+    ),
+  })
+  .meta({ description: 'The members of the subgroup, by name: whom its alert cases can be assigned to' });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { fullCheckResultSchema } from '../../domain/address-check/full-check-result.schema.js';
 import { billingSchema } from './billing.js';
-import { isoTimestamp } from './common.js';
+import { isoTimestamp, receiptField } from './common.js';
 import { CHECK_SUBMITTED_EXAMPLE } from './examples.js';
 
 /** Bodies of POST /v2/check-address and GET /v2/check-address/{check_id}/result (commands/address-check.commands.ts). */
@@ -20,6 +20,6 @@ export const checkRunningSchema = z
 export type CheckRunningBody = z.infer<typeof checkRunningSchema>;
 
 export const checkResultSchema = fullCheckResultSchema
-  .extend({ billing: billingSchema })
+  .extend({ receipt: receiptField, billing: billingSchema })
   .meta({ description: 'The verdict (charged on the first 200; later polls replay it with billing.replay true)' });
 export type CheckResultBody = z.infer<typeof checkResultSchema>;

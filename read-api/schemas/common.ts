@@ -74,3 +74,13 @@ export const paginationSchema = z.strictObject({
   total: z.number().int().min(0),
   total_pages: z.number().int().min(0),
 });
+
+/** A verdict's receipt (docs/api.md, "Verifying a verdict"): absent from verdicts made before receipts existed. */
+export const receiptField = z
+  .string()
+  .regex(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/)
+  .optional()
+  .meta({
+    description:
+      'The verdict’s receipt: a compact JWS (EdDSA, Ed25519) over the RFC 8785 JSON of its domain verdict (subject, caller, input hash, time, outcome, data versions). Verify it with /.well-known/jwks.json; absent from verdicts made before receipts existed',
+  });

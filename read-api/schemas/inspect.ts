@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { finalAuditSchema } from '../../domain/inspect/final-audit.js';
 import { providerAssessmentSchema } from '../../domain/inspect/provider-assessment.js';
 import { billingSchema } from './billing.js';
-import { EXAMPLE_UUID, isoTimestamp, networkOut } from './common.js';
+import { EXAMPLE_UUID, isoTimestamp, networkOut, receiptField } from './common.js';
 
 /** Bodies of POST /v2/inspect-address and GET /v2/inspect/{check_id}/result (commands/inspect/deliver-inspect.ts). */
 
@@ -40,6 +40,7 @@ export const inspectResultSchema = z
     providers: providerEntriesSchema,
     waived_providers: z.array(z.string()),
     skipped_providers: z.array(z.string()),
+    receipt: receiptField,
     billing: billingSchema,
   })
   .meta({ description: 'The synthesized audit and each provider’s verdict (charged on the first delivery)' });

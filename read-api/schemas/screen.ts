@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { coverageSchema, verdictSchema } from '../../domain/intel/screen-verdict.schema.js';
 import { billingSchema } from './billing.js';
-import { addressOut, networkOut } from './common.js';
+import { addressOut, networkOut, receiptField } from './common.js';
 import { SCREEN_EXAMPLE } from './examples.js';
 
 /** The 200 body of POST /v2/screen (commands/screen-address.ts), billing and timing included. */
@@ -13,6 +13,7 @@ export const screenResultSchema = z
     provider: z.string(),
     coverage: coverageSchema,
     verdict: verdictSchema,
+    receipt: receiptField,
     billing: billingSchema,
     elapsed_ms: z.number().int().min(0),
   })

@@ -2,10 +2,11 @@ import { z } from 'zod';
 import type { GraphCoverage } from '../../domain/kyt/sender-exposure.js';
 import { caseAlertSchema } from '../../domain/alerts/alert-case.events.js';
 import { ALERT_LEVELS } from '../../domain/kyt/alert-level.js';
+import { evidencePathSchema } from '../../domain/address-check/full-check-result.schema.js';
 import { tracedDataVersionsSchema } from '../../domain/coverage/data-versions.body.js';
 import { sanctionsCoverageSchema } from '../../domain/coverage/sanctions-coverage.body.js';
 import { billingSchema } from './billing.js';
-import { chainOut, EXAMPLE_UUID, isoTimestamp, txHashOut } from './common.js';
+import { chainOut, EXAMPLE_UUID, isoTimestamp, txHashOut, receiptField } from './common.js';
 import { ACTIONS, CATEGORY_LEVELS, COMPOSITE_LEVELS } from '../../domain/shared/verdict-vocabulary.js';
 
 /** Bodies of POST /v2/check-transfer and GET /v2/transfer/{check_id}/result (domain/kyt/transfer-result.ts). */
@@ -40,10 +41,22 @@ const senderSchema = z.strictObject({
   share: z.number(),
   legs: z.number().int(),
   data_available: z.boolean(),
+  risk_score: z.number().min(0).max(10).meta({ description: 'This sender alone, 0..10 as the composite scores it' }),
+  risk_level: z.enum(['none', 'low', 'medium', 'high', 'severe']),
   direct_categories: z.array(
     z.strictObject({ slug: z.string(), level: categoryLevel, severity: z.number(), confidence: z.number(), sources: z.array(z.string()) }),
   ),
-  indirect_categories: z.array(z.strictObject({ slug: z.string(), share: z.number(), hops: z.number().int().nullable() })),
+  indirect_categories: z.array(
+    z.strictObject({
+      slug: z.string(),
+      share: z.number(),
+      hops: z.number().int().nullable(),
+      usd_value: z.number().meta({ description: 'What of this transfer the share traces: the sender’s USD × share' }),
+      paths: z
+        .array(evidencePathSchema)
+        .meta({ description: 'The routes found, heaviest first (at most three), as a full check’s evidence paths' }),
+    }),
+  ),
   graph: z.enum(GRAPH_COVERAGES),
 });
 
@@ -102,13 +115,23 @@ export const transferResultSchema = z
       recommended_action: z.enum(ACTIONS),
       alert_count: z.number().int(),
       alerts: z.array(policyAlertSchema),
-      explanations: z.array(z.strictObject({ rule_id: z.string(), category_slug: z.string(), exposure_usd: z.number(), note: z.string() })),
+      explanations: z.array(
+        z.strictObject({
+          rule_id: z.string(),
+          category_slug: z.string(),
+          exposure_usd: z.number(),
+          note: z.string(),
+          senders_total: z.number().int(),
+          senders: z.array(z.string()).meta({ description: 'The senders the alert rests on, the most USD first' }),
+        }),
+      ),
     }),
     coverage: z.strictObject({ sanctions: sanctionsCoverageSchema, data_versions: tracedDataVersionsSchema }).optional().meta({
       description:
         'What the check read: the sanctions lists the senders were checked against, every source behind a sender’s exposure, the transfer data they were traced in (absent in checks completed before it was recorded)',
     }),
     checked_at: isoTimestamp,
+    receipt: receiptField,
     billing: billingSchema,
   })
   .meta({ description: 'The transfer check’s result (charged on the first delivery; later ones carry billing.replay true)' });

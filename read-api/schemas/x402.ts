@@ -1,11 +1,12 @@
 import { z } from 'zod';
+import { jwksSchema } from './receipts.js';
 import { fullCheckResultSchema } from '../../domain/address-check/full-check-result.schema.js';
 import { exploreReportSchema } from '../../domain/explore/explore-report.js';
 import type { ErrorCode } from '../../domain/shared/errors.js';
 import { paymentPayloadSchema, paymentRequirementsSchema } from '../../domain/x402/x402-wire.js';
 import { coverageSchema, verdictSchema } from '../../domain/intel/screen-verdict.schema.js';
 import { HTTP_STATUS, X402_PUBLIC_5XX } from '../errors.js';
-import { addressField, chainField, isoTimestamp, networkField, networkOut, txHashField } from './common.js';
+import { addressField, chainField, isoTimestamp, networkField, networkOut, txHashField, receiptField } from './common.js';
 import { closingBody, DESCRIPTIONS, errorEnvelope } from './errors.js';
 import { transferResultSchema } from './transfer.js';
 
@@ -66,6 +67,8 @@ export const x402BillingSchema = z.strictObject({
   replay: z.boolean(),
 });
 const paid = { billing: x402BillingSchema, elapsed_ms: z.number().int().min(0) };
+/** The verdict's receipt on every paid verdict (docs/x402.md). */
+const signed = { receipt: receiptField };
 
 const screenBody = z.strictObject({
   schema_version: z.number().int(),
@@ -74,6 +77,7 @@ const screenBody = z.strictObject({
   provider: z.string(),
   coverage: coverageSchema,
   verdict: verdictSchema,
+  ...signed,
 });
 const checkRunning = z.strictObject({
   check_id: z.string(),
@@ -89,7 +93,7 @@ const transferBody = transferResultSchema.omit({ billing: true });
 /** The 200 bodies of the paid routes: the REST contract, and the MCP tools' output schemas (read-api/x402/mcp). */
 export const X402_PAID_BODIES = {
   screen: screenBody.extend(paid),
-  check_address: fullCheckResultSchema.extend(paid),
+  check_address: fullCheckResultSchema.extend({ ...signed, ...paid }),
   check_transfer: transferBody.extend(paid),
 } as const;
 
@@ -160,6 +164,10 @@ interface X402RouteSchema {
 
 /** The document's description of each x402 route, by method and Fastify path. */
 export const X402_ROUTE_SCHEMAS: Readonly<Record<string, X402RouteSchema>> = {
+  'GET /.well-known/jwks.json': {
+    summary: 'The public keys of verdict receipts (JWKS, free)',
+    response: { 200: jwksSchema, ...x402ErrorResponses(['rate_limit_exceeded', 'service_internal_error']) },
+  },
   'GET /screen/:chain/:address': {
     summary: 'Light screen of an address (0.10 USD)',
     params: addressParams,
@@ -183,7 +191,9 @@ export const X402_ROUTE_SCHEMAS: Readonly<Record<string, X402RouteSchema>> = {
     summary: 'Result of a paid full check (free)',
     params: idParams,
     response: {
-      200: fullCheckResultSchema.extend(paid).meta({ description: 'The verdict (billing.replay true: nothing charged here)' }),
+      200: fullCheckResultSchema
+        .extend({ ...signed, ...paid })
+        .meta({ description: 'The verdict (billing.replay true: nothing charged here)' }),
       202: pollLater(checkRunning, 'Still running'),
       ...x402ErrorResponses([...COMMON, 'not_found', 'backend_unavailable']),
     },

@@ -27,7 +27,7 @@ export interface PaidResource<Params, Input> {
   /** Products paid once per subject (a transfer): the subject of this input. */
   subject?(input: Input): string;
   /** `paidBy`: the call whose payment covers this one (see PaidCall.run); a wait for a result stays within `budget`. */
-  run(input: Input, context: { callId: string; paidBy: string; budget: AnswerBudget }): Promise<Presented<object>>;
+  run(input: Input, context: { callId: string; paidBy: string; payer: string; budget: AnswerBudget }): Promise<Presented<object>>;
 }
 
 export interface PaidRouteConfig {
@@ -78,7 +78,7 @@ export function registerPaidRoute<Params, Input>(
       ...(resource.subject ? { subject: resource.subject(input) } : {}),
       ...(precheck ? { precheck: () => precheck(input, budget) } : {}),
       payment,
-      run: ({ paidBy }) => resource.run(input, { callId, paidBy, budget }),
+      run: ({ paidBy, payer }) => resource.run(input, { callId, paidBy, payer, budget }),
     });
     if (receipt) sendReceipt(reply, receipt);
     const billing = x402Billing(services, receipt ? { receipt, priceMicros: price } : null);

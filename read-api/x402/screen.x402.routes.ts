@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { screenVerdictOf } from '../../commands/screen-address.js';
+import { screenReceipt, screenVerdictOf } from '../../commands/screen-address.js';
 import { requireSanctionsList } from '../../domain/intel/sanctions-data.js';
 import { presentScreenVerdict } from '../presenters/screen.presenter.js';
 import { registerPaidRoute } from './paid-route.js';
@@ -17,6 +17,12 @@ export const x402ScreenRoutes: FastifyPluginAsync<{ services: X402AppServices; l
       requireSanctionsList(context.services.deps.intel); // no sanctions list: 502 before any quote or settlement
       return target;
     },
-    run: async (target) => presentScreenVerdict(await screenVerdictOf(context.services.deps, target)),
+    run: async (target, { callId, payer }) => {
+      const verdict = await screenVerdictOf(context.services.deps, target);
+      return presentScreenVerdict(
+        verdict,
+        await screenReceipt(context.services.deps, { verdictId: callId, caller: { kind: 'x402_payer', id: payer } }, verdict),
+      );
+    },
   });
 };

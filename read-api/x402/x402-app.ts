@@ -14,12 +14,14 @@ import { createRateLimiter } from './rate-limiter.js';
 import { x402CheckAddressRoutes } from './check-address.x402.routes.js';
 import { x402ExploreRoutes } from './explore.x402.routes.js';
 import { registerMcpRoute } from './mcp/mcp-route.js';
+import { registerJwksRoute } from '../routes/jwks.routes.js';
 import { x402ScreenRoutes } from './screen.x402.routes.js';
 import { x402TransferRoutes } from './transfer.x402.routes.js';
 import type { X402AppServices } from './x402-services.js';
 import { describeX402Routes, x402OpenApiOptions } from './x402-openapi.js';
 import { checkVocabulary } from '../schemas/vocabulary-contract.js';
 import { CHECK_RESPONSES_BY_DEFAULT, checkDeclaredStatuses, responseSerializerCompiler } from '../schemas/response-contract.js';
+import { collectMethods, notFoundOrNotAllowed } from '../method-not-allowed.js';
 
 /** Browsers' x402 clients need these readable and sendable across origins. */
 const EXPOSED = 'PAYMENT-REQUIRED, PAYMENT-RESPONSE, X-PAYMENT-RESPONSE, Retry-After';
@@ -56,6 +58,7 @@ export async function buildX402App(
   });
   // The same X-Request-Id handling as the V2 app: echoed, and the correlation of the paid call's events.
   capConnectionsPerClient(app, limits.maxConnectionsPerClient); // first hook: a refused connection reaches nothing else
+  const methods = collectMethods(app); // before any route: a known path under another method is 405
   addRequestTracing(app, { correlation: services.deps.correlation });
   parseJsonStrictly(app); // UTF-8 only, no repeated keys: refused before any quote or payment
   // The document: each route's schemas are attached as it is registered (x402-openapi.ts); bodies are
@@ -90,10 +93,10 @@ export async function buildX402App(
     }
     return reply.status(status).send(body);
   });
-  app.setNotFoundHandler((request, reply) =>
-    reply.status(404).send({ error: { code: 'not_found', message: `no route ${request.method} ${request.url.split('?')[0]}` } }),
-  );
+  app.setNotFoundHandler(notFoundOrNotAllowed(methods));
 
+  // Free, under the free calls' rate limit like the result routes; described in X402_ROUTE_SCHEMAS.
+  registerJwksRoute(app, services.deps.receipts, { schema: {}, onRequest: async (request) => limiter.take('free', request.ip) });
   await app.register(x402ScreenRoutes, { services, limiter });
   if (services.pipeline) {
     await app.register(x402CheckAddressRoutes, { services, limiter, pipeline: services.pipeline });

@@ -1,3 +1,4 @@
+import type { VerdictSigner } from '../../domain/ports/verdict-signer.port.js';
 import type { TransferCheckDeps } from '../../commands/kyt/transfer-check-deps.js';
 import type { X402Deps } from '../../commands/x402/pay-for-call.js';
 import type { CallRateLimits } from '../../domain/ports/call-rate-limits.port.js';
@@ -6,7 +7,7 @@ import type { PipelineApi } from '../pipeline-api.js';
 
 /** What the x402 app uses; assembled by infra/bootstrap.ts when the channel is configured. */
 export interface X402AppServices {
-  readonly deps: X402Deps & { readonly intel: IntelIndex };
+  readonly deps: X402Deps & { readonly intel: IntelIndex; readonly receipts: VerdictSigner };
   readonly limits: { readonly paidPerMinute: number; readonly freePerMinute: number };
   /** Where calls are counted: this process (embedded) or the store every instance shares (external). */
   readonly rateLimits: CallRateLimits;

@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 
 /** CPU seconds (user + system) a process has used so far, from /proc (Linux). */
 export async function cpuSecondsOf(pid: number): Promise<number> {
@@ -7,4 +7,35 @@ export async function cpuSecondsOf(pid: number): Promise<number> {
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   const ticksPerSecond = 100; // USER_HZ on Linux
   return (Number(fields[11]) + Number(fields[12])) / ticksPerSecond;
+}
+
+/**
+ * CPU seconds of a process and all its descendants alive now, plus what its reaped children used (a server
+ * such as PostgreSQL forks a backend per connection): the share of a whole server.
+ */
+export async function cpuSecondsOfTree(rootPid: number): Promise<number> {
+  const parents = new Map<number, number>();
+  for (const entry of await readdir('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const stat = await readFile(`/proc/${entry}/stat`, 'utf8').catch(() => undefined);
+    if (stat !== undefined) parents.set(Number(entry), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+  }
+  const tree = new Set([rootPid]);
+  for (let grew = true; grew;) {
+    grew = false;
+    for (const [pid, parent] of parents)
+      if (tree.has(parent) && !tree.has(pid)) {
+        tree.add(pid);
+        grew = true;
+      }
+  }
+  const seconds = await Promise.all([...tree].map((pid) => cpuOfStat(pid, pid === rootPid).catch(() => 0)));
+  return seconds.reduce((sum, s) => sum + s, 0);
+}
+
+async function cpuOfStat(pid: number, withReapedChildren: boolean): Promise<number> {
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const own = Number(fields[11]) + Number(fields[12]);
+  return (own + (withReapedChildren ? Number(fields[13]) + Number(fields[14]) : 0)) / 100;
 }

@@ -41,7 +41,7 @@ export async function publishSynthetic(
         network: 'ETH',
         dataset: 'synthetic',
         caveat: 'synthetic graph (benchmark)',
-        positions: 'chain',
+        positions: 'blocks',
         finalThrough: null,
       } as const;
       messages.push(...transfersReadMessages({ ...batch, transfers }, 'ETH:synthetic'));

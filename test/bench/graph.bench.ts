@@ -16,7 +16,8 @@ import { publishSynthetic } from './graph-synthetic-ingest.js';
  * searches after the restart (cold) and later ones (warm), with the 10k-node budget, and full checks of the
  * heaviest exchange (a super-node) beside ordinary addresses. BENCH_GRAPH_TRANSFERS (default 100M),
  * BENCH_GRAPH_ADDRESSES (a tenth of it). In external mode (ci/with-servers.sh) the same run goes through
- * Kafka. With --write-readme, writes the table into docs/benchmarks.md.
+ * Kafka. BENCH_GRAPH_DIR: where the data directory goes (default the OS's temporary directory);
+ * BENCH_GRAPH_KEEP=1 keeps it. With --write-readme, writes the table into docs/benchmarks.md.
  */
 
 const TRANSFERS = Number(process.env.BENCH_GRAPH_TRANSFERS ?? 100_000_000);
@@ -109,8 +110,10 @@ async function main() {
       if (performance.now() - lastReport < 30_000) return;
       lastReport = performance.now();
       const rate = Math.round(published / ((lastReport - started) / 1000));
-      process.stderr.write(
-        `bench:graph: ${published.toLocaleString('en')} published, ${rate.toLocaleString('en')}/s, load ${loadavg()[0]?.toFixed(1)}\n`,
+      void bytesUnder(join(dataDir, 'graph')).then((bytes) =>
+        process.stderr.write(
+          `bench:graph: ${published.toLocaleString('en')} published, ${rate.toLocaleString('en')}/s, graph ${Math.round(bytes / published)} B/transfer, RSS ${mb(process.memoryUsage().rss)} MB, load ${loadavg()[0]?.toFixed(1)}\n`,
+        ),
       );
     });
     await service.services.fullCheck.whenCaughtUp();
@@ -153,7 +156,8 @@ async function main() {
     process.stdout.write(`${table}\n`);
     await updateReadme(process.env.BUS === 'kafka' ? 'bench:graph:external' : 'bench:graph', table);
   } finally {
-    await rm(work, { recursive: true, force: true });
+    if (process.env.BENCH_GRAPH_KEEP === '1') process.stderr.write(`bench:graph: kept ${work}\n`);
+    else await rm(work, { recursive: true, force: true });
     await rm(sources, { recursive: true, force: true });
   }
 }

@@ -123,6 +123,12 @@ describe.skipIf(chromiumMissing !== null)('dashboard in Chromium', () => {
     await browser.screenshot(page, '05-usage');
     await page.setViewportSize({ width: 390, height: 844 });
     await expectNoSidewaysScroll();
+    // The key column stays in view on a phone: each row's cells stack under their column's name.
+    const charged = page.locator('td[data-label="Charged"]').first();
+    const box = (await charged.boundingBox())!;
+    expect(box.x).toBeGreaterThanOrEqual(0);
+    expect(box.x + box.width).toBeLessThanOrEqual(390);
+    expect(await charged.textContent()).toBe('$0.10');
     await browser.screenshot(page, '06-usage-phone');
     await page.goto('/account/api');
     await expectNoSidewaysScroll();
@@ -174,6 +180,37 @@ describe.skipIf(chromiumMissing !== null)('dashboard in Chromium', () => {
     await page.setViewportSize({ width: 1200, height: 900 });
   });
 
+  it('a hundred deliveries keep the webhooks page short: previews open on demand, the history scrolls in its box', async () => {
+    // Fill the history: 60 more test events (61 attempts with the first), as a busy endpoint would have.
+    await page.evaluate(async (subscriptionId) => {
+      const csrf = document.querySelector('meta[name="csrf-token"]')!.getAttribute('content')!;
+      for (let i = 0; i < 60; i++) {
+        await fetch('/api/webhooks/test', {
+          method: 'POST',
+          headers: { 'x-csrf-token': csrf, 'content-type': 'application/json' },
+          body: JSON.stringify({ subscription_id: subscriptionId }),
+        });
+      }
+    }, webhookId);
+    await receiver.waitFor(61);
+    await svc.services.whenCaughtUp();
+    const rows = page.locator(`#history-${webhookId} tbody tr`);
+    for (const width of [1200, 390]) {
+      await page.setViewportSize({ width, height: 844 });
+      await page.goto('/webhooks');
+      await expect.poll(() => rows.count()).toBe(61);
+      const height = await page.evaluate(() => document.documentElement.scrollHeight);
+      expect(height, `page height at ${width} px`).toBeLessThan(width === 390 ? 3_200 : 2_000);
+      await expectNoSidewaysScroll();
+    }
+    // One preview opened shows the 200 characters the history keeps.
+    const first = rows.first().locator('details.preview');
+    await first.locator('summary').click();
+    expect(await first.locator('summary + code').textContent()).toMatch(/^\{"schema_version":1/);
+    await browser.screenshot(page, '10b-webhooks-history-phone');
+    await page.setViewportSize({ width: 1200, height: 900 });
+  });
+
   it('has no console errors on the way', () => {
     expect(browser.problems).toEqual([]);
   });
@@ -217,6 +254,6 @@ describe.skipIf(chromiumMissing !== null)('dashboard in Chromium', () => {
       return { status: response.status, body: await response.json() };
     }, webhookId);
     expect(test).toEqual({ status: 404, body: { error: { code: 'not_found', message: 'no such webhook subscription' } } });
-    expect(receiver.received).toHaveLength(1);
+    expect(receiver.received).toHaveLength(61);
   });
 });

@@ -79,6 +79,17 @@ describe.skipIf(chromiumMissing !== null)('workbench: screening in Chromium', ()
     expect(match).toContain('List date');
     expect(await page.textContent('main')).toContain('Charged $0.10');
     expect(await page.textContent('main')).toContain('Verdict time');
+    // The labels: one legend for the three numbers, and a date called the list's only when the list gives it.
+    const labels = page.locator('section[aria-labelledby="labels-title"]');
+    expect(await labels.locator('dl.legend-confidence dt').allTextContents()).toEqual([
+      'Confidence of a label',
+      'Confidence of a category',
+      'Trust weight',
+    ]);
+    expect(await labels.getByRole('columnheader').allTextContents()).not.toContain('First seen');
+    const sdnRow = labels.getByRole('row').filter({ hasText: 'OFAC' }).first();
+    expect(await sdnRow.locator('td[data-label="Date"]').textContent()).toMatch(/^\d{4}-\d\d-\d\d, the list's date$/);
+    expect(await page.textContent('main')).not.toContain('§');
     await expectNoSidewaysScroll();
     await browser.screenshot(page, 'workbench-06-light-screen-sanctioned');
   });
@@ -110,12 +121,18 @@ describe.skipIf(chromiumMissing !== null)('workbench: screening in Chromium', ()
     expect(toExploiter).toMatch(/\$10,500/);
     // Each hop carries what it moved at 3,500 USD per ETH (r →10→ a →6→ b →5→ d), not the route's 10,500.
     const exploiterRoute = page.locator('figure.route').filter({ hasText: 'example bridge exploiter' });
-    expect(await exploiterRoute.locator('text.usd').allTextContents()).toEqual(['$35,000', '$21,000', '$17,500']);
+    expect(await exploiterRoute.locator('svg.wide text.usd').allTextContents()).toEqual(['$35,000', '$21,000', '$17,500']);
+    expect(await exploiterRoute.locator('svg.tall text.usd').allTextContents()).toEqual(['$35,000', '$21,000', '$17,500']);
     expect(await page.textContent('main')).toContain('Charged $1.00');
     await expectNoSidewaysScroll();
     await browser.screenshot(page, 'workbench-07-full-check-1280');
     await page.setViewportSize({ width: 390, height: 844 });
     await expectNoSidewaysScroll();
+    // The route fits the phone: its tall drawing, wholly in view across.
+    expect(await exploiterRoute.locator('svg.wide').isVisible()).toBe(false);
+    const tall = (await exploiterRoute.locator('svg.tall').boundingBox())!;
+    expect(tall.x).toBeGreaterThanOrEqual(0);
+    expect(tall.x + tall.width).toBeLessThanOrEqual(390);
     await browser.screenshot(page, 'workbench-08-full-check-390');
     await page.setViewportSize({ width: 1280, height: 900 });
     expect(browser.problems).toEqual([]);

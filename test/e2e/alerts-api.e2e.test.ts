@@ -79,6 +79,12 @@ describe('alert cases over /v2/alerts', () => {
     expect(paged.alerts).toHaveLength(1);
     expect(paged.pagination).toEqual({ page: 2, page_size: 1, total: 2, total_pages: 2 });
     expect((await call('GET', '/v2/alerts?status=closed', owner.apiKey)).json().pagination.total).toBe(0);
+    // Enum filters take any case, as network names do; a word outside the scale is still a 422.
+    for (const word of ['severe', 'SEVERE']) {
+      const anyCase = await call('GET', `/v2/alerts?risk_level=${word}&status=OPEN&chain=eth`, owner.apiKey);
+      expect(anyCase.statusCode, anyCase.body).toBe(200);
+      expect(anyCase.json().alerts.map((a: { risk_level: string }) => a.risk_level)).toEqual(['Severe']);
+    }
     expect((await call('GET', '/v2/alerts?risk_level=Extreme', owner.apiKey)).statusCode).toBe(422);
     // The colleague in the same subgroup sees them too.
     expect((await call('GET', '/v2/alerts', colleague.apiKey)).json().pagination.total).toBe(2);

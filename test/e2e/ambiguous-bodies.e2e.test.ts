@@ -90,4 +90,24 @@ describe('ambiguous JSON bodies on the x402 app', () => {
     expect(await h.balance(h.payer.address)).toBe(before);
     expect(await h.paymentEvents()).toEqual([]);
   });
+
+  it('answers a body that is not JSON as V2 does (422, "the body is not valid JSON"), in its own code, before any quote', async () => {
+    for (const body of ['{"address":', '']) {
+      const response = await fetch(`${h.url}/explore`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+      expect(response.status, body).toBe(422);
+      expect(response.headers.get('payment-required')).toBeNull();
+      expect(await response.json()).toEqual({ error: { code: 'body_invalid', message: 'the body is not valid JSON' } });
+    }
+    expect(await h.paymentEvents()).toEqual([]);
+  });
+
+  it('a wrong method on a known path is 405 with Allow; an unknown path stays 404 (the CORS preflight names no path)', async () => {
+    const wrong = await fetch(`${h.url}/screen/ETH/${ADDRESS}`, { method: 'POST' });
+    expect(wrong.status).toBe(405);
+    expect(wrong.headers.get('allow')).toBe('GET, HEAD');
+    expect(await wrong.json()).toEqual({ error: { code: 'method_not_allowed', message: expect.stringContaining('allowed: GET, HEAD') } });
+    expect((await fetch(`${h.url}/explore`, { method: 'GET' })).headers.get('allow')).toBe('POST');
+    const unknown = await fetch(`${h.url}/nowhere`, { method: 'POST' });
+    expect(unknown.status).toBe(404);
+  });
 });

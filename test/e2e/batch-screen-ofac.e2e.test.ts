@@ -106,6 +106,9 @@ describe.skipIf(!available)('batch screen (CLI, JSON Lines) over the OFAC lists'
       expect(Object.keys(row).sort()).toEqual(['address', 'coverage', 'elapsed_ms', 'network', 'provider', 'schema_version', 'verdict']);
       expect(row.network).toBe(network);
       expect(row.coverage.data_versions.sources.length).toBeGreaterThan(0);
+      // The CLI's line names the lists it checked, and those it did not, as every verdict does.
+      expect(row.coverage.sanctions.checked).toContain('US');
+      expect([...row.coverage.sanctions.checked, ...row.coverage.sanctions.not_checked].sort()).toEqual(['EU', 'UK', 'US']);
     }
   });
 

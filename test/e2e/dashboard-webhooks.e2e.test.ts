@@ -86,7 +86,7 @@ describe('webhooks page', () => {
     expect(arrived!.json.payload.synthetic).toBe(true);
     const history = await historyShows(owner.session, subgroupId, new RegExp(`<tr data-delivery="${deliveryId}">[\\s\\S]*?delivered`));
     const row = new RegExp(`<tr data-delivery="${deliveryId}">[\\s\\S]*?</tr>`).exec(history)![0];
-    expect(row).toContain('<td class="num">200</td>');
+    expect(row).toContain('<td class="num" data-label="HTTP">200</td>');
     expect(row).toContain('tx.policy.alert.triggered');
     expect(row).toContain('&quot;schema_version&quot;:1');
 

@@ -1,3 +1,5 @@
+import { copyFile, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseArgs } from '../../infra/cli/args.js';
@@ -31,6 +33,13 @@ describe('data verbs', () => {
     });
   });
 
+  it("a verdict's labels say what their dates rest on, through the index: the list's date, or the day of retrieval", async () => {
+    const [line] = await screenLines('ETH', '0xaEDb177D69Ae5562ac7295653FCe454562bF69CC'); // listed by the fixture ultrasound and wallet lists
+    const dating = Object.fromEntries(line.verdict.labels.map((row: any) => [row.source, row.dated_by]));
+    expect(dating).toMatchObject({ ofac_ultrasound: 'retrieved' });
+    expect(Object.values(dating).every((d) => d === 'record' || d === 'list' || d === 'retrieved')).toBe(true);
+  });
+
   it('data import of a broken file fails naming the file and line, and appends nothing', async () => {
     const before = await svc.services.store.headPosition();
     const error = await verb('data', 'import', 'ofsi_uk', join(BROKEN_SOURCE_FIXTURES, 'ofsi-uk-consolidated/ConList.csv')).catch(
@@ -38,6 +47,21 @@ describe('data verbs', () => {
     );
     expect(String(error)).toMatch(/ofsi-uk-consolidated\/ConList\.csv, line 4: 35 columns, the header has 36/);
     expect(await svc.services.store.headPosition()).toEqual(before);
+  });
+
+  it('data import names the path it was given in its errors, for a file and for a folder', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'svc-import-named-'));
+    try {
+      const given = join(dir, 'ukcsv-export.csv'); // a name of the operator's choosing, read as ConList.csv
+      await copyFile(join(BROKEN_SOURCE_FIXTURES, 'ofsi-uk-consolidated/ConList.csv'), given);
+      const error = await verb('data', 'import', 'ofsi_uk', given).catch((e: Error) => e);
+      expect(String(error)).toContain(`${given}, line 4: 35 columns, the header has 36`);
+      expect(String(error)).not.toContain('ofsi-uk-consolidated/');
+      const folder = await verb('data', 'import', 'ofsi_uk', join(BROKEN_SOURCE_FIXTURES, 'ofsi-uk-consolidated')).catch((e: Error) => e);
+      expect(String(folder)).toContain(`${join(BROKEN_SOURCE_FIXTURES, 'ofsi-uk-consolidated', 'ConList.csv')}, line 4`);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('data curate add shows in the screen with its evidence; retract removes it', async () => {

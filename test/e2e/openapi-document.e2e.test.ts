@@ -157,11 +157,12 @@ describe('GET /v2/openapi.json', () => {
   it('declares security: [] on the public routes only; the rest inherit the bearer requirement', async () => {
     expect(v2.security).toEqual([{ bearer: [] }]);
     const open = operations(v2).filter(({ op }) => op.security !== undefined);
-    expect(open.map(({ name }) => name).sort()).toEqual(['GET /v2/health', 'GET /v2/networks']);
+    expect(open.map(({ name }) => name).sort()).toEqual(['GET /.well-known/jwks.json', 'GET /v2/health', 'GET /v2/networks']);
     for (const { op } of open) expect(op.security).toEqual([]);
     // and they are really public
     const app = must(svc, 'service').app;
-    for (const url of ['/v2/health', '/v2/networks']) expect((await app.inject({ method: 'GET', url })).statusCode).toBe(200);
+    for (const url of ['/.well-known/jwks.json', '/v2/health', '/v2/networks'])
+      expect((await app.inject({ method: 'GET', url })).statusCode).toBe(200);
   });
 });
 

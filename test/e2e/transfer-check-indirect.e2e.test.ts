@@ -79,7 +79,26 @@ describe('indirect exposure of a sender, traced on the indexed chain', () => {
         address: MIDDLE.toLowerCase(),
         data_available: false,
         graph: 'analysed',
-        indirect_categories: [{ slug: 'stolen_funds', share: 100, hops: 1 }],
+        risk_level: 'high',
+        indirect_categories: [
+          {
+            slug: 'stolen_funds',
+            share: 100,
+            hops: 1,
+            usd_value: 10 * ETH_SNAPSHOT_USD,
+            paths: [
+              {
+                hops: 1,
+                addresses: [EXPLOITER.toLowerCase(), MIDDLE.toLowerCase()],
+                usd: 20 * ETH_SNAPSHOT_USD,
+                share_pct: 100,
+                label: 'example bridge exploiter',
+                source: 'graphsense',
+                usd_estimated: false,
+              },
+            ],
+          },
+        ],
       }),
     ]);
     expect(body.policy_result.alerts).toEqual([
@@ -96,6 +115,8 @@ describe('indirect exposure of a sender, traced on the indexed chain', () => {
         entityScore: 0,
       },
     ]);
-    expect(body.policy_result.explanations).toEqual([expect.objectContaining({ rule_id: 'I2', exposure_usd: 10 * ETH_SNAPSHOT_USD })]);
+    expect(body.policy_result.explanations).toEqual([
+      expect.objectContaining({ rule_id: 'I2', exposure_usd: 10 * ETH_SNAPSHOT_USD, senders_total: 1, senders: [MIDDLE.toLowerCase()] }),
+    ]);
   });
 });

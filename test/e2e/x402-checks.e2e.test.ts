@@ -106,7 +106,7 @@ describe('x402 POST /explore', () => {
     expect(await report.json()).toMatchObject({ job_id: accepted.job_id });
   });
 
-  it('a malformed body is 400 body_invalid before any quote, and an unknown job is 404', async () => {
+  it('a malformed body is 400 body_invalid before any quote, one that is not JSON 422 as on V2, and an unknown job is 404', async () => {
     const refused = await fetch(`${h.url}/explore`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -120,8 +120,9 @@ describe('x402 POST /explore', () => {
       headers: { 'content-type': 'application/json' },
       body: '{"address":',
     });
-    expect(notJson.status).toBe(400);
-    expect((await notJson.json()).error.code).toBe('body_invalid');
+    expect(notJson.status).toBe(422);
+    expect(await notJson.json()).toEqual({ error: { code: 'body_invalid', message: 'the body is not valid JSON' } });
+    expect(notJson.headers.get('payment-required')).toBeNull();
     expect((await fetch(`${h.url}/explore/00000000-0000-4000-8000-000000000000/result`)).status).toBe(404);
   });
 });

@@ -114,10 +114,14 @@ describe('the MCP server on the x402 app', () => {
     expect((check.outputSchema?.properties as Record<string, { enum?: string[] }>).decision).toMatchObject({
       enum: ['accept', 'review', 'reject', 'unable'],
     });
-    // every address tool says what `none` means
+    // every address tool says what `none` means; every verdict tool names data_available
     for (const tool of [screen, check]) {
       expect(tool.description).toMatch(/"none" means no risk signal was found, NOT that the address is clean/);
-      expect(tool.description).toMatch(/data_available/);
+    }
+    for (const name of ['screen_address', 'check_address', 'check_transfer', 'get_address_check_result', 'get_transfer_check_result']) {
+      const tool = tools.find((t) => t.name === name)!;
+      expect(tool.description, name).toMatch(/data_available/);
+      expect(tool.description, name).toMatch(/NOT (that the address is )?clean|not "clean"/);
     }
     // the REST rules, advertised (the REST parser enforces them with its codes)
     expect(screen.inputSchema.properties?.address).toMatchObject({ maxLength: 120, pattern: expect.any(String) });

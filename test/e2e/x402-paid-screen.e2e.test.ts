@@ -3,6 +3,8 @@ import { x402Client, x402HTTPClient } from '@x402/fetch';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { madeUpEvmAddress } from '../helpers/made-up-addresses.js';
 import { NETWORK, startX402Harness, USDC, type X402Harness } from '../support/x402-harness.js';
+import { verifyReceipt } from '../../infra/receipts/verify-receipt.js';
+import { inputHashOf } from '../../domain/receipts/canonical-json.js';
 
 let h: X402Harness;
 beforeAll(async () => {
@@ -103,6 +105,18 @@ describe('x402 GET /screen/{chain}/{address} with the real @x402/fetch client', 
     expect(body.billing.transaction).toBe(receipt.transaction);
     expect(await h.balance(h.payer.address)).toBe(payerBefore - 100_000n);
     expect(await h.balance(h.payTo)).toBe(payeeBefore + 100_000n);
+    // The verdict's own receipt (not the settlement's): signed for the payer, verified with the x402 port's JWKS.
+    const jwks = (await h.x402.inject({ method: 'GET', url: '/.well-known/jwks.json' })).json();
+    const signed = await verifyReceipt(body.receipt, jwks);
+    expect(signed).toMatchObject({
+      valid: true,
+      statement: {
+        kind: 'screen',
+        subject: { network: 'ETH', address: target.toLowerCase(), txHash: null },
+        caller: { kind: 'x402_payer', id: h.payer.address.toLowerCase() },
+        inputHash: inputHashOf({ address: target.toLowerCase(), network: 'ETH' }),
+      },
+    });
   });
 
   it('the captured payment header, re-sent sequentially and then 50 times at once, settles exactly once', async () => {

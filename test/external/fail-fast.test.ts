@@ -48,6 +48,10 @@ describe('adapter configuration', () => {
     expect(() => loadConfig({ ROLE: 'api', BUS: 'kafka', KAFKA_BROKERS: 'k:9092' })).toThrow(/ROLE=api needs READ_STORE=mongo/);
     expect(() => loadConfig({ BUS: 'rabbit' })).toThrow(/BUS/);
     expect(() => loadConfig({ EVENT_STORE: 'postgres' })).toThrow(/EVENT_STORE=postgres needs POSTGRES_URL/);
+    expect(() => loadConfig({ GRAPH_STORE: 'postgres' })).toThrow(/GRAPH_STORE=postgres needs POSTGRES_URL/);
+    expect(() => loadConfig({ GRAPH_STORE: 'postgres', POSTGRES_URL: 'postgres://p/db', GRAPH_POSTGRES_SCHEMA: 'Graph' })).toThrow(
+      /GRAPH_POSTGRES_SCHEMA/,
+    );
     expect(() => loadConfig({ EVENT_STORE: 'postgres', POSTGRES_URL: 'postgres://p/db', POSTGRES_SCHEMA: 'Events' })).toThrow(
       /POSTGRES_SCHEMA/,
     );

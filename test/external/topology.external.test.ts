@@ -4,6 +4,7 @@ import type { Address } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { walkLedgerChain } from '../../commands/ledger-chain-walk.js';
 import { CHECK_STREAM_PREFIX } from '../../domain/address-check/address-check.events.js';
+import { transferCheckStream } from '../../domain/kyt/transfer-check.events.js';
 import type { EventStore, RecordedEvent } from '../../domain/ports/event-store.port.js';
 import { madeUpEvmAddress } from '../helpers/made-up-addresses.js';
 import { startAnvil, type Anvil } from '../support/chain/anvil.js';
@@ -157,6 +158,14 @@ if (!haveServers) {
       { timeout: 900_000 },
       async () => {
         const { apis, processors } = topology;
+        const everyProcess = [topology.projections, ...apis, ...processors];
+        const names = (list: readonly RoleProcess[]) => new Set(list.map((p) => p.name));
+        // Five OS processes of their own (none of them this test's), each holding connections to PostgreSQL.
+        const pids = everyProcess.map((p) => p.pid());
+        expect(everyProcess.every((p) => p.isRunning())).toBe(true);
+        expect(new Set(pids).size).toBe(everyProcess.length);
+        expect(pids).not.toContain(process.pid);
+        expect(await topology.postgresClients()).toEqual(names(everyProcess));
         const main = await account(`main-${randomUUID()}@example.test`, 500);
         const subscribed = await call(apis[0]!, 'POST', '/v1/webhooks', {
           key: main.key,
@@ -251,10 +260,22 @@ if (!haveServers) {
         // Mid-load: kill -9 one API and one processor process, then start them again.
         await eventually(() => acknowledged >= ops.length / 3, 300_000);
         const [victimApi, victimProcessor] = [apis[0]!, processors[0]!];
+        const victimPids = [victimApi.pid()!, victimProcessor.pid()!];
         await Promise.all([victimApi.kill9(), victimProcessor.kill9()]);
         const killedAt = acknowledged;
+        // The kills land mid-load: calls were still to be made, or in flight, on the victims.
+        expect(killedAt).toBeLessThan(ops.length);
+        // The victims are gone (no such process), and PostgreSQL has seen their connections drop.
+        for (const pid of victimPids) expect(() => process.kill(pid, 0)).toThrow(/ESRCH/);
+        await eventually(async () => {
+          const clients = await topology.postgresClients();
+          expect(clients.has(victimApi.name) || clients.has(victimProcessor.name)).toBe(false);
+        }, 30_000);
         await new Promise((resolve) => setTimeout(resolve, 1000));
         await Promise.all([victimApi.start(), victimProcessor.start()]);
+        // Started again as new processes, connected again.
+        expect([victimApi.pid(), victimProcessor.pid()].some((pid) => pid === undefined || victimPids.includes(pid))).toBe(false);
+        expect(await topology.postgresClients()).toEqual(names(everyProcess));
         await load;
         expect(screened).toHaveLength(SCREENS);
 
@@ -289,6 +310,16 @@ if (!haveServers) {
               events.filter((e) => e.type === 'CheckResultDelivered'),
               checkId,
             ).toHaveLength(1);
+          }
+          // Each transfer check ended once: completed, never failed or timed out on top of it.
+          for (const checkId of transferIds) {
+            const ends = (await eventsOf(store, transferCheckStream(checkId))).filter((e) =>
+              ['TransferCheckCompleted', 'TransferCheckFailed', 'TransferCheckTimedOut'].includes(e.type),
+            );
+            expect(
+              ends.map((e) => e.type),
+              checkId,
+            ).toEqual(['TransferCheckCompleted']);
           }
           // The ledger: one charge per screen, per check and per transfer check, never two for one call.
           const charges = new Map<string, number>();

@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pg from 'pg';
 import type { EventStore } from '../../domain/ports/event-store.port.js';
 import { openPostgresEventStore } from '../../infra/postgres/pg-event-store.js';
 import { freePort, spawnTsx, stop } from './processes.js';
@@ -49,6 +50,8 @@ export interface Topology {
   cli(via: RoleProcess, args: readonly string[]): Promise<{ code: number; json: unknown; stderr: string }>;
   /** The deployment's event store, opened on its own for audits. */
   openStore(): Promise<EventStore>;
+  /** The names of the processes holding a connection to the PostgreSQL event store now (from pg_stat_activity). */
+  postgresClients(): Promise<Set<string>>;
   close(): Promise<void>;
 }
 
@@ -78,7 +81,7 @@ export async function startTopology(
   };
   const made: RoleProcess[] = [];
   const role = async (kind: Role, n: number) => {
-    const process = await roleProcess(`${kind}-${n}`, kind, env, options.startTimeoutMs ?? 180_000);
+    const process = await roleProcess(`${kind}-${n}`, run, kind, env, options.startTimeoutMs ?? 180_000);
     made.push(process);
     return process;
   };
@@ -100,6 +103,7 @@ export async function startTopology(
       processors,
       cli: (via, args) => runCli({ ...env, DATA_DIR: via.dataDir }, args),
       openStore: () => openPostgresEventStore({ url: servers.postgresUrl, schema: env.POSTGRES_SCHEMA! }),
+      postgresClients: () => postgresClients(servers.postgresUrl, run),
       close: () => closeAll(made),
     };
   } catch (error) {
@@ -113,10 +117,29 @@ async function closeAll(processes: readonly RoleProcess[]): Promise<void> {
   await Promise.allSettled(processes.map((p) => rm(p.dataDir, { recursive: true, force: true })));
 }
 
-async function roleProcess(name: string, role: Role, shared: Record<string, string>, timeoutMs: number): Promise<RoleProcess> {
+/**
+ * Each process names its connections `risk-screening <role> <INSTANCE_ID>` (infra/external/shared-event-store.ts);
+ * the INSTANCE_ID ends with the run, so that other deployments on the same server are not counted.
+ */
+async function postgresClients(url: string, run: string): Promise<Set<string>> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ name: string }>(
+      `SELECT DISTINCT split_part(split_part(application_name, ' ', 3), '.', 1) AS name
+         FROM pg_stat_activity WHERE application_name LIKE 'risk-screening % %.' || $1`,
+      [run],
+    );
+    return new Set(rows.map((row) => row.name));
+  } finally {
+    await client.end();
+  }
+}
+
+async function roleProcess(name: string, run: string, role: Role, shared: Record<string, string>, timeoutMs: number): Promise<RoleProcess> {
   const dataDir = await mkdtemp(join(tmpdir(), `svc-topology-${name}-`));
   const port = await freePort();
-  const env = { ...shared, ROLE: role, INSTANCE_ID: name, DATA_DIR: dataDir, PORT: String(port) };
+  const env = { ...shared, ROLE: role, INSTANCE_ID: `${name}.${run}`, DATA_DIR: dataDir, PORT: String(port) };
   let child: ChildProcess | null = null;
   let output: string[] = [];
   return {

@@ -132,3 +132,14 @@ export function journalKey(network: Network, position: number): Buffer {
   writePosition(key, 1, position);
   return key;
 }
+
+/** A (block, kind) unit of a network's chain: its native transfers (kind 0) or its token logs (kind 1). */
+export function unitKey(network: Network, block: number, kind: 0 | 1): Buffer {
+  const key = Buffer.allocUnsafe(6);
+  key[0] = netByte(network);
+  key.writeUInt32BE(block, 1);
+  key[5] = kind;
+  return key;
+}
+
+export const readUnitBlock = (key: Uint8Array): number => u32(key, 1);

@@ -12,6 +12,7 @@ import {
   rankedRange,
   readRankedKey,
   sidePairKey,
+  unitKey,
   type RankedRow,
 } from './graph-keys.js';
 import { decodeNode, decodePair, emptyNode, encodeNode, encodePair, restFlag, type NodeRecord, type PairRecord } from './graph-records.js';
@@ -21,8 +22,9 @@ import type { TransferDataKind } from '../../../domain/ports/chain-data.port.js'
  * The LMDB environment of the graph store and the record-level operations its fold, revert and reads
  * share. Every write runs inside the caller's `transactionSync`. Databases (keys in graph-keys.ts):
  * `ids` address → id, `addrs` id → address, `pairs` (sender, recipient) → edge, `ranked` (owner, side,
- * weight, counterparty, estimated) → nothing (the kept counterparties, heaviest first), `nodes` id → totals, `seen`
- * folded positions, `journal` revertible transfers, `meta` counters, coverage and sources' states.
+ * weight, counterparty, estimated) → nothing (the kept counterparties, heaviest first), `nodes` id → totals, `units`
+ * (block, kind) → how it was folded, `seen` positions folded one by one, `journal` revertible transfers, `meta`
+ * counters, coverage and sources' states.
  */
 
 export interface CoverageEntry {
@@ -50,6 +52,7 @@ export class GraphDbs {
   readonly ranked: Database<Buffer, Buffer>;
   readonly nodes: Database<Buffer, Buffer>;
   readonly seen: Database<Buffer, Buffer>;
+  readonly units: Database<Buffer, Buffer>;
   readonly journal: Database<Buffer, Buffer>;
   readonly meta: Database<unknown, string>;
   private readonly idOf = new BoundedMap<string, number>(ID_CACHE);
@@ -71,6 +74,7 @@ export class GraphDbs {
     this.ranked = binary('ranked');
     this.nodes = binary('nodes');
     this.seen = binary('seen');
+    this.units = binary('units');
     this.journal = binary('journal');
     this.meta = this.root.openDB<unknown, string>({ name: 'meta' });
   }
@@ -91,13 +95,12 @@ export class GraphDbs {
   intern(network: Network, address: string): number {
     const found = this.lookup(network, address);
     if (found !== undefined) return found;
-    const counter = `next-id:${network}`;
-    const id = (this.meta.get(counter) as number | undefined) ?? 0;
+    const id = this.nextId.get(network) ?? (this.meta.get(`next-id:${network}`) as number | undefined) ?? 0;
+    this.nextId.set(network, id + 1);
     const value = Buffer.allocUnsafe(4);
     value.writeUInt32BE(id, 0);
     this.ids.putSync(idsKey(network, address), value);
     this.addrs.putSync(idKey(network, id), addressBytes(address));
-    this.meta.putSync(counter, id + 1);
     this.idOf.set(`${network}|${address}`, id);
     return id;
   }
@@ -169,6 +172,15 @@ export class GraphDbs {
     if (!pair) throw new Error(`graph store: ranked row without its pair (${network} ${owner} ${side} ${row.counterparty})`);
     pair.flags |= restFlag(side);
     this.putPair(network, ...ends(owner, side, row.counterparty), pair);
+  }
+
+  /** How a (block, kind) unit was folded (UNIT_* bits), 0 when not at all. */
+  unit(network: Network, block: number, kind: 0 | 1): number {
+    return this.units.getBinaryFast(unitKey(network, block, kind))?.[0] ?? 0;
+  }
+
+  putUnit(network: Network, block: number, kind: 0 | 1, state: number): void {
+    this.units.putSync(unitKey(network, block, kind), Buffer.of(state));
   }
 
   /** False when the position was folded already (one write either way: LMDB refuses to overwrite). */

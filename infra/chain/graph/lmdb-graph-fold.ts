@@ -5,6 +5,7 @@ import { BLOCK_POSITIONS, blockOfPosition, type FoldOutcome, type TransferBatch 
 import { journalKey, ranksBefore, readPosition, seenKey, type RankedRow } from './graph-keys.js';
 import { decodeJournal, emptyPair, encodeJournal, FLAG_ESTIMATED, restFlag, type PairRecord, type SideTotals } from './graph-records.js';
 import type { GraphDbs, NodeMap } from './lmdb-graph-dbs.js';
+import { finalizeUnits, forgetUnitsFrom, newTransfers } from './lmdb-fold-dedup.js';
 
 /**
  * What a fold, a revert and a finalisation do to the LMDB graph store, each inside one write transaction
@@ -42,7 +43,8 @@ const earlier = (a: Pick<PairRecord, 'firstAt' | 'sampleOrigin' | 'samplePositio
 export function foldBatch(dbs: GraphDbs, batch: TransferBatch): FoldOutcome {
   const { network } = batch;
   const dataset = dbs.datasetId(network, batch.dataset);
-  const origin = batch.positions === 'chain' ? 0 : dataset;
+  const origin = batch.positions === 'rows' ? dataset : 0;
+  const isNew = newTransfers(dbs, batch, origin);
   const deltas = new Map<string, PairDelta>();
   let skipped = 0;
   let firstAt = Number.POSITIVE_INFINITY;
@@ -53,7 +55,7 @@ export function foldBatch(dbs: GraphDbs, batch: TransferBatch): FoldOutcome {
     const at = Math.floor(t.at / 1000) * 1000;
     const sender = normalizeAddress(t.from);
     const recipient = normalizeAddress(t.to);
-    if (sender === recipient || !dbs.markSeen(seenKey(network, origin, t.position))) {
+    if (sender === recipient || !isNew(t)) {
       skipped += 1;
       continue;
     }
@@ -89,7 +91,7 @@ export function foldBatch(dbs: GraphDbs, batch: TransferBatch): FoldOutcome {
       from: firstAt,
       to: lastAt,
     };
-    const chain = batch.positions === 'chain';
+    const chain = batch.positions !== 'rows';
     dbs.putCoverage(network, dataset, {
       ...coverage,
       transfers: coverage.transfers + folded,
@@ -100,7 +102,7 @@ export function foldBatch(dbs: GraphDbs, batch: TransferBatch): FoldOutcome {
       upToBlock: chain ? Math.max(coverage.upToBlock ?? 0, blockOfPosition(lastPosition)) : null,
     });
   }
-  if (batch.finalThrough !== null && batch.positions === 'chain') finalizeThrough(dbs, network, batch.finalThrough);
+  if (batch.finalThrough !== null && batch.positions !== 'rows') finalizeThrough(dbs, network, batch.finalThrough);
   return { folded, skipped };
 }
 
@@ -199,6 +201,7 @@ export function revertFrom(dbs: GraphDbs, network: Network, fromBlock: number): 
     dbs.journal.removeSync(key);
     dbs.seen.removeSync(seenKey(network, 0, readPosition(key, 1)));
   }
+  forgetUnitsFrom(dbs, network, fromBlock);
   const latest = latestRevertible(dbs, network);
   const nodes = dbs.newNodeMap();
   for (const delta of deltas.values()) subtract(dbs, network, nodes, delta, latest);
@@ -275,5 +278,10 @@ export function finalizeThrough(dbs: GraphDbs, network: Network, block: number):
     }
   }
   nodes.flush(network);
+  finalizeUnits(
+    dbs,
+    network,
+    done.map((key) => readPosition(key, 1)),
+  );
   for (const key of done) dbs.journal.removeSync(key);
 }

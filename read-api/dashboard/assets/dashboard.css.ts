@@ -77,9 +77,22 @@ code, .mono { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monosp
 .login input { max-width: none; }
 details > summary { cursor: pointer; font-weight: 600; margin: .75rem 0; }
 .after-table { margin-top: .5rem; }
+.table-wrap.history { max-height: 26rem; overflow-y: auto; }
+td.preview { white-space: normal; min-width: 14rem; max-width: 28rem; }
+details.preview > summary { font-weight: 400; margin: 0; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
+details.preview[open] > code { display: block; white-space: pre-wrap; overflow-wrap: anywhere; margin-top: .25rem; }
 article.card h3 { margin-top: .25rem; word-break: break-all; }
 .card > h2:first-child { margin-top: .25rem; }
 @media (max-width: 40rem) {
+  /* A list table becomes one block per row, each cell on its own line after its column's name: every column stays in view. */
+  table.stack thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); }
+  table.stack, table.stack tbody, table.stack tr, table.stack td { display: block; width: 100%; }
+  table.stack tr { border-top: 1px solid var(--line); padding: .35rem 0; }
+  table.stack td { border: none; display: flex; gap: .75rem; justify-content: space-between; align-items: baseline;
+    padding: .15rem .75rem; white-space: normal; text-align: right; min-width: 0; overflow-wrap: anywhere; }
+  table.stack td::before { content: attr(data-label); font-weight: 600; color: var(--muted); text-align: left; flex: none; }
+  table.stack td.preview { max-width: none; min-width: 0; }
+  table.stack details.preview { min-width: 0; overflow: hidden; }
   header.top .who { width: 100%; justify-content: space-between; }
   h1 { font-size: 1.35rem; }
   main { padding: 1rem .75rem 2rem; }

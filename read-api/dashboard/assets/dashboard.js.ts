@@ -9,6 +9,7 @@
  *         data-refresh="#keys"                        re-render these regions from the server
  *         data-poll="#history"                        …and keep re-rendering these for a while (deliveries)
  *         data-reset                                  clear the form once done
+ *         data-next="/monitors"                       go there once done (the page's subject is gone)
  *         data-success="…">                           say so in the form's [data-status]
  *   <form data-refresh-region="#history">              a button that only re-renders a region
  *   <button data-copy="#new-key-value">               copy an input's value
@@ -110,6 +111,7 @@ export const DASHBOARD_JS = `'use strict';
             return;
           }
           if (!response.ok) { say(form, problemOf(response.status, body), 'error'); return; }
+          if (form.hasAttribute('data-next')) { location.assign(form.getAttribute('data-next')); return; }
           if (form.hasAttribute('data-reveal')) reveal(form, body || {});
           if (form.hasAttribute('data-reset')) form.reset();
           var done = form.hasAttribute('data-refresh') ? refresh(form.getAttribute('data-refresh')) : Promise.resolve();

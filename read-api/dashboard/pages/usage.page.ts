@@ -50,17 +50,17 @@ function rowsTable(view: UsageView): SafeHtml {
     return html`<p>No recorded calls${view.since ? ` since ${view.since}` : ''}${view.to ? ` up to ${view.to}` : ''}.</p>`;
   // Units mean something on a quota plan only; on a USD plan the column would repeat 0 or 1.
   const units = view.planKind === 'quota';
-  return html`<div class="table-wrap"><table>
+  return html`<div class="table-wrap"><table class="stack">
 <caption class="sr-only">Recorded calls, newest first</caption>
 <thead><tr><th scope="col">Time</th><th scope="col">Endpoint</th><th scope="col">Network</th><th scope="col">Subject</th><th scope="col">Key</th>
 ${units ? html`<th scope="col" class="num">Units</th>` : ''}<th scope="col" class="num">Charged</th><th scope="col" class="num">Refunded</th></tr></thead>
 <tbody>${view.rows.map((row) => {
     const prefix = row.key_id ? view.keyPrefixes.get(row.key_id) : undefined;
     const check = checkPageOf(row);
-    return html`<tr><td>${check ? html`<a href="${check}">${shortDate(row.created_at)}</a>` : shortDate(row.created_at)}</td><td><code>${row.endpoint}</code></td><td>${row.network ?? '—'}</td>
-<td>${shortHash(row.subject)}</td><td>${prefix ? html`<code>${API_KEY_PREFIX}${prefix}…</code>` : '—'}</td>
-${units ? html`<td class="num">${row.units}</td>` : ''}<td class="num">${usdPrecise(row.charged_usd)}</td>
-<td class="num">${row.refunded_usd ? html`<span title="${row.refund_reason ?? ''}">${usdPrecise(row.refunded_usd)}</span>` : '—'}</td></tr>`;
+    return html`<tr><td data-label="Time">${check ? html`<a href="${check}">${shortDate(row.created_at)}</a>` : shortDate(row.created_at)}</td><td data-label="Endpoint"><code>${row.endpoint}</code></td><td data-label="Network">${row.network ?? '—'}</td>
+<td data-label="Subject">${shortHash(row.subject)}</td><td data-label="Key">${prefix ? html`<code>${API_KEY_PREFIX}${prefix}…</code>` : '—'}</td>
+${units ? html`<td class="num" data-label="Units">${row.units}</td>` : ''}<td class="num" data-label="Charged">${usdPrecise(row.charged_usd)}</td>
+<td class="num" data-label="Refunded">${row.refunded_usd ? html`<span title="${row.refund_reason ?? ''}">${usdPrecise(row.refunded_usd)}</span>` : '—'}</td></tr>`;
   })}</tbody></table></div>`;
 }
 

@@ -64,19 +64,25 @@ function statusBadge(status: string): SafeHtml {
   return html`<span class="badge ${kind}">${status === 'gave_up' ? 'gave up' : status}</span>`;
 }
 
+/** A payload's first characters on one line; the 200-character preview opens on demand (a hundred rows stay a hundred lines). */
+function payloadPreview(preview: string): SafeHtml {
+  return html`<details class="preview"><summary><code>${preview.slice(0, 40)}${preview.length > 40 ? '…' : ''}</code></summary><code>${preview}</code></details>`;
+}
+
+/** The attempts scroll inside a box of bounded height (reachable from the keyboard), so the page does not grow with them. */
 function historyTable(rows: readonly HistoryRow[]): SafeHtml {
   if (rows.length === 0) return html`<p>No deliveries yet. Send a test event to try the endpoint.</p>`;
-  return html`<div class="table-wrap"><table>
+  return html`<div class="table-wrap history" tabindex="0" role="region" aria-label="Delivery history, scrollable"><table class="stack">
 <caption class="sr-only">Delivery history: the last 100 attempts, newest first</caption>
 <thead><tr><th scope="col">Time</th><th scope="col">Event</th><th scope="col" class="num">Attempt</th><th scope="col">Status</th>
 <th scope="col" class="num">HTTP</th><th scope="col">Error or payload preview</th></tr></thead>
 <tbody>${rows.map((row) =>
     row.kind === 'pending'
-      ? html`<tr data-delivery="${row.delivery.delivery_id}"><td>${shortDate(row.delivery.created_at)}</td><td><code>${row.delivery.event_type}</code>${row.delivery.synthetic ? html` <span class="badge off">test</span>` : ''}</td>
-<td class="num">—</td><td>${statusBadge('pending')}</td><td class="num">—</td><td class="wrap">queued, not tried yet</td></tr>`
-      : html`<tr data-delivery="${row.attempt.delivery_id}"><td>${shortDate(row.attempt.attempted_at)}</td><td><code>${row.attempt.event_type}</code></td>
-<td class="num">${row.attempt.attempt}</td><td>${statusBadge(row.attempt.status)}</td><td class="num">${row.attempt.http_status ?? '—'}</td>
-<td class="wrap">${row.attempt.error ? html`<span class="status error">${row.attempt.error}</span>` : html`<code>${row.attempt.payload_preview}</code>`}</td></tr>`,
+      ? html`<tr data-delivery="${row.delivery.delivery_id}"><td data-label="Time">${shortDate(row.delivery.created_at)}</td><td data-label="Event"><code>${row.delivery.event_type}</code>${row.delivery.synthetic ? html` <span class="badge off">test</span>` : ''}</td>
+<td class="num" data-label="Attempt">—</td><td data-label="Status">${statusBadge('pending')}</td><td class="num" data-label="HTTP">—</td><td class="wrap" data-label="Detail">queued, not tried yet</td></tr>`
+      : html`<tr data-delivery="${row.attempt.delivery_id}"><td data-label="Time">${shortDate(row.attempt.attempted_at)}</td><td data-label="Event"><code>${row.attempt.event_type}</code></td>
+<td class="num" data-label="Attempt">${row.attempt.attempt}</td><td data-label="Status">${statusBadge(row.attempt.status)}</td><td class="num" data-label="HTTP">${row.attempt.http_status ?? '—'}</td>
+<td class="preview" data-label="Detail">${row.attempt.error ? html`<span class="status error">${row.attempt.error}</span>` : payloadPreview(row.attempt.payload_preview)}</td></tr>`,
   )}</tbody></table></div>`;
 }
 

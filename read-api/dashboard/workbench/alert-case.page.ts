@@ -3,34 +3,24 @@ import type { AlertCaseDoc, CaseHistoryEntry } from '../../../projections/alert-
 import { html, type SafeHtml } from '../html.js';
 import { layout } from '../pages/layout.js';
 import type { DashboardUser } from '../session-auth.js';
+import { alertFacts, evidenceSections, type AlertEvidence } from './alert-evidence.js';
 import { levelBadge, statusBadge, statusLabel, utc } from './format.js';
+import { transferVersions } from './transfer-evidence.js';
 
-/** What judged the check: the policy and taxonomy versions and the price rows its USD values came from. */
-export interface CheckVersions {
-  readonly policy: string | null;
-  readonly taxonomyVersion: string | null;
-  readonly prices: readonly { source: string; as_of: string }[];
-  readonly checkedAt: string;
+/** A member of the case's subgroup, as the assignee picker names them. */
+export interface MemberView {
+  readonly userId: string;
+  readonly email: string;
+  readonly name: string;
 }
+
+/** `Ana Lima (ana@example.com)`, or the email alone when the account has no other name. */
+export const memberName = (m: MemberView): string => (m.name && m.name !== m.email ? `${m.name} (${m.email})` : m.email);
 
 export interface AlertCaseView {
   readonly doc: AlertCaseDoc;
-  readonly members: readonly { userId: string; email: string }[];
-  readonly versions: CheckVersions | null;
-}
-
-function facts(doc: AlertCaseDoc): SafeHtml {
-  const a = doc.alert;
-  return html`<dl class="facts">
-<div><dt>Risk level</dt><dd>${levelBadge(a.riskLevel)}</dd></div>
-<div><dt>Category</dt><dd>${a.category}</dd></div>
-<div><dt>Rule</dt><dd>${a.ruleType}</dd></div>
-<div><dt>Share of the transfer</dt><dd>${a.actualShare}% <span class="hint">the rule fires from ${a.thresholdShare}% and ${a.thresholdValue} USD</span></dd></div>
-<div><dt>Entity</dt><dd>${a.entityName ?? 'no name known'}</dd></div>
-<div><dt>Entity address</dt><dd><code class="break">${a.entityAddress ?? '—'}</code></dd></div>
-<div><dt>Transaction</dt><dd>${doc.chain} <code class="break">${doc.txHash}</code></dd></div>
-<div><dt>Transfer check</dt><dd><code class="break">${doc.checkId}</code></dd></div>
-</dl>`;
+  readonly members: readonly MemberView[];
+  readonly evidence: AlertEvidence | null;
 }
 
 function state(doc: AlertCaseDoc): SafeHtml {
@@ -62,14 +52,9 @@ ${describeEntry(entry)}${entry.note ? html`<blockquote>${entry.note}</blockquote
   )}</ol>`;
 }
 
-export function versionsList(versions: CheckVersions | null): SafeHtml {
-  if (!versions) return html`<p>The transfer check's result is not available.</p>`;
-  return html`<dl class="facts">
-<div><dt>Verdict time</dt><dd>${utc(versions.checkedAt)}</dd></div>
-<div><dt>Policy</dt><dd>${versions.policy ?? '—'}</dd></div>
-<div><dt>Taxonomy version</dt><dd>${versions.taxonomyVersion ?? '—'}</dd></div>
-<div><dt>Prices</dt><dd>${versions.prices.length === 0 ? 'none needed' : versions.prices.map((p, i) => html`${i ? ', ' : ''}${p.source} (as of ${p.as_of})`)}</dd></div>
-</dl>`;
+/** The policy, taxonomy and price versions behind the verdict, and a link to the check. */
+export function versionsOf(evidence: AlertEvidence | null): SafeHtml {
+  return evidence ? transferVersions(evidence.result) : html`<p>The transfer check's result is not available.</p>`;
 }
 
 function triageForm(view: AlertCaseView): SafeHtml {
@@ -84,7 +69,7 @@ function triageForm(view: AlertCaseView): SafeHtml {
 <textarea id="t-note" name="note" rows="3" maxlength="${MAX_NOTE_LENGTH}"></textarea>
 <label for="t-assignee">Assignee <span class="hint">a member of the subgroup</span></label>
 <select id="t-assignee" name="assignee"><option value="none"${doc.assignee ? '' : html` selected`}>Nobody</option>${view.members.map(
-    (m) => html`<option value="${m.userId}"${m.userId === doc.assigneeId ? html` selected` : ''}>${m.email}</option>`,
+    (m) => html`<option value="${m.userId}"${m.userId === doc.assigneeId ? html` selected` : ''}>${memberName(m)}</option>`,
   )}</select>
 <div class="actions"><button type="submit">Save</button></div>
 <p class="status" data-status role="status" aria-live="polite"></p>
@@ -101,7 +86,7 @@ function commentForm(doc: AlertCaseDoc): SafeHtml {
 </form>`;
 }
 
-/** One alert case: what fired, its state, the triage and comment forms, and the audit trail. */
+/** One alert case: what fired and on what evidence, its state, the triage and comment forms, and the audit trail. */
 export function alertCasePage(user: DashboardUser, view: AlertCaseView): SafeHtml {
   const { doc } = view;
   return layout({
@@ -110,16 +95,17 @@ export function alertCasePage(user: DashboardUser, view: AlertCaseView): SafeHtm
     section: 'alerts',
     body: html`<p><a href="/alerts">← All alerts</a></p>
 <h1>${doc.alert.category} ${levelBadge(doc.riskLevel)}</h1>
-<p class="lead">Raised ${utc(doc.createdAt)} by the transfer check of ${utc(doc.checkedAt)}. <a href="/alerts/${doc.alertId}/report">Printable report</a></p>
+<p class="lead">Raised ${utc(doc.createdAt)} by the <a href="/checks/transfer/${doc.checkId}">transfer check</a> of ${utc(doc.checkedAt)}. <a href="/alerts/${doc.alertId}/report">Printable report</a></p>
 <div class="two-col">
-<section class="card" aria-labelledby="alert-title"><h2 id="alert-title">What fired</h2>${facts(doc)}</section>
+<section class="card" aria-labelledby="alert-title"><h2 id="alert-title">What fired</h2>${alertFacts(doc, view.evidence)}</section>
 <section class="card" aria-labelledby="state-title"><h2 id="state-title">Case</h2><div id="case-state">${state(doc)}</div></section>
 </div>
 <div class="two-col">
 <div class="card">${triageForm(view)}</div>
 <div class="card">${commentForm(doc)}</div>
 </div>
+${evidenceSections(view.evidence)}
 <section class="card" aria-labelledby="trail-title"><h2 id="trail-title">Audit trail</h2><div id="trail">${auditTrail(doc)}</div></section>
-<section class="card" aria-labelledby="versions-title"><h2 id="versions-title">Data versions</h2>${versionsList(view.versions)}</section>`,
+<section class="card" aria-labelledby="versions-title"><h2 id="versions-title">Verdict time and data versions</h2>${versionsOf(view.evidence)}</section>`,
   });
 }

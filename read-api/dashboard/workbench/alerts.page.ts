@@ -4,6 +4,7 @@ import type { AlertCaseDoc } from '../../../projections/alert-cases.projection.j
 import { html, type SafeHtml } from '../html.js';
 import { layout } from '../pages/layout.js';
 import type { DashboardUser } from '../session-auth.js';
+import { memberName, type MemberView } from './alert-case.page.js';
 import { levelBadge, shortHash, statusBadge, statusLabel, utc } from './format.js';
 
 export interface AlertListView {
@@ -12,7 +13,7 @@ export interface AlertListView {
   readonly page: number;
   readonly totalPages: number;
   readonly filter: { status?: string; risk_level?: string; assignee?: string; check_id?: string };
-  readonly members: readonly { userId: string; email: string }[];
+  readonly members: readonly MemberView[];
   readonly today: string;
 }
 
@@ -25,7 +26,7 @@ function filters(view: AlertListView): SafeHtml {
   return html`<form class="inline-form" method="get" action="/alerts" aria-label="Filter alerts">
 <div><label for="f-status">Status</label><select id="f-status" name="status">${option('', 'Any', f.status)}${CASE_STATUSES.map((s) => option(s, statusLabel(s), f.status))}</select></div>
 <div><label for="f-level">Risk level</label><select id="f-level" name="risk_level">${option('', 'Any', f.risk_level)}${ALERT_LEVELS.map((l) => option(l, l, f.risk_level))}</select></div>
-<div><label for="f-assignee">Assignee</label><select id="f-assignee" name="assignee">${option('', 'Anyone', f.assignee)}${option('none', 'Unassigned', f.assignee)}${view.members.map((m) => option(m.userId, m.email, f.assignee))}</select></div>
+<div><label for="f-assignee">Assignee</label><select id="f-assignee" name="assignee">${option('', 'Anyone', f.assignee)}${option('none', 'Unassigned', f.assignee)}${view.members.map((m) => option(m.userId, memberName(m), f.assignee))}</select></div>
 ${f.check_id ? html`<input type="hidden" name="check_id" value="${f.check_id}">` : ''}
 <button type="submit" class="secondary">Filter</button>
 </form>`;
@@ -33,18 +34,18 @@ ${f.check_id ? html`<input type="hidden" name="check_id" value="${f.check_id}">`
 
 function table(view: AlertListView): SafeHtml {
   if (view.rows.length === 0) return html`<p>No alerts match. Alerts appear here when a transfer check of your subgroup raises one.</p>`;
-  return html`<div class="table-wrap"><table class="fit">
+  return html`<div class="table-wrap"><table class="fit stack">
 <caption class="sr-only">Alerts, newest first</caption>
 <thead><tr><th scope="col">Raised</th><th scope="col">Level</th><th scope="col">Category</th><th scope="col">Rule</th><th scope="col">Transaction</th><th scope="col">Status</th><th scope="col">Assignee</th></tr></thead>
 <tbody>${view.rows.map(
     (row) => html`<tr>
-<td><a href="/alerts/${row.alertId}">${utc(row.createdAt)}</a></td>
-<td>${levelBadge(row.riskLevel)}</td>
-<td class="wrap">${row.alert.category}</td>
-<td>${row.alert.ruleType}</td>
-<td>${row.chain} ${shortHash(row.txHash)}</td>
-<td>${statusBadge(row.status)}</td>
-<td>${row.assignee?.email ?? '—'}</td>
+<td data-label="Raised"><a href="/alerts/${row.alertId}">${utc(row.createdAt)}</a></td>
+<td data-label="Level">${levelBadge(row.riskLevel)}</td>
+<td class="wrap" data-label="Category">${row.alert.category}</td>
+<td data-label="Rule">${row.alert.ruleType}</td>
+<td data-label="Transaction">${row.chain} ${shortHash(row.txHash)}</td>
+<td data-label="Status">${statusBadge(row.status)}</td>
+<td data-label="Assignee">${row.assignee?.email ?? '—'}</td>
 </tr>`,
   )}</tbody></table></div>`;
 }

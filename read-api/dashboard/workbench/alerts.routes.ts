@@ -8,7 +8,11 @@ import { alertActions } from '../../routes/alerts-actions.js';
 import { alertListQuery, commentBody, triageBody } from '../../routes/alerts-schemas.js';
 import type { AppServices } from '../../services.js';
 import { requireUser } from '../session-auth.js';
-import { alertCasePage, type CheckVersions } from './alert-case.page.js';
+import type { CaseViewer } from '../../../commands/alert-cases.commands.js';
+import { alertCasePage, type MemberView } from './alert-case.page.js';
+import { alertSenders, type AlertEvidence } from './alert-evidence.js';
+import { transferRouteHops } from './hop-usd.js';
+import { readTransferResult, transferRoutes } from './transfer-evidence.js';
 import { alertsPage } from './alerts.page.js';
 import { toCsv } from './csv.js';
 import { exportRange, MAX_EXPORT_ROWS } from './export-range.js';
@@ -29,14 +33,14 @@ export function alertDashboardRoutes(services: AppServices): FastifyPluginAsync 
   const viewerOf = (request: FastifyRequest) => actions.viewerOf(requireUser(request).userId);
   const page = (reply: FastifyReply, body: { value: string }) => reply.type('text/html; charset=utf-8').send(body.value);
 
-  async function membersOf(subgroupIds: readonly string[]) {
-    const found = new Map<string, string>();
+  /** The members of the viewer's subgroups, by name (the API's GET /v2/subgroups/{id}/members). */
+  async function membersOf(viewer: CaseViewer, subgroupIds: readonly string[]): Promise<MemberView[]> {
+    const found = new Map<string, MemberView>();
     for (const subgroupId of subgroupIds) {
-      for (const member of await services.alerts.members.membersOf(subgroupId)) {
-        if (!found.has(member.userId)) found.set(member.userId, (await services.accounts.get(member.userId))?.email ?? member.userId);
-      }
+      for (const m of (await actions.members(viewer, subgroupId)).data)
+        found.set(m.user_id, { userId: m.user_id, email: m.email, name: m.name });
     }
-    return [...found].map(([userId, email]) => ({ userId, email })).sort((a, b) => a.email.localeCompare(b.email));
+    return [...found.values()].sort((a, b) => a.name.localeCompare(b.name) || a.email.localeCompare(b.email));
   }
 
   async function visible(request: FastifyRequest): Promise<AlertCaseDoc> {
@@ -46,21 +50,16 @@ export function alertDashboardRoutes(services: AppServices): FastifyPluginAsync 
     return present(await services.alerts.cases.get(id.toLowerCase()), '(await services.alerts.cases.get(id.toLowerCase()))');
   }
 
-  async function versionsOf(checkId: string): Promise<CheckVersions | null> {
-    const { state } = await services.commands.executor.load(transferCheckStream(checkId), transferCheckDecider);
-    const result = state.result as {
-      checked_at?: string;
-      policy_result?: { policy?: string; version?: string; taxonomy_version?: string };
-      composite_result?: { prices?: { source: string; as_of: string }[] };
-    } | null;
-    if (!result?.checked_at) return null;
-    const policy = result.policy_result;
-    return {
-      checkedAt: result.checked_at,
-      policy: policy?.policy ? `${policy.policy} ${policy.version ?? ''}`.trim() : null,
-      taxonomyVersion: policy?.taxonomy_version ?? null,
-      prices: result.composite_result?.prices ?? [],
-    };
+  /** The transfer check's result behind a case, and the routes of the senders its alert rests on. */
+  async function evidenceOf(doc: AlertCaseDoc): Promise<AlertEvidence | null> {
+    const { state } = await services.commands.executor.load(transferCheckStream(doc.checkId), transferCheckDecider);
+    if (state.status !== 'completed' || !state.result) return null;
+    const result = readTransferResult(state.result);
+    if (!result) return null;
+    const senders = alertSenders(result, doc.alertIndex);
+    const routes = transferRoutes(senders);
+    const hops = await transferRouteHops(services.transfers.deps.transfers, doc.chain, routes.shown);
+    return { result, index: doc.alertIndex, senders, drawn: { routes, hops } };
   }
 
   return async (app) => {
@@ -71,7 +70,7 @@ export function alertDashboardRoutes(services: AppServices): FastifyPluginAsync 
         Object.fromEntries(Object.entries((request.query ?? {}) as Record<string, string>).filter(([, v]) => v !== '')),
       );
       const query = parsed.success ? { ...parsed.data, page_size: PAGE_SIZE } : alertListQuery.parse({ page_size: PAGE_SIZE });
-      const [list, members] = await Promise.all([actions.list(viewer, query), membersOf(viewer.subgroupIds)]);
+      const [list, members] = await Promise.all([actions.list(viewer, query), membersOf(viewer, viewer.subgroupIds)]);
       const rows = await Promise.all(
         list.alerts.map(async (a) => present(await services.alerts.cases.get(a.id), '(await services.alerts.cases.get(a.id))')),
       );
@@ -149,14 +148,14 @@ export function alertDashboardRoutes(services: AppServices): FastifyPluginAsync 
     app.get('/alerts/:id', { schema: { hide: true } }, async (request, reply) => {
       const user = requireUser(request);
       const doc = await visible(request);
-      const [members, versions] = await Promise.all([membersOf([doc.subgroupId]), versionsOf(doc.checkId)]);
-      return page(reply, alertCasePage(user, { doc, members, versions }));
+      const [members, evidence] = await Promise.all([membersOf(await viewerOf(request), [doc.subgroupId]), evidenceOf(doc)]);
+      return page(reply, alertCasePage(user, { doc, members, evidence }));
     });
 
     app.get('/alerts/:id/report', { schema: { hide: true } }, async (request, reply) => {
       const user = requireUser(request);
       const doc = await visible(request);
-      return page(reply, alertReportPage(user, doc, await versionsOf(doc.checkId), services.commands.clock.now().toISOString()));
+      return page(reply, alertReportPage(user, doc, await evidenceOf(doc), services.commands.clock.now().toISOString()));
     });
 
     app.patch('/api/alerts/:id', { schema: { hide: true, params: idParams, body: dashboardTriageBody } }, async (request) => {

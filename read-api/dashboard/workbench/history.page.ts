@@ -54,13 +54,13 @@ the summary was kept show their risk level as unknown.</p>
 ${
   view.rows.length === 0
     ? html`<p>No checks match.</p>`
-    : html`<div class="table-wrap"><table class="fit"><caption class="sr-only">Checks, newest first</caption>
+    : html`<div class="table-wrap"><table class="fit stack"><caption class="sr-only">Checks, newest first</caption>
 <thead><tr><th scope="col">Time</th><th scope="col">Kind</th><th scope="col">Network</th><th scope="col">Subject</th><th scope="col">Risk level</th></tr></thead>
 <tbody>${view.rows.map((row) => {
         const page = row.kind ? checkPageOf({ product: row.kind, call_id: row.id }) : null;
         const when = row.created_at ? utc(row.created_at) : '—';
-        return html`<tr><td>${page ? html`<a href="${page}">${when}</a>` : when}</td><td>${HISTORY_KINDS[row.kind ?? ''] ?? row.kind ?? '—'}</td><td>${row.network ?? '—'}</td>
-<td>${shortHash(row.subject)}</td><td>${row.risk_level ? levelBadge(row.risk_level) : html`<span class="hint">unknown</span>`}</td></tr>`;
+        return html`<tr><td data-label="Time">${page ? html`<a href="${page}">${when}</a>` : when}</td><td data-label="Kind">${HISTORY_KINDS[row.kind ?? ''] ?? row.kind ?? '—'}</td><td data-label="Network">${row.network ?? '—'}</td>
+<td data-label="Subject">${shortHash(row.subject)}</td><td data-label="Risk level">${row.risk_level ? levelBadge(row.risk_level) : html`<span class="hint">unknown</span>`}</td></tr>`;
       })}</tbody></table></div>`
 }
 ${

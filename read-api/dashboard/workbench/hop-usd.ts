@@ -1,5 +1,6 @@
 import type { FlowDirection, TransferIndex } from '../../../domain/ports/chain-data.port.js';
-import type { Network } from '../../../domain/shared/network.js';
+import { KYT_EXPOSURE_BUDGET, screeningNetworkOf } from '../../../domain/kyt/chain-intel.js';
+import type { Chain, Network } from '../../../domain/shared/network.js';
 
 /**
  * The USD that moved along each hop of an evidence route, read back from the transfer index the search
@@ -49,4 +50,23 @@ export async function hopAmounts(index: TransferIndex | null, network: Network, 
     hops.push(found);
   }
   return hops;
+}
+
+/**
+ * The hops of a transfer check's drawn routes (transfer-evidence.ts): each sender's funds traced
+ * backwards, read with the transfer check's own counterparty limit. A chain without screening data
+ * (POLYGON, BASE…) has no routes to read.
+ */
+export async function transferRouteHops(
+  index: TransferIndex | null,
+  chain: Chain,
+  routes: readonly { readonly path: { readonly addresses: readonly string[] } }[],
+): Promise<HopUsd[][]> {
+  const network = screeningNetworkOf(chain);
+  if (!network) return routes.map(() => []);
+  return Promise.all(
+    routes.map((route) =>
+      hopAmounts(index, network, { addresses: route.path.addresses, direction: 'incoming' }, KYT_EXPOSURE_BUDGET.perNodeLimit),
+    ),
+  );
 }

@@ -2,16 +2,17 @@ import type { AlertCaseDoc } from '../../../projections/alert-cases.projection.j
 import { html, type SafeHtml } from '../html.js';
 import { layout } from '../pages/layout.js';
 import type { DashboardUser } from '../session-auth.js';
-import { auditTrail, versionsList, type CheckVersions } from './alert-case.page.js';
-import { levelBadge, statusBadge, utc } from './format.js';
+import { alertFacts, evidenceSections, type AlertEvidence } from './alert-evidence.js';
+import { auditTrail, versionsOf } from './alert-case.page.js';
+import { statusBadge, utc } from './format.js';
 
 /**
- * A case as a printable report (the browser's Print turns it into paper or PDF): the alert, the case's
- * state and audit trail, and the data versions and time of the verdict behind it. Print CSS drops the
- * navigation and keeps sections whole.
+ * A case as a printable report, the case file a team attaches to a suspicious activity report (the
+ * browser's Print turns it into paper or PDF): what fired and why, the transaction and its legs, the
+ * senders the alert rests on with the routes of their funds, the case's state, the data and policy
+ * versions of the verdict, and the full audit trail. Print CSS drops the navigation and keeps sections whole.
  */
-export function alertReportPage(user: DashboardUser, doc: AlertCaseDoc, versions: CheckVersions | null, generatedAt: string): SafeHtml {
-  const a = doc.alert;
+export function alertReportPage(user: DashboardUser, doc: AlertCaseDoc, evidence: AlertEvidence | null, generatedAt: string): SafeHtml {
   return layout({
     title: `Report: alert ${doc.alertId}`,
     user,
@@ -20,23 +21,17 @@ export function alertReportPage(user: DashboardUser, doc: AlertCaseDoc, versions
 <article class="report">
 <h1>Alert case report</h1>
 <p>Case <code class="break">${doc.alertId}</code> · report generated ${utc(generatedAt)}</p>
-<section aria-labelledby="r-alert"><h2 id="r-alert">Alert</h2>
-<table class="kv"><tbody>
-<tr><th scope="row">Risk level</th><td>${levelBadge(a.riskLevel)}</td></tr>
-<tr><th scope="row">Category</th><td>${a.category}</td></tr>
-<tr><th scope="row">Rule</th><td>${a.ruleType} (fires from ${a.thresholdShare}% and ${a.thresholdValue} USD)</td></tr>
-<tr><th scope="row">Share of the transfer</th><td>${a.actualShare}%</td></tr>
-<tr><th scope="row">Entity</th><td>${a.entityName ?? 'no name known'}<br><code class="break">${a.entityAddress ?? '—'}</code></td></tr>
-<tr><th scope="row">Transaction</th><td>${doc.chain} <code class="break">${doc.txHash}</code></td></tr>
-<tr><th scope="row">Transfer check</th><td><code class="break">${doc.checkId}</code></td></tr>
-</tbody></table></section>
+<section aria-labelledby="r-alert"><h2 id="r-alert">Alert</h2>${alertFacts(doc, evidence)}</section>
+${evidenceSections(evidence)}
 <section aria-labelledby="r-case"><h2 id="r-case">Case</h2>
-<table class="kv"><tbody>
-<tr><th scope="row">Status</th><td>${statusBadge(doc.status)} ${doc.closeReason ?? ''}</td></tr>
-${doc.closeNote ? html`<tr><th scope="row">Closing note</th><td>${doc.closeNote}</td></tr>` : ''}
-<tr><th scope="row">Assignee</th><td>${doc.assignee?.email ?? 'nobody'}</td></tr>
-</tbody></table></section>
-<section aria-labelledby="r-versions"><h2 id="r-versions">Verdict time and data versions</h2>${versionsList(versions)}</section>
+<dl class="facts">
+<div><dt>Status</dt><dd>${statusBadge(doc.status)} ${doc.closeReason ?? ''}</dd></div>
+${doc.closeNote ? html`<div><dt>Closing note</dt><dd>${doc.closeNote}</dd></div>` : ''}
+<div><dt>Assignee</dt><dd>${doc.assignee?.email ?? 'nobody'}</dd></div>
+<div><dt>Opened</dt><dd>${utc(doc.createdAt)}</dd></div>
+<div><dt>Last change</dt><dd>${utc(doc.updatedAt)}</dd></div>
+</dl></section>
+<section aria-labelledby="r-versions"><h2 id="r-versions">Verdict time and data versions</h2>${versionsOf(evidence)}</section>
 <section aria-labelledby="r-trail"><h2 id="r-trail">Audit trail</h2>${auditTrail(doc)}</section>
 </article>`,
   });

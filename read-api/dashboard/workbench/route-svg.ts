@@ -18,6 +18,8 @@ export interface RouteInput {
   /** `incoming`: funds flowed from the entity (first address) to the checked address (last). */
   readonly direction: 'incoming' | 'outgoing' | 'self';
   readonly title: string;
+  /** What the caption under the checked end says: `checked address` (a full check), `sender` (a transfer check). */
+  readonly anchorCaption?: string;
 }
 
 const STEP = 190;
@@ -25,6 +27,9 @@ const STEP = 190;
 const MARGIN = 110;
 const RADIUS = 16;
 const HEIGHT = 120;
+/** The tall drawing (phones): one row per address, the hop's USD beside its arrow. */
+const ROW = 96;
+const TALL_WIDTH = 340;
 const short = (address: string) => (address.length > 14 ? `${address.slice(0, 6)}…${address.slice(-4)}` : address);
 const money = (usd: number) => `$${usd.toLocaleString('en-US', { maximumFractionDigits: usd < 100 ? 2 : 0 })}`;
 
@@ -59,43 +64,90 @@ const caption = (label: string) => (label.length > 26 ? `${label.slice(0, 25)}�
 
 let counter = 0;
 
-export function routeSvg(route: RouteInput): SafeHtml {
-  const nodes = route.addresses;
-  const width = Math.max(1, nodes.length - 1) * STEP + 2 * MARGIN;
+interface Drawing {
+  readonly route: RouteInput;
+  readonly id: string;
+  readonly entityAt: number;
+  readonly anchorAt: number;
+  readonly anchorCaption: string;
+}
+
+const usdClass = (hop: HopUsd | undefined) => `usd${hop?.kind === 'priced' ? '' : ' unpriced'}`;
+
+/** A node: its circle, its short address, and under it what it is (the checked address, or the entity's label). */
+function node(d: Drawing, i: number, cx: number, cy: number, tx: number, ty: number, anchor: 'middle' | 'start'): string {
+  const address = d.route.addresses[i] ?? '';
+  const end = i === d.entityAt;
+  const role = i === d.anchorAt ? d.anchorCaption : end && d.route.label ? caption(d.route.label) : null;
+  return (
+    `<g><title>${escapeHtml(address)}</title><circle class="node${end ? ' end' : ''}" cx="${cx}" cy="${cy}" r="${RADIUS}"/>` +
+    `<text x="${tx}" y="${ty}" text-anchor="${anchor}">${escapeHtml(short(address))}</text>` +
+    (role ? `<text x="${tx}" y="${ty + 18}" text-anchor="${anchor}"${end ? ' font-weight="600"' : ''}>${escapeHtml(role)}</text>` : '') +
+    '</g>'
+  );
+}
+
+function svgOpen(d: Drawing, variant: 'wide' | 'tall', width: number, height: number): string {
+  const id = `${d.id}-${variant}`;
+  return (
+    `<svg class="${variant}" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-labelledby="${id}-t ${d.id}-d" xmlns="http://www.w3.org/2000/svg">` +
+    `<title id="${id}-t">${escapeHtml(d.route.title)}</title>` +
+    `<defs><marker id="${id}-arrow" viewBox="0 0 10 10" refX="8" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0 0L10 5L0 10z" fill="#57606a"/></marker></defs>`
+  );
+}
+
+/** Addresses left to right, each hop's USD above its arrow: desktops and print. */
+function wide(d: Drawing): string {
+  const nodes = d.route.addresses;
   const x = (i: number) => MARGIN + i * STEP;
   const y = 46;
-  const id = `route-${++counter}`;
-  const entityAt = route.direction === 'incoming' ? 0 : nodes.length - 1;
-  const anchorAt = nodes.length - 1 - entityAt;
   const arrows = nodes.slice(1).map((_, i) => {
     const [from, to] = [x(i) + RADIUS + 4, x(i + 1) - RADIUS - 8];
     return (
-      `<line class="edge" x1="${from}" y1="${y}" x2="${to}" y2="${y}" marker-end="url(#${id}-arrow)"/>` +
-      `<text class="usd${route.hops[i]?.kind === 'priced' ? '' : ' unpriced'}" x="${(x(i) + x(i + 1)) / 2}" y="${y - 12}" text-anchor="middle">${escapeHtml(hopText(route.hops[i]))}</text>`
+      `<line class="edge" x1="${from}" y1="${y}" x2="${to}" y2="${y}" marker-end="url(#${d.id}-wide-arrow)"/>` +
+      `<text class="${usdClass(d.route.hops[i])}" x="${(x(i) + x(i + 1)) / 2}" y="${y - 12}" text-anchor="middle">${escapeHtml(hopText(d.route.hops[i]))}</text>`
     );
   });
-  const circles = nodes.map((address, i) => {
-    const end = i === entityAt;
+  const circles = nodes.map((_, i) => node(d, i, x(i), y, x(i), y + RADIUS + 18, 'middle'));
+  return svgOpen(d, 'wide', Math.max(1, nodes.length - 1) * STEP + 2 * MARGIN, HEIGHT) + arrows.join('') + circles.join('') + '</svg>';
+}
+
+/** Addresses top to bottom, captions and USD to the right: fits a phone without scrolling sideways. */
+function tall(d: Drawing): string {
+  const nodes = d.route.addresses;
+  const x = 30;
+  const y = (i: number) => 28 + i * ROW;
+  const arrows = nodes.slice(1).map((_, i) => {
+    const [from, to] = [y(i) + RADIUS + 4, y(i + 1) - RADIUS - 8];
     return (
-      `<g><title>${escapeHtml(address)}</title><circle class="node${end ? ' end' : ''}" cx="${x(i)}" cy="${y}" r="${RADIUS}"/>` +
-      `<text x="${x(i)}" y="${y + RADIUS + 18}" text-anchor="middle">${escapeHtml(short(address))}</text>` +
-      (i === anchorAt ? `<text x="${x(i)}" y="${y + RADIUS + 36}" text-anchor="middle">checked address</text>` : '') +
-      (end && route.label
-        ? `<text x="${x(i)}" y="${y + RADIUS + 36}" text-anchor="middle" font-weight="600">${escapeHtml(caption(route.label))}</text>`
-        : '') +
-      '</g>'
+      `<line class="edge" x1="${x}" y1="${from}" x2="${x}" y2="${to}" marker-end="url(#${d.id}-tall-arrow)"/>` +
+      `<text class="${usdClass(d.route.hops[i])}" x="${x + 22}" y="${(y(i) + y(i + 1)) / 2 + 18}">${escapeHtml(hopText(d.route.hops[i]))}</text>`
     );
   });
+  const circles = nodes.map((_, i) => node(d, i, x, y(i), x + 28, y(i) + 5, 'start'));
+  return svgOpen(d, 'tall', TALL_WIDTH, y(nodes.length - 1) + 44) + arrows.join('') + circles.join('') + '</svg>';
+}
+
+/**
+ * Both drawings share one description; the stylesheet shows the wide one on wide screens and the tall
+ * one on narrow screens, so a route fits any width (the hidden one is out of the accessibility tree).
+ */
+export function routeSvg(route: RouteInput): SafeHtml {
+  const nodes = route.addresses;
+  const entityAt = route.direction === 'incoming' ? 0 : nodes.length - 1;
+  const d: Drawing = {
+    route,
+    id: `route-${++counter}`,
+    entityAt,
+    anchorAt: nodes.length - 1 - entityAt,
+    anchorCaption: route.anchorCaption ?? 'checked address',
+  };
   const perHop = nodes.slice(1).map((to, i) => `${short(nodes[i] ?? '')} → ${short(to)}: ${hopWords(route.hops[i])}`);
   const description =
     `${route.direction === 'incoming' ? 'Funds from' : 'Funds to'} ${route.label ?? 'an unnamed entity'}: ${nodes.join(' → ')}; ${money(route.usd)} traced along ${nodes.length - 1} hop(s). ` +
     `Moved per hop: ${perHop.join('; ')}.`;
   return raw(
-    `<figure class="route"><svg viewBox="0 0 ${width} ${HEIGHT}" role="img" aria-labelledby="${id}-t ${id}-d" xmlns="http://www.w3.org/2000/svg">` +
-      `<title id="${id}-t">${escapeHtml(route.title)}</title><desc id="${id}-d">${escapeHtml(description)}</desc>` +
-      `<defs><marker id="${id}-arrow" viewBox="0 0 10 10" refX="8" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0 0L10 5L0 10z" fill="#57606a"/></marker></defs>` +
-      arrows.join('') +
-      circles.join('') +
-      `</svg><figcaption class="hint">${escapeHtml(description)}</figcaption></figure>`,
+    `<figure class="route">${wide(d)}${tall(d)}` +
+      `<figcaption class="hint" id="${d.id}-d">${escapeHtml(description)}</figcaption></figure>`,
   );
 }

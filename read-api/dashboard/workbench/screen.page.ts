@@ -2,6 +2,7 @@ import type { FullCheckResult } from '../../../domain/address-check/full-check-r
 import type { ScreenCoverage, VerdictBody } from '../../../domain/intel/screen-verdict.schema.js';
 import { SCREEN_NETWORKS } from '../../../domain/shared/network.js';
 import { html, type SafeHtml } from '../html.js';
+import { checkTabs } from './check-forms.page.js';
 import type { HopUsd } from './hop-usd.js';
 import { layout } from '../pages/layout.js';
 import type { DashboardUser } from '../session-auth.js';
@@ -31,6 +32,7 @@ export function screenPage(user: DashboardUser, form: ScreenForm): SafeHtml {
     user,
     section: 'screen',
     body: html`<h1>Screen an address</h1>
+${checkTabs('address')}
 <p class="lead">Runs the same checks as the API, billed the same way to your account; every call shows in Usage.</p>
 ${form.error ? html`<p class="error-box" role="alert">${form.error}</p>` : ''}
 <form method="post" action="/screen" class="card">

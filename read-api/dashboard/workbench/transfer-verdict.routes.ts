@@ -2,13 +2,14 @@ import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
 import { deliverTransferCheck, ownedBy } from '../../../commands/kyt/deliver-transfer-check.js';
 import { loadTransferCheck } from '../../../commands/kyt/transfer-check.commands.js';
-import type { BillingEnvelope } from '../../../domain/ledger/billing-envelope.js';
-import { fail } from '../../../domain/shared/errors.js';
+import { fail, hasCode, isServiceError } from '../../../domain/shared/errors.js';
 import { present } from '../../../domain/shared/present.js';
 import type { AppServices } from '../../services.js';
 import { requireUser } from '../session-auth.js';
 import { chargedText } from './charged-text.js';
-import { transferVerdictPage, type TransferResultView } from './transfer-verdict.page.js';
+import { transferRouteHops } from './hop-usd.js';
+import { readTransferResult, transferRoutes } from './transfer-evidence.js';
+import { transferFailedPage, transferUnreadablePage, transferVerdictPage } from './transfer-verdict.page.js';
 import { DASHBOARD_KEY_ID } from './screen.routes.js';
 import { runningPage } from './screen.page.js';
 
@@ -26,13 +27,19 @@ export function transferVerdictRoutes(services: AppServices): FastifyPluginAsync
       const { id } = params.parse(request.params);
       const state = await loadTransferCheck(deps, id.toLowerCase());
       if (!ownedBy(state, user.userId)) throw fail('not_found', 'no such transfer check');
-      const delivery = await deliverTransferCheck(deps, state, { userId: user.userId, keyId: DASHBOARD_KEY_ID });
+      const delivery = await deliverTransferCheck(deps, state, { userId: user.userId, keyId: DASHBOARD_KEY_ID }).catch((error: unknown) => {
+        if (hasCode(error, 'tx_not_found') || hasCode(error, 'tx_decode_failed') || hasCode(error, 'backend_unavailable')) return error;
+        throw error;
+      });
+      if (isServiceError(delivery))
+        return reply.type('text/html; charset=utf-8').send(transferFailedPage(user, id.toLowerCase(), delivery.message).value);
       if (delivery.kind === 'running')
         return reply
           .type('text/html; charset=utf-8')
           .send(runningPage(user, `/checks/transfer/${encodeURIComponent(id)}`, 'transfer check').value);
-      const body = { ...delivery.result, billing: delivery.billing } as unknown as TransferResultView & { billing: BillingEnvelope };
-      const { requester } = present(state.request, "an owned check's request");
+      const body = readTransferResult(delivery.result);
+      const { requester, chain } = present(state.request, "an owned check's request");
+      if (!body) return reply.type('text/html; charset=utf-8').send(transferUnreadablePage(user, id.toLowerCase()).value);
       const cases = (
         await services.alerts.cases.page(
           [requester.channel === 'v2' ? requester.subgroupId : ''],
@@ -40,7 +47,11 @@ export function transferVerdictRoutes(services: AppServices): FastifyPluginAsync
           { page: 1, pageSize: 100 },
         )
       ).rows;
-      return reply.type('text/html; charset=utf-8').send(transferVerdictPage(user, body, cases, chargedText(body.billing)).value);
+      const routes = transferRoutes(body.composite_result.senders);
+      const hops = await transferRouteHops(deps.transfers, chain, routes.shown);
+      return reply
+        .type('text/html; charset=utf-8')
+        .send(transferVerdictPage(user, body, cases, chargedText(delivery.billing), { routes, hops }).value);
     });
   };
 }

@@ -47,19 +47,45 @@ ${m.list_entry_id ? html`<div><dt>Entry</dt><dd>${m.list_entry_id}</dd></div>` :
 </dl></section>`;
 }
 
+/** The three numbers a verdict page shows, each answering its own question: said once, above the labels. */
+export function confidenceLegend(): SafeHtml {
+  return html`<dl class="facts legend-confidence" aria-label="What the numbers mean">
+<div><dt>Confidence of a label</dt><dd>how sure the source itself is of its entry (0–100)</dd></div>
+<div><dt>Confidence of a category</dt><dd>the chance, from all its sources together, that the category applies</dd></div>
+<div><dt>Trust weight</dt><dd>how far the service trusts a source (0–100), whatever it says</dd></div>
+</dl>`;
+}
+
+/** A label's date, and what it rests on: only a date the source gives is called the source's. */
+export function labelDate(row: Pick<VerdictBody['labels'][number], 'first_seen_at' | 'last_seen_at' | 'dated_by'>): string {
+  const [first, last] = [row.first_seen_at.slice(0, 10), row.last_seen_at.slice(0, 10)];
+  const days = first === last ? first : `${first} to ${last}`;
+  switch (row.dated_by) {
+    case 'record':
+      return `${days}, the source's date`;
+    case 'list':
+      return `${days}, the list's date`;
+    case 'retrieved':
+      return `no date from the source; imported from files of ${last}`;
+    case null:
+      return `${days}, the source's date or the day it was imported`;
+  }
+}
+
 export function labelsSection(verdict: Pick<VerdictBody, 'labels'>): SafeHtml {
   if (verdict.labels.length === 0)
     return html`<section aria-labelledby="labels-title"><h2 id="labels-title">Labels</h2><p>No source labels this address.</p></section>`;
   return html`<section aria-labelledby="labels-title"><h2 id="labels-title">Labels</h2>
-<div class="table-wrap"><table class="fit">
+${confidenceLegend()}
+<div class="table-wrap"><table class="fit stack">
 <caption class="sr-only">Labels by source</caption>
-<thead><tr><th scope="col">Source</th><th scope="col">Label</th><th scope="col">Category</th><th scope="col" class="num">Confidence</th><th scope="col">First seen</th><th scope="col">Last seen</th><th scope="col">Link</th></tr></thead>
+<thead><tr><th scope="col">Source</th><th scope="col">Label</th><th scope="col">Category</th><th scope="col" class="num">Confidence</th><th scope="col">Date</th><th scope="col">Link</th></tr></thead>
 <tbody>${verdict.labels.map(
     (
       row,
-    ) => html`<tr><td>${row.source_name}</td><td class="wrap">${row.label ?? '—'}</td><td><code>${row.category}</code></td><td class="num">${row.confidence}</td>
-<td>${row.first_seen_at.slice(0, 10)}</td><td>${row.last_seen_at.slice(0, 10)}</td>
-<td><a href="${row.source_url}" rel="noopener noreferrer" target="_blank">source<span class="sr-only"> of the ${row.source_name} label (opens a new tab)</span></a></td></tr>`,
+    ) => html`<tr><td data-label="Source">${row.source_name}</td><td class="wrap" data-label="Label">${row.label ?? '—'}</td><td data-label="Category"><code>${row.category}</code></td><td class="num" data-label="Confidence">${row.confidence}</td>
+<td class="wrap" data-label="Date">${labelDate(row)}</td>
+<td data-label="Link"><a href="${row.source_url}" rel="noopener noreferrer" target="_blank">source<span class="sr-only"> of the ${row.source_name} label (opens a new tab)</span></a></td></tr>`,
   )}</tbody></table></div></section>`;
 }
 
@@ -69,7 +95,7 @@ const trustWords = (weight: number | null) =>
 export function categoriesSection(verdict: Pick<VerdictBody, 'risk_category_detail'>): SafeHtml {
   if (verdict.risk_category_detail.length === 0) return html``;
   return html`<section aria-labelledby="cat-title"><h2 id="cat-title">Categories</h2>
-<p class="hint">Judge a category by how many sources back it and how trusted the best of them is, not by its confidence alone.</p>
+<p class="hint">Judge a category by how many sources back it and how trusted the best of them is, not by its confidence alone (the numbers are explained above the labels).</p>
 <ul class="categories">${verdict.risk_category_detail.map(
     (c) => html`<li><strong><code>${c.slug}</code></strong> ${levelBadge(c.risk_level)}
 <br>Confidence <strong>${c.confidence === null ? '—' : `${c.confidence}%`}</strong>: ${

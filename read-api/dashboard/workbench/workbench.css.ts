@@ -16,8 +16,10 @@ table.fit td, table.fit th { padding: .5rem .6rem; }
 table.kv th { width: 14rem; background: none; }
 table.kv td { white-space: normal; }
 .verdict-head { display: flex; flex-wrap: wrap; gap: .75rem 2rem; align-items: baseline; }
-.route { margin: .5rem 0 1rem; overflow-x: auto; }
-.route svg { width: 100%; min-width: 36rem; max-width: 60rem; height: auto; display: block; }
+.route { margin: .5rem 0 1rem; }
+/* drawn at its natural size (one unit a pixel), shrunk to fit a narrower column */
+.route svg { max-width: 100%; height: auto; display: block; }
+.route svg.tall { display: none; }
 .route .node { fill: #fff; stroke: #0b5cad; stroke-width: 2; }
 .route .node.end { stroke: #b42318; fill: #fff5f5; }
 .route .edge { stroke: #57606a; stroke-width: 2; }
@@ -25,6 +27,8 @@ table.kv td { white-space: normal; }
 .route text.usd { fill: #1a7f37; font-weight: 600; }
 .route text.usd.unpriced { fill: #57606a; font-weight: 400; font-style: italic; }
 @media (max-width: 40rem) {
+  .route svg.wide { display: none; }
+  .route svg.tall { display: block; }
   dl.facts { grid-template-columns: 1fr; }
   dl.facts dd { margin-bottom: .4rem; }
 }

@@ -7,6 +7,8 @@ import { historyRoutes } from './history.routes.js';
 import { transferVerdictRoutes } from './transfer-verdict.routes.js';
 import { storedCheckRoutes } from './stored-checks.routes.js';
 import { WORKBENCH_CSS } from './workbench.css.js';
+import { checkFormRoutes } from './check-forms.routes.js';
+import { monitorDashboardRoutes } from './monitors.routes.js';
 
 /** The compliance workbench inside the dashboard: screening (light screen and full check with evidence routes), alerts (triage, report, export) and its stylesheet. */
 export function workbenchRoutes(services: AppServices): FastifyPluginAsync {
@@ -20,5 +22,7 @@ export function workbenchRoutes(services: AppServices): FastifyPluginAsync {
     await app.register(historyRoutes(services));
     await app.register(transferVerdictRoutes(services));
     await app.register(storedCheckRoutes(services));
+    await app.register(checkFormRoutes(services));
+    if (services.monitors) await app.register(monitorDashboardRoutes(services, services.monitors));
   };
 }

@@ -12,6 +12,10 @@ import { offeredTools, priceOf, toolOutputOf, type McpCallContext } from './mcp-
 import { callRestRoute, pathSegment } from './rest-door.js';
 import { errorResult, servedResult } from './tool-results.js';
 
+/** A result tool's answer is the paid tool's: the same caution, so that no agent reads unknown as clean. */
+const READ_AS_PAID =
+  'The result reads as the paid tool’s: its first text line says what was found and which sanctions lists were checked; risk_level "none" (or no alert) with coverage.data_available false means unknown, NOT clean.';
+
 const checkIdInput = { check_id: z.string().describe('The check_id a paid call returned when its check outlived the call') };
 
 /** The free tools: a running check's result (the REST free result paths) and the networks and prices. */
@@ -34,7 +38,7 @@ function registerResultTool(
     name,
     {
       title: `Result of a running ${offer.tool} (free)`,
-      description: `Free. The result of a ${offer.tool} call that returned a check_id: the full result once done, or status "running" (call again in a few seconds). The check_id is the only credential.`,
+      description: `Free. The result of a ${offer.tool} call that returned a check_id: the full result once done, or status "running" (call again in a few seconds). The check_id is the only credential. ${READ_AS_PAID}`,
       inputSchema: checkIdInput,
       outputSchema: toolOutputOf(offer),
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },

@@ -3,6 +3,87 @@
 // Do not edit: openapi-types.test.ts fails when this file differs from what the current code generates.
 
 export interface paths {
+  '/.well-known/jwks.json': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The public keys of verdict receipts (JWKS) */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description The public keys verdict receipts are signed with, every key ever used (a rotated key still verifies the receipts it signed). See docs/api.md, "Verifying a verdict" */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              keys: {
+                /** @enum {string} */
+                alg: 'EdDSA';
+                /** @enum {string} */
+                crv: 'Ed25519';
+                /** @description Its RFC 7638 thumbprint: the `kid` a receipt’s header names */
+                kid: string;
+                /** @enum {string} */
+                kty: 'OKP';
+                /** @enum {string} */
+                use: 'sig';
+                /** @description The public key, base64url */
+                x: string;
+              }[];
+            };
+          };
+        };
+        /** @description Too many requests */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                /** @enum {string} */
+                code: 'rate_limit_exceeded';
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Internal error */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                /** @enum {string} */
+                code: 'internal_error';
+                message: string;
+              };
+            };
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/webhooks': {
     parameters: {
       query?: never;
@@ -3622,6 +3703,8 @@ export interface paths {
               };
               network: string;
               provider: string;
+              /** @description The verdict’s receipt: a compact JWS (EdDSA, Ed25519) over the RFC 8785 JSON of its domain verdict (subject, caller, input hash, time, outcome, data versions). Verify it with /.well-known/jwks.json; absent from verdicts made before receipts existed */
+              receipt?: string;
               requested_at: string;
               schema_version: number;
               /** @enum {string} */
@@ -3644,6 +3727,11 @@ export interface paths {
                 labels: {
                   category: string;
                   confidence: number;
+                  /**
+                   * @description What first_seen_at and last_seen_at rest on: record (the source dates this entry), list (the date of the list as a whole), retrieved (the source gives no date: the day its files were retrieved); null: not known (imported before this was kept)
+                   * @enum {string|null}
+                   */
+                  dated_by: 'record' | 'list' | 'retrieved' | null;
                   /** Format: date-time */
                   first_seen_at: string;
                   label: string | null;
@@ -4048,11 +4136,27 @@ export interface paths {
                   graph: 'analysed' | 'budget_exhausted' | 'no_history' | 'not_available' | 'skipped';
                   indirect_categories: {
                     hops: number | null;
+                    /** @description The routes found, heaviest first (at most three), as a full check’s evidence paths */
+                    paths: {
+                      addresses: string[];
+                      hops: number;
+                      label: string | null;
+                      share_pct: number;
+                      source: string;
+                      usd: number;
+                      usd_estimated: boolean;
+                    }[];
                     share: number;
                     slug: string;
+                    /** @description What of this transfer the share traces: the sender’s USD × share */
+                    usd_value: number;
                   }[];
                   label: string | null;
                   legs: number;
+                  /** @enum {string} */
+                  risk_level: 'none' | 'low' | 'medium' | 'high' | 'severe';
+                  /** @description This sender alone, 0..10 as the composite scores it */
+                  risk_score: number;
                   share: number;
                   usd_value: number;
                 }[];
@@ -4137,6 +4241,9 @@ export interface paths {
                   exposure_usd: number;
                   note: string;
                   rule_id: string;
+                  /** @description The senders the alert rests on, the most USD first */
+                  senders: string[];
+                  senders_total: number;
                 }[];
                 policy: string;
                 /** @description `standard`, or the id of the subgroup’s own policy (GET /v2/policies/{id}); absent in checks completed before policies */
@@ -4148,6 +4255,8 @@ export interface paths {
                 /** @enum {string|null} */
                 worst_level: 'Low' | 'Medium' | 'High' | 'Severe' | null;
               };
+              /** @description The verdict’s receipt: a compact JWS (EdDSA, Ed25519) over the RFC 8785 JSON of its domain verdict (subject, caller, input hash, time, outcome, data versions). Verify it with /.well-known/jwks.json; absent from verdicts made before receipts existed */
+              receipt?: string;
               schema_version: number;
               /** @enum {string} */
               status: 'completed';
@@ -5356,6 +5465,8 @@ export interface paths {
                       ok: false;
                     };
               };
+              /** @description The verdict’s receipt: a compact JWS (EdDSA, Ed25519) over the RFC 8785 JSON of its domain verdict (subject, caller, input hash, time, outcome, data versions). Verify it with /.well-known/jwks.json; absent from verdicts made before receipts existed */
+              receipt?: string;
               schema_version: number;
               skipped_providers: string[];
               /** @enum {string} */
@@ -5784,6 +5895,8 @@ export interface paths {
                       ok: false;
                     };
               };
+              /** @description The verdict’s receipt: a compact JWS (EdDSA, Ed25519) over the RFC 8785 JSON of its domain verdict (subject, caller, input hash, time, outcome, data versions). Verify it with /.well-known/jwks.json; absent from verdicts made before receipts existed */
+              receipt?: string;
               schema_version: number;
               skipped_providers: string[];
               /** @enum {string} */
@@ -10253,6 +10366,8 @@ export interface paths {
               /** @enum {string} */
               network: 'BSC' | 'ETH' | 'TRON';
               provider: string;
+              /** @description The verdict’s receipt: a compact JWS (EdDSA, Ed25519) over the RFC 8785 JSON of its domain verdict (subject, caller, input hash, time, outcome, data versions). Verify it with /.well-known/jwks.json; absent from verdicts made before receipts existed */
+              receipt?: string;
               schema_version: number;
               verdict: {
                 confidence: number | null;
@@ -10261,6 +10376,11 @@ export interface paths {
                 labels: {
                   category: string;
                   confidence: number;
+                  /**
+                   * @description What first_seen_at and last_seen_at rest on: record (the source dates this entry), list (the date of the list as a whole), retrieved (the source gives no date: the day its files were retrieved); null: not known (imported before this was kept)
+                   * @enum {string|null}
+                   */
+                  dated_by: 'record' | 'list' | 'retrieved' | null;
                   /** Format: date-time */
                   first_seen_at: string;
                   label: string | null;
@@ -10590,6 +10710,175 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v2/subgroups/{subgroup_id}/members': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The members of one of your subgroups, by name: whom its alert cases can be assigned to (PATCH assignee) */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          subgroup_id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description The members of the subgroup, by name: whom its alert cases can be assigned to */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              data: {
+                email: string;
+                /** Format: date-time */
+                joined_at: string;
+                /** @description The account’s display name (its email when it has no other) */
+                name: string;
+                user_id: string;
+              }[];
+            };
+          };
+        };
+        /** @description Bad request */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                /** @enum {string} */
+                code: 'bad_request';
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description No valid API key */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                /** @enum {string} */
+                code: 'invalid_api_key' | 'missing_api_key';
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Not found */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                /** @enum {string} */
+                code: 'not_found';
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Request validation failed */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              detail?: {
+                ctx?: {
+                  [key: string]: unknown;
+                };
+                input?: unknown;
+                loc: (string | number)[];
+                msg: string;
+                type: string;
+              }[];
+              error: {
+                /** @enum {string} */
+                code: 'validation_error';
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Too many requests */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                /** @enum {string} */
+                code: 'rate_limit_exceeded';
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Internal error */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                /** @enum {string} */
+                code: 'internal_error';
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Overloaded or shutting down; retry after Retry-After */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json':
+              | {
+                  error: {
+                    /** @enum {string} */
+                    code: 'overloaded';
+                    message: string;
+                  };
+                }
+              | {
+                  /** @enum {string} */
+                  error: 'Service Unavailable';
+                  message: string;
+                  /** @enum {number} */
+                  statusCode: 503;
+                };
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v2/transfer/{check_id}/result': {
     parameters: {
       query?: never;
@@ -10696,11 +10985,27 @@ export interface paths {
                   graph: 'analysed' | 'budget_exhausted' | 'no_history' | 'not_available' | 'skipped';
                   indirect_categories: {
                     hops: number | null;
+                    /** @description The routes found, heaviest first (at most three), as a full check’s evidence paths */
+                    paths: {
+                      addresses: string[];
+                      hops: number;
+                      label: string | null;
+                      share_pct: number;
+                      source: string;
+                      usd: number;
+                      usd_estimated: boolean;
+                    }[];
                     share: number;
                     slug: string;
+                    /** @description What of this transfer the share traces: the sender’s USD × share */
+                    usd_value: number;
                   }[];
                   label: string | null;
                   legs: number;
+                  /** @enum {string} */
+                  risk_level: 'none' | 'low' | 'medium' | 'high' | 'severe';
+                  /** @description This sender alone, 0..10 as the composite scores it */
+                  risk_score: number;
                   share: number;
                   usd_value: number;
                 }[];
@@ -10784,6 +11089,9 @@ export interface paths {
                   exposure_usd: number;
                   note: string;
                   rule_id: string;
+                  /** @description The senders the alert rests on, the most USD first */
+                  senders: string[];
+                  senders_total: number;
                 }[];
                 policy: string;
                 /** @description `standard`, or the id of the subgroup’s own policy (GET /v2/policies/{id}); absent in checks completed before policies */
@@ -10795,6 +11103,8 @@ export interface paths {
                 /** @enum {string|null} */
                 worst_level: 'Low' | 'Medium' | 'High' | 'Severe' | null;
               };
+              /** @description The verdict’s receipt: a compact JWS (EdDSA, Ed25519) over the RFC 8785 JSON of its domain verdict (subject, caller, input hash, time, outcome, data versions). Verify it with /.well-known/jwks.json; absent from verdicts made before receipts existed */
+              receipt?: string;
               schema_version: number;
               /** @enum {string} */
               status: 'completed';

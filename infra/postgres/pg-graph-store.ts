@@ -1,0 +1,208 @@
+import pg from 'pg';
+import type {
+  AddressActivity,
+  DirectionTotals,
+  FlowPage,
+  IndexCoverage,
+  TransferDataKind,
+  TransferDataset,
+} from '../../domain/ports/chain-data.port.js';
+import { EMPTY_TOTALS, flowPageOf } from '../../domain/ports/chain-data.port.js';
+import type { TransferGraphStore } from '../../domain/ports/transfer-graph.port.js';
+import { normalizeAddress } from '../../domain/shared/address.js';
+import { foldBatchSql, finalizeSql, netId, sideId } from './pg-graph-fold.js';
+import type { Query } from './pg-graph-query.js';
+import { GRAPH_MIGRATIONS } from './pg-graph-migrations.js';
+import { revertSql } from './pg-graph-revert.js';
+import { migrate } from './pg-migrations.js';
+import { schemaIdentifier, storeError } from './pg-rows.js';
+
+/**
+ * The transfer graph store on PostgreSQL (docs/ARCHITECTURE.md#the-transfer-graph): the production graph,
+ * shared by every process of a deployment, so that ingesters and folders run side by side in one consumer
+ * group. The same port and contract suite as the LMDB store; edges and nodes hash-partitioned by address.
+ * A fold, a revert or a finalisation is one transaction (retried whole on a deadlock or a serialisation
+ * failure); a hop is one statement.
+ */
+
+export interface PostgresGraphOptions {
+  readonly url: string;
+  /** The schema of the graph's tables (created by the migrations); default `transfer_graph`. */
+  readonly schema?: string;
+  readonly superNodeBound?: number;
+  readonly poolSize?: number;
+  readonly connectTimeoutMs?: number;
+}
+
+/** How often a transaction that lost a deadlock or a serialisation race is run again before the error is raised. */
+const RETRIES = 5;
+const RETRYABLE = new Set(['40P01', '40001']);
+
+export async function openPostgresGraphStore(options: PostgresGraphOptions): Promise<TransferGraphStore> {
+  const s = schemaIdentifier(options.schema ?? 'transfer_graph');
+  const bound = options.superNodeBound ?? 10_000;
+  const pool = new pg.Pool({
+    connectionString: options.url,
+    max: options.poolSize ?? 4,
+    connectionTimeoutMillis: Math.max(options.connectTimeoutMs ?? 2000, 30_000),
+    application_name: 'risk-screening-graph',
+  });
+  pool.on('error', () => undefined);
+  try {
+    await migrate(pool, s, GRAPH_MIGRATIONS);
+  } catch (error) {
+    await pool.end().catch(() => undefined);
+    throw storeError(error);
+  }
+  const query: Query = async (sql, params) => (await pool.query(sql, params as unknown[])).rows;
+
+  async function transaction<T>(work: (q: Query) => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN');
+        const result = await work(async (sql, params) => (await client.query(sql, params as unknown[])).rows);
+        await client.query('COMMIT');
+        return result;
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        const code = (error as { code?: string }).code;
+        if (attempt >= RETRIES || !code || !RETRYABLE.has(code)) throw storeError(error);
+      } finally {
+        client.release();
+      }
+    }
+  }
+
+  return {
+    async fold(batches) {
+      return transaction(async (q) => {
+        let folded = 0;
+        let skipped = 0;
+        for (const batch of batches) {
+          const outcome = await foldBatchSql(q, s, bound, batch);
+          folded += outcome.folded;
+          skipped += outcome.skipped;
+        }
+        return { folded, skipped };
+      });
+    },
+    async revert(network, fromBlock) {
+      return { reverted: await transaction((q) => revertSql(q, s, network, fromBlock)) };
+    },
+    async finalize(network, block) {
+      await transaction((q) => finalizeSql(q, s, network, block));
+    },
+    async readSource(name) {
+      const rows = await query<{ state: unknown }>(`SELECT state FROM ${s}.sources WHERE name = $1`, [name]);
+      return rows[0]?.state ?? null;
+    },
+    async writeSource(name, state) {
+      await query(`INSERT INTO ${s}.sources (name, state) VALUES ($1, $2) ON CONFLICT (name) DO UPDATE SET state = excluded.state`, [
+        name,
+        JSON.stringify(state),
+      ]);
+    },
+    async size(network) {
+      const rows = await query<{ n: string | null }>(`SELECT sum(transfers) AS n FROM ${s}.datasets WHERE network = $1`, [netId(network)]);
+      return Number(rows[0]?.n ?? 0);
+    },
+    async activity(address, network): Promise<AddressActivity | null> {
+      const rows = await query<NodeRow>(`SELECT * FROM ${s}.nodes WHERE network = $1 AND address = $2`, [
+        netId(network),
+        normalizeAddress(address),
+      ]);
+      const node = rows[0];
+      if (!node) return null;
+      return {
+        incoming: totalsOf(node, 'in'),
+        outgoing: totalsOf(node, 'out'),
+        firstAt: new Date(Number(node.first_at) * 1000).toISOString(),
+        lastAt: new Date(Number(node.last_at) * 1000).toISOString(),
+      };
+    },
+    async flows(address, network, direction, limit): Promise<FlowPage> {
+      // The node's totals and its heaviest kept counterparties, in one statement on one partition.
+      const rows = await query<
+        NodeRow & { counterparty: string | null; usd: string; transfers: string; estimated: boolean; sample_tx: string | null }
+      >(
+        `SELECT n.*, e.counterparty, e.usd, e.transfers, e.estimated, e.sample_tx
+         FROM ${s}.nodes AS n LEFT JOIN LATERAL (
+           SELECT counterparty, usd, transfers, estimated, sample_tx FROM ${s}.edges
+           WHERE network = n.network AND owner = n.address AND side = $3 AND kept
+           ORDER BY usd DESC, transfers DESC, counterparty LIMIT $4
+         ) AS e ON true
+         WHERE n.network = $1 AND n.address = $2`,
+        [netId(network), normalizeAddress(address), sideId(direction), Math.max(0, limit)],
+      );
+      const node = rows[0];
+      if (!node) return flowPageOf([], EMPTY_TOTALS, 0);
+      const page = rows
+        .filter((r) => r.counterparty !== null)
+        .map((r) => ({
+          counterparty: r.counterparty as string,
+          usdMicros: Number(r.usd),
+          transfers: Number(r.transfers),
+          estimated: r.estimated,
+          sampleTx: r.sample_tx,
+        }));
+      return flowPageOf(page, totalsOf(node, direction), limit);
+    },
+    async coverage(network): Promise<IndexCoverage> {
+      const rows = await query<DatasetRow>(
+        `SELECT name, caveat, transfers, from_at, to_at, kind, version, up_to_block FROM ${s}.datasets WHERE network = $1 AND kind IS NOT NULL ORDER BY id`,
+        [netId(network)],
+      );
+      // A data set is listed once a fold counted a transfer of it (its kind is set then), as in the LMDB store.
+      return { network, datasets: rows.map(datasetOf) };
+    },
+    async close() {
+      await pool.end();
+    },
+  };
+}
+
+interface DatasetRow {
+  readonly name: string;
+  readonly caveat: string | null;
+  readonly transfers: string;
+  readonly from_at: string | null;
+  readonly to_at: string | null;
+  readonly kind: TransferDataKind | null;
+  readonly version: string | null;
+  readonly up_to_block: string | null;
+}
+
+/** As the LMDB store names a data set: ingested blocks by the last block folded, a sample by its version. */
+function datasetOf(r: DatasetRow): TransferDataset {
+  const transfers = Number(r.transfers);
+  const iso = (seconds: string | null) => (transfers > 0 && seconds !== null ? new Date(Number(seconds) * 1000).toISOString() : null);
+  const upToBlock = r.up_to_block === null ? null : Number(r.up_to_block);
+  return {
+    name: r.name,
+    transfers,
+    from: iso(r.from_at),
+    to: iso(r.to_at),
+    caveat: r.caveat,
+    kind: r.kind,
+    version: upToBlock ? `blocks up to ${upToBlock}` : r.version,
+    asOf: iso(r.to_at),
+    upToBlock,
+  };
+}
+
+interface NodeRow {
+  readonly first_at: string;
+  readonly last_at: string;
+  readonly [column: string]: unknown;
+}
+
+function totalsOf(node: NodeRow, side: 'in' | 'out'): DirectionTotals {
+  return {
+    transfers: Number(node[`${side}_transfers`]),
+    usdMicros: Number(node[`${side}_usd`]),
+    counterparties: Number(node[`${side}_counterparties`]),
+    unpricedTransfers: Number(node[`${side}_unpriced`]),
+    estimated: node[`${side}_estimated`] === true,
+  };
+}

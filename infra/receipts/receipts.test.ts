@@ -1,0 +1,72 @@
+import { mkdtemp, readFile, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { screenStatement } from '../../domain/receipts/verdict-statements.js';
+import type { VerdictStatement } from '../../domain/receipts/verdict-statement.js';
+import { JoseVerdictSigner } from './jose-verdict-signer.js';
+import { verifyReceipt } from './verify-receipt.js';
+
+const now = new Date('2026-11-28T05:00:00.000Z');
+const ringPath = async () => join(await mkdtemp(join(tmpdir(), 'receipts-')), 'receipt-keys.json');
+
+const statement: VerdictStatement = screenStatement(
+  { verdictId: 'call-1', caller: { kind: 'api_key', id: 'k-1' }, input: { address: '0xab', network: 'ETH' }, issuedAt: now.toISOString() },
+  { address: '0xab', network: 'ETH' },
+  {
+    verdict: { risk_level: 'high', risk_score: 80, risk_categories: ['mixer'], sdn_match: null },
+    coverage: { data_versions: { taxonomy: 't-1', snapshot: 's-1', sources: [{ source: 'ofac', version: 'v1', content_hash: 'h1' }] } },
+  } as never,
+);
+
+const tamper = (receipt: string, change: (s: VerdictStatement) => VerdictStatement): string => {
+  const [header, payload, signature] = receipt.split('.') as [string, string, string];
+  const decoded = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as VerdictStatement;
+  return [header, Buffer.from(JSON.stringify(change(decoded))).toString('base64url'), signature].join('.');
+};
+
+describe('verdict receipts', () => {
+  it('creates the key ring at first start (mode 0600) and signs a receipt that verifies against the JWKS', async () => {
+    const path = await ringPath();
+    const signer = await JoseVerdictSigner.open(path, now);
+    expect((await stat(path)).mode & 0o777).toBe(0o600);
+    const receipt = await signer.sign(statement);
+    const check = await verifyReceipt(receipt, signer.jwks());
+    expect(check).toEqual({ valid: true, kid: signer.jwks().keys[0]?.kid, statement });
+    expect(JSON.stringify(signer.jwks())).not.toContain('"d"');
+  });
+
+  it('signs deterministically: the same statement under the same key is the same receipt, also after a restart', async () => {
+    const path = await ringPath();
+    const first = await (await JoseVerdictSigner.open(path, now)).sign(statement);
+    const again = await (await JoseVerdictSigner.open(path, now)).sign(statement);
+    expect(again).toBe(first);
+  });
+
+  it('refuses a tampered verdict, a receipt of another key ring and a forged header', async () => {
+    const signer = await JoseVerdictSigner.open(await ringPath(), now);
+    const receipt = await signer.sign(statement);
+    const lowered = tamper(receipt, (s) => ({ ...s, outcome: { ...s.outcome, riskLevel: 'low' } }));
+    expect(await verifyReceipt(lowered, signer.jwks())).toMatchObject({ valid: false });
+    const stranger = await JoseVerdictSigner.open(await ringPath(), now);
+    expect(await verifyReceipt(receipt, stranger.jwks())).toMatchObject({ valid: false });
+    expect(await verifyReceipt('not.a.receipt', signer.jwks())).toMatchObject({ valid: false });
+  });
+
+  it('rotates: the new key signs, the retired one still verifies the receipts it gave, on disk too', async () => {
+    const path = await ringPath();
+    const signer = await JoseVerdictSigner.open(path, now);
+    const old = await signer.sign(statement);
+    const { kid, retired } = await signer.rotate(new Date('2026-11-29T00:00:00.000Z'));
+    expect(kid).not.toBe(retired);
+    const fresh = await signer.sign(statement);
+    expect(await verifyReceipt(fresh, signer.jwks())).toMatchObject({ valid: true, kid });
+    const reopened = await JoseVerdictSigner.open(path, now);
+    expect(await verifyReceipt(old, reopened.jwks())).toMatchObject({ valid: true, kid: retired });
+    expect(reopened.keys()).toEqual([
+      { kid: retired, created_at: now.toISOString(), retired_at: '2026-11-29T00:00:00.000Z', active: false },
+      { kid, created_at: '2026-11-29T00:00:00.000Z', retired_at: null, active: true },
+    ]);
+    expect(JSON.parse(await readFile(path, 'utf8'))).toMatchObject({ active: kid });
+  });
+});
