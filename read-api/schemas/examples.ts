@@ -6,6 +6,25 @@ import type { ErrorCode } from '../../domain/shared/errors.js';
  * schema, so an example cannot drift from what the code sends.
  */
 
+/** The lists a verdict was checked against: one US list imported, UK and EU not (shared by the screen and health). */
+export const SANCTIONS_COVERAGE_EXAMPLE = {
+  as_of: '2026-11-25T10:14:03.118Z',
+  checked: ['US'],
+  not_checked: ['UK', 'EU'],
+  lists: [
+    {
+      jurisdiction: 'US',
+      source: 'ofac_sdn',
+      name: 'OFAC SDN List',
+      version: '2025-01-15',
+      list_date: '2025-01-15',
+      age_days: 679,
+      imported_at: '2026-11-25T10:13:58.412Z',
+      content_hash: 'sha256:25acf0d8e98487f426f9d4b68d1184ab355da5a0991cccb412bbe7c5cd6b683b',
+    },
+  ],
+};
+
 export const SCREEN_EXAMPLE = {
   schema_version: 1,
   address: '0x1111111111111111111111111111111111111111',
@@ -24,23 +43,7 @@ export const SCREEN_EXAMPLE = {
       snapshot: 'sha256:5725aca8ae0731c6cd36455a73578ac519fe79f6180a76f3d444dedcce45d880',
       sources: [],
     },
-    sanctions: {
-      as_of: '2026-11-25T10:14:03.118Z',
-      checked: ['US'],
-      not_checked: ['UK', 'EU'],
-      lists: [
-        {
-          jurisdiction: 'US',
-          source: 'ofac_sdn',
-          name: 'OFAC SDN List',
-          version: '2025-01-15',
-          list_date: '2025-01-15',
-          age_days: 679,
-          imported_at: '2026-11-25T10:13:58.412Z',
-          content_hash: 'sha256:25acf0d8e98487f426f9d4b68d1184ab355da5a0991cccb412bbe7c5cd6b683b',
-        },
-      ],
-    },
+    sanctions: SANCTIONS_COVERAGE_EXAMPLE,
   },
   verdict: {
     ok: true,
@@ -105,21 +108,7 @@ export const HEALTH_EXAMPLE = {
     'sanctions list ofac_sdn is 679 days old (version 2025-01-15; older than 14 days): refresh it with `data sync`',
   ],
   sanctions: {
-    as_of: '2026-11-25T10:14:03.118Z',
-    checked: ['US'],
-    not_checked: ['UK', 'EU'],
-    lists: [
-      {
-        jurisdiction: 'US',
-        source: 'ofac_sdn',
-        name: 'OFAC SDN List',
-        version: '2025-01-15',
-        list_date: '2025-01-15',
-        age_days: 679,
-        imported_at: '2026-11-25T10:13:58.412Z',
-        content_hash: 'sha256:25acf0d8e98487f426f9d4b68d1184ab355da5a0991cccb412bbe7c5cd6b683b',
-      },
-    ],
+    ...SANCTIONS_COVERAGE_EXAMPLE,
     required: [],
   },
   version: '2.0.0',

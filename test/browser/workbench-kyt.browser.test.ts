@@ -141,6 +141,11 @@ describe.skipIf(chromiumMissing !== null)('KYT workbench on the demo chain, in C
       `${chain.sanctioned.address.toLowerCase()} → ${chain.middle.toLowerCase()}`,
     );
     expect(await route.locator('figcaption').textContent()).toContain(chain.sanctioned.name);
+    // the versions name the list behind the exposure and the transfer data it was traced in
+    const versions = (await page.locator('section[aria-labelledby="tv-title"]').textContent())!;
+    expect(versions).toMatch(/Checked against the US(, UK and EU)? sanctions lists: .*OFAC SDN List of \d{4}-\d\d-\d\d/);
+    expect(versions).toMatch(/Sources[\s\S]*\bofac_sdn \d{4}-\d\d-\d\d/);
+    expect(versions).toMatch(/Transfer data\s*\S.*blocks up to \d+/);
     await browser.screenshot(page, 'kyt-01-transfer-indirect-1280');
     await atPhoneWidth('kyt-02-transfer-indirect-390', async () => {
       expect(await route.locator('svg.wide').isVisible()).toBe(false);
@@ -191,6 +196,9 @@ describe.skipIf(chromiumMissing !== null)('KYT workbench on the demo chain, in C
     expect(fired).toMatch(/Block time\s*\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC/);
     expect(await page.locator('section[aria-labelledby="ev-title"] figure.route').count()).toBe(1);
     expect(await page.textContent('main')).toMatch(/Policy\s*standard/);
+    const versions = (await page.locator('section[aria-labelledby="versions-title"]').textContent())!;
+    expect(versions).toMatch(/Sources[\s\S]*\bofac_sdn \d{4}-\d\d-\d\d/);
+    expect(versions).toMatch(/Checked against the US(, UK and EU)? sanctions lists/);
     const link = page.locator('section[aria-labelledby="alert-title"] a[href^="/checks/transfer/"]');
     expect(await link.getAttribute('href')).toBe(`/checks/transfer/${checks.get('indirect')}`);
 
@@ -224,6 +232,8 @@ describe.skipIf(chromiumMissing !== null)('KYT workbench on the demo chain, in C
     ])
       expect(text, fact).toContain(fact);
     expect(text).toMatch(/Policy\s*standard 2026-11-1/);
+    expect(text).toMatch(/Sources[\s\S]*\bofac_sdn \d{4}-\d\d-\d\d/);
+    expect(text).toMatch(/Transfer data\s*\S.*blocks up to \d+/);
     await page.emulateMedia({ media: 'print' });
     expect(await page.locator('header.top').isVisible()).toBe(false);
     expect(await page.locator('figure.route svg.wide').first().isVisible()).toBe(true);

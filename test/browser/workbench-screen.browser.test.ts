@@ -89,6 +89,11 @@ describe.skipIf(chromiumMissing !== null)('workbench: screening in Chromium', ()
     expect(await labels.getByRole('columnheader').allTextContents()).not.toContain('First seen');
     const sdnRow = labels.getByRole('row').filter({ hasText: 'OFAC' }).first();
     expect(await sdnRow.locator('td[data-label="Date"]').textContent()).toMatch(/^\d{4}-\d\d-\d\d, the list's date$/);
+    // a source that dates nothing is never given a "first seen": the page says when its files were imported
+    const undatedRow = labels.getByRole('row').filter({ hasText: 'legacy SDN.CSV' });
+    expect(await undatedRow.locator('td[data-label="Date"]').textContent()).toMatch(
+      /^no date from the source; imported from files of \d{4}-\d\d-\d\d$/,
+    );
     expect(await page.textContent('main')).not.toContain('§');
     await expectNoSidewaysScroll();
     await browser.screenshot(page, 'workbench-06-light-screen-sanctioned');

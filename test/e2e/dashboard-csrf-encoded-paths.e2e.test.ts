@@ -35,6 +35,10 @@ const FORGED: Record<string, { form?: Record<string, string>; json?: Record<stri
   'POST /api/webhooks/:id/rotate-secret': { json: {} },
   'PATCH /api/alerts/:id': { json: { status: 'closed', resolution: 'false_positive' } },
   'POST /api/alerts/:id/comments': { json: { text: 'forged comment' } },
+  'POST /checks/transfer': { form: { chain: 'ETH', tx_hash: `0x${'ab'.repeat(32)}` } },
+  'POST /inspect': { form: { address: madeUpEvmAddress('csrf:inspect'), network: 'ETH' } },
+  'POST /monitors': { form: { address: madeUpEvmAddress('csrf:monitor'), network: 'ETH', reference: 'forged' } },
+  'DELETE /api/monitors/:id': { json: {} },
 };
 
 /** `METHOD /path` of every route the app serves, read from Fastify's own route tree. */
@@ -78,8 +82,12 @@ function spellings(path: string): string[] {
   ];
 }
 
+/** A monitor nobody owns: a forged DELETE must be refused for its missing token (403) before the id is looked up. */
+const SOME_MONITOR = '0193d000-0000-7000-8000-00000000abcd';
+
 function concrete(path: string): string {
-  return path.replace(':keyId', ids.keyId).replace(':id', path.startsWith('/api/alerts') ? ids.alertId : ids.webhookId);
+  const id = path.startsWith('/api/alerts') ? ids.alertId : path.startsWith('/api/monitors') ? SOME_MONITOR : ids.webhookId;
+  return path.replace(':keyId', ids.keyId).replace(':id', id);
 }
 
 async function forge(method: string, url: string, forged: (typeof FORGED)[string], headers: Record<string, string>) {

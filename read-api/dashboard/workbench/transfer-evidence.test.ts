@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { legAmount, readTransferResult, senderVerdict, type SenderView } from './transfer-evidence.js';
+import { legAmount, readTransferResult, senderVerdict, transferVersions, type SenderView } from './transfer-evidence.js';
 
 const sender = (over: Partial<SenderView> = {}): SenderView => ({
   address: '0xa000000000000000000000000000000000000001',
@@ -61,7 +61,55 @@ describe('transfer check evidence', () => {
         explanations: [],
       },
     };
-    expect(readTransferResult(old)?.composite_result.senders[0]?.risk_level).toBeUndefined();
+    const read = readTransferResult(old)!;
+    expect(read.composite_result.senders[0]?.risk_level).toBeUndefined();
+    expect(transferVersions(read).value).toContain('not recorded with this check');
+    expect(transferVersions(read).value).toContain('was not recorded (it was made before verdicts stated it)');
     expect(readTransferResult({ check_id: 'c', policy_result: { alerts: [] } })).toBeNull();
+
+    // a check that recorded its coverage names the lists, the sources behind the exposure and the transfer data
+    const recorded = readTransferResult({
+      ...old,
+      coverage: {
+        sanctions: {
+          as_of: '2026-01-01T00:00:00Z',
+          checked: ['US'],
+          not_checked: ['UK', 'EU'],
+          lists: [
+            {
+              jurisdiction: 'US',
+              source: 'ofac_sdn',
+              name: 'OFAC SDN List',
+              version: '2025-12-30',
+              list_date: '2025-12-30',
+              age_days: 2,
+              imported_at: '2025-12-31T00:00:00Z',
+              content_hash: 'sha256:1',
+            },
+          ],
+        },
+        data_versions: {
+          taxonomy: 't',
+          snapshot: 'sha256:2',
+          sources: [{ source: 'ofac_sdn', version: '2025-12-30', content_hash: 'sha256:1', imported_at: '2025-12-31T00:00:00Z' }],
+          transfer_data: [
+            {
+              name: 'rpc:ETH',
+              kind: 'ingested_blocks',
+              transfers: 9,
+              version: '0-4',
+              as_of: '2026-01-01T00:00:00Z',
+              up_to_block: 4,
+              cap: null,
+            },
+          ],
+        },
+      },
+    })!;
+    const shown = transferVersions(recorded).value;
+    expect(shown).toContain('Checked against the US sanctions lists: OFAC SDN List of 2025-12-30, 2 days old.');
+    expect(shown).toContain('Not checked against the UK and EU sanctions lists');
+    expect(shown).toContain('ofac_sdn 2025-12-30 (imported 2025-12-31)');
+    expect(shown).toContain('rpc:ETH, blocks up to 4, as of 2026-01-01');
   });
 });

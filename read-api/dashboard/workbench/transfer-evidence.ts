@@ -4,6 +4,9 @@ import { html, type SafeHtml } from '../html.js';
 import { levelBadge, shortHash, utc } from './format.js';
 import type { HopUsd } from './hop-usd.js';
 import { routeSvg } from './route-svg.js';
+import { dataFacts, sanctionsCoverageLine } from './verdict-sections.js';
+import { tracedDataVersionsSchema } from '../../../domain/coverage/data-versions.body.js';
+import { sanctionsCoverageSchema } from '../../../domain/coverage/sanctions-coverage.body.js';
 
 /**
  * What a transfer check found, as the workbench shows it on the check's page, on each alert's case page
@@ -117,6 +120,16 @@ export const transferResultView = z.object({
     alerts: z.array(alertView),
     explanations: z.array(explanationView),
   }),
+  coverage: z
+    .object({
+      sanctions: sanctionsCoverageSchema,
+      data_versions: z.object({
+        snapshot: z.string().nullable(),
+        sources: z.array(z.object({ source: z.string(), version: z.string(), imported_at: z.string() })),
+        transfer_data: tracedDataVersionsSchema.shape.transfer_data,
+      }),
+    })
+    .optional(),
 });
 export type TransferResultView = z.infer<typeof transferResultView>;
 
@@ -290,15 +303,21 @@ ${senders.map((s) => senderCard(r, s, drawn))}
 ${drawn.routes.more > 0 ? html`<p class="hint">${drawn.routes.more} more route(s) in the JSON result.</p>` : ''}`;
 }
 
-/** The policy, taxonomy and price versions, and the time of the verdict. */
+/**
+ * The time of the verdict, the sanctions lists the senders were checked against, the policy, taxonomy and
+ * price versions, and the sources and transfer data behind the exposure (a check recorded before results
+ * named them says so).
+ */
 export function transferVersions(r: TransferResultView): SafeHtml {
   const p = r.policy_result;
   const prices = r.composite_result.prices;
-  return html`<dl class="facts">
+  return html`${sanctionsCoverageLine(r.coverage?.sanctions)}
+<dl class="facts">
 <div><dt>Verdict time</dt><dd>${utc(r.checked_at)}</dd></div>
 <div><dt>Policy</dt><dd>${p.policy} ${p.version}</dd></div>
 <div><dt>Taxonomy version</dt><dd>${p.taxonomy_version}</dd></div>
 <div><dt>Prices</dt><dd>${prices.length === 0 ? 'none needed' : prices.map((x, i) => html`${i ? ', ' : ''}${x.source} (as of ${x.as_of})`)}</dd></div>
+${r.coverage ? dataFacts(r.coverage.data_versions) : html`<div><dt>Sources</dt><dd>not recorded with this check (made before checks named them)</dd></div>`}
 <div><dt>Check</dt><dd><a href="/checks/transfer/${r.check_id}"><code class="break">${r.check_id}</code></a></dd></div>
 </dl>`;
 }

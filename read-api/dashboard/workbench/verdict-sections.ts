@@ -130,21 +130,25 @@ export function versionsSection(coverage: { readonly data_versions: ShownDataVer
 <dl class="facts">
 <div><dt>Verdict time</dt><dd>${utc(verdictAt)}</dd></div>
 <div><dt>Taxonomy</dt><dd>${v.taxonomy}</dd></div>
-<div><dt>Snapshot</dt><dd>${v.snapshot ?? '—'}</dd></div>
+${dataFacts(v)}
+</dl></section>`;
+}
+
+/** The snapshot, the sources behind the verdict with their versions, and the transfer data it read: rows of a facts list. */
+export function dataFacts(v: Omit<ShownDataVersions, 'taxonomy'>): SafeHtml {
+  return html`<div><dt>Snapshot</dt><dd>${v.snapshot ?? '—'}</dd></div>
 <div><dt>Sources</dt><dd>${
     v.sources.length === 0
       ? 'none'
       : v.sources.map(
-          (s, i) =>
-            html`${i ? ', ' : ''}${s.source} ${s.version}${s.imported_at ? html` <span class="hint">(imported ${s.imported_at.slice(0, 10)})</span>` : ''}`,
+          (s, i) => html`${i ? html`<br>` : ''}${s.source} ${s.version}${s.imported_at ? ` (imported ${s.imported_at.slice(0, 10)})` : ''}`,
         )
   }</dd></div>
 ${
   v.transfer_data
     ? html`<div><dt>Transfer data</dt><dd>${v.transfer_data.length === 0 ? 'none' : v.transfer_data.map((t, i) => html`${i ? '; ' : ''}${transferDataText(t)}`)}</dd></div>`
     : ''
-}
-</dl></section>`;
+}`;
 }
 
 const REASONS: Record<string, string> = {
