@@ -47,6 +47,8 @@ const LONG_FUNCTIONS = {
   'read-api/routes/alerts-actions.ts': ROUTES,
   'read-api/routes/inspect.routes.ts': ROUTES,
   'read-api/routes/monitors.routes.ts': ROUTES,
+  'read-api/routes/policies-actions.ts': ROUTES,
+  'read-api/routes/policies.routes.ts': ROUTES,
   'read-api/routes/transfer-check.routes.ts': ROUTES,
   'read-api/routes/webhooks.routes.ts': ROUTES,
   'test/bench/dashboard.bench.ts': SCRIPT,

@@ -69,6 +69,7 @@ import { createAsyncCorrelation } from './system/async-correlation.js';
 import { createMonitorModule, type MonitorModule } from './monitors/monitor-module.js';
 import { TRANSFER_CHECK_TIMEOUT_MS } from '../domain/kyt/transfer-check.events.js';
 import { alertCaseAppServices } from './alerts/alert-cases-module.js';
+import { policyAppServices } from './policies/policy-module.js';
 import { PROCESSOR_PROJECTIONS, PROJECTIONS } from './read-models.js';
 import { alertCaseProcessor } from '../processors/alert-case.processor.js';
 import type { VerdictSigner } from '../domain/ports/verdict-signer.port.js';
@@ -375,6 +376,7 @@ export async function createServices(
     webhooks: webhooks.app,
     monitors: monitors.api,
     alerts: alertCaseAppServices(readStore),
+    policies: policyAppServices(store, readStore, commands),
     correlation,
     metrics,
   };

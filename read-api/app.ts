@@ -20,6 +20,7 @@ import { systemRoutes } from './routes/system.routes.js';
 import { transferCheckRoutes } from './routes/transfer-check.routes.js';
 import { webhookRoutes } from './routes/webhooks.routes.js';
 import { alertRoutes } from './routes/alerts.routes.js';
+import { policyRoutes } from './routes/policies.routes.js';
 import { registerJwksRoute } from './routes/jwks.routes.js';
 import { jwksSchema } from './schemas/receipts.js';
 import { errorResponses } from './schemas/errors.js';
@@ -103,15 +104,10 @@ export async function buildApp(
       response: { 200: jwksSchema, ...errorResponses(['rate_limit_exceeded', 'internal_error']) },
     },
   });
-  await app.register(screenRoutes, { services });
-  await app.register(billingRoutes, { services });
-  await app.register(checkAddressRoutes, { services });
-  await app.register(exploreRoutes, { services });
-  await app.register(inspectRoutes, { services });
-  await app.register(transferCheckRoutes, { services });
-  await app.register(webhookRoutes, { services });
+  for (const routes of [screenRoutes, billingRoutes, checkAddressRoutes, exploreRoutes, inspectRoutes, transferCheckRoutes, webhookRoutes])
+    await app.register(routes, { services });
   if (services.monitors) await app.register(monitorRoutes, { services, monitors: services.monitors });
-  await app.register(alertRoutes, { services });
+  for (const routes of [alertRoutes, policyRoutes]) await app.register(routes, { services });
   await app.register(dashboardRoutes(services));
   return app;
 }
