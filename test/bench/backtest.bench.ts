@@ -134,7 +134,11 @@ const CANDIDATE: Policy = {
 async function backtest(store: LmdbReadStore, subgroupId: string) {
   const checks = { ...policyInputsRepository(store), outcomesOf: caseOutcomeReader(store) };
   let id = 0;
-  const jobs = backtestJobs({ checks, ids: { newId: () => `bench-${(id += 1)}`, eventId: (commandId: string, index: number) => `${commandId}-${index}` }, clock: { now: () => new Date() } });
+  const jobs = backtestJobs({
+    checks,
+    ids: { newId: () => `bench-${(id += 1)}`, eventId: (commandId: string, index: number) => `${commandId}-${index}` },
+    clock: { now: () => new Date() },
+  });
   gc();
   gc();
   const heapBefore = heapMb();
@@ -164,8 +168,8 @@ async function main() {
   try {
     const loadBefore = loadavg()[0]!;
     const filling = performance.now();
-    let position = await fill(store, 'large', CHECKS, 1, 0n);
-    position = await fill(store, 'small', SMALL, 2, position);
+    const position = await fill(store, 'large', CHECKS, 1, 0n);
+    await fill(store, 'small', SMALL, 2, position);
     process.stderr.write(`${CHECKS + SMALL} checks written in ${((performance.now() - filling) / 1000).toFixed(1)} s\n`);
     const small = await backtest(store, 'small');
     const large = await backtest(store, 'large');
