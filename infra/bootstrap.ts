@@ -32,6 +32,7 @@ import { subgroupRepository } from '../projections/subgroups.projection.js';
 import { usageDayRepository } from '../projections/usage-days.projection.js';
 import { scryptPasswordHasher } from './system/scrypt-password-hasher.js';
 import type { AppServices } from '../read-api/services.js';
+import { API_VERSION } from '../read-api/api-version.js';
 import type { Config } from './config.js';
 import { httpRiskProviders, providerCatalog } from './providers/risk-providers.js';
 import type { CheckpointStore } from '../domain/ports/read-store.port.js';
@@ -378,7 +379,7 @@ export async function createServices(
     },
     pipeline: fullCheck.api,
     transfers: transferChecks.api,
-    info: () => ({ mode: config.MODE, version: '2.0.0', ready }),
+    info: () => ({ mode: config.MODE, version: API_VERSION, ready }),
     sanctionsMaxAgeDays: config.SVC_SANCTIONS_MAX_AGE_DAYS,
     webhooks: webhooks.app,
     monitors: monitors.api,
