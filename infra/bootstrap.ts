@@ -225,7 +225,10 @@ export async function createServices(
     ...Object.keys(idempotencyEventSchemas),
   ]);
 
-  const receipts = await Ed25519VerdictSigner.open(config.RECEIPT_KEYS_FILE ?? join(config.DATA_DIR, 'receipt-keys.json'), systemClock.now());
+  const receipts = await Ed25519VerdictSigner.open(
+    config.RECEIPT_KEYS_FILE ?? join(config.DATA_DIR, 'receipt-keys.json'),
+    systemClock.now(),
+  );
   const commands = {
     receipts,
     executor: createCommandExecutor({ store, clock: systemClock, ids: uuidIds, correlation }),

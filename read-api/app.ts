@@ -21,6 +21,7 @@ import { transferCheckRoutes } from './routes/transfer-check.routes.js';
 import { webhookRoutes } from './routes/webhooks.routes.js';
 import { alertRoutes } from './routes/alerts.routes.js';
 import { registerJwksRoute } from './routes/jwks.routes.js';
+import { verdictRoutes } from './routes/verdicts.routes.js';
 import { jwksSchema } from './schemas/receipts.js';
 import { errorResponses } from './schemas/errors.js';
 import type { AppServices } from './services.js';
@@ -111,6 +112,7 @@ export async function buildApp(
   await app.register(webhookRoutes, { services });
   if (services.monitors) await app.register(monitorRoutes, { services, monitors: services.monitors });
   await app.register(alertRoutes, { services });
+  await app.register(verdictRoutes, { services });
   await app.register(dashboardRoutes(services));
   return app;
 }
