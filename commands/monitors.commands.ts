@@ -17,7 +17,7 @@ import { chargeCall, readBalance, refundCall } from './billing.commands.js';
 import type { CommandDeps } from './command-deps.js';
 
 /**
- * Monitors: a customer's standing watch on an address. Price model (README "Monitors"): product
+ * Monitors: a customer's standing watch on an address. Price model (docs/api.md, "Monitors"): product
  * `monitor`, per monitored address per calendar month, charged at creation (for the month it starts in)
  * and at each period start; a period that cannot be paid pauses the monitor, it is never dropped.
  */

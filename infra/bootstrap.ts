@@ -32,6 +32,7 @@ import { subgroupRepository } from '../projections/subgroups.projection.js';
 import { usageDayRepository } from '../projections/usage-days.projection.js';
 import { scryptPasswordHasher } from './system/scrypt-password-hasher.js';
 import type { AppServices } from '../read-api/services.js';
+import { API_VERSION } from '../read-api/api-version.js';
 import type { Config } from './config.js';
 import { httpRiskProviders, providerCatalog } from './providers/risk-providers.js';
 import type { CheckpointStore } from '../domain/ports/read-store.port.js';
@@ -68,6 +69,7 @@ import { createAsyncCorrelation } from './system/async-correlation.js';
 import { createMonitorModule, type MonitorModule } from './monitors/monitor-module.js';
 import { TRANSFER_CHECK_TIMEOUT_MS } from '../domain/kyt/transfer-check.events.js';
 import { alertCaseAppServices } from './alerts/alert-cases-module.js';
+import { policyAppServices } from './policies/policy-module.js';
 import { PROCESSOR_PROJECTIONS, PROJECTIONS } from './read-models.js';
 import { alertCaseProcessor } from '../processors/alert-case.processor.js';
 import type { VerdictSigner } from '../domain/ports/verdict-signer.port.js';
@@ -372,11 +374,12 @@ export async function createServices(
     },
     pipeline: fullCheck.api,
     transfers: transferChecks.api,
-    info: () => ({ mode: config.MODE, version: '2.0.0', ready }),
+    info: () => ({ mode: config.MODE, version: API_VERSION, ready }),
     sanctionsMaxAgeDays: config.SVC_SANCTIONS_MAX_AGE_DAYS,
     webhooks: webhooks.app,
     monitors: monitors.api,
     alerts: alertCaseAppServices(readStore),
+    policies: policyAppServices(store, readStore, commands),
     correlation,
     metrics,
   };

@@ -54,7 +54,7 @@ const schema = z.object({
   SVC_DEMO_API_KEY: z.string().refine(isWellFormedApiKey, 'not a well-formed key: svc_ followed by 44 letters or digits').optional(),
   /** Dashboard: the demo account's password; when unset, one is generated and printed once on first start. */
   SVC_DEMO_PASSWORD: z.string().min(8).max(256).optional(),
-  /** Dashboard sessions, login throttling and password hashing (README, "Dashboard"). */
+  /** Dashboard sessions, login throttling and password hashing (docs/dashboard.md). */
   SVC_SESSION_TTL_MINUTES: z.coerce.number().int().min(5).max(43_200).default(720),
   SVC_COOKIE_SECURE: z.enum(['auto', 'always', 'never']).default('auto'),
   SVC_LOGIN_MAX_FAILURES: z.coerce.number().int().min(1).max(1000).default(5),
@@ -63,13 +63,13 @@ const schema = z.object({
   SVC_LOGIN_MAX_CONCURRENT_CHECKS: z.coerce.number().int().min(1).max(64).default(2),
   SVC_LOGIN_MAX_QUEUED_CHECKS: z.coerce.number().int().min(0).max(10_000).default(32),
   SVC_PASSWORD_SCRYPT_LOG_N: z.coerce.number().int().min(10).max(20).default(17),
-  /** The x402 pay-per-call channel (README, "x402 channel"); off while X402_PAY_TO is unset. */
+  /** The x402 pay-per-call channel (docs/x402.md); off while X402_PAY_TO is unset. */
   ...x402Settings,
-  /** Full check, explore jobs, the transfer index and prices (README, "Full check"). */
+  /** Full check, explore jobs, the transfer index and prices (docs/api.md, "Full check"). */
   ...fullCheckSettings,
-  /** Transfer check (KYT): chain endpoints, the POST's wait, prices (README, "Transfer check"). */
+  /** Transfer check (KYT): chain endpoints, the POST's wait, prices (docs/api.md, "Transfer check (KYT)"). */
   ...kytSettings,
-  /** Webhooks (README, "Webhooks"). A development setting: 1 lets deliveries reach http:// and https:// on loopback (127.0.0.1). */
+  /** Webhooks (docs/api.md, "Webhooks"). A development setting: 1 lets deliveries reach http:// and https:// on loopback (127.0.0.1). */
   WEBHOOK_ALLOW_LOCAL: z.enum(['0', '1']).default('0'),
   /** How long a receiver has to answer a delivery (the spec: 2xx within 10 s). */
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(50).max(60_000).default(10_000),
@@ -83,7 +83,7 @@ const schema = z.object({
   /** Proxies before the V2 app and dashboard whose X-Forwarded-For is believed (the login throttle's client address); as X402_TRUSTED_PROXIES. */
   SVC_TRUSTED_PROXIES: z.string().default(''),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  /** GET /metrics: when set, a scrape needs `Authorization: Bearer <token>` (README, "Metrics and logs"). */
+  /** GET /metrics: when set, a scrape needs `Authorization: Bearer <token>` (docs/operations.md, "Metrics and logs"). */
   METRICS_TOKEN: z
     .string()
     .min(16)

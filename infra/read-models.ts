@@ -5,6 +5,8 @@ import { alertCasesProjection } from '../projections/alert-cases.projection.js';
 import { apiKeyHashesProjection, apiKeysProjection } from '../projections/api-keys.projection.js';
 import { balancesProjection } from '../projections/balances.projection.js';
 import { checkHistoryProjection } from '../projections/check-history.projection.js';
+import { caseOutcomesProjection } from '../projections/case-outcomes.projection.js';
+import { policyInputsProjection } from '../projections/policy-inputs.projection.js';
 import { keyProviderSelectionsProjection } from '../projections/key-provider-selections.projection.js';
 import { monitorsProjection } from '../projections/monitors.projection.js';
 import { runningJobsProjection } from '../projections/running-jobs.index.js';
@@ -42,6 +44,8 @@ export const PROJECTIONS: readonly Projection[] = [
   alertCasesProjection,
   subgroupMembersProjection,
   checkHistoryProjection,
+  policyInputsProjection,
+  caseOutcomesProjection,
 ];
 
 /**

@@ -3,7 +3,7 @@ import { periodStartOf } from '../domain/billing/period.js';
 import type { MonitorFinder } from '../domain/ports/monitors.port.js';
 
 /**
- * Charges each monitor's new month when a period starts (README "Monitors"). A sweep takes the active
+ * Charges each monitor's new month when a period starts (docs/api.md, "Monitors"). A sweep takes the active
  * monitors whose last paid period is earlier than the current one, and the paused ones (a refused period
  * is tried again each sweep, so a monitor resumes once funds are back), page by page through the
  * renewal_key index. The decider re-checks what is owed, so a sweep on a lagging read model, or two

@@ -261,11 +261,15 @@ class InMemoryIntelIndex implements IntelIndexProjection {
 
   /** The token lists' merged view: fields from the most trusted list that has them, tags united. */
   private tokenProfile(address: string, network: Network): TokenProfile | null {
-    const listings = this.segments
-      .flatMap((segment) => {
-        const listing = segment?.tokens.get(tokenKey(address, network));
-        return listing && segment ? [{ listing, trust: segment.descriptor.trustWeight }] : [];
-      })
+    // Asked for every address an exposure search reaches (ten thousand a search): nothing allocated on a miss.
+    const key = tokenKey(address, network);
+    const found: { listing: TokenListing; trust: number }[] = [];
+    for (const segment of this.segments) {
+      const listing = segment?.tokens.get(key);
+      if (listing && segment) found.push({ listing, trust: segment.descriptor.trustWeight });
+    }
+    if (found.length === 0) return null;
+    const listings = found
       .sort((a, b) => b.trust - a.trust || (a.listing.source < b.listing.source ? -1 : 1))
       .map(({ listing }) => listing);
     if (listings.length === 0) return null;

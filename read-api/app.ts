@@ -20,6 +20,7 @@ import { systemRoutes } from './routes/system.routes.js';
 import { transferCheckRoutes } from './routes/transfer-check.routes.js';
 import { webhookRoutes } from './routes/webhooks.routes.js';
 import { alertRoutes } from './routes/alerts.routes.js';
+import { policyRoutes } from './routes/policies.routes.js';
 import { registerJwksRoute } from './routes/jwks.routes.js';
 import { verdictRoutes } from './routes/verdicts.routes.js';
 import { jwksSchema } from './schemas/receipts.js';
@@ -30,6 +31,7 @@ import { checkVocabulary } from './schemas/vocabulary-contract.js';
 import { CHECK_RESPONSES_BY_DEFAULT, checkDeclaredStatuses, responseSerializerCompiler } from './schemas/response-contract.js';
 import { capConnectionsPerClient, DEFAULT_SERVER_LIMITS, serverLimitOptions, type ServerLimits } from './server-limits.js';
 import { collectMethods, notFoundOrNotAllowed } from './method-not-allowed.js';
+import { API_VERSION } from './api-version.js';
 
 /** Bodies of the V2 API are small JSON objects; anything larger is refused with 413. */
 export const BODY_LIMIT_BYTES = 16 * 1024;
@@ -84,7 +86,7 @@ export async function buildApp(
 
   await app.register(swagger, {
     openapi: {
-      info: { title: 'Risk screening service', version: '2.0.0', description: 'AML / KYT screening of addresses and transfers' },
+      info: { title: 'Risk screening service', version: API_VERSION, description: 'AML / KYT screening of addresses and transfers' },
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
       security: [{ bearer: [] }],
     },
@@ -103,16 +105,10 @@ export async function buildApp(
       response: { 200: jwksSchema, ...errorResponses(['rate_limit_exceeded', 'internal_error']) },
     },
   });
-  await app.register(screenRoutes, { services });
-  await app.register(billingRoutes, { services });
-  await app.register(checkAddressRoutes, { services });
-  await app.register(exploreRoutes, { services });
-  await app.register(inspectRoutes, { services });
-  await app.register(transferCheckRoutes, { services });
-  await app.register(webhookRoutes, { services });
+  for (const routes of [screenRoutes, billingRoutes, checkAddressRoutes, exploreRoutes, inspectRoutes, transferCheckRoutes, webhookRoutes])
+    await app.register(routes, { services });
   if (services.monitors) await app.register(monitorRoutes, { services, monitors: services.monitors });
-  await app.register(alertRoutes, { services });
-  await app.register(verdictRoutes, { services });
+  for (const routes of [alertRoutes, policyRoutes, verdictRoutes]) await app.register(routes, { services });
   await app.register(dashboardRoutes(services));
   return app;
 }

@@ -16,6 +16,7 @@ import type { CorrelationScope } from '../domain/ports/correlation.port.js';
 import type { HttpMetrics } from './observability/http-metrics.js';
 import type { MonitorRepository } from '../projections/monitors.projection.js';
 import type { AlertCaseAppServices } from './routes/alerts-services.js';
+import type { PolicyAppServices } from './routes/policies-services.js';
 
 /** Everything the HTTP layer uses: command deps and read-model repositories, chosen by infra/bootstrap.ts. */
 export interface AppServices {
@@ -40,6 +41,8 @@ export interface AppServices {
   readonly webhooks: WebhookAppServices;
   /** Alert cases of transfer checks (/v2/alerts and the dashboard's workbench). */
   readonly alerts: AlertCaseAppServices;
+  /** KYT policies per subgroup (/v2/policies). */
+  readonly policies: PolicyAppServices;
   /** Where a request's id becomes the correlation of the commands it runs (absent: commands use their own ids). */
   readonly correlation?: CorrelationScope;
   /** HTTP metrics and GET /metrics (absent: no /metrics route). */

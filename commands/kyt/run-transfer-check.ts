@@ -1,8 +1,7 @@
 import { computeComposite } from '../../domain/kyt/composite.js';
-import { evaluatePolicy } from '../../domain/kyt/policy-engine.js';
-import { STANDARD_POLICY } from '../../domain/kyt/standard-policy.js';
+import { evaluateFacts, factsOf } from '../../domain/kyt/policy-engine.js';
 import { transferCheckDecider, type TransferCheckCommand } from '../../domain/kyt/transfer-check.decider.js';
-import { FAILURE_CODES, transferCheckStream, type TransferFailureCode } from '../../domain/kyt/transfer-check.events.js';
+import { FAILURE_CODES, transferCheckStream, type Requester, type TransferFailureCode } from '../../domain/kyt/transfer-check.events.js';
 import { findPatterns } from '../../domain/kyt/transfer-patterns.js';
 import { transferResultBody, type TransferCoverage } from '../../domain/kyt/transfer-result.js';
 import { mergeVersions, transferDataVersions } from '../../domain/coverage/data-versions.js';
@@ -15,11 +14,12 @@ import type { Chain } from '../../domain/shared/network.js';
 import { senderExposures, sendersByValue } from './sender-exposures.js';
 import type { TransferCheckDeps } from './transfer-check-deps.js';
 import { valueLegs } from './value-legs.js';
+import { policyInForceFor } from '../policies/policy-in-force.js';
 
 /**
  * The transfer check pipeline for one requested check: decode the transaction, value each leg in USD,
- * find each sender's direct and indirect exposure, build the USD-weighted composite, apply the standard
- * policy and record the result (or the failure) on the check's stream. Idempotent: a check that is
+ * find each sender's direct and indirect exposure, build the USD-weighted composite, apply the policy in
+ * force for the requester's subgroup (the standard one unless it activated its own) and record the result (or the failure) on the check's stream. Idempotent: a check that is
  * not running is left alone, and the outcome commands carry deterministic ids, so a redelivered
  * request records one outcome. A parse or RPC failure fails the check (the client gets 502, no charge),
  * and so does a check still without an answer after `timeoutMs` (its late answer is then dropped).
@@ -28,8 +28,8 @@ export async function runTransferCheck(deps: TransferCheckDeps, checkId: string,
   const stream = transferCheckStream(checkId);
   const { state } = await deps.executor.load(stream, transferCheckDecider);
   if (state.status !== 'running' || !state.request) return;
-  const { chain, txHash } = state.request;
-  const work = judge(deps, checkId, chain, txHash);
+  const { chain, txHash, requester } = state.request;
+  const work = judge(deps, checkId, chain, txHash, requester);
   const outcome = options.timeoutMs === undefined ? await work : await withDeadline(deps, work, options.timeoutMs);
   await deps.executor.execute(stream, transferCheckDecider, outcome, { commandId: `transfer-outcome:${checkId}`, causationId: checkId });
 }
@@ -55,7 +55,13 @@ async function withDeadline(
 }
 
 /** Decode, value, expose, judge: the outcome command (a failure never throws out of here). */
-async function judge(deps: TransferCheckDeps, checkId: string, chain: Chain, txHash: string): Promise<TransferCheckCommand> {
+async function judge(
+  deps: TransferCheckDeps,
+  checkId: string,
+  chain: Chain,
+  txHash: string,
+  requester: Requester,
+): Promise<TransferCheckCommand> {
   let outcome: TransferCheckCommand;
   try {
     const tx = await deps.decoder.decode(chain, txHash);
@@ -63,7 +69,9 @@ async function judge(deps: TransferCheckDeps, checkId: string, chain: Chain, txH
     const exposures = await senderExposures(deps, chain, sendersByValue(legs));
     const composite = computeComposite(legs, exposures, TAXONOMY);
     const patterns = findPatterns(tx);
-    const judged = evaluatePolicy(STANDARD_POLICY, composite, patterns, TAXONOMY);
+    const { policyId, policy } = await policyInForceFor(deps, requester);
+    const facts = factsOf(composite, patterns, TAXONOMY);
+    const judged = evaluateFacts(policy, facts);
     const now = deps.clock.now();
     const checkedAt = now.toISOString();
     const coverage = await transferCoverage(deps, chain, exposures, now);
@@ -74,12 +82,21 @@ async function judge(deps: TransferCheckDeps, checkId: string, chain: Chain, txH
       composite,
       patterns,
       outcome: judged,
-      policy: STANDARD_POLICY,
+      policy,
+      policyId,
       pricing,
       coverage,
       checkedAt,
     });
-    outcome = { type: 'CompleteTransferCheck', result, alerts: judged.alerts, sanctions: coverage.sanctions, at: checkedAt };
+    outcome = {
+      type: 'CompleteTransferCheck',
+      result,
+      alerts: judged.alerts,
+      sanctions: coverage.sanctions,
+      policy: { id: policyId, version: policy.version },
+      facts,
+      at: checkedAt,
+    };
   } catch (error) {
     outcome = { type: 'FailTransferCheck', ...failureOf(error), at: deps.clock.now().toISOString() };
   }

@@ -6,7 +6,7 @@ import type { Tier } from './tier-outcome.schema.js';
 import { RISK_LEVELS, rankOfRisk } from '../shared/verdict-vocabulary.js';
 
 /**
- * How exposure raises the verdict (documented in the README, "Full check: the verdict rule").
+ * How exposure raises the verdict (documented in docs/api.md, "The verdict rule").
  *
  * Only risk categories count (severity ≥ 4: mixers, gambling, scams, stolen funds, sanctions…); services
  * such as exchanges are reported, never risk. A category's `weightedShare` (its share of the address's

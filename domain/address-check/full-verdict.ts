@@ -20,7 +20,7 @@ import { TIER_NAMES, TIERS, type NotAppliedReason, type TierOutcomeOf } from './
 import { decisionOf, highRiskLevelOf, UNKNOWN_DECISION } from '../shared/verdict-vocabulary.js';
 
 /**
- * The full check's verdict from its five tier outcomes (documented in the README, "the verdict rule"):
+ * The full check's verdict from its five tier outcomes (documented in docs/api.md, "The verdict rule"):
  *
  * - ownership level (tiers 0–1): `sanctioned` when a sanctions list names the address, else the
  *   consensus level of the address's own categories;

@@ -13,6 +13,7 @@ import { curationEventSchemas, curationStreams } from '../intel/curation.events.
 import { datasetEventSchemas, datasetStreams } from '../intel/dataset.events.js';
 import { kytSettingsEventSchemas, kytSettingsStreams } from '../kyt/kyt-settings.decider.js';
 import { transferCheckEventSchemas, transferCheckStreams } from '../kyt/transfer-check.events.js';
+import { policyBookEventSchemas, policyBookStreams } from '../policies/policy-book.events.js';
 import { ledgerEventSchemas, ledgerStreams } from '../ledger/ledger.events.js';
 import { monitorEventSchemas, monitorStreams } from '../monitors/monitor.events.js';
 import { projectionRebuildEventSchemas, projectionRebuildStreams } from '../projections/projection-rebuild.events.js';
@@ -54,6 +55,7 @@ export const eventRegistry = defineEventRegistry(
     },
     { streams: [alertCaseStreams], schemas: alertCaseEventSchemas },
     { streams: [kytSettingsStreams], schemas: kytSettingsEventSchemas },
+    { streams: [policyBookStreams], schemas: policyBookEventSchemas },
     { streams: [inspectStreams], schemas: inspectEventSchemas },
     { streams: [inspectKeyStreams], schemas: inspectKeyEventSchemas },
     { streams: [keyProvidersStreams], schemas: keyProvidersEventSchemas },

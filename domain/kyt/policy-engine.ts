@@ -36,18 +36,23 @@ export interface PolicyOutcome {
   readonly worstLevel: AlertLevel | null;
 }
 
-/** One category's exposure of one kind, as the rules of that kind see it. */
-interface Fact {
+/**
+ * One category's exposure of one kind, as the rules of that kind see it: what a policy is applied to.
+ * A completed check records its facts, so any policy can be applied to it again without the chain.
+ */
+export interface PolicyFact {
   readonly ruleType: RuleType;
   readonly slug: string;
   readonly displayName: string;
   readonly level: CategoryLevel;
+  /** 0..1 of the composite. */
   readonly share: number;
   readonly usdMicros: number;
   readonly entityName: string | null;
   readonly anchor: Anchor;
   readonly senders: readonly string[];
 }
+type Fact = PolicyFact;
 
 const covers = (rule: PolicyRule, fact: Fact): boolean =>
   (rule.categories.slugs?.includes(fact.slug) ?? false) || (rule.categories.levels?.includes(fact.level) ?? false);
@@ -61,7 +66,7 @@ const matches = (rule: PolicyRule, fact: Fact): boolean =>
   percent(fact.share) >= rule.minSharePercent &&
   fact.usdMicros >= Math.round(rule.minUsd * 1_000_000);
 
-function factsOf(composite: Composite, patterns: readonly PatternFinding[], taxonomy: Taxonomy): Fact[] {
+export function factsOf(composite: Composite, patterns: readonly PatternFinding[], taxonomy: Taxonomy): Fact[] {
   const facts: Fact[] = [];
   for (const category of composite.categories) {
     const base = { slug: category.slug, displayName: category.displayName, level: category.level };
@@ -105,8 +110,13 @@ export function evaluatePolicy(
   patterns: readonly PatternFinding[],
   taxonomy: Taxonomy,
 ): PolicyOutcome {
+  return evaluateFacts(policy, factsOf(composite, patterns, taxonomy));
+}
+
+/** The policy applied to recorded facts: the same outcome as when they were first judged. */
+export function evaluateFacts(policy: Policy, facts: readonly PolicyFact[]): PolicyOutcome {
   const fired: { rule: PolicyRule; order: number; fact: Fact }[] = [];
-  for (const fact of factsOf(composite, patterns, taxonomy)) {
+  for (const fact of facts) {
     const order = policy.rules.findIndex((rule) => matches(rule, fact));
     if (order >= 0) fired.push({ rule: present(policy.rules[order], 'policy.rules[order]'), order, fact });
   }

@@ -4,11 +4,12 @@ import { parserFor, type Decider } from '../shared/decider.js';
 import { fail } from '../shared/errors.js';
 import type { Chain } from '../shared/network.js';
 import { worstLevel } from './alert-level.js';
-import type { PolicyAlert } from './policy-engine.js';
+import type { PolicyAlert, PolicyFact } from './policy-engine.js';
 import { webhookEventRaised } from '../webhooks/webhook-raised.js';
 import {
   TRANSFER_CHECK_TIMEOUT_MS,
   transferCheckEventSchemas,
+  type AppliedPolicy,
   type Requester,
   type TransferCheckEvent,
   type TransferFailureCode,
@@ -31,6 +32,9 @@ export type TransferCheckCommand =
       alerts: readonly PolicyAlert[];
       /** The sanctions lists the senders were checked against. */
       sanctions: SanctionsCoverage;
+      /** The policy version applied and the facts it was applied to (a backtest replays them). */
+      policy?: AppliedPolicy;
+      facts?: readonly PolicyFact[];
       at: string;
     }
   | { type: 'FailTransferCheck'; code: TransferFailureCode; message: string; at: string }
@@ -95,6 +99,8 @@ export function decideTransferCheck(command: TransferCheckCommand, state: Transf
             worstLevel: worstLevel(alerts.map((a) => a.riskLevel)),
             alertCount: alerts.length,
             sanctions: command.sanctions,
+            ...(command.policy ? { policy: command.policy } : {}),
+            ...(command.facts ? { facts: [...command.facts] } : {}),
             at: command.at,
           },
         },

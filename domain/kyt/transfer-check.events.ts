@@ -3,6 +3,8 @@ import { sanctionsCoverageFactSchema } from '../coverage/sanctions-coverage.js';
 import { TRANSFER_CHAINS } from '../shared/network.js';
 import { WEBHOOK_EVENT_RAISED, webhookEventRaisedSchema } from '../webhooks/webhook-raised.js';
 import { ALERT_LEVELS } from './alert-level.js';
+import { RULE_TYPES } from './policy.types.js';
+import { CATEGORY_LEVELS } from '../shared/verdict-vocabulary.js';
 import { streamFamily } from '../shared/streams.js';
 
 /** Stream `transfer-{checkId}`: one transfer check (KYT), from request to result. */
@@ -24,6 +26,23 @@ export type Requester = z.infer<typeof requesterSchema>;
 export const FAILURE_CODES = ['tx_not_found', 'tx_decode_failed', 'backend_unavailable', 'internal_error'] as const;
 export type TransferFailureCode = (typeof FAILURE_CODES)[number];
 
+/** What the policy was applied to (policy-engine.ts PolicyFact): a backtest applies another policy to it, without the chain. */
+export const policyFactSchema = z.object({
+  ruleType: z.enum(RULE_TYPES),
+  slug: z.string(),
+  displayName: z.string(),
+  level: z.enum(CATEGORY_LEVELS),
+  share: z.number(),
+  usdMicros: z.number(),
+  entityName: z.string().nullable(),
+  anchor: z.object({ address: z.string(), label: z.string().nullable() }),
+  senders: z.array(z.string()).readonly().default([]),
+});
+
+/** The policy version a check applied: `standard` and its version, or one of the subgroup's policies. */
+export const appliedPolicySchema = z.object({ id: z.string(), version: z.string() });
+export type AppliedPolicy = z.infer<typeof appliedPolicySchema>;
+
 export const transferCheckEventSchemas = {
   TransferCheckRequested: z.object({
     checkId: z.string(),
@@ -42,6 +61,10 @@ export const transferCheckEventSchemas = {
     alertCount: z.number().int().nonnegative(),
     /** The sanctions lists the senders were checked against (absent in checks completed before it was recorded). */
     sanctions: sanctionsCoverageFactSchema.optional(),
+    /** The policy version applied (absent in checks completed before policies were versioned: the standard one). */
+    policy: appliedPolicySchema.optional(),
+    /** The facts the policy was applied to (absent in checks completed before they were recorded). */
+    facts: z.array(policyFactSchema).optional(),
     at: z.string(),
   }),
   TransferCheckFailed: z.object({ checkId: z.string(), code: z.enum(FAILURE_CODES), message: z.string(), at: z.string() }),

@@ -56,6 +56,8 @@ export function transferResultBody(input: {
   patterns: readonly PatternFinding[];
   outcome: PolicyOutcome;
   policy: Policy;
+  /** `standard`, or the id of the subgroup's policy the version belongs to. */
+  policyId: string;
   pricing: readonly PricingUsed[];
   coverage: TransferCoverage;
   checkedAt: string;
@@ -127,6 +129,7 @@ export function transferResultBody(input: {
       patterns: input.patterns.map((p) => ({ slug: p.slug, address: p.anchor.address, detail: p.detail })),
     },
     policy_result: {
+      policy_id: input.policyId,
       policy: policy.name,
       version: policy.version,
       taxonomy_version: policy.taxonomyVersion,

@@ -75,7 +75,7 @@ export const webhookPayloadSchemas = {
     sanctions: sanctionsCoverageSchema.optional(),
     ...synthetic,
   }),
-  /** A monitored address's verdict changed after an intelligence change (README "Monitors"). */
+  /** A monitored address's verdict changed after an intelligence change (docs/api.md, "Monitors"). */
   'service.address.risk_changed': z.object({
     monitor_id: id,
     address: z.string(),

@@ -5,7 +5,7 @@ import type { Chain } from '../../domain/shared/network.js';
 const endpoint = z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).optional();
 
 /**
- * The transfer check's settings (README, "Transfer check"). One endpoint per chain: EVM chains take a
+ * The transfer check's settings (docs/api.md, "Transfer check (KYT)"). One endpoint per chain: EVM chains take a
  * JSON-RPC URL, TRON the base URL of its HTTP API (a java-tron full node or TronGrid). A chain without
  * an endpoint answers 502 backend_unavailable, never charged.
  */

@@ -39,11 +39,17 @@ export interface PostgresOptions {
   readonly poolSize?: number;
   /** Names this process's connections in `pg_stat_activity` (e.g. `risk-screening api api-1`). */
   readonly applicationName?: string;
+  /** Callers waiting for a connection at once, at most (MAX_POOL_WAITERS). */
+  readonly maxWaiting?: number;
 }
 
 const PAGE = 500;
 /** How long a caller may wait for its pool connection before the call fails (a bound on the pool's queue). */
 const ACQUIRE_TIMEOUT_MS = 30_000;
+/** Calls waiting for a pool connection at once, at most: past it an append is refused `overloaded` at once. */
+export const MAX_POOL_WAITERS = 1_000;
+/** How long one statement may run: a server that stopped answering mid-query fails the call instead of holding it. */
+const QUERY_TIMEOUT_MS = 60_000;
 /** How long `readAll` and `headPosition` wait for transactions that were running when called, at most. */
 const SETTLE_MAX_MS = 10_000;
 
@@ -56,6 +62,7 @@ export async function openPostgresEventStore(options: PostgresOptions): Promise<
     connectionString: options.url,
     max: options.poolSize ?? 10,
     connectionTimeoutMillis: Math.max(timeout, ACQUIRE_TIMEOUT_MS),
+    query_timeout: QUERY_TIMEOUT_MS,
     application_name: applicationName,
   });
   // An idle connection the server dropped: the pool replaces it; the next query says if the server is gone.
@@ -64,7 +71,7 @@ export async function openPostgresEventStore(options: PostgresOptions): Promise<
   try {
     await migrate(pool, schema);
     wakeups = await openWakeups({ url: options.url, applicationName }, `${schema}_appended`, timeout);
-    return new PostgresEventStore(pool, schema, wakeups);
+    return new PostgresEventStore(pool, schema, wakeups, options.maxWaiting ?? MAX_POOL_WAITERS);
   } catch (error) {
     await wakeups?.close();
     await pool.end().catch(() => undefined);
@@ -112,10 +119,15 @@ class PostgresEventStore implements EventStore {
     private readonly pool: pg.Pool,
     private readonly schema: string,
     readonly wakeups: Wakeups,
+    private readonly maxWaiting: number,
   ) {}
 
   async append(stream: string, events: readonly EventData[], options: { expected: ExpectedRevision }): Promise<AppendResult> {
     checkAppendInput(stream, events, options.expected);
+    // Appends are the traffic: past the bound they are refused at once. Subscriptions' reads (one per
+    // runner) still queue, so a busy pool never ends a subscription.
+    if (this.pool.waitingCount >= this.maxWaiting)
+      throw fail('overloaded', `${this.pool.waitingCount} appends are waiting for a PostgreSQL connection already`);
     const { expected } = options;
     const mode = expected === 'any' || expected === 'stream_exists' ? expected : 'revision';
     const revision = expected === 'no_stream' ? NO_STREAM_REVISION : typeof expected === 'bigint' ? expected : null;

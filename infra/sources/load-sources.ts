@@ -75,6 +75,16 @@ function better(a: Claim, b: Claim): Claim {
   return b.confidence > a.confidence || (b.confidence === a.confidence && detail(b) > detail(a)) ? b : a;
 }
 
+/** One listing per (address, chain): the first file that lists a token names it. */
+function firstListings(listed: readonly Omit<TokenListing, 'source'>[], source: string): TokenListing[] {
+  const tokens = new Map<string, TokenListing>();
+  for (const token of listed) {
+    const key = `${token.address}|${token.chain}`;
+    if (!tokens.has(key)) tokens.set(key, { ...token, source });
+  }
+  return [...tokens.values()];
+}
+
 async function loadSource(
   dir: string,
   entry: CatalogEntry,
@@ -121,18 +131,16 @@ async function loadSource(
       claims.set(key, known ? better(known, claim) : claim);
     }
   }
-  const tokens = new Map<string, TokenListing>();
-  for (const token of parsed.flatMap(({ file }) => file.tokens)) {
-    const key = `${token.address}|${token.chain}`;
-    if (!tokens.has(key)) tokens.set(key, { ...token, source: entry.descriptor.slug });
-  }
   const sum = (pick: (file: ParsedFile) => number): number => parsed.reduce((total, { file }) => total + pick(file), 0);
   return {
     source: entry.descriptor.slug,
     version,
     contentHash: `sha256:${hash.digest('hex')}`,
     claims: [...claims.values()],
-    tokens: [...tokens.values()],
+    tokens: firstListings(
+      parsed.flatMap(({ file }) => file.tokens),
+      entry.descriptor.slug,
+    ),
     descriptor: entry.descriptor,
     stats: {
       files: read.length,

@@ -45,6 +45,9 @@ export function createPendingSettlements(options: { client: PublicClient; asset:
     return receipt !== null && receipt.blockNumber <= block;
   }
 
+  const balanceAt = (holder: Address, blockNumber: bigint) =>
+    client.readContract({ address: options.asset, abi: eip3009Abi, functionName: 'balanceOf', args: [holder], blockNumber });
+
   return {
     /** The admission of one settlement of `payment` (see GasWallet.submit); also `settled()` once its receipt is known. */
     admissionFor(payment: PaymentPayload): Admission & { settled(): void } {
@@ -62,13 +65,7 @@ export function createPendingSettlements(options: { client: PublicClient; asset:
           try {
             const block = await client.getBlockNumber({ cacheTime: 0 });
             const [held, mined] = await Promise.all([
-              client.readContract({
-                address: options.asset,
-                abi: eip3009Abi,
-                functionName: 'balanceOf',
-                args: [from as Address],
-                blockNumber: block,
-              }),
+              balanceAt(from as Address, block),
               Promise.all(inFlight.map((e) => (e.hash ? minedBy(e.hash, block) : Promise.resolve(false)))),
             ]);
             balance = held;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { addressField, networkField } from '../schemas/common.js';
 
-/** Request and response shapes of /v2/monitors (README "Monitors"); in the OpenAPI document through the routes. */
+/** Request and response shapes of /v2/monitors (docs/api.md, "Monitors"); in the OpenAPI document through the routes. */
 export const MAX_BULK_MONITORS = 1000;
 
 export const monitorEntry = z.strictObject({

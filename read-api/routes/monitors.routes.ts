@@ -25,7 +25,7 @@ const BULK_BODY_LIMIT_BYTES = 512 * 1024;
 const BULK_CONCURRENCY = 100;
 
 /**
- * /v2/monitors: standing watches on addresses, re-screened whenever the intelligence changes (README
+ * /v2/monitors: standing watches on addresses, re-screened whenever the intelligence changes (docs/api.md,
  * "Monitors"). Writes wait until the read model shows them, so a read right after a write sees it.
  */
 export const monitorRoutes: FastifyPluginAsyncZod<{ services: AppServices; monitors: MonitorApi }> = async (

@@ -104,6 +104,10 @@ export const transferResultSchema = z
       patterns: z.array(z.strictObject({ slug: z.string(), address: z.string(), detail: z.string() })),
     }),
     policy_result: z.strictObject({
+      policy_id: z.string().optional().meta({
+        description:
+          '`standard`, or the id of the subgroup’s own policy (GET /v2/policies/{id}); absent in checks completed before policies',
+      }),
       policy: z.string(),
       version: z.string(),
       taxonomy_version: z.string(),

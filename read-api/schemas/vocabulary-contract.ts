@@ -47,6 +47,7 @@ function scaleOf(key: string, object: Record<string, unknown>, path: readonly st
     case 'riskLevel':
     case 'worst_level':
     case 'alert_min_level':
+    case 'alert_level':
       return ALERT_LEVELS;
     case 'recommended_action':
       return ACTIONS;

@@ -11,7 +11,7 @@ import { MINIMAL_SANCTIONS_DIR } from '../helpers/source-fixtures.js';
  * bench:dashboard — the dashboard on the real service (embedded default, fsync, production scrypt cost):
  * login (scrypt N=2^17 plus the session's event), and the three pages rendered from the read models with
  * realistic content: 2,000 usage rows behind the usage page, a webhook with a full 100-attempt history.
- * Prints a table; with --write-readme, also writes it into README.md between the bench:dashboard markers.
+ * Prints a table; with --write-readme, also writes it into docs/benchmarks.md between the bench:dashboard markers.
  */
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);

@@ -47,11 +47,19 @@ async function main() {
     const search = async (address: string) => {
       const classify = memoized((a) => labelFromIntel(intel.lookup(a, 'ETH')));
       const t0 = performance.now();
+      const cpu0 = process.cpuUsage();
       const result = await searchExposure(
         { flows: transfers.flows.bind(transfers), classify, now: () => performance.now() },
         { address, network: 'ETH', direction: 'in', budget: BUDGET },
       );
-      return { ms: performance.now() - t0, nodes: result.nodesVisited, edges: result.edgesScanned, complete: result.complete };
+      const cpu = process.cpuUsage(cpu0);
+      return {
+        ms: performance.now() - t0,
+        cpuMs: (cpu.user + cpu.system) / 1000,
+        nodes: result.nodesVisited,
+        edges: result.edgesScanned,
+        complete: result.complete,
+      };
     };
     const coldRuns = [];
     for (const address of anchors.slice(0, Number(cold))) coldRuns.push(await search(address));

@@ -12,7 +12,7 @@ import { startRecordedProviders } from '../support/recorded-providers.js';
  * the relay and bus, the inspect processor calling the own engine and two HTTP providers (recorded
  * GoPlus and Chainalysis answers from a local server), the audit, and the charge on delivery. Every
  * request is a new inspect of another address. One connection gives the latency of a lone inspect,
- * sixteen the throughput. With --write-readme, writes the table into README.md between the bench:inspect markers.
+ * sixteen the throughput. With --write-readme, writes the table into docs/benchmarks.md between the bench:inspect markers.
  */
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
 const KEY = `svc_${'I'.repeat(44)}`;

@@ -11,7 +11,7 @@ import { checkedIntel } from '../../domain/intel/address-verdict.js';
  * claims over 500,000 addresses from 5 sources. Load = what a restart does for each stored dataset
  * event: JSON.parse of its payload and the index's fold (with validation). Then in-process light
  * screens (index lookup + consensus + verdict) on listed and unknown addresses, and the heap per address.
- * With --write-readme, writes the figures into the README between <!-- bench:intel:start --> and <!-- bench:intel:end -->.
+ * With --write-readme, writes the figures into docs/benchmarks.md between <!-- bench:intel:start --> and <!-- bench:intel:end -->.
  */
 
 const ADDRESSES = 500_000;

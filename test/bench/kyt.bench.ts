@@ -13,7 +13,7 @@ import { updateReadme } from '../support/readme-figures.js';
  * prices, exposure per sender, composite, policy, the charge), against the real service in its own
  * process (embedded default, fsync on) with a local anvil chain as the ETH RPC. Every check is a
  * distinct real transaction made beforehand: native transfers, ERC-20 transfers and transactions with
- * several senders through a contract. With --write-readme, writes the table into README.md (bench:kyt markers).
+ * several senders through a contract. With --write-readme, writes the table into docs/benchmarks.md (bench:kyt markers).
  */
 const CALLS = Number(process.env.BENCH_CALLS ?? 150);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 4);

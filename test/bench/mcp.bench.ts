@@ -21,7 +21,7 @@ import { freePort, spawnTsx, stop } from '../support/processes.js';
  * REST = the real @x402/fetch client (402, sign, paid GET); MCP = an MCP client through the paying proxy
  * (the `mcp-proxy` verb's core, in memory) to `/mcp` (tools/call, challenge, sign, paid tools/call).
  * Calls alternate between the two doors so both see the same chain and machine load. Prints the figures
- * and the MCP/REST ratio; the README is updated by hand.
+ * and the MCP/REST ratio; docs/benchmarks.md is updated by hand.
  */
 const CALLS = Number(process.env.BENCH_CALLS ?? 100);
 const WARM_UP = 10;

@@ -20,7 +20,7 @@ import { updateReadme } from '../support/readme-figures.js';
  * documents and indexes, and the event store's stream index: the whole service's growth, after a GC).
  * The monitors are appended as the very MonitorCreated events the create command writes, without their
  * charges (a million ledger appends would measure the ledger, not monitoring).
- * Prints the figures; `--write-readme` also writes them into README.md between the bench:monitoring markers.
+ * Prints the figures; `--write-readme` also writes them into docs/benchmarks.md between the bench:monitoring markers.
  */
 const MONITORS = Number(process.env.BENCH_MONITORS ?? 1_000_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 20);

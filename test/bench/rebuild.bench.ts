@@ -21,7 +21,7 @@ import { updateReadme } from '../support/readme-figures.js';
  * bench:rebuild — `projections rebuild accounts` on a synthetic log (made-up accounts, plus as many events
  * the projection ignores), side by side in one run with a bare scan of the same `$all`: the embedded memory
  * read model, and a MongoDB-wire server when MONGO_URL is set (a smaller log: each document is a round trip).
- * With --write-readme, writes the table into README.md between the bench:rebuild markers.
+ * With --write-readme, writes the table into docs/benchmarks.md between the bench:rebuild markers.
  */
 const ACCOUNTS = Number(process.env.BENCH_ACCOUNTS ?? 100_000);
 const MONGO_ACCOUNTS = Number(process.env.BENCH_MONGO_ACCOUNTS ?? 5_000);

@@ -13,7 +13,7 @@ import { MINIMAL_SANCTIONS_DIR } from '../helpers/source-fixtures.js';
  * bench:screen — POST /v2/screen on the embedded default (fsync on, every call charged) side by side with
  * a bare Fastify route returning a same-sized JSON, in one run, same load generator and settings; between
  * them the floor (floor-server.ts): the least any durable, charged screen does, on the same framework.
- * Prints a table; with --write-readme, also writes it into README.md between the bench:screen markers.
+ * Prints a table; with --write-readme, also writes it into docs/benchmarks.md between the bench:screen markers.
  * The service runs with its default settings (request lines at `info` on stderr, drained here) unless
  * BENCH_LOG_LEVEL says otherwise; with --cpu-prof, it also writes a CPU profile and prints its top frames.
  */

@@ -15,7 +15,7 @@ import { startReceiver } from '../support/webhook-receiver.js';
  * bench:webhooks — latency from a raised event to the first delivery attempt arriving at the receiver, on
  * the embedded default (fsync on): the emitter's append, relay, fan-out (a DeliveryScheduled append),
  * relay, delivery processor, signing and the HTTP POST to a receiver on 127.0.0.1. One event at a time
- * for the latency, then a burst for throughput. With --write-readme, writes the table into README.md (bench:webhooks markers).
+ * for the latency, then a burst for throughput. With --write-readme, writes the table into docs/benchmarks.md (bench:webhooks markers).
  */
 const SEQUENTIAL = Number(process.env.BENCH_EVENTS ?? 300);
 const WARM_UP = 30;

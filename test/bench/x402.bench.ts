@@ -17,7 +17,7 @@ import { MINIMAL_SANCTIONS_DIR } from '../helpers/source-fixtures.js';
  * real service (its own process, embedded default, fsync on), settling on a local anvil chain. Measures:
  * the whole round trip as a client lives it (402 quote, signature, paid request with verification,
  * reservation, on-chain checks, settlement with its receipt, verdict), the paid request alone (a proof
- * signed beforehand), and both under concurrency. With --write-readme, writes the table into README.md (bench:x402 markers).
+ * signed beforehand), and both under concurrency. With --write-readme, writes the table into docs/benchmarks.md (bench:x402 markers).
  */
 const CALLS = Number(process.env.BENCH_CALLS ?? 200);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);

@@ -81,8 +81,8 @@ function describesEveryStatus(doc: Document): string[] {
       if (Number(status) >= 400 && status !== '402' && status !== '503') {
         const codes = errorCodesOf(schema);
         if (codes.length === 0) problems.push(`${name} ${status}: no error code enum`);
-        for (const code of codes)
-          if (!(ERROR_CODES as readonly unknown[]).includes(code)) problems.push(`${name} ${status}: unknown code ${String(code)}`);
+        const unknown = codes.filter((code) => !(ERROR_CODES as readonly unknown[]).includes(code));
+        problems.push(...unknown.map((code) => `${name} ${status}: unknown code ${String(code)}`));
       }
     }
     for (const parameter of op.parameters ?? []) problems.push(...shapeProblems(name, parameter.name, parameter.schema));

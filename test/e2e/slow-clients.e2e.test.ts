@@ -8,7 +8,7 @@ import { buildX402App } from '../../read-api/x402/x402-app.js';
 import { madeUpEvmAddress } from '../helpers/made-up-addresses.js';
 import { startTestService, type TestService } from '../support/test-service.js';
 
-// Short limits for the test; production defaults are in read-api/server-limits.ts and the README.
+// Short limits for the test; production defaults are in read-api/server-limits.ts and docs/operations.md.
 const LIMITS: ServerLimits = { requestTimeoutMs: 600, headersTimeoutMs: 400, keepAliveTimeoutMs: 300, maxConnectionsPerClient: 3 };
 /** Past every limit above with room for the server's checking interval: a connection still open now was not cut. */
 const CUT_WITHIN_MS = 2_000;

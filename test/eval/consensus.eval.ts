@@ -22,7 +22,7 @@ import { checkedIntelOf } from '../support/intel-fixtures.js';
  *   right = risk_level `high`, `critical` or `sanctioned`.
  *
  * Weight variants re-run the same screens with other trust weights, to see what the weights change.
- * Prints the table; with --write-readme, also writes it into the README between <!-- eval:start --> and <!-- eval:end -->.
+ * Prints the table; with --write-readme, also writes it into docs/data-sources.md between <!-- eval:start --> and <!-- eval:end -->.
  */
 
 const DATA_DIR = resolve(process.env.SVC_SOURCES_DIR ?? '../shared/data');

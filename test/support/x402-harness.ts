@@ -84,25 +84,7 @@ export async function startX402Harness(
     url,
     payer,
     payTo,
-    payingFetch(account = payer, fetchOptions = {}) {
-      const sent: string[] = [];
-      const inner: typeof fetch = async (input, init) => {
-        const request = new Request(input, init);
-        const header = request.headers.get('payment-signature') ?? request.headers.get('x-payment');
-        if (header) sent.push(header);
-        const response = await fetch(request);
-        const quote = response.headers.get('payment-required');
-        if (response.status !== 402 || !quote || !fetchOptions.tamper) return response;
-        const tampered = fetchOptions.tamper(JSON.parse(Buffer.from(quote, 'base64').toString('utf8')));
-        const headers = new Headers(response.headers);
-        headers.set('payment-required', Buffer.from(JSON.stringify(tampered)).toString('base64'));
-        return new Response(await response.text(), { status: 402, headers });
-      };
-      const client = new x402Client().register('eip155:*', new ExactEvmScheme(account));
-      if (fetchOptions.spendControls === false) client.setSpendControls(false);
-      const paying = wrapFetchWithPayment(inner, client);
-      return Object.assign((path: string, init?: RequestInit) => paying(path.startsWith('http') ? path : `${url}${path}`, init), { sent });
-    },
+    payingFetch: payingFetchOf(url, payer),
     receiptOf(response) {
       return new x402HTTPClient(new x402Client()).getPaymentSettleResponse((name) => response.headers.get(name));
     },
@@ -117,5 +99,28 @@ export async function startX402Harness(
       await svc.close();
       await anvil.stop();
     },
+  };
+}
+
+/** A fetch that pays the harness's x402 app as `account` (the harness's payer by default). */
+function payingFetchOf(url: string, payer: LocalAccount): X402Harness['payingFetch'] {
+  return (account = payer, fetchOptions = {}) => {
+    const sent: string[] = [];
+    const inner: typeof fetch = async (input, init) => {
+      const request = new Request(input, init);
+      const header = request.headers.get('payment-signature') ?? request.headers.get('x-payment');
+      if (header) sent.push(header);
+      const response = await fetch(request);
+      const quote = response.headers.get('payment-required');
+      if (response.status !== 402 || !quote || !fetchOptions.tamper) return response;
+      const tampered = fetchOptions.tamper(JSON.parse(Buffer.from(quote, 'base64').toString('utf8')));
+      const headers = new Headers(response.headers);
+      headers.set('payment-required', Buffer.from(JSON.stringify(tampered)).toString('base64'));
+      return new Response(await response.text(), { status: 402, headers });
+    };
+    const client = new x402Client().register('eip155:*', new ExactEvmScheme(account));
+    if (fetchOptions.spendControls === false) client.setSpendControls(false);
+    const paying = wrapFetchWithPayment(inner, client);
+    return Object.assign((path: string, init?: RequestInit) => paying(path.startsWith('http') ? path : `${url}${path}`, init), { sent });
   };
 }

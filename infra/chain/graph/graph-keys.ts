@@ -93,6 +93,30 @@ export function readRankedKey(key: Uint8Array): RankedRow {
   return { usd: MAX_USD - inverted, transfers: MAX_U32 - u32(key, 14), counterparty: u32(key, 18), estimated: key[22] === 1 };
 }
 
+/** Ranked rows as columns (a page of up to a thousand rows without an object per row). */
+export interface RankedColumns {
+  size: number;
+  readonly counterparty: Uint32Array;
+  readonly usd: Float64Array;
+  readonly transfers: Uint32Array;
+  readonly estimated: Uint8Array;
+}
+
+export const emptyColumns = (capacity: number): RankedColumns => ({
+  size: 0,
+  counterparty: new Uint32Array(capacity),
+  usd: new Float64Array(capacity),
+  transfers: new Uint32Array(capacity),
+  estimated: new Uint8Array(capacity),
+});
+
+export function readRankedInto(key: Uint8Array, columns: RankedColumns, row: number): void {
+  columns.usd[row] = MAX_USD - (u32(key, 6) * 2 ** 32 + u32(key, 10));
+  columns.transfers[row] = MAX_U32 - u32(key, 14);
+  columns.counterparty[row] = u32(key, 18);
+  columns.estimated[row] = key[22] === 1 ? 1 : 0;
+}
+
 /** The range of one address's ranked counterparties in one direction: [start, end). */
 export function rankedRange(network: Network, owner: number, side: FlowDirection): { start: Buffer; end: Buffer } {
   const start = Buffer.allocUnsafe(6);

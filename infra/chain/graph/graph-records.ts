@@ -151,6 +151,11 @@ function readSide(data: Buffer, at: number): SideTotals {
   };
 }
 
+/** One direction of a stored node record. */
+export function decodeSide(buffer: Uint8Array, direction: FlowDirection): SideTotals {
+  return readSide(Buffer.from(buffer.buffer, buffer.byteOffset, buffer.length), direction === 'in' ? 0 : SIDE_BYTES);
+}
+
 export function encodeNode(node: NodeRecord): Buffer {
   const out = Buffer.alloc(2 * SIDE_BYTES + 24);
   writeSide(out, 0, node.in);

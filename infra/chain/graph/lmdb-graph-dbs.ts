@@ -2,6 +2,7 @@ import { open, type Database, type RootDatabase } from 'lmdb';
 import type { FlowDirection } from '../../../domain/ports/chain-data.port.js';
 import type { Network } from '../../../domain/shared/network.js';
 import { BoundedMap } from './bounded-map.js';
+import { SlotCache } from './slot-cache.js';
 import {
   addressBytes,
   addressText,
@@ -9,13 +10,27 @@ import {
   idsKey,
   netByte,
   rankedKey,
+  emptyColumns,
   rankedRange,
+  readRankedInto,
   readRankedKey,
+  type RankedColumns,
   sidePairKey,
   unitKey,
   type RankedRow,
 } from './graph-keys.js';
-import { decodeNode, decodePair, emptyNode, encodeNode, encodePair, restFlag, type NodeRecord, type PairRecord } from './graph-records.js';
+import {
+  decodeNode,
+  decodePair,
+  decodeSide,
+  emptyNode,
+  encodeNode,
+  encodePair,
+  restFlag,
+  type NodeRecord,
+  type PairRecord,
+  type SideTotals,
+} from './graph-records.js';
 import type { TransferDataKind } from '../../../domain/ports/chain-data.port.js';
 
 /**
@@ -40,8 +55,10 @@ export interface CoverageEntry {
   upToBlock?: number | null;
 }
 
-/** Ids and addresses kept in memory, each way: the hubs a search and a fold meet again and again. */
+/** Ids and addresses kept in memory, each way, per network: the hubs a search and a fold meet again and again. */
 const ID_CACHE = 65_536;
+/** Id → address slots per network (direct-mapped: 4 MB of slots, the addresses themselves as they come). */
+const ADDRESS_SLOTS = 262_144;
 const EMPTY = Buffer.alloc(0);
 
 export class GraphDbs {
@@ -55,9 +72,9 @@ export class GraphDbs {
   readonly units: Database<Buffer, Buffer>;
   readonly journal: Database<Buffer, Buffer>;
   readonly meta: Database<unknown, string>;
-  private readonly idOf = new BoundedMap<string, number>(ID_CACHE);
-  /** Per network (its byte): id → address. */
-  private readonly addressOf = [0, 1, 2].map(() => new BoundedMap<number, string>(ID_CACHE));
+  /** Per network (its byte): address → id, and id → address. */
+  private readonly idOf = [0, 1, 2].map(() => new BoundedMap<string, number>(ID_CACHE));
+  private readonly addressOf = [0, 1, 2].map(() => new SlotCache<string>(ADDRESS_SLOTS));
   /** The next id per network within the write transaction under way. */
   private readonly nextId = new Map<Network, number>();
 
@@ -81,13 +98,13 @@ export class GraphDbs {
 
   /** The address's id, or undefined when it was never folded. */
   lookup(network: Network, address: string): number | undefined {
-    const cacheKey = `${network}|${address}`;
-    const cached = this.idOf.get(cacheKey);
+    const cache = this.idOf[netByte(network)];
+    const cached = cache?.get(address);
     if (cached !== undefined) return cached;
     const stored = this.ids.getBinaryFast(idsKey(network, address));
     if (!stored) return undefined;
     const id = Buffer.from(stored.buffer, stored.byteOffset, stored.length).readUInt32BE(0);
-    this.idOf.set(cacheKey, id);
+    cache?.set(address, id);
     return id;
   }
 
@@ -101,15 +118,14 @@ export class GraphDbs {
     value.writeUInt32BE(id, 0);
     this.ids.putSync(idsKey(network, address), value);
     this.addrs.putSync(idKey(network, id), addressBytes(address));
-    this.idOf.set(`${network}|${address}`, id);
+    this.idOf[netByte(network)]?.set(address, id);
     return id;
   }
 
   /** After a failed transaction: ids it allocated were not committed, so nothing cached may name them. */
   forgetUncommitted(): void {
     this.nextId.clear();
-    this.idOf.clear();
-    for (const cache of this.addressOf) cache.clear();
+    for (const cache of [...this.idOf, ...this.addressOf]) cache.clear();
   }
 
   /** Writes the id counters the transaction advanced (once, not once per new address). */
@@ -132,6 +148,20 @@ export class GraphDbs {
   node(network: Network, id: number): NodeRecord | null {
     const stored = this.nodes.getBinaryFast(idKey(network, id));
     return stored ? decodeNode(stored) : null;
+  }
+
+  /** One direction's totals of the address (what a page needs), without decoding the other. */
+  side(network: Network, id: number, direction: FlowDirection): SideTotals | null {
+    const stored = this.nodes.getBinaryFast(idKey(network, id));
+    return stored ? decodeSide(stored, direction) : null;
+  }
+
+  /** The first `limit` kept counterparties of a side, heaviest first, as columns: one range read of keys. */
+  rankedColumns(network: Network, owner: number, side: FlowDirection, limit: number): RankedColumns {
+    const { start, end } = rankedRange(network, owner, side);
+    const columns = emptyColumns(limit);
+    for (const key of this.ranked.getKeys({ start, end, limit })) readRankedInto(key, columns, columns.size++);
+    return columns;
   }
 
   putNode(network: Network, id: number, node: NodeRecord): void {

@@ -6,8 +6,7 @@ import { EMPTY_TOTALS } from '../../../domain/ports/chain-data.port.js';
 import type { TransferGraphStore } from '../../../domain/ports/transfer-graph.port.js';
 import { normalizeAddress } from '../../../domain/shared/address.js';
 import type { Network } from '../../../domain/shared/network.js';
-import { rankedRange, readRankedKey } from './graph-keys.js';
-import type { NodeRecord, SideTotals } from './graph-records.js';
+import type { SideTotals } from './graph-records.js';
 import { GraphDbs } from './lmdb-graph-dbs.js';
 import { finalizeThrough, foldBatch, revertFrom } from './lmdb-graph-fold.js';
 
@@ -122,26 +121,23 @@ const EMPTY_PAGE: FlowPage = {
   sampleTx: () => null,
 };
 
-/** The kept counterparties of an address in one direction, heaviest first: one LMDB range read of keys. */
+/**
+ * The kept counterparties of an address in one direction, heaviest first: one LMDB range read of keys,
+ * decoded into columns (no object per row: a search reads a thousand pages), counterparties' addresses
+ * decoded only for the rows the search reads.
+ */
 function pageOf(dbs: GraphDbs, network: Network, address: string, direction: FlowDirection, limit: number): FlowPage {
   const id = dbs.lookup(network, address);
-  const node: NodeRecord | null = id === undefined ? null : dbs.node(network, id);
-  if (id === undefined || !node) return EMPTY_PAGE;
-  const { start, end } = rankedRange(network, id, direction);
-  const rows = [...dbs.ranked.getKeys({ start, end, limit: Math.max(0, limit) })].map(readRankedKey);
+  const totals = id === undefined ? null : dbs.side(network, id, direction);
+  if (id === undefined || !totals) return EMPTY_PAGE;
+  const rows = dbs.rankedColumns(network, id, direction, Math.max(0, Math.min(limit, totals.kept)));
   return {
-    size: rows.length,
-    totals: totalsOf(node[direction]),
-    counterparty: (row) => {
-      const found = rows[row];
-      return found ? dbs.address(network, found.counterparty) : '';
-    },
-    usdMicros: (row) => rows[row]?.usd ?? 0,
-    transfers: (row) => rows[row]?.transfers ?? 0,
-    estimated: (row) => rows[row]?.estimated ?? false,
-    sampleTx: (row) => {
-      const found = rows[row];
-      return found ? (dbs.pair(network, id, found.counterparty, direction)?.sampleTx ?? null) : null;
-    },
+    size: rows.size,
+    totals: totalsOf(totals),
+    counterparty: (row) => (row < rows.size ? dbs.address(network, rows.counterparty[row] ?? 0) : ''),
+    usdMicros: (row) => (row < rows.size ? (rows.usd[row] ?? 0) : 0),
+    transfers: (row) => (row < rows.size ? (rows.transfers[row] ?? 0) : 0),
+    estimated: (row) => row < rows.size && rows.estimated[row] === 1,
+    sampleTx: (row) => (row < rows.size ? (dbs.pair(network, id, rows.counterparty[row] ?? 0, direction)?.sampleTx ?? null) : null),
   };
 }

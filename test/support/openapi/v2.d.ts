@@ -4246,6 +4246,8 @@ export interface paths {
                   senders_total: number;
                 }[];
                 policy: string;
+                /** @description `standard`, or the id of the subgroup’s own policy (GET /v2/policies/{id}); absent in checks completed before policies */
+                policy_id?: string;
                 /** @enum {string} */
                 recommended_action: 'accept' | 'review' | 'hold' | 'block';
                 taxonomy_version: string;
@@ -7987,6 +7989,2270 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v2/policies': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The policies of one of your subgroups: the standard one and its own, saying which is active */
+    get: {
+      parameters: {
+        query?: {
+          /** @description One of your subgroups (default: your first, as transfer checks use) */
+          subgroup_id?: string;
+        };
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              policies: {
+                /** @description Its active_version is what this subgroup’s transfer checks apply now */
+                active: boolean;
+                active_version: string | null;
+                based_on: {
+                  policy_id: string;
+                  version: string;
+                } | null;
+                has_draft: boolean;
+                /** @description `standard` for the standard policy, else the policy’s id */
+                id: string;
+                latest_version: string | null;
+                name: string;
+                subgroup_id: string;
+              }[];
+              subgroup_id: string;
+            };
+          };
+        };
+        /** @description Bad request */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                /** @enum {string} */
+                code: 'bad_request';
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description No valid API key */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                /** @enum {string} */
+                code: 'invalid_api_key' | 'missing_api_key';
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Not found */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                /** @enum {string} */
+                code: 'not_found';
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Conflict */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                /** @enum {string} */
+                code: 'kyt_requires_subgroup';
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Request validation failed */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              detail?: {
+                ctx?: {
+                  [key: string]: unknown;
+                };
+                input?: unknown;
+                loc: (string | number)[];
+                msg: string;
+                type: string;
+              }[];
+              error: {
+                /** @enum {string} */
+                code: 'validation_error';
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Too many requests */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                /** @enum {string} */
+                code: 'rate_limit_exceeded';
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Internal error */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                /** @enum {string} */
+                code: 'internal_error';
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Overloaded or shutting down; retry after Retry-After */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json':
+              | {
+                  error: {
+                    /** @enum {string} */
+                    code: 'overloaded';
+                    message: string;
+                  };
+                }
+              | {
+                  /** @enum {string} */
+                  error: 'Service Unavailable';
+                  message: string;
+                  /** @enum {number} */
+                  statusCode: 503;
+                };
+          };
+        };
+      };
+    };
+    put?: never;
+    /** Create a draft policy, copied from the standard policy (or another version) unless it brings its rules */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            /** @description The policy (and version, default its latest) the draft starts from; default the standard policy */
+            based_on?: {
+              policy_id: string;
+              version?: string;
+            };
+            name: string;
+            /** @description Why: kept with the change in the policy’s history */
+            reason: string;
+            /** @description The draft’s rules; default those of based_on */
+            rules?: {
+              /**
+               * @description any case
+               * @enum {string}
+               */
+              alert_level: 'Low' | 'Medium' | 'High' | 'Severe';
+              categories: {
+                levels?: ('info' | 'low' | 'medium' | 'high' | 'severe')[];
+                slugs?: string[];
+              };
+              /**
+               * @description Rules apply to incoming transfers (the only direction checked today)
+               * @enum {string}
+               */
+              direction?: 'incoming';
+              id: string;
+              min_share_percent: number;
+              min_usd: number;
+              note?: string;
+              /**
+               * @description any case
+               * @enum {string}
+               */
+              rule_type: 'Direct exposure' | 'Origin of funds / Indirect' | 'Pattern';
+            }[];
+            /** @description One of your subgroups (default: your first, as transfer checks use) */
+            subgroup_id?: string;
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        201: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @description Its active_version is what this subgroup’s transfer checks apply now */
+              active: boolean;
+              active_version: string | null;
+              based_on: {
+                policy_id: string;
+                version: string;
+              } | null;
+              draft: {
+                name: string;
+                rules: {
+                  /**
+                   * @description What an alert of this level recommends (the verdict vocabulary: Severe block, High hold, Medium review, Low alert only)
+                   * @enum {string}
+                   */
+                  action: 'accept' | 'review' | 'hold' | 'block';
+                  /** @enum {string} */
+                  alert_level: 'Low' | 'Medium' | 'High' | 'Severe';
+                  categories: {
+                    levels: ('info' | 'low' | 'medium' | 'high' | 'severe')[];
+                    slugs: string[];
+                  };
+                  /** @enum {string} */
+                  direction: 'incoming';
+                  id: string;
+                  min_share_percent: number;
+                  min_usd: number;
+                  note: string;
+                  /** @enum {string} */
+                  rule_type: 'Direct exposure' | 'Origin of funds / Indirect' | 'Pattern';
+                }[];
+                /** Format: date-time */
+                updated_at: string;
+              } | null;
+              has_draft: boolean;
+              /** @description `standard` for the standard policy, else the policy’s id */
+              id: string;
+              latest_version: string | null;
+              name: string;
+              subgroup_id: string;
+              /** @description The version asked for (`?version=`), else the latest; null for a policy never activated */
+              version: {
+                /** Format: date-time */
+                activated_at: string | null;
+                name: string;
+                rules: {
+                  /**
+                   * @description What an alert of this level recommends (the verdict vocabulary: Severe block, High hold, Medium review, Low alert only)
+                   * @enum {string}
+                   */
+                  action: 'accept' | 'review' | 'hold' | 'block';
+                  /** @enum {string} */
+                  alert_level: 'Low' | 'Medium' | 'High' | 'Severe';
+                  categories: {
+                    levels: ('info' | 'low' | 'medium' | 'high' | 'severe')[];
+                    slugs: string[];
+                  };
+                  /** @enum {string} */
+                  direction: 'incoming';
+                  id: string;
+                  min_share_percent: number;
+                  min_usd: number;
+                  note: string;
+                  /** @enum {string} */
+                  rule_type: 'Direct exposure' | 'Origin of funds / Indirect' | 'Pattern';
+                }[];
+                version: string;
+              } | null;
+              versions: {
+                /** Format: date-time */
+                activated_at: string | null;
+                name: string;
+                version: string;
+              }[];
+            };
+          };
+        };
+        /** @description Bad request */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                /** @enum {string} */
+                code: 'bad_request';
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description No valid API key */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                /** @enum {string} */
+                code: 'invalid_api_key' | 'missing_api_key';
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Not found */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                /** @enum {string} */
+                code: 'not_found';
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Conflict */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                /** @enum {string} */
+                code: 'kyt_requires_subgroup';
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Body too large */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                /** @enum {string} */
+                code: 'payload_too_large';
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Body is not JSON */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                /** @enum {string} */
+                code: 'unsupported_media_type';
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Request validation failed */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              detail?: {
+                ctx?: {
+                  [key: string]: unknown;
+                };
+                input?: unknown;
+                loc: (string | number)[];
+                msg: string;
+                type: string;
+              }[];
+              error: {
+                /** @enum {string} */
+                code: 'validation_error';
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Too many requests */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                /** @enum {string} */
+                code: 'rate_limit_exceeded';
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Internal error */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                /** @enum {string} */
+                code: 'internal_error';
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Overloaded or shutting down; retry after Retry-After */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json':
+              | {
+                  error: {
+                    /** @enum {string} */
+                    code: 'overloaded';
+                    message: string;
+                  };
+                }
+              | {
+                  /** @enum {string} */
+                  error: 'Service Unavailable';
+                  message: string;
+                  /** @enum {number} */
+                  statusCode: 503;
+                };
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v2/policies/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** One policy: its draft, a version’s rules (the latest unless ?version=) and its versions */
+    get: {
+      parameters: {
+        query?: {
+          /** @description One of your subgroups (default: your first, as transfer checks use) */
+          subgroup_id?: string;
+          version?: string;
+        };
+        header?: never;
+        path: {
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @description Its active_version is what this subgroup’s transfer checks apply now */
+              active: boolean;
+              active_version: string | null;
+              based_on: {
+                policy_id: string;
+                version: string;
+              } | null;
+              draft: {
+                name: string;
+                rules: {
+                  /**
+                   * @description What an alert of this level recommends (the verdict vocabulary: Severe block, High hold, Medium review, Low alert only)
+                   * @enum {string}
+                   */
+                  action: 'accept' | 'review' | 'hold' | 'block';
+                  /** @enum {string} */
+                  alert_level: 'Low' | 'Medium' | 'High' | 'Severe';
+                  categories: {
+                    levels: ('info' | 'low' | 'medium' | 'high' | 'severe')[];
+                    slugs: string[];
+                  };
+                  /** @enum {string} */
+                  direction: 'incoming';
+                  id: string;
+                  min_share_percent: number;
+                  min_usd: number;
+                  note: string;
+                  /** @enum {string} */
+                  rule_type: 'Direct exposure' | 'Origin of funds / Indirect' | 'Pattern';
+                }[];
+                /** Format: date-time */
+                updated_at: string;
+              } | null;
+              has_draft: boolean;
+              /** @description `standard` for the standard policy, else the policy’s id */
+              id: string;
+              latest_version: string | null;
+              name: string;
+              subgroup_id: string;
+              /** @description The version asked for (`?version=`), else the latest; null for a policy never activated */
+              version: {
+                /** Format: date-time */
+                activated_at: string | null;
+                name: string;
+                rules: {
+                  /**
+                   * @description What an alert of this level recommends (the verdict vocabulary: Severe block, High hold, Medium review, Low alert only)
+                   * @enum {string}
+                   */
+                  action: 'accept' | 'review' | 'hold' | 'block';
+                  /** @enum {string} */
+                  alert_level: 'Low' | 'Medium' | 'High' | 'Severe';
+                  categories: {
+                    levels: ('info' | 'low' | 'medium' | 'high' | 'severe')[];
+                    slugs: string[];
+                  };
+                  /** @enum {string} */
+                  direction: 'incoming';
+                  id: string;
+                  min_share_percent: number;
+                  min_usd: number;
+                  note: string;
+                  /** @enum {string} */
+                  rule_type: 'Direct exposure' | 'Origin of funds / Indirect' | 'Pattern';
+                }[];
+                version: string;
+              } | null;
+              versions: {
+                /** Format: date-time */
+                activated_at: string | null;
+                name: string;
+                version: string;
+              }[];
+            };
+          };
+        };
+        /** @description Bad request */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                /** @enum {string} */
+                code: 'bad_request';
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description No valid API key */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                /** @enum {string} */
+                code: 'invalid_api_key' | 'missing_api_key';
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Not found */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                /** @enum {string} */
+                code: 'not_found';
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Conflict */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                /** @enum {string} */
+                code: 'kyt_requires_subgroup';
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Request validation failed */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              detail?: {
+                ctx?: {
+                  [key: string]: unknown;
+                };
+                input?: unknown;
+                loc: (string | number)[];
+                msg: string;
+                type: string;
+              }[];
+              error: {
+                /** @enum {string} */
+                code: 'validation_error';
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Too many requests */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                /** @enum {string} */
+                code: 'rate_limit_exceeded';
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Internal error */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                /** @enum {string} */
+                code: 'internal_error';
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Overloaded or shutting down; retry after Retry-After */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json':
+              | {
+                  error: {
+                    /** @enum {string} */
+                    code: 'overloaded';
+                    message: string;
+                  };
+                }
+              | {
+                  /** @enum {string} */
+                  error: 'Service Unavailable';
+                  message: string;
+                  /** @enum {number} */
+                  statusCode: 503;
+                };
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    /** Edit the draft (a policy without one gets a draft from its latest version); the active version is untouched */
+    patch: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            name?: string;
+            /** @description Why: kept with the change in the policy’s history */
+            reason: string;
+            rules?: {
+              /**
+               * @description any case
+               * @enum {string}
+               */
+              alert_level: 'Low' | 'Medium' | 'High' | 'Severe';
+              categories: {
+                levels?: ('info' | 'low' | 'medium' | 'high' | 'severe')[];
+                slugs?: string[];
+              };
+              /**
+               * @description Rules apply to incoming transfers (the only direction checked today)
+               * @enum {string}
+               */
+              direction?: 'incoming';
+              id: string;
+              min_share_percent: number;
+              min_usd: number;
+              note?: string;
+              /**
+               * @description any case
+               * @enum {string}
+               */
+              rule_type: 'Direct exposure' | 'Origin of funds / Indirect' | 'Pattern';
+            }[];
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @description Its active_version is what this subgroup’s transfer checks apply now */
+              active: boolean;
+              active_version: string | null;
+              based_on: {
+                policy_id: string;
+                version: string;
+              } | null;
+              draft: {
+                name: string;
+                rules: {
+                  /**
+                   * @description What an alert of this level recommends (the verdict vocabulary: Severe block, High hold, Medium review, Low alert only)
+                   * @enum {string}
+                   */
+                  action: 'accept' | 'review' | 'hold' | 'block';
+                  /** @enum {string} */
+                  alert_level: 'Low' | 'Medium' | 'High' | 'Severe';
+                  categories: {
+                    levels: ('info' | 'low' | 'medium' | 'high' | 'severe')[];
+                    slugs: string[];
+                  };
+                  /** @enum {string} */
+                  direction: 'incoming';
+                  id: string;
+                  min_share_percent: number;
+                  min_usd: number;
+                  note: string;
+                  /** @enum {string} */
+                  rule_type: 'Direct exposure' | 'Origin of funds / Indirect' | 'Pattern';
+                }[];
+                /** Format: date-time */
+                updated_at: string;
+              } | null;
+              has_draft: boolean;
+              /** @description `standard` for the standard policy, else the policy’s id */
+              id: string;
+              latest_version: string | null;
+              name: string;
+              subgroup_id: string;
+              /** @description The version asked for (`?version=`), else the latest; null for a policy never activated */
+              version: {
+                /** Format: date-time */
+                activated_at: string | null;
+                name: string;
+                rules: {
+                  /**
+                   * @description What an alert of this level recommends (the verdict vocabulary: Severe block, High hold, Medium review, Low alert only)
+                   * @enum {string}
+                   */
+                  action: 'accept' | 'review' | 'hold' | 'block';
+                  /** @enum {string} */
+                  alert_level: 'Low' | 'Medium' | 'High' | 'Severe';
+                  categories: {
+                    levels: ('info' | 'low' | 'medium' | 'high' | 'severe')[];
+                    slugs: string[];
+                  };
+                  /** @enum {string} */
+                  direction: 'incoming';
+                  id: string;
+                  min_share_percent: number;
+                  min_usd: number;
+                  note: string;
+                  /** @enum {string} */
+                  rule_type: 'Direct exposure' | 'Origin of funds / Indirect' | 'Pattern';
+                }[];
+                version: string;
+              } | null;
+              versions: {
+                /** Format: date-time */
+                activated_at: string | null;
+                name: string;
+                version: string;
+              }[];
+            };
+          };
+        };
+        /** @description Bad request */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                /** @enum {string} */
+                code: 'bad_request';
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description No valid API key */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                /** @enum {string} */
+                code: 'invalid_api_key' | 'missing_api_key';
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Not found */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                /** @enum {string} */
+                code: 'not_found';
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Conflict */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                /** @enum {string} */
+                code: 'kyt_requires_subgroup';
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Body too large */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                /** @enum {string} */
+                code: 'payload_too_large';
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Body is not JSON */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                /** @enum {string} */
+                code: 'unsupported_media_type';
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Request validation failed */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              detail?: {
+                ctx?: {
+                  [key: string]: unknown;
+                };
+                input?: unknown;
+                loc: (string | number)[];
+                msg: string;
+                type: string;
+              }[];
+              error: {
+                /** @enum {string} */
+                code: 'validation_error';
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Too many requests */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                /** @enum {string} */
+                code: 'rate_limit_exceeded';
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Internal error */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                /** @enum {string} */
+                code: 'internal_error';
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Overloaded or shutting down; retry after Retry-After */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json':
+              | {
+                  error: {
+                    /** @enum {string} */
+                    code: 'overloaded';
+                    message: string;
+                  };
+                }
+              | {
+                  /** @enum {string} */
+                  error: 'Service Unavailable';
+                  message: string;
+                  /** @enum {number} */
+                  statusCode: 503;
+                };
+          };
+        };
+      };
+    };
+    trace?: never;
+  };
+  '/v2/policies/{id}/activate': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Make the draft the next version and the one transfer checks apply, or activate an earlier version (or standard) again */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            /** @description Why: kept with the change in the policy’s history */
+            reason: string;
+            /** @description One of your subgroups (default: your first, as transfer checks use) */
+            subgroup_id?: string;
+            /** @description An earlier version to activate again; default the draft, as the next version */
+            version?: string;
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @description Its active_version is what this subgroup’s transfer checks apply now */
+              active: boolean;
+              active_version: string | null;
+              based_on: {
+                policy_id: string;
+                version: string;
+              } | null;
+              draft: {
+                name: string;
+                rules: {
+                  /**
+                   * @description What an alert of this level recommends (the verdict vocabulary: Severe block, High hold, Medium review, Low alert only)
+                   * @enum {string}
+                   */
+                  action: 'accept' | 'review' | 'hold' | 'block';
+                  /** @enum {string} */
+                  alert_level: 'Low' | 'Medium' | 'High' | 'Severe';
+                  categories: {
+                    levels: ('info' | 'low' | 'medium' | 'high' | 'severe')[];
+                    slugs: string[];
+                  };
+                  /** @enum {string} */
+                  direction: 'incoming';
+                  id: string;
+                  min_share_percent: number;
+                  min_usd: number;
+                  note: string;
+                  /** @enum {string} */
+                  rule_type: 'Direct exposure' | 'Origin of funds / Indirect' | 'Pattern';
+                }[];
+                /** Format: date-time */
+                updated_at: string;
+              } | null;
+              has_draft: boolean;
+              /** @description `standard` for the standard policy, else the policy’s id */
+              id: string;
+              latest_version: string | null;
+              name: string;
+              subgroup_id: string;
+              /** @description The version asked for (`?version=`), else the latest; null for a policy never activated */
+              version: {
+                /** Format: date-time */
+                activated_at: string | null;
+                name: string;
+                rules: {
+                  /**
+                   * @description What an alert of this level recommends (the verdict vocabulary: Severe block, High hold, Medium review, Low alert only)
+                   * @enum {string}
+                   */
+                  action: 'accept' | 'review' | 'hold' | 'block';
+                  /** @enum {string} */
+                  alert_level: 'Low' | 'Medium' | 'High' | 'Severe';
+                  categories: {
+                    levels: ('info' | 'low' | 'medium' | 'high' | 'severe')[];
+                    slugs: string[];
+                  };
+                  /** @enum {string} */
+                  direction: 'incoming';
+                  id: string;
+                  min_share_percent: number;
+                  min_usd: number;
+                  note: string;
+                  /** @enum {string} */
+                  rule_type: 'Direct exposure' | 'Origin of funds / Indirect' | 'Pattern';
+                }[];
+                version: string;
+              } | null;
+              versions: {
+                /** Format: date-time */
+                activated_at: string | null;
+                name: string;
+                version: string;
+              }[];
+            };
+          };
+        };
+        /** @description Bad request */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                /** @enum {string} */
+                code: 'bad_request';
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description No valid API key */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                /** @enum {string} */
+                code: 'invalid_api_key' | 'missing_api_key';
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Not found */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                /** @enum {string} */
+                code: 'not_found';
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Conflict */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                /** @enum {string} */
+                code: 'kyt_requires_subgroup';
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Body too large */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                /** @enum {string} */
+                code: 'payload_too_large';
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Body is not JSON */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                /** @enum {string} */
+                code: 'unsupported_media_type';
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Request validation failed */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              detail?: {
+                ctx?: {
+                  [key: string]: unknown;
+                };
+                input?: unknown;
+                loc: (string | number)[];
+                msg: string;
+                type: string;
+              }[];
+              error: {
+                /** @enum {string} */
+                code: 'validation_error';
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Too many requests */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                /** @enum {string} */
+                code: 'rate_limit_exceeded';
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Internal error */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                /** @enum {string} */
+                code: 'internal_error';
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Overloaded or shutting down; retry after Retry-After */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json':
+              | {
+                  error: {
+                    /** @enum {string} */
+                    code: 'overloaded';
+                    message: string;
+                  };
+                }
+              | {
+                  /** @enum {string} */
+                  error: 'Service Unavailable';
+                  message: string;
+                  /** @enum {number} */
+                  statusCode: 503;
+                };
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v2/policies/{id}/backtest': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Backtest a policy (its draft, or a version) over the subgroup’s recorded transfer checks, against the active policy */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            /** @description Start of the range (checked_at, inclusive); default 30 days before `to` */
+            from?: string;
+            /** @description One of your subgroups (default: your first, as transfer checks use) */
+            subgroup_id?: string;
+            /** @description End of the range (exclusive); default now */
+            to?: string;
+            /** @description A version of the policy; default its draft, else its latest version */
+            version?: string;
+            /**
+             * @description How long to wait for the report before answering 202 with the result URL
+             * @default 10000
+             */
+            wait_ms?: number;
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              backtest_id: string;
+              baseline: {
+                policy_id: string;
+                version: string;
+              };
+              error: string | null;
+              /** Format: date-time */
+              finished_at: string | null;
+              /** Format: date-time */
+              from: string;
+              policy_id: string;
+              progress: {
+                checks_estimated: number;
+                checks_read: number;
+              };
+              report: {
+                analyst_outcomes: {
+                  dismissed: number;
+                  dismissed_no_longer_raised: number;
+                  flagged: number;
+                  flagged_still_alerted: number;
+                };
+                /** @description The alerts the subgroup’s active policy raises on the same checks */
+                baseline: {
+                  alerts: number;
+                  by_level: {
+                    High: number;
+                    Low: number;
+                    Medium: number;
+                    Severe: number;
+                  };
+                  by_rule: {
+                    /** @enum {string} */
+                    alert_level: 'Low' | 'Medium' | 'High' | 'Severe';
+                    alerts: number;
+                    rule_id: string;
+                  }[];
+                  checks_with_alerts: number;
+                };
+                /** @description The alerts the backtested policy would raise */
+                candidate: {
+                  alerts: number;
+                  by_level: {
+                    High: number;
+                    Low: number;
+                    Medium: number;
+                    Severe: number;
+                  };
+                  by_rule: {
+                    /** @enum {string} */
+                    alert_level: 'Low' | 'Medium' | 'High' | 'Severe';
+                    alerts: number;
+                    rule_id: string;
+                  }[];
+                  checks_with_alerts: number;
+                };
+                /** @description Completed transfer checks of the subgroup in the range */
+                checks: number;
+                examples: {
+                  changes: {
+                    category_slug: string;
+                    /** @enum {string|null} */
+                    from_level: 'Low' | 'Medium' | 'High' | 'Severe' | null;
+                    /** @enum {string} */
+                    rule_type: 'Direct exposure' | 'Origin of funds / Indirect' | 'Pattern';
+                    /** @enum {string|null} */
+                    to_level: 'Low' | 'Medium' | 'High' | 'Severe' | null;
+                  }[];
+                  check_id: string;
+                  /** Format: date-time */
+                  checked_at: string;
+                }[];
+                /** @description The alerts the checks raised when they ran */
+                raised: {
+                  alerts: number;
+                  by_level: {
+                    High: number;
+                    Low: number;
+                    Medium: number;
+                    Severe: number;
+                  };
+                  by_rule: {
+                    /** @enum {string} */
+                    alert_level: 'Low' | 'Medium' | 'High' | 'Severe';
+                    alerts: number;
+                    rule_id: string;
+                  }[];
+                  checks_with_alerts: number;
+                };
+                versus_baseline: {
+                  changed_level: number;
+                  checks_affected: number;
+                  lost: number;
+                  new: number;
+                };
+                versus_raised: {
+                  changed_level: number;
+                  checks_affected: number;
+                  lost: number;
+                  new: number;
+                };
+              } | null;
+              result_url: string;
+              /** Format: date-time */
+              started_at: string;
+              /** @enum {string} */
+              status: 'running' | 'completed' | 'failed';
+              subgroup_id: string;
+              /** Format: date-time */
+              to: string;
+              /** @description The version backtested, or `draft` */
+              version: string;
+            };
+          };
+        };
+        /** @description Default Response */
+        202: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              backtest_id: string;
+              baseline: {
+                policy_id: string;
+                version: string;
+              };
+              error: string | null;
+              /** Format: date-time */
+              finished_at: string | null;
+              /** Format: date-time */
+              from: string;
+              policy_id: string;
+              progress: {
+                checks_estimated: number;
+                checks_read: number;
+              };
+              report: {
+                analyst_outcomes: {
+                  dismissed: number;
+                  dismissed_no_longer_raised: number;
+                  flagged: number;
+                  flagged_still_alerted: number;
+                };
+                /** @description The alerts the subgroup’s active policy raises on the same checks */
+                baseline: {
+                  alerts: number;
+                  by_level: {
+                    High: number;
+                    Low: number;
+                    Medium: number;
+                    Severe: number;
+                  };
+                  by_rule: {
+                    /** @enum {string} */
+                    alert_level: 'Low' | 'Medium' | 'High' | 'Severe';
+                    alerts: number;
+                    rule_id: string;
+                  }[];
+                  checks_with_alerts: number;
+                };
+                /** @description The alerts the backtested policy would raise */
+                candidate: {
+                  alerts: number;
+                  by_level: {
+                    High: number;
+                    Low: number;
+                    Medium: number;
+                    Severe: number;
+                  };
+                  by_rule: {
+                    /** @enum {string} */
+                    alert_level: 'Low' | 'Medium' | 'High' | 'Severe';
+                    alerts: number;
+                    rule_id: string;
+                  }[];
+                  checks_with_alerts: number;
+                };
+                /** @description Completed transfer checks of the subgroup in the range */
+                checks: number;
+                examples: {
+                  changes: {
+                    category_slug: string;
+                    /** @enum {string|null} */
+                    from_level: 'Low' | 'Medium' | 'High' | 'Severe' | null;
+                    /** @enum {string} */
+                    rule_type: 'Direct exposure' | 'Origin of funds / Indirect' | 'Pattern';
+                    /** @enum {string|null} */
+                    to_level: 'Low' | 'Medium' | 'High' | 'Severe' | null;
+                  }[];
+                  check_id: string;
+                  /** Format: date-time */
+                  checked_at: string;
+                }[];
+                /** @description The alerts the checks raised when they ran */
+                raised: {
+                  alerts: number;
+                  by_level: {
+                    High: number;
+                    Low: number;
+                    Medium: number;
+                    Severe: number;
+                  };
+                  by_rule: {
+                    /** @enum {string} */
+                    alert_level: 'Low' | 'Medium' | 'High' | 'Severe';
+                    alerts: number;
+                    rule_id: string;
+                  }[];
+                  checks_with_alerts: number;
+                };
+                versus_baseline: {
+                  changed_level: number;
+                  checks_affected: number;
+                  lost: number;
+                  new: number;
+                };
+                versus_raised: {
+                  changed_level: number;
+                  checks_affected: number;
+                  lost: number;
+                  new: number;
+                };
+              } | null;
+              result_url: string;
+              /** Format: date-time */
+              started_at: string;
+              /** @enum {string} */
+              status: 'running' | 'completed' | 'failed';
+              subgroup_id: string;
+              /** Format: date-time */
+              to: string;
+              /** @description The version backtested, or `draft` */
+              version: string;
+            };
+          };
+        };
+        /** @description Bad request */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                /** @enum {string} */
+                code: 'bad_request';
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description No valid API key */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                /** @enum {string} */
+                code: 'invalid_api_key' | 'missing_api_key';
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Not found */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                /** @enum {string} */
+                code: 'not_found';
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Conflict */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                /** @enum {string} */
+                code: 'kyt_requires_subgroup';
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Body too large */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                /** @enum {string} */
+                code: 'payload_too_large';
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Body is not JSON */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                /** @enum {string} */
+                code: 'unsupported_media_type';
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Request validation failed */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              detail?: {
+                ctx?: {
+                  [key: string]: unknown;
+                };
+                input?: unknown;
+                loc: (string | number)[];
+                msg: string;
+                type: string;
+              }[];
+              error: {
+                /** @enum {string} */
+                code: 'validation_error';
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Too many requests */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                /** @enum {string} */
+                code: 'rate_limit_exceeded';
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Internal error */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                /** @enum {string} */
+                code: 'internal_error';
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Overloaded or shutting down; retry after Retry-After */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json':
+              | {
+                  error: {
+                    /** @enum {string} */
+                    code: 'overloaded';
+                    message: string;
+                  };
+                }
+              | {
+                  /** @enum {string} */
+                  error: 'Service Unavailable';
+                  message: string;
+                  /** @enum {number} */
+                  statusCode: 503;
+                };
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v2/policies/{id}/history': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Every change to the policy, oldest first: who, when, why */
+    get: {
+      parameters: {
+        query?: {
+          /** @description One of your subgroups (default: your first, as transfer checks use) */
+          subgroup_id?: string;
+        };
+        header?: never;
+        path: {
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              history: {
+                /** @enum {string} */
+                action: 'draft_created' | 'draft_edited' | 'activated';
+                /** Format: date-time */
+                at: string;
+                based_on: {
+                  policy_id: string;
+                  version: string;
+                } | null;
+                by: {
+                  email: string;
+                  user_id: string;
+                };
+                name: string;
+                reason: string;
+                rule_count: number | null;
+                version: string | null;
+              }[];
+              policy_id: string;
+              subgroup_id: string;
+            };
+          };
+        };
+        /** @description Bad request */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                /** @enum {string} */
+                code: 'bad_request';
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description No valid API key */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                /** @enum {string} */
+                code: 'invalid_api_key' | 'missing_api_key';
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Not found */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                /** @enum {string} */
+                code: 'not_found';
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Conflict */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                /** @enum {string} */
+                code: 'kyt_requires_subgroup';
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Request validation failed */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              detail?: {
+                ctx?: {
+                  [key: string]: unknown;
+                };
+                input?: unknown;
+                loc: (string | number)[];
+                msg: string;
+                type: string;
+              }[];
+              error: {
+                /** @enum {string} */
+                code: 'validation_error';
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Too many requests */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                /** @enum {string} */
+                code: 'rate_limit_exceeded';
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Internal error */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                /** @enum {string} */
+                code: 'internal_error';
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Overloaded or shutting down; retry after Retry-After */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json':
+              | {
+                  error: {
+                    /** @enum {string} */
+                    code: 'overloaded';
+                    message: string;
+                  };
+                }
+              | {
+                  /** @enum {string} */
+                  error: 'Service Unavailable';
+                  message: string;
+                  /** @enum {number} */
+                  statusCode: 503;
+                };
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v2/policies/backtests/{backtest_id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A backtest: its progress while it runs, then its report */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          backtest_id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              backtest_id: string;
+              baseline: {
+                policy_id: string;
+                version: string;
+              };
+              error: string | null;
+              /** Format: date-time */
+              finished_at: string | null;
+              /** Format: date-time */
+              from: string;
+              policy_id: string;
+              progress: {
+                checks_estimated: number;
+                checks_read: number;
+              };
+              report: {
+                analyst_outcomes: {
+                  dismissed: number;
+                  dismissed_no_longer_raised: number;
+                  flagged: number;
+                  flagged_still_alerted: number;
+                };
+                /** @description The alerts the subgroup’s active policy raises on the same checks */
+                baseline: {
+                  alerts: number;
+                  by_level: {
+                    High: number;
+                    Low: number;
+                    Medium: number;
+                    Severe: number;
+                  };
+                  by_rule: {
+                    /** @enum {string} */
+                    alert_level: 'Low' | 'Medium' | 'High' | 'Severe';
+                    alerts: number;
+                    rule_id: string;
+                  }[];
+                  checks_with_alerts: number;
+                };
+                /** @description The alerts the backtested policy would raise */
+                candidate: {
+                  alerts: number;
+                  by_level: {
+                    High: number;
+                    Low: number;
+                    Medium: number;
+                    Severe: number;
+                  };
+                  by_rule: {
+                    /** @enum {string} */
+                    alert_level: 'Low' | 'Medium' | 'High' | 'Severe';
+                    alerts: number;
+                    rule_id: string;
+                  }[];
+                  checks_with_alerts: number;
+                };
+                /** @description Completed transfer checks of the subgroup in the range */
+                checks: number;
+                examples: {
+                  changes: {
+                    category_slug: string;
+                    /** @enum {string|null} */
+                    from_level: 'Low' | 'Medium' | 'High' | 'Severe' | null;
+                    /** @enum {string} */
+                    rule_type: 'Direct exposure' | 'Origin of funds / Indirect' | 'Pattern';
+                    /** @enum {string|null} */
+                    to_level: 'Low' | 'Medium' | 'High' | 'Severe' | null;
+                  }[];
+                  check_id: string;
+                  /** Format: date-time */
+                  checked_at: string;
+                }[];
+                /** @description The alerts the checks raised when they ran */
+                raised: {
+                  alerts: number;
+                  by_level: {
+                    High: number;
+                    Low: number;
+                    Medium: number;
+                    Severe: number;
+                  };
+                  by_rule: {
+                    /** @enum {string} */
+                    alert_level: 'Low' | 'Medium' | 'High' | 'Severe';
+                    alerts: number;
+                    rule_id: string;
+                  }[];
+                  checks_with_alerts: number;
+                };
+                versus_baseline: {
+                  changed_level: number;
+                  checks_affected: number;
+                  lost: number;
+                  new: number;
+                };
+                versus_raised: {
+                  changed_level: number;
+                  checks_affected: number;
+                  lost: number;
+                  new: number;
+                };
+              } | null;
+              result_url: string;
+              /** Format: date-time */
+              started_at: string;
+              /** @enum {string} */
+              status: 'running' | 'completed' | 'failed';
+              subgroup_id: string;
+              /** Format: date-time */
+              to: string;
+              /** @description The version backtested, or `draft` */
+              version: string;
+            };
+          };
+        };
+        /** @description Bad request */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                /** @enum {string} */
+                code: 'bad_request';
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description No valid API key */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                /** @enum {string} */
+                code: 'invalid_api_key' | 'missing_api_key';
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Not found */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                /** @enum {string} */
+                code: 'not_found';
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Request validation failed */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              detail?: {
+                ctx?: {
+                  [key: string]: unknown;
+                };
+                input?: unknown;
+                loc: (string | number)[];
+                msg: string;
+                type: string;
+              }[];
+              error: {
+                /** @enum {string} */
+                code: 'validation_error';
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Too many requests */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                /** @enum {string} */
+                code: 'rate_limit_exceeded';
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Internal error */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                /** @enum {string} */
+                code: 'internal_error';
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Overloaded or shutting down; retry after Retry-After */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json':
+              | {
+                  error: {
+                    /** @enum {string} */
+                    code: 'overloaded';
+                    message: string;
+                  };
+                }
+              | {
+                  /** @enum {string} */
+                  error: 'Service Unavailable';
+                  message: string;
+                  /** @enum {number} */
+                  statusCode: 503;
+                };
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v2/screen': {
     parameters: {
       query?: never;
@@ -8830,6 +11096,8 @@ export interface paths {
                   senders_total: number;
                 }[];
                 policy: string;
+                /** @description `standard`, or the id of the subgroup’s own policy (GET /v2/policies/{id}); absent in checks completed before policies */
+                policy_id?: string;
                 /** @enum {string} */
                 recommended_action: 'accept' | 'review' | 'hold' | 'block';
                 taxonomy_version: string;
