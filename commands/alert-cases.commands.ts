@@ -97,7 +97,9 @@ export async function triageAlertCase(
     const { state: account } = await deps.executor.load(accountStream(input.assignee), accountDecider);
     assignee = {
       actor: { userId: input.assignee, email: account.email ?? '' },
-      isMember: account.opened && account.memberships.some((m) => m.subgroupId === present(state.opened, 'state.opened').subgroupId),
+      isMember:
+        account.opened &&
+        account.memberships.some((m) => m.subgroupId === present(state.opened, 'loadAlertCase answers opened cases only').subgroupId),
     };
   }
   const outcome = await deps.executor.execute(

@@ -170,7 +170,7 @@ export function createCommandExecutor(deps: {
   function remember(stream: string, entry: CachedStream) {
     cache.delete(stream);
     cache.set(stream, entry);
-    if (cache.size > limits.cachedStreams) cache.delete(present(cache.keys().next().value, 'cache.keys().next().value'));
+    if (cache.size > limits.cachedStreams) cache.delete(present(cache.keys().next().value, 'a cache over its limit has an oldest entry'));
   }
 
   async function runBatch(stream: string, decider: Decider<unknown, DomainEvent, unknown>, batch: Pending[]) {
@@ -236,7 +236,7 @@ export function createCommandExecutor(deps: {
   }
 
   async function drain(stream: string) {
-    const queue = present(queues.get(stream), 'queues.get(stream)');
+    const queue = present(queues.get(stream), 'a stream is drained only while its queue is registered');
     while (queue.pending.length > 0) {
       const batch = queue.pending.splice(0, queue.pending.length);
       try {

@@ -39,7 +39,7 @@ function rememberHead(deps: CommandDeps, userId: string, stream: string) {
   const cache = headCache(deps);
   cache.delete(userId);
   cache.set(userId, stream);
-  if (cache.size > HEAD_CACHE_LIMIT) cache.delete(present(cache.keys().next().value, 'cache.keys().next().value'));
+  if (cache.size > HEAD_CACHE_LIMIT) cache.delete(present(cache.keys().next().value, 'a cache over its limit has an oldest entry'));
 }
 
 /** Opens the period a closed one names, if a crash or a racer left it unopened (no-op otherwise). */
@@ -92,7 +92,7 @@ async function rollOver(deps: CommandDeps, userId: string, head: LedgerHead, mon
     ledgerPeriodDecider,
     { type: 'ClosePeriod', next, nextMonth: month, at },
     { commandId: `close-period:${head.stream}` },
-    (state: LedgerState) => present(state.closed, 'state.closed'),
+    (state: LedgerState) => present(state.closed, 'ClosePeriod always leaves the period closed'),
   );
   await openSuccessor(deps, head.stream, outcome.view);
   rememberHead(deps, userId, outcome.view.next);

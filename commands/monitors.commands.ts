@@ -128,12 +128,12 @@ export async function reevaluateMonitor(
   if (state.status !== 'active') return { changed: false, position: null };
   const { verdict, dataVersions, sanctions } = currentVerdict(
     deps,
-    present(state.address, 'state.address'),
-    present(state.network, 'state.network'),
+    present(state.address, 'a created monitor has its address'),
+    present(state.network, 'a created monitor has its network'),
   );
   const at = deps.clock.now().toISOString();
   // Signed only when the verdict differs (most re-evaluations change nothing): the change's receipt.
-  const receipt = verdictChanged(present(state.verdict, 'state.verdict'), verdict)
+  const receipt = verdictChanged(present(state.verdict, 'a created monitor has a verdict'), verdict)
     ? await monitorChangeReceipt(
         deps,
         { monitorId: input.monitorId, changeKey: input.changeKey, state, at },
@@ -175,7 +175,7 @@ export async function renewMonitor(
   let refusal: string | null = null;
   try {
     await chargeCall(deps, {
-      userId: present(state.userId, 'state.userId'),
+      userId: present(state.userId, 'a created monitor has its owner'),
       chargeId: `monitor-renew:${input.monitorId}:${input.period}`,
       product: 'monitor',
       details: { endpoint: 'monitor renewal', keyId: null, network: state.network, subject: state.address },

@@ -13,7 +13,7 @@ export async function startProjectionRebuild(deps: CommandDeps, projection: stri
     { type: 'StartRebuild', projection, rebuildId, at: deps.clock.now().toISOString() },
     { commandId: `start-rebuild:${rebuildId}` },
   );
-  return { rebuildId, position: present(outcome.position, 'outcome.position') };
+  return { rebuildId, position: present(outcome.position, 'starting or finishing this rebuild always appends, so there is a position') };
 }
 
 /**
@@ -38,5 +38,5 @@ export async function finishProjectionRebuild(
     },
     { commandId: `finish-rebuild:${rebuildId}` },
   );
-  return present(outcome.position, 'outcome.position');
+  return present(outcome.position, 'starting or finishing this rebuild always appends, so there is a position');
 }

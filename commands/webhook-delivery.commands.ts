@@ -59,7 +59,7 @@ export async function attemptDelivery(deps: WebhookDeps, deliveryId: string, att
   const now = deps.clock.now();
   const content = {
     deliveryId,
-    eventType: present(state.eventType, 'state.eventType'),
+    eventType: present(state.eventType, 'a scheduled delivery has its event type'),
     occurredAt: state.occurredAt,
     payload: state.payload,
   };

@@ -159,7 +159,7 @@ export function alertCaseRepository(store: ReadStore): AlertCaseRepository {
     async page(subgroupIds, filter, { page, pageSize }) {
       const skip = (page - 1) * pageSize;
       if (subgroupIds.length === 1) {
-        const query = whereOf(present(subgroupIds[0], 'subgroupIds[0]'), filter);
+        const query = whereOf(present(subgroupIds[0], 'this branch runs for exactly one subgroup'), filter);
         const [rows, total] = await Promise.all([cases.find({ ...query, ...newest, skip, limit: pageSize }), cases.count(query)]);
         return { rows, total };
       }

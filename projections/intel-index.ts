@@ -134,14 +134,14 @@ class InMemoryIntelIndex implements IntelIndexProjection {
     const claims: Claim[] = [];
     const sources: Record<string, SourceDescriptor> = {};
     for (const ref of refs === undefined ? [] : typeof refs === 'number' ? [refs] : refs) {
-      const segment = present(this.segments[Math.floor(ref / ROW_SPAN)], 'this.segments[Math.floor(ref / ROW_SPAN)]');
+      const segment = present(this.segments[Math.floor(ref / ROW_SPAN)], 'a reference is indexed only while its segment is held');
       const row = ref % ROW_SPAN;
       if (!scopeCovers(segment.claims.scopeOf(row), network)) continue;
       claims.push(segment.claims.claimAt(row));
       sources[segment.descriptor.slug] = segment.descriptor;
     }
     for (const entryId of this.curatedByAddress.get(key) ?? []) {
-      const claim = present(this.curated.get(entryId), 'this.curated.get(entryId)');
+      const claim = present(this.curated.get(entryId), 'the entry id was found among the curated ones just before');
       if (!scopeCovers(claim.scope, network)) continue;
       claims.push(claim);
       sources[CURATOR_SOURCE.slug] = CURATOR_SOURCE;
@@ -255,7 +255,7 @@ class InMemoryIntelIndex implements IntelIndexProjection {
       if (refs === undefined) continue;
       const kept = typeof refs === 'number' ? [refs].filter((r) => !inSlot(r)) : refs.filter((r) => !inSlot(r));
       if (kept.length === 0) this.byAddress.delete(address);
-      else this.byAddress.set(address, kept.length === 1 ? present(kept[0], 'kept[0]') : kept);
+      else this.byAddress.set(address, kept.length === 1 ? present(kept[0], 'kept holds exactly one reference in this branch') : kept);
     }
   }
 

@@ -22,7 +22,7 @@ export function bearerAuth(apiKeys: ApiKeyRepository) {
     if (!header) throw fail('missing_api_key', 'send Authorization: Bearer <API_KEY>');
     const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
     if (!match) throw fail('missing_api_key', 'the Authorization header must be "Bearer <API_KEY>"');
-    const key = present(match[1], 'match[1]');
+    const key = present(match[1], 'the pattern matched, and the group is not optional');
     if (!isWellFormedApiKey(key)) throw fail('invalid_api_key', 'unknown or revoked API key');
     const found = await apiKeys.byHash(hashApiKey(key));
     if (!found || found.revoked) throw fail('invalid_api_key', 'unknown or revoked API key');

@@ -9,7 +9,11 @@ export function firstRepeatedKey(text: string): (string | number)[] | null {
   type Frame = { kind: 'object'; keys: Set<string>; key: string | null; awaitingKey: boolean } | { kind: 'array'; index: number };
   const stack: Frame[] = [];
   const pathTo = (key: string) => [
-    ...stack.slice(0, -1).map((frame) => (frame.kind === 'object' ? present(frame.key, 'frame.key') : frame.index)),
+    ...stack
+      .slice(0, -1)
+      .map((frame) =>
+        frame.kind === 'object' ? present(frame.key, 'an enclosing object frame has read the key whose value is open') : frame.index,
+      ),
     key,
   ];
   for (let i = 0; i < text.length; i++) {

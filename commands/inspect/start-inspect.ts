@@ -46,7 +46,7 @@ export async function startInspect(deps: CommandDeps, input: StartInspectInput):
         inspectKeyDecider,
         { type: 'BindInspectKey', checkId, requestHash, at },
         { commandId: `bind-inspect-key:${checkId}` },
-        (state: InspectKeyState) => present(state.binding, 'state.binding').checkId,
+        (state: InspectKeyState) => present(state.binding, 'BindInspectKey always leaves a binding').checkId,
       );
       checkId = bound.view;
     }
@@ -68,7 +68,7 @@ export async function startInspect(deps: CommandDeps, input: StartInspectInput):
       at,
     },
     { commandId: `request-inspect:${checkId}` },
-    (state: InspectState) => present(state.request, 'state.request').at,
+    (state: InspectState) => present(state.request, 'past its Requested event a job has its request').at,
   );
   return { checkId, createdAt: requested.view };
 }

@@ -53,7 +53,9 @@ export const MAX_TRACED_SENDERS = 20;
 export function sendersByValue(legs: readonly ValuedLeg[]): string[] {
   const usd = new Map<string, number>();
   for (const leg of legs) usd.set(leg.from, (usd.get(leg.from) ?? 0) + (leg.usdMicros ?? 0));
-  return [...usd.keys()].sort((a, b) => present(usd.get(b), 'usd.get(b)') - present(usd.get(a), 'usd.get(a)'));
+  return [...usd.keys()].sort(
+    (a, b) => present(usd.get(b), 'every sender was summed above') - present(usd.get(a), 'every sender was summed above'),
+  );
 }
 
 /** Direct and indirect exposure of each sender; `senders` most valuable first (see sendersByValue). */

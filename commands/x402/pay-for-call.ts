@@ -103,7 +103,12 @@ export async function payForCall<Result extends { status: number }>(
 
   const holder = call.subject ? await claimSubject(deps, call, now()) : call.callId;
   if (holder !== call.callId) {
-    await record({ type: 'RecordWaiver', callId: call.callId, subject: present(call.subject, 'call.subject'), at: now() });
+    await record({
+      type: 'RecordWaiver',
+      callId: call.callId,
+      subject: present(call.subject, 'only products paid once per subject get here, and they have a subject'),
+      at: now(),
+    });
     return { result: await runBackend(deps, call, record, null, { paidBy: holder, payer: verified.payer.toLowerCase() }), receipt: null };
   }
   const receipt = await settle(deps, call, verified, requirements, record, now);
@@ -230,18 +235,24 @@ async function runBackend<Result extends { status: number }>(
 /** The subject's holder after this call's claim: this call, or the one that claimed it first. */
 async function claimSubject(deps: X402Deps, call: PaidCall<unknown>, at: string): Promise<string> {
   const outcome = await deps.executor.execute(
-    paidSubjectStream(call.product, present(call.subject, 'call.subject')),
+    paidSubjectStream(call.product, present(call.subject, 'only products paid once per subject get here, and they have a subject')),
     paidSubjectDecider,
-    { type: 'Claim', callId: call.callId, product: call.product, subject: present(call.subject, 'call.subject'), at },
+    {
+      type: 'Claim',
+      callId: call.callId,
+      product: call.product,
+      subject: present(call.subject, 'only products paid once per subject get here, and they have a subject'),
+      at,
+    },
     { commandId: `x402:${call.callId}:claim` },
-    (state) => present(state.holder, 'state.holder'),
+    (state) => present(state.holder, 'Claim always leaves a holder'),
   );
   return outcome.view;
 }
 
 async function releaseSubject(deps: X402Deps, call: PaidCall<unknown>, at: string): Promise<void> {
   await deps.executor.execute(
-    paidSubjectStream(call.product, present(call.subject, 'call.subject')),
+    paidSubjectStream(call.product, present(call.subject, 'only products paid once per subject get here, and they have a subject')),
     paidSubjectDecider,
     { type: 'Release', callId: call.callId, at },
     { commandId: `x402:${call.callId}:release` },

@@ -69,11 +69,13 @@ export function decideAccount(command: AccountCommand, state: AccountState): Acc
     }
     case 'GrantInspect': {
       requireOpen(state);
-      const unknown = command.catalog ? command.providers.filter((p) => !present(command.catalog, 'command.catalog').includes(p)) : [];
+      const unknown = command.catalog
+        ? command.providers.filter((p) => !present(command.catalog, 'checked non-null in the condition before').includes(p))
+        : [];
       if (unknown.length > 0) {
         throw fail(
           'bad_request',
-          `unknown inspect provider ${unknown.map((p) => JSON.stringify(p)).join(', ')}; this service has ${present(command.catalog, 'command.catalog').join(', ')}`,
+          `unknown inspect provider ${unknown.map((p) => JSON.stringify(p)).join(', ')}; this service has ${present(command.catalog, 'checked non-null in the condition before').join(', ')}`,
         );
       }
       const providers = [...new Set(command.providers)];

@@ -83,7 +83,7 @@ function decide(command: AddressCheckCommand, state: AddressCheckState): Address
     case 'Complete': {
       if (state.status !== 'running') return [];
       if (missingTiers(state).length > 0) throw fail('invalid_state', `tiers ${missingTiers(state).join(', ')} have no outcome yet`);
-      const request = present(state.request, 'state.request');
+      const request = present(state.request, 'past its Requested event a job has its request');
       const result = buildFullCheckResult(
         { checkId: request.checkId, address: request.address, network: request.network, requestedAt: request.requestedAt },
         state.tiers as unknown as CompletedTiers,
@@ -100,7 +100,8 @@ function decide(command: AddressCheckCommand, state: AddressCheckState): Address
     }
     case 'TimeOut': {
       if (state.status !== 'running') return [];
-      const runningMs = Date.parse(command.at) - Date.parse(present(state.request, 'state.request').requestedAt);
+      const runningMs =
+        Date.parse(command.at) - Date.parse(present(state.request, 'past its Requested event a job has its request').requestedAt);
       if (!(runningMs >= CHECK_TIMEOUT_MS)) return [];
       return [{ type: 'CheckTimedOut', data: { runningMs, at: command.at } }];
     }

@@ -295,7 +295,7 @@ export function buildFullCheckResult(subject: CheckSubject, tiers: CompletedTier
       name: TIER_NAMES[t],
       applied: t < 2 ? true : (tiers[t] as { applied: boolean }).applied,
       reason: t < 2 ? null : (tiers[t] as { reason: NotAppliedReason | null }).reason,
-      risk_level: present(tierLevels[t], 'tierLevels[t]'),
+      risk_level: present(tierLevels[t], 'every tier has a level in the table'),
     })),
     requested_at: subject.requestedAt,
     completed_at: completedAt,

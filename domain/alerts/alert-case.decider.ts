@@ -82,7 +82,7 @@ function statusChange(
         alertId,
         from: state.status,
         to,
-        reason: to === 'closed' ? present(command.reason, 'command.reason') : null,
+        reason: to === 'closed' ? present(command.reason, 'a close without a reason was refused above') : null,
         note,
         by: command.by,
         at: command.at,

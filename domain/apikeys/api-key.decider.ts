@@ -30,7 +30,12 @@ export function decideApiKey(command: ApiKeyCommand, state: ApiKeyState): ApiKey
       return [
         {
           type: 'ApiKeyRevoked',
-          data: { keyId: state.keyId, userId: state.userId, hash: present(state.hash, 'state.hash'), at: command.at },
+          data: {
+            keyId: state.keyId,
+            userId: state.userId,
+            hash: present(state.hash, 'an issued key (checked above) has its hash'),
+            at: command.at,
+          },
         },
       ];
   }

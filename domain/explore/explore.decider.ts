@@ -60,7 +60,7 @@ function withWebhook(
   outcome: ExploreEvent,
   webhook: Omit<Extract<ExploreEvent, { type: 'WebhookEventRaised' }>['data'], 'audience'>,
 ): ExploreEvent[] {
-  const owner = present(state.request, 'state.request').owner;
+  const owner = present(state.request, 'past its Requested event a job has its request').owner;
   if (owner.channel !== 'v2') return [outcome];
   return [
     outcome,
@@ -72,7 +72,7 @@ function withWebhook(
 }
 
 function failed(state: ExploreState, error: string, attempts: number, at: string): ExploreEvent[] {
-  const { jobId, address, network } = present(state.request, 'state.request');
+  const { jobId, address, network } = present(state.request, 'past its Requested event a job has its request');
   return withWebhook(
     state,
     { type: 'ExploreFailed', data: { error, attempts, at } },
@@ -97,7 +97,7 @@ function decide(command: ExploreCommand, state: ExploreState): ExploreEvent[] {
   switch (command.type) {
     case 'Complete': {
       if (state.status !== 'running') return [];
-      const { jobId, address, network, direction, requestedAt } = present(state.request, 'state.request');
+      const { jobId, address, network, direction, requestedAt } = present(state.request, 'past its Requested event a job has its request');
       const report = buildExploreReport({
         jobId,
         reportId: command.reportId,
@@ -128,7 +128,13 @@ function decide(command: ExploreCommand, state: ExploreState): ExploreEvent[] {
     }
     case 'TimeOut': {
       if (state.status !== 'running') return [];
-      if (!(Date.parse(command.at) - Date.parse(present(state.request, 'state.request').requestedAt) >= EXPLORE_TIMEOUT_MS)) return [];
+      if (
+        !(
+          Date.parse(command.at) - Date.parse(present(state.request, 'past its Requested event a job has its request').requestedAt) >=
+          EXPLORE_TIMEOUT_MS
+        )
+      )
+        return [];
       return failed(state, 'timed out: still running after the 15-minute cap', state.attempts, command.at);
     }
     case 'RecordDelivery':

@@ -88,7 +88,10 @@ export function decideInspect(command: InspectCommand, state: InspectState): Ins
     case 'TimeOutInspect':
       if (
         state.status !== 'running' ||
-        !(Date.parse(command.at) - Date.parse(present(state.request, 'state.request').at) >= INSPECT_TIMEOUT_MS)
+        !(
+          Date.parse(command.at) - Date.parse(present(state.request, 'past its Requested event a job has its request').at) >=
+          INSPECT_TIMEOUT_MS
+        )
       )
         return [];
       return [{ type: 'InspectTimedOut', data: { at: command.at } }];

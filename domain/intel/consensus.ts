@@ -89,11 +89,13 @@ const SCORE_BANDS: Readonly<Record<Exclude<RiskLevel, 'none' | 'sanctioned'>, re
 const UNKNOWN_SOURCE_TRUST = 0;
 
 function trustOf(sources: Readonly<Record<string, SourceDescriptor>>, slug: string): number {
-  return Object.hasOwn(sources, slug) ? present(sources[slug], 'sources[slug]').trustWeight : UNKNOWN_SOURCE_TRUST;
+  return Object.hasOwn(sources, slug)
+    ? present(sources[slug], 'Object.hasOwn checked the slug just before').trustWeight
+    : UNKNOWN_SOURCE_TRUST;
 }
 
 function shownSlug(sources: Readonly<Record<string, SourceDescriptor>>, slug: string): string {
-  return Object.hasOwn(sources, slug) ? publicSlug(present(sources[slug], 'sources[slug]')) : slug;
+  return Object.hasOwn(sources, slug) ? publicSlug(present(sources[slug], 'Object.hasOwn checked the slug just before')) : slug;
 }
 
 /** A total order on claims, so ties never depend on input order. */
@@ -166,7 +168,7 @@ function scoreFor(level: RiskLevel, probability: number): number {
 }
 
 function bestBy<T>(items: readonly T[], compare: (a: T, b: T) => number): T | null {
-  return items.length === 0 ? null : present([...items].sort(compare)[0], '[...items].sort(compare)[0]');
+  return items.length === 0 ? null : present([...items].sort(compare)[0], 'the list is non-empty (checked just before)');
 }
 
 export function computeConsensus(
@@ -196,7 +198,10 @@ export function computeConsensus(
     .filter((c) => c.kind === 'identity' || (c.kind === 'sanction' && c.sanction.entity !== null))
     .sort(weighClaim)
     .map((c) => ({
-      name: c.kind === 'sanction' ? present(c.sanction.entity, 'c.sanction.entity') : present(c.label, 'c.label'),
+      name:
+        c.kind === 'sanction'
+          ? present(c.sanction.entity, 'the filter above keeps sanction claims with an entity')
+          : present(c.label, 'identity claims carry their label'),
       category: c.category,
       source: c.source,
     }));

@@ -140,9 +140,9 @@ export interface GraphsenseTagFields {
 }
 
 function concept(name: string): TagVerdict {
-  if (Object.hasOwn(GRAPHSENSE_CONCEPTS, name)) return present(GRAPHSENSE_CONCEPTS[name], 'GRAPHSENSE_CONCEPTS[name]');
+  if (Object.hasOwn(GRAPHSENSE_CONCEPTS, name)) return present(GRAPHSENSE_CONCEPTS[name], 'Object.hasOwn checked the name just before');
   if (Object.hasOwn(IGNORED_GRAPHSENSE_CONCEPTS, name))
-    return { ignored: present(IGNORED_GRAPHSENSE_CONCEPTS[name], 'IGNORED_GRAPHSENSE_CONCEPTS[name]') };
+    return { ignored: present(IGNORED_GRAPHSENSE_CONCEPTS[name], 'the name was found among the ignored concepts just before') };
   return { unmapped: `graphsense concept '${name}'` };
 }
 
@@ -154,7 +154,7 @@ const isMapping = (verdict: TagVerdict): verdict is NativeMapping => 'category' 
  */
 export function classifyGraphsenseTag(tag: GraphsenseTagFields): TagVerdict {
   if (Object.hasOwn(IGNORED_GRAPHSENSE_PACKS, tag.pack))
-    return { ignored: present(IGNORED_GRAPHSENSE_PACKS[tag.pack], 'IGNORED_GRAPHSENSE_PACKS[tag.pack]') };
+    return { ignored: present(IGNORED_GRAPHSENSE_PACKS[tag.pack], 'the pack was found among the ignored packs just before') };
   const verdicts = [tag.abuse, tag.category, ...(tag.concepts ?? [])].filter((name): name is string => name !== undefined).map(concept);
   const unmapped = verdicts.find((verdict) => 'unmapped' in verdict);
   if (unmapped) return unmapped;
@@ -165,7 +165,7 @@ export function classifyGraphsenseTag(tag: GraphsenseTagFields): TagVerdict {
   if (tag.label === undefined) return { ignored: 'neither a category nor a label' };
   if (tag.actor === undefined) return identity('named_entity');
   return Object.hasOwn(GRAPHSENSE_ACTOR_CATEGORIES, tag.actor)
-    ? identity(present(GRAPHSENSE_ACTOR_CATEGORIES[tag.actor], 'GRAPHSENSE_ACTOR_CATEGORIES[tag.actor]'))
+    ? identity(present(GRAPHSENSE_ACTOR_CATEGORIES[tag.actor], 'the actor was found in the table just before'))
     : { unmapped: `graphsense actor '${tag.actor}'` };
 }
 
@@ -185,7 +185,7 @@ export const FORTA_DATA_SOURCES: Readonly<Record<string, string>> = {
 /** Etherscan's phish-hack list mixes phishers and hackers; the address's own tag tells them apart. */
 export function classifyEtherscanLabel(list: string, tag: string): TagVerdict {
   if (!Object.hasOwn(ETHERSCAN_LISTS, list)) return { unmapped: `etherscan list '${list}'` };
-  const category = present(ETHERSCAN_LISTS[list], 'ETHERSCAN_LISTS[list]');
+  const category = present(ETHERSCAN_LISTS[list], 'Object.hasOwn checked the list just before');
   const fromWords = classifyLabelWords(tag);
   return risk(category === 'phishing' && fromWords?.category === 'stolen_funds' ? 'stolen_funds' : category);
 }

@@ -27,11 +27,11 @@ const SEVERE_LEVELS = new Set(['high', 'critical', 'sanctioned']);
 type Sources = Readonly<Record<string, SourceDescriptor>>;
 
 function sourceSlug(sources: Sources, slug: string): string {
-  return Object.hasOwn(sources, slug) ? publicSlug(present(sources[slug], 'sources[slug]')) : slug;
+  return Object.hasOwn(sources, slug) ? publicSlug(present(sources[slug], 'Object.hasOwn checked the slug just before')) : slug;
 }
 
 function sourceName(sources: Sources, slug: string): string {
-  return Object.hasOwn(sources, slug) ? publicSourceName(present(sources[slug], 'sources[slug]')) : slug;
+  return Object.hasOwn(sources, slug) ? publicSourceName(present(sources[slug], 'Object.hasOwn checked the slug just before')) : slug;
 }
 
 function labelRows(consensus: Consensus, sources: Sources): VerdictBody['labels'] {

@@ -118,7 +118,7 @@ export function evaluateFacts(policy: Policy, facts: readonly PolicyFact[]): Pol
   const fired: { rule: PolicyRule; order: number; fact: Fact }[] = [];
   for (const fact of facts) {
     const order = policy.rules.findIndex((rule) => matches(rule, fact));
-    if (order >= 0) fired.push({ rule: present(policy.rules[order], 'policy.rules[order]'), order, fact });
+    if (order >= 0) fired.push({ rule: present(policy.rules[order], 'order is the index of a rule of this policy'), order, fact });
   }
   fired.sort((a, b) => alertRank(b.rule.level) - alertRank(a.rule.level) || a.order - b.order || (a.fact.slug < b.fact.slug ? -1 : 1));
   const alerts = fired.map(({ rule, fact }): PolicyAlert => ({

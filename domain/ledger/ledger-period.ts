@@ -56,7 +56,11 @@ export const ledgerPeriodDecider: Decider<LedgerCommand, LedgerEvent, LedgerStat
 export function originOf(id: string, now: number): number | null {
   const match = /^([0-9a-f]{8})-([0-9a-f]{4})-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i.exec(id);
   if (!match) return null;
-  const ms = Number.parseInt(present(match[1], 'match[1]') + present(match[2], 'match[2]'), 16);
+  const ms = Number.parseInt(
+    present(match[1], 'the pattern matched, and the group is not optional') +
+      present(match[2], 'the pattern matched, and the group is not optional'),
+    16,
+  );
   return ms > now + CLOCK_SKEW_MARGIN_MS ? null : ms;
 }
 

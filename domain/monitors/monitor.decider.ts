@@ -93,12 +93,12 @@ export const owesPeriod = (state: Pick<MonitorState, 'paidPeriod'>, period: stri
 function decideReevaluate(command: Extract<MonitorCommand, { type: 'Reevaluate' }>, state: MonitorState): MonitorEvent[] {
   // A paused monitor is not watched (its period is unpaid); it is re-evaluated when it resumes.
   if (state.status !== 'active' || state.recentChanges.includes(command.changeKey)) return [];
-  if (!verdictChanged(present(state.verdict, 'state.verdict'), command.verdict)) return [];
+  if (!verdictChanged(present(state.verdict, 'a created monitor has a verdict'), command.verdict)) return [];
   const changed: MonitorEvent = {
     type: 'MonitorVerdictChanged',
     data: {
       changeKey: command.changeKey,
-      previous: present(state.verdict, 'state.verdict'),
+      previous: present(state.verdict, 'a created monitor has a verdict'),
       current: command.verdict,
       reasons: [...command.reasons],
       dataVersions: command.dataVersions,
@@ -109,14 +109,14 @@ function decideReevaluate(command: Extract<MonitorCommand, { type: 'Reevaluate' 
   };
   const webhook = webhookEventRaised({
     eventType: 'service.address.risk_changed',
-    audience: { user_id: present(state.userId, 'state.userId') },
+    audience: { user_id: present(state.userId, 'a created monitor has its owner') },
     occurredAt: command.at,
     payload: {
-      monitor_id: present(state.monitorId, 'state.monitorId'),
-      address: present(state.address, 'state.address'),
-      network: present(state.network, 'state.network'),
+      monitor_id: present(state.monitorId, 'a created monitor has its id'),
+      address: present(state.address, 'a created monitor has its address'),
+      network: present(state.network, 'a created monitor has its network'),
       reference: state.reference,
-      previous: present(state.verdict, 'state.verdict'),
+      previous: present(state.verdict, 'a created monitor has a verdict'),
       current: command.verdict,
       reasons: [...command.reasons],
       sanctions: sanctionsCoverageBody(command.sanctions),

@@ -95,10 +95,10 @@ export function flowPageOf(
   return {
     size: page.length,
     totals,
-    counterparty: (i) => present(page[i], 'page[i]').counterparty,
-    usdMicros: (i) => present(page[i], 'page[i]').usdMicros,
-    transfers: (i) => present(page[i], 'page[i]').transfers,
-    estimated: (i) => present(page[i], 'page[i]').estimated ?? false,
-    sampleTx: (i) => present(page[i], 'page[i]').sampleTx ?? null,
+    counterparty: (i) => present(page[i], 'callers read rows below size, the page length').counterparty,
+    usdMicros: (i) => present(page[i], 'callers read rows below size, the page length').usdMicros,
+    transfers: (i) => present(page[i], 'callers read rows below size, the page length').transfers,
+    estimated: (i) => present(page[i], 'callers read rows below size, the page length').estimated ?? false,
+    sampleTx: (i) => present(page[i], 'callers read rows below size, the page length').sampleTx ?? null,
   };
 }

@@ -108,7 +108,7 @@ const V6_RANGES: readonly Range[] = [
 const compiled = (ranges: readonly Range[], bits: bigint, parse: (text: string) => bigint | null) =>
   ranges.map(([prefix, length, kind]) => {
     const mask = ((1n << BigInt(length)) - 1n) << (bits - BigInt(length));
-    return { network: present(parse(prefix), 'parse(prefix)') & mask, mask, kind };
+    return { network: present(parse(prefix), 'the table holds valid prefixes (a typo fails at load)') & mask, mask, kind };
   });
 const V4 = compiled(V4_RANGES, 32n, parseIpv4);
 const V6 = compiled(V6_RANGES, 128n, parseIpv6);

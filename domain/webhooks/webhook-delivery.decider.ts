@@ -98,9 +98,9 @@ export function decideWebhookDelivery(command: WebhookDeliveryCommand, state: We
         {
           type: 'WebhookDeliveryAttempted',
           data: {
-            deliveryId: present(state.deliveryId, 'state.deliveryId'),
+            deliveryId: present(state.deliveryId, 'a scheduled delivery has its id'),
             subscriptionId: state.subscriptionId,
-            eventType: present(state.eventType, 'state.eventType'),
+            eventType: present(state.eventType, 'a scheduled delivery has its event type'),
             attempt: command.attempt,
             status,
             httpStatus: command.outcome.kind === 'response' ? command.outcome.responseCode : null,
@@ -120,7 +120,7 @@ export function decideWebhookDelivery(command: WebhookDeliveryCommand, state: We
         {
           type: 'WebhookDeliveryAbandoned',
           data: {
-            deliveryId: present(state.deliveryId, 'state.deliveryId'),
+            deliveryId: present(state.deliveryId, 'a scheduled delivery has its id'),
             subscriptionId: state.subscriptionId,
             reason: command.reason,
             at: command.at,

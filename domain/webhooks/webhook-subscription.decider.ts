@@ -100,7 +100,7 @@ export function decideWebhookSubscription(
         {
           type: 'WebhookSubscriptionUpdated',
           data: {
-            subscriptionId: present(state.subscriptionId, 'state.subscriptionId'),
+            subscriptionId: present(state.subscriptionId, 'a created subscription has its id'),
             ...changed,
             updatedBy: command.actor.userId,
             at: command.at,
@@ -114,7 +114,7 @@ export function decideWebhookSubscription(
         {
           type: 'WebhookSecretRotated',
           data: {
-            subscriptionId: present(state.subscriptionId, 'state.subscriptionId'),
+            subscriptionId: present(state.subscriptionId, 'a created subscription has its id'),
             secret: command.secret,
             previousValidUntil: command.previousValidUntil,
             rotatedBy: command.actor.userId,
@@ -127,7 +127,11 @@ export function decideWebhookSubscription(
       return [
         {
           type: 'WebhookSubscriptionDeleted',
-          data: { subscriptionId: present(state.subscriptionId, 'state.subscriptionId'), deletedBy: command.actor.userId, at: command.at },
+          data: {
+            subscriptionId: present(state.subscriptionId, 'a created subscription has its id'),
+            deletedBy: command.actor.userId,
+            at: command.at,
+          },
         },
       ];
   }

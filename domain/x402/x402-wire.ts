@@ -90,7 +90,7 @@ export function decodePaymentHeader(header: string): PaymentPayload {
   }
   const parsed = paymentPayloadSchema.safeParse(json);
   if (!parsed.success) {
-    const issue = present(parsed.error.issues[0], 'parsed.error.issues[0]');
+    const issue = present(parsed.error.issues[0], 'a failed parse has at least one issue');
     throw fail('payment_invalid', `the payment payload is malformed at ${issue.path.join('.') || '(root)'}: ${issue.message}`);
   }
   return parsed.data;

@@ -12,7 +12,8 @@ export class SafeHtml {
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
-export const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => present(ESCAPES[c], 'ESCAPES[c]'));
+export const escapeHtml = (text: string): string =>
+  text.replace(/[&<>"']/g, (c) => present(ESCAPES[c], 'the pattern matches only the characters the table escapes'));
 
 type Value = SafeHtml | string | number | boolean | null | undefined | readonly Value[];
 
@@ -24,8 +25,8 @@ function render(value: Value): string {
 }
 
 export function html(strings: TemplateStringsArray, ...values: Value[]): SafeHtml {
-  let out = present(strings[0], 'strings[0]');
-  values.forEach((value, i) => (out += render(value) + present(strings[i + 1], 'strings[i + 1]')));
+  let out = present(strings[0], 'a template has one more string than values');
+  values.forEach((value, i) => (out += render(value) + present(strings[i + 1], 'a template has one more string than values')));
   return new SafeHtml(out);
 }
 

@@ -84,8 +84,8 @@ export function createLoginThrottle(options: { clock: Clock; maxFailures: number
     const times = failures.get(key);
     const index = times?.indexOf(at) ?? -1;
     if (index < 0) return;
-    present(times, 'times').splice(index, 1);
-    if (present(times, 'times').length === 0) failures.delete(key);
+    present(times, 'indexOf found the time above, so the key has its list').splice(index, 1);
+    if (present(times, 'indexOf found the time above, so the key has its list').length === 0) failures.delete(key);
   }
 
   return {

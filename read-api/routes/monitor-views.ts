@@ -6,9 +6,9 @@ import type { MonitorChangeRow, MonitorDoc } from '../../projections/monitors.pr
 /** One monitor as the API shows it, whether read from its stream (after a write) or its document. */
 export function monitorFromState(state: MonitorState) {
   return {
-    monitor_id: present(state.monitorId, 'state.monitorId'),
-    address: present(state.address, 'state.address'),
-    network: present(state.network, 'state.network'),
+    monitor_id: present(state.monitorId, 'a created monitor has its id'),
+    address: present(state.address, 'a created monitor has its address'),
+    network: present(state.network, 'a created monitor has its network'),
     reference: state.reference,
     status: state.status,
     paused_reason: state.pausedReason,

@@ -20,7 +20,7 @@ export function restDiscovery(offer: PaidOffer, request: { method: string; path:
     });
   });
   // The package's own enrichment adds the method, `routeTemplate` and the request's path parameters.
-  const enriched = present(bazaarResourceServerExtension.enrichDeclaration, 'bazaarResourceServerExtension.enrichDeclaration')(
+  const enriched = present(bazaarResourceServerExtension.enrichDeclaration, 'the bazaar extension always provides enrichDeclaration')(
     declared.bazaar,
     {
       method: request.method,
@@ -41,7 +41,7 @@ export function restBodyDiscovery(resource: PaidBodyResource, request: { method:
       output: { example: resource.outputExample, schema: jsonSchemaOf(resource.output) },
     }),
   );
-  const enriched = present(bazaarResourceServerExtension.enrichDeclaration, 'bazaarResourceServerExtension.enrichDeclaration')(
+  const enriched = present(bazaarResourceServerExtension.enrichDeclaration, 'the bazaar extension always provides enrichDeclaration')(
     declared.bazaar,
     {
       method: request.method,
@@ -63,7 +63,7 @@ export function mcpDiscovery(offer: PaidOffer): BazaarExtensions {
       output: { example: offer.outputExample, schema: jsonSchemaOf(offer.output) },
     }),
   );
-  return { bazaar: present(declared.bazaar, 'declared.bazaar') };
+  return { bazaar: present(declared.bazaar, 'the declaration was built with the bazaar extension just above') };
 }
 
 // Declarations depend on the offer alone: built once per offer (a handful), not on every 402.
@@ -72,5 +72,5 @@ const mcpDeclarations = new Map<PaidOffer, Record<string, DiscoveryExtension>>()
 const bodyDeclarations = new Map<PaidBodyResource, Record<string, DiscoveryExtension>>();
 function once<K, V>(cache: Map<K, V>, offer: K, build: () => V): V {
   if (!cache.has(offer)) cache.set(offer, build());
-  return present(cache.get(offer), 'cache.get(offer)');
+  return present(cache.get(offer), 'set just above when absent');
 }

@@ -8,7 +8,7 @@ export const IPV6_PREFIX_BITS = 64;
  */
 export function clientGroup(ip: string): string {
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
-  if (mapped) return present(mapped[1], 'mapped[1]');
+  if (mapped) return present(mapped[1], 'the pattern matched, and its group is not optional');
   // the socket's (or a trusted proxy's) address: an IPv6 one is the only kind with colons
   if (!ip.includes(':')) return ip;
   const groups = expandIpv6(present(ip.split('%')[0], "ip.split('%')[0]"));

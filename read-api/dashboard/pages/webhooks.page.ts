@@ -142,7 +142,7 @@ function subgroupPicker(view: WebhooksView): SafeHtml {
   return html`<form class="inline-form" method="get" action="/webhooks">
 <div><label for="subgroup">Subgroup</label><select id="subgroup" name="subgroup">${view.subgroups.map(
     (s) =>
-      html`<option value="${s.subgroupId}"${s.subgroupId === present(view.selected, 'view.selected').subgroupId ? html` selected` : ''}>${subgroupLabel(s)}</option>`,
+      html`<option value="${s.subgroupId}"${s.subgroupId === present(view.selected, 'returned early above when nothing is selected').subgroupId ? html` selected` : ''}>${subgroupLabel(s)}</option>`,
   )}</select></div><button type="submit" class="secondary">Show</button></form>`;
 }
 

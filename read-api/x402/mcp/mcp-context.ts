@@ -26,7 +26,7 @@ export const priceOf = (offer: PaidOffer) => microsToUsd(PRODUCTS[offer.product]
 const toolOutputs = new Map<PaidOffer, z.ZodObject>();
 export function toolOutputOf(offer: PaidOffer): z.ZodObject {
   if (!toolOutputs.has(offer)) toolOutputs.set(offer, z.looseObject({ ...offer.body.shape, ...runningCheck }).partial());
-  return present(toolOutputs.get(offer), 'toolOutputs.get(offer)');
+  return present(toolOutputs.get(offer), 'set just above when absent');
 }
 
 /** The paid tools this deployment serves: the same condition as their REST routes. */
