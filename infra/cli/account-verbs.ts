@@ -52,7 +52,7 @@ export const ACCOUNT_VERBS: Record<string, (services: Services, args: ParsedArgs
     const account =
       email !== undefined
         ? await services.repositories.accounts.byEmail(email.trim())
-        : await services.repositories.accounts.get(present(userId, 'userId'));
+        : await services.repositories.accounts.get(present(userId, 'the verb requires --user or --email, and this is the --user branch'));
     if (!account)
       throw fail('not_found', email !== undefined ? `no account with the email ${email.trim().toLowerCase()}` : `no account ${userId}`);
     const [keys, balance] = await Promise.all([

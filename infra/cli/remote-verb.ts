@@ -49,7 +49,7 @@ export async function runRemoteVerb(running: ServiceFile, argv: readonly string[
     for await (const chunk of response) {
       pending += decoder.decode(chunk as Buffer, { stream: true });
       const lines = pending.split('\n');
-      pending = present(lines.pop(), 'lines.pop()');
+      pending = present(lines.pop(), 'split always returns at least one part');
       for (const text of lines.filter(Boolean)) {
         const line = JSON.parse(text) as Line;
         if ('progress' in line) progress.update(line.progress.phase, line.progress.done, line.progress.total, line.progress.detail);

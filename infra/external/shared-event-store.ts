@@ -15,9 +15,10 @@ export function openSharedEventStore(config: {
   INSTANCE_ID?: string | undefined;
 }): Promise<EventStore> {
   const connectTimeoutMs = config.CONNECT_TIMEOUT_MS;
-  if (config.EVENT_STORE !== 'postgres') return openEsdbEventStore({ url: present(config.ESDB_URL, 'config.ESDB_URL'), connectTimeoutMs });
+  if (config.EVENT_STORE !== 'postgres')
+    return openEsdbEventStore({ url: present(config.ESDB_URL, 'the config requires ESDB_URL when EVENT_STORE is esdb'), connectTimeoutMs });
   return openPostgresEventStore({
-    url: present(config.POSTGRES_URL, 'config.POSTGRES_URL'),
+    url: present(config.POSTGRES_URL, 'the config requires POSTGRES_URL when EVENT_STORE is postgres'),
     schema: config.POSTGRES_SCHEMA,
     poolSize: config.POSTGRES_POOL_SIZE,
     connectTimeoutMs,

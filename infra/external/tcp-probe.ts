@@ -26,7 +26,10 @@ export function probeTcp(host: string, port: number, timeoutMs = 1000): Promise<
 export function splitHostPort(address: string, defaultPort: number): { host: string; port: number } {
   const match = /^\[?([^\]]+?)\]?(?::(\d+))?$/.exec(address.trim());
   if (!match) throw fail('config_invalid', `invalid address ${JSON.stringify(address)}`);
-  return { host: present(match[1], 'match[1]'), port: match[2] === undefined ? defaultPort : Number(match[2]) };
+  return {
+    host: present(match[1], 'the pattern matched, and its host group is not optional'),
+    port: match[2] === undefined ? defaultPort : Number(match[2]),
+  };
 }
 
 /** Probes every address; rejects with `backend_unavailable` naming the server when none answers. */

@@ -148,7 +148,7 @@ class Member implements Consumer {
     while (i < batch.messages.length && live()) {
       const chunk: { record: (typeof batch.messages)[number]; message: ConsumedMessage }[] = [];
       for (let j = i; j < batch.messages.length && chunk.length < this.options.maxBatchSize; j += 1) {
-        const record = present(batch.messages[j], 'batch.messages[j]');
+        const record = present(batch.messages[j], 'j stays below the batch length');
         let decoded: ReturnType<typeof fromRecord>;
         try {
           decoded = fromRecord(topic, batch.partition, record);
@@ -180,7 +180,7 @@ class Member implements Consumer {
           break;
         } catch (error) {
           if (attempt >= this.options.maxAttempts) {
-            await this.deps.deadLetter(present(messages[0], 'messages[0]'), error);
+            await this.deps.deadLetter(present(messages[0], 'a chunk is handled only when it holds a message'), error);
             handledUpTo = 1;
             break;
           }
@@ -190,7 +190,7 @@ class Member implements Consumer {
           if (!live()) return;
         }
       }
-      await commit(present(chunk[handledUpTo - 1], 'chunk[handledUpTo - 1]').record.offset);
+      await commit(present(chunk[handledUpTo - 1], 'handledUpTo counts handled messages of this chunk, at least one').record.offset);
       i += handledUpTo;
       await heartbeat();
     }

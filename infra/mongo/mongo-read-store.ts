@@ -116,7 +116,7 @@ class MongoReadCollection<D extends Doc> implements Collection<D> {
       if (query.limit <= 0) return [];
       cursor = cursor.limit(query.limit);
     }
-    return (await cursor.toArray()).map((stored) => JSON.parse(present(stored.j, 'stored.j')) as D);
+    return (await cursor.toArray()).map((stored) => JSON.parse(present(stored.j, 'every document is written with its JSON in j')) as D);
   }
 
   async count(query: Omit<DocQuery, 'skip' | 'limit' | 'orderBy'>): Promise<number> {

@@ -24,7 +24,9 @@ const keyOf = (asset: AssetRef): string => `${asset.network}|${asset.token === n
 function listedToken(asset: AssetRef): { symbol: string; source: string; levels: readonly (readonly [string, number])[] } | null {
   const symbol = asset.token !== null && asset.listedSymbol ? asset.listedSymbol.toUpperCase() : null;
   const levels =
-    symbol && Object.hasOwn(LISTED_SYMBOL_LEVELS, symbol) ? present(LISTED_SYMBOL_LEVELS[symbol], 'LISTED_SYMBOL_LEVELS[symbol]') : null;
+    symbol && Object.hasOwn(LISTED_SYMBOL_LEVELS, symbol)
+      ? present(LISTED_SYMBOL_LEVELS[symbol], 'Object.hasOwn checked the symbol just before')
+      : null;
   return symbol && levels ? { symbol, source: SNAPSHOT_VERSION, levels } : null;
 }
 
@@ -38,7 +40,7 @@ export function createSnapshotPrices(pins: readonly PricePin[] = []): Prices {
       const found = table.get(keyOf(asset)) ?? listedToken(asset);
       if (!found) return null;
       const day = at.toISOString().slice(0, 10);
-      let row = present(found.levels[0], 'found.levels[0]');
+      let row = present(found.levels[0], 'every price row has at least one level');
       for (const level of found.levels) if (level[0] <= day) row = level;
       return { symbol: found.symbol, usdMicrosPerUnit: usdToMicros(row[1]), asOf: row[0], source: found.source };
     },

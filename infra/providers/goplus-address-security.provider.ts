@@ -44,7 +44,7 @@ export function assessGoPlusResult(result: Readonly<Record<string, unknown>>): P
   const categories = new Set<string>();
   const levels: RiskLevel[] = [];
   for (const flag of raised) {
-    const mapping = present(FLAGS[flag], 'FLAGS[flag]');
+    const mapping = present(FLAGS[flag], 'raised flags are keys of the table');
     if ('category' in mapping) {
       categories.add(mapping.category);
       levels.push(levelOfCategory(mapping.category));

@@ -93,7 +93,7 @@ export function parseGraphsenseTagpack(text: string, file: string): ParsedFile {
       address: located.address,
       scope: ParsedFileBuilder.scopeOf(located, perNetwork ? (network ?? 'evm') : 'evm'),
       category: verdict.category,
-      confidence: GRAPHSENSE_CONFIDENCE[confidenceName] ?? present(GRAPHSENSE_CONFIDENCE.unknown, 'GRAPHSENSE_CONFIDENCE.unknown'),
+      confidence: GRAPHSENSE_CONFIDENCE[confidenceName] ?? present(GRAPHSENSE_CONFIDENCE.unknown, 'the table defines unknown'),
       sourceUrl: evidenceUrl(tag.context, network) ?? urlOf(field('source')),
       seenAt,
     };

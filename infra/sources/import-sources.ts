@@ -91,7 +91,7 @@ export async function syncFromUpstream(
   },
 ): Promise<ImportOutcome[]> {
   const catalog = options.only
-    ? SOURCE_CATALOG.filter((e) => present(options.only, 'options.only').includes(e.descriptor.slug))
+    ? SOURCE_CATALOG.filter((e) => present(options.only, 'checked non-null in the condition before').includes(e.descriptor.slug))
     : SOURCE_CATALOG;
   const staging = await mkdtemp(join(options.dataDir, 'upstream.incoming-'));
   try {
@@ -157,7 +157,10 @@ export async function importFromDirectory(
 function fileNameFor(entry: CatalogEntry, path: string): string {
   const name = basename(path);
   if (entry.files.some((spec) => spec.match.test(name))) return name;
-  const canonical = entry.upstream.files?.length === 1 ? present(entry.upstream.files[0], 'entry.upstream.files[0]').path : undefined;
+  const canonical =
+    entry.upstream.files?.length === 1
+      ? present(entry.upstream.files[0], 'the list has exactly one file (checked just before)').path
+      : undefined;
   if (canonical !== undefined && entry.files.some((spec) => spec.match.test(canonical))) return canonical;
   throw fail(
     'bad_request',

@@ -10,7 +10,11 @@ export function parseJsonFile(text: string, file: string): unknown {
     return JSON.parse(text);
   } catch {
     const before = text.slice(0, firstSyntaxError(text)).split('\n');
-    throw malformed(file, `line ${before.length}`, `invalid JSON at column ${present(before.at(-1), 'before.at(-1)').length + 1}`);
+    throw malformed(
+      file,
+      `line ${before.length}`,
+      `invalid JSON at column ${present(before.at(-1), 'split always returns at least one part').length + 1}`,
+    );
   }
 }
 
@@ -32,7 +36,7 @@ class SyntaxAt extends Error {
 function firstSyntaxError(text: string): number {
   let at = 0;
   const space = (): void => {
-    while (at < text.length && ' \t\r\n'.includes(present(text[at], 'text[at]'))) at += 1;
+    while (at < text.length && ' \t\r\n'.includes(present(text[at], 'at stays below the text length'))) at += 1;
   };
   const expect = (char: string): void => {
     if (text[at] !== char) throw new SyntaxAt(at);

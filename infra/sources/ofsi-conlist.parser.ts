@@ -34,7 +34,7 @@ export function parseOfsiConList(text: string, file: string): ParsedFile {
   const missing = REQUIRED.filter((name) => !column.has(name));
   if (missing.length > 0) throw malformed(file, `line ${header.line}`, `missing column(s) ${missing.join(', ')}`);
   const at = (fields: readonly string[], name: string): string =>
-    column.has(name) ? (fields[present(column.get(name), 'column.get(name)')] ?? '').trim() : '';
+    column.has(name) ? (fields[present(column.get(name), 'column.has checked the name just before')] ?? '').trim() : '';
 
   const targets = new Map<string, Target>();
   for (const { fields, line } of rows) {

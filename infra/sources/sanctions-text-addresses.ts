@@ -22,7 +22,7 @@ const NOT_TICKERS = new Set(['ID', 'NO', 'NR', 'TO', 'OF', 'AND', 'THE']);
 export function addressesInText(text: string): TextAddress[] {
   const found: TextAddress[] = [];
   for (const match of text.matchAll(CANDIDATE)) {
-    const raw = present(match[1], 'match[1]');
+    const raw = present(match[1], 'the pattern matched, and the group is not optional');
     if (raw.startsWith('T') && !isTronAddress(raw)) continue;
     const before = text.slice(Math.max(0, match.index - 40), match.index);
     const ticker = TICKER_BEFORE.exec(before)?.[1] ?? null;
@@ -35,6 +35,6 @@ export function addressesInText(text: string): TextAddress[] {
 export function ukDay(value: string | undefined): string | null {
   const match = /^(\d{1,2})\/(\d{1,2})\/(\d{4})/.exec(value?.trim() ?? '');
   if (!match) return null;
-  const day = `${match[3]}-${present(match[2], 'match[2]').padStart(2, '0')}-${present(match[1], 'match[1]').padStart(2, '0')}`;
+  const day = `${match[3]}-${present(match[2], 'the pattern matched, and the group is not optional').padStart(2, '0')}-${present(match[1], 'the pattern matched, and the group is not optional').padStart(2, '0')}`;
   return Number.isNaN(Date.parse(day)) ? null : day;
 }

@@ -32,7 +32,7 @@ function addToken(out: ParsedFileBuilder, token: TokenFields): void {
   const located = out.locate(token.raw, token.where);
   if (!located) return;
   const status = Object.hasOwn(TRUSTWALLET_STATUSES, token.status)
-    ? present(TRUSTWALLET_STATUSES[token.status], 'TRUSTWALLET_STATUSES[token.status]')
+    ? present(TRUSTWALLET_STATUSES[token.status], 'Object.hasOwn checked the status just before')
     : null;
   if (!status) {
     out.untagged += 1;

@@ -64,7 +64,7 @@ export async function listGithubTree(fetch: Fetch, resolve: (url: string) => str
 async function pooled<T>(items: readonly T[], limit: number, task: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
   const worker = async (): Promise<void> => {
-    while (next < items.length) await task(present(items[next++], 'items[next++]'));
+    while (next < items.length) await task(present(items[next++], 'next stays below the item count (checked by the loop)'));
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
 }

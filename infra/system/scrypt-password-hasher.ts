@@ -36,10 +36,16 @@ export function scryptPasswordHasher(options: { log2N: number; r?: number; p?: n
       const match = PARSE.exec(stored);
       if (!match) return false;
       const [, ln, rs, ps, salt, digest] = match;
-      const expected = Buffer.from(present(digest, 'digest'), 'base64');
+      const expected = Buffer.from(present(digest, 'the pattern matched, and the digest group is not optional'), 'base64');
       // Bounds keep a corrupt stored value from asking for gigabytes.
       if (expected.length !== DIGEST_BYTES || Number(ln) < 1 || Number(ln) > 20 || Number(rs) > 32 || Number(ps) > 16) return false;
-      const actual = await derive(password, Buffer.from(present(salt, 'salt'), 'base64'), Number(ln), Number(rs), Number(ps));
+      const actual = await derive(
+        password,
+        Buffer.from(present(salt, 'the pattern matched, and the salt group is not optional'), 'base64'),
+        Number(ln),
+        Number(rs),
+        Number(ps),
+      );
       return timingSafeEqual(actual, expected);
     },
   };

@@ -65,18 +65,23 @@ function facilitatorFor(config: X402Config, terms: X402Terms, commands: CommandD
   const client = config.X402_RPC_URL ? publicClientFor(terms.network, config.X402_RPC_URL, config.X402_RPC_TIMEOUT_MS) : null;
   if (config.X402_FACILITATOR === 'http') {
     const hosted = createHttpFacilitator({
-      url: present(config.X402_FACILITATOR_URL, 'config.X402_FACILITATOR_URL'),
+      url: present(config.X402_FACILITATOR_URL, 'the config requires X402_FACILITATOR_URL for the http facilitator'),
       timeoutMs: config.X402_SETTLE_TIMEOUT_MS,
       ...(config.X402_FACILITATOR_AUTHORIZATION ? { authorization: config.X402_FACILITATOR_AUTHORIZATION } : {}),
     });
     return client ? withChainChecks(hosted, { network: terms.network, client }) : hosted;
   }
   const wallet = createGasWallet({
-    client: present(client, 'client'),
+    client: present(client, 'the config requires X402_RPC_URL for the local facilitator'),
     privateKey: config.X402_GAS_WALLET_KEY as Hex,
     chainId: terms.network.chainId,
     receiptPollMs: config.X402_RECEIPT_POLL_MS,
     receiptTimeoutMs: config.X402_SETTLE_TIMEOUT_MS,
   });
-  return createLocalFacilitator({ network: terms.network, client: present(client, 'client'), wallet, clock: commands.clock });
+  return createLocalFacilitator({
+    network: terms.network,
+    client: present(client, 'the config requires X402_RPC_URL for the local facilitator'),
+    wallet,
+    clock: commands.clock,
+  });
 }
