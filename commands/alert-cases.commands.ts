@@ -4,7 +4,9 @@ import { accountStream } from '../domain/accounts/account.events.js';
 import { alertCaseDecider, type AlertCaseState } from '../domain/alerts/alert-case.decider.js';
 import { alertCaseStream, caseAlertSchema, type CaseActor, type CaseStatus, type CloseReason } from '../domain/alerts/alert-case.events.js';
 import { transferCheckDecider } from '../domain/kyt/transfer-check.decider.js';
-import { transferCheckStream } from '../domain/kyt/transfer-check.events.js';
+import { transferCheckStream, type TransferCheckEvent } from '../domain/kyt/transfer-check.events.js';
+
+type TransferCheckReevaluatedData = Extract<TransferCheckEvent, { type: 'TransferCheckReevaluated' }>['data'];
 import type { Position } from '../domain/ports/event-store.port.js';
 import { fail } from '../domain/shared/errors.js';
 import type { CommandDeps } from './command-deps.js';
@@ -47,6 +49,44 @@ export async function openAlertCasesOf(deps: CommandDeps, checkId: string): Prom
         txHash: request.txHash,
         alert: alert.data,
         checkedAt,
+        at: deps.clock.now().toISOString(),
+      },
+      { commandId: `open-alert-case:${alertId}` },
+    );
+    ids.push(alertId);
+  }
+  return ids;
+}
+
+/**
+ * Opens one case per alert a re-evaluation of a check raised (retroactive exposure), numbered after the
+ * check's earlier alerts and marked with the change behind them. Safe to repeat, as above.
+ */
+export async function openRetroactiveCasesOf(deps: CommandDeps, reevaluated: TransferCheckReevaluatedData): Promise<string[]> {
+  const { state } = await deps.executor.load(transferCheckStream(reevaluated.checkId), transferCheckDecider);
+  const request = state.request;
+  if (state.status !== 'completed' || !state.result || request?.requester.channel !== 'v2') return [];
+  const checkedAt = typeof state.result.checked_at === 'string' ? state.result.checked_at : request.at;
+  const ids: string[] = [];
+  for (const [k, raw] of reevaluated.alerts.entries()) {
+    const alert = caseAlertSchema.safeParse(raw);
+    if (!alert.success) continue;
+    const index = reevaluated.firstAlertIndex + k;
+    const alertId = alertIdOf(deps, reevaluated.checkId, index);
+    await deps.executor.execute(
+      alertCaseStream(alertId),
+      alertCaseDecider,
+      {
+        type: 'OpenAlertCase',
+        alertId,
+        checkId: reevaluated.checkId,
+        alertIndex: index,
+        subgroupId: request.requester.subgroupId,
+        chain: request.chain,
+        txHash: request.txHash,
+        alert: alert.data,
+        checkedAt,
+        retroactive: { changeKey: reevaluated.changeKey, reasons: reevaluated.reasons },
         at: deps.clock.now().toISOString(),
       },
       { commandId: `open-alert-case:${alertId}` },

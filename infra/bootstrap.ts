@@ -72,6 +72,7 @@ import { alertCaseAppServices } from './alerts/alert-cases-module.js';
 import { policyAppServices } from './policies/policy-module.js';
 import { PROCESSOR_PROJECTIONS, PROJECTIONS } from './read-models.js';
 import { alertCaseProcessor } from '../processors/alert-case.processor.js';
+import { retroactiveExposure } from './policies/retroactive-module.js';
 import type { VerdictSigner } from '../domain/ports/verdict-signer.port.js';
 import { Ed25519VerdictSigner } from './receipts/ed25519-verdict-signer.js';
 
@@ -310,6 +311,13 @@ export async function createServices(
       transfers,
       monitors.processorFor(context),
       alertCaseProcessor(context),
+      ...retroactiveExposure({
+        config,
+        store,
+        readStore,
+        commands: { ...transferChecks.deps, ...context },
+        whenProjected: (position) => projections.whenProcessed(position),
+      }),
       ...pipeline,
     ];
     return {

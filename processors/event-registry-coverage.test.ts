@@ -10,6 +10,8 @@ import { alertCaseProcessor } from './alert-case.processor.js';
 import { createExploreProcessor } from './explore.processor.js';
 import { createInspectProcessor } from './inspect/inspect.processor.js';
 import { monitorReevaluationProcessor } from './monitor-reevaluation.processor.js';
+import { checkAddressIndexProcessor } from './check-address-index.processor.js';
+import { retroactiveExposureProcessor } from './retroactive-exposure.processor.js';
 import type { Processor } from './processor.js';
 import { familyOfTopic } from './topics.js';
 import { transferCheckProcessor } from './transfer-check.processor.js';
@@ -28,6 +30,8 @@ const processors: Processor<unknown>[] = [
   createExploreProcessor(none),
   createInspectProcessor({ providers: [], providerTimeoutMs: 1 }),
   monitorReevaluationProcessor(none),
+  checkAddressIndexProcessor(none),
+  retroactiveExposureProcessor(none),
   transferCheckProcessor(none, { concurrency: 1 } as never),
   webhookDeliveryProcessor(none),
   webhookFanOutProcessor(none),

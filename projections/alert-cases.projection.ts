@@ -2,6 +2,7 @@ import { present } from '../domain/shared/present.js';
 import type { CaseActor, CaseAlert, CaseStatus, CloseReason } from '../domain/alerts/alert-case.events.js';
 import type { AlertLevel } from '../domain/kyt/alert-level.js';
 import type { Chain } from '../domain/shared/network.js';
+import type { ChangeReason } from '../domain/monitors/monitor-verdict.js';
 import type { ReadStore } from '../domain/ports/read-store.port.js';
 import { defineProjection } from '../domain/ports/projection.port.js';
 
@@ -45,6 +46,8 @@ export interface AlertCaseDoc extends Record<string, unknown> {
   comments: CaseComment[];
   history: CaseHistoryEntry[];
   checkedAt: string;
+  /** The intelligence change that raised the alert after the check (retroactive exposure); absent in older documents. */
+  retroactive?: { changeKey: string; reasons: ChangeReason[] } | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -76,6 +79,7 @@ export const alertCasesProjection = defineProjection({
         comments: [],
         history: [{ at: d.at, by: null, action: 'opened', to: 'open' }],
         checkedAt: d.checkedAt,
+        retroactive: d.retroactive ? { changeKey: d.retroactive.changeKey, reasons: [...d.retroactive.reasons] } : null,
         createdAt: d.at,
         updatedAt: d.at,
       };

@@ -3,6 +3,7 @@ import { TRANSFER_CHAINS } from '../shared/network.js';
 import { ALERT_LEVELS } from '../kyt/alert-level.js';
 import { RULE_TYPES } from '../kyt/policy.types.js';
 import { streamFamily } from '../shared/streams.js';
+import { changeReasonSchema } from '../monitors/monitor-verdict.js';
 
 /** Stream `alertcase-{alertId}`: one alert of a transfer check, triaged as a case (status, assignee, comments). */
 export const alertCaseStreams = streamFamily('alertcase');
@@ -49,6 +50,8 @@ export const alertCaseEventSchemas = {
     txHash: z.string(),
     alert: caseAlertSchema,
     checkedAt: z.string(),
+    /** Set when an intelligence change raised the alert after the check (retroactive exposure): the change. */
+    retroactive: z.object({ changeKey: z.string(), reasons: z.array(changeReasonSchema) }).optional(),
     at: z.string(),
   }),
   AlertCaseStatusChanged: z.object({

@@ -170,4 +170,98 @@ describe('transfer check decider', () => {
     spec.given([]).when(complete([])).thenThrows('not_found');
     spec.given([]).when({ type: 'TimeOutTransferCheck', at: T0 }).thenThrows('not_found');
   });
+
+  describe('retroactive exposure (an intelligence change re-evaluates a completed check)', () => {
+    const REASONS = [{ source: 'ofac_sdn', change: 'dataset_imported', version: '2026-11-21', changed_at: later(86_400_000) }] as const;
+    const bodyWith = (alerts: PolicyAlert[]) => ({ ...RESULT, policy_result: { alerts } });
+    const completedWith = (alerts: PolicyAlert[]): TransferCheckEvent => ({
+      type: 'TransferCheckCompleted',
+      data: {
+        checkId: CHECK,
+        result: bodyWith(alerts),
+        worstLevel: null,
+        alertCount: alerts.length,
+        sanctions: FIXTURE_COVERAGE,
+        at: later(500),
+      },
+    });
+    const reevaluate = (alerts: PolicyAlert[], changeKey = 'dataset:ofac_sdn:sha256:2'): TransferCheckCommand => ({
+      type: 'ReevaluateTransferCheck',
+      changeKey,
+      reasons: REASONS.map((r) => ({ ...r })),
+      policy: { id: 'standard', version: '2026-11-1' },
+      facts: [],
+      alerts,
+      at: later(86_400_000),
+    });
+    const reevaluated = (alerts: PolicyAlert[], firstAlertIndex: number, changeKey = 'dataset:ofac_sdn:sha256:2'): TransferCheckEvent => ({
+      type: 'TransferCheckReevaluated',
+      data: {
+        checkId: CHECK,
+        changeKey,
+        reasons: REASONS.map((r) => ({ ...r })),
+        policy: { id: 'standard', version: '2026-11-1' },
+        facts: [],
+        alerts,
+        firstAlertIndex,
+        at: later(86_400_000),
+      },
+    });
+
+    it('given a clean check, when a change makes the policy alert, it records the new alert and raises a retroactive webhook', () => {
+      spec
+        .given([requested(), completedWith([])])
+        .when(reevaluate([alert('Severe')]))
+        .thenMatches((events) => {
+          expect(events[0]).toEqual(reevaluated([alert('Severe')], 0));
+          const raised = events[1]!.data as { event_type: string; payload: Record<string, unknown> };
+          expect(raised.event_type).toBe('tx.policy.alert.triggered');
+          expect(raised.payload).toMatchObject({ check_id: CHECK, worst_level: 'Severe', retroactive: true, reasons: REASONS });
+          expect(raised.payload.alerts).toEqual([alert('Severe')]);
+        });
+    });
+
+    it('given a check that already alerted, only a new alert or a higher level counts, numbered after the earlier ones', () => {
+      const given = [requested(), completedWith([alert('Low'), alert('Medium', 'Mixer')])];
+      spec
+        .given(given)
+        .when(reevaluate([alert('Low'), alert('Medium', 'Mixer')]))
+        .thenNothingHappened();
+      spec
+        .given(given)
+        .when(reevaluate([alert('High'), alert('Medium', 'Mixer'), alert('Low', 'Scam')]))
+        .thenMatches((events) => expect(events[0]).toEqual(reevaluated([alert('High'), alert('Low', 'Scam')], 2)));
+    });
+
+    it('given a change that already re-evaluated the check, the same change decides nothing; a later change counts from there', () => {
+      const given = [requested(), completedWith([]), reevaluated([alert('High')], 0)];
+      spec
+        .given(given)
+        .when(reevaluate([alert('Severe')]))
+        .thenNothingHappened();
+      spec
+        .given(given)
+        .when(reevaluate([alert('High')], 'curation:e1:added'))
+        .thenNothingHappened();
+      spec
+        .given(given)
+        .when(reevaluate([alert('Severe')], 'curation:e1:added'))
+        .thenMatches((events) => expect(events[0]).toEqual(reevaluated([alert('Severe')], 1, 'curation:e1:added')));
+    });
+
+    it('given a running, failed or x402 check, a re-evaluation decides nothing', () => {
+      spec
+        .given([requested()])
+        .when(reevaluate([alert('Severe')]))
+        .thenNothingHappened();
+      spec
+        .given([requested('x402'), completedWith([])])
+        .when(reevaluate([alert('Severe')]))
+        .thenNothingHappened();
+      spec
+        .given([])
+        .when(reevaluate([alert('Severe')]))
+        .thenThrows('not_found');
+    });
+  });
 });

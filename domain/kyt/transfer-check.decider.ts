@@ -3,7 +3,8 @@ import type { SanctionsCoverage } from '../coverage/sanctions-coverage.js';
 import { parserFor, type Decider } from '../shared/decider.js';
 import { fail } from '../shared/errors.js';
 import type { Chain } from '../shared/network.js';
-import { worstLevel } from './alert-level.js';
+import { alertRank, worstLevel, type AlertLevel } from './alert-level.js';
+import type { ChangeReason } from '../monitors/monitor-verdict.js';
 import type { PolicyAlert, PolicyFact } from './policy-engine.js';
 import { webhookEventRaised } from '../webhooks/webhook-raised.js';
 import {
@@ -37,6 +38,16 @@ export type TransferCheckCommand =
       facts?: readonly PolicyFact[];
       at: string;
     }
+  | {
+      type: 'ReevaluateTransferCheck';
+      changeKey: string;
+      reasons: readonly ChangeReason[];
+      /** The subgroup's active policy and every alert it raises on the facts as known now. */
+      policy: AppliedPolicy;
+      facts: readonly PolicyFact[];
+      alerts: readonly PolicyAlert[];
+      at: string;
+    }
   | { type: 'FailTransferCheck'; code: TransferFailureCode; message: string; at: string }
   | { type: 'TimeOutTransferCheck'; at: string };
 
@@ -49,11 +60,52 @@ export interface TransferCheckState {
   readonly request: Requested | null;
   readonly result: Record<string, unknown> | null;
   readonly failure: { readonly code: TransferFailureCode; readonly message: string } | null;
+  /** The alerts raised so far (the check's own and retroactive ones), by `alertKey`, at their highest level. */
+  readonly alerted: Readonly<Record<string, AlertLevel>>;
+  /** How many alerts (hence cases) the check has: the next retroactive one is numbered from here. */
+  readonly alertCount: number;
+  /** The intelligence changes that re-evaluated the check (each does once). */
+  readonly changeKeys: readonly string[];
 }
 
-export const initialTransferCheckState = (): TransferCheckState => ({ status: 'absent', request: null, result: null, failure: null });
+export const initialTransferCheckState = (): TransferCheckState => ({
+  status: 'absent',
+  request: null,
+  result: null,
+  failure: null,
+  alerted: {},
+  alertCount: 0,
+  changeKeys: [],
+});
 
-function alertEvent(request: Requested, alerts: readonly PolicyAlert[], sanctions: SanctionsCoverage, at: string): TransferCheckEvent[] {
+/** An alert within its check: a policy raises at most one per rule type and category. */
+export const alertKey = (alert: { readonly ruleType: string; readonly category: string }): string => `${alert.ruleType}|${alert.category}`;
+
+function withAlerts(
+  alerted: Readonly<Record<string, AlertLevel>>,
+  alerts: readonly { ruleType: string; category: string; riskLevel: AlertLevel }[],
+) {
+  const next = { ...alerted };
+  for (const alert of alerts) {
+    const was = next[alertKey(alert)];
+    if (!was || alertRank(alert.riskLevel) > alertRank(was)) next[alertKey(alert)] = alert.riskLevel;
+  }
+  return next;
+}
+
+/** The alerts a completed check's body lists (policy_result.alerts). */
+function bodyAlerts(result: Record<string, unknown>): { ruleType: string; category: string; riskLevel: AlertLevel }[] {
+  const alerts = (result.policy_result as { alerts?: unknown } | undefined)?.alerts;
+  return Array.isArray(alerts) ? (alerts as { ruleType: string; category: string; riskLevel: AlertLevel }[]) : [];
+}
+
+function alertEvent(
+  request: Requested,
+  alerts: readonly PolicyAlert[],
+  sanctions: SanctionsCoverage | null,
+  at: string,
+  retroactive?: readonly ChangeReason[],
+): TransferCheckEvent[] {
   if (request.requester.channel !== 'v2') return [];
   const worst = worstLevel(alerts.map((alert) => alert.riskLevel));
   if (worst === null) return [];
@@ -67,11 +119,20 @@ function alertEvent(request: Requested, alerts: readonly PolicyAlert[], sanction
       subgroup_id: request.requester.subgroupId,
       worst_level: worst,
       alerts: alerts.map((alert) => ({ ...alert })),
-      sanctions: sanctionsCoverageBody(sanctions),
+      ...(sanctions ? { sanctions: sanctionsCoverageBody(sanctions) } : {}),
+      ...(retroactive ? { retroactive: true as const, reasons: retroactive.map((r) => ({ ...r })) } : {}),
     },
     occurredAt: at,
   });
   return [raised as TransferCheckEvent];
+}
+
+/** The alerts of a re-evaluation the check has not raised yet, or raises now at a higher level. */
+function newlyTriggered(state: TransferCheckState, alerts: readonly PolicyAlert[]): PolicyAlert[] {
+  return alerts.filter((alert) => {
+    const was = state.alerted[alertKey(alert)];
+    return !was || alertRank(alert.riskLevel) > alertRank(was);
+  });
 }
 
 function running(state: TransferCheckState): Requested {
@@ -107,6 +168,28 @@ export function decideTransferCheck(command: TransferCheckCommand, state: Transf
         ...alertEvent(request, alerts, command.sanctions, command.at),
       ];
     }
+    case 'ReevaluateTransferCheck': {
+      const request = running(state);
+      if (state.status !== 'completed' || request.requester.channel !== 'v2' || state.changeKeys.includes(command.changeKey)) return [];
+      const alerts = newlyTriggered(state, command.alerts);
+      if (alerts.length === 0) return [];
+      return [
+        {
+          type: 'TransferCheckReevaluated',
+          data: {
+            checkId: request.checkId,
+            changeKey: command.changeKey,
+            reasons: [...command.reasons],
+            policy: command.policy,
+            facts: [...command.facts],
+            alerts: alerts.map((alert) => ({ ...alert })),
+            firstAlertIndex: state.alertCount,
+            at: command.at,
+          },
+        },
+        ...alertEvent(request, alerts, null, command.at, command.reasons),
+      ];
+    }
     case 'FailTransferCheck': {
       const request = running(state);
       if (state.status !== 'running') return [];
@@ -126,8 +209,17 @@ export function evolveTransferCheck(state: TransferCheckState, event: TransferCh
   switch (event.type) {
     case 'TransferCheckRequested':
       return { ...state, status: 'running', request: event.data };
-    case 'TransferCheckCompleted':
-      return { ...state, status: 'completed', result: event.data.result };
+    case 'TransferCheckCompleted': {
+      const alerts = bodyAlerts(event.data.result);
+      return { ...state, status: 'completed', result: event.data.result, alerted: withAlerts({}, alerts), alertCount: alerts.length };
+    }
+    case 'TransferCheckReevaluated':
+      return {
+        ...state,
+        alerted: withAlerts(state.alerted, event.data.alerts),
+        alertCount: state.alertCount + event.data.alerts.length,
+        changeKeys: [...state.changeKeys, event.data.changeKey],
+      };
     case 'TransferCheckFailed':
       return { ...state, status: 'failed', failure: { code: event.data.code, message: event.data.message } };
     case 'TransferCheckTimedOut':

@@ -5,6 +5,8 @@ import { WEBHOOK_EVENT_RAISED, webhookEventRaisedSchema } from '../webhooks/webh
 import { ALERT_LEVELS } from './alert-level.js';
 import { RULE_TYPES } from './policy.types.js';
 import { CATEGORY_LEVELS } from '../shared/verdict-vocabulary.js';
+import { changeReasonSchema } from '../monitors/monitor-verdict.js';
+import { transferAlertSchema } from '../webhooks/webhook-event-types.js';
 import { streamFamily } from '../shared/streams.js';
 
 /** Stream `transfer-{checkId}`: one transfer check (KYT), from request to result. */
@@ -65,6 +67,23 @@ export const transferCheckEventSchemas = {
     policy: appliedPolicySchema.optional(),
     /** The facts the policy was applied to (absent in checks completed before they were recorded). */
     facts: z.array(policyFactSchema).optional(),
+    at: z.string(),
+  }),
+  /**
+   * Retroactive exposure: an intelligence change touched the check's senders (or the addresses on their
+   * exposure paths) and the subgroup's active policy, applied again with what is known now, raises alerts
+   * the check had not raised (or raises one at a higher level). Only those alerts are recorded; their
+   * cases are numbered from `firstAlertIndex`, after the check's own alerts and earlier retroactive ones.
+   */
+  TransferCheckReevaluated: z.object({
+    checkId: z.string(),
+    /** The intelligence change's key (idempotency: a change re-evaluates a check once). */
+    changeKey: z.string(),
+    reasons: z.array(changeReasonSchema).min(1),
+    policy: appliedPolicySchema,
+    facts: z.array(policyFactSchema),
+    alerts: z.array(transferAlertSchema).min(1),
+    firstAlertIndex: z.number().int().nonnegative(),
     at: z.string(),
   }),
   TransferCheckFailed: z.object({ checkId: z.string(), code: z.enum(FAILURE_CODES), message: z.string(), at: z.string() }),

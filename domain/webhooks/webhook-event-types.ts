@@ -51,6 +51,10 @@ export const webhookPayloadSchemas = {
     alerts: z.array(transferAlertSchema).min(1),
     /** Our addition: the sanctions lists the senders were checked against, and those not checked. */
     sanctions: sanctionsCoverageSchema.optional(),
+    /** Our addition: alerts a past check gained when an intelligence change touched it (retroactive exposure). */
+    retroactive: z.literal(true).optional(),
+    /** With `retroactive`: the change behind it (the source, what changed, its version and date). */
+    reasons: z.array(changeReasonSchema).optional(),
     ...synthetic,
   }),
   'service.bfs.completed': z.object({

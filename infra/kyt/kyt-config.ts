@@ -26,6 +26,8 @@ export const kytSettings = {
   SVC_KYT_CHECK_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(60_000),
   /** How long POST /v2/check-transfer waits for the result before answering 202 (the spec: about 25 s). */
   SVC_KYT_SYNC_WAIT_MS: z.coerce.number().int().min(0).max(120_000).default(25_000),
+  /** Retroactive exposure: how far back an intelligence change re-evaluates past transfer checks (days; 0: off). */
+  SVC_RETROACTIVE_DAYS: z.coerce.number().int().min(0).max(3650).default(90),
   /** USD prices of the transfer check: the embedded snapshot, or CoinGecko's API with the snapshot behind it. */
   SVC_KYT_PRICES: z.enum(['snapshot', 'coingecko']).default('snapshot'),
   COINGECKO_API_URL: z.url({ protocol: /^https?$/ }).default('https://api.coingecko.com/api/v3'),

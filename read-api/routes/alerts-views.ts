@@ -21,6 +21,7 @@ export function alertSummary(doc: AlertCaseDoc) {
     alert: doc.alert,
     comment_count: doc.comments.length,
     checked_at: doc.checkedAt,
+    retroactive: doc.retroactive ? { change_key: doc.retroactive.changeKey, reasons: doc.retroactive.reasons } : null,
     created_at: doc.createdAt,
     updated_at: doc.updatedAt,
   };

@@ -22,6 +22,16 @@ export const alertSummarySchema = z.strictObject({
   alert: caseAlertSchema,
   comment_count: z.number().int().min(0),
   checked_at: isoTimestamp,
+  retroactive: z
+    .strictObject({
+      change_key: z.string(),
+      reasons: z.array(z.strictObject({ source: z.string(), change: z.string(), version: z.string().nullable(), changed_at: z.string() })),
+    })
+    .nullable()
+    .meta({
+      description:
+        'Set when the alert was raised after the check, by retroactive exposure: the intelligence change (its key, and the source, change, version and date behind it) that made the subgroup’s active policy raise it',
+    }),
   created_at: isoTimestamp,
   updated_at: isoTimestamp,
 });

@@ -11,7 +11,7 @@ import { createSubscription } from '../../commands/webhook-subscriptions.command
 import { parseArgs } from '../../infra/cli/args.js';
 import { MONITOR_VERBS } from '../../infra/cli/monitor-verbs.js';
 import { importOneSource } from '../../infra/sources/import-sources.js';
-import { fixtureText } from '../helpers/source-fixtures.js';
+import { sdnList } from '../helpers/ofac-sdn-list.js';
 import { startTestService, type TestService } from '../support/test-service.js';
 import { startReceiver, type Receiver } from '../support/webhook-receiver.js';
 
@@ -23,22 +23,6 @@ import { startReceiver, type Receiver } from '../support/webhook-receiver.js';
 const ENV = { WEBHOOK_ALLOW_LOCAL: '1', WEBHOOK_RETRY_SCALE: '0.0001', WEBHOOK_TIMEOUT_MS: '1000' };
 const WATCHED = '0x7e57000000000000000000000000000000e2e001';
 const BYSTANDER = '0x7e57000000000000000000000000000000e2e002';
-const BASE_XML = fixtureText('ofac-sdn-official/sdn_advanced.digital-currency-subset.xml');
-
-/** The fixture list issued on `day`, optionally with one more ETH address for its first party. */
-function sdnList(day: string, extraAddress?: string): string {
-  const [year, month, date] = day.split('-').map(Number);
-  let xml = BASE_XML.replace(
-    /<DateOfIssue CalendarTypeID="1">[\s\S]*?<\/DateOfIssue>/,
-    `<DateOfIssue CalendarTypeID="1"><Year>${year}</Year><Month>${month}</Month><Day>${date}</Day></DateOfIssue>`,
-  );
-  if (extraAddress) {
-    const feature = `<Feature ID="69999" FeatureTypeID="345"><FeatureVersion ID="69998" ReliabilityID="1"><Comment /><VersionDetail DetailTypeID="1432">${extraAddress}</VersionDetail></FeatureVersion><IdentityReference IdentityID="69999" IdentityFeatureLinkTypeID="1" /></Feature>\n        <Feature ID="60002"`;
-    xml = xml.replace('<Feature ID="60002"', feature);
-  }
-  return xml;
-}
-
 let svc: TestService;
 let receiver: Receiver;
 let dir: string;

@@ -2102,6 +2102,16 @@ export interface paths {
                 note: string | null;
                 /** @enum {string|null} */
                 reason: 'flagged' | 'dismissed' | 'other' | null;
+                /** @description Set when the alert was raised after the check, by retroactive exposure: the intelligence change (its key, and the source, change, version and date behind it) that made the subgroup’s active policy raise it */
+                retroactive: {
+                  change_key: string;
+                  reasons: {
+                    change: string;
+                    changed_at: string;
+                    source: string;
+                    version: string | null;
+                  }[];
+                } | null;
                 /** @enum {string} */
                 risk_level: 'Low' | 'Medium' | 'High' | 'Severe';
                 /** @enum {string} */
@@ -2336,6 +2346,16 @@ export interface paths {
               note: string | null;
               /** @enum {string|null} */
               reason: 'flagged' | 'dismissed' | 'other' | null;
+              /** @description Set when the alert was raised after the check, by retroactive exposure: the intelligence change (its key, and the source, change, version and date behind it) that made the subgroup’s active policy raise it */
+              retroactive: {
+                change_key: string;
+                reasons: {
+                  change: string;
+                  changed_at: string;
+                  source: string;
+                  version: string | null;
+                }[];
+              } | null;
               /** @enum {string} */
               risk_level: 'Low' | 'Medium' | 'High' | 'Severe';
               /** @enum {string} */
@@ -2570,6 +2590,16 @@ export interface paths {
               note: string | null;
               /** @enum {string|null} */
               reason: 'flagged' | 'dismissed' | 'other' | null;
+              /** @description Set when the alert was raised after the check, by retroactive exposure: the intelligence change (its key, and the source, change, version and date behind it) that made the subgroup’s active policy raise it */
+              retroactive: {
+                change_key: string;
+                reasons: {
+                  change: string;
+                  changed_at: string;
+                  source: string;
+                  version: string | null;
+                }[];
+              } | null;
               /** @enum {string} */
               risk_level: 'Low' | 'Medium' | 'High' | 'Severe';
               /** @enum {string} */

@@ -1,0 +1,68 @@
+import { eventRegistry } from '../domain/events/registry.js';
+import { TRANSFER_STREAM_FAMILY } from '../domain/kyt/transfer-check.events.js';
+import type { IndexSpec, ReadStore } from '../domain/ports/read-store.port.js';
+import { normalizeAddress } from '../domain/shared/address.js';
+import { positionOf } from './event-position.js';
+import type { Processor } from './processor.js';
+import { topicOfFamily } from './topics.js';
+
+/**
+ * Which past transfer checks an address took part in: one document per (address, check), for each sender
+ * of a completed check and each address on its senders' exposure paths (the hops), indexed by (address,
+ * checked_at). Retroactive exposure looks up the addresses an intelligence change touched, so its cost
+ * follows those addresses, not the number of checks. A projection writes one document per event; this
+ * writes several, each guarded by the event's position (a redelivered event changes nothing).
+ */
+export interface CheckAddressDoc extends Record<string, unknown> {
+  id: string;
+  address: string;
+  check_id: string;
+  checked_at: string;
+}
+
+export const CHECK_ADDRESSES = 'check_addresses';
+const INDEXES: readonly IndexSpec[] = [['address', 'checked_at']];
+
+interface RecordedBody {
+  checked_at?: string;
+  composite_result?: { senders?: { address: string; indirect_categories?: { paths?: { addresses?: string[] }[] }[] }[] };
+}
+
+/** The senders of a completed check and the addresses on their recorded exposure paths. */
+export function addressesOfCheck(result: Record<string, unknown>): Set<string> {
+  const addresses = new Set<string>();
+  for (const sender of (result as RecordedBody).composite_result?.senders ?? []) {
+    addresses.add(normalizeAddress(sender.address));
+    for (const category of sender.indirect_categories ?? [])
+      for (const path of category.paths ?? []) for (const hop of path.addresses ?? []) addresses.add(normalizeAddress(hop));
+  }
+  return addresses;
+}
+
+export function checkAddressIndexProcessor(deps: { readStore: ReadStore }): Processor<unknown> {
+  const docs = () => deps.readStore.collection<CheckAddressDoc>(CHECK_ADDRESSES, INDEXES);
+  return {
+    name: 'check-address-index',
+    topics: [topicOfFamily(TRANSFER_STREAM_FAMILY)],
+    async handle(batch) {
+      for (const event of batch) {
+        if (event.type !== 'TransferCheckCompleted') continue;
+        const position = positionOf(event);
+        if (position === null) continue;
+        const { checkId, result, at } = eventRegistry.dataOf('TransferCheckCompleted', event);
+        const checkedAt = (result as RecordedBody).checked_at ?? at;
+        for (const address of addressesOfCheck(result)) {
+          const doc: CheckAddressDoc = { id: `${address}|${checkId}`, address, check_id: checkId, checked_at: checkedAt };
+          await docs().apply(doc.id, position, (current) => current ?? doc);
+        }
+      }
+    },
+  };
+}
+
+/** The checks completed at or after `since` that an address took part in (as sender or hop). */
+export function checksOfAddress(readStore: ReadStore) {
+  const docs = readStore.collection<CheckAddressDoc>(CHECK_ADDRESSES, INDEXES);
+  return async (address: string, since: string): Promise<string[]> =>
+    (await docs.find({ where: { address }, since: { field: 'checked_at', value: since } })).map((doc) => doc.check_id);
+}
