@@ -19,6 +19,8 @@ export interface ScreenOutcome {
   readonly kind: 'completed';
   readonly verdict: ScreenVerdictBody;
   readonly receipt: string;
+  /** The call's id, the receipt's verdict id (absent from outcomes an Idempotency-Key stored before it was kept). */
+  readonly verdictId?: string;
   readonly billing: BillingEnvelope;
 }
 
@@ -33,7 +35,8 @@ export const OWN_ENGINE = 'service';
  * cannot pay is refused before the verdict is computed; the charge then carries the verdict's summary
  * (the account's History reads it), so it is taken after the verdict: a verdict that cannot be produced
  * answers 502 with nothing charged, and a charge refused in between (another call spent the balance)
- * answers 402, the verdict unseen.
+ * answers 402, the verdict unseen. The charge keeps the summary and the receipt, so the verdict can be
+ * read back later (GET /v2/verdicts/{id}).
  */
 export async function screenAddress(
   deps: CommandDeps & { intel: IntelIndex; contracts?: ContractCodeReader; receipts: VerdictSigner },
@@ -50,6 +53,8 @@ export async function screenAddress(
       ? error
       : fail('backend_unavailable', 'the intelligence backend failed; nothing was charged');
   }
+  // Signed before the charge so the charge keeps it (GET /v2/verdicts/{id}); a refused charge discards it unseen.
+  const receipt = await screenReceipt(deps, { verdictId: input.callId, caller: { kind: 'api_key', id: input.keyId } }, verdict);
   const { billing } = await chargeCall(deps, {
     userId: input.userId,
     chargeId: input.callId,
@@ -60,10 +65,10 @@ export async function screenAddress(
       network: input.network,
       subject: input.address,
       screen: screenSummaryOf(verdict.verdict, verdict.coverage),
+      receipt,
     },
   });
-  const receipt = await screenReceipt(deps, { verdictId: input.callId, caller: { kind: 'api_key', id: input.keyId } }, verdict);
-  return { kind: 'completed', verdict, receipt, billing };
+  return { kind: 'completed', verdict, receipt, verdictId: input.callId, billing };
 }
 
 /**

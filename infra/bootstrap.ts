@@ -74,7 +74,7 @@ import { PROCESSOR_PROJECTIONS, PROJECTIONS } from './read-models.js';
 import { alertCaseProcessor } from '../processors/alert-case.processor.js';
 import { retroactiveExposure } from './policies/retroactive-module.js';
 import type { VerdictSigner } from '../domain/ports/verdict-signer.port.js';
-import { JoseVerdictSigner } from './receipts/jose-verdict-signer.js';
+import { Ed25519VerdictSigner } from './receipts/ed25519-verdict-signer.js';
 
 export { PROJECTIONS } from './read-models.js';
 
@@ -86,7 +86,7 @@ export interface Services {
   readonly intel: IntelIndex & { apply(event: { type: string; data: unknown }): void };
   readonly commands: CommandDeps & { readonly intel: IntelIndex; readonly receipts: VerdictSigner };
   /** The verdict receipts' signer and key ring (rotation by the CLI). */
-  readonly receipts: JoseVerdictSigner;
+  readonly receipts: Ed25519VerdictSigner;
   readonly projections: ProjectionRunner;
   readonly relay: Relay;
   readonly app: AppServices;
@@ -228,7 +228,10 @@ export async function createServices(
     ...Object.keys(idempotencyEventSchemas),
   ]);
 
-  const receipts = await JoseVerdictSigner.open(config.RECEIPT_KEYS_FILE ?? join(config.DATA_DIR, 'receipt-keys.json'), systemClock.now());
+  const receipts = await Ed25519VerdictSigner.open(
+    config.RECEIPT_KEYS_FILE ?? join(config.DATA_DIR, 'receipt-keys.json'),
+    systemClock.now(),
+  );
   const commands = {
     receipts,
     executor: createCommandExecutor({ store, clock: systemClock, ids: uuidIds, correlation }),

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ledgerPeriodStream, ledgerStream } from '../domain/ledger/ledger.events.js';
 import type { RecordedEvent } from '../domain/ports/event-store.port.js';
-import { checkHistoryProjection } from './check-history.projection.js';
+import { event, projectionSpec } from '../test/support/projection-spec.js';
+import { checkHistoryProjection, checkHistoryRepository } from './check-history.projection.js';
 
 const charged = (streamId: string, chargeId: string): RecordedEvent => ({
   id: `e-${chargeId}`,
@@ -33,5 +34,50 @@ describe('the check history', () => {
     const event = charged(ledgerPeriodStream('u1', '2026-12-01T00:00:00.000Z'), 'chk-2');
     expect(event.streamId).toBe('ledger-u1@2026-12');
     expect(checkHistoryProjection.evolve(null, event)).toMatchObject({ id: 'chk-2', user_id: 'u1' });
+  });
+});
+
+describe('the check history keeps what a light screen can be read back with', () => {
+  const screenCharge = (chargeId: string, extra: Record<string, unknown>) =>
+    event('ledger-u1', 'Charged', {
+      chargeId,
+      product: 'screen',
+      units: 0,
+      amountMicros: 100_000,
+      periodStart: '2026-12-01T00:00:00.000Z',
+      at: '2026-12-03T10:00:00.000Z',
+      details: { endpoint: 'POST /v2/screen', keyId: 'k1', network: 'ETH', subject: '0xabc', ...extra },
+    });
+  const summary = {
+    risk_level: 'low',
+    risk_score: 5,
+    confidence: 80,
+    source_count: 1,
+    label: null,
+    data_available: true,
+    sdn_match: null,
+    categories: [],
+  };
+  const spec = projectionSpec(checkHistoryProjection, checkHistoryRepository);
+
+  it('a screen charged with its receipt: the summary and the receipt, for its owner', async () => {
+    await spec
+      .given([])
+      .when([screenCharge('s1', { screen: summary, receipt: 'h.p.s' })])
+      .then(async (history) => {
+        expect(await history.get('u1', 's1')).toMatchObject({ kind: 'screen', risk_level: 'low', screen: summary, receipt: 'h.p.s' });
+        expect(await history.get('u2', 's1')).toBeNull();
+      });
+  });
+
+  it('a screen charged before receipts were kept: its summary, no receipt', async () => {
+    await spec
+      .given([])
+      .when([screenCharge('s2', { screen: summary })])
+      .then(async (history) => {
+        const doc = await history.get('u1', 's2');
+        expect(doc).toMatchObject({ kind: 'screen', screen: summary });
+        expect(doc).not.toHaveProperty('receipt');
+      });
   });
 });

@@ -25,6 +25,8 @@ export interface CheckHistoryDoc extends Record<string, unknown> {
   created_at: string | null;
   /** Light screens: the stored verdict summary (absent for screens recorded before it was kept). */
   screen?: ScreenSummary;
+  /** Light screens: the receipt given with the verdict (absent for screens charged before receipts were kept). */
+  receipt?: string;
 }
 
 const empty = (id: string): CheckHistoryDoc => ({
@@ -61,6 +63,7 @@ export const checkHistoryProjection = defineProjection({
         const base = doc ?? empty(d.chargeId);
         // A light screen's charge carries its verdict's summary (absent on screens charged before it was kept).
         const screen = d.details.screen ? { risk_level: d.details.screen.risk_level, screen: d.details.screen } : {};
+        const receipt = d.details.receipt ? { receipt: d.details.receipt } : {};
         // A period stream (`ledger-{user}@YYYY-MM`) is the user's too: the user id, not the stream's suffix.
         return {
           ...base,
@@ -70,6 +73,7 @@ export const checkHistoryProjection = defineProjection({
           subject: d.details.subject,
           created_at: d.at,
           ...screen,
+          ...receipt,
         };
       }
       case 'CheckCompleted': {

@@ -22,6 +22,7 @@ import { webhookRoutes } from './routes/webhooks.routes.js';
 import { alertRoutes } from './routes/alerts.routes.js';
 import { policyRoutes } from './routes/policies.routes.js';
 import { registerJwksRoute } from './routes/jwks.routes.js';
+import { verdictRoutes } from './routes/verdicts.routes.js';
 import { jwksSchema } from './schemas/receipts.js';
 import { errorResponses } from './schemas/errors.js';
 import type { AppServices } from './services.js';
@@ -107,7 +108,7 @@ export async function buildApp(
   for (const routes of [screenRoutes, billingRoutes, checkAddressRoutes, exploreRoutes, inspectRoutes, transferCheckRoutes, webhookRoutes])
     await app.register(routes, { services });
   if (services.monitors) await app.register(monitorRoutes, { services, monitors: services.monitors });
-  for (const routes of [alertRoutes, policyRoutes]) await app.register(routes, { services });
+  for (const routes of [alertRoutes, policyRoutes, verdictRoutes]) await app.register(routes, { services });
   await app.register(dashboardRoutes(services));
   return app;
 }

@@ -62,6 +62,8 @@ export const chargeDetailsSchema = z.object({
   providers: z.array(z.object({ provider: z.string(), outcome: z.string(), charged: z.boolean() })).optional(),
   /** Light screens: the summary of the verdict the charge paid for (absent on charges written before it was kept). */
   screen: screenSummarySchema.optional(),
+  /** Light screens: the receipt given with the verdict (absent on charges written before receipts were kept). */
+  receipt: z.string().optional(),
 });
 export type ChargeDetails = z.infer<typeof chargeDetailsSchema>;
 

@@ -3,7 +3,7 @@ import type { ChargedBilling } from '../../domain/ledger/billing-envelope.js';
 import type { Presented } from './presented.js';
 
 /** The body of POST /v2/screen (without `elapsed_ms`, which the route adds). */
-export type ScreenBody = ScreenVerdictBody & { readonly receipt?: string; readonly billing: ChargedBilling };
+export type ScreenBody = ScreenVerdictBody & { readonly receipt?: string; readonly verdict_id?: string; readonly billing: ChargedBilling };
 
 /** The verdict and its receipt: the x402 channel's screen (paid-route adds its billing); the CLI's `screen` line has no receipt. */
 export const presentScreenVerdict = (
@@ -17,5 +17,10 @@ export const presentScreenVerdict = (
 /** An outcome stored before receipts existed (an Idempotency-Key replay) has none: the body then has no `receipt`. */
 export const presentScreen = (outcome: ScreenOutcome): Presented<ScreenBody> => ({
   status: 200,
-  body: { ...outcome.verdict, ...(outcome.receipt === undefined ? {} : { receipt: outcome.receipt }), billing: outcome.billing },
+  body: {
+    ...outcome.verdict,
+    ...(outcome.receipt === undefined ? {} : { receipt: outcome.receipt }),
+    ...(outcome.verdictId === undefined ? {} : { verdict_id: outcome.verdictId }),
+    billing: outcome.billing,
+  },
 });

@@ -14,6 +14,10 @@ export const screenResultSchema = z
     coverage: coverageSchema,
     verdict: verdictSchema,
     receipt: receiptField,
+    verdict_id: z.string().optional().meta({
+      description:
+        'The verdict’s id (its receipt’s `verdictId`): read it back with GET /v2/verdicts/{verdict_id}. Absent from replays of screens made before it was given',
+    }),
     billing: billingSchema,
     elapsed_ms: z.number().int().min(0),
   })

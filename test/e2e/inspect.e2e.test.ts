@@ -6,6 +6,7 @@ import { runVerb } from '../../infra/cli/verbs.js';
 import { madeUpEvmAddress } from '../helpers/made-up-addresses.js';
 import { fixtureText, SOURCE_FIXTURES } from '../helpers/source-fixtures.js';
 import { entitledAccount, inspectClient, recordedProviderEnv, sourcesSubset } from '../support/inspect-harness.js';
+import { pollUntil } from '../support/polling.js';
 import { fixture, startRecordedProviders, type RecordedProviders } from '../support/recorded-providers.js';
 import { startTestService, type TestService } from '../support/test-service.js';
 
@@ -82,6 +83,17 @@ describe('inspect with the engine and two providers', () => {
     expect(again.json().billing).toMatchObject({ charged_usd: 0.3, balance_usd: 9.7, replay: true });
     const retried = (await api.inspect({ address: SANCTIONED, network: 'ETH' }, 'order-1')).json();
     expect(retried.check_id).toBe(body.check_id);
+    expect((await api.balance()).balance_usd).toBe(9.7);
+    // Read back as a stored verdict (GET /v2/verdicts/{id}): the audit and its receipt, free.
+    const stored = await pollUntil(async () => {
+      const response = await svc.app.inject({
+        method: 'GET',
+        url: `/v2/verdicts/${body.check_id}`,
+        headers: { authorization: `Bearer ${apiKey}` },
+      });
+      return response.statusCode === 200 ? response : null;
+    });
+    expect(stored.json()).toMatchObject({ kind: 'inspect', receipt: body.receipt, receipt_note: null, verdict: { audit: body.audit } });
     expect((await api.balance()).balance_usd).toBe(9.7);
 
     const usage = await api.usage();

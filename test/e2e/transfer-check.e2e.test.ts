@@ -8,6 +8,7 @@ import { madeUpEvmAddress } from '../helpers/made-up-addresses.js';
 import { devAccount, startAnvil, type Anvil } from '../support/chain/anvil.js';
 import { transferChain } from '../support/chain/transfer-chain.js';
 import { bodyOf } from '../support/openapi/typed-response.js';
+import { pollUntil } from '../support/polling.js';
 import { startReceiver, type Receiver } from '../support/webhook-receiver.js';
 import { startTestService, type TestService } from '../support/test-service.js';
 
@@ -126,6 +127,22 @@ describe.skipIf(!available)(`transfer check on a local anvil chain (OFAC list fr
     expect(bodyOf(poll, 'get', '/v2/transfer/{check_id}/result', 200)).toMatchObject({
       policy_result: body.policy_result,
       billing: { replay: true },
+    });
+    expect(await balanceUsd()).toBeCloseTo(before - 0.5, 6);
+    // Read back as a stored verdict (GET /v2/verdicts/{id}): the result and its receipt, free.
+    const stored = await pollUntil(async () => {
+      const response = await svc.app.inject({
+        method: 'GET',
+        url: `/v2/verdicts/${body.check_id}`,
+        headers: { authorization: `Bearer ${key}` },
+      });
+      return response.statusCode === 200 ? bodyOf(response, 'get', '/v2/verdicts/{verdict_id}', 200) : null;
+    });
+    expect(stored).toMatchObject({
+      kind: 'check_transfer',
+      receipt: body.receipt,
+      receipt_note: null,
+      verdict: { policy_result: body.policy_result },
     });
     expect(await balanceUsd()).toBeCloseTo(before - 0.5, 6);
 

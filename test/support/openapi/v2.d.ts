@@ -10469,6 +10469,8 @@ export interface paths {
                 };
                 source_count: number;
               };
+              /** @description The verdict’s id (its receipt’s `verdictId`): read it back with GET /v2/verdicts/{verdict_id}. Absent from replays of screens made before it was given */
+              verdict_id?: string;
             };
           };
         };
@@ -11367,6 +11369,184 @@ export interface paths {
               };
               /** @enum {string} */
               status?: 'failed' | 'failed_timeout';
+            };
+          };
+        };
+        /** @description Overloaded or shutting down; retry after Retry-After */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json':
+              | {
+                  error: {
+                    /** @enum {string} */
+                    code: 'overloaded';
+                    message: string;
+                  };
+                }
+              | {
+                  /** @enum {string} */
+                  error: 'Service Unavailable';
+                  message: string;
+                  /** @enum {number} */
+                  statusCode: 503;
+                };
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v2/verdicts/{verdict_id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A verdict you were given, and its receipt (free) */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          verdict_id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description A stored verdict and its receipt */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @description When the verdict was charged */
+              created_at: string | null;
+              /** @description What was bought: `screen`, `check_address`, `check_transfer` or `inspect` (the History’s kinds) */
+              kind: string;
+              network: string | null;
+              /** @description The verdict’s receipt (docs/api.md, "Verifying a verdict"): a light screen’s is the one it answered with; a check’s is signed from its stored completion (the same bytes under the same key). Null for a verdict kept before receipts were, and `receipt_note` says so */
+              receipt: string | null;
+              /** @description Why the verdict has no receipt (null when it has one) */
+              receipt_note: string | null;
+              /** @description The address (or transaction hash) the verdict is about */
+              subject: string | null;
+              /** @description The verdict as its own route answered it, without that call’s billing and receipt (a full check’s, transfer check’s or inspect’s result body); for a light screen, the summary its charge kept (level, score, confidence, sanctions match, categories, jurisdictions checked). Null for a light screen charged before its verdict was kept */
+              verdict: {
+                [key: string]: unknown;
+              } | null;
+              /** @description The verdict’s id: a light screen’s call id, or a full, transfer or inspect check’s id */
+              verdict_id: string;
+            };
+          };
+        };
+        /** @description Bad request */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                /** @enum {string} */
+                code: 'bad_request';
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description No valid API key */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                /** @enum {string} */
+                code: 'invalid_api_key' | 'missing_api_key';
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Not found */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                /** @enum {string} */
+                code: 'not_found';
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Request validation failed */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              detail?: {
+                ctx?: {
+                  [key: string]: unknown;
+                };
+                input?: unknown;
+                loc: (string | number)[];
+                msg: string;
+                type: string;
+              }[];
+              error: {
+                /** @enum {string} */
+                code: 'validation_error';
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Too many requests */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                /** @enum {string} */
+                code: 'rate_limit_exceeded';
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Internal error */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                /** @enum {string} */
+                code: 'internal_error';
+                message: string;
+              };
             };
           };
         };

@@ -1,0 +1,75 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { deliverAddressCheckResult } from '../../commands/address-check.commands.js';
+import { deliverInspect } from '../../commands/inspect/deliver-inspect.js';
+import { deliverTransferCheck, ownedBy } from '../../commands/kyt/deliver-transfer-check.js';
+import { loadTransferCheck } from '../../commands/kyt/transfer-check.commands.js';
+import { fail } from '../../domain/shared/errors.js';
+import type { CheckHistoryDoc } from '../../projections/check-history.projection.js';
+import { bearerAuth, callerOf, type Caller } from '../auth.js';
+import { presentCheckDelivery } from '../presenters/address-check.presenter.js';
+import { presentInspectDelivery } from '../presenters/inspect.presenter.js';
+import { presentStoredVerdict, type StoredVerdictFacts } from '../presenters/stored-verdict.presenter.js';
+import { presentTransferDelivery } from '../presenters/transfer.presenter.js';
+import type { AppServices } from '../services.js';
+import { BEARER_ERRORS, INPUT_ERRORS, responses } from '../schemas/responses.js';
+import { storedVerdictSchema } from '../schemas/verdicts.js';
+
+const MAX_ID_LENGTH = 64;
+
+/**
+ * GET /v2/verdicts/{verdict_id}: a verdict the account was given (light screen, full check, transfer
+ * check, inspect), read back at no cost with its receipt. Someone else's verdict is a 404, like a missing
+ * one. The account's History (check-history) finds it: only charged verdicts, that is, ones given.
+ */
+export const verdictRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = async (app, { services }) => {
+  app.addHook('onRequest', bearerAuth(services.apiKeys));
+
+  app.get(
+    '/v2/verdicts/:verdict_id',
+    {
+      schema: {
+        summary: 'A verdict you were given, and its receipt (free)',
+        tags: ['verdicts'],
+        // any string: what is not one of the caller's verdicts is 404, never a validation error
+        params: z.object({ verdict_id: z.string() }),
+        response: responses({ 200: storedVerdictSchema }, [...BEARER_ERRORS, ...INPUT_ERRORS, 'not_found']),
+      },
+    },
+    async (request, reply) => {
+      const caller = callerOf(request);
+      const id = request.params.verdict_id;
+      const row = id.length > 0 && id.length <= MAX_ID_LENGTH ? await services.alerts.history.get(caller.userId, id) : null;
+      if (!row) throw fail('not_found', 'no such verdict');
+      const response = presentStoredVerdict(row, await storedFacts(services, caller, row));
+      return reply.status(response.status).send(response.body);
+    },
+  );
+};
+
+/** A charged check is delivered again as its own poll delivers it: a replay, never charged twice. */
+async function storedFacts(services: AppServices, caller: Caller, row: CheckHistoryDoc): Promise<StoredVerdictFacts> {
+  switch (row.kind) {
+    case 'screen':
+      return { body: row.screen ?? null, receipt: row.receipt ?? null };
+    case 'check_address':
+      return completed(presentCheckDelivery(await deliverAddressCheckResult(services.commands, { checkId: row.id, ...caller })));
+    case 'check_transfer': {
+      const { deps } = services.transfers;
+      const state = await loadTransferCheck(deps, row.id);
+      if (!ownedBy(state, caller.userId)) throw fail('not_found', 'no such verdict');
+      return completed(presentTransferDelivery(await deliverTransferCheck(deps, state, caller)));
+    }
+    case 'inspect':
+      return completed(presentInspectDelivery(await deliverInspect(services.commands, { userId: caller.userId, checkId: row.id })));
+    default:
+      throw fail('not_found', 'no such verdict');
+  }
+}
+
+function completed(response: { status: number; body: object }): StoredVerdictFacts {
+  // A charged check has completed: its charge is taken on its first delivery of a result.
+  if (response.status !== 200) throw fail('not_found', 'no such verdict');
+  const body = response.body as Readonly<Record<string, unknown>>;
+  return { body, receipt: typeof body.receipt === 'string' ? body.receipt : null };
+}
