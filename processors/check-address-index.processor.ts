@@ -60,9 +60,31 @@ export function checkAddressIndexProcessor(deps: { readStore: ReadStore }): Proc
   };
 }
 
-/** The checks completed at or after `since` that an address took part in (as sender or hop). */
-export function checksOfAddress(readStore: ReadStore) {
+/**
+ * The checks completed at or after `since` that any of `addresses` took part in (as sender or hop). The
+ * cost is the smaller of the two sides: one indexed lookup per touched address, or, when a change touches
+ * more addresses than the window holds entries (a first import of a large list), one walk of the window.
+ */
+export function checksOfAddresses(readStore: ReadStore) {
   const docs = readStore.collection<CheckAddressDoc>(CHECK_ADDRESSES, INDEXES);
-  return async (address: string, since: string): Promise<string[]> =>
-    (await docs.find({ where: { address }, since: { field: 'checked_at', value: since } })).map((doc) => doc.check_id);
+  return async (addresses: ReadonlySet<string>, since: string): Promise<Set<string>> => {
+    const window = { since: { field: 'checked_at', value: since } };
+    const checkIds = new Set<string>();
+    if (addresses.size === 0) return checkIds;
+    const entries = await docs.count(window);
+    if (entries === 0) return checkIds;
+    if (entries < addresses.size) {
+      for (const doc of await docs.find(window)) if (addresses.has(doc.address)) checkIds.add(doc.check_id);
+      return checkIds;
+    }
+    for (const address of addresses) for (const doc of await docs.find({ ...window, where: { address } })) checkIds.add(doc.check_id);
+    return checkIds;
+  };
+}
+
+/** Whether the index holds any check completed at or after `since`. */
+export function anyCheckSince(readStore: ReadStore) {
+  const docs = readStore.collection<CheckAddressDoc>(CHECK_ADDRESSES, INDEXES);
+  return async (since: string): Promise<boolean> =>
+    (await docs.find({ since: { field: 'checked_at', value: since }, limit: 1 })).length > 0;
 }

@@ -31,19 +31,22 @@ export interface RetroactiveRecord {
 export function retroactiveExposureProcessor(deps: {
   commands: TransferCheckDeps;
   store: EventStore;
-  /** The checks completed at or after `since` that an address took part in. */
-  checksOf: (address: string, since: string) => Promise<string[]>;
+  /** The checks completed at or after `since` that any of these addresses took part in. */
+  checksOf: (addresses: ReadonlySet<string>, since: string) => Promise<ReadonlySet<string>>;
+  /** Whether any check was completed at or after `since`. */
+  anyCheckSince: (since: string) => Promise<boolean>;
   days: number;
   whenProjected: (position: Position | null) => Promise<void>;
   onReevaluated?: (record: RetroactiveRecord) => void;
 }): Processor<unknown> {
   async function reevaluate(event: BusEvent): Promise<void> {
     await deps.whenProjected(positionOf(event));
+    const since = new Date(deps.commands.clock.now().getTime() - deps.days * 86_400_000).toISOString();
+    // No check in the window: the change is not even diffed (a first import of large lists costs nothing here).
+    if (!(await deps.anyCheckSince(since))) return;
     const change = await intelChangeOf(deps.store, event);
     if (change === null || change.addresses.size === 0) return;
-    const since = new Date(deps.commands.clock.now().getTime() - deps.days * 86_400_000).toISOString();
-    const checkIds = new Set<string>();
-    for (const address of change.addresses) for (const checkId of await deps.checksOf(address, since)) checkIds.add(checkId);
+    const checkIds = await deps.checksOf(change.addresses, since);
     let alerts = 0;
     const ids = [...checkIds];
     for (let start = 0; start < ids.length; start += CONCURRENCY) {

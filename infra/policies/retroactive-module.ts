@@ -1,7 +1,7 @@
 import type { TransferCheckDeps } from '../../commands/kyt/transfer-check-deps.js';
 import type { EventStore, Position } from '../../domain/ports/event-store.port.js';
 import type { ReadStore } from '../../domain/ports/read-store.port.js';
-import { checkAddressIndexProcessor, checksOfAddress } from '../../processors/check-address-index.processor.js';
+import { anyCheckSince, checkAddressIndexProcessor, checksOfAddresses } from '../../processors/check-address-index.processor.js';
 import type { Processor } from '../../processors/processor.js';
 import { retroactiveExposureProcessor } from '../../processors/retroactive-exposure.processor.js';
 
@@ -18,7 +18,8 @@ export function retroactiveExposure(deps: {
     retroactiveExposureProcessor({
       commands: deps.commands,
       store: deps.store,
-      checksOf: checksOfAddress(deps.readStore),
+      checksOf: checksOfAddresses(deps.readStore),
+      anyCheckSince: anyCheckSince(deps.readStore),
       days: deps.config.SVC_RETROACTIVE_DAYS,
       whenProjected: deps.whenProjected,
     }),
