@@ -39,3 +39,19 @@ async function cpuOfStat(pid: number, withReapedChildren: boolean): Promise<numb
   const own = Number(fields[11]) + Number(fields[12]);
   return (own + (withReapedChildren ? Number(fields[13]) + Number(fields[14]) : 0)) / 100;
 }
+
+/** CPU seconds per thread name (`/proc/<pid>/task/*\/comm`: the main thread, libuv's pool, V8's workers, worker threads). */
+export async function cpuSecondsByThread(pid: number): Promise<Map<string, number>> {
+  const byName = new Map<string, number>();
+  for (const tid of await readdir(`/proc/${pid}/task`).catch(() => [])) {
+    const [comm, stat] = await Promise.all([
+      readFile(`/proc/${pid}/task/${tid}/comm`, 'utf8').catch(() => undefined),
+      readFile(`/proc/${pid}/task/${tid}/stat`, 'utf8').catch(() => undefined),
+    ]);
+    if (comm === undefined || stat === undefined) continue;
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const name = Number(tid) === pid ? 'main (answers)' : comm.trim();
+    byName.set(name, (byName.get(name) ?? 0) + (Number(fields[11]) + Number(fields[12])) / 100);
+  }
+  return byName;
+}
