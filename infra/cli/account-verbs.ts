@@ -4,13 +4,14 @@ import type { EmailOwnerLookup } from '../../commands/accounts.commands.js';
 import { fail } from '../../domain/shared/errors.js';
 import type { AccountDoc } from '../../projections/accounts.projection.js';
 import type { Services } from '../bootstrap.js';
-import { flag, numberFlag, type ParsedArgs } from './args.js';
+import { flag, numberFlag } from './args.js';
+import type { VerbTable } from './verb.js';
 
 const MAX_PAGE = 500;
 
 /** Who owns an email, per the accounts read model: the unique-email guard's view of accounts older than it. */
 export const emailOwner =
-  (services: Services): EmailOwnerLookup =>
+  (services: Pick<Services, 'repositories'>): EmailOwnerLookup =>
   async (email) =>
     (await services.repositories.accounts.byEmail(email))?.userId ?? null;
 
@@ -33,7 +34,7 @@ const summary = (account: AccountDoc) => ({
 });
 
 /** `account list` and `account show`: how an operator finds a user id. */
-export const ACCOUNT_VERBS: Record<string, (services: Services, args: ParsedArgs) => Promise<{ exitCode: number; output: unknown }>> = {
+export const ACCOUNT_VERBS: VerbTable<'commands' | 'repositories'> = {
   async 'account list'(services, args) {
     const limit = numberFlag(args, 'limit') ?? 50;
     const skip = numberFlag(args, 'skip') ?? 0;

@@ -2,16 +2,17 @@ import { joinSubgroup, grantSuperAdmin } from '../../commands/memberships.comman
 import { setPassword } from '../../commands/passwords.commands.js';
 import { fail } from '../../domain/shared/errors.js';
 import type { Services } from '../bootstrap.js';
-import { flag, requiredFlag, type ParsedArgs } from './args.js';
+import { flag, requiredFlag } from './args.js';
+import type { VerbTable } from './verb.js';
 
-async function existingAccount(services: Services, userId: string) {
+async function existingAccount(services: Pick<Services, 'repositories'>, userId: string) {
   const account = await services.repositories.accounts.get(userId);
   if (!account) throw fail('not_found', `no account ${userId}`);
   return account;
 }
 
 /** Operator verbs for dashboard access: passwords, subgroup memberships, super-admins. */
-export const DASHBOARD_VERBS: Record<string, (services: Services, args: ParsedArgs) => Promise<{ exitCode: number; output: unknown }>> = {
+export const DASHBOARD_VERBS: VerbTable<'app' | 'commands' | 'repositories'> = {
   async 'account password'(services, args) {
     const account = await existingAccount(services, requiredFlag(args, 'user'));
     await services.app.whenProjected(

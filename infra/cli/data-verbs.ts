@@ -2,20 +2,14 @@ import { present } from '../../domain/shared/present.js';
 import { addCuratorEntry, retractCuratorEntry } from '../../commands/curate.js';
 import { fail } from '../../domain/shared/errors.js';
 import { parseNetwork } from '../../domain/shared/network.js';
-import type { Services } from '../bootstrap.js';
 import { importTransfers } from '../chain/import/import-transfers.js';
 import { importFromDirectory, importOneSource, syncFromUpstream, type ImportOutcome } from '../sources/import-sources.js';
 import { SOURCE_CATALOG } from '../sources/source-catalog.js';
 import { httpFetch, parseMirror } from '../sources/upstream-mirror.js';
-import { flag, numberFlag, requiredFlag, type ParsedArgs } from './args.js';
-import { terminalIo, type VerbIo } from './progress.js';
+import { flag, numberFlag, requiredFlag } from './args.js';
+import { terminalIo } from './progress.js';
+import type { VerbResult, VerbTable } from './verb.js';
 
-/** What verbs.ts's VerbResult holds (declared here: importing verbs.ts would be a cycle). */
-interface VerbResult {
-  readonly exitCode: number;
-  readonly output: unknown;
-  readonly jsonLines?: readonly unknown[];
-}
 /**
  * `data …` verbs: sync from upstream (or SVC_SOURCES_DIR with --from-dir), import one source from a
  * file, show what the index holds, and curate entries. Each import is one append per source.
@@ -26,7 +20,7 @@ const finished = (outcomes: readonly ImportOutcome[]): VerbResult => ({
   output: { sources: outcomes.map(({ position: _position, ...printed }) => printed) },
 });
 
-export const DATA_VERBS: Record<string, (services: Services, args: ParsedArgs, io?: VerbIo) => Promise<VerbResult>> = {
+export const DATA_VERBS: VerbTable<'bus' | 'commands' | 'config' | 'fullCheck' | 'intel' | 'projections'> = {
   async 'data sync'(services, args, io = terminalIo) {
     const progress = io.progress();
     try {

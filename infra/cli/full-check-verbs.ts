@@ -5,17 +5,12 @@ import { exploreStream } from '../../domain/explore/explore.events.js';
 import { fail } from '../../domain/shared/errors.js';
 import { parseNetwork, SCREEN_NETWORKS } from '../../domain/shared/network.js';
 import type { Services } from '../bootstrap.js';
-import { flag, requiredFlag, type ParsedArgs } from './args.js';
-
-/** What verbs.ts's VerbResult holds (declared here: importing verbs.ts would be a cycle). */
-interface VerbResult {
-  readonly exitCode: number;
-  readonly output: unknown;
-}
+import { flag, requiredFlag } from './args.js';
+import type { VerbResult, VerbTable } from './verb.js';
 
 const ok = (output: unknown): VerbResult => ({ exitCode: 0, output });
 
-async function history(services: Services, stream: string) {
+async function history(services: Pick<Services, 'store'>, stream: string) {
   const events = [];
   for await (const e of services.store.read(stream)) events.push({ revision: Number(e.revision), type: e.type, at: e.metadata.occurredAt });
   return events;
@@ -26,7 +21,7 @@ async function history(services: Services, stream: string) {
  * one job), `jobs running` (what the reaper watches, with ages), `reaper sweep` (one sweep now) and
  * `transfers coverage [--network ETH]` (what the transfer index holds, and the ingester's last block).
  */
-export const FULL_CHECK_VERBS: Record<string, (services: Services, args: ParsedArgs) => Promise<VerbResult>> = {
+export const FULL_CHECK_VERBS: VerbTable<'commands' | 'config' | 'fullCheck' | 'store'> = {
   async 'check show'(services, args) {
     const checkId = requiredFlag(args, 'id');
     const { state } = await loadAddressCheck(services.commands, checkId);

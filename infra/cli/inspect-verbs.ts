@@ -3,8 +3,8 @@ import { saveProviderSelection } from '../../commands/inspect/save-provider-sele
 import { inspectDecider } from '../../domain/inspect/inspect.decider.js';
 import { inspectStream } from '../../domain/inspect/inspect.events.js';
 import { fail } from '../../domain/shared/errors.js';
-import type { Services } from '../bootstrap.js';
-import { flag, requiredFlag, type ParsedArgs } from './args.js';
+import { flag, requiredFlag } from './args.js';
+import type { VerbTable } from './verb.js';
 
 const list = (value: string): string[] =>
   value
@@ -13,7 +13,7 @@ const list = (value: string): string[] =>
     .filter(Boolean);
 
 /** Operator verbs of the multi-provider inspect (docs/api.md#post-v2inspect-address-multi-provider-inspect). */
-export const INSPECT_VERBS: Record<string, (services: Services, args: ParsedArgs) => Promise<{ exitCode: number; output: unknown }>> = {
+export const INSPECT_VERBS: VerbTable<'commands' | 'config' | 'projections' | 'repositories'> = {
   /** The configured providers: alias, adapter, global switch, networks (never a key). */
   async 'providers list'(services) {
     const providers = services.config.INSPECT_PROVIDERS.map(({ name, kind, url, enabled, networks, key }) => ({

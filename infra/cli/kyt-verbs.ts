@@ -2,20 +2,14 @@ import { alertMinLevelOf, setAlertMinLevel } from '../../commands/kyt/kyt-settin
 import { ALERT_LEVELS, parseAlertLevel } from '../../domain/kyt/alert-level.js';
 import { STANDARD_POLICY } from '../../domain/kyt/standard-policy.js';
 import { fail } from '../../domain/shared/errors.js';
-import type { Services } from '../bootstrap.js';
-import { flag, requiredFlag, type ParsedArgs } from './args.js';
-
-/** What verbs.ts's VerbResult holds (declared here: importing verbs.ts would be a cycle). */
-interface VerbResult {
-  readonly exitCode: number;
-  readonly output: unknown;
-}
+import { flag, requiredFlag } from './args.js';
+import type { VerbTable } from './verb.js';
 
 /**
  * `kyt alert-level --subgroup <id> [--level Low|Medium|High|Severe]`: shows or sets a subgroup's default
  * `alert_min_level` for webhook subscriptions created from now on (each subscription keeps its own). `kyt policy`: the standard policy's rules, as data.
  */
-export const KYT_VERBS: Record<string, (services: Services, args: ParsedArgs) => Promise<VerbResult>> = {
+export const KYT_VERBS: VerbTable<'commands'> = {
   async 'kyt alert-level'(services, args) {
     const subgroupId = requiredFlag(args, 'subgroup');
     const wanted = flag(args, 'level');

@@ -4,6 +4,9 @@ import { periodStartOf } from '../../domain/billing/period.js';
 import { walkLedgerChain } from '../../commands/ledger-chain-walk.js';
 import type { Services } from '../bootstrap.js';
 
+/** What the audit reads: the ledger streams, the usage read model, the accounts. */
+type LedgerAuditDeps = Pick<Services, 'commands' | 'projections' | 'readStore' | 'repositories' | 'store'>;
+
 export interface PeriodAudit {
   readonly stream: string;
   readonly events: number;
@@ -29,7 +32,7 @@ export interface AccountAudit {
 }
 
 /** The ledger streams of each user (root and periods) in the log, optionally of one user only. */
-async function ledgerStreamsByUser(services: Services, onlyUser?: string): Promise<Map<string, Set<string>>> {
+async function ledgerStreamsByUser(services: LedgerAuditDeps, onlyUser?: string): Promise<Map<string, Set<string>>> {
   const users = new Map<string, Set<string>>();
   for await (const event of services.store.readAll()) {
     const userId = parseLedgerStream(event.streamId)?.userId;
@@ -50,7 +53,10 @@ async function ledgerStreamsByUser(services: Services, onlyUser?: string): Promi
  * It waits only for the read models it compares with (never for processors or webhook retries, whose
  * lag may stay above zero for as long as a delayed redelivery waits): it always answers.
  */
-export async function auditLedgers(services: Services, onlyUser?: string): Promise<{ accounts: AccountAudit[]; mismatches: number }> {
+export async function auditLedgers(
+  services: LedgerAuditDeps,
+  onlyUser?: string,
+): Promise<{ accounts: AccountAudit[]; mismatches: number }> {
   await services.projections.whenCaughtUp();
   const now = services.commands.clock.now().toISOString();
   const accounts: AccountAudit[] = [];

@@ -1,8 +1,8 @@
 import { fail } from '../../domain/shared/errors.js';
 import { rebuildProjection } from '../../processors/projection-rebuild.js';
-import { PROJECTIONS, type Services } from '../bootstrap.js';
-import type { ParsedArgs } from './args.js';
-import { terminalIo, type VerbIo } from './progress.js';
+import { PROJECTIONS } from '../bootstrap.js';
+import { terminalIo } from './progress.js';
+import type { VerbTable } from './verb.js';
 
 /**
  * `projections list` and `projections rebuild <name>`: the read models this build folds, and rebuilding
@@ -12,10 +12,7 @@ import { terminalIo, type VerbIo } from './progress.js';
 
 const percent = (position: bigint, head: bigint): number => (head <= 0n ? 100 : Math.min(100, Number((position * 100n) / head)));
 
-export const PROJECTION_VERBS: Record<
-  string,
-  (services: Services, args: ParsedArgs, io?: VerbIo) => Promise<{ exitCode: number; output: unknown }>
-> = {
+export const PROJECTION_VERBS: VerbTable<'commands' | 'config' | 'projections' | 'readStore' | 'store'> = {
   async 'projections list'(services) {
     const projections = await Promise.all(
       PROJECTIONS.map(async (p) => ({

@@ -1,12 +1,11 @@
 import { systemClock } from '../system/system-clock.js';
-import type { Services } from '../bootstrap.js';
-import type { ParsedArgs } from './args.js';
+import type { VerbTable } from './verb.js';
 
 /**
  * The receipts' key ring: `receipts keys` lists it, `receipts rotate-key` adds a key that signs from now
  * on. Run against a running service, the rotation happens inside it (its signer switches at once).
  */
-export const RECEIPT_VERBS: Record<string, (services: Services, args: ParsedArgs) => Promise<{ exitCode: number; output: unknown }>> = {
+export const RECEIPT_VERBS: VerbTable<'receipts'> = {
   async 'receipts keys'(services) {
     return { exitCode: 0, output: { keys: services.receipts.keys() } };
   },

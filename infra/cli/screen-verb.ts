@@ -6,18 +6,12 @@ import type { IntelIndex } from '../../domain/ports/intel-index.port.js';
 import { isAddressOf, normalizeAddress } from '../../domain/shared/address.js';
 import { fail } from '../../domain/shared/errors.js';
 import { parseNetwork, type Network } from '../../domain/shared/network.js';
-import type { Services } from '../bootstrap.js';
 import { rpcContractCodeReader } from '../chain/rpc-contract-code.js';
 import { systemClock } from '../system/system-clock.js';
 import { importFromDirectory } from '../sources/import-sources.js';
-import { flag, requiredFlag, type ParsedArgs } from './args.js';
+import { flag, requiredFlag } from './args.js';
+import type { VerbTable } from './verb.js';
 
-/** What verbs.ts's VerbResult holds (declared here: importing verbs.ts would be a cycle). */
-interface VerbResult {
-  readonly exitCode: number;
-  readonly output: unknown;
-  readonly jsonLines?: readonly unknown[];
-}
 /**
  * `screen --network <net> [--file PATH] [ADDRESS…]`: the light screen for analysts, one JSON object
  * per line (JSON Lines): the body POST /v2/screen returns, without billing and without a charge.
@@ -47,7 +41,7 @@ export async function screenLine(intel: IntelIndex, contracts: ContractCodeReade
   return { ...body, elapsed_ms: Math.round(performance.now() - started) };
 }
 
-export const SCREEN_VERBS: Record<string, (services: Services, args: ParsedArgs) => Promise<VerbResult>> = {
+export const SCREEN_VERBS: VerbTable<'commands' | 'config' | 'intel' | 'projections'> = {
   async screen(services, args) {
     const network = parseNetwork(requiredFlag(args, 'network'));
     if (!network) throw fail('unsupported_network', '--network is one of BSC, ETH, TRON');

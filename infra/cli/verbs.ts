@@ -23,14 +23,10 @@ import { PROJECTION_VERBS } from './projection-verbs.js';
 import { MONITOR_VERBS } from './monitor-verbs.js';
 import { RECEIPT_VERBS } from './receipt-verbs.js';
 import type { VerbIo } from './progress.js';
+import type { VerbResult, VerbTable } from './verb.js';
 import { acceptedFlags } from './verb-catalog.js';
 
-export interface VerbResult {
-  readonly exitCode: number;
-  readonly output: unknown;
-  /** Printed one per line (JSON Lines) after `output` goes to stderr: the batch screen's verdicts. */
-  readonly jsonLines?: readonly unknown[];
-}
+export type { VerbResult } from './verb.js';
 
 const ok = (output: unknown): VerbResult => ({ exitCode: 0, output });
 
@@ -43,8 +39,8 @@ function planFrom(args: ParsedArgs): Plan | undefined {
   throw fail('bad_request', '--plan is one of none, quota, ledger');
 }
 
-/** The operator's verbs. Each returns JSON; the same code runs in the CLI or inside the running service. */
-export const VERBS: Record<string, (services: Services, args: ParsedArgs, io?: VerbIo) => Promise<VerbResult>> = {
+/** Accounts, keys, deposits and the ledger. */
+const CORE_VERBS: VerbTable<'commands' | 'config' | 'projections' | 'readStore' | 'repositories' | 'store'> = {
   async 'account create'(services, args) {
     const org = flag(args, 'org');
     const opened = await openAccount(
@@ -149,12 +145,17 @@ export const VERBS: Record<string, (services: Services, args: ParsedArgs, io?: V
     }
     return ok({ user_id: userId, billing: (await readBalance(services.commands, userId)).billing, periods, events });
   },
-  ...ACCOUNT_VERBS,
-  ...X402_VERBS,
   async 'ledger replay'(services, args) {
     const report = await auditLedgers(services, flag(args, 'account'));
     return { exitCode: report.mismatches === 0 ? 0 : 1, output: report };
   },
+};
+
+/** The operator's verbs. Each returns JSON; the same code runs in the CLI or inside the running service. */
+export const VERBS: VerbTable<keyof Services> = {
+  ...CORE_VERBS,
+  ...ACCOUNT_VERBS,
+  ...X402_VERBS,
   ...DATA_VERBS,
   ...SCREEN_VERBS,
   ...DASHBOARD_VERBS,

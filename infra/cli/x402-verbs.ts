@@ -1,7 +1,7 @@
 import { fail } from '../../domain/shared/errors.js';
 import { microsToUsd } from '../../domain/shared/money.js';
-import type { Services } from '../bootstrap.js';
-import { flag, numberFlag, type ParsedArgs } from './args.js';
+import { flag, numberFlag } from './args.js';
+import type { VerbTable } from './verb.js';
 
 const STATUSES = ['reserved', 'failed', 'uncertain', 'settled', 'waived', 'served', 'backend_failed'];
 
@@ -9,7 +9,7 @@ const STATUSES = ['reserved', 'failed', 'uncertain', 'settled', 'waived', 'serve
  * `x402 payments [--status <status>] [--reconcile] [--limit N]`: the x402 channel's payments, newest first,
  * with settled revenue per day and the payments an operator must reconcile (money moved, call not served).
  */
-export const X402_VERBS: Record<string, (services: Services, args: ParsedArgs) => Promise<{ exitCode: number; output: unknown }>> = {
+export const X402_VERBS: VerbTable<'projections' | 'x402'> = {
   async 'x402 payments'(services, args) {
     const status = flag(args, 'status');
     if (status !== undefined && !STATUSES.includes(status)) throw fail('bad_request', `--status is one of ${STATUSES.join(', ')}`);
