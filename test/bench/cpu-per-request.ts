@@ -50,7 +50,9 @@ export async function cpuSecondsByThread(pid: number): Promise<Map<string, numbe
     ]);
     if (comm === undefined || stat === undefined) continue;
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const name = Number(tid) === pid ? 'main (answers)' : comm.trim();
+    // Node names its other threads after the executable: the projection thread, libuv's pool and V8's helpers.
+    const name =
+      Number(tid) === pid ? 'main (answers)' : comm.trim() === 'node' ? 'other threads (projection thread, libuv pool, V8)' : comm.trim();
     byName.set(name, (byName.get(name) ?? 0) + (Number(fields[11]) + Number(fields[12])) / 100);
   }
   return byName;
