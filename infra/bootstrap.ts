@@ -20,6 +20,8 @@ import { accountRepository } from '../projections/accounts.projection.js';
 import { apiKeyRepository } from '../projections/api-keys.projection.js';
 import { balanceRepository } from '../projections/balances.projection.js';
 import { createIntelIndex } from '../projections/intel-index.js';
+import { intelHistory } from '../projections/intel-as-of.js';
+import { DEFAULT_REPLAY_TIMEOUT_MS } from '../commands/replay/replay-plan.js';
 import { createInspectCompletions } from '../projections/inspect-completions.js';
 import { createStreamChanges } from '../projections/stream-changes.js';
 import { addressCheckEventSchemas } from '../domain/address-check/address-check.events.js';
@@ -390,6 +392,15 @@ export async function createServices(
     policies: policyAppServices(store, readStore, commands),
     correlation,
     metrics,
+    replay: {
+      deps: {
+        ...commands,
+        history: intelHistory(store, { requiredSanctions: config.SVC_REQUIRED_SANCTIONS }),
+        transfers: transferChecks.deps.transfers,
+        monotonicNow: transferChecks.deps.monotonicNow,
+      },
+      timeoutMs: DEFAULT_REPLAY_TIMEOUT_MS,
+    },
   };
   registerBusLag(metrics, bus, () => bus.groups());
   const relayRuns = config.ROLE === 'all' || config.ROLE === 'projections';
