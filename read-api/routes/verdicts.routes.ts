@@ -14,7 +14,8 @@ import { presentTransferDelivery } from '../presenters/transfer.presenter.js';
 import type { AppServices } from '../services.js';
 import { BEARER_ERRORS, INPUT_ERRORS, responses } from '../schemas/responses.js';
 import { storedVerdictSchema, verdictReplaySchema } from '../schemas/verdicts.js';
-import { replayVerdict, type StoredVerdictRef } from '../../commands/replay/replay-verdict.js';
+import { replayVerdict } from '../../commands/replay/replay-verdict.js';
+import { storedVerdictRef } from './stored-verdict-ref.js';
 import { presentVerdictReplay } from '../presenters/verdict-replay.presenter.js';
 
 const MAX_ID_LENGTH = 64;
@@ -73,19 +74,12 @@ export const verdictRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = a
       const row = id.length > 0 && id.length <= MAX_ID_LENGTH ? await services.alerts.history.get(caller.userId, id) : null;
       if (!row) throw fail('not_found', 'no such verdict');
       const { deps, timeoutMs } = services.replay;
-      const replay = await replayVerdict(deps, storedRef(caller.userId, row), { today: request.query.today === 'true', timeoutMs });
+      const replay = await replayVerdict(deps, storedVerdictRef(caller.userId, row), { today: request.query.today === 'true', timeoutMs });
       const response = presentVerdictReplay(replay);
       return reply.status(response.status).send(response.body);
     },
   );
 };
-
-/** What the History knows of a verdict, as the replay takes it: a screen's kept summary and receipt, a check's id. */
-function storedRef(userId: string, row: CheckHistoryDoc): StoredVerdictRef {
-  if (row.kind !== 'screen') return { kind: row.kind ?? 'unknown', id: row.id };
-  const screen = { verdictId: row.id, userId, network: row.network, subject: row.subject, chargedAt: row.created_at };
-  return { kind: 'screen', screen: { ...screen, summary: row.screen, receipt: row.receipt } };
-}
 
 /** A charged check is delivered again as its own poll delivers it: a replay, never charged twice. */
 async function storedFacts(services: AppServices, caller: Caller, row: CheckHistoryDoc): Promise<StoredVerdictFacts> {

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Address } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runVerb } from '../../infra/cli/verbs.js';
 import { importOneSource } from '../../infra/sources/import-sources.js';
 import { madeUpEvmAddress } from '../helpers/made-up-addresses.js';
 import { sdnList } from '../helpers/ofac-sdn-list.js';
@@ -24,7 +25,7 @@ const SUBJECT = party('subject');
 let anvil: Anvil;
 let dir: string;
 let svc: TestService;
-let owner: { apiKey: string };
+let owner: { apiKey: string; userId: string };
 let stranger: { apiKey: string };
 
 const call = (key: string, method: 'GET' | 'POST', url: string, payload?: unknown) =>
@@ -112,6 +113,22 @@ describe('verdict replay', () => {
     const transfer = (await replay(owner.apiKey, ids.transferCheck)).json();
     expect(transfer.today).toBeNull();
     expect(transfer.recorded_inputs.join(' ')).toMatch(/replayed as recorded/);
+
+    // For auditors, the CLI: the same answer, a line of progress per step, exit 0 when identical as of then.
+    const steps: string[] = [];
+    const io = { progress: () => ({ update: (phase: string) => void steps.push(phase), stop: () => undefined }) };
+    const cli = await runVerb(
+      svc.services,
+      { words: ['verdict', 'replay', ids.fullCheck], flags: { user: owner.userId, today: true } },
+      io,
+    );
+    expect(cli).toMatchObject({
+      exitCode: 0,
+      output: { verdict_id: ids.fullCheck, as_of: { result: 'identical' }, today: { result: 'different' } },
+    });
+    expect(steps).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^reading the intelligence/), expect.stringMatching(/^recomputing as of/)]),
+    );
 
     // Free: no replay charged anything.
     expect(await balance()).toBe(before);
