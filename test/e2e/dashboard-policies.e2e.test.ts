@@ -213,6 +213,8 @@ describe('dashboard workbench: policies', () => {
       `/policies/${policyId}/edit`,
       `/policies?subgroup_id=${subgroupId}`,
       `/policies/standard?subgroup_id=${subgroupId}`,
+      `/policies/${'x'.repeat(101)}`,
+      `/policies/backtests/${'x'.repeat(101)}`,
     ])
       expect((await get(url, stranger)).statusCode, url).toBe(404);
     for (const action of ['edit', 'activate', 'backtest'])

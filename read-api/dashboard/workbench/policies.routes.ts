@@ -35,8 +35,14 @@ const pageQuery = z.object({
   subgroup_id: z.string().max(100).optional().catch(undefined),
   version: z.string().max(20).optional().catch(undefined),
 });
-const idParams = z.object({ id: z.string().max(100) });
-const backtestParams = z.object({ backtest_id: z.string().max(100) });
+const idParam = z.object({ id: z.string().max(100) });
+const backtestParam = z.object({ backtest_id: z.string().max(100) });
+/** A path id the API would refuse names nothing here: 404, as for an id of another subgroup. */
+function pathParams<T>(schema: z.ZodType<T>, request: FastifyRequest): T {
+  const parsed = schema.safeParse(request.params);
+  if (!parsed.success) throw fail('not_found', 'no such policy');
+  return parsed.data;
+}
 /** How long the backtest form waits for a short report before showing the job page (which then shows it at once). */
 const BACKTEST_WAIT_MS = 1_000;
 const DAY_MS = 86_400_000;
@@ -127,7 +133,7 @@ async function policyView(ctx: Ctx, caller: Caller, id: string, version: string 
 
 async function activate(ctx: Ctx, request: FastifyRequest, reply: FastifyReply) {
   const caller = await callerOf(ctx, request);
-  const { id } = idParams.parse(request.params);
+  const { id } = pathParams(idParam, request);
   const fields = fieldsOf(request);
   const parsed = activatePolicyBody.safeParse({
     ...(caller.subgroupId ? { subgroup_id: caller.subgroupId } : {}),
@@ -148,7 +154,7 @@ async function activate(ctx: Ctx, request: FastifyRequest, reply: FastifyReply) 
 
 async function backtest(ctx: Ctx, request: FastifyRequest, reply: FastifyReply) {
   const caller = await callerOf(ctx, request);
-  const { id } = idParams.parse(request.params);
+  const { id } = pathParams(idParam, request);
   const fields = fieldsOf(request);
   const parsed = backtestBody.safeParse({
     ...(caller.subgroupId ? { subgroup_id: caller.subgroupId } : {}),
@@ -177,7 +183,7 @@ async function editorForm(ctx: Ctx, caller: Caller, id: string): Promise<{ form:
 
 async function saveDraft(ctx: Ctx, request: FastifyRequest, reply: FastifyReply) {
   const caller = await callerOf(ctx, request);
-  const { id } = idParams.parse(request.params);
+  const { id } = pathParams(idParam, request);
   const current = await editorForm(ctx, caller, id); // not_found outside the viewer's subgroups, before anything else
   const form = readDraftForm(fieldsOf(request));
   const checked = checkDraftForm(form);
@@ -203,12 +209,12 @@ export function policyDashboardRoutes(services: AppServices): FastifyPluginAsync
     app.post('/policies', hidden, (request, reply) => createDraft(ctx, request, reply));
     app.get('/policies/:id', hidden, async (request, reply) => {
       const caller = await callerOf(ctx, request);
-      const { id } = idParams.parse(request.params);
+      const { id } = pathParams(idParam, request);
       return html(reply, 200, await policyView(ctx, caller, id, pageQuery.parse(request.query ?? {}).version, {}));
     });
     app.get('/policies/:id/edit', hidden, async (request, reply) => {
       const caller = await callerOf(ctx, request);
-      const { id } = idParams.parse(request.params);
+      const { id } = pathParams(idParam, request);
       const { form, fromDraft, subgroupId } = await editorForm(ctx, caller, id);
       return html(reply, 200, draftEditorPage(caller.user, { policyId: id.toLowerCase(), subgroupId, form, errors: {}, fromDraft }));
     });
@@ -217,7 +223,7 @@ export function policyDashboardRoutes(services: AppServices): FastifyPluginAsync
     app.post('/policies/:id/backtest', hidden, (request, reply) => backtest(ctx, request, reply));
     app.get('/policies/backtests/:backtest_id', hidden, async (request, reply) => {
       const caller = await callerOf(ctx, request);
-      const { backtest_id } = backtestParams.parse(request.params);
+      const { backtest_id } = pathParams(backtestParam, request);
       return html(reply, 200, backtestPage(caller.user, await ctx.actions.backtestResult(caller.viewer, backtest_id)));
     });
   };
