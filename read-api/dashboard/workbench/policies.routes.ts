@@ -140,14 +140,18 @@ async function activate(ctx: Ctx, request: FastifyRequest, reply: FastifyReply) 
     reason: formText(fields, 'reason'),
     ...optional(fields, 'version'),
   });
+  let activated: { id: string; subgroup_id: string } | null = null;
   const refusals = parsed.success
-    ? await refusalsOf(() => ctx.actions.activate(caller.viewer, id, parsed.data))
+    ? await refusalsOf(async () => (activated = await ctx.actions.activate(caller.viewer, id, parsed.data)))
     : zodRefusals(parsed.error.issues);
-  if (refusals === null) return reply.redirect(policyHref(id.toLowerCase(), caller.subgroupId ?? caller.viewer.subgroupIds[0] ?? ''), 303);
+  if (activated !== null) {
+    const { id: policyId, subgroup_id } = activated;
+    return reply.redirect(policyHref(policyId, subgroup_id), 303);
+  }
   const form = {
     reason: formText(fields, 'reason'),
     version: formText(fields, 'version'),
-    errors: errorsOf(refusals, new Set(['reason', 'version'])),
+    errors: errorsOf(refusals ?? [], new Set(['reason', 'version'])),
   };
   return html(reply, 422, await policyView(ctx, caller, id, undefined, { activate: form }));
 }
