@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { importDataset } from '../../commands/import-dataset.js';
 import type { Claim, SourceDescriptor } from '../../domain/intel/intel.types.js';
@@ -10,6 +10,7 @@ import { createServices } from '../../infra/bootstrap.js';
 import { loadConfig } from '../../infra/config.js';
 import { TAXONOMY } from '../../domain/intel/taxonomy.js';
 import { updateReadme } from '../support/readme-figures.js';
+import { retroactivePhase } from './retroactive-phase.js';
 
 /**
  * bench:monitoring — continuous monitoring at scale on the embedded default: BENCH_MONITORS (1,000,000)
@@ -20,10 +21,14 @@ import { updateReadme } from '../support/readme-figures.js';
  * documents and indexes, and the event store's stream index: the whole service's growth, after a GC).
  * The monitors are appended as the very MonitorCreated events the create command writes, without their
  * charges (a million ledger appends would measure the ledger, not monitoring).
- * Prints the figures; `--write-readme` also writes them into docs/benchmarks.md between the bench:monitoring markers.
+ * Then the retroactive path (retroactive-phase.ts) on the same service: BENCH_PAST_CHECKS (1,000,000) past
+ * transfer checks, and BENCH_ROUNDS imports each flagging 50 of their senders; commit to the last
+ * retroactive alert (TransferCheckReevaluated) appended. BENCH_PAST_CHECKS=0 skips it.
+ * Prints the figures; `--write-readme` also writes the monitors' into docs/benchmarks.md between the bench:monitoring markers.
  */
 const MONITORS = Number(process.env.BENCH_MONITORS ?? 1_000_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 20);
+const PAST_CHECKS = Number(process.env.BENCH_PAST_CHECKS ?? 1_000_000);
 const CHANGED_MONITORED = 50;
 const CHANGED_UNMONITORED = 10_000;
 const USERS = 1000;
@@ -171,6 +176,11 @@ async function main() {
       last_reevaluation: stats.last_reevaluation,
     };
     console.log(JSON.stringify(figures, null, 2));
+    if (PAST_CHECKS > 0) {
+      const retroactive = await retroactivePhase(services, PAST_CHECKS, ROUNDS);
+      const [one, five, fifteen] = loadavg().map((l) => l.toFixed(2));
+      console.log(JSON.stringify({ retroactive, load_average: `${one} / ${five} / ${fifteen}` }, null, 2));
+    }
     if (process.argv.includes('--write-readme')) {
       await updateReadme(
         'bench:monitoring',

@@ -39,6 +39,10 @@ const FORGED: Record<string, { form?: Record<string, string>; json?: Record<stri
   'POST /inspect': { form: { address: madeUpEvmAddress('csrf:inspect'), network: 'ETH' } },
   'POST /monitors': { form: { address: madeUpEvmAddress('csrf:monitor'), network: 'ETH', reference: 'forged' } },
   'DELETE /api/monitors/:id': { json: {} },
+  'POST /policies': { form: { name: 'forged', reason: 'forged', based_on: 'standard' } },
+  'POST /policies/:id/edit': { form: { name: 'forged', reason: 'forged', row_count: '0' } },
+  'POST /policies/:id/activate': { form: { reason: 'forged' } },
+  'POST /policies/:id/backtest': { form: { from: '2026-01-01', to: '2026-02-01' } },
 };
 
 /** `METHOD /path` of every route the app serves, read from Fastify's own route tree. */

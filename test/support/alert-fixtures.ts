@@ -1,6 +1,6 @@
 import { transferCheckDecider } from '../../domain/kyt/transfer-check.decider.js';
 import { transferCheckStream, type Requester } from '../../domain/kyt/transfer-check.events.js';
-import type { PolicyAlert } from '../../domain/kyt/policy-engine.js';
+import type { PolicyAlert, PolicyFact } from '../../domain/kyt/policy-engine.js';
 import type { Services } from '../../infra/bootstrap.js';
 import { FIXTURE_COVERAGE } from './intel-fixtures.js';
 
@@ -24,7 +24,16 @@ export const policyAlert = (riskLevel: PolicyAlert['riskLevel'], category: strin
  */
 export async function recordCompletedTransferCheck(
   services: Services,
-  input: { checkId: string; requester: Requester; alerts: readonly PolicyAlert[]; txHash?: string },
+  input: {
+    checkId: string;
+    requester: Requester;
+    alerts: readonly PolicyAlert[];
+    txHash?: string;
+    /** The facts the policy was applied to, which a backtest replays. */
+    facts?: readonly PolicyFact[];
+    /** The rule and category behind each alert, index-aligned, as the body's `explanations` name them. */
+    explanations?: readonly { rule_id: string; category_slug: string }[];
+  },
 ): Promise<void> {
   const { executor, clock } = services.commands;
   const stream = transferCheckStream(input.checkId);
@@ -41,13 +50,20 @@ export async function recordCompletedTransferCheck(
     status: 'completed',
     chain: 'ETH',
     tx_hash: txHash,
-    policy_result: { alerts: input.alerts },
+    policy_result: { alerts: input.alerts, ...(input.explanations ? { explanations: input.explanations } : {}) },
     checked_at: at,
   };
   await executor.execute(
     stream,
     transferCheckDecider,
-    { type: 'CompleteTransferCheck', result, alerts: input.alerts, sanctions: FIXTURE_COVERAGE, at },
+    {
+      type: 'CompleteTransferCheck',
+      result,
+      alerts: input.alerts,
+      sanctions: FIXTURE_COVERAGE,
+      ...(input.facts ? { facts: input.facts } : {}),
+      at,
+    },
     { commandId: `test-complete:${input.checkId}` },
   );
 }

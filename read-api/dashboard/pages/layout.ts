@@ -2,7 +2,7 @@ import { html, type SafeHtml } from '../html.js';
 import type { DashboardUser } from '../session-auth.js';
 
 /** `docs`: the API reference (read-api/docs-page.ts), a Swagger UI page of its own, never the current section. */
-export type Section = 'api' | 'usage' | 'webhooks' | 'alerts' | 'screen' | 'history' | 'monitors' | 'docs';
+export type Section = 'api' | 'usage' | 'webhooks' | 'alerts' | 'screen' | 'history' | 'monitors' | 'policies' | 'docs';
 
 const NAV: { section: Section; href: string; label: string }[] = [
   { section: 'api', href: '/account/api', label: 'API keys' },
@@ -12,6 +12,7 @@ const NAV: { section: Section; href: string; label: string }[] = [
   { section: 'history', href: '/history', label: 'History' },
   { section: 'alerts', href: '/alerts', label: 'Alerts' },
   { section: 'monitors', href: '/monitors', label: 'Monitors' },
+  { section: 'policies', href: '/policies', label: 'Policies' },
   { section: 'docs', href: '/docs', label: 'API docs' },
 ];
 

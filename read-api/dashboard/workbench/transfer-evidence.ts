@@ -112,6 +112,8 @@ export const transferResultView = z.object({
     categories: z.array(z.object({ slug: z.string(), display_name: z.string() })),
   }),
   policy_result: z.object({
+    /** Absent in checks made before policies were per subgroup (the standard one). */
+    policy_id: z.string().optional(),
     policy: z.string(),
     version: z.string(),
     taxonomy_version: z.string(),
@@ -314,7 +316,7 @@ export function transferVersions(r: TransferResultView): SafeHtml {
   return html`${sanctionsCoverageLine(r.coverage?.sanctions)}
 <dl class="facts">
 <div><dt>Verdict time</dt><dd>${utc(r.checked_at)}</dd></div>
-<div><dt>Policy</dt><dd>${p.policy} ${p.version}</dd></div>
+<div><dt>Policy</dt><dd><a href="/policies/${p.policy_id ?? 'standard'}?version=${p.version}">${p.policy} ${p.version}</a></dd></div>
 <div><dt>Taxonomy version</dt><dd>${p.taxonomy_version}</dd></div>
 <div><dt>Prices</dt><dd>${prices.length === 0 ? 'none needed' : prices.map((x, i) => html`${i ? ', ' : ''}${x.source} (as of ${x.as_of})`)}</dd></div>
 ${r.coverage ? dataFacts(r.coverage.data_versions) : html`<div><dt>Sources</dt><dd>not recorded with this check (made before checks named them)</dd></div>`}

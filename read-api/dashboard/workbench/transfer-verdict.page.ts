@@ -47,7 +47,7 @@ ${c.unknown_share > 0 ? html`<p class="hint">${c.unknown_share}% of the value co
 <section aria-labelledby="ta-title"><h2 id="ta-title">Alerts</h2>
 ${
   p.alerts.length === 0
-    ? html`<p>The standard policy raised no alert.</p>`
+    ? html`<p>The ${p.policy} policy raised no alert.</p>`
     : html`<div class="table-wrap"><table class="fit stack"><caption class="sr-only">Alerts of this check, with the senders they rest on and their cases</caption>
 <thead><tr><th scope="col">Level</th><th scope="col">Category</th><th scope="col">Rule</th><th scope="col" class="num">Share</th><th scope="col" class="num">USD</th><th scope="col">Senders</th><th scope="col">Case</th></tr></thead>
 <tbody>${p.alerts.map((a, i) => {

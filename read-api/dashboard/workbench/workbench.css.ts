@@ -12,6 +12,13 @@ textarea { font: inherit; width: 100%; max-width: 32rem; padding: .5rem .6rem; b
 ol.trail { list-style: none; padding: 0; margin: 0; }
 ol.trail li { border-left: 3px solid var(--line); padding: .35rem 0 .6rem .9rem; }
 ol.trail blockquote { margin: .35rem 0 0; padding: .35rem .75rem; background: var(--bg); border-radius: .35rem; white-space: pre-wrap; }
+/* the policy draft editor: a rule's fields in a grid, each refusal under its field */
+.field-error { color: var(--danger); margin: .2rem 0 .6rem; font-size: .9rem; }
+[aria-invalid="true"] { border-color: var(--danger); }
+fieldset.rule .rule-grid { display: grid; grid-template-columns: repeat(auto-fit, minmax(12rem, 1fr)); gap: 0 1rem; }
+fieldset.rule .wide-field { grid-column: 1 / -1; }
+fieldset.levels { border: 0; padding: 0; margin: .3rem 0; display: flex; flex-wrap: wrap; gap: .2rem 1rem; }
+fieldset.levels label, label.remove { display: inline-flex; gap: .3rem; align-items: center; font-weight: normal; }
 table.fit td, table.fit th { padding: .5rem .6rem; }
 table.kv th { width: 14rem; background: none; }
 table.kv td { white-space: normal; }

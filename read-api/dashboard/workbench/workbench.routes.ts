@@ -9,8 +9,9 @@ import { storedCheckRoutes } from './stored-checks.routes.js';
 import { WORKBENCH_CSS } from './workbench.css.js';
 import { checkFormRoutes } from './check-forms.routes.js';
 import { monitorDashboardRoutes } from './monitors.routes.js';
+import { policyDashboardRoutes } from './policies.routes.js';
 
-/** The compliance workbench inside the dashboard: screening (light screen and full check with evidence routes), alerts (triage, report, export) and its stylesheet. */
+/** The compliance workbench inside the dashboard: screening (light screen and full check with evidence routes), alerts (triage, report, export), policies (edit, activate, backtest) and its stylesheet. */
 export function workbenchRoutes(services: AppServices): FastifyPluginAsync {
   return async (app) => {
     app.get('/dashboard/assets/workbench.css', { schema: { hide: true } }, async (_request, reply) =>
@@ -23,6 +24,7 @@ export function workbenchRoutes(services: AppServices): FastifyPluginAsync {
     await app.register(transferVerdictRoutes(services));
     await app.register(storedCheckRoutes(services));
     await app.register(checkFormRoutes(services));
+    await app.register(policyDashboardRoutes(services));
     if (services.monitors) await app.register(monitorDashboardRoutes(services, services.monitors));
   };
 }
