@@ -1,19 +1,14 @@
-import { present } from '../domain/shared/present.js';
-import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { hostname } from 'node:os';
 import { createCommandExecutor } from '../commands/command-executor.js';
 import type { CommandDeps } from '../commands/command-deps.js';
-import type { CallRateLimits } from '../domain/ports/call-rate-limits.port.js';
 import { comparePositions, type EventStore } from '../domain/ports/event-store.port.js';
 import type { MessageBus } from '../domain/ports/message-bus.port.js';
-import type { TransferGraphStore } from '../domain/ports/transfer-graph.port.js';
 import type { ReadStore } from '../domain/ports/read-store.port.js';
 import type { IntelIndex } from '../domain/ports/intel-index.port.js';
 import { createProcessorRunner } from '../processors/processor-runner.js';
 import { createInspectProcessor } from '../processors/inspect/inspect.processor.js';
 import { ownEngineProvider } from '../processors/inspect/own-engine.provider.js';
-import { createProjectionRunner, type ProjectionRunner } from '../processors/projection-runner.js';
+import { type ProjectionRunner } from '../processors/projection-runner.js';
 import { createRelay, type Relay } from '../processors/relay.js';
 import { familyOfTopic } from '../processors/topics.js';
 import { accountRepository } from '../projections/accounts.projection.js';
@@ -34,27 +29,14 @@ import { scryptPasswordHasher } from './system/scrypt-password-hasher.js';
 import type { AppServices } from '../read-api/services.js';
 import { API_VERSION } from '../read-api/api-version.js';
 import type { Config } from './config.js';
+import { openPorts } from './topology/open-ports.js';
+import { createReadModelRunner } from './topology/projections.js';
+import { runs } from './topology/role.js';
 import { httpRiskProviders, providerCatalog } from './providers/risk-providers.js';
-import type { CheckpointStore } from '../domain/ports/read-store.port.js';
-import { openFileCheckpointStore } from './embedded/file-checkpoint-store.js';
-import { openSharedEventStore } from './external/shared-event-store.js';
-import { externalNames } from './external/namespace.js';
-import { openKafkaMessageBus } from './kafka/kafka-message-bus.js';
-import { openMongoStores } from './mongo/mongo-stores.js';
-import { openFileEventStore, type FileEventStore } from './embedded/file-event-store.js';
-import { startProjectionThread } from './embedded/projection-thread.js';
-import { historyPrefixesOf } from '../processors/sink-history.js';
-import { createSinkRunner } from '../processors/sink-runner.js';
-import { splitRunner } from '../processors/split-runner.js';
-import { openFileMessageBus } from './embedded/file-message-bus.js';
-import { openLmdbReadStore, type LmdbReadStore } from './embedded/lmdb-read-store.js';
-import { createMemoryReadStore } from './embedded/memory-read-store.js';
 import { rpcContractCodeReader } from './chain/rpc-contract-code.js';
 import { cryptoRandom } from './system/crypto-random.js';
 import { systemClock } from './system/system-clock.js';
 import { uuidIds } from './system/uuid-ids.js';
-import { openLmdbGraphStore } from './chain/graph/lmdb-graph-store.js';
-import { openPostgresGraphStore } from './postgres/pg-graph-store.js';
 import { createFullCheckModule, type FullCheckModule } from './full-check/full-check-module.js';
 import { createTransferCheckModule, type TransferCheckModule } from './kyt/transfer-check-module.js';
 import type { HostResolver } from './webhooks/ssrf-guard.js';
@@ -70,7 +52,6 @@ import { createMonitorModule, type MonitorModule } from './monitors/monitor-modu
 import { TRANSFER_CHECK_TIMEOUT_MS } from '../domain/kyt/transfer-check.events.js';
 import { alertCaseAppServices } from './alerts/alert-cases-module.js';
 import { policyAppServices } from './policies/policy-module.js';
-import { PROCESSOR_PROJECTIONS, PROJECTIONS } from './read-models.js';
 import { alertCaseProcessor } from '../processors/alert-case.processor.js';
 import { retroactiveExposure } from './policies/retroactive-module.js';
 import type { VerdictSigner } from '../domain/ports/verdict-signer.port.js';
@@ -116,85 +97,6 @@ export interface Services {
    * several in one process. It shares this process's read models and in-memory indexes.
    */
   startProcessorsOn(options: { bus: MessageBus; store?: EventStore }): Promise<{ whenCaughtUp(): Promise<void>; stop(): Promise<void> }>;
-}
-
-/**
- * The only place that chooses adapters, per port (config: EVENT_STORE, BUS, READ_STORE). Embedded: file
- * event store, file bus, memory read models; external: EventStoreDB or PostgreSQL, Kafka, MongoDB. Each external adapter
- * checks its server at open with a bounded timeout, and what was opened before a failure is closed again
- * (the file store holds a directory lock).
- */
-async function openPorts(config: Config): Promise<{
-  store: EventStore;
-  /** The embedded log (the same store), whose appends a projection thread follows. */
-  fileStore: FileEventStore | null;
-  bus: MessageBus;
-  readStore: ReadStore;
-  /** The embedded read store (the same one), which shares its environment with a projection thread. */
-  lmdbStore: LmdbReadStore | null;
-  processorCheckpoints: CheckpointStore;
-  /** The transfer graph store (LMDB under DATA_DIR/graph). */
-  graph: TransferGraphStore;
-  rateLimits?: CallRateLimits;
-}> {
-  const dataDir = config.DATA_DIR;
-  await mkdir(dataDir, { recursive: true });
-  const timeout = config.CONNECT_TIMEOUT_MS;
-  const names = config.BUS === 'kafka' || config.READ_STORE === 'mongo' ? await externalNames(config) : null;
-  const opened: { close(): Promise<void> }[] = [];
-  const track = <T extends { close(): Promise<void> }>(port: T): T => (opened.push(port), port);
-  try {
-    const fileStore =
-      config.EVENT_STORE === 'embedded'
-        ? track(await openFileEventStore(join(dataDir, 'events'), { fsync: config.SVC_FSYNC === '1' }))
-        : null;
-    const store = fileStore ?? track(await openSharedEventStore(config));
-    const bus = track(
-      config.BUS === 'kafka'
-        ? await openKafkaMessageBus({
-            brokers: present(config.KAFKA_BROKERS, 'config.KAFKA_BROKERS')
-              .split(',')
-              .map((b) => b.trim())
-              .filter(Boolean),
-            prefix: present(names, 'names').kafkaPrefix,
-            partitions: config.KAFKA_PARTITIONS,
-            sessionTimeoutMs: config.KAFKA_SESSION_TIMEOUT_MS,
-            connectTimeoutMs: timeout,
-          })
-        : await openFileMessageBus(join(dataDir, 'bus')),
-    );
-    const mongo =
-      config.READ_STORE === 'mongo'
-        ? await openMongoStores(present(config.MONGO_URL, 'config.MONGO_URL'), present(names, 'names').mongoDb, timeout)
-        : null;
-    const lmdbStore = config.READ_STORE === 'embedded' ? track(await openLmdbReadStore(join(dataDir, 'read-models'))) : null;
-    const readStore = lmdbStore ?? track(mongo?.readStore ?? createMemoryReadStore());
-    const processorCheckpoints = track(mongo?.checkpoints ?? (await openFileCheckpointStore(join(dataDir, 'checkpoints'))));
-    const graph = track(
-      config.GRAPH_STORE === 'postgres'
-        ? await openPostgresGraphStore({
-            url: present(config.POSTGRES_URL, 'config.POSTGRES_URL'),
-            schema: config.GRAPH_POSTGRES_SCHEMA,
-            superNodeBound: config.SVC_GRAPH_SUPER_NODE_BOUND,
-            poolSize: config.POSTGRES_POOL_SIZE,
-            connectTimeoutMs: timeout,
-          })
-        : await openLmdbGraphStore({ dir: join(dataDir, 'graph'), superNodeBound: config.SVC_GRAPH_SUPER_NODE_BOUND }),
-    );
-    // x402 rate limits: counted in MongoDB when it is there, so every API instance shares them
-    return { store, fileStore, bus, readStore, lmdbStore, processorCheckpoints, graph, ...(mongo ? { rateLimits: mongo.rateLimits } : {}) };
-  } catch (error) {
-    await Promise.allSettled(opened.reverse().map((port) => port.close()));
-    throw error;
-  }
-}
-
-/**
- * The projection checkpoint of this process: the all-in-one process owns its read store; in a shared
- * MongoDB every folding process resumes from its own (role and instance), writes being position-guarded.
- */
-function projectionCheckpointName(config: Config): string {
-  return config.ROLE === 'all' ? 'projections' : `projections-${config.ROLE}-${config.INSTANCE_ID ?? hostname()}`;
 }
 
 /** Passes of `whenCaughtUp` at most: processors that kept appending would otherwise hold it forever. */
@@ -249,34 +151,7 @@ export async function createServices(
   const transferChecks = createTransferCheckModule({ config, commands, prices: fullCheck.prices, transfers: fullCheck.transfers });
   const onError = (error: unknown, _event?: unknown, where?: string) => log(`error in ${where ?? 'runner'}: ${String(error)}`);
   const sinks = [intel, inspectCompletions, fullCheck.runningJobs, streamChanges];
-  const checkpointName = projectionCheckpointName(config);
-  // The embedded default folds its LMDB read models on a thread of their own, off the one that answers.
-  const projections =
-    opened.fileStore && opened.lmdbStore && config.ROLE !== 'processors'
-      ? splitRunner({
-          sinks: createSinkRunner({ store, readStore, sinks, checkpoint: checkpointName, onError }),
-          readModels: startProjectionThread({
-            store: opened.fileStore,
-            readStore: opened.lmdbStore,
-            data: {
-              eventsDir: join(config.DATA_DIR, 'events'),
-              readModelsDir: join(config.DATA_DIR, 'read-models'),
-              fsync: config.SVC_FSYNC === '1',
-              name: checkpointName,
-              sinkStreams: historyPrefixesOf(sinks),
-            },
-            onError,
-          }),
-        })
-      : createProjectionRunner({
-          store,
-          readStore,
-          name: checkpointName,
-          // A processors-only process folds only what its processors read (webhook subscriptions, running jobs, monitors) and its indexes.
-          projections: config.ROLE === 'processors' ? PROCESSOR_PROJECTIONS : PROJECTIONS,
-          sinks,
-          onError,
-        });
+  const projections = createReadModelRunner({ config, ports: opened, store, readStore, sinks, onError });
   const inspectProcessor = createInspectProcessor({
     providers: [ownEngineProvider({ intel, contracts, clock: systemClock }), ...httpRiskProviders(config.INSPECT_PROVIDERS)],
     providerTimeoutMs: config.SVC_INSPECT_PROVIDER_TIMEOUT_MS,
@@ -392,7 +267,7 @@ export async function createServices(
     metrics,
   };
   registerBusLag(metrics, bus, () => bus.groups());
-  const relayRuns = config.ROLE === 'all' || config.ROLE === 'projections';
+  const relayRuns = runs(config.ROLE, 'projections');
   registerLogLag(
     metrics,
     store,
@@ -423,10 +298,10 @@ export async function createServices(
       await fullCheck.runningJobs.load(readStore);
       await projections.start();
       await projections.whenCaughtUp();
-      await fullCheck.start({ runProcessors: config.ROLE === 'all' || config.ROLE === 'processors' });
+      await fullCheck.start({ runProcessors: runs(config.ROLE, 'processors') });
       // One relay per deployment (its checkpoint is a compare-and-set): in the all-in-one or projections process.
-      if (config.ROLE === 'all' || config.ROLE === 'projections') await relay.start();
-      if (config.ROLE === 'all' || config.ROLE === 'processors') {
+      if (relayRuns) await relay.start();
+      if (runs(config.ROLE, 'processors')) {
         await processors.start();
         // Transfer checks a stopped process left in flight (their requests already committed on the bus),
         // in the background: a hung node must not hold the start. Past the 15-minute cap the reaper has them.
