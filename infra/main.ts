@@ -47,7 +47,10 @@ async function main() {
     : null;
   if (x402App) await x402App.listen({ port: config.X402_PORT, host: config.HOST });
   const x402Address = x402App && boundUrl(x402App.server.address());
-  const metricsApp = metrics.on === 'own' ? await buildMetricsApp(present(services.app.metrics, 'services.app.metrics')) : null;
+  const metricsApp =
+    metrics.on === 'own'
+      ? await buildMetricsApp(present(services.app.metrics, 'the app collects metrics when they are served on their own port'))
+      : null;
   if (metricsApp && metrics.on === 'own') await metricsApp.listen({ port: metrics.port, host: metrics.host });
   const metricsAddress = metricsApp && boundUrl(metricsApp.server.address());
   let cli: CliChannel | null = null;
@@ -89,7 +92,7 @@ async function main() {
     `${exposure.api}, data in ${config.DATA_DIR}`,
   );
   if (x402Address && exposure.x402) {
-    const { terms } = present(services.x402.app, 'services.x402.app').deps;
+    const { terms } = present(services.x402.app, 'x402Address is set only when the x402 app exists').deps;
     lifecycle.info(
       { address: x402Address, network: terms.network.caip2, asset: terms.network.asset, payTo: terms.payTo },
       `${exposure.x402}: ${terms.network.caip2}, ${terms.network.asset}, paid to ${terms.payTo}`,

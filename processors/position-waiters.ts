@@ -12,8 +12,8 @@ export function createPositionWaiters() {
     advance(position: Position) {
       processed = position;
       for (let i = waiting.length - 1; i >= 0; i--) {
-        if (comparePositions(present(waiting[i], 'waiting[i]').target, position) <= 0)
-          present(waiting.splice(i, 1)[0], 'waiting.splice(i, 1)[0]').resolve();
+        if (comparePositions(present(waiting[i], 'i counts down from the last waiter').target, position) <= 0)
+          present(waiting.splice(i, 1)[0], 'i is a waiter still in the list').resolve();
       }
     },
     until(target: Position | null): Promise<void> {

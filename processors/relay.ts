@@ -86,8 +86,8 @@ export function createRelay(deps: {
       pending.unshift(...round); // published again on the next round: consumers dedupe
       throw error;
     }
-    waiters.advance(present(round[round.length - 1], 'round[round.length - 1]').position);
-    recordedAt = present(round[round.length - 1], 'round[round.length - 1]').created;
+    waiters.advance(present(round[round.length - 1], 'a round is published only when it holds an event').position);
+    recordedAt = present(round[round.length - 1], 'a round is published only when it holds an event').created;
     await saveCheckpoint(false);
   }
 

@@ -52,6 +52,40 @@ const exposureCategorySchema = z.object({
   paths: z.array(evidencePathSchema),
 });
 
+const remainderBodySchema = z.object({
+  address: z.string(),
+  /** 0: the checked address itself. */
+  hops: z.number().int().min(0),
+  /** Its counterparties in this direction the search did not follow. */
+  counterparties: z.number().int().nonnegative(),
+  /** The checked address's flow that reached them and was not traced further, in USD and percent. */
+  usd: z.number().nonnegative(),
+  share_pct: z.number().min(0).max(100),
+  /** The address's whole flow with those counterparties, in USD. */
+  remainder_usd: z.number().nonnegative(),
+  /** The transfer graph keeps only the address's heaviest counterparties; the rest is one aggregated remainder. */
+  super_node: z.boolean(),
+});
+
+/** Where the search stopped: at attributed services it did not follow, and at remainders it did not expand. */
+export const exposureStopsBodySchema = z.object({
+  services: z.array(
+    z.object({
+      address: z.string(),
+      slug: z.string(),
+      label: z.string().nullable(),
+      hops: z.number().int().min(1),
+      usd: z.number().nonnegative(),
+      share_pct: z.number().min(0).max(100),
+    }),
+  ),
+  services_total: z.number().int().nonnegative(),
+  remainders: z.array(remainderBodySchema),
+  remainders_total: z.number().int().nonnegative(),
+  heaviest_remainder: remainderBodySchema.nullable(),
+});
+export type ExposureStopsBody = z.infer<typeof exposureStopsBodySchema>;
+
 export const exposureBodySchema = z.object({
   applied: z.boolean(),
   reason: notAppliedReasonSchema.nullable(),
@@ -64,6 +98,8 @@ export const exposureBodySchema = z.object({
   usd_estimated: z.boolean(),
   search: z.object({ nodes: z.number().int(), edges: z.number().int(), hops: z.number().int(), elapsed_ms: z.number() }).nullable(),
   categories: z.array(exposureCategorySchema),
+  /** null when the search did not run, and in results stored before the search reported its stops (served as null). */
+  stops: exposureStopsBodySchema.nullable().optional(),
 });
 export type ExposureBody = z.infer<typeof exposureBodySchema>;
 

@@ -15,6 +15,7 @@ import {
   scoreOfFindings,
   type ExposureFinding,
 } from './exposure-rule.js';
+import { stopsBody } from './stops-body.js';
 import type { Evidence, ExposureBody, FullCheckResult, HighRiskPayload } from './full-check-result.schema.js';
 import { TIER_NAMES, TIERS, type NotAppliedReason, type TierOutcomeOf } from './tier-outcome.schema.js';
 import { decisionOf, highRiskLevelOf, UNKNOWN_DECISION } from '../shared/verdict-vocabulary.js';
@@ -91,6 +92,7 @@ export function exposureBody(applied: boolean, reason: NotAppliedReason | null, 
       entities: c.entities,
       paths: c.paths.map(pathBody),
     })),
+    stops: result ? stopsBody(result.stops) : null,
   };
 }
 

@@ -31,9 +31,11 @@ async function search(
     direction?: 'in' | 'out';
     budget?: Partial<ExposureBudget>;
     labels?: typeof LABELS;
+    superNodeBound?: number;
   } = {},
 ) {
-  const index = await fixtureIndex(options.graph ?? GRAPH);
+  const bound = options.superNodeBound;
+  const index = await fixtureIndex(options.graph ?? GRAPH, 'ETH', bound === undefined ? {} : { superNodeBound: bound });
   let tick = 0;
   return searchExposure(
     { flows: (...args) => index.flows(...args), classify: options.labels ?? LABELS, now: () => tick++ },
@@ -120,6 +122,49 @@ describe('breadth-first exposure search', () => {
     );
     expect(breaths).toBeGreaterThan(0);
     expect(result.categories.map((c) => [c.slug, c.usdMicros])).toEqual((await search()).categories.map((c) => [c.slug, c.usdMicros]));
+  });
+
+  it('names the services it stopped at, with the share that reached them, and no remainder when every page was whole', async () => {
+    const result = await search();
+    expect(result.stops).toEqual({
+      services: [
+        { address: 'x', category: 'exchange', label: 'Example Exchange', hops: 2, share: expect.closeTo(0.5, 10), usdMicros: 500e6 },
+      ],
+      servicesTotal: 1,
+      remainders: [],
+      remaindersTotal: 0,
+    });
+  });
+
+  /** w received 100 from hub; hub received from eight senders, s8 (an exchange) the heaviest: 10..80 USD, 360 in all. */
+  const HUB = [...[1, 2, 3, 4, 5, 6, 7, 8].map((n) => edge(`s${n}`, 'hub', n * 10)), edge('hub', 'w', 100)];
+  const HUB_LABELS = labelsOf({ s8: EXCHANGE });
+
+  it("stops at a super-node's aggregated remainder and says so, with the part of the anchor's flow left there", async () => {
+    const result = await search({ graph: HUB, anchor: 'w', labels: HUB_LABELS, superNodeBound: 3 });
+    // The store keeps hub's 3 heaviest senders (s8, s7, s6: 210 USD); the other 5 (150 USD) are one remainder.
+    expect(result.stops?.remainders).toEqual([
+      {
+        address: 'hub',
+        hops: 1,
+        counterparties: 5,
+        share: expect.closeTo(150 / 360, 10),
+        usdMicros: Math.round((150 / 360) * 100e6),
+        remainderUsdMicros: 150e6,
+        superNode: true,
+      },
+    ]);
+    expect(result.stops?.services).toEqual([expect.objectContaining({ address: 's8', hops: 2, share: expect.closeTo(80 / 360, 10) })]);
+    expect(result.categories.map((c) => c.slug)).toEqual(['exchange']);
+  });
+
+  it('tells a remainder cut by the per-node limit from a super-node: the store holds those counterparties one by one', async () => {
+    const result = await search({ graph: HUB, anchor: 'hub', labels: HUB_LABELS, budget: { perNodeLimit: 3 } });
+    expect(result.stops).toMatchObject({
+      remainders: [{ address: 'hub', hops: 0, counterparties: 5, share: expect.closeTo(150 / 360, 10), superNode: false }],
+      remaindersTotal: 1,
+    });
+    expect(result.stoppedBy).toBe('per_node_limit');
   });
 
   it('answers an address without history with an empty, complete result', async () => {

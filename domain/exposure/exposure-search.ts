@@ -3,6 +3,7 @@ import { present } from '../shared/present.js';
 import type { Network } from '../shared/network.js';
 import type { CategoryExposure, ExposureBudget, ExposurePath, ExposureResult } from './exposure.schema.js';
 import type { Classify, NodeLabel } from './node-label.js';
+import { SearchStopsLog } from './search-stops.js';
 
 /**
  * Breadth-first, USD-weighted exposure of an anchor address (docs/ARCHITECTURE.md#exposure-search).
@@ -20,6 +21,8 @@ import type { Classify, NodeLabel } from './node-label.js';
  * - Budget: nodes discovered, edges scanned, hops, wall time, counterparties per node. `complete` is
  *   false when any of them cut the search short.
  * - Cycles: an address already reached is not re-entered (funds coming back add nothing new).
+ * - Stops (search-stops.ts): the services reached and the counterparties of expanded addresses not read
+ *   (per-node limit, a super-node's aggregated remainder) are reported with the share that stopped there.
  */
 
 export const DECAY = 0.5;
@@ -74,6 +77,7 @@ export async function searchExposure(
   let anchorTotals: FlowPage['totals'] | null = null;
   let weighting: ExposureResult['weighting'] = 'usd';
   let breathed = started;
+  const stops = new SearchStopsLog();
 
   levels: for (let hop = 1; frontier.length > 0; hop++) {
     if (hop > budget.maxHops) {
@@ -102,6 +106,7 @@ export async function searchExposure(
       const total = byUsd ? page.totals.usdMicros : page.totals.transfers;
       if (total <= 0) continue;
       if (page.size < page.totals.counterparties) stoppedBy ??= 'per_node_limit';
+      stops.expanded(node, hop - 1, from.share, page, byUsd);
       for (let row = 0; row < page.size; row++) {
         if (++edges > budget.maxEdges) {
           stoppedBy = 'max_edges';
@@ -143,8 +148,10 @@ export async function searchExposure(
     for (const address of found) {
       const entry = present(reached.get(address), 'a found address');
       const label = deps.classify(address);
-      if (label) hits.push({ address, label, share: entry.share, hop, estimated: entry.estimated });
-      else if (entry.share >= MIN_SHARE) frontier.push([address, entry]);
+      if (label) {
+        hits.push({ address, label, share: entry.share, hop, estimated: entry.estimated });
+        stops.reached(address, label, hop, entry.share);
+      } else if (entry.share >= MIN_SHARE) frontier.push([address, entry]);
     }
     if (stoppedBy === 'max_nodes') break;
   }
@@ -170,6 +177,7 @@ export async function searchExposure(
     hopsReached,
     elapsedMs: Math.round((deps.now() - started) * 1000) / 1000,
     usdEstimated: weighting === 'usd' && (totals?.estimated ?? false),
+    stops: stops.result(totalUsd, weighting === 'usd'),
   };
 }
 

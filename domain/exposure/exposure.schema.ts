@@ -44,6 +44,49 @@ export const categoryExposureSchema = z.object({
 });
 export type CategoryExposure = z.infer<typeof categoryExposureSchema>;
 
+/** An attributed service (exchange, DeFi, token; below the risk floor) the search reached and did not follow: funds there are pooled. */
+export const serviceStopSchema = z.object({
+  address: z.string(),
+  category: z.string(),
+  label: z.string().nullable(),
+  hops: z.number().int().min(1),
+  /** Fraction (0..1) of the anchor's flow traced to it, and the same in micro-USD (0 when weighted by transfer count). */
+  share: z.number().min(0).max(1),
+  usdMicros: z.number().int().nonnegative(),
+});
+export type ServiceStop = z.infer<typeof serviceStopSchema>;
+
+/**
+ * The counterparties of an address the search expanded but did not follow: past the per-node limit, or a
+ * super-node's aggregated remainder (the graph store keeps only its heaviest counterparties one by one).
+ */
+export const remainderStopSchema = z.object({
+  address: z.string(),
+  /** 0: the anchor itself. */
+  hops: z.number().int().min(0),
+  /** Counterparties of the address in the search's direction that were not followed. */
+  counterparties: z.number().int().nonnegative(),
+  /** Fraction (0..1) of the anchor's flow that reached this remainder and was not traced further, and the same in micro-USD. */
+  share: z.number().min(0).max(1),
+  usdMicros: z.number().int().nonnegative(),
+  /** The address's whole flow with those counterparties (micro-USD), not only the anchor's part of it. */
+  remainderUsdMicros: z.number().int().nonnegative(),
+  /** The store holds only an aggregate for some of them: the address is a super-node. */
+  superNode: z.boolean(),
+});
+export type RemainderStop = z.infer<typeof remainderStopSchema>;
+
+/** Where the search stopped short of the whole graph on purpose (services) or by the shape of the data (remainders). */
+export const searchStopsSchema = z.object({
+  /** The heaviest services stopped at (at most STOPS_LISTED), and how many there were. */
+  services: z.array(serviceStopSchema),
+  servicesTotal: z.number().int().nonnegative(),
+  /** The heaviest remainders not expanded (at most STOPS_LISTED), and how many there were. */
+  remainders: z.array(remainderStopSchema),
+  remaindersTotal: z.number().int().nonnegative(),
+});
+export type SearchStops = z.infer<typeof searchStopsSchema>;
+
 export const stopReasonSchema = z.enum(['max_nodes', 'max_edges', 'max_hops', 'time', 'per_node_limit']);
 
 export const exposureResultSchema = z.object({
@@ -65,6 +108,8 @@ export const exposureResultSchema = z.object({
   hopsReached: z.number().int().nonnegative(),
   elapsedMs: z.number().nonnegative(),
   usdEstimated: z.boolean(),
+  /** Absent in results recorded before the search reported its stops. */
+  stops: searchStopsSchema.optional(),
 });
 export type ExposureResult = z.infer<typeof exposureResultSchema>;
 

@@ -39,6 +39,11 @@ export interface FlowPage {
   readonly size: number;
   /** Totals over every counterparty in this direction, not only the rows of the page. */
   readonly totals: DirectionTotals;
+  /**
+   * Counterparties the index holds one by one in this direction; fewer than `totals.counterparties` for a
+   * super-node, whose others are one aggregated remainder (absent: the index holds every one).
+   */
+  readonly kept?: number;
   counterparty(row: number): string;
   usdMicros(row: number): number;
   transfers(row: number): number;
@@ -90,11 +95,13 @@ export function flowPageOf(
   rows: readonly { counterparty: string; usdMicros: number; transfers: number; estimated?: boolean; sampleTx?: string | null }[],
   totals: DirectionTotals,
   limit: number,
+  kept?: number,
 ): FlowPage {
   const page = rows.slice(0, Math.max(0, limit));
   return {
     size: page.length,
     totals,
+    ...(kept === undefined ? {} : { kept }),
     counterparty: (i) => present(page[i], 'callers read rows below size, the page length').counterparty,
     usdMicros: (i) => present(page[i], 'callers read rows below size, the page length').usdMicros,
     transfers: (i) => present(page[i], 'callers read rows below size, the page length').transfers,

@@ -106,7 +106,7 @@ export function accountHistoryIndex(options: {
       found.catch(() => cache.delete(key));
     }
     cache.set(key, found);
-    if (cache.size > limit) cache.delete(present(cache.keys().next().value, 'cache.keys().next().value'));
+    if (cache.size > limit) cache.delete(present(cache.keys().next().value, 'the cache is over its limit, so not empty'));
     return found;
   }
 

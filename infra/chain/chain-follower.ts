@@ -22,6 +22,16 @@ export interface BlockRef {
 
 export type ReadBlocks = (fromBlock: number, toBlock: number) => Promise<{ transfers: GraphTransfer[]; blocks: BlockRef[] }>;
 
+/**
+ * How an ingester reads its chain (EVM JSON-RPC, TRON HTTP; test/contracts/block-reader.contract.ts): the
+ * head's number, a block's hash, and the value transfers of a block range with the blocks read.
+ */
+export interface BlockReader {
+  readonly head: () => Promise<number>;
+  readonly blockHash: (number: number) => Promise<string>;
+  readonly readBlocks: ReadBlocks;
+}
+
 export interface ChainFollower {
   /** The last block published (fromBlock − 1 before any). */
   readonly lastBlock: number;

@@ -6,7 +6,7 @@ import { chainPosition, type GraphTransfer, type TransferGraphStore } from '../.
 import type { Network } from '../../domain/shared/network.js';
 import { blocksRevertedMessage, TRANSFERS_TOPIC, transfersReadMessages } from '../../processors/graph/transfer-messages.js';
 import { BoundedMap } from './graph/bounded-map.js';
-import { chainFollower, type ChainFollower, type ReadBlocks } from './chain-follower.js';
+import { chainFollower, type BlockReader, type ChainFollower, type ReadBlocks } from './chain-follower.js';
 
 /**
  * Reads native and ERC-20 transfers from any EVM JSON-RPC, block by block, and publishes them to the graph
@@ -40,6 +40,24 @@ interface ReceiptStatus {
 }
 
 export function createEvmBlockIngester(options: IngesterOptions): ChainFollower {
+  return chainFollower({
+    name: `rpc:${options.network}`,
+    caveat: `indexed from a JSON-RPC (${new URL(options.rpcUrl).host}) from block ${options.fromBlock}`,
+    network: options.network,
+    fromBlock: options.fromBlock,
+    batchBlocks: options.batchBlocks,
+    pollMs: options.pollMs,
+    confirmations: options.confirmations,
+    graph: options.graph,
+    publish: (messages: readonly BusMessage[]) => options.bus.publish(TRANSFERS_TOPIC, messages),
+    ...evmBlockReader(options),
+    messages: { transfers: transfersReadMessages, reverted: blocksRevertedMessage },
+    log: options.log,
+  });
+}
+
+/** The JSON-RPC side of the ingester: the head, block hashes, and the value transfers of a block range. */
+export function evmBlockReader(options: Pick<IngesterOptions, 'rpcUrl' | 'network' | 'prices'>): BlockReader {
   const client: PublicClient = createPublicClient({ transport: http(options.rpcUrl, { retryCount: 2, timeout: 10_000 }) });
   const decimals = new BoundedMap<string, number | null>(DECIMALS_CACHE);
 
@@ -121,23 +139,14 @@ export function createEvmBlockIngester(options: IngesterOptions): ChainFollower 
         position,
       });
     }
+    // In chain order (block, then native values, then logs), as the TRON reader hands them over.
+    transfers.sort((a, b) => a.position - b.position);
     return { transfers, blocks: [...blocks].map(([number, b]) => ({ number: Number(number), hash: b.hash, parentHash: b.parentHash })) };
   };
 
-  return chainFollower({
-    name: `rpc:${options.network}`,
-    caveat: `indexed from a JSON-RPC (${new URL(options.rpcUrl).host}) from block ${options.fromBlock}`,
-    network: options.network,
-    fromBlock: options.fromBlock,
-    batchBlocks: options.batchBlocks,
-    pollMs: options.pollMs,
-    confirmations: options.confirmations,
-    graph: options.graph,
-    publish: (messages: readonly BusMessage[]) => options.bus.publish(TRANSFERS_TOPIC, messages),
+  return {
     head: async () => Number(await client.getBlockNumber({ cacheTime: 0 })),
     blockHash: async (number) => (await client.getBlock({ blockNumber: BigInt(number) })).hash,
     readBlocks,
-    messages: { transfers: transfersReadMessages, reverted: blocksRevertedMessage },
-    log: options.log,
-  });
+  };
 }

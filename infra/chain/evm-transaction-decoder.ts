@@ -44,7 +44,7 @@ export function evmTransactionDecoder(options: { readonly chain: Chain; readonly
     const meta = { decimals: decimals === null ? null : Number(decimals), symbol: symbol || null };
     // Only a complete answer is kept: a node that failed once is asked again next time.
     if (meta.decimals !== null && meta.symbol !== null) {
-      if (metas.size >= META_CACHE_SIZE) metas.delete(present(metas.keys().next().value, 'metas.keys().next().value'));
+      if (metas.size >= META_CACHE_SIZE) metas.delete(present(metas.keys().next().value, 'the cache is full, so not empty'));
       metas.set(token, meta);
     }
     return meta;
@@ -94,8 +94,8 @@ export function evmTransactionDecoder(options: { readonly chain: Chain; readonly
             (log) =>
               log.topics.length === 3 &&
               log.topics[0] === TRANSFER_TOPIC &&
-              ADDRESS_WORD.test(present(log.topics[1], 'log.topics[1]')) &&
-              ADDRESS_WORD.test(present(log.topics[2], 'log.topics[2]')) &&
+              ADDRESS_WORD.test(present(log.topics[1], 'the filter checked three topics')) &&
+              ADDRESS_WORD.test(present(log.topics[2], 'the filter checked three topics')) &&
               log.data.length === 66,
           )
         : [];
@@ -103,14 +103,14 @@ export function evmTransactionDecoder(options: { readonly chain: Chain; readonly
       const metas = new Map(await Promise.all(tokens.map(async (token) => [token, await tokenMeta(token)] as const)));
       for (const log of transfers) {
         const token = log.address.toLowerCase() as `0x${string}`;
-        const meta = present(metas.get(token), 'metas.get(token)');
+        const meta = present(metas.get(token), 'every token of the transfers was looked up');
         legs.push({
           kind: 'token',
           token,
           symbol: meta.symbol,
           decimals: meta.decimals,
-          from: `0x${present(log.topics[1], 'log.topics[1]').slice(26)}`,
-          to: `0x${present(log.topics[2], 'log.topics[2]').slice(26)}`,
+          from: `0x${present(log.topics[1], 'the filter checked three topics').slice(26)}`,
+          to: `0x${present(log.topics[2], 'the filter checked three topics').slice(26)}`,
           amount: BigInt(log.data).toString(),
           logIndex: log.logIndex,
         });

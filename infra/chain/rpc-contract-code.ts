@@ -34,7 +34,7 @@ export function rpcContractCodeReader(options: {
       try {
         const code = await client.getCode({ address: address as `0x${string}` });
         const isContract = code !== undefined && code !== '0x';
-        if (cache.size >= size) cache.delete(present(cache.keys().next().value, 'cache.keys().next().value'));
+        if (cache.size >= size) cache.delete(present(cache.keys().next().value, 'the cache is full, so not empty'));
         cache.set(key, { isContract, at: now() });
         return isContract;
       } catch {

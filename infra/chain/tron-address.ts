@@ -14,7 +14,7 @@ function base58Encode(bytes: Uint8Array): string {
   let value = BigInt(`0x${Buffer.from(bytes).toString('hex') || '0'}`);
   let out = '';
   while (value > 0n) {
-    out = present(ALPHABET[Number(value % 58n)], 'ALPHABET[Number(value % 58n)]') + out;
+    out = present(ALPHABET[Number(value % 58n)], 'a remainder of 58 indexes the 58 letters') + out;
     value /= 58n;
   }
   for (const byte of bytes) {

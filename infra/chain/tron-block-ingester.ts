@@ -6,7 +6,7 @@ import { valueInMicros } from '../../domain/ports/prices.port.js';
 import { chainPosition, type GraphTransfer, type TransferGraphStore } from '../../domain/ports/transfer-graph.port.js';
 import { blocksRevertedMessage, TRANSFERS_TOPIC, transfersReadMessages } from '../../processors/graph/transfer-messages.js';
 import { BoundedMap } from './graph/bounded-map.js';
-import { chainFollower, type BlockRef, type ChainFollower, type ReadBlocks } from './chain-follower.js';
+import { chainFollower, type BlockReader, type BlockRef, type ChainFollower, type ReadBlocks } from './chain-follower.js';
 import { tronHexToBase58 } from './tron-address.js';
 import { TRANSFER_TOPIC } from './tron-http-decoder.js';
 
@@ -70,6 +70,24 @@ export interface TronIngesterOptions {
 type Value = (token: string | null, amount: bigint, at: number) => Promise<number | null>;
 
 export function createTronBlockIngester(options: TronIngesterOptions): ChainFollower {
+  return chainFollower({
+    name: 'tron-http:TRON',
+    caveat: `indexed from the TRON HTTP API (${new URL(options.baseUrl).host}) from block ${options.fromBlock}`,
+    network: 'TRON',
+    fromBlock: options.fromBlock,
+    batchBlocks: options.batchBlocks,
+    pollMs: options.pollMs,
+    confirmations: options.confirmations,
+    graph: options.graph,
+    publish: (messages: readonly BusMessage[]) => options.bus.publish(TRANSFERS_TOPIC, messages),
+    ...tronBlockReader(options),
+    messages: { transfers: transfersReadMessages, reverted: blocksRevertedMessage },
+    log: options.log,
+  });
+}
+
+/** The TRON HTTP side of the ingester: the head, block ids, and the value transfers of a block range. */
+export function tronBlockReader(options: Pick<TronIngesterOptions, 'baseUrl' | 'apiKey' | 'timeoutMs' | 'prices'>): BlockReader {
   const api = tronApi(options);
   const value = valuer(api, options.prices);
   const readBlocks: ReadBlocks = async (fromBlock, toBlock) => {
@@ -84,23 +102,7 @@ export function createTronBlockIngester(options: TronIngesterOptions): ChainFoll
     }
     return { transfers, blocks };
   };
-
-  return chainFollower({
-    name: 'tron-http:TRON',
-    caveat: `indexed from the TRON HTTP API (${new URL(options.baseUrl).host}) from block ${options.fromBlock}`,
-    network: 'TRON',
-    fromBlock: options.fromBlock,
-    batchBlocks: options.batchBlocks,
-    pollMs: options.pollMs,
-    confirmations: options.confirmations,
-    graph: options.graph,
-    publish: (messages: readonly BusMessage[]) => options.bus.publish(TRANSFERS_TOPIC, messages),
-    head: api.head,
-    blockHash: api.blockHash,
-    readBlocks,
-    messages: { transfers: transfersReadMessages, reverted: blocksRevertedMessage },
-    log: options.log,
-  });
+  return { head: api.head, blockHash: api.blockHash, readBlocks };
 }
 
 /** USD micros of an amount of TRX (6 decimals) or of a TRC-20 token (its decimals asked once, for the tokens seen lately). */

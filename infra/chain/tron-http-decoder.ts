@@ -131,7 +131,7 @@ export function tronHttpDecoder(options: TronHttpOptions) {
       if (isEmpty(rawInfo)) throw fail('tx_not_found', `TRON transaction ${value} is not in a block yet`);
       const tx = parsed(transactionSchema, rawTx, 'transaction');
       const info = parsed(infoSchema, rawInfo, 'transaction info');
-      const contract = present(tx.raw_data.contract[0], 'tx.raw_data.contract[0]');
+      const contract = present(tx.raw_data.contract[0], 'the schema requires at least one contract');
       const params = contract.parameter.value;
       const text = (key: string): string | null => (typeof params[key] === 'string' ? (params[key] as string) : null);
       /** A field this contract type always has: without it the transaction cannot be read (not '', which reads as the zero address). */
@@ -199,22 +199,22 @@ export function tronHttpDecoder(options: TronHttpOptions) {
       .filter(
         ({ log }) =>
           log.topics?.length === 3 &&
-          present(log.topics[0], 'log.topics[0]').replace(/^0x/, '').toLowerCase() === TRANSFER_TOPIC &&
+          present(log.topics[0], 'the filter checked three topics').replace(/^0x/, '').toLowerCase() === TRANSFER_TOPIC &&
           (log.data ?? '').replace(/^0x/, '').length === 64,
       );
     const tokens = [...new Set(transfers.map(({ log }) => tronHexToBase58(log.address)))];
     const metas = new Map(await Promise.all(tokens.map(async (token) => [token, await tokenMeta(token, signer)] as const)));
     return transfers.map(({ log, logIndex }) => {
       const token = tronHexToBase58(log.address);
-      const meta = present(metas.get(token), 'metas.get(token)');
+      const meta = present(metas.get(token), 'every token of the transfers was looked up');
       return {
         kind: 'token',
         token,
         symbol: meta.symbol,
         decimals: meta.decimals,
-        from: tronHexToBase58(present(present(log.topics, 'log.topics')[1], 'log.topics[1]')),
-        to: tronHexToBase58(present(present(log.topics, 'log.topics')[2], 'log.topics[2]')),
-        amount: BigInt(`0x${present(log.data, 'log.data').replace(/^0x/, '')}`).toString(),
+        from: tronHexToBase58(present(present(log.topics, 'the filter checked three topics')[1], 'the filter checked three topics')),
+        to: tronHexToBase58(present(present(log.topics, 'the filter checked three topics')[2], 'the filter checked three topics')),
+        amount: BigInt(`0x${present(log.data, 'the filter checked a 32-byte amount').replace(/^0x/, '')}`).toString(),
         logIndex,
       };
     });

@@ -90,12 +90,12 @@ export class PartitionWorker {
       await this.options.handle(consumed);
     } catch (error) {
       this.failures = attempt;
-      this.failing = { from: present(batch[0], 'batch[0]').offset, count: batch.length };
+      this.failing = { from: present(batch[0], 'a batch is handled only when it holds a message').offset, count: batch.length };
       if (attempt < this.options.maxAttempts) return this.sleep(this.options.retryDelayMs, false);
-      await this.options.deadLetter(present(consumed[0], 'consumed[0]'), error);
-      return this.advance(present(batch[0], 'batch[0]').offset + 1);
+      await this.options.deadLetter(present(consumed[0], 'one consumed message per batch entry'), error);
+      return this.advance(present(batch[0], 'a batch is handled only when it holds a message').offset + 1);
     }
-    return this.advance(present(batch[batch.length - 1], 'batch[batch.length - 1]').offset + 1);
+    return this.advance(present(batch[batch.length - 1], 'a batch is handled only when it holds a message').offset + 1);
   }
 
   private rewind(position: number): void {

@@ -36,7 +36,7 @@ export async function indexRecords(index: StreamIndex, records: readonly LogReco
     const { stream, events, first } = decodeAppend(payload, `${path} at byte offset ${offset}`);
     return { offset: Number(offset), stream, ids: events.map((event) => event.id), numbered: first !== undefined };
   });
-  const last = present(records[records.length - 1], 'records[records.length - 1]');
+  const last = present(records[records.length - 1], 'the log reader hands over non-empty chunks');
   // Not awaited: the next chunk is read while this one commits (the opener waits for `index.settled()`).
   const { committed } = await index.add(appends, Number(last.offset) + FRAME_HEADER_BYTES + last.payload.length);
   committed.catch(() => undefined);

@@ -206,7 +206,7 @@ export class FileEventStore implements EventStore {
       if (page.length === 0) return;
       yield* this.eventsAt(page);
       left -= page.length;
-      next = present(page[page.length - 1], 'page[page.length - 1]').revision + (direction === 'backwards' ? -1 : 1);
+      next = present(page[page.length - 1], 'an empty page returned above').revision + (direction === 'backwards' ? -1 : 1);
     }
   }
 
@@ -324,13 +324,13 @@ export class FileEventStore implements EventStore {
     for (const at of page) {
       if (at.commit !== commits[current]) current += 1;
       for (let ahead = current; ahead < Math.min(commits.length, current + READ_AHEAD); ahead++) {
-        const commit = present(commits[ahead], 'commits[ahead]');
+        const commit = present(commits[ahead], 'ahead stays below commits.length');
         if (records.has(commit)) continue;
         const record = this.recordAt(commit);
         record.catch(() => undefined); // its error reaches the caller that awaits it, if any
         records.set(commit, record);
       }
-      yield recordedEvent(await present(records.get(at.commit), 'records.get(at.commit)'), at.prepare);
+      yield recordedEvent(await present(records.get(at.commit), 'every commit of the page was read ahead'), at.prepare);
     }
   }
 
@@ -429,7 +429,7 @@ export class FileEventStore implements EventStore {
         {
           commit,
           end: commit + FRAME_HEADER_BYTES + payload.length,
-          firstRevision: present(firstRevisions[i], 'firstRevisions[i]'),
+          firstRevision: present(firstRevisions[i], 'one first revision per write'),
           stream: request.stream,
           created,
           count: request.events.length,

@@ -6,7 +6,7 @@ import { openFileMessageBus } from './file-message-bus.js';
  * and reports on stdout (synchronous for pipes on Linux) every publish that resolved and every message
  * handed over, so the test can check what survived.
  */
-const dir = present(process.argv[2], 'process.argv[2]');
+const dir = present(process.argv[2], 'the crash test passes the bus directory');
 const bus = await openFileMessageBus(dir, { partitions: 2 });
 await bus.consume({
   group: 'g',

@@ -76,9 +76,11 @@ export async function openFileMessageBus(dir: string, options: { partitions?: nu
     const byPartition = new Map<number, Buffer[]>();
     messages.forEach((m, i) => {
       const p = partitionFor(m.key, parts.length);
-      byPartition.set(p, [...(byPartition.get(p) ?? []), present(payloads[i], 'payloads[i]')]);
+      byPartition.set(p, [...(byPartition.get(p) ?? []), present(payloads[i], 'one payload per message')]);
     });
-    await Promise.all([...byPartition].map(([p, batch]) => present(parts[p], 'parts[p]').append(batch)));
+    await Promise.all(
+      [...byPartition].map(([p, batch]) => present(parts[p], 'partitionFor answers below the partition count').append(batch)),
+    );
   }
 
   async function deadLetter(message: ConsumedMessage, error: unknown): Promise<void> {
@@ -121,7 +123,7 @@ export async function openFileMessageBus(dir: string, options: { partitions?: nu
       await offsets.commit(starts);
       for (const [i, partition] of assigned.entries()) {
         const commit = (offset: number) => offsets.commit([{ topic: partition.topic, partition: partition.index, offset }]);
-        const worker = new PartitionWorker(partition, present(starts[i], 'starts[i]').offset, {
+        const worker = new PartitionWorker(partition, present(starts[i], 'one start offset per assigned partition').offset, {
           maxBatchSize,
           maxAttempts,
           retryDelayMs,

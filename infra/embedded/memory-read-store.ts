@@ -121,7 +121,7 @@ class MemoryCollection<D extends Doc> implements Collection<D> {
     for (const [field, value] of Object.entries(query.where ?? {})) {
       const index = this.indexes.get(field);
       if (index === undefined) continue;
-      const hit = index.get(present(indexKey(value), 'indexKey(value)')) ?? new Set<string>();
+      const hit = index.get(present(indexKey(value), 'query values are indexable scalars')) ?? new Set<string>();
       if (ids === undefined || hit.size < ids.size) ids = hit;
     }
     if (ids === undefined) {
@@ -142,7 +142,7 @@ class MemoryCollection<D extends Doc> implements Collection<D> {
   private indexOne(field: string, id: string, doc: Doc, op: 'add' | 'delete'): void {
     const key = indexKey(doc[field]);
     if (key === undefined) return;
-    const index = present(this.indexes.get(field), 'this.indexes.get(field)');
+    const index = present(this.indexes.get(field), 'only indexed fields are passed here');
     let ids = index.get(key);
     if (op === 'add') {
       if (ids === undefined) index.set(key, (ids = new Set()));

@@ -22,13 +22,13 @@ export function murmur2(key: string): number {
   }
   switch (length % 4) {
     case 3:
-      h ^= present(data[whole + 2], 'data[whole + 2]') << 16;
+      h ^= present(data[whole + 2], 'length % 4 is 3: three bytes remain') << 16;
     // falls through
     case 2:
-      h ^= present(data[whole + 1], 'data[whole + 1]') << 8;
+      h ^= present(data[whole + 1], 'length % 4 is at least 2') << 8;
     // falls through
     case 1:
-      h ^= present(data[whole], 'data[whole]');
+      h ^= present(data[whole], 'length % 4 is at least 1');
       h = Math.imul(h, M);
   }
   h ^= h >>> 13;

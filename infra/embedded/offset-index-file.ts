@@ -63,14 +63,15 @@ export class OffsetIndexFile {
     if (n >= this.written) return Number(this.unwritten[n - this.written]);
     const page = Math.floor(n / PAGE_ENTRIES);
     const cached = this.pages.get(page);
-    if (cached) return present(cached[n % PAGE_ENTRIES], 'cached[n % PAGE_ENTRIES]');
+    if (cached) return present(cached[n % PAGE_ENTRIES], 'a cached page is a whole page');
     const entries = await this.read(page * PAGE_ENTRIES, Math.min(PAGE_ENTRIES, this.written - page * PAGE_ENTRIES));
     // Only whole pages are cached: a partial last page would go stale on the next append.
     if (entries.length === PAGE_ENTRIES) {
       this.pages.set(page, entries);
-      if (this.pages.size > CACHED_PAGES) this.pages.delete(present(this.pages.keys().next().value, 'this.pages.keys().next().value'));
+      if (this.pages.size > CACHED_PAGES)
+        this.pages.delete(present(this.pages.keys().next().value, 'the page cache is over its bound, so not empty'));
     }
-    return present(entries[n % PAGE_ENTRIES], 'entries[n % PAGE_ENTRIES]');
+    return present(entries[n % PAGE_ENTRIES], 'n is below the length written');
   }
 
   /**
@@ -80,9 +81,9 @@ export class OffsetIndexFile {
   async plausibleCount(logSize: number): Promise<number> {
     const from = Math.max(0, this.length - CHECKED_TAIL_ENTRIES);
     const tail = await this.read(from, this.length - from);
-    let previous = from === 0 ? -1 : present((await this.read(from - 1, 1))[0], '(await this.read(from - 1, 1))[0]');
+    let previous = from === 0 ? -1 : present((await this.read(from - 1, 1))[0], 'from - 1 is below the length');
     for (let i = 0; i < tail.length; i += 1) {
-      const position = present(tail[i], 'tail[i]');
+      const position = present(tail[i], 'i is within the tail read');
       if (position <= previous || position >= logSize || (from + i === 0 && position !== 0)) return from + i;
       previous = position;
     }

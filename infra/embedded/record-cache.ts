@@ -65,10 +65,10 @@ export function recordedEvent(record: LogRecord, prepare: number): RecordedEvent
   const position = Object.freeze({ commit: BigInt(record.commit), prepare: BigInt(prepare) });
   const created = new Date(record.created.getTime());
   if (record.isDecoded) {
-    const { id, type, data, metadata } = present(record.events[prepare], 'record.events[prepare]');
+    const { id, type, data, metadata } = present(record.events[prepare], 'a position names an event of its record');
     return Object.freeze({ id, type, data, metadata, streamId: record.stream, revision, position, created });
   }
-  const event = (): EventData => present(record.events[prepare], 'record.events[prepare]');
+  const event = (): EventData => present(record.events[prepare], 'a position names an event of its record');
   return Object.freeze({
     get id() {
       return event().id;
@@ -111,7 +111,7 @@ export class RecordCache {
     this.records.delete(record.commit);
     this.records.set(record.commit, record);
     if (this.records.size > this.capacity)
-      this.records.delete(present(this.records.keys().next().value, 'this.records.keys().next().value'));
+      this.records.delete(present(this.records.keys().next().value, 'the cache is over capacity, so not empty'));
   }
 
   get size(): number {

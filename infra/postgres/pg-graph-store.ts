@@ -146,7 +146,7 @@ export async function openPostgresGraphStore(options: PostgresGraphOptions): Pro
           estimated: r.estimated,
           sampleTx: r.sample_tx,
         }));
-      return flowPageOf(page, totalsOf(node, direction), limit);
+      return flowPageOf(page, totalsOf(node, direction), limit, Number(node[`${direction}_kept`]));
     },
     async coverage(network): Promise<IndexCoverage> {
       const rows = await query<DatasetRow>(

@@ -50,7 +50,8 @@ afterAll(async () => {
   await new Promise((resolve) => server.close(resolve));
 });
 
-const facilitator = () => createHttpFacilitator({ url, timeoutMs: 300, authorization: 'Bearer test-key' });
+// Answers get a bound a loaded machine meets; only the hanging facilitator is waited on for 300 ms.
+const facilitator = (timeoutMs = 10_000) => createHttpFacilitator({ url, timeoutMs, authorization: 'Bearer test-key' });
 const payment = () => signPayment(privateKeyToAccount(generatePrivateKey()), terms);
 
 async function rejection(promise: Promise<unknown>) {
@@ -105,12 +106,12 @@ describe('HTTP facilitator adapter against recorded answers', () => {
       code: 'backend_unavailable',
       details: { broadcast: true },
     });
-    expect(await rejection(facilitator().verify(await payment(), requirements))).toEqual({
+    expect(await rejection(facilitator(300).verify(await payment(), requirements))).toEqual({
       code: 'backend_unavailable',
       details: { broadcast: false },
     });
     answers = { 'POST /facilitator/settle': 'hang' };
-    expect(await rejection(facilitator().settle(await payment(), requirements))).toEqual({
+    expect(await rejection(facilitator(300).settle(await payment(), requirements))).toEqual({
       code: 'backend_unavailable',
       details: { broadcast: true },
     });

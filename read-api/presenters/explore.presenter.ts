@@ -2,6 +2,7 @@ import { exploreResultUrl, type ExploreAccepted, type ExploreDelivery } from '..
 import { x402ExploreResultPath } from '../../commands/x402/x402-checks.js';
 import type { ExploreReport } from '../../domain/explore/explore-report.js';
 import type { ChargedBilling } from '../../domain/ledger/billing-envelope.js';
+import { exploreReportWithStops } from './exposure-stops.presenter.js';
 import type { Presented } from './presented.js';
 
 export interface ExploreRunningBody {
@@ -37,7 +38,9 @@ export function presentExploreDelivery(outcome: ExploreDelivery, urlPrefix = '/v
           requested_at: outcome.requestedAt,
         },
       };
-    case 'completed':
-      return { status: 200, body: outcome.billing === null ? outcome.report : { ...outcome.report, billing: outcome.billing } };
+    case 'completed': {
+      const report = exploreReportWithStops(outcome.report);
+      return { status: 200, body: outcome.billing === null ? report : { ...report, billing: outcome.billing } };
+    }
   }
 }

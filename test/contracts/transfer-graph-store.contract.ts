@@ -179,6 +179,7 @@ export function transferGraphStoreContract(name: string, open: (bound: number) =
             const page = await store.flows('hub', 'ETH', 'in', 100);
             expect(Array.from({ length: page.size }, (_, i) => page.counterparty(i))).toEqual(['s1', 's9', 's8']);
             expect(page.totals).toMatchObject({ counterparties: 7, transfers: 8, usdMicros: 54e6 });
+            expect(page.kept).toBe(BOUND);
             // The other side of a pair in the hub's remainder still sees it.
             expect((await store.flows('s2', 'ETH', 'out', 10)).counterparty(0)).toBe('hub');
           } finally {

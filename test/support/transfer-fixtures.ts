@@ -1,9 +1,11 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { NodeLabel } from '../../domain/exposure/node-label.js';
 import type { TransferGraphStore } from '../../domain/ports/transfer-graph.port.js';
 import type { Network } from '../../domain/shared/network.js';
+import { afterAll } from 'vitest';
 import { openLmdbGraphStore } from '../../infra/chain/graph/lmdb-graph-store.js';
 
 /** Small hand-written transfer graphs for tests: `edge('a', 'b', 600)` is a transfer of 600 USD from a to b. */
@@ -16,17 +18,25 @@ export interface FixtureTransfer {
 
 export const edge = (from: string, to: string, usd: number | null, at = '2026-01-01T00:00:00Z'): FixtureTransfer => ({ from, to, usd, at });
 
-// The fixture graphs live in LMDB like the service's; their directories go when the test process does.
-const dirs: string[] = [];
-process.once('exit', () => {
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+// The fixture graphs live in LMDB like the service's; each test file closes its stores and removes their
+// directories when it ends (vitest evaluates this module once per file, so the hook is the file's).
+const opened: { dir: string; graph: TransferGraphStore }[] = [];
+afterAll(async () => {
+  for (const { dir, graph } of opened.splice(0)) {
+    await graph.close();
+    await rm(dir, { recursive: true, force: true });
+  }
 });
 
-/** A graph store holding `transfers` (one data set, rows in the given order). */
-export async function fixtureIndex(transfers: readonly FixtureTransfer[], network: Network = 'ETH'): Promise<TransferGraphStore> {
+/** A graph store holding `transfers` (one data set, rows in the given order); `superNodeBound` as the store's. */
+export async function fixtureIndex(
+  transfers: readonly FixtureTransfer[],
+  network: Network = 'ETH',
+  options: { superNodeBound?: number } = {},
+): Promise<TransferGraphStore> {
   const dir = mkdtempSync(join(tmpdir(), 'svc-fixture-graph-'));
-  dirs.push(dir);
-  const graph = await openLmdbGraphStore({ dir });
+  const graph = await openLmdbGraphStore({ dir, ...options });
+  opened.push({ dir, graph });
   await graph.fold([
     {
       network,

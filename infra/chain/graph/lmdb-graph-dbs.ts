@@ -83,7 +83,10 @@ export class GraphDbs {
     readonly superNodeBound: number,
   ) {
     // No LMDB-side cache of decoded values: records are decoded by hand, the OS caches the pages.
-    this.root = open({ path, maxDbs: 12, mapSize: 2 ** 40, pageSize: 4096 });
+    // noReadAhead (MDB_NORDAHEAD; lmdb's open.js reads it, its typings do not list it): a search reads
+    // scattered 4 KB pages, and the kernel's read-ahead would pull in neighbours it never reads.
+    const options = { path, maxDbs: 12, mapSize: 2 ** 40, pageSize: 4096, noReadAhead: true };
+    this.root = open(options);
     const binary = (name: string) => this.root.openDB<Buffer, Buffer>({ name, keyEncoding: 'binary', encoding: 'binary' });
     this.ids = binary('ids');
     this.addrs = binary('addrs');

@@ -134,6 +134,7 @@ function pageOf(dbs: GraphDbs, network: Network, address: string, direction: Flo
   return {
     size: rows.size,
     totals: totalsOf(totals),
+    kept: totals.kept,
     counterparty: (row) => (row < rows.size ? dbs.address(network, rows.counterparty[row] ?? 0) : ''),
     usdMicros: (row) => (row < rows.size ? (rows.usd[row] ?? 0) : 0),
     transfers: (row) => (row < rows.size ? (rows.transfers[row] ?? 0) : 0),

@@ -3606,6 +3606,36 @@ export interface paths {
                     nodes: number;
                   } | null;
                   stopped_by: string | null;
+                  stops?: {
+                    heaviest_remainder: {
+                      address: string;
+                      counterparties: number;
+                      hops: number;
+                      remainder_usd: number;
+                      share_pct: number;
+                      super_node: boolean;
+                      usd: number;
+                    } | null;
+                    remainders: {
+                      address: string;
+                      counterparties: number;
+                      hops: number;
+                      remainder_usd: number;
+                      share_pct: number;
+                      super_node: boolean;
+                      usd: number;
+                    }[];
+                    remainders_total: number;
+                    services: {
+                      address: string;
+                      hops: number;
+                      label: string | null;
+                      share_pct: number;
+                      slug: string;
+                      usd: number;
+                    }[];
+                    services_total: number;
+                  } | null;
                   total_transfers: number | null;
                   total_usd: number | null;
                   unattributed_pct: number | null;
@@ -3645,6 +3675,36 @@ export interface paths {
                     nodes: number;
                   } | null;
                   stopped_by: string | null;
+                  stops?: {
+                    heaviest_remainder: {
+                      address: string;
+                      counterparties: number;
+                      hops: number;
+                      remainder_usd: number;
+                      share_pct: number;
+                      super_node: boolean;
+                      usd: number;
+                    } | null;
+                    remainders: {
+                      address: string;
+                      counterparties: number;
+                      hops: number;
+                      remainder_usd: number;
+                      share_pct: number;
+                      super_node: boolean;
+                      usd: number;
+                    }[];
+                    remainders_total: number;
+                    services: {
+                      address: string;
+                      hops: number;
+                      label: string | null;
+                      share_pct: number;
+                      slug: string;
+                      usd: number;
+                    }[];
+                    services_total: number;
+                  } | null;
                   total_transfers: number | null;
                   total_usd: number | null;
                   unattributed_pct: number | null;
@@ -3684,6 +3744,36 @@ export interface paths {
                     nodes: number;
                   } | null;
                   stopped_by: string | null;
+                  stops?: {
+                    heaviest_remainder: {
+                      address: string;
+                      counterparties: number;
+                      hops: number;
+                      remainder_usd: number;
+                      share_pct: number;
+                      super_node: boolean;
+                      usd: number;
+                    } | null;
+                    remainders: {
+                      address: string;
+                      counterparties: number;
+                      hops: number;
+                      remainder_usd: number;
+                      share_pct: number;
+                      super_node: boolean;
+                      usd: number;
+                    }[];
+                    remainders_total: number;
+                    services: {
+                      address: string;
+                      hops: number;
+                      label: string | null;
+                      share_pct: number;
+                      slug: string;
+                      usd: number;
+                    }[];
+                    services_total: number;
+                  } | null;
                   total_transfers: number | null;
                   total_usd: number | null;
                   unattributed_pct: number | null;
@@ -3723,6 +3813,36 @@ export interface paths {
                     nodes: number;
                   } | null;
                   stopped_by: string | null;
+                  stops?: {
+                    heaviest_remainder: {
+                      address: string;
+                      counterparties: number;
+                      hops: number;
+                      remainder_usd: number;
+                      share_pct: number;
+                      super_node: boolean;
+                      usd: number;
+                    } | null;
+                    remainders: {
+                      address: string;
+                      counterparties: number;
+                      hops: number;
+                      remainder_usd: number;
+                      share_pct: number;
+                      super_node: boolean;
+                      usd: number;
+                    }[];
+                    remainders_total: number;
+                    services: {
+                      address: string;
+                      hops: number;
+                      label: string | null;
+                      share_pct: number;
+                      slug: string;
+                      usd: number;
+                    }[];
+                    services_total: number;
+                  } | null;
                   total_transfers: number | null;
                   total_usd: number | null;
                   unattributed_pct: number | null;
@@ -4937,6 +5057,36 @@ export interface paths {
                   nodes: number;
                 } | null;
                 stopped_by: string | null;
+                stops?: {
+                  heaviest_remainder: {
+                    address: string;
+                    counterparties: number;
+                    hops: number;
+                    remainder_usd: number;
+                    share_pct: number;
+                    super_node: boolean;
+                    usd: number;
+                  } | null;
+                  remainders: {
+                    address: string;
+                    counterparties: number;
+                    hops: number;
+                    remainder_usd: number;
+                    share_pct: number;
+                    super_node: boolean;
+                    usd: number;
+                  }[];
+                  remainders_total: number;
+                  services: {
+                    address: string;
+                    hops: number;
+                    label: string | null;
+                    share_pct: number;
+                    slug: string;
+                    usd: number;
+                  }[];
+                  services_total: number;
+                } | null;
                 total_transfers: number | null;
                 total_usd: number | null;
                 unattributed_pct: number | null;
@@ -4978,6 +5128,36 @@ export interface paths {
                   nodes: number;
                 } | null;
                 stopped_by: string | null;
+                stops?: {
+                  heaviest_remainder: {
+                    address: string;
+                    counterparties: number;
+                    hops: number;
+                    remainder_usd: number;
+                    share_pct: number;
+                    super_node: boolean;
+                    usd: number;
+                  } | null;
+                  remainders: {
+                    address: string;
+                    counterparties: number;
+                    hops: number;
+                    remainder_usd: number;
+                    share_pct: number;
+                    super_node: boolean;
+                    usd: number;
+                  }[];
+                  remainders_total: number;
+                  services: {
+                    address: string;
+                    hops: number;
+                    label: string | null;
+                    share_pct: number;
+                    slug: string;
+                    usd: number;
+                  }[];
+                  services_total: number;
+                } | null;
                 total_transfers: number | null;
                 total_usd: number | null;
                 unattributed_pct: number | null;
