@@ -17,6 +17,7 @@ import type { HttpMetrics } from './observability/http-metrics.js';
 import type { MonitorRepository } from '../projections/monitors.projection.js';
 import type { AlertCaseAppServices } from './routes/alerts-services.js';
 import type { PolicyAppServices } from './routes/policies-services.js';
+import type { ReplayDeps } from '../commands/replay/replay-plan.js';
 
 /** Everything the HTTP layer uses: command deps and read-model repositories, chosen by infra/bootstrap.ts. */
 export interface AppServices {
@@ -49,6 +50,8 @@ export interface AppServices {
   readonly metrics?: HttpMetrics;
   /** Monitors (the /v2/monitors routes; absent: no such routes). */
   readonly monitors?: MonitorApi;
+  /** Verdict replay (POST /v2/verdicts/{id}/replay): what it reads, and its bound in time. */
+  readonly replay: { readonly deps: ReplayDeps; readonly timeoutMs: number };
 }
 
 export interface MonitorStats {

@@ -81,22 +81,36 @@ async function graphTier<T extends 3 | 4>(tier: T, deps: TierDeps, subject: Tier
   return { tier, applied: true, reason: null, exposure, sourceVersions: versionsBehind(deps, [exposure]) } as TierOutcomeOf<T>;
 }
 
+/** Tier 0: sanctions from the lists alone, no question to the chain (also the verdict replay's, docs/ARCHITECTURE.md#verdict-replay). */
+export function sanctionsTier(
+  deps: Pick<TierDeps, 'intel' | 'clock'>,
+  subject: Pick<TierSubject, 'address' | 'network'>,
+): TierOutcomeOf<0> {
+  const intel = checkedIntel(deps, subject);
+  const sdnMatch = buildScreenVerdict(intel).verdict.sdn_match;
+  return {
+    tier: 0,
+    sanctioned: sdnMatch !== null,
+    sdnMatch,
+    datasetsChecked: deps.intel.datasets().map((d) => `${d.source}@${d.version}`),
+    sanctions: intel.sanctions,
+  };
+}
+
+/** Tier 1: the light screen's verdict (the index, and the chain's code when a reader is given). */
+export async function screenTier(
+  deps: Pick<TierDeps, 'intel' | 'clock' | 'contracts'>,
+  subject: Pick<TierSubject, 'address' | 'network'>,
+): Promise<TierOutcomeOf<1>> {
+  return { tier: 1, screen: await addressVerdict(deps, subject) };
+}
+
 export async function runTier(tier: Tier, deps: TierDeps, subject: TierSubject): Promise<TierOutcome> {
   switch (tier) {
-    case 0: {
-      // Sanctions come from the lists alone: no question to the chain.
-      const intel = checkedIntel(deps, subject);
-      const sdnMatch = buildScreenVerdict(intel).verdict.sdn_match;
-      return {
-        tier,
-        sanctioned: sdnMatch !== null,
-        sdnMatch,
-        datasetsChecked: deps.intel.datasets().map((d) => `${d.source}@${d.version}`),
-        sanctions: intel.sanctions,
-      };
-    }
+    case 0:
+      return sanctionsTier(deps, subject);
     case 1:
-      return { tier, screen: await addressVerdict(deps, subject) };
+      return screenTier(deps, subject);
     case 2: {
       const transferData = { datasets: [...(await deps.transfers.coverage(subject.network)).datasets] };
       const activity = await deps.transfers.activity(subject.address, subject.network);

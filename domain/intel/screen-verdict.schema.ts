@@ -102,3 +102,4 @@ export const screenVerdictSchema = z.strictObject({ coverage: coverageSchema, ve
 export type ScreenVerdict = z.infer<typeof screenVerdictSchema>;
 export type ScreenCoverage = z.infer<typeof coverageSchema>;
 export type VerdictBody = z.infer<typeof verdictSchema>;
+export type SdnMatch = z.infer<typeof sdnMatchSchema>;

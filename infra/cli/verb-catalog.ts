@@ -161,6 +161,11 @@ export const VERB_CATALOG: Readonly<Record<string, VerbSpec>> = {
     arguments: ['<receipt>'],
     options: [['--jwks <url-or-file>', 'the key set to verify with (default: this data directory’s key ring)']],
   },
+  'verdict replay': {
+    summary: 'recompute a verdict from the log as of its time: identical, or the exact differences (exit 1 when it differs)',
+    arguments: ['<verdict-id>'],
+    options: [USER, ['--today', 'also recompute with today’s data: what changed since']],
+  },
   'mcp-proxy': {
     summary: 'a stdio MCP server that pays the service’s x402 challenges, up to a cap',
     options: [

@@ -22,6 +22,7 @@ import { FULL_CHECK_VERBS } from './full-check-verbs.js';
 import { PROJECTION_VERBS } from './projection-verbs.js';
 import { MONITOR_VERBS } from './monitor-verbs.js';
 import { RECEIPT_VERBS } from './receipt-verbs.js';
+import { VERDICT_REPLAY_VERBS } from './verdict-replay-verb.js';
 import type { VerbIo } from './progress.js';
 import type { VerbResult, VerbTable } from './verb.js';
 import { acceptedFlags } from './verb-catalog.js';
@@ -165,6 +166,7 @@ export const VERBS: VerbTable<keyof Services> = {
   ...PROJECTION_VERBS,
   ...MONITOR_VERBS,
   ...RECEIPT_VERBS,
+  ...VERDICT_REPLAY_VERBS,
 };
 
 /** `io` defaults to the terminal (each verb's own default); the admin route streams progress instead. */

@@ -1,3 +1,5 @@
+import { DEFAULT_REPLAY_TIMEOUT_MS } from '../../commands/replay/replay-plan.js';
+import { intelHistory } from '../../projections/intel-as-of.js';
 import { accountRepository } from '../../projections/accounts.projection.js';
 import { apiKeyRepository } from '../../projections/api-keys.projection.js';
 import { balanceRepository } from '../../projections/balances.projection.js';
@@ -74,5 +76,14 @@ export function createAppServices(
     policies: policyAppServices(core.store, readStore, core.commands),
     correlation: core.correlation,
     metrics: core.metrics,
+    replay: {
+      deps: {
+        ...core.commands,
+        history: intelHistory(core.store, { requiredSanctions: config.SVC_REQUIRED_SANCTIONS }),
+        transfers: modules.transferChecks.deps.transfers,
+        monotonicNow: modules.transferChecks.deps.monotonicNow,
+      },
+      timeoutMs: DEFAULT_REPLAY_TIMEOUT_MS,
+    },
   };
 }

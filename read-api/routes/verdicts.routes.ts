@@ -13,7 +13,10 @@ import { presentStoredVerdict, type StoredVerdictFacts } from '../presenters/sto
 import { presentTransferDelivery } from '../presenters/transfer.presenter.js';
 import type { AppServices } from '../services.js';
 import { BEARER_ERRORS, INPUT_ERRORS, responses } from '../schemas/responses.js';
-import { storedVerdictSchema } from '../schemas/verdicts.js';
+import { storedVerdictSchema, verdictReplaySchema } from '../schemas/verdicts.js';
+import { replayVerdict } from '../../commands/replay/replay-verdict.js';
+import { storedVerdictRef } from './stored-verdict-ref.js';
+import { presentVerdictReplay } from '../presenters/verdict-replay.presenter.js';
 
 const MAX_ID_LENGTH = 64;
 
@@ -42,6 +45,37 @@ export const verdictRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = a
       const row = id.length > 0 && id.length <= MAX_ID_LENGTH ? await services.alerts.history.get(caller.userId, id) : null;
       if (!row) throw fail('not_found', 'no such verdict');
       const response = presentStoredVerdict(row, await storedFacts(services, caller, row));
+      return reply.status(response.status).send(response.body);
+    },
+  );
+
+  app.post(
+    '/v2/verdicts/:verdict_id/replay',
+    {
+      schema: {
+        summary: 'Recompute a verdict you were given as of its time, and optionally with today’s data (free)',
+        tags: ['verdicts'],
+        params: z.object({ verdict_id: z.string() }),
+        querystring: z.object({
+          today: z.enum(['true', 'false']).optional().meta({ description: 'Also recompute with today’s data ("what changed since")' }),
+        }),
+        response: responses({ 200: verdictReplaySchema }, [
+          ...BEARER_ERRORS,
+          ...INPUT_ERRORS,
+          'not_found',
+          'bad_request',
+          'gateway_timeout',
+        ]),
+      },
+    },
+    async (request, reply) => {
+      const caller = callerOf(request);
+      const id = request.params.verdict_id;
+      const row = id.length > 0 && id.length <= MAX_ID_LENGTH ? await services.alerts.history.get(caller.userId, id) : null;
+      if (!row) throw fail('not_found', 'no such verdict');
+      const { deps, timeoutMs } = services.replay;
+      const replay = await replayVerdict(deps, storedVerdictRef(caller.userId, row), { today: request.query.today === 'true', timeoutMs });
+      const response = presentVerdictReplay(replay);
       return reply.status(response.status).send(response.body);
     },
   );

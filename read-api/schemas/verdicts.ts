@@ -25,3 +25,50 @@ export const storedVerdictSchema = z
     receipt_note: z.string().nullable().meta({ description: 'Why the verdict has no receipt (null when it has one)' }),
   })
   .meta({ description: 'A stored verdict and its receipt' });
+
+const differenceSchema = z
+  .strictObject({
+    path: z
+      .string()
+      .meta({ description: 'The field’s path in the compared verdict, e.g. `summary.risk_level` or `verdict.labels[2].source`' }),
+    was: z.unknown().optional().meta({ description: 'Its value in the verdict given (absent: the field was not there)' }),
+    now: z.unknown().optional().meta({ description: 'Its value recomputed (absent: the field is not there now)' }),
+  })
+  .meta({ description: 'One field that differs' });
+
+const sourceRowSchema = z.strictObject({
+  source: z.string(),
+  version: z.string(),
+  content_hash: z.string(),
+  imported_at: z.string().optional(),
+});
+
+const comparisonFields = {
+  result: z.enum(['identical', 'different']),
+  difference_count: z.number().int().min(0),
+  differences: z.array(differenceSchema).meta({ description: 'The first 200 differing fields, in path order' }),
+  data_versions: z.array(sourceRowSchema).meta({ description: 'The intelligence sources the recomputed verdict read, at their versions' }),
+};
+
+/** POST /v2/verdicts/{verdict_id}/replay. */
+export const verdictReplaySchema = z
+  .strictObject({
+    verdict_id: z.string(),
+    kind: z.enum(['screen', 'full_check', 'transfer_check']),
+    made_at: z.string().meta({ description: 'When the verdict was made: the intelligence and policy are read as they were then' }),
+    as_of: z
+      .strictObject(comparisonFields)
+      .meta({ description: 'The verdict recomputed from the event log as of its time, against the verdict given' }),
+    today: z
+      .strictObject({
+        at: z.string(),
+        ...comparisonFields,
+        changes: z.array(z.string()).meta({ description: 'What changed since, in words' }),
+      })
+      .nullable()
+      .meta({ description: 'The verdict recomputed with today’s data (`?today=true`), against the verdict given; null when not asked' }),
+    recorded_inputs: z
+      .array(z.string())
+      .meta({ description: 'The inputs that came from outside the log’s intelligence (chain data, prices), replayed as recorded' }),
+  })
+  .meta({ description: 'A verdict replayed: `identical`, or the exact differences' });

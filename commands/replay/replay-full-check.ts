@@ -1,0 +1,48 @@
+import { addressCheckDecider } from '../../domain/address-check/address-check.decider.js';
+import { checkStream } from '../../domain/address-check/address-check.events.js';
+import { buildFullCheckResult, type CompletedTiers } from '../../domain/address-check/full-verdict.js';
+import { sanctionsTier, screenTier } from '../../domain/address-check/tier-runners.js';
+import { fail } from '../../domain/shared/errors.js';
+import type { CommandDeps } from '../command-deps.js';
+import { clockAt, type ReplayPlan } from './replay-plan.js';
+
+/**
+ * A full check is recomputed from its recorded tier outcomes: tiers 0 and 1 (sanctions and the address's
+ * own intelligence) again from the index; tiers 2 to 4 (its transfers and the exposure found through
+ * them) as recorded, since they are read from the chain, and the labels met on the way were those of the
+ * verdict's time. The chain's answer on contract code is not asked again.
+ */
+export async function fullCheckReplayPlan(deps: Pick<CommandDeps, 'executor'>, checkId: string): Promise<ReplayPlan> {
+  const stream = checkStream(checkId);
+  const { state } = await deps.executor.load(stream, addressCheckDecider);
+  const { request, result } = state;
+  if (state.status !== 'completed' || !request || !result) throw fail('not_found', 'no such verdict');
+  const recordedTiers = state.tiers as unknown as CompletedTiers;
+  const subject = { address: request.address, network: request.network };
+  const checkSubject = { checkId, address: request.address, network: request.network, requestedAt: request.requestedAt };
+  return {
+    kind: 'full_check',
+    verdictId: checkId,
+    madeAt: result.completed_at,
+    given: result,
+    addresses: [request.address],
+    verdictEvent: { streamPrefix: stream, isVerdict: (event) => event.streamId === stream && event.type === 'CheckCompleted' },
+    recorded: [
+      'tiers 2 to 4 (transfers and exposure) replayed as recorded: they were read from the chain, with the labels of the time',
+      'the chain’s answer on contract code is not asked again',
+    ],
+    async recompute(intel, today) {
+      // Each tier ran at its own time (the lists' ages count to it): as of then, the time it recorded.
+      const tier0At = recordedTiers[0].sanctions?.at ?? result.completed_at;
+      const tier1At = recordedTiers[1].screen.coverage.sanctions.as_of;
+      const tiers: CompletedTiers = {
+        ...recordedTiers,
+        0: sanctionsTier({ intel, clock: today ?? clockAt(tier0At) }, subject),
+        1: await screenTier({ intel, clock: today ?? clockAt(tier1At) }, subject),
+      };
+      const recomputed = buildFullCheckResult(checkSubject, tiers, result.completed_at);
+      const match = recomputed.verdict.sdn_match;
+      return { value: recomputed, sources: recomputed.coverage.data_versions.sources, sanctions: match ? [match] : [] };
+    },
+  };
+}

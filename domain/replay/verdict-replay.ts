@@ -1,0 +1,84 @@
+import type { SdnMatch } from '../intel/screen-verdict.schema.js';
+import { MAX_DIFFERENCES, verdictDifferences, type VerdictDifference } from './verdict-diff.js';
+
+/**
+ * A verdict recomputed from the event log (docs/ARCHITECTURE.md#verdict-replay): as of its own time, to
+ * prove what was known then, and optionally with today's data beside it, to show what changed since.
+ */
+export const REPLAYABLE_KINDS = ['screen', 'full_check', 'transfer_check'] as const;
+export type ReplayableKind = (typeof REPLAYABLE_KINDS)[number];
+
+/** A source row of a verdict's `coverage.data_versions.sources`. */
+export interface SourceRow {
+  readonly source: string;
+  readonly version: string;
+  readonly content_hash: string;
+  /** Absent in verdicts kept before it was recorded. */
+  readonly imported_at?: string | undefined;
+}
+
+/** One recomputation: the value compared with the stored verdict, and the facts "what changed since" is told from. */
+export interface Recomputed {
+  readonly value: unknown;
+  readonly sources: readonly SourceRow[];
+  readonly sanctions: readonly SdnMatch[];
+}
+
+export interface ReplayComparison {
+  readonly identical: boolean;
+  /** The first MAX_DIFFERENCES differing leaves; `differenceCount` says how many there are. */
+  readonly differences: readonly VerdictDifference[];
+  readonly differenceCount: number;
+}
+
+export interface VerdictReplay {
+  readonly verdictId: string;
+  readonly kind: ReplayableKind;
+  /** When the verdict was made: the data and policy are read as they were then. */
+  readonly madeAt: string;
+  /** The verdict recomputed as of its time, against what was given. */
+  readonly asOf: ReplayComparison & { readonly sources: readonly SourceRow[] };
+  /** The verdict recomputed with today's data, against what was given (null when not asked). */
+  readonly today:
+    (ReplayComparison & { readonly at: string; readonly sources: readonly SourceRow[]; readonly changes: readonly string[] }) | null;
+  /** The inputs that came from outside the log's intelligence (chain data, prices, providers), replayed as recorded. */
+  readonly recorded: readonly string[];
+}
+
+export function compareVerdicts(given: unknown, recomputed: unknown): ReplayComparison {
+  const all = verdictDifferences(given, recomputed);
+  return { identical: all.length === 0, differences: all.slice(0, MAX_DIFFERENCES), differenceCount: all.length };
+}
+
+const KIND_WORDS: Readonly<Record<ReplayableKind, string>> = {
+  screen: 'screen',
+  full_check: 'full check',
+  transfer_check: 'transfer check',
+};
+
+const day = (iso: string): string => iso.slice(0, 10);
+const matchKey = (match: SdnMatch): string => `${match.source}|${match.list}|${match.list_entry_id ?? ''}`;
+
+/** "What changed since": one sentence per new sanctions listing and per source whose data changed. */
+export function changesSince(kind: ReplayableKind, madeAt: string, then: Recomputed, now: Recomputed): string[] {
+  const after = `after your ${KIND_WORDS[kind]} of ${day(madeAt)}`;
+  const listedThen = new Set(then.sanctions.map(matchKey));
+  const listings = now.sanctions
+    .filter((match) => !listedThen.has(matchKey(match)))
+    .map((match) => {
+      const imported = now.sources.find((row) => row.source === match.source)?.imported_at;
+      const when = match.list_date ? ` on ${match.list_date}` : imported ? ` (imported ${day(imported)})` : '';
+      return `listed by ${match.source} (${match.list} sanctions)${when}, ${after}`;
+    });
+  const thenBySource = new Map(then.sources.map((row) => [row.source, row]));
+  const sources = now.sources.flatMap((row) => {
+    const was = thenBySource.get(row.source);
+    if (was?.content_hash === row.content_hash) return [];
+    const change = was ? `changed from version ${was.version} to ${row.version}` : `version ${row.version} now bears on it`;
+    const imported = row.imported_at ? ` (imported ${day(row.imported_at)})` : '';
+    return [`${row.source} ${change}${imported}, ${after}`];
+  });
+  const nowSources = new Set(now.sources.map((row) => row.source));
+  const gone = then.sources.filter((row) => !nowSources.has(row.source)).map((row) => `${row.source} no longer bears on it`);
+  return [...listings, ...sources, ...gone];
+}
