@@ -1,5 +1,6 @@
 import { createServices } from '../bootstrap.js';
 import { loadConfig } from '../config.js';
+import { isAllInOne } from '../topology/role.js';
 import type { ParsedArgs } from './args.js';
 import { runVerb, type VerbResult } from './verbs.js';
 
@@ -11,7 +12,7 @@ import { runVerb, type VerbResult } from './verbs.js';
 export async function runLocalVerb(args: ParsedArgs): Promise<VerbResult> {
   const config = loadConfig();
   // On a shared log (EventStoreDB, PostgreSQL) the deployment's own processes relay and process; the CLI only folds and acts.
-  const local = config.ROLE === 'all' && config.EVENT_STORE !== 'embedded' ? { ...config, ROLE: 'api' as const } : config;
+  const local = isAllInOne(config.ROLE) && config.EVENT_STORE !== 'embedded' ? { ...config, ROLE: 'api' } : config;
   const services = await createServices(local, (line) => process.stderr.write(`${line}\n`));
   try {
     await services.start();

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { fail } from '../../domain/shared/errors.js';
+import { isAllInOne, isRole } from '../topology/role.js';
 
 /**
  * Which adapter serves each port, and where the servers are. `MODE` only sets the defaults (embedded: file
@@ -8,8 +9,8 @@ import { fail } from '../../domain/shared/errors.js';
  */
 export const adapterSettings = {
   MODE: z.enum(['embedded', 'external']).default('embedded'),
-  /** Which part of the service this process runs; anything but `all` needs shared servers. */
-  ROLE: z.enum(['all', 'api', 'processors', 'projections']).default('all'),
+  /** The components this process runs (infra/topology/role.ts); anything less than all of them needs shared servers. */
+  ROLE: z.string().default('all').refine(isRole, 'is `all` or a comma-separated list of api, projections, processors'),
   EVENT_STORE: z.enum(['embedded', 'esdb', 'postgres']).optional(),
   BUS: z.enum(['embedded', 'kafka']).optional(),
   /** `embedded`: LMDB files under DATA_DIR; `memory`: maps rebuilt by a full replay at each start (tests). */
@@ -67,7 +68,7 @@ type EventStoreChoice = 'embedded' | 'esdb' | 'postgres';
 
 interface Settings {
   MODE: 'embedded' | 'external';
-  ROLE: 'all' | 'api' | 'processors' | 'projections';
+  ROLE: string;
   EVENT_STORE?: EventStoreChoice | undefined;
   BUS?: 'embedded' | 'kafka' | undefined;
   READ_STORE?: 'embedded' | 'memory' | 'mongo' | undefined;
@@ -98,7 +99,7 @@ export function resolveAdapters<C extends Settings>(config: C): Resolved<C> {
   if (config.GRAPH_STORE === 'postgres' && !config.POSTGRES_URL) problems.push('GRAPH_STORE=postgres needs POSTGRES_URL');
   if (resolved.BUS === 'kafka' && !config.KAFKA_BROKERS) problems.push('BUS=kafka needs KAFKA_BROKERS');
   if (resolved.READ_STORE === 'mongo' && !config.MONGO_URL) problems.push('READ_STORE=mongo needs MONGO_URL');
-  if (config.ROLE !== 'all') {
+  if (!isAllInOne(config.ROLE)) {
     // Separate processes share nothing but servers: the embedded log and bus are files one process locks,
     // and memory read models would be private to the process that folds them.
     if (resolved.EVENT_STORE === 'embedded')

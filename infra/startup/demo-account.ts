@@ -5,6 +5,7 @@ import { hasCode } from '../../domain/shared/errors.js';
 import { usdToMicros } from '../../domain/shared/money.js';
 import type { Services } from '../bootstrap.js';
 import type { Config } from '../config.js';
+import { runs } from '../topology/role.js';
 
 export const DEMO_EMAIL = 'demo@localhost';
 /** Providers the demo account may inspect with (the own engine is always included). */
@@ -15,7 +16,7 @@ export const DEMO_PROVIDERS = ['provider_a', 'provider_b'];
  * production deployment sets 0) and a role that serves the API (processors and projections never create it).
  */
 export const demoAccountWanted = (config: Pick<Config, 'SVC_DEMO_ACCOUNT' | 'ROLE'>): boolean =>
-  config.SVC_DEMO_ACCOUNT === '1' && (config.ROLE === 'all' || config.ROLE === 'api');
+  config.SVC_DEMO_ACCOUNT === '1' && runs(config.ROLE, 'api');
 
 /**
  * On the first start on an empty data directory: a demo account (USD ledger funded with
