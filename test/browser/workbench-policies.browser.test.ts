@@ -2,11 +2,9 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountDecider } from '../../domain/accounts/account.decider.js';
 import { accountStream } from '../../domain/accounts/account.events.js';
-import { categoryOf, TAXONOMY } from '../../domain/intel/taxonomy.js';
-import { evaluateFacts, type PolicyFact } from '../../domain/kyt/policy-engine.js';
+import { evaluateFacts } from '../../domain/kyt/policy-engine.js';
 import { STANDARD_POLICY } from '../../domain/kyt/standard-policy.js';
-import { madeUpEvmAddress } from '../helpers/made-up-addresses.js';
-import { recordCompletedTransferCheck } from '../support/alert-fixtures.js';
+import { recordCompletedTransferCheck, stolenFundsFact } from '../support/alert-fixtures.js';
 import { chromiumMissing, launchBrowser, type TestBrowser } from '../support/browser.js';
 import { givePassword } from '../support/dashboard-login.js';
 import { startTestService, type TestService } from '../support/test-service.js';
@@ -20,22 +18,6 @@ if (chromiumMissing) console.warn(`workbench policy browser tests skipped: ${chr
 
 const PASSWORD = 'password of the policy analyst';
 const CHECK_ID = '0193c000-0000-7000-8000-0000000000b1';
-
-function stolenFundsFact(): PolicyFact {
-  const sender = madeUpEvmAddress('browser-policies:sender');
-  const definition = categoryOf(TAXONOMY, 'stolen_funds')!;
-  return {
-    ruleType: 'Origin of funds / Indirect',
-    slug: 'stolen_funds',
-    displayName: definition.displayName,
-    level: definition.level,
-    share: 0.5,
-    usdMicros: 6_600_000_000,
-    entityName: null,
-    anchor: { address: sender, label: null },
-    senders: [sender],
-  };
-}
 
 describe.skipIf(chromiumMissing !== null)('workbench: policies in Chromium', () => {
   let svc: TestService;
@@ -59,7 +41,7 @@ describe.skipIf(chromiumMissing !== null)('workbench: policies in Chromium', () 
     const owner = await svc.account({ depositUsd: 5, organization: true });
     const { state } = await svc.services.commands.executor.load(accountStream(owner.userId), accountDecider);
     const subgroupId = state.memberships[0]!.subgroupId;
-    const facts = [stolenFundsFact()];
+    const facts = [stolenFundsFact('browser-policies:sender')];
     const standard = evaluateFacts(STANDARD_POLICY, facts);
     await recordCompletedTransferCheck(svc.services, {
       checkId: CHECK_ID,

@@ -1,11 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountDecider } from '../../domain/accounts/account.decider.js';
 import { accountStream } from '../../domain/accounts/account.events.js';
-import { categoryOf, TAXONOMY } from '../../domain/intel/taxonomy.js';
-import { evaluateFacts, type PolicyFact } from '../../domain/kyt/policy-engine.js';
+import { evaluateFacts } from '../../domain/kyt/policy-engine.js';
 import { STANDARD_POLICY } from '../../domain/kyt/standard-policy.js';
-import { madeUpEvmAddress } from '../helpers/made-up-addresses.js';
-import { recordCompletedTransferCheck } from '../support/alert-fixtures.js';
+import { recordCompletedTransferCheck, stolenFundsFact } from '../support/alert-fixtures.js';
 import { givePassword, logIn, type DashboardSession } from '../support/dashboard-login.js';
 import { formFields, withFields } from '../support/html-form.js';
 import { startTestService, type TestService } from '../support/test-service.js';
@@ -28,23 +26,6 @@ let stranger: DashboardSession;
 let subgroupId: string;
 let policyId: string;
 let editUrl: string;
-
-/** Indirect exposure to stolen funds worth 6,600 USD: the standard policy's I4 raises Low, I2 (from 20,000 USD) nothing. */
-function stolenFundsFact(): PolicyFact {
-  const sender = madeUpEvmAddress('dashboard-policies:sender');
-  const definition = categoryOf(TAXONOMY, 'stolen_funds')!;
-  return {
-    ruleType: 'Origin of funds / Indirect',
-    slug: 'stolen_funds',
-    displayName: definition.displayName,
-    level: definition.level,
-    share: 0.5,
-    usdMicros: 6_600_000_000,
-    entityName: null,
-    anchor: { address: sender, label: null },
-    senders: [sender],
-  };
-}
 
 async function sessionFor(): Promise<{ session: DashboardSession; userId: string; keyId: string }> {
   const opened = await svc.account({ depositUsd: 5, organization: true });
@@ -72,7 +53,7 @@ describe('dashboard workbench: policies', () => {
     stranger = (await sessionFor()).session;
     const { state } = await svc.services.commands.executor.load(accountStream(owner.userId), accountDecider);
     subgroupId = state.memberships[0]!.subgroupId;
-    const facts = [stolenFundsFact()];
+    const facts = [stolenFundsFact('dashboard-policies:sender')];
     const standard = evaluateFacts(STANDARD_POLICY, facts);
     await recordCompletedTransferCheck(svc.services, {
       checkId: CHECK_ID,

@@ -1,7 +1,9 @@
 import { transferCheckDecider } from '../../domain/kyt/transfer-check.decider.js';
 import { transferCheckStream, type Requester } from '../../domain/kyt/transfer-check.events.js';
+import { categoryOf, TAXONOMY } from '../../domain/intel/taxonomy.js';
 import type { PolicyAlert, PolicyFact } from '../../domain/kyt/policy-engine.js';
 import type { Services } from '../../infra/bootstrap.js';
+import { madeUpEvmAddress } from '../helpers/made-up-addresses.js';
 import { FIXTURE_COVERAGE } from './intel-fixtures.js';
 
 /** A spec-shaped alert for tests. */
@@ -17,6 +19,23 @@ export const policyAlert = (riskLevel: PolicyAlert['riskLevel'], category: strin
   direction: 'incoming',
   entityScore: 0,
 });
+
+/** Indirect exposure to stolen funds worth 6,600 USD from a made-up sender: the standard policy's I4 raises Low, I2 (from 20,000 USD) nothing. */
+export function stolenFundsFact(seed: string): PolicyFact {
+  const sender = madeUpEvmAddress(seed);
+  const definition = categoryOf(TAXONOMY, 'stolen_funds')!;
+  return {
+    ruleType: 'Origin of funds / Indirect',
+    slug: 'stolen_funds',
+    displayName: definition.displayName,
+    level: definition.level,
+    share: 0.5,
+    usdMicros: 6_600_000_000,
+    entityName: null,
+    anchor: { address: sender, label: null },
+    senders: [sender],
+  };
+}
 
 /**
  * Records a transfer check as the pipeline would (requested, then completed with these alerts) through
