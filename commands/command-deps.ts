@@ -6,7 +6,7 @@ import type { Random } from '../domain/ports/random.port.js';
 import type { StreamChanges } from '../domain/ports/stream-changes.port.js';
 import type { CommandExecutor } from './command-executor.js';
 
-/** What every command handler needs; assembled once by infra/bootstrap.ts. */
+/** What every command handler needs; assembled once by infra/wiring/core.ts. */
 export interface CommandDeps {
   readonly executor: CommandExecutor;
   readonly clock: Clock;

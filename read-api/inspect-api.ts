@@ -2,7 +2,7 @@ import type { ProviderCatalogEntry } from '../domain/inspect/provider-selection.
 import type { InspectCompletions } from '../projections/inspect-completions.js';
 import type { KeyProviderSelectionRepository } from '../projections/key-provider-selections.projection.js';
 
-/** What the inspect routes need beyond the command deps, chosen by infra/bootstrap.ts from the configuration. */
+/** What the inspect routes need beyond the command deps, chosen by infra/topology and assembled by infra/wiring from the configuration. */
 export interface InspectApi {
   /** The configured outside providers (aliases, enabled or not, networks covered). */
   readonly catalog: readonly ProviderCatalogEntry[];

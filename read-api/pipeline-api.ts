@@ -1,6 +1,6 @@
 import type { ExposureBudget } from '../domain/exposure/exposure.schema.js';
 
-/** What the full-check and explore routes need beyond the command deps, chosen by infra/bootstrap.ts. */
+/** What the full-check and explore routes need beyond the command deps, chosen by infra/topology and assembled by infra/wiring. */
 export interface PipelineApi {
   /** The graph-search budget every full check gets (SVC_GRAPH_*). */
   readonly checkBudget: ExposureBudget;

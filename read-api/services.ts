@@ -19,7 +19,7 @@ import type { AlertCaseAppServices } from './routes/alerts-services.js';
 import type { PolicyAppServices } from './routes/policies-services.js';
 import type { ReplayDeps } from '../commands/replay/replay-plan.js';
 
-/** Everything the HTTP layer uses: command deps and read-model repositories, chosen by infra/bootstrap.ts. */
+/** Everything the HTTP layer uses: command deps and read-model repositories, chosen by infra/topology and assembled by infra/wiring. */
 export interface AppServices {
   readonly commands: CommandDeps & { readonly intel: IntelIndex; readonly receipts: VerdictSigner };
   readonly apiKeys: ApiKeyRepository;

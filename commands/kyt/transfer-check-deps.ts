@@ -5,7 +5,7 @@ import type { TransactionDecoder } from '../../domain/ports/transaction-decoder.
 import type { VerdictSigner } from '../../domain/ports/verdict-signer.port.js';
 import type { CommandDeps } from '../command-deps.js';
 
-/** What the transfer check (KYT) needs beyond every command's deps; assembled by infra/bootstrap.ts. */
+/** What the transfer check (KYT) needs beyond every command's deps; assembled by infra/wiring. */
 export interface TransferCheckDeps extends CommandDeps {
   readonly intel: IntelIndex;
   /** Signs each result's receipt when delivered. */

@@ -16,7 +16,7 @@ export interface DashboardSettings {
   readonly loginMaxQueuedChecks: number;
 }
 
-/** What the dashboard needs beyond the V2 API's services; built by infra/bootstrap.ts. */
+/** What the dashboard needs beyond the V2 API's services; built by infra/wiring. */
 export interface DashboardServices {
   readonly passwords: PasswordHasher;
   readonly sessions: SessionRepository;

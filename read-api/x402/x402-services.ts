@@ -5,7 +5,7 @@ import type { CallRateLimits } from '../../domain/ports/call-rate-limits.port.js
 import type { IntelIndex } from '../../domain/ports/intel-index.port.js';
 import type { PipelineApi } from '../pipeline-api.js';
 
-/** What the x402 app uses; assembled by infra/bootstrap.ts when the channel is configured. */
+/** What the x402 app uses; assembled by infra/wiring when the channel is configured. */
 export interface X402AppServices {
   readonly deps: X402Deps & { readonly intel: IntelIndex; readonly receipts: VerdictSigner };
   readonly limits: { readonly paidPerMinute: number; readonly freePerMinute: number };
