@@ -17,8 +17,11 @@ import { storedVerdictSchema, verdictReplaySchema } from '../schemas/verdicts.js
 import { replayVerdict } from '../../commands/replay/replay-verdict.js';
 import { storedVerdictRef } from './stored-verdict-ref.js';
 import { presentVerdictReplay } from '../presenters/verdict-replay.presenter.js';
+import { createBoundedWork } from '../dashboard/bounded-work.js';
 
 const MAX_ID_LENGTH = 64;
+/** A replay is free and may read the whole log for up to its time bound: a few at once per process, the rest refused. */
+const MAX_CONCURRENT_REPLAYS = 2;
 
 /**
  * GET /v2/verdicts/{verdict_id}: a verdict the account was given (light screen, full check, transfer
@@ -27,6 +30,7 @@ const MAX_ID_LENGTH = 64;
  */
 export const verdictRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = async (app, { services }) => {
   app.addHook('onRequest', bearerAuth(services.apiKeys));
+  const replays = createBoundedWork({ maxConcurrent: MAX_CONCURRENT_REPLAYS, maxQueued: 0 });
 
   app.get(
     '/v2/verdicts/:verdict_id',
@@ -65,6 +69,7 @@ export const verdictRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = a
           'not_found',
           'bad_request',
           'gateway_timeout',
+          'overloaded',
         ]),
       },
     },
@@ -74,8 +79,10 @@ export const verdictRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = a
       const row = id.length > 0 && id.length <= MAX_ID_LENGTH ? await services.alerts.history.get(caller.userId, id) : null;
       if (!row) throw fail('not_found', 'no such verdict');
       const { deps, timeoutMs } = services.replay;
-      const replay = await replayVerdict(deps, storedVerdictRef(caller.userId, row), { today: request.query.today === 'true', timeoutMs });
-      const response = presentVerdictReplay(replay);
+      const ref = storedVerdictRef(caller.userId, row);
+      const replay = await replays.run(() => replayVerdict(deps, ref, { today: request.query.today === 'true', timeoutMs }));
+      if (!replay) throw fail('overloaded', `${MAX_CONCURRENT_REPLAYS} replays are running: retry when one finishes`);
+      const response = presentVerdictReplay(replay.value);
       return reply.status(response.status).send(response.body);
     },
   );

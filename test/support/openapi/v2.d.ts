@@ -11763,6 +11763,241 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v2/verdicts/{verdict_id}/replay': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Recompute a verdict you were given as of its time, and optionally with today’s data (free) */
+    post: {
+      parameters: {
+        query?: {
+          /** @description Also recompute with today’s data ("what changed since") */
+          today?: 'true' | 'false';
+        };
+        header?: never;
+        path: {
+          verdict_id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description A verdict replayed: `identical`, or the exact differences */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @description The verdict recomputed from the event log as of its time, against the verdict given */
+              as_of: {
+                /** @description The intelligence sources the recomputed verdict read, at their versions */
+                data_versions: {
+                  content_hash: string;
+                  imported_at?: string;
+                  source: string;
+                  version: string;
+                }[];
+                difference_count: number;
+                /** @description The first 200 differing fields, in path order */
+                differences: {
+                  /** @description Its value recomputed (absent: the field is not there now) */
+                  now?: unknown;
+                  /** @description The field’s path in the compared verdict, e.g. `summary.risk_level` or `verdict.labels[2].source` */
+                  path: string;
+                  /** @description Its value in the verdict given (absent: the field was not there) */
+                  was?: unknown;
+                }[];
+                /** @enum {string} */
+                result: 'identical' | 'different';
+              };
+              /** @enum {string} */
+              kind: 'screen' | 'full_check' | 'transfer_check';
+              /** @description When the verdict was made: the intelligence and policy are read as they were then */
+              made_at: string;
+              /** @description The inputs that came from outside the log’s intelligence (chain data, prices), replayed as recorded */
+              recorded_inputs: string[];
+              /** @description The verdict recomputed with today’s data (`?today=true`), against the verdict given; null when not asked */
+              today: {
+                at: string;
+                /** @description What changed since, in words */
+                changes: string[];
+                /** @description The intelligence sources the recomputed verdict read, at their versions */
+                data_versions: {
+                  content_hash: string;
+                  imported_at?: string;
+                  source: string;
+                  version: string;
+                }[];
+                difference_count: number;
+                /** @description The first 200 differing fields, in path order */
+                differences: {
+                  /** @description Its value recomputed (absent: the field is not there now) */
+                  now?: unknown;
+                  /** @description The field’s path in the compared verdict, e.g. `summary.risk_level` or `verdict.labels[2].source` */
+                  path: string;
+                  /** @description Its value in the verdict given (absent: the field was not there) */
+                  was?: unknown;
+                }[];
+                /** @enum {string} */
+                result: 'identical' | 'different';
+              } | null;
+              verdict_id: string;
+            };
+          };
+        };
+        /** @description Bad request */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                /** @enum {string} */
+                code: 'bad_request';
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description No valid API key */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                /** @enum {string} */
+                code: 'invalid_api_key' | 'missing_api_key';
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Not found */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                /** @enum {string} */
+                code: 'not_found';
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Request validation failed */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              detail?: {
+                ctx?: {
+                  [key: string]: unknown;
+                };
+                input?: unknown;
+                loc: (string | number)[];
+                msg: string;
+                type: string;
+              }[];
+              error: {
+                /** @enum {string} */
+                code: 'validation_error';
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Too many requests */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                /** @enum {string} */
+                code: 'rate_limit_exceeded';
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Internal error */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                /** @enum {string} */
+                code: 'internal_error';
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Overloaded or shutting down; retry after Retry-After */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json':
+              | {
+                  error: {
+                    /** @enum {string} */
+                    code: 'overloaded';
+                    message: string;
+                  };
+                }
+              | {
+                  /** @enum {string} */
+                  error: 'Service Unavailable';
+                  message: string;
+                  /** @enum {number} */
+                  statusCode: 503;
+                };
+          };
+        };
+        /** @description Timed out; nothing charged */
+        504: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              check_id?: string;
+              error: {
+                /** @enum {string} */
+                code: 'gateway_timeout';
+                message: string;
+              };
+              retry_url?: string;
+            };
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
