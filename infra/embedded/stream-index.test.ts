@@ -54,4 +54,23 @@ describe('stream index', () => {
     await index.settled();
     expect(index.locations('s', 4, 'backwards', 10).map((at) => at.revision)).toEqual([4, 3, 2, 1, 0]);
   });
+
+  it('never skips committed events that a page did not reach to hand out an uncommitted append past them', async () => {
+    const index = await openIndex();
+    await index.add(
+      [
+        { offset: 0, stream: 's', ids: ids('a', 3), numbered: true },
+        { offset: 100, stream: 's', ids: ids('b', 2), numbered: true },
+      ],
+      200,
+    );
+    await index.settled();
+    await index.add([{ offset: 200, stream: 's', ids: ids('c', 3), numbered: true }], 300);
+    // The committed range stops after the first append (3 events reach the limit); revisions 3 and 4 follow.
+    expect(index.locations('s', 1, 'forwards', 3).map((at) => at.revision)).toEqual([1, 2]);
+    expect(index.locations('s', 3, 'forwards', 3).map((at) => at.revision)).toEqual([3, 4, 5]);
+    // Pages may be short, never discontinuous: backwards, the uncommitted append first, then the committed ones.
+    expect(index.locations('s', 7, 'backwards', 10).map((at) => at.revision)).toEqual([7, 6, 5]);
+    expect(index.locations('s', 4, 'backwards', 10).map((at) => at.revision)).toEqual([4, 3, 2, 1, 0]);
+  });
 });

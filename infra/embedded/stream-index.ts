@@ -179,6 +179,10 @@ export class StreamIndex {
         const prepare = backwards ? count - 1 - i : i;
         const revision = first + prepare;
         if (backwards ? revision > from : revision < from) continue;
+        // The committed range stops at `limit` events, and uncommitted appends may lie past it: a page ends
+        // at the first gap, and the caller's next page starts there.
+        const previous = out.at(-1);
+        if (previous && revision !== previous.revision + (backwards ? -1 : 1)) return out;
         out.push({ revision, commit: entry[0], prepare });
       }
       if (out.length >= limit) break;
