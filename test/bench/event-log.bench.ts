@@ -14,7 +14,7 @@ import { updateReadme } from '../support/readme-figures.js';
  * opens both in a fresh process and prints open time, RSS after a gc, and disk use. `--upgrade 1` also times
  * the first open of the same directory without its index files (as main wrote it before they existed).
  *   npm run bench:log [-- --sizes 0,200000,1000000] [--upgrade] [--write-readme]
- *     [--store /path/to/file-event-store.ts --bus /path/to/file-message-bus.ts]
+ *     [--store /path/to/lmdb-event-store.ts --bus /path/to/file-message-bus.ts]
  * `--store`/`--bus` run the same bench against another checkout's adapters (e.g. main's, for the figures before).
  */
 const here = fileURLToPath(new URL('.', import.meta.url));
@@ -25,13 +25,13 @@ for (let i = 2; i < process.argv.length; i += 1) {
   args.set(process.argv[i]!.replace(/^--/, ''), flag ? '1' : value);
   if (!flag) i += 1;
 }
-const storeModule = resolve(args.get('store') ?? join(here, '../../infra/embedded/file-event-store.ts'));
+const storeModule = resolve(args.get('store') ?? join(here, '../../infra/embedded/lmdb-event-store.ts'));
 const busModule = resolve(args.get('bus') ?? join(here, '../../infra/embedded/file-message-bus.ts'));
 const STREAMS = 10_000;
 const CONCURRENT_APPENDS = 64;
 
 interface StoreModule {
-  openFileEventStore(dir: string, options?: { fsync?: boolean }): Promise<EventStore>;
+  openLmdbEventStore(dir: string, options?: { fsync?: boolean }): Promise<EventStore>;
 }
 interface BusModule {
   openFileMessageBus(dir: string): Promise<{ publish(topic: string, m: unknown[]): Promise<void>; close(): Promise<void> }>;
@@ -57,9 +57,9 @@ function paidCall(i: number): EventData[] {
 }
 
 async function fill(dir: string, events: number): Promise<void> {
-  const { openFileEventStore } = (await import(pathToFileURL(storeModule).href)) as StoreModule;
+  const { openLmdbEventStore } = (await import(pathToFileURL(storeModule).href)) as StoreModule;
   const { openFileMessageBus } = (await import(pathToFileURL(busModule).href)) as BusModule;
-  const store = await openFileEventStore(join(dir, 'events'), { fsync: false });
+  const store = await openLmdbEventStore(join(dir, 'events'), { fsync: false });
   const bus = await openFileMessageBus(join(dir, 'bus'));
   const appends = Math.ceil(events / 2);
   for (let from = 0; from < appends; from += CONCURRENT_APPENDS) {
@@ -81,7 +81,7 @@ async function fill(dir: string, events: number): Promise<void> {
 }
 
 async function reopen(dir: string): Promise<void> {
-  const { openFileEventStore } = (await import(pathToFileURL(storeModule).href)) as StoreModule;
+  const { openLmdbEventStore } = (await import(pathToFileURL(storeModule).href)) as StoreModule;
   const { openFileMessageBus } = (await import(pathToFileURL(busModule).href)) as BusModule;
   const gc = (globalThis as { gc?: () => void }).gc;
   if (!gc) throw new Error('run with node --expose-gc');
@@ -89,7 +89,7 @@ async function reopen(dir: string): Promise<void> {
   const base = process.memoryUsage().rss;
   const started = performance.now();
   const cpu = process.cpuUsage();
-  const store = await openFileEventStore(join(dir, 'events'));
+  const store = await openLmdbEventStore(join(dir, 'events'));
   const storeMs = performance.now() - started;
   const bus = await openFileMessageBus(join(dir, 'bus'));
   const openMs = performance.now() - started;
