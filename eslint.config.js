@@ -24,7 +24,6 @@ const LONG_FUNCTIONS = {
   'infra/chain/evm-transaction-decoder.ts': ADAPTER,
   'infra/chain/graph/lmdb-graph-store.ts': ADAPTER,
   'infra/chain/tron-http-decoder.ts': ADAPTER,
-  'infra/embedded/file-event-store.ts': 'the framed log, replaced by the LMDB store (issue 30 item 1)',
   'infra/embedded/file-message-bus.ts': 'the file bus, replaced by subscriptions on the log (issue 30 item 2)',
   'infra/embedded/lmdb-read-store.ts': ADAPTER,
   'infra/embedded/projection-thread.ts': "the thread's start, ready, invalidations and stop share one closure",
@@ -61,7 +60,6 @@ const LONG_FUNCTIONS = {
 };
 const DEEP_BLOCKS = {
   'domain/exposure/exposure-search.ts': 'the per-edge scan of the exposure search: a call per edge would cost bench:graph',
-  'infra/embedded/file-event-store.ts': 'the framed log, replaced by the LMDB store (issue 30 item 1)',
 };
 for (const file of [...Object.keys(LONG_FUNCTIONS), ...Object.keys(DEEP_BLOCKS)])
   if (!existsSync(new URL(file, import.meta.url)))

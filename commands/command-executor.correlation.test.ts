@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { ledgerDecider, type LedgerCommand } from '../domain/ledger/ledger.decider.js';
 import { ledgerStream } from '../domain/ledger/ledger.events.js';
 import type { RecordedEvent } from '../domain/ports/event-store.port.js';
-import { openFileEventStore } from '../infra/embedded/file-event-store.js';
+import { openLmdbEventStore } from '../infra/embedded/lmdb-event-store.js';
 import { createAsyncCorrelation } from '../infra/system/async-correlation.js';
 import { systemClock } from '../infra/system/system-clock.js';
 import { uuidIds } from '../infra/system/uuid-ids.js';
@@ -21,7 +21,7 @@ afterAll(async () => {
 async function setup() {
   const dir = await mkdtemp(join(tmpdir(), 'executor-correlation-'));
   dirs.push(dir);
-  const store = await openFileEventStore(dir, { fsync: false });
+  const store = await openLmdbEventStore(dir, { fsync: false });
   const correlation = createAsyncCorrelation();
   const executor = createCommandExecutor({ store, clock: systemClock, ids: uuidIds, correlation });
   const events = async (stream: string) => {

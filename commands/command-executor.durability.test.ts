@@ -6,7 +6,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { Clock } from '../domain/ports/clock.port.js';
 import type { EventStore } from '../domain/ports/event-store.port.js';
 import { fail } from '../domain/shared/errors.js';
-import { openFileEventStore } from '../infra/embedded/file-event-store.js';
+import { openLmdbEventStore } from '../infra/embedded/lmdb-event-store.js';
 import { cryptoRandom } from '../infra/system/crypto-random.js';
 import { uuidIds } from '../infra/system/uuid-ids.js';
 import { errorHandler } from '../read-api/errors.js';
@@ -33,7 +33,7 @@ afterAll(async () => {
 async function controllableStore() {
   const dir = await mkdtemp(join(tmpdir(), 'executor-durability-'));
   dirs.push(dir);
-  const inner = await openFileEventStore(dir, { fsync: false });
+  const inner = await openLmdbEventStore(dir, { fsync: false });
   stores.push(inner);
   let hold: { entered: () => void; released: Promise<void> } | null = null;
   let failNext = false;

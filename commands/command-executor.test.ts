@@ -10,7 +10,7 @@ import type { Clock } from '../domain/ports/clock.port.js';
 import type { EventStore } from '../domain/ports/event-store.port.js';
 import { isServiceError } from '../domain/shared/errors.js';
 import { microsToUsd } from '../domain/shared/money.js';
-import { openFileEventStore, type FileEventStore } from '../infra/embedded/file-event-store.js';
+import { openLmdbEventStore, type LmdbEventStore } from '../infra/embedded/lmdb-event-store.js';
 import { cryptoRandom } from '../infra/system/crypto-random.js';
 import { uuidIds } from '../infra/system/uuid-ids.js';
 import { changePlan, chargeCall, deposit, readBalance, refundCall, type ChargeResult } from './billing.commands.js';
@@ -24,10 +24,10 @@ import { createCommandExecutor } from './command-executor.js';
 
 const dirs: string[] = [];
 const stores: EventStore[] = [];
-async function openStore(fsync = false): Promise<FileEventStore> {
+async function openStore(fsync = false): Promise<LmdbEventStore> {
   const dir = await mkdtemp(join(tmpdir(), 'command-executor-'));
   dirs.push(dir);
-  const store = await openFileEventStore(dir, { fsync });
+  const store = await openLmdbEventStore(dir, { fsync });
   stores.push(store);
   return store;
 }

@@ -8,7 +8,7 @@ import { ledgerStream, type LedgerEvent } from '../domain/ledger/ledger.events.j
 import type { Clock } from '../domain/ports/clock.port.js';
 import type { EventStore } from '../domain/ports/event-store.port.js';
 import { isServiceError, ServiceError } from '../domain/shared/errors.js';
-import { openFileEventStore } from '../infra/embedded/file-event-store.js';
+import { openLmdbEventStore } from '../infra/embedded/lmdb-event-store.js';
 import { cryptoRandom } from '../infra/system/crypto-random.js';
 import { uuidIds } from '../infra/system/uuid-ids.js';
 import { errorBody } from '../read-api/errors.js';
@@ -35,7 +35,7 @@ const stores: EventStore[] = [];
 async function openStore(): Promise<EventStore> {
   const dir = await mkdtemp(join(tmpdir(), 'idempotent-call-'));
   dirs.push(dir);
-  const store = await openFileEventStore(dir, { fsync: false });
+  const store = await openLmdbEventStore(dir, { fsync: false });
   stores.push(store);
   return store;
 }

@@ -8,7 +8,7 @@ import { ledgerDecider } from '../domain/ledger/ledger.decider.js';
 import { ledgerStream, type LedgerEvent } from '../domain/ledger/ledger.events.js';
 import type { Clock } from '../domain/ports/clock.port.js';
 import type { EventStore } from '../domain/ports/event-store.port.js';
-import { openFileEventStore } from '../infra/embedded/file-event-store.js';
+import { openLmdbEventStore } from '../infra/embedded/lmdb-event-store.js';
 import { cryptoRandom } from '../infra/system/crypto-random.js';
 import { uuidIds, uuidV7 } from '../infra/system/uuid-ids.js';
 import { changePlan, chargeCall, deposit, readBalance, refundCall } from './billing.commands.js';
@@ -173,7 +173,7 @@ describe('ledger periods: a charge is taken exactly once across month boundaries
       fc.asyncProperty(scenarioArb, async ({ processes, skews, funds, submittedBefore, phases }) => {
         const dir = await mkdtemp(join(tmpdir(), 'ledger-chain-'));
         dirs.push(dir);
-        const store = await openFileEventStore(dir, { fsync: false });
+        const store = await openLmdbEventStore(dir, { fsync: false });
         try {
           let world = START;
           // Each reading moves the clock a millisecond (as in command-executor.test.ts): two processes deciding

@@ -6,7 +6,7 @@ import type { LedgerEvent } from '../domain/ledger/ledger.events.js';
 import { ledgerPeriodStream, ledgerStream } from '../domain/ledger/ledger.events.js';
 import type { Clock } from '../domain/ports/clock.port.js';
 import type { EventStore } from '../domain/ports/event-store.port.js';
-import { openFileEventStore } from '../infra/embedded/file-event-store.js';
+import { openLmdbEventStore } from '../infra/embedded/lmdb-event-store.js';
 import { cryptoRandom } from '../infra/system/crypto-random.js';
 import { uuidIds, uuidV7 } from '../infra/system/uuid-ids.js';
 import { chargeCall, deposit, readBalance, refundCall } from './billing.commands.js';
@@ -28,7 +28,7 @@ afterAll(async () => {
 async function openStore(): Promise<EventStore> {
   const dir = await mkdtemp(join(tmpdir(), 'ledger-legacy-'));
   dirs.push(dir);
-  return openFileEventStore(dir, { fsync: false });
+  return openLmdbEventStore(dir, { fsync: false });
 }
 
 const details = { endpoint: 'POST /v2/screen', keyId: 'k1', network: 'ethereum', subject: '0xabc' };

@@ -8,7 +8,7 @@ import { finishProjectionRebuild, startProjectionRebuild } from '../commands/pro
 import type { EventStore } from '../domain/ports/event-store.port.js';
 import type { Projection } from '../domain/ports/projection.port.js';
 import type { ReadStore } from '../domain/ports/read-store.port.js';
-import { openFileEventStore } from '../infra/embedded/file-event-store.js';
+import { openLmdbEventStore } from '../infra/embedded/lmdb-event-store.js';
 import { createMemoryReadStore } from '../infra/embedded/memory-read-store.js';
 import { cryptoRandom } from '../infra/system/crypto-random.js';
 import { systemClock } from '../infra/system/system-clock.js';
@@ -59,7 +59,7 @@ afterEach(async () => {
 
 async function harness(): Promise<Harness> {
   const dir = await mkdtemp(join(tmpdir(), 'rebuild-'));
-  const store = await openFileEventStore(dir, { fsync: false });
+  const store = await openLmdbEventStore(dir, { fsync: false });
   const readStore = createMemoryReadStore();
   const commands: CommandDeps = {
     executor: createCommandExecutor({ store, clock: systemClock, ids: uuidIds }),

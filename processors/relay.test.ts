@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { EventStore } from '../domain/ports/event-store.port.js';
 import type { ConsumedMessage, MessageBus } from '../domain/ports/message-bus.port.js';
-import { openFileEventStore } from '../infra/embedded/file-event-store.js';
+import { openLmdbEventStore } from '../infra/embedded/lmdb-event-store.js';
 import { openFileMessageBus } from '../infra/embedded/file-message-bus.js';
 import { createMemoryCheckpointStore } from '../infra/embedded/memory-checkpoint-store.js';
 import { createRelay } from './relay.js';
@@ -16,7 +16,7 @@ let bus: MessageBus;
 
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'relay-'));
-  store = await openFileEventStore(join(dir, 'log'), { fsync: false });
+  store = await openLmdbEventStore(join(dir, 'log'), { fsync: false });
   bus = await openFileMessageBus(join(dir, 'bus'), { partitions: 1 });
 });
 afterEach(async () => {

@@ -10,7 +10,7 @@ import { transferCheckDecider } from '../domain/kyt/transfer-check.decider.js';
 import { transferCheckStream } from '../domain/kyt/transfer-check.events.js';
 import type { EventStore } from '../domain/ports/event-store.port.js';
 import type { MessageBus } from '../domain/ports/message-bus.port.js';
-import { openFileEventStore } from '../infra/embedded/file-event-store.js';
+import { openLmdbEventStore } from '../infra/embedded/lmdb-event-store.js';
 import { openFileMessageBus } from '../infra/embedded/file-message-bus.js';
 import { createSnapshotPrices } from '../infra/prices/snapshot-prices.js';
 import { cryptoRandom } from '../infra/system/crypto-random.js';
@@ -52,7 +52,7 @@ let deps: TransferCheckDeps;
 
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'transfer-hol-'));
-  store = await openFileEventStore(join(dir, 'log'), { fsync: false });
+  store = await openLmdbEventStore(join(dir, 'log'), { fsync: false });
   bus = await openFileMessageBus(join(dir, 'bus'), { partitions: 1 });
   const held = new Promise<void>((resolve) => (release = resolve));
   deps = {

@@ -7,7 +7,7 @@ import { inspectStream } from '../../domain/inspect/inspect.events.js';
 import { ledgerStream } from '../../domain/ledger/ledger.events.js';
 import type { EventStore } from '../../domain/ports/event-store.port.js';
 import { isServiceError } from '../../domain/shared/errors.js';
-import { openFileEventStore } from '../../infra/embedded/file-event-store.js';
+import { openLmdbEventStore } from '../../infra/embedded/lmdb-event-store.js';
 import { cryptoRandom } from '../../infra/system/crypto-random.js';
 import { uuidIds } from '../../infra/system/uuid-ids.js';
 import { createCommandExecutor } from '../command-executor.js';
@@ -27,7 +27,7 @@ afterAll(async () => {
 describe('delivering an inspect that never finished', () => {
   it('202 before the 15-minute cap; failed_timeout (502, nothing charged) from then on', async () => {
     dir = await mkdtemp(join(tmpdir(), 'deliver-inspect-'));
-    store = await openFileEventStore(dir, { fsync: false });
+    store = await openLmdbEventStore(dir, { fsync: false });
     const clock = { t: Date.parse('2026-05-12T10:00:00.000Z'), now: () => new Date(clock.t) };
     const deps: CommandDeps & { receipts: VerdictSigner } = {
       receipts: await testReceipts(),

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { transferCheckDecider } from '../../domain/kyt/transfer-check.decider.js';
 import { transferCheckStream } from '../../domain/kyt/transfer-check.events.js';
 import type { EventStore } from '../../domain/ports/event-store.port.js';
-import { openFileEventStore } from '../../infra/embedded/file-event-store.js';
+import { openLmdbEventStore } from '../../infra/embedded/lmdb-event-store.js';
 import { cryptoRandom } from '../../infra/system/crypto-random.js';
 import { uuidIds } from '../../infra/system/uuid-ids.js';
 import { createStreamChanges } from '../../projections/stream-changes.js';
@@ -23,7 +23,7 @@ let dir: string;
 let store: EventStore;
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'await-transfer-'));
-  store = await openFileEventStore(dir, { fsync: false });
+  store = await openLmdbEventStore(dir, { fsync: false });
 });
 afterAll(async () => {
   await store.close();

@@ -8,7 +8,7 @@ import { transferCheckStream } from '../../domain/kyt/transfer-check.events.js';
 import type { EventStore } from '../../domain/ports/event-store.port.js';
 import type { TransactionDecoder } from '../../domain/ports/transaction-decoder.port.js';
 import { fail } from '../../domain/shared/errors.js';
-import { openFileEventStore } from '../../infra/embedded/file-event-store.js';
+import { openLmdbEventStore } from '../../infra/embedded/lmdb-event-store.js';
 import { createSnapshotPrices } from '../../infra/prices/snapshot-prices.js';
 import { cryptoRandom } from '../../infra/system/crypto-random.js';
 import { systemClock } from '../../infra/system/system-clock.js';
@@ -62,7 +62,7 @@ let decode: (chain: string, hash: string) => Promise<DecodedTransaction>;
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'run-transfer-check-'));
-  store = await openFileEventStore(dir, { fsync: false });
+  store = await openLmdbEventStore(dir, { fsync: false });
   const decoder: TransactionDecoder = { chains: () => ['ETH'], decode: (chain, hash) => decode(chain, hash) };
   deps = {
     receipts: await testReceipts(),

@@ -6,7 +6,7 @@ import { transferCheckDecider } from '../../domain/kyt/transfer-check.decider.js
 import { transferCheckStream } from '../../domain/kyt/transfer-check.events.js';
 import type { Clock } from '../../domain/ports/clock.port.js';
 import type { EventStore } from '../../domain/ports/event-store.port.js';
-import { openFileEventStore } from '../../infra/embedded/file-event-store.js';
+import { openLmdbEventStore } from '../../infra/embedded/lmdb-event-store.js';
 import { cryptoRandom } from '../../infra/system/crypto-random.js';
 import { uuidIds } from '../../infra/system/uuid-ids.js';
 import { createPipelineReaper } from '../../processors/pipeline-reaper.js';
@@ -29,7 +29,7 @@ let deps: CommandDeps;
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'transfer-reaper-'));
-  store = await openFileEventStore(dir, { fsync: false });
+  store = await openLmdbEventStore(dir, { fsync: false });
   deps = { executor: createCommandExecutor({ store, clock, ids: uuidIds }), clock, ids: uuidIds, random: cryptoRandom, bootId: 'test' };
 });
 afterAll(async () => {

@@ -7,7 +7,7 @@ import type { EventStore } from '../../domain/ports/event-store.port.js';
 import type { Facilitator, FacilitatorSettleResponse, FacilitatorVerifyResponse } from '../../domain/ports/facilitator.port.js';
 import { fail, isServiceError } from '../../domain/shared/errors.js';
 import { X402_NETWORKS, type X402Terms } from '../../domain/x402/x402-networks.js';
-import { openFileEventStore } from '../../infra/embedded/file-event-store.js';
+import { openLmdbEventStore } from '../../infra/embedded/lmdb-event-store.js';
 import { cryptoRandom } from '../../infra/system/crypto-random.js';
 import { uuidIds } from '../../infra/system/uuid-ids.js';
 import { madeUpEvmAddress } from '../../test/helpers/made-up-addresses.js';
@@ -49,7 +49,7 @@ async function processOn(facilitator: Facilitator, store?: EventStore): Promise<
   if (!store) {
     const dir = await mkdtemp(join(tmpdir(), 'pay-for-call-'));
     dirs.push(dir);
-    store = await openFileEventStore(dir, { fsync: false });
+    store = await openLmdbEventStore(dir, { fsync: false });
     stores.push(store);
   }
   const clock = { now: () => new Date() };

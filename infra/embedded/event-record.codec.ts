@@ -1,34 +1,19 @@
 import type { EventData, EventMetadata } from '../../domain/ports/event-store.port.js';
 import { fail } from '../../domain/shared/errors.js';
 
-/** One append is one log record, so a torn tail can never leave half an append behind. */
-export interface StoredAppend {
-  readonly stream: string;
-  readonly created: Date;
-  readonly events: readonly EventData[];
-  /** The stream revision of the first event (records written before it was kept lack it: the index knows). */
-  readonly first?: number;
-}
+/**
+ * One append as the embedded store keeps it under its commit number: the stream, when it was written, the
+ * revision of its first event, and its events as one JSON text. The text is parsed only when an event is
+ * read, so a reader that looks at streams alone (a filtered subscription) never pays for it.
+ */
+export type StoredAppend = readonly [stream: string, createdMs: number, first: number, events: string];
 
-interface StoredAppendJson {
-  readonly stream: string;
-  /** Epoch milliseconds. */
-  readonly created: number;
-  readonly first?: number;
-  readonly events: readonly { id: string; type: string; data: unknown; metadata: EventMetadata }[];
-}
-
-export function encodeAppend(append: StoredAppend): Buffer {
-  const json: StoredAppendJson = {
-    stream: append.stream,
-    created: append.created.getTime(),
-    ...(append.first === undefined ? {} : { first: append.first }),
-    events: append.events.map(({ id, type, data, metadata }) => ({ id, type, data, metadata })),
-  };
+/** The events as JSON: event data and metadata must be plain JSON, as they would be on EventStoreDB's wire. */
+export function encodeEvents(stream: string, events: readonly EventData[]): string {
   try {
-    return Buffer.from(JSON.stringify(json));
+    return JSON.stringify(events.map(({ id, type, data, metadata }) => ({ id, type, data, metadata })));
   } catch (error) {
-    throw fail('bad_request', `event data and metadata must be plain JSON: ${String(error)}`, { stream: append.stream });
+    throw fail('bad_request', `event data and metadata must be plain JSON: ${String(error)}`, { stream });
   }
 }
 
@@ -36,30 +21,18 @@ export function encodeAppend(append: StoredAppend): Buffer {
  * Events come back deep-frozen: readers share them, and a reader mutating one must not change what the
  * next reader (or a replay after restart) sees.
  */
-export function decodeAppend(payload: Buffer, where: string): StoredAppend {
-  let json: StoredAppendJson;
+export function decodeEvents(json: string, where: string): readonly EventData[] {
+  let events: unknown;
   try {
-    json = JSON.parse(payload.toString('utf8')) as StoredAppendJson;
+    events = JSON.parse(json);
   } catch (error) {
-    throw fail('store_corrupt', `${where}: record is not JSON (${String(error)})`);
+    throw fail('store_corrupt', `${where}: events are not JSON (${String(error)})`);
   }
-  if (
-    typeof json?.stream !== 'string' ||
-    typeof json.created !== 'number' ||
-    !Array.isArray(json.events) ||
-    !(json.first === undefined || Number.isSafeInteger(json.first))
-  ) {
-    throw fail('store_corrupt', `${where}: record is not an append`);
-  }
-  return {
-    stream: json.stream,
-    created: new Date(json.created),
-    events: json.events.map((event) => deepFreeze(event)),
-    ...(json.first === undefined ? {} : { first: json.first }),
-  };
+  if (!Array.isArray(events)) throw fail('store_corrupt', `${where}: not a list of events`);
+  return events.map((event: { id: string; type: string; data: unknown; metadata: EventMetadata }) => deepFreeze(event));
 }
 
-function deepFreeze<T>(value: T): T {
+export function deepFreeze<T>(value: T): T {
   if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
     for (const child of Object.values(value)) deepFreeze(child);
     Object.freeze(value);

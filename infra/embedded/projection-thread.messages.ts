@@ -1,12 +1,13 @@
 import type { Position } from '../../domain/ports/event-store.port.js';
-import type { LogEnd } from './file-event-store.js';
+import type { LogEnd } from './lmdb-event-store.js';
 import type { WrittenKeys } from './lmdb-read-store.js';
 
 /** What the projection thread starts with (its `workerData`). */
 export interface ProjectionThreadData {
   /** The worker's own module (ts-worker.mjs imports it). */
   readonly entry: string;
-  readonly eventsDir: string;
+  /** The embedded store's directory (DATA_DIR/store). */
+  readonly storeDir: string;
   readonly readModelsDir: string;
   readonly fsync: boolean;
   /** The checkpoint's name. */

@@ -3,7 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openFileEventStore, type FileEventStore } from './file-event-store.js';
+import { openLmdbEventStore, type LmdbEventStore } from './lmdb-event-store.js';
 import { openLmdbReadStore, type LmdbReadStore } from './lmdb-read-store.js';
 import { startProjectionThread } from './projection-thread.js';
 
@@ -22,7 +22,7 @@ afterEach(async () => {
 async function setUp(readModelsDir?: string) {
   const dir = await mkdtemp(join(tmpdir(), 'projection-thread-'));
   dirs.push(dir);
-  const store: FileEventStore = await openFileEventStore(join(dir, 'events'), { fsync: false });
+  const store: LmdbEventStore = await openLmdbEventStore(join(dir, 'events'), { fsync: false });
   closers.push(() => store.close());
   const models = readModelsDir ?? join(dir, 'read-models');
   const readStore: LmdbReadStore = await openLmdbReadStore(join(dir, 'read-models'));
@@ -31,7 +31,7 @@ async function setUp(readModelsDir?: string) {
   const thread = startProjectionThread({
     store,
     readStore,
-    data: { eventsDir: join(dir, 'events'), readModelsDir: models, fsync: false, name: 'projections', sinkStreams: [] },
+    data: { storeDir: join(dir, 'events'), readModelsDir: models, fsync: false, name: 'projections', sinkStreams: [] },
     onError: (error, where) => errors.push(`${where}: ${String(error)}`),
   });
   return { dir, store, readStore, thread, errors };
@@ -72,7 +72,7 @@ describe('projection thread', () => {
     const again = startProjectionThread({
       store,
       readStore,
-      data: { eventsDir: join(dir, 'events'), readModelsDir: join(dir, 'read-models'), fsync: false, name: 'projections', sinkStreams: [] },
+      data: { storeDir: join(dir, 'events'), readModelsDir: join(dir, 'read-models'), fsync: false, name: 'projections', sinkStreams: [] },
       onError: () => undefined,
     });
     await again.start();

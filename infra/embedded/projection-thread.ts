@@ -4,7 +4,7 @@ import { fail } from '../../domain/shared/errors.js';
 import type { LogProgress } from '../../processors/log-progress.js';
 import type { ProjectionRunner } from '../../processors/projection-runner.js';
 import { createPositionWaiters } from '../../processors/position-waiters.js';
-import type { FileEventStore, LogEnd } from './file-event-store.js';
+import type { LmdbEventStore, LogEnd } from './lmdb-event-store.js';
 import type { LmdbReadStore } from './lmdb-read-store.js';
 import type { FromProjectionThread, ProjectionThreadData, ToProjectionThread } from './projection-thread.messages.js';
 
@@ -14,13 +14,13 @@ const FOLLOW_INTERVAL_MS = 5;
 /**
  * The read models folded on a thread of their own (docs/ARCHITECTURE.md#the-projection-thread): the
  * embedded default's projection runner and its LMDB writes run in a worker thread, off the thread that
- * answers requests and appends. The worker reads the log this process writes (openFileEventStoreReader)
+ * answers requests and appends. The worker reads the log this process writes (openLmdbEventStoreReader)
  * up to what the writer reports durable, folds it into the same LMDB environment, and reports each
  * position its read models show; this object is the ProjectionRunner the rest of the service waits on.
  * A worker that dies is an error of the service: every wait then rejects, and `onError` is told.
  */
 export function startProjectionThread(options: {
-  readonly store: FileEventStore;
+  readonly store: LmdbEventStore;
   /** This thread's store of the same LMDB environment: it and the thread's tell each other what they wrote. */
   readonly readStore: LmdbReadStore;
   readonly data: Omit<ProjectionThreadData, 'entry' | 'at'>;

@@ -3,7 +3,7 @@ import type { Position } from '../../domain/ports/event-store.port.js';
 import { present } from '../../domain/shared/present.js';
 import { createProjectionRunner } from '../../processors/projection-runner.js';
 import { PROJECTIONS } from '../read-models.js';
-import { openFileEventStoreReader } from './file-event-store.js';
+import { openLmdbEventStoreReader } from './lmdb-event-store.js';
 import { openLmdbReadStore } from './lmdb-read-store.js';
 import type { FromProjectionThread, ProjectionThreadData, ToProjectionThread } from './projection-thread.messages.js';
 
@@ -15,7 +15,7 @@ const data = workerData as ProjectionThreadData;
 const port = present(parentPort, 'the projection thread runs as a worker');
 const post = (message: FromProjectionThread) => port.postMessage(message);
 
-const store = await openFileEventStoreReader(data.eventsDir, data.at, { fsync: data.fsync });
+const store = openLmdbEventStoreReader(data.storeDir, data.at, { fsync: data.fsync });
 const readStore = await openLmdbReadStore(data.readModelsDir);
 
 /** What the read models' commits wrote since the last report. */

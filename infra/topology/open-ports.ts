@@ -5,15 +5,15 @@ import type { MessageBus } from '../../domain/ports/message-bus.port.js';
 import type { CheckpointStore, ReadStore } from '../../domain/ports/read-store.port.js';
 import type { TransferGraphStore } from '../../domain/ports/transfer-graph.port.js';
 import type { Config } from '../config.js';
-import type { FileEventStore } from '../embedded/file-event-store.js';
+import type { LmdbEventStore } from '../embedded/lmdb-event-store.js';
 import type { LmdbReadStore } from '../embedded/lmdb-read-store.js';
 import { embeddedTopology as embedded } from './embedded.js';
 import { externalTopology as external } from './external.js';
 
 export interface Ports {
   store: EventStore;
-  /** The embedded log (the same store), whose appends a projection thread follows. */
-  fileStore: FileEventStore | null;
+  /** The embedded store (the same one), whose appends a projection thread follows. */
+  fileStore: LmdbEventStore | null;
   bus: MessageBus;
   readStore: ReadStore;
   /** The embedded read store (the same one), which shares its environment with a projection thread. */
@@ -42,7 +42,8 @@ export async function openPorts(config: Config): Promise<Ports> {
     const mongo = names && config.READ_STORE === 'mongo' ? await external.mongo(config, names) : null;
     const lmdbStore = config.READ_STORE === 'embedded' ? track(await embedded.readStore(config)) : null;
     const readStore = lmdbStore ?? track(mongo?.readStore ?? embedded.memoryReadStore());
-    const processorCheckpoints = track(mongo?.checkpoints ?? (await embedded.checkpoints(config)));
+    // The embedded event store's environment holds its checkpoints (one file set); it is closed with the store.
+    const processorCheckpoints = mongo ? track(mongo.checkpoints) : (fileStore?.checkpoints ?? track(await embedded.checkpoints(config)));
     const graph = track(config.GRAPH_STORE === 'postgres' ? await external.graph(config) : await embedded.graph(config));
     return { store, fileStore, bus, readStore, lmdbStore, processorCheckpoints, graph, ...(mongo ? { rateLimits: mongo.rateLimits } : {}) };
   } catch (error) {

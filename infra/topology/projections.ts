@@ -9,6 +9,7 @@ import { splitRunner } from '../../processors/split-runner.js';
 import type { Config } from '../config.js';
 import { startProjectionThread } from '../embedded/projection-thread.js';
 import { PROCESSOR_PROJECTIONS, PROJECTIONS } from '../read-models.js';
+import { storeDir } from './embedded.js';
 import type { Ports } from './open-ports.js';
 import { foldsAllReadModels, projectionCheckpointName } from './role.js';
 
@@ -34,7 +35,7 @@ export function createReadModelRunner(input: {
         store: ports.fileStore,
         readStore: ports.lmdbStore,
         data: {
-          eventsDir: join(config.DATA_DIR, 'events'),
+          storeDir: storeDir(config),
           readModelsDir: join(config.DATA_DIR, 'read-models'),
           fsync: config.SVC_FSYNC === '1',
           name,

@@ -8,7 +8,7 @@ import { createCommandExecutor } from '../../commands/command-executor.js';
 import type { TransferIndex } from '../../domain/ports/chain-data.port.js';
 import type { EventStore, RecordedEvent } from '../../domain/ports/event-store.port.js';
 import { hasCode } from '../../domain/shared/errors.js';
-import { openFileEventStore } from '../../infra/embedded/file-event-store.js';
+import { openLmdbEventStore } from '../../infra/embedded/lmdb-event-store.js';
 import { cryptoRandom } from '../../infra/system/crypto-random.js';
 import { systemClock } from '../../infra/system/system-clock.js';
 import { uuidIds } from '../../infra/system/uuid-ids.js';
@@ -34,7 +34,7 @@ afterEach(async () => {
 
 async function setup(transfers: TransferIndex) {
   const dir = await mkdtemp(join(tmpdir(), 'check-processors-'));
-  const store = await openFileEventStore(dir, { fsync: false });
+  const store = await openLmdbEventStore(dir, { fsync: false });
   cleanup.push(
     () => rm(dir, { recursive: true, force: true }),
     () => store.close(),

@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -11,11 +11,14 @@ import { updateReadme } from '../support/readme-figures.js';
  * bench:log — what the embedded event store and bus cost after a restart, as the log grows. For each size N
  * it appends N events of ~600 bytes (two per append, like a Charged and its usage event) across 10,000
  * streams and publishes each append to the embedded bus (as the relay does), in a child process; then
- * opens both in a fresh process and prints open time, RSS after a gc, and disk use. `--upgrade 1` also times
- * the first open of the same directory without its index files (as main wrote it before they existed).
- *   npm run bench:log [-- --sizes 0,200000,1000000] [--upgrade] [--write-readme]
- *     [--store /path/to/file-event-store.ts --bus /path/to/file-message-bus.ts]
- * `--store`/`--bus` run the same bench against another checkout's adapters (e.g. main's, for the figures before).
+ * opens both in a fresh process and prints open time, RSS after a gc, and disk use.
+ *   npm run bench:log [-- --sizes 0,200000,1000000] [--write-readme]
+ *     [--store /path/to/lmdb-event-store.ts --bus /path/to/file-message-bus.ts]
+ *     [--migrate-from /path/to/an/older/file-event-store.ts]
+ * `--store`/`--bus` run the same bench against another checkout's adapters (e.g. main's, for the figures
+ * before; a module exporting openFileEventStore, the framed-log store, works too). `--migrate-from` fills
+ * the directory with that older store instead and times the first open of this store on it, which
+ * migrates it (legacy-data-dir.ts).
  */
 const here = fileURLToPath(new URL('.', import.meta.url));
 const args = new Map<string, string>();
@@ -25,13 +28,24 @@ for (let i = 2; i < process.argv.length; i += 1) {
   args.set(process.argv[i]!.replace(/^--/, ''), flag ? '1' : value);
   if (!flag) i += 1;
 }
-const storeModule = resolve(args.get('store') ?? join(here, '../../infra/embedded/file-event-store.ts'));
+const storeModule = resolve(args.get('store') ?? join(here, '../../infra/embedded/lmdb-event-store.ts'));
 const busModule = resolve(args.get('bus') ?? join(here, '../../infra/embedded/file-message-bus.ts'));
 const STREAMS = 10_000;
 const CONCURRENT_APPENDS = 64;
 
+type OpenStore = (dir: string, options?: { fsync?: boolean; legacyDataDir?: string }) => Promise<EventStore>;
 interface StoreModule {
-  openFileEventStore(dir: string, options?: { fsync?: boolean }): Promise<EventStore>;
+  openLmdbEventStore?: OpenStore;
+  /** The framed-log store's (main before the LMDB store). */
+  openFileEventStore?: OpenStore;
+}
+const legacyModule = args.get('migrate-from');
+
+async function openerOf(module: string): Promise<OpenStore> {
+  const loaded = (await import(pathToFileURL(resolve(module)).href)) as StoreModule;
+  const open = loaded.openLmdbEventStore ?? loaded.openFileEventStore;
+  if (!open) throw new Error(`${module} exports no event store`);
+  return open;
 }
 interface BusModule {
   openFileMessageBus(dir: string): Promise<{ publish(topic: string, m: unknown[]): Promise<void>; close(): Promise<void> }>;
@@ -57,9 +71,9 @@ function paidCall(i: number): EventData[] {
 }
 
 async function fill(dir: string, events: number): Promise<void> {
-  const { openFileEventStore } = (await import(pathToFileURL(storeModule).href)) as StoreModule;
+  const openStore = await openerOf(legacyModule ?? storeModule);
   const { openFileMessageBus } = (await import(pathToFileURL(busModule).href)) as BusModule;
-  const store = await openFileEventStore(join(dir, 'events'), { fsync: false });
+  const store = await openStore(join(dir, 'events'), { fsync: false });
   const bus = await openFileMessageBus(join(dir, 'bus'));
   const appends = Math.ceil(events / 2);
   for (let from = 0; from < appends; from += CONCURRENT_APPENDS) {
@@ -80,8 +94,9 @@ async function fill(dir: string, events: number): Promise<void> {
   await bus.close();
 }
 
-async function reopen(dir: string): Promise<void> {
-  const { openFileEventStore } = (await import(pathToFileURL(storeModule).href)) as StoreModule;
+/** Opens the store (after a fill by this store, or, migrating, by an older one) and the bus in this fresh process. */
+async function reopen(dir: string, migrating: boolean): Promise<void> {
+  const openStore = await openerOf(storeModule);
   const { openFileMessageBus } = (await import(pathToFileURL(busModule).href)) as BusModule;
   const gc = (globalThis as { gc?: () => void }).gc;
   if (!gc) throw new Error('run with node --expose-gc');
@@ -89,7 +104,7 @@ async function reopen(dir: string): Promise<void> {
   const base = process.memoryUsage().rss;
   const started = performance.now();
   const cpu = process.cpuUsage();
-  const store = await openFileEventStore(join(dir, 'events'));
+  const store = migrating ? await openStore(join(dir, 'store'), { legacyDataDir: dir }) : await openStore(join(dir, 'events'));
   const storeMs = performance.now() - started;
   const bus = await openFileMessageBus(join(dir, 'bus'));
   const openMs = performance.now() - started;
@@ -102,17 +117,6 @@ async function reopen(dir: string): Promise<void> {
   await store.close();
   await bus.close();
   process.stdout.write(`${JSON.stringify({ storeMs, openMs, cpuMs, rss, base, revision: String(revision) })}\n`);
-}
-
-/** Removes what the old code path did not write: the event index and the bus offset indexes. */
-async function dropIndexes(dir: string): Promise<void> {
-  const events = join(dir, 'events');
-  for (const file of await readdir(events))
-    if (file.startsWith('events.index') || file.startsWith('events.streams')) await rm(join(events, file));
-  const topics = join(dir, 'bus', 'topics');
-  for (const topic of await readdir(topics).catch(() => [])) {
-    for (const file of await readdir(join(topics, topic))) if (file.endsWith('.idx')) await rm(join(topics, topic, file));
-  }
 }
 
 function du(path: string): number {
@@ -139,6 +143,7 @@ function child(mode: string, dir: string, events: number): string {
       storeModule,
       '--bus',
       busModule,
+      ...(legacyModule ? ['--migrate-from', legacyModule] : []),
     ],
     {
       encoding: 'utf8',
@@ -154,40 +159,41 @@ const mb = (bytes: number) => (bytes / 1e6).toFixed(1);
 async function main(): Promise<void> {
   const mode = args.get('child');
   if (mode === 'fill') return fill(args.get('dir')!, Number(args.get('events')));
-  if (mode === 'reopen') return reopen(args.get('dir')!);
+  if (mode === 'reopen') return reopen(args.get('dir')!, false);
+  if (mode === 'migrate') return reopen(args.get('dir')!, true);
   const sizes = (args.get('sizes') ?? '0,200000,1000000').split(',').map(Number);
   console.log(`bench:log — store ${storeModule}\n            bus   ${busModule}`);
-  const upgrade = args.get('upgrade') === '1';
+  if (legacyModule) console.log(`            filled by ${legacyModule}, then migrated at the first open`);
   const lines: string[] = [];
   const print = (line: string) => {
     console.log(line);
     lines.push(line);
   };
+  const opens = legacyModule ? 'first open, migrating' : 'open';
   print(
-    `| events | event log on disk | bus on disk | fill s | open store ms | open store+bus ms | open CPU ms | RSS after open (MB, after gc) |${upgrade ? ' first open without index files: ms (CPU ms) |' : ''}`,
+    `| events | event store on disk | bus on disk | fill s | ${opens} store ms | ${opens} store+bus ms | open CPU ms | RSS after open (MB, after gc) |`,
   );
-  print(`|---:|---:|---:|---:|---:|---:|---:|---:|${upgrade ? '---:|' : ''}`);
+  print(`|---:|---:|---:|---:|---:|---:|---:|---:|`);
   for (const events of sizes) {
     const dir = await mkdtemp(join(tmpdir(), 'bench-log-'));
     try {
       const filling = performance.now();
       child('fill', dir, events);
       const fillS = (performance.now() - filling) / 1000;
-      const opened = JSON.parse(child('reopen', dir, events).trim().split('\n').pop()!) as {
+      const opened = JSON.parse(
+        child(legacyModule ? 'migrate' : 'reopen', dir, events)
+          .trim()
+          .split('\n')
+          .pop()!,
+      ) as {
         storeMs: number;
         openMs: number;
         cpuMs: number;
         rss: number;
       };
-      const disk = `${mb(du(join(dir, 'events')))} MB | ${mb(du(join(dir, 'bus')))} MB`;
-      let upgraded = '';
-      if (upgrade) {
-        await dropIndexes(dir);
-        const first = JSON.parse(child('reopen', dir, events).trim().split('\n').pop()!) as { openMs: number; cpuMs: number };
-        upgraded = ` ${first.openMs.toFixed(0)} (${first.cpuMs.toFixed(0)}) |`;
-      }
+      const disk = `${mb(du(join(dir, legacyModule ? 'store' : 'events')))} MB | ${mb(du(join(dir, 'bus')))} MB`;
       print(
-        `| ${events.toLocaleString('en')} | ${disk} | ${fillS.toFixed(0)} | ${opened.storeMs.toFixed(0)} | ${opened.openMs.toFixed(0)} | ${opened.cpuMs.toFixed(0)} | ${mb(opened.rss)} |${upgraded}`,
+        `| ${events.toLocaleString('en')} | ${disk} | ${fillS.toFixed(0)} | ${opened.storeMs.toFixed(0)} | ${opened.openMs.toFixed(0)} | ${opened.cpuMs.toFixed(0)} | ${mb(opened.rss)} |`,
       );
     } finally {
       await rm(dir, { recursive: true, force: true });

@@ -12,7 +12,7 @@ import { createCommandExecutor } from '../../commands/command-executor.js';
 import { ledgerDecider } from '../../domain/ledger/ledger.decider.js';
 import { ledgerStream } from '../../domain/ledger/ledger.events.js';
 import type { EventStore } from '../../domain/ports/event-store.port.js';
-import { openFileEventStore } from '../../infra/embedded/file-event-store.js';
+import { openLmdbEventStore } from '../../infra/embedded/lmdb-event-store.js';
 import { cryptoRandom } from '../../infra/system/crypto-random.js';
 import { uuidIds, uuidV7 } from '../../infra/system/uuid-ids.js';
 
@@ -35,7 +35,7 @@ async function timed<T>(work: () => Promise<T>): Promise<[T, number]> {
 
 async function main() {
   const dir = await mkdtemp(join(tmpdir(), 'ledger-periods-bench-'));
-  const store = await openFileEventStore(dir, { fsync: false });
+  const store = await openLmdbEventStore(dir, { fsync: false });
   try {
     let now = START;
     const writer = process_(store, () => now);

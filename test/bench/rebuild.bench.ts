@@ -6,7 +6,7 @@ import type { CommandDeps } from '../../commands/command-deps.js';
 import { createCommandExecutor } from '../../commands/command-executor.js';
 import type { EventData, EventStore } from '../../domain/ports/event-store.port.js';
 import type { ReadStore } from '../../domain/ports/read-store.port.js';
-import { openFileEventStore } from '../../infra/embedded/file-event-store.js';
+import { openLmdbEventStore } from '../../infra/embedded/lmdb-event-store.js';
 import { createMemoryReadStore } from '../../infra/embedded/memory-read-store.js';
 import { openMongoStores } from '../../infra/mongo/mongo-stores.js';
 import { cryptoRandom } from '../../infra/system/crypto-random.js';
@@ -60,7 +60,7 @@ async function scan(store: EventStore): Promise<{ events: number; ms: number }> 
 
 async function measure(label: string, accounts: number, openReadStore: () => Promise<{ readStore: ReadStore; close(): Promise<void> }>) {
   const dir = await mkdtemp(join(tmpdir(), 'bench-rebuild-'));
-  const store = await openFileEventStore(dir, { fsync: false });
+  const store = await openLmdbEventStore(dir, { fsync: false });
   const { readStore, close } = await openReadStore();
   const commands: CommandDeps = {
     executor: createCommandExecutor({ store, clock: systemClock, ids: uuidIds }),

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { RecordedEvent } from '../../domain/ports/event-store.port.js';
-import { openFileEventStore } from '../../infra/embedded/file-event-store.js';
+import { openLmdbEventStore } from '../../infra/embedded/lmdb-event-store.js';
 import { PARTIES, writeFullCheckSources } from '../support/full-check-data.js';
 import { pollUntil } from '../support/polling.js';
 import { freePort, spawnTsx, stop } from '../support/processes.js';
@@ -57,7 +57,7 @@ const call = (port: number, method: string, path: string, body?: unknown) =>
   }).then(async (r) => ({ status: r.status, body: (await r.json()) as Record<string, unknown> }));
 
 async function streams(dataDir: string): Promise<Map<string, RecordedEvent[]>> {
-  const store = await openFileEventStore(join(dataDir, 'events'), { fsync: false });
+  const store = await openLmdbEventStore(join(dataDir, 'store'), { fsync: false });
   const byStream = new Map<string, RecordedEvent[]>();
   try {
     for await (const event of store.readAll()) byStream.set(event.streamId, [...(byStream.get(event.streamId) ?? []), event]);

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { RecordedEvent } from '../../domain/ports/event-store.port.js';
-import { openFileEventStore } from '../../infra/embedded/file-event-store.js';
+import { openLmdbEventStore } from '../../infra/embedded/lmdb-event-store.js';
 import { fixtureText } from '../helpers/source-fixtures.js';
 import { freePort, spawnTsx, stop } from '../support/processes.js';
 import { startReceiver } from '../support/webhook-receiver.js';
@@ -71,7 +71,7 @@ const call = (port: number, method: string, path: string, body?: unknown) =>
   }).then(async (r) => ({ status: r.status, body: (await r.json()) as Record<string, unknown> }));
 
 async function streams(dataDir: string): Promise<Map<string, RecordedEvent[]>> {
-  const store = await openFileEventStore(join(dataDir, 'events'), { fsync: false });
+  const store = await openLmdbEventStore(join(dataDir, 'store'), { fsync: false });
   const byStream = new Map<string, RecordedEvent[]>();
   try {
     for await (const event of store.readAll()) byStream.set(event.streamId, [...(byStream.get(event.streamId) ?? []), event]);

@@ -1,5 +1,5 @@
 import type { EventStore } from '../../domain/ports/event-store.port.js';
-import { openFileEventStore } from '../../infra/embedded/file-event-store.js';
+import { openLmdbEventStore } from '../../infra/embedded/lmdb-event-store.js';
 import { openPostgresEventStore } from '../../infra/postgres/pg-event-store.js';
 import { adapterEnv } from '../external/adapter-env.js';
 
@@ -9,6 +9,6 @@ import { adapterEnv } from '../external/adapter-env.js';
  */
 export async function openTestEventStore(dataDir: string): Promise<EventStore> {
   const env = adapterEnv(process.env, dataDir);
-  if (env.EVENT_STORE !== 'postgres') return openFileEventStore(dataDir, { fsync: true });
+  if (env.EVENT_STORE !== 'postgres') return openLmdbEventStore(dataDir, { fsync: true });
   return openPostgresEventStore({ url: env.POSTGRES_URL ?? '', schema: env.POSTGRES_SCHEMA });
 }

@@ -1,0 +1,107 @@
+import type { Database } from 'lmdb';
+import type { StreamView } from './append-decision.js';
+import type { StreamEntry } from './store-environment.js';
+
+/** Where an event lives in `$all`: its append's commit and its index within the append. */
+export interface EventLocation {
+  readonly revision: number;
+  readonly commit: number;
+  readonly prepare: number;
+}
+
+interface Covering {
+  readonly first: number;
+  readonly entry: StreamEntry;
+}
+
+const countOf = (entry: StreamEntry) => entry.length - 1;
+const idsOf = (entry: StreamEntry): readonly string[] => entry.slice(1) as string[];
+const covers = ({ first, entry }: Covering, revision: number) => revision >= first && revision < first + countOf(entry);
+
+/**
+ * The stream index: one entry per append, not per event (an append of a batch of charges is one entry). It
+ * is written in the transaction of the events it points to, so it never has to be reconciled with them.
+ * Inside a write transaction its reads see that transaction's writes: the append rule is decided there.
+ */
+export class LmdbStreamIndex {
+  constructor(private readonly streams: Database<StreamEntry, [string, number]>) {}
+
+  /** The revision of the stream's last event, -1 for none. */
+  revision(stream: string): number {
+    for (const { key, value } of this.streams.getRange({
+      start: [stream, Number.MAX_SAFE_INTEGER],
+      end: [stream, -1],
+      reverse: true,
+      limit: 1,
+    }))
+      return key[1] + countOf(value) - 1;
+    return -1;
+  }
+
+  view(stream: string): StreamView {
+    return {
+      revision: BigInt(this.revision(stream)),
+      idAt: (revision) => {
+        const found = revision < 0n ? undefined : this.covering(stream, Number(revision));
+        return found && idsOf(found.entry)[Number(revision) - found.first];
+      },
+      revisionOfId: (id) => {
+        const revision = this.revisionOfId(stream, id);
+        return revision === undefined ? undefined : BigInt(revision);
+      },
+    };
+  }
+
+  add(stream: string, first: number, commit: number, ids: readonly string[]): void {
+    this.streams.putSync([stream, first], [commit, ...ids]);
+  }
+
+  location(stream: string, revision: number): EventLocation | undefined {
+    const found = this.covering(stream, revision);
+    return found && { revision, commit: found.entry[0], prepare: revision - found.first };
+  }
+
+  /** Up to `limit` of the stream's events from revision `from` (inclusive), in the given direction. */
+  locations(stream: string, from: number, direction: 'forwards' | 'backwards', limit: number): EventLocation[] {
+    const backwards = direction === 'backwards';
+    const start = this.covering(stream, from)?.first ?? (backwards ? -1 : from);
+    if (start < 0) return [];
+    const range = this.streams.getRange({
+      start: [stream, start],
+      end: [stream, backwards ? -1 : Number.MAX_SAFE_INTEGER],
+      reverse: backwards,
+    });
+    const out: EventLocation[] = [];
+    for (const { key, value } of range) {
+      const count = countOf(value);
+      for (let i = 0; i < count && out.length < limit; i += 1) {
+        const prepare = backwards ? count - 1 - i : i;
+        const revision = key[1] + prepare;
+        if (backwards ? revision <= from : revision >= from) out.push({ revision, commit: value[0], prepare });
+      }
+      if (out.length >= limit) break;
+    }
+    return out;
+  }
+
+  private covering(stream: string, revision: number): Covering | undefined {
+    for (const { key, value } of this.streams.getRange({ start: [stream, revision], end: [stream, -1], reverse: true, limit: 1 })) {
+      const found = { first: key[1], entry: value };
+      return covers(found, revision) ? found : undefined;
+    }
+    return undefined;
+  }
+
+  /**
+   * The latest revision of the stream holding `id` (the idempotence rule of `any` appends, which the service
+   * never makes: each of its appends names the revision it expects). Walks the stream's appends from the
+   * newest, so a retry of a recent append is found at once.
+   */
+  private revisionOfId(stream: string, id: string): number | undefined {
+    for (const { key, value } of this.streams.getRange({ start: [stream, Number.MAX_SAFE_INTEGER], end: [stream, -1], reverse: true })) {
+      const at = idsOf(value).lastIndexOf(id);
+      if (at !== -1) return key[1] + at;
+    }
+    return undefined;
+  }
+}
