@@ -42,6 +42,11 @@ export async function openPostgresGraphStore(options: PostgresGraphOptions): Pro
     application_name: 'risk-screening-graph',
   });
   pool.on('error', () => undefined);
+  // No JIT: a page read is a few index lookups, but its plan over 16 partitions per table costs past
+  // jit_above_cost, and compiling it took ~300 ms against ~2 ms to run it (bench:graph:external, 2026-11-29).
+  pool.on('connect', (client) => {
+    client.query('SET jit = off').catch(() => undefined);
+  });
   try {
     await migrate(pool, s, GRAPH_MIGRATIONS);
   } catch (error) {
