@@ -23,6 +23,7 @@ export function createExploreProcessor(deps: TierDeps): Processor<CommandDeps> {
     const classify = memoized((a) => labelFromIntel(deps.intel.lookup(a, network)));
     const searchDeps = {
       flows: deps.transfers.flows.bind(deps.transfers),
+      flowsOfMany: deps.transfers.flowsOfMany?.bind(deps.transfers),
       classify,
       now: deps.now,
       ...(deps.breathe ? { breathe: deps.breathe } : {}),

@@ -63,7 +63,13 @@ export function versionsBehind(deps: Pick<TierDeps, 'intel'>, results: readonly 
 
 function search(deps: TierDeps, subject: TierSubject, direction: FlowDirection, budget: ExposureBudget, classify: Classify) {
   return searchExposure(
-    { flows: (...args) => deps.transfers.flows(...args), classify, now: deps.now, ...(deps.breathe ? { breathe: deps.breathe } : {}) },
+    {
+      flows: (...args) => deps.transfers.flows(...args),
+      flowsOfMany: deps.transfers.flowsOfMany?.bind(deps.transfers),
+      classify,
+      now: deps.now,
+      ...(deps.breathe ? { breathe: deps.breathe } : {}),
+    },
     { address: subject.address, network: subject.network, direction, budget },
   );
 }

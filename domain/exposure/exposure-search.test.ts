@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { edge, fixtureIndex, label, labelsOf } from '../../test/support/transfer-fixtures.js';
+import type { FlowPage } from '../ports/chain-data.port.js';
 import type { ExposureBudget } from './exposure.schema.js';
 import { searchExposure } from './exposure-search.js';
 
@@ -170,5 +171,65 @@ describe('breadth-first exposure search', () => {
   it('answers an address without history with an empty, complete result', async () => {
     const result = await search({ anchor: 'nobody' });
     expect(result).toMatchObject({ complete: true, categories: [], totalUsdMicros: 0, totalTransfers: 0, nodesVisited: 0 });
+  });
+});
+
+describe('exposure search over an index that reads pages in batches', () => {
+  // z ← a0..a39 ← b{i}_{0..4} ← c{i}: 40 + 200 + 40 addresses, three levels to read; a few labelled on each level.
+  const WIDE = Array.from({ length: 40 }, (_, i) => [
+    edge(`a${i}`, 'z', 10 + i),
+    ...Array.from({ length: 5 }, (_, j) => edge(`b${i}_${j}`, `a${i}`, 1 + ((i * 7 + j * 3) % 11))),
+    edge(`c${i}`, `b${i}_0`, 5),
+  ]).flat();
+  const WIDE_LABELS = labelsOf({ a3: EXCHANGE, b5_2: STOLEN, b17_4: SANCTIONED, c9: STOLEN, c30: EXCHANGE });
+
+  async function both(budget: Partial<ExposureBudget>, superNodeBound?: number) {
+    const index = await fixtureIndex(WIDE, 'ETH', superNodeBound === undefined ? {} : { superNodeBound });
+    const calls = { one: 0, many: 0 };
+    const run = (batched: boolean) => {
+      let tick = 0;
+      return searchExposure(
+        {
+          flows: (...args) => {
+            calls.one++;
+            return index.flows(...args);
+          },
+          ...(batched
+            ? {
+                flowsOfMany: async (addresses, network, direction, limit) => {
+                  calls.many++;
+                  return addresses.map((address) => index.flows(address, network, direction, limit) as FlowPage);
+                },
+              }
+            : {}),
+          classify: WIDE_LABELS,
+          now: () => tick++,
+        },
+        { address: 'z', network: 'ETH', direction: 'in', budget: { ...BUDGET, ...budget } },
+      );
+    };
+    const alone = await run(false);
+    const pagesAlone = calls.one;
+    const batched = await run(true);
+    return { alone, batched, pagesAlone, batchedCalls: calls.many, flowsCallsWhenBatched: calls.one - pagesAlone };
+  }
+
+  it('finds the same exposure with far fewer reads, whole or cut by any budget', async () => {
+    const whole = await both({});
+    expect(whole.alone.complete).toBe(true);
+    expect(whole.batched).toEqual(whole.alone);
+    expect(whole.flowsCallsWhenBatched).toBe(0);
+    // Four levels (z; the a's; the b's; the c's, without senders), labelled addresses not expanded: 270 pages
+    // alone; batched, each level in batches of 16, 32, 64, …: 1 + 2 + 4 + 2 reads.
+    expect(whole.pagesAlone).toBe(270);
+    expect(whole.batchedCalls).toBe(9);
+    for (const budget of [{ maxNodes: 60 }, { maxEdges: 90 }, { maxHops: 2 }, { perNodeLimit: 3 }, { timeMs: 150 }]) {
+      const cut = await both(budget);
+      expect(cut.alone.complete, JSON.stringify(budget)).toBe(false);
+      expect(cut.batched, JSON.stringify(budget)).toEqual(cut.alone);
+    }
+    const superNodes = await both({}, 2);
+    expect(superNodes.batched.stops?.remaindersTotal).toBeGreaterThan(0);
+    expect(superNodes.batched).toEqual(superNodes.alone);
   });
 });

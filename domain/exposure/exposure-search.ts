@@ -3,6 +3,7 @@ import { present } from '../shared/present.js';
 import type { Network } from '../shared/network.js';
 import type { CategoryExposure, ExposureBudget, ExposurePath, ExposureResult } from './exposure.schema.js';
 import type { Classify, NodeLabel } from './node-label.js';
+import { frontierPages, type FlowsOf, type FlowsOfMany } from './frontier-pages.js';
 import { SearchStopsLog } from './search-stops.js';
 
 /**
@@ -21,6 +22,7 @@ import { SearchStopsLog } from './search-stops.js';
  * - Budget: nodes discovered, edges scanned, hops, wall time, counterparties per node. `complete` is
  *   false when any of them cut the search short.
  * - Cycles: an address already reached is not re-entered (funds coming back add nothing new).
+ * - Reads (frontier-pages.ts): page by page, or in batches read ahead where the index reads many at once.
  * - Stops (search-stops.ts): the services reached and the counterparties of expanded addresses not read
  *   (per-node limit, a super-node's aggregated remainder) are reported with the share that stopped there.
  */
@@ -32,7 +34,9 @@ const TIME_CHECK_EVERY_EDGES = 256;
 const BREATHE_EVERY_MS = 20;
 
 export interface ExposureSearchDeps {
-  readonly flows: (address: string, network: Network, direction: FlowDirection, limit: number) => FlowPage | Promise<FlowPage>;
+  readonly flows: FlowsOf;
+  /** Several pages in one read, where the index offers it (frontier-pages.ts): one round trip per batch of a level. */
+  readonly flowsOfMany?: FlowsOfMany | undefined;
   readonly classify: Classify;
   /** Milliseconds from a monotonic clock (performance.now in production). */
   readonly now: () => number;
@@ -86,7 +90,14 @@ export async function searchExposure(
     }
     const found: string[] = [];
     frontier.sort((a, b) => b[1].share - a[1].share);
-    scan: for (const [node, from] of frontier) {
+    const pageAt = frontierPages(
+      deps.flows,
+      deps.flowsOfMany,
+      frontier.map(([node]) => node),
+      { network, direction, limit: budget.perNodeLimit, edgesLeft: () => budget.maxEdges - edges },
+    );
+    scan: for (let at = 0; at < frontier.length; at++) {
+      const [node, from] = present(frontier[at], 'a frontier entry');
       const now = deps.now();
       if (now - started > budget.timeMs) {
         stoppedBy = 'time';
@@ -96,7 +107,7 @@ export async function searchExposure(
         await deps.breathe();
         breathed = deps.now();
       }
-      const answer = deps.flows(node, network, direction, budget.perNodeLimit);
+      const answer = pageAt(at);
       const page = answer instanceof Promise ? await answer : answer;
       if (hop === 1) {
         anchorTotals = page.totals;

@@ -85,6 +85,11 @@ export interface TransferIndex {
   activity(address: string, network: Network): Promise<AddressActivity | null>;
   /** In memory, the embedded index answers at once (no promise): a graph search reads thousands of pages. */
   flows(address: string, network: Network, direction: FlowDirection, limit: number): FlowPage | Promise<FlowPage>;
+  /**
+   * The pages of several addresses in one read, in the order asked, each as flows() would give it. A remote
+   * store offers it so that a search pays one round trip per batch of its frontier, not one per address.
+   */
+  flowsOfMany?(addresses: readonly string[], network: Network, direction: FlowDirection, limit: number): Promise<readonly FlowPage[]>;
   coverage(network: Network): Promise<IndexCoverage>;
 }
 

@@ -1,16 +1,10 @@
 import pg from 'pg';
-import type {
-  AddressActivity,
-  DirectionTotals,
-  FlowPage,
-  IndexCoverage,
-  TransferDataKind,
-  TransferDataset,
-} from '../../domain/ports/chain-data.port.js';
-import { EMPTY_TOTALS, flowPageOf } from '../../domain/ports/chain-data.port.js';
+import type { AddressActivity, FlowPage, IndexCoverage, TransferDataKind, TransferDataset } from '../../domain/ports/chain-data.port.js';
 import type { TransferGraphStore } from '../../domain/ports/transfer-graph.port.js';
 import { normalizeAddress } from '../../domain/shared/address.js';
-import { foldBatchSql, finalizeSql, netId, sideId } from './pg-graph-fold.js';
+import { present } from '../../domain/shared/present.js';
+import { flowPagesSql, totalsOf, type NodeRow } from './pg-graph-flows.js';
+import { foldBatchSql, finalizeSql, netId } from './pg-graph-fold.js';
 import type { Query } from './pg-graph-query.js';
 import { GRAPH_MIGRATIONS } from './pg-graph-migrations.js';
 import { revertSql } from './pg-graph-revert.js';
@@ -22,7 +16,7 @@ import { schemaIdentifier, storeError } from './pg-rows.js';
  * shared by every process of a deployment, so that ingesters and folders run side by side in one consumer
  * group. The same port and contract suite as the LMDB store; edges and nodes hash-partitioned by address.
  * A fold, a revert or a finalisation is one transaction (retried whole on a deadlock or a serialisation
- * failure); a hop is one statement.
+ * failure); a page of flows is one statement, and so is a batch of them (a search's frontier).
  */
 
 export interface PostgresGraphOptions {
@@ -48,6 +42,11 @@ export async function openPostgresGraphStore(options: PostgresGraphOptions): Pro
     application_name: 'risk-screening-graph',
   });
   pool.on('error', () => undefined);
+  // No JIT: a page read is a few index lookups, but its plan over 16 partitions per table costs past
+  // jit_above_cost, and compiling it took ~300 ms against ~2 ms to run it (bench:graph:external, 2026-11-29).
+  pool.on('connect', (client) => {
+    client.query('SET jit = off').catch(() => undefined);
+  });
   try {
     await migrate(pool, s, GRAPH_MIGRATIONS);
   } catch (error) {
@@ -122,32 +121,9 @@ export async function openPostgresGraphStore(options: PostgresGraphOptions): Pro
       };
     },
     async flows(address, network, direction, limit): Promise<FlowPage> {
-      // The node's totals and its heaviest kept counterparties, in one statement on one partition.
-      const rows = await query<
-        NodeRow & { counterparty: string | null; usd: string; transfers: string; estimated: boolean; sample_tx: string | null }
-      >(
-        `SELECT n.*, e.counterparty, e.usd, e.transfers, e.estimated, e.sample_tx
-         FROM ${s}.nodes AS n LEFT JOIN LATERAL (
-           SELECT counterparty, usd, transfers, estimated, sample_tx FROM ${s}.edges
-           WHERE network = n.network AND owner = n.address AND side = $3 AND kept
-           ORDER BY usd DESC, transfers DESC, counterparty LIMIT $4
-         ) AS e ON true
-         WHERE n.network = $1 AND n.address = $2`,
-        [netId(network), normalizeAddress(address), sideId(direction), Math.max(0, limit)],
-      );
-      const node = rows[0];
-      if (!node) return flowPageOf([], EMPTY_TOTALS, 0);
-      const page = rows
-        .filter((r) => r.counterparty !== null)
-        .map((r) => ({
-          counterparty: r.counterparty as string,
-          usdMicros: Number(r.usd),
-          transfers: Number(r.transfers),
-          estimated: r.estimated,
-          sampleTx: r.sample_tx,
-        }));
-      return flowPageOf(page, totalsOf(node, direction), limit, Number(node[`${direction}_kept`]));
+      return present((await flowPagesSql(query, s, [address], network, direction, limit))[0], 'one page per address asked');
     },
+    flowsOfMany: (addresses, network, direction, limit) => flowPagesSql(query, s, addresses, network, direction, limit),
     async coverage(network): Promise<IndexCoverage> {
       const rows = await query<DatasetRow>(
         `SELECT name, caveat, transfers, from_at, to_at, kind, version, up_to_block FROM ${s}.datasets WHERE network = $1 AND kind IS NOT NULL ORDER BY id`,
@@ -188,21 +164,5 @@ function datasetOf(r: DatasetRow): TransferDataset {
     version: upToBlock ? `blocks up to ${upToBlock}` : r.version,
     asOf: iso(r.to_at),
     upToBlock,
-  };
-}
-
-interface NodeRow {
-  readonly first_at: string;
-  readonly last_at: string;
-  readonly [column: string]: unknown;
-}
-
-function totalsOf(node: NodeRow, side: 'in' | 'out'): DirectionTotals {
-  return {
-    transfers: Number(node[`${side}_transfers`]),
-    usdMicros: Number(node[`${side}_usd`]),
-    counterparties: Number(node[`${side}_counterparties`]),
-    unpricedTransfers: Number(node[`${side}_unpriced`]),
-    estimated: node[`${side}_estimated`] === true,
   };
 }

@@ -38,7 +38,12 @@ async function main() {
   ];
   const anchors = JSON.parse(anchorsJson) as string[];
   const started = performance.now();
-  const service = await startTestService({ SVC_SOURCES_DIR: sources }, dataDir);
+  // The parent passes the graph store's choice (GRAPH_STORE, GRAPH_POSTGRES_SCHEMA) in this process's environment.
+  const graph: Record<string, string> =
+    process.env.GRAPH_STORE === 'postgres'
+      ? { GRAPH_STORE: 'postgres', GRAPH_POSTGRES_SCHEMA: process.env.GRAPH_POSTGRES_SCHEMA ?? '' }
+      : {};
+  const service = await startTestService({ SVC_SOURCES_DIR: sources, ...graph }, dataDir);
   const startMs = performance.now() - started;
   const rssAfterStart = process.memoryUsage().rss;
   try {
@@ -49,7 +54,12 @@ async function main() {
       const t0 = performance.now();
       const cpu0 = process.cpuUsage();
       const result = await searchExposure(
-        { flows: transfers.flows.bind(transfers), classify, now: () => performance.now() },
+        {
+          flows: transfers.flows.bind(transfers),
+          flowsOfMany: transfers.flowsOfMany?.bind(transfers),
+          classify,
+          now: () => performance.now(),
+        },
         { address, network: 'ETH', direction: 'in', budget: BUDGET },
       );
       const cpu = process.cpuUsage(cpu0);

@@ -6,6 +6,7 @@ import { syntheticAddress, syntheticSource, toTagpack } from '../synthetic/synth
 import { writeFullCheckSources } from '../support/full-check-data.js';
 import { updateReadme } from '../support/readme-figures.js';
 import { startTestService } from '../support/test-service.js';
+import { externalGraph, graphStoreEnv, postgresDataDirectory, postgresGraphBytes } from './graph-bench-store.js';
 import { publishSynthetic } from './graph-synthetic-ingest.js';
 
 /**
@@ -15,8 +16,8 @@ import { publishSynthetic } from './graph-synthetic-ingest.js';
  * processes of their own: start time and RSS of an empty data directory and of the full one, the first
  * searches after the restart (cold) and later ones (warm), with the 10k-node budget, and full checks of the
  * heaviest exchange (a super-node) beside ordinary addresses. BENCH_GRAPH_TRANSFERS (default 100M),
- * BENCH_GRAPH_ADDRESSES (a tenth of it). In external mode (ci/with-servers.sh) the same run goes through
- * Kafka. BENCH_GRAPH_DIR: where the data directory goes (default the OS's temporary directory);
+ * BENCH_GRAPH_ADDRESSES (a tenth of it). In external mode (`npm run bench:graph:external`: ci/with-servers.sh,
+ * GRAPH_STORE=postgres) the same run goes through Kafka into the PostgreSQL graph store, in a schema of its own. BENCH_GRAPH_DIR: where the data directory goes (default the OS's temporary directory);
  * BENCH_GRAPH_KEEP=1 keeps it. With --write-readme, writes the table into docs/benchmarks.md.
  */
 
@@ -42,18 +43,24 @@ async function bytesUnder(path: string): Promise<number> {
   return total;
 }
 
-/** Drops the graph's pages from the OS cache (posix_fadvise DONTNEED on its files only), so that a search reads the disk. */
+/** Drops the graph's pages from the OS cache (posix_fadvise DONTNEED on the files under `dir`), so that a search reads the disk. */
 function evictFromPageCache(dir: string): boolean {
   try {
     execFileSync('python3', [
       '-c',
-      `import os,sys\nfor f in os.listdir(sys.argv[1]):\n  p=os.path.join(sys.argv[1],f)\n  fd=os.open(p,os.O_RDONLY)\n  os.posix_fadvise(fd,0,0,os.POSIX_FADV_DONTNEED)\n  os.close(fd)`,
+      `import os,sys\nfor d,_,fs in os.walk(sys.argv[1]):\n for f in fs:\n  try:\n   fd=os.open(os.path.join(d,f),os.O_RDONLY)\n  except OSError:\n   continue\n  os.posix_fadvise(fd,0,0,os.POSIX_FADV_DONTNEED)\n  os.close(fd)`,
       dir,
     ]);
     return true;
   } catch {
     return false;
   }
+}
+
+/** The graph store's bytes on disk: its LMDB file, or its PostgreSQL tables. */
+async function graphBytes(dataDir: string): Promise<number> {
+  const schema = graphStoreEnv().GRAPH_POSTGRES_SCHEMA;
+  return schema ? postgresGraphBytes(schema) : bytesUnder(join(dataDir, 'graph'));
 }
 
 interface RestartFigures {
@@ -67,7 +74,14 @@ interface RestartFigures {
   hubCounterparties: number | null;
 }
 
-function restart(dataDir: string, sources: string, anchors: readonly string[], hub: string | null, searches = true): RestartFigures {
+function restart(
+  dataDir: string,
+  sources: string,
+  anchors: readonly string[],
+  hub: string | null,
+  searches = true,
+  graphSuffix = '',
+): RestartFigures {
   const args = [
     dataDir,
     sources,
@@ -80,6 +94,7 @@ function restart(dataDir: string, sources: string, anchors: readonly string[], h
   const out = execFileSync(process.execPath, ['--import', 'tsx', 'test/bench/graph-restart.child.ts', ...args], {
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, ...graphStoreEnv(graphSuffix) },
     maxBuffer: 64 * 1024 * 1024,
   });
   return JSON.parse(out.trim().split('\n').at(-1) ?? '{}') as RestartFigures;
@@ -100,9 +115,9 @@ async function main() {
     syntheticAddress(Number((BigInt(k + 1) * 2654435761n) % BigInt(ADDRESSES))),
   );
   try {
-    const empty = restart(emptyDir, sources, anchors, null, false);
+    const empty = restart(emptyDir, sources, anchors, null, false, '_empty');
 
-    const service = await startTestService({ SVC_SOURCES_DIR: sources }, dataDir);
+    const service = await startTestService({ SVC_SOURCES_DIR: sources, ...graphStoreEnv() }, dataDir);
     const before = process.memoryUsage().rss;
     const started = performance.now();
     let lastReport = started;
@@ -110,7 +125,7 @@ async function main() {
       if (performance.now() - lastReport < 30_000) return;
       lastReport = performance.now();
       const rate = Math.round(published / ((lastReport - started) / 1000));
-      void bytesUnder(join(dataDir, 'graph')).then((bytes) =>
+      void graphBytes(dataDir).then((bytes) =>
         process.stderr.write(
           `bench:graph: ${published.toLocaleString('en')} published, ${rate.toLocaleString('en')}/s, graph ${Math.round(bytes / published)} B/transfer, RSS ${mb(process.memoryUsage().rss)} MB, load ${loadavg()[0]?.toFixed(1)}\n`,
         ),
@@ -122,10 +137,11 @@ async function main() {
     const loadAfterIngest = loadavg()[0]?.toFixed(1);
     const folded = await service.services.fullCheck.graph.size('ETH');
     await service.close();
-    const graphBytes = await bytesUnder(join(dataDir, 'graph'));
+    const storeBytes = await graphBytes(dataDir);
     const busBytes = await bytesUnder(join(dataDir, 'bus'));
 
-    const evicted = evictFromPageCache(join(dataDir, 'graph'));
+    const pgData = externalGraph() ? await postgresDataDirectory() : null;
+    const evicted = evictFromPageCache(externalGraph() ? (pgData ?? '/nonexistent') : join(dataDir, 'graph'));
     const full = restart(dataDir, sources, anchors, hub);
     const cold = full.coldRuns.map((r) => r.ms);
     const warm = full.warmRuns.map((r) => r.ms);
@@ -134,18 +150,18 @@ async function main() {
     const dailyGoal = 10 * (5_000_000 + 10_000_000);
 
     const table = [
-      `Measured by \`npm run bench:graph\` (${new Date().toISOString().slice(0, 10)}, ${cpus().length} cores, load average ${loadAtStart} at the start and ${loadAfterIngest} after the ingest; the machine is shared, so wall-clock figures vary between runs):`,
+      `Measured by \`npm run ${externalGraph() ? 'bench:graph:external' : 'bench:graph'}\` (${new Date().toISOString().slice(0, 10)}, ${cpus().length} cores, load average ${loadAtStart} at the start and ${loadAfterIngest} after the ingest; the machine is shared, so wall-clock figures vary between runs):`,
       '',
-      `Synthetic graph: ${ADDRESSES.toLocaleString('en')} addresses, ${TRANSFERS.toLocaleString('en')} transfers (power-law degrees; the heaviest exchange has ${full.hubCounterparties?.toLocaleString('en') ?? '?'} incoming counterparties), published to \`chain.transfers\` in messages of 1,000 transfers and folded by the service's graph-fold processor into the ${process.env.BUS === 'kafka' ? 'graph store, through Kafka' : 'LMDB graph store, through the embedded bus'}.`,
+      `Synthetic graph: ${ADDRESSES.toLocaleString('en')} addresses, ${TRANSFERS.toLocaleString('en')} transfers (power-law degrees; the heaviest exchange has ${full.hubCounterparties?.toLocaleString('en') ?? '?'} incoming counterparties), published to \`chain.transfers\` in messages of 1,000 transfers and folded by the service's graph-fold processor into the ${externalGraph() ? 'PostgreSQL' : 'LMDB'} graph store, through ${process.env.BUS === 'kafka' ? 'Kafka' : 'the embedded bus'}.`,
       '',
       '| measure | value |',
       '|---|---|',
       `| ingest through the pipeline | ${Math.round(folded / ingestS).toLocaleString('en')} transfers/s (${folded.toLocaleString('en')} in ${Math.round(ingestS).toLocaleString('en')} s); goal ${Math.round(dailyGoal / 86_400).toLocaleString('en')}/s (ten times Ethereum's and TRON's ~15M transfers a day) |`,
-      `| disk per transfer | ${Math.round(graphBytes / folded)} B in the graph store (${mb(graphBytes)} MB); the bus's copy: ${Math.round(busBytes / folded)} B |`,
+      `| disk per transfer | ${Math.round(storeBytes / folded)} B in the graph store (${mb(storeBytes)} MB${externalGraph() ? ", PostgreSQL's tables and indexes" : ''}); the bus's copy: ${externalGraph() ? 'in Kafka, not counted' : `${Math.round(busBytes / folded)} B`} |`,
       `| RSS after the ingest (the ingesting process) | ${mb(rssAfterIngest)} MB (${mb(rssAfterIngest - before)} MB more than before it) |`,
       `| start time, empty data directory → full one | ${ms(empty.startMs)} ms → ${ms(full.startMs)} ms |`,
       `| RSS after a restart, empty → full | ${mb(empty.rssAfterStart)} MB → ${mb(full.rssAfterStart)} MB (${(full.rssAfterStart / empty.rssAfterStart).toFixed(2)}x; goal ≤ 1.25x) |`,
-      `| exposure search after the restart, cold (first ${cold.length}${evicted ? ', graph evicted from the OS cache' : ''}) p50 / p99 | ${ms(percentile(cold, 50))} / ${ms(percentile(cold, 99))} ms (goal p99 ≤ 1,000) |`,
+      `| exposure search after the restart, cold (first ${cold.length}${evicted ? `, graph evicted from the OS cache${externalGraph() ? " (PostgreSQL's shared buffers kept)" : ''}` : ''}) p50 / p99 | ${ms(percentile(cold, 50))} / ${ms(percentile(cold, 99))} ms (goal p99 ≤ 1,000) |`,
       `| exposure search, warm (next ${warm.length}) p50 / p99 | ${ms(percentile(warm, 50))} / ${ms(percentile(warm, 99))} ms (goal p99 ≤ 100) |`,
       `| CPU time of a warm search p50 / p99 (what the wall clock above waits on besides other processes) | ${ms(
         percentile(
@@ -158,14 +174,14 @@ async function main() {
           99,
         ),
       )} ms |`,
-      `| RSS after the searches | ${mb(full.rssAfterSearches)} MB (LMDB's pages are mapped: the OS may drop them) |`,
+      `| RSS after the searches | ${mb(full.rssAfterSearches)} MB (${externalGraph() ? "the graph is PostgreSQL's memory, not this process's" : "LMDB's pages are mapped: the OS may drop them"}) |`,
       `| full check end to end, the heaviest exchange (super-node) p50 / max | ${ms(percentile(full.hubChecks, 50))} / ${ms(Math.max(...full.hubChecks))} ms |`,
       `| full check end to end, ordinary addresses p50 / max | ${ms(percentile(full.ordinaryChecks, 50))} / ${ms(Math.max(...full.ordinaryChecks))} ms |`,
       '',
       `Budget: 10k nodes / 200k edges / 6 hops, incoming. Searches visited ${avg(full.warmRuns, (r) => r.nodes).toLocaleString('en')} addresses and read ${avg(full.warmRuns, (r) => r.edges).toLocaleString('en')} flows on average.`,
     ].join('\n');
     process.stdout.write(`${table}\n`);
-    await updateReadme(process.env.BUS === 'kafka' ? 'bench:graph:external' : 'bench:graph', table);
+    await updateReadme(externalGraph() ? 'bench:graph:external' : 'bench:graph', table);
   } finally {
     if (process.env.BENCH_GRAPH_KEEP === '1') process.stderr.write(`bench:graph: kept ${work}\n`);
     else await rm(work, { recursive: true, force: true });

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { FlowDirection } from '../../domain/ports/chain-data.port.js';
+import type { FlowDirection, FlowPage } from '../../domain/ports/chain-data.port.js';
 import { chainPosition, type GraphTransfer, type TransferBatch, type TransferGraphStore } from '../../domain/ports/transfer-graph.port.js';
 import type { Network } from '../../domain/shared/network.js';
 
@@ -53,7 +53,12 @@ export async function snapshotOf(store: TransferGraphStore, addresses: readonly 
   return out;
 }
 
-export function transferGraphStoreContract(name: string, open: (bound: number) => Promise<TransferGraphStore>): void {
+export function transferGraphStoreContract(
+  name: string,
+  open: (bound: number) => Promise<TransferGraphStore>,
+  /** flowsOfMany: the store reads several addresses' pages in one call (TransferIndex.flowsOfMany). */
+  options: { flowsOfMany?: boolean } = {},
+): void {
   describe(`TransferGraphStore contract: ${name}`, () => {
     const opened: TransferGraphStore[] = [];
     const fresh = async (bound = BOUND) => {
@@ -189,6 +194,45 @@ export function transferGraphStoreContract(name: string, open: (bound: number) =
         { numRuns: 8 },
       );
     }, 120_000);
+
+    // Only a store that offers batched reads (the PostgreSQL one); the LMDB store answers each page at once.
+    it.runIf(options.flowsOfMany)(
+      'reads several pages at once as each alone: order, repeats, super-node remainders, both directions',
+      async () => {
+        const store = await fresh();
+        const many = store.flowsOfMany;
+        if (!many) throw new Error('this store was said to read pages in batches');
+        const hubIn = [5, 1, 9, 3, 7].map((usd, i) => transferAt(`s${usd}`, 'hub', usd, i + 1));
+        await store.fold([
+          chainBatch([...hubIn, transferAt('hub', 'r1', 4, 10), transferAt('s9', 'r1', 2, 11), transferAt(MIXED, 's9', 1, 12)]),
+        ]);
+        // The hub past the bound (a remainder), an address unknown to the store, one asked twice, a mixed-case one.
+        const asked = ['s9', 'hub', 'nobody', LOWER, 'hub', 'r1', MIXED];
+        for (const direction of ['in', 'out'] as const) {
+          for (const limit of [0, 2, 100]) {
+            const pages = await many.call(store, asked, 'ETH', direction, limit);
+            const rowsOf = (page: FlowPage) => ({
+              size: page.size,
+              totals: page.totals,
+              kept: page.kept,
+              rows: Array.from({ length: page.size }, (_, i) => [
+                page.counterparty(i),
+                page.usdMicros(i),
+                page.transfers(i),
+                page.estimated(i),
+                page.sampleTx(i),
+              ]),
+            });
+            const alone = await Promise.all(asked.map(async (address) => rowsOf(await store.flows(address, 'ETH', direction, limit))));
+            expect(pages.map(rowsOf)).toEqual(alone);
+          }
+        }
+        expect(await many.call(store, [], 'ETH', 'in', 10)).toEqual([]);
+        const hub = (await many.call(store, ['hub'], 'ETH', 'in', 100))[0];
+        expect(hub?.size).toBe(BOUND);
+        expect(hub?.totals.counterparties).toBe(5);
+      },
+    );
 
     it('counts a batch of whole blocks once per (block, kind), beside sources that bring transfers one by one', async () => {
       const store = await fresh();

@@ -12,7 +12,7 @@ if (!external.postgresUrl) {
   afterAll(() => schemas.dropAll());
   const open = (schema: string, superNodeBound = 3) =>
     openPostgresGraphStore({ url: external.postgresUrl, schema, superNodeBound, poolSize: 2 });
-  transferGraphStoreContract('PostgreSQL', (superNodeBound) => open(schemas.fresh('graph'), superNodeBound));
+  transferGraphStoreContract('PostgreSQL', (superNodeBound) => open(schemas.fresh('graph'), superNodeBound), { flowsOfMany: true });
 
   describe('PostgreSQL graph store shared by replicas', () => {
     it('counts each transfer once when two processes fold overlapping blocks side by side, hubs and all', async () => {
