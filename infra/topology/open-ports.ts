@@ -38,11 +38,11 @@ export async function openPorts(config: Config): Promise<Ports> {
   try {
     const fileStore = config.EVENT_STORE === 'embedded' ? track(await embedded.eventStore(config)) : null;
     const store = fileStore ?? track(await external.eventStore(config));
-    const bus = track(names && config.BUS === 'kafka' ? await external.bus(config, names) : await embedded.bus(config));
     const mongo = names && config.READ_STORE === 'mongo' ? await external.mongo(config, names) : null;
     const lmdbStore = config.READ_STORE === 'embedded' ? track(await embedded.readStore(config)) : null;
     const readStore = lmdbStore ?? track(mongo?.readStore ?? embedded.memoryReadStore());
     const processorCheckpoints = track(mongo?.checkpoints ?? (await embedded.checkpoints(config)));
+    const bus = track(names && config.BUS === 'kafka' ? await external.bus(config, names) : embedded.bus(store, processorCheckpoints));
     const graph = track(config.GRAPH_STORE === 'postgres' ? await external.graph(config) : await embedded.graph(config));
     return { store, fileStore, bus, readStore, lmdbStore, processorCheckpoints, graph, ...(mongo ? { rateLimits: mongo.rateLimits } : {}) };
   } catch (error) {

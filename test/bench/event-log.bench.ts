@@ -8,14 +8,15 @@ import type { EventData, EventStore } from '../../domain/ports/event-store.port.
 import { updateReadme } from '../support/readme-figures.js';
 
 /**
- * bench:log — what the embedded event store and bus cost after a restart, as the log grows. For each size N
+ * bench:log — what the embedded event store costs after a restart, as the log grows. For each size N
  * it appends N events of ~600 bytes (two per append, like a Charged and its usage event) across 10,000
- * streams and publishes each append to the embedded bus (as the relay does), in a child process; then
- * opens both in a fresh process and prints open time, RSS after a gc, and disk use. `--upgrade 1` also times
+ * streams in a child process; then opens it in a fresh process and prints open time, RSS after a gc, and
+ * disk use. The embedded bus is the log itself (infra/embedded/log-bus): there is no bus of its own to fill,
+ * unless `--bus` names an older checkout's file bus, whose each append is then also published (as its relay did). `--upgrade 1` also times
  * the first open of the same directory without its index files (as main wrote it before they existed).
  *   npm run bench:log [-- --sizes 0,200000,1000000] [--upgrade] [--write-readme]
  *     [--store /path/to/file-event-store.ts --bus /path/to/file-message-bus.ts]
- * `--store`/`--bus` run the same bench against another checkout's adapters (e.g. main's, for the figures before).
+ * `--store`/`--bus` run the same bench against another checkout's adapters (e.g. an older main's, for the figures before).
  */
 const here = fileURLToPath(new URL('.', import.meta.url));
 const args = new Map<string, string>();
@@ -26,7 +27,7 @@ for (let i = 2; i < process.argv.length; i += 1) {
   if (!flag) i += 1;
 }
 const storeModule = resolve(args.get('store') ?? join(here, '../../infra/embedded/file-event-store.ts'));
-const busModule = resolve(args.get('bus') ?? join(here, '../../infra/embedded/file-message-bus.ts'));
+const busModule = args.has('bus') ? resolve(args.get('bus')!) : null;
 const STREAMS = 10_000;
 const CONCURRENT_APPENDS = 64;
 
@@ -35,6 +36,13 @@ interface StoreModule {
 }
 interface BusModule {
   openFileMessageBus(dir: string): Promise<{ publish(topic: string, m: unknown[]): Promise<void>; close(): Promise<void> }>;
+}
+
+/** An older checkout's file bus under dir/bus (`--bus`), else none. */
+async function openBus(dir: string) {
+  if (busModule === null) return null;
+  const { openFileMessageBus } = (await import(pathToFileURL(busModule).href)) as BusModule;
+  return openFileMessageBus(join(dir, 'bus'));
 }
 
 const padding = 'x'.repeat(330);
@@ -58,31 +66,30 @@ function paidCall(i: number): EventData[] {
 
 async function fill(dir: string, events: number): Promise<void> {
   const { openFileEventStore } = (await import(pathToFileURL(storeModule).href)) as StoreModule;
-  const { openFileMessageBus } = (await import(pathToFileURL(busModule).href)) as BusModule;
+  const bus = await openBus(dir);
   const store = await openFileEventStore(join(dir, 'events'), { fsync: false });
-  const bus = await openFileMessageBus(join(dir, 'bus'));
   const appends = Math.ceil(events / 2);
   for (let from = 0; from < appends; from += CONCURRENT_APPENDS) {
     const round: Promise<unknown>[] = [];
     for (let i = from; i < Math.min(appends, from + CONCURRENT_APPENDS); i += 1) {
       const batch = paidCall(i);
       round.push(store.append(`account-${i % STREAMS}`, batch, { expected: 'any' }));
-      round.push(
-        bus.publish(
-          'events',
-          batch.map((e) => ({ key: `account-${i % STREAMS}`, value: e, headers: {} })),
-        ),
-      );
+      if (bus)
+        round.push(
+          bus.publish(
+            'events',
+            batch.map((e) => ({ key: `account-${i % STREAMS}`, value: e, headers: {} })),
+          ),
+        );
     }
     await Promise.all(round);
   }
   await store.close();
-  await bus.close();
+  await bus?.close();
 }
 
 async function reopen(dir: string): Promise<void> {
   const { openFileEventStore } = (await import(pathToFileURL(storeModule).href)) as StoreModule;
-  const { openFileMessageBus } = (await import(pathToFileURL(busModule).href)) as BusModule;
   const gc = (globalThis as { gc?: () => void }).gc;
   if (!gc) throw new Error('run with node --expose-gc');
   gc();
@@ -91,7 +98,7 @@ async function reopen(dir: string): Promise<void> {
   const cpu = process.cpuUsage();
   const store = await openFileEventStore(join(dir, 'events'));
   const storeMs = performance.now() - started;
-  const bus = await openFileMessageBus(join(dir, 'bus'));
+  const bus = await openBus(dir);
   const openMs = performance.now() - started;
   const used = process.cpuUsage(cpu);
   const cpuMs = (used.user + used.system) / 1000;
@@ -100,7 +107,7 @@ async function reopen(dir: string): Promise<void> {
   // A sanity read: the store answers after the restart.
   const revision = await store.streamRevision('account-1');
   await store.close();
-  await bus.close();
+  await bus?.close();
   process.stdout.write(`${JSON.stringify({ storeMs, openMs, cpuMs, rss, base, revision: String(revision) })}\n`);
 }
 
@@ -137,8 +144,7 @@ function child(mode: string, dir: string, events: number): string {
       String(events),
       '--store',
       storeModule,
-      '--bus',
-      busModule,
+      ...(busModule ? ['--bus', busModule] : []),
     ],
     {
       encoding: 'utf8',
@@ -156,7 +162,7 @@ async function main(): Promise<void> {
   if (mode === 'fill') return fill(args.get('dir')!, Number(args.get('events')));
   if (mode === 'reopen') return reopen(args.get('dir')!);
   const sizes = (args.get('sizes') ?? '0,200000,1000000').split(',').map(Number);
-  console.log(`bench:log — store ${storeModule}\n            bus   ${busModule}`);
+  console.log(`bench:log — store ${storeModule}\n            bus   ${busModule ?? 'none (the log is the bus)'}`);
   const upgrade = args.get('upgrade') === '1';
   const lines: string[] = [];
   const print = (line: string) => {
