@@ -2,7 +2,7 @@ import { comparePositions, type Position } from '../../../domain/ports/event-sto
 import type { CheckpointStore } from '../../../domain/ports/read-store.port.js';
 
 /** A commit is written at most this often while nobody waits for it (a restart redelivers the rest). */
-const COMMIT_INTERVAL_MS = 100;
+const COMMIT_INTERVAL_MS = 500;
 
 /**
  * Writes a consumer group's checkpoint (its LowWatermark) to the CheckpointStore: one write in flight, the
