@@ -20,7 +20,7 @@ export const externalTopology = {
   /** Kafka (BUS=kafka). */
   bus: (config: Config, names: Names) =>
     openKafkaMessageBus({
-      brokers: present(config.KAFKA_BROKERS, 'config.KAFKA_BROKERS')
+      brokers: present(config.KAFKA_BROKERS, 'adapter-config refuses BUS=kafka without KAFKA_BROKERS')
         .split(',')
         .map((b) => b.trim())
         .filter(Boolean),
@@ -31,11 +31,15 @@ export const externalTopology = {
     }),
   /** MongoDB (READ_STORE=mongo): the read models, the relay's checkpoints and the x402 call counters. */
   mongo: (config: Config, names: Names) =>
-    openMongoStores(present(config.MONGO_URL, 'config.MONGO_URL'), names.mongoDb, config.CONNECT_TIMEOUT_MS),
+    openMongoStores(
+      present(config.MONGO_URL, 'adapter-config refuses READ_STORE=mongo without MONGO_URL'),
+      names.mongoDb,
+      config.CONNECT_TIMEOUT_MS,
+    ),
   /** The transfer graph on PostgreSQL (GRAPH_STORE=postgres), shared by every process. */
   graph: (config: Config) =>
     openPostgresGraphStore({
-      url: present(config.POSTGRES_URL, 'config.POSTGRES_URL'),
+      url: present(config.POSTGRES_URL, 'adapter-config refuses GRAPH_STORE=postgres without POSTGRES_URL'),
       schema: config.GRAPH_POSTGRES_SCHEMA,
       superNodeBound: config.SVC_GRAPH_SUPER_NODE_BOUND,
       poolSize: config.POSTGRES_POOL_SIZE,

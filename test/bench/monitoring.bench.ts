@@ -2,14 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { importDataset } from '../../commands/import-dataset.js';
-import type { Claim, SourceDescriptor } from '../../domain/intel/intel.types.js';
 import { monitorStream } from '../../domain/monitors/monitor.events.js';
 import type { EventData } from '../../domain/ports/event-store.port.js';
 import { createServices } from '../../infra/bootstrap.js';
 import { loadConfig } from '../../infra/config.js';
 import { TAXONOMY } from '../../domain/intel/taxonomy.js';
 import { updateReadme } from '../support/readme-figures.js';
+import { importAndTime, scamClaim, watchChanges } from './flagging-imports.js';
 import { retroactivePhase } from './retroactive-phase.js';
 
 /**
@@ -44,26 +43,6 @@ const heapMb = () => {
   return process.memoryUsage().heapUsed / 2 ** 20;
 };
 const percentile = (sorted: readonly number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-
-const descriptor = (slug: string): SourceDescriptor => ({
-  slug,
-  class: 'community_feed',
-  trustWeight: 70,
-  publicName: `Benchmark feed ${slug}`,
-  url: 'https://example.org/bench',
-});
-const claimOf = (address: string, source: string): Claim => ({
-  address,
-  scope: 'evm',
-  kind: 'risk',
-  category: 'scam',
-  label: null,
-  confidence: 90,
-  sourceUrl: 'https://example.org/bench',
-  firstSeenAt: AT,
-  lastSeenAt: AT,
-  source,
-});
 
 async function main() {
   const dir = await mkdtemp(join(tmpdir(), 'bench-monitoring-'));
@@ -111,50 +90,19 @@ async function main() {
     );
 
     // Every MonitorVerdictChanged as it is appended, by change key.
-    const seen = new Map<string, { count: number; lastAt: number }>();
     const abort = new AbortController();
-    const watching = (async () => {
-      for await (const delivery of services.store.subscribeToAll({
-        from: 'end',
-        filter: { streamPrefixes: ['monitor-'] },
-        signal: abort.signal,
-      })) {
-        if (delivery.kind !== 'event' || delivery.event.type !== 'MonitorVerdictChanged') continue;
-        const key = (delivery.event.data as { changeKey: string }).changeKey;
-        const entry = seen.get(key) ?? { count: 0, lastAt: 0 };
-        seen.set(key, { count: entry.count + 1, lastAt: performance.now() });
-      }
-    })();
+    const { seen, done: watching } = watchChanges(services, { prefix: 'monitor-', type: 'MonitorVerdictChanged' }, abort.signal);
 
     const latencies: number[] = [];
     for (let round = 0; round < ROUNDS; round++) {
       const source = `bench_feed_${round}`;
       const claims = [
-        ...Array.from({ length: CHANGED_MONITORED }, (_, i) => claimOf(monitoredAddress((round * 7919 + i * 104_729) % MONITORS), source)),
-        ...Array.from({ length: CHANGED_UNMONITORED }, (_, i) => claimOf(unmonitoredAddress(round, i), source)),
+        ...Array.from({ length: CHANGED_MONITORED }, (_, i) =>
+          scamClaim(monitoredAddress((round * 7919 + i * 104_729) % MONITORS), source, AT),
+        ),
+        ...Array.from({ length: CHANGED_UNMONITORED }, (_, i) => scamClaim(unmonitoredAddress(round, i), source, AT)),
       ];
-      const contentHash = `sha256:bench-${round}-${randomUUID()}`;
-      const imported = await importDataset(services.commands, {
-        source,
-        version: AT.slice(0, 10),
-        contentHash,
-        claims,
-        tokens: [],
-        descriptor: descriptor(source),
-      });
-      const committedAt = performance.now();
-      if (!imported.imported) throw new Error(`round ${round}: nothing imported`);
-      const key = `dataset:${source}:${contentHash}`;
-      const deadline = Date.now() + 60_000;
-      while ((seen.get(key)?.count ?? 0) < CHANGED_MONITORED) {
-        if (Date.now() > deadline)
-          throw new Error(`round ${round}: ${seen.get(key)?.count ?? 0} of ${CHANGED_MONITORED} changes after 60 s`);
-        await new Promise((resolve) => setTimeout(resolve, 2));
-      }
-      latencies.push(seen.get(key)!.lastAt - committedAt);
-      await services.whenCaughtUp();
-      const extra = (seen.get(key)?.count ?? 0) - CHANGED_MONITORED;
-      if (extra !== 0) throw new Error(`round ${round}: ${extra} changes beyond the ${CHANGED_MONITORED} monitored addresses`);
+      latencies.push(await importAndTime(services, seen, { source, at: AT, claims, expected: CHANGED_MONITORED }));
     }
     abort.abort();
     await watching.catch(() => undefined);

@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { importDataset } from '../../commands/import-dataset.js';
-import type { Claim, SourceDescriptor } from '../../domain/intel/intel.types.js';
 import { transferCheckStream, transferCheckStreams } from '../../domain/kyt/transfer-check.events.js';
 import type { EventData } from '../../domain/ports/event-store.port.js';
 import type { Services } from '../../infra/bootstrap.js';
+import { importAndTime, scamClaim, watchChanges } from './flagging-imports.js';
 
 /**
  * bench:monitoring's retroactive path: `checks` past V2 transfer checks of one subgroup (each a made-up
@@ -63,84 +62,25 @@ async function appendPastChecks(services: Services, checks: number): Promise<num
   return (performance.now() - started) / 1000;
 }
 
-const descriptor = (slug: string): SourceDescriptor => ({
-  slug,
-  class: 'community_feed',
-  trustWeight: 70,
-  publicName: `Benchmark feed ${slug}`,
-  url: 'https://example.org/bench',
-});
-const claimOf = (address: string, source: string, at: string): Claim => ({
-  address,
-  scope: 'evm',
-  kind: 'risk',
-  category: 'scam',
-  label: null,
-  confidence: 90,
-  sourceUrl: 'https://example.org/bench',
-  firstSeenAt: at,
-  lastSeenAt: at,
-  source,
-});
-
-/** Every TransferCheckReevaluated as it is appended, by change key. */
-function watchReevaluations(services: Services, signal: AbortSignal) {
-  const seen = new Map<string, { count: number; lastAt: number }>();
-  const done = (async () => {
-    for await (const delivery of services.store.subscribeToAll({
-      from: 'end',
-      filter: { streamPrefixes: [transferCheckStreams.prefix] },
-      signal,
-    })) {
-      if (delivery.kind !== 'event' || delivery.event.type !== 'TransferCheckReevaluated') continue;
-      const key = (delivery.event.data as { changeKey: string }).changeKey;
-      const entry = seen.get(key) ?? { count: 0, lastAt: 0 };
-      seen.set(key, { count: entry.count + 1, lastAt: performance.now() });
-    }
-  })();
-  return { seen, done };
-}
-
 /** Each import flags senders no earlier import flagged (a prime stride: distinct while rounds × 50 < checks), so each raises 50 new alerts. */
-async function oneImport(services: Services, round: number, checks: number, seen: Map<string, { count: number; lastAt: number }>) {
+function importOf(round: number, checks: number) {
   const at = new Date().toISOString();
   const source = `bench_retro_feed_${round}`;
   const claims = [
-    ...Array.from({ length: TOUCHED }, (_, i) => claimOf(senderOf(((round * TOUCHED + i) * 104_729) % checks), source, at)),
-    ...Array.from({ length: UNRELATED }, (_, i) => claimOf(unrelatedOf(round, i), source, at)),
+    ...Array.from({ length: TOUCHED }, (_, i) => scamClaim(senderOf(((round * TOUCHED + i) * 104_729) % checks), source, at)),
+    ...Array.from({ length: UNRELATED }, (_, i) => scamClaim(unrelatedOf(round, i), source, at)),
   ];
-  const contentHash = `sha256:bench-retro-${round}-${randomUUID()}`;
-  const imported = await importDataset(services.commands, {
-    source,
-    version: at.slice(0, 10),
-    contentHash,
-    claims,
-    tokens: [],
-    descriptor: descriptor(source),
-  });
-  const committedAt = performance.now();
-  if (!imported.imported) throw new Error(`round ${round}: nothing imported`);
-  const key = `dataset:${source}:${contentHash}`;
-  const deadline = Date.now() + 60_000;
-  while ((seen.get(key)?.count ?? 0) < TOUCHED) {
-    if (Date.now() > deadline) throw new Error(`round ${round}: ${seen.get(key)?.count ?? 0} of ${TOUCHED} re-evaluations after 60 s`);
-    await new Promise((resolve) => setTimeout(resolve, 2));
-  }
-  const latency = seen.get(key)!.lastAt - committedAt;
-  await services.whenCaughtUp();
-  const extra = (seen.get(key)?.count ?? 0) - TOUCHED;
-  if (extra !== 0) throw new Error(`round ${round}: ${extra} re-evaluations beyond the ${TOUCHED} touched checks`);
-  return latency;
+  return { source, at, claims, expected: TOUCHED };
 }
 
 /** Runs the retroactive path and returns its figures (printed by the caller). */
 export async function retroactivePhase(services: Services, checks: number, rounds: number) {
   const populateSeconds = await appendPastChecks(services, checks);
   const abort = new AbortController();
-  const { seen, done } = watchReevaluations(services, abort.signal);
+  const { seen, done } = watchChanges(services, { prefix: transferCheckStreams.prefix, type: 'TransferCheckReevaluated' }, abort.signal);
   const latencies: number[] = [];
   try {
-    for (let round = 0; round < rounds; round++) latencies.push(await oneImport(services, round, checks, seen));
+    for (let round = 0; round < rounds; round++) latencies.push(await importAndTime(services, seen, importOf(round, checks)));
   } finally {
     abort.abort();
     await done.catch(() => undefined);

@@ -121,7 +121,9 @@ describe('dashboard workbench: policies', () => {
     expect(refused.body).toMatch(
       new RegExp(`id="rules\\.${i2}\\.min_usd" name="rules\\.${i2}\\.min_usd" value="lots"[^>]*aria-invalid="true"`),
     );
-    expect(refused.body).toContain(`<p class="field-error" id="err-rules.${i2}.min_usd" role="alert">`);
+    expect(refused.body).toContain(
+      `<p class="field-error" id="err-rules.${i2}.min_usd" role="alert">enter a number, such as 1000 or 2.5</p>`,
+    );
     expect(refused.body).toContain(`<p class="field-error" id="err-rules.${d1}.min_share_percent" role="alert">`);
     // Checked by the rules' checks once the shapes are right: an unknown category, next to the categories.
     const unknown = await post(editUrl, withFields(fields, { [`rules.${d1}.slugs`]: 'no_such_category', reason: 'x' }));
@@ -162,6 +164,9 @@ describe('dashboard workbench: policies', () => {
     }
     expect(page.statusCode).toBe(200);
     expect(page.body).toContain('data-status="completed"');
+    expect(page.body).toContain(
+      `<h1>Backtest of &lt;script&gt;alert(1)&lt;/script&gt;Tuned draft <code class="hint">${policyId}</code></h1>`,
+    );
     expect(page.body).toMatch(/<dt>Changed level<\/dt><dd>1<\/dd>/);
     expect(page.body).toMatch(/<dt>New alerts<\/dt><dd>0 /);
     expect(page.body).toContain('<dt>Flagged by analysts</dt><dd>1 of 1 still alerted</dd>');

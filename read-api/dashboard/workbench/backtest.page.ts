@@ -67,15 +67,15 @@ function progress(b: Backtest): SafeHtml {
 }
 
 /** A backtest: its progress while it runs, then the comparison with the active policy and the affected checks. */
-export function backtestPage(user: DashboardUser, b: Backtest): SafeHtml {
+export function backtestPage(user: DashboardUser, b: Backtest, policyName: string): SafeHtml {
   const r = b.report;
   return layout({
-    title: `Backtest of ${b.policy_id}`,
+    title: `Backtest of ${policyName}`,
     user,
     section: 'policies',
     ...(b.status === 'running' ? { refreshSeconds: REFRESH_SECONDS } : {}),
     body: html`<p class="no-print"><a href="${policyHref(b.policy_id, b.subgroup_id)}">← The policy</a></p>
-<h1>Backtest of ${b.policy_id} ${b.version === 'draft' ? 'draft' : `version ${b.version}`}</h1>
+<h1>Backtest of ${policyName} ${b.version === 'draft' ? 'draft' : `version ${b.version}`} <code class="hint">${b.policy_id}</code></h1>
 <p class="lead">Against the active policy ${b.baseline.policy_id} ${b.baseline.version}, over the checks from ${utc(b.from)} to ${utc(b.to)}.
 Status: <strong data-status="${b.status}">${b.status}</strong>. The same report is at <code>${b.result_url}</code>.</p>
 ${b.status === 'running' ? progress(b) : ''}

@@ -228,7 +228,9 @@ export function policyDashboardRoutes(services: AppServices): FastifyPluginAsync
     app.get('/policies/backtests/:backtest_id', hidden, async (request, reply) => {
       const caller = await callerOf(ctx, request);
       const { backtest_id } = pathParams(backtestParam, request);
-      return html(reply, 200, backtestPage(caller.user, await ctx.actions.backtestResult(caller.viewer, backtest_id)));
+      const backtest = await ctx.actions.backtestResult(caller.viewer, backtest_id);
+      const policy = await ctx.actions.get(caller.viewer, backtest.policy_id, { subgroup_id: backtest.subgroup_id, version: undefined });
+      return html(reply, 200, backtestPage(caller.user, backtest, policy.name));
     });
   };
 }

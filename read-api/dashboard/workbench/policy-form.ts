@@ -122,7 +122,11 @@ export function errorsOf(refusals: readonly Refusal[], fields: ReadonlySet<strin
 
 /** A zod refusal's issues as refusals. */
 export const zodRefusals = (issues: readonly z.core.$ZodIssue[]): Refusal[] =>
-  issues.map((i) => ({ path: i.path as (string | number)[], message: i.message }));
+  issues.map((i) => ({ path: i.path as (string | number)[], message: formWording(i) }));
+
+/** A form field holds text, so zod's "expected number, received string" is said as the analyst typed it. */
+const formWording = (issue: z.core.$ZodIssue): string =>
+  issue.code === 'invalid_type' && issue.expected === 'number' ? 'enter a number, such as 1000 or 2.5' : issue.message;
 
 /** What the command refused (a 422's detail[], located under `body`) as refusals. */
 export const detailRefusals = (detail: readonly ValidationDetail[]): Refusal[] =>
