@@ -24,7 +24,6 @@ const LONG_FUNCTIONS = {
   'infra/chain/evm-transaction-decoder.ts': ADAPTER,
   'infra/chain/graph/lmdb-graph-store.ts': ADAPTER,
   'infra/chain/tron-http-decoder.ts': ADAPTER,
-  'infra/embedded/file-message-bus.ts': 'the file bus, replaced by subscriptions on the log (issue 30 item 2)',
   'infra/embedded/lmdb-read-store.ts': ADAPTER,
   'infra/embedded/projection-thread.ts': "the thread's start, ready, invalidations and stop share one closure",
   'infra/full-check/full-check-module.ts': "the full check's wiring (issue 30 item 3 moves it to a feature module)",

@@ -1,5 +1,4 @@
 import { createRelay } from '../processors/relay.js';
-import { familyOfTopic } from '../processors/topics.js';
 import type { Config } from './config.js';
 import type { Services } from './services.js';
 import type { Position } from '../domain/ports/event-store.port.js';
@@ -58,15 +57,8 @@ export async function createServices(
     webhookResolver: outside.webhookResolver,
   };
   const own = processorSet(modules, bus, commands, false);
-  // The embedded bus has no consumer outside this process: it carries only the families processors read.
-  const consumed = new Set([...own.topics, ...fullCheck.pipeline.flatMap((p) => p.topics)].map(familyOfTopic));
-  const relay = createRelay({
-    store,
-    bus,
-    checkpoints: ports.processorCheckpoints,
-    onError,
-    ...(config.BUS === 'kafka' ? {} : { relays: (family: string) => consumed.has(family) }),
-  });
+  // With Kafka the relay copies `$all` onto the bus; the embedded bus reads the log itself, so there is none.
+  const relay = config.BUS === 'kafka' ? createRelay({ store, bus, checkpoints: ports.processorCheckpoints, onError }) : null;
   const x402 = createX402Module({
     config,
     commands,
@@ -79,7 +71,7 @@ export async function createServices(
   const readiness = { ready: false };
   const app = createAppServices(modules, own, repositories, () => readiness.ready);
   registerBusLag(metrics, bus, () => bus.groups());
-  const relayProgress = runs(config.ROLE, 'projections') ? [{ name: 'relay', progress: () => relay.progress() }] : [];
+  const relayProgress = relay && runs(config.ROLE, 'projections') ? [{ name: 'relay', progress: () => relay.progress() }] : [];
   const progress = () => [{ name: 'projections', progress: () => projections.progress() }, ...relayProgress];
   registerLogLag(metrics, store, progress, () => systemClock.now());
   const parts = { config, store, bus, readStore, intel, commands, receipts: core.receipts, projections, relay, app, x402 };

@@ -29,7 +29,8 @@ export interface Services {
   /** The verdict receipts' signer and key ring (rotation by the CLI). */
   readonly receipts: Ed25519VerdictSigner;
   readonly projections: ProjectionRunner;
-  readonly relay: Relay;
+  /** Copies `$all` onto Kafka (BUS=kafka); null with the embedded bus, which reads the log itself. */
+  readonly relay: Relay | null;
   readonly app: AppServices;
   /** The x402 channel: the x402 app's services (null while the channel is off) and its accounting read models. */
   readonly x402: X402Module;

@@ -5,22 +5,26 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { EventStore } from '../domain/ports/event-store.port.js';
 import type { ConsumedMessage, MessageBus } from '../domain/ports/message-bus.port.js';
 import { openLmdbEventStore } from '../infra/embedded/lmdb-event-store.js';
-import { openFileMessageBus } from '../infra/embedded/file-message-bus.js';
+import { openLogMessageBus } from '../infra/embedded/log-bus/log-message-bus.js';
 import { createMemoryCheckpointStore } from '../infra/embedded/memory-checkpoint-store.js';
 import { createRelay } from './relay.js';
 import { topicOfFamily } from './topics.js';
 
 let dir: string;
 let store: EventStore;
+/** The bus on a log of its own (as Kafka is outside the event store): what the relay copies lands there. */
+let busStore: EventStore;
 let bus: MessageBus;
 
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'relay-'));
   store = await openLmdbEventStore(join(dir, 'log'), { fsync: false });
-  bus = await openFileMessageBus(join(dir, 'bus'), { partitions: 1 });
+  busStore = await openLmdbEventStore(join(dir, 'bus'), { fsync: false });
+  bus = openLogMessageBus({ store: busStore, checkpoints: createMemoryCheckpointStore() });
 });
 afterEach(async () => {
   await bus.close();
+  await busStore.close();
   await store.close();
   await rm(dir, { recursive: true, force: true });
 });
@@ -41,7 +45,7 @@ async function consumed(topic: string): Promise<ConsumedMessage[]> {
 }
 
 describe('relay', () => {
-  it('puts every family on the bus by default, each event with its id and revision', async () => {
+  it('puts every family on the bus, each event with its id and revision', async () => {
     await store.append('check-1', [event('CheckRequested', 1)], { expected: 'no_stream' });
     await store.append('ledger-u', [event('Charged', 2), event('Charged', 3)], { expected: 'no_stream' });
     const relay = createRelay({ store, bus, checkpoints: createMemoryCheckpointStore() });
@@ -50,19 +54,5 @@ describe('relay', () => {
     await relay.stop();
     expect((await consumed(topicOfFamily('check'))).map((m) => m.headers['event-type'])).toEqual(['CheckRequested']);
     expect((await consumed(topicOfFamily('ledger'))).map((m) => m.headers['stream-revision'])).toEqual(['0', '1']);
-  });
-
-  it('with `relays`, puts only the families it accepts on the bus, and its checkpoint still moves past the others', async () => {
-    const checkpoints = createMemoryCheckpointStore();
-    await store.append('ledger-u', [event('Charged', 1)], { expected: 'no_stream' });
-    await store.append('check-1', [event('CheckRequested', 2)], { expected: 'no_stream' });
-    const relay = createRelay({ store, bus, checkpoints, relays: (family) => family === 'check' });
-    await relay.start();
-    await store.append('ledger-u', [event('Charged', 3)], { expected: 0n });
-    await relay.whenCaughtUp();
-    await relay.stop();
-    expect((await consumed(topicOfFamily('check'))).map((m) => m.key)).toEqual(['check-1']);
-    expect(await consumed(topicOfFamily('ledger'))).toEqual([]);
-    expect(await checkpoints.load('relay')).toEqual(await store.headPosition());
   });
 });

@@ -4,17 +4,14 @@ import { HEADER, type BusMessage, type MessageBus } from '../domain/ports/messag
 import type { CheckpointStore } from '../domain/ports/read-store.port.js';
 import type { LogProgress } from './log-progress.js';
 import { createPositionWaiters } from './position-waiters.js';
-import { familyOf } from '../domain/shared/streams.js';
 import { topicOfStream } from './topics.js';
 
 /**
  * Copies `$all` onto the bus. Events that arrive while a publish is in flight are published together
  * in the next round, so a busy log costs one bus write per round, not per event. The checkpoint is
  * stored after the bus has the events, at most every CHECKPOINT_INTERVAL_MS: a crash republishes what
- * came after it, and consumers dedupe on the `event-id` header (at-least-once). With `relays`, only the
- * families it accepts go on the bus (the embedded bus, whose only consumers are this process's processors,
- * gets the families they read: a screen's ledger event is not copied for nobody); the checkpoint still
- * moves past the others.
+ * came after it, and consumers dedupe on the `event-id` header (at-least-once). Only with Kafka (external
+ * mode): the embedded bus reads the log itself (infra/embedded/log-bus).
  */
 export interface Relay {
   start(): Promise<void>;
@@ -49,8 +46,6 @@ export function createRelay(deps: {
   store: EventStore;
   bus: MessageBus;
   checkpoints: CheckpointStore;
-  /** Whether events of a stream family go on the bus; all of them when absent (Kafka: consumers outside too). */
-  relays?: (family: string) => boolean;
   onError?: (error: unknown) => void;
 }): Relay {
   const waiters = createPositionWaiters();
@@ -74,7 +69,6 @@ export function createRelay(deps: {
     const round = pending.splice(0, MAX_ROUND);
     const byTopic = new Map<string, BusMessage[]>();
     for (const event of round) {
-      if (deps.relays && !deps.relays(familyOf(event.streamId))) continue;
       const topic = topicOfStream(event.streamId);
       const messages = byTopic.get(topic) ?? [];
       messages.push(toBusMessage(event));

@@ -1,11 +1,12 @@
 import { join } from 'node:path';
-import type { ReadStore } from '../../domain/ports/read-store.port.js';
+import type { EventStore } from '../../domain/ports/event-store.port.js';
+import type { CheckpointStore, ReadStore } from '../../domain/ports/read-store.port.js';
 import type { Config } from '../config.js';
 import { openLmdbGraphStore } from '../chain/graph/lmdb-graph-store.js';
 import { openLmdbCheckpointStore } from '../embedded/lmdb-checkpoint-store.js';
 import { openLmdbEventStore } from '../embedded/lmdb-event-store.js';
-import { openFileMessageBus } from '../embedded/file-message-bus.js';
 import { openLmdbReadStore } from '../embedded/lmdb-read-store.js';
+import { openLogMessageBus } from '../embedded/log-bus/log-message-bus.js';
 import { createMemoryReadStore } from '../embedded/memory-read-store.js';
 
 type Settings = Pick<Config, 'DATA_DIR' | 'SVC_FSYNC' | 'SVC_GRAPH_SUPER_NODE_BOUND'>;
@@ -26,8 +27,11 @@ export const embeddedTopology = {
    */
   eventStore: (config: Settings) =>
     openLmdbEventStore(storeDir(config), { fsync: config.SVC_FSYNC === '1', legacyDataDir: config.DATA_DIR }),
-  /** The file bus under DATA_DIR/bus, whose only consumers are this process's processors. */
-  bus: (config: Settings) => openFileMessageBus(join(config.DATA_DIR, 'bus')),
+  /**
+   * No bus of its own: the processors' consumer groups read the event log through checkpointed subscriptions,
+   * and what is published directly (webhook retries, dead letters, chain transfers) is appended to the log.
+   */
+  bus: (store: EventStore, checkpoints: CheckpointStore) => openLogMessageBus({ store, checkpoints }),
   /** The read models in LMDB under DATA_DIR/read-models, folded on a thread of their own (READ_STORE=embedded). */
   readStore: (config: Settings) => openLmdbReadStore(join(config.DATA_DIR, 'read-models')),
   /** Maps rebuilt by a full replay at each start (READ_STORE=memory; tests). */

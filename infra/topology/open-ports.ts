@@ -38,12 +38,12 @@ export async function openPorts(config: Config): Promise<Ports> {
   try {
     const fileStore = config.EVENT_STORE === 'embedded' ? track(await embedded.eventStore(config)) : null;
     const store = fileStore ?? track(await external.eventStore(config));
-    const bus = track(names && config.BUS === 'kafka' ? await external.bus(config, names) : await embedded.bus(config));
     const mongo = names && config.READ_STORE === 'mongo' ? await external.mongo(config, names) : null;
     const lmdbStore = config.READ_STORE === 'embedded' ? track(await embedded.readStore(config)) : null;
     const readStore = lmdbStore ?? track(mongo?.readStore ?? embedded.memoryReadStore());
     // The embedded event store's environment holds its checkpoints (one file set); it is closed with the store.
     const processorCheckpoints = mongo ? track(mongo.checkpoints) : (fileStore?.checkpoints ?? track(await embedded.checkpoints(config)));
+    const bus = track(names && config.BUS === 'kafka' ? await external.bus(config, names) : embedded.bus(store, processorCheckpoints));
     const graph = track(config.GRAPH_STORE === 'postgres' ? await external.graph(config) : await embedded.graph(config));
     return { store, fileStore, bus, readStore, lmdbStore, processorCheckpoints, graph, ...(mongo ? { rateLimits: mongo.rateLimits } : {}) };
   } catch (error) {

@@ -16,7 +16,8 @@ interface Running {
   readonly modules: Modules;
   readonly ports: Ports;
   readonly projections: ProjectionRunner;
-  readonly relay: Relay;
+  /** Kafka's (external mode); null with the embedded bus, which reads the log itself. */
+  readonly relay: Relay | null;
   readonly own: ProcessorSet;
   readonly readiness: { ready: boolean };
 }
@@ -35,7 +36,7 @@ export function lifecycleOf(parts: Running): Pick<Services, 'start' | 'whenCaugh
       await projections.whenCaughtUp();
       await fullCheck.start({ runProcessors: runs(config.ROLE, 'processors') });
       // One relay per deployment (its checkpoint is a compare-and-set): in the all-in-one or projections process.
-      if (runs(config.ROLE, 'projections')) await relay.start();
+      if (relay && runs(config.ROLE, 'projections')) await relay.start();
       if (runs(config.ROLE, 'processors')) {
         await own.runner.start();
         // Transfer checks a stopped process left in flight (their requests already committed on the bus),
@@ -55,7 +56,7 @@ export function lifecycleOf(parts: Running): Pick<Services, 'start' | 'whenCaugh
       for (let pass = 0; pass < MAX_CATCH_UP_PASSES; pass += 1) {
         const head = await core.store.headPosition();
         await projections.whenCaughtUp();
-        await relay.whenCaughtUp();
+        await relay?.whenCaughtUp();
         await own.runner.whenCaughtUp();
         await fullCheck.whenCaughtUp();
         const after = await core.store.headPosition();
@@ -80,7 +81,7 @@ export function lifecycleOf(parts: Running): Pick<Services, 'start' | 'whenCaugh
       await fullCheck.close();
       await ports.graph.close();
       await own.webhooks.close();
-      await relay.stop();
+      await relay?.stop();
       await projections.stop();
       await core.bus.close();
       await ports.processorCheckpoints.close();

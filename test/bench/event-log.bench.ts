@@ -8,10 +8,11 @@ import type { EventData, EventStore } from '../../domain/ports/event-store.port.
 import { updateReadme } from '../support/readme-figures.js';
 
 /**
- * bench:log — what the embedded event store and bus cost after a restart, as the log grows. For each size N
+ * bench:log — what the embedded event store costs after a restart, as the log grows. For each size N
  * it appends N events of ~600 bytes (two per append, like a Charged and its usage event) across 10,000
- * streams and publishes each append to the embedded bus (as the relay does), in a child process; then
- * opens both in a fresh process and prints open time, RSS after a gc, and disk use.
+ * streams in a child process (with `--bus` naming an older checkout's file bus, each append is also published
+ * to it, as that checkout's relay did: today the embedded bus is the log itself, infra/embedded/log-bus); then
+ * opens them in a fresh process and prints open time, RSS after a gc, and disk use.
  *   npm run bench:log [-- --sizes 0,200000,1000000] [--write-readme]
  *     [--store /path/to/lmdb-event-store.ts --bus /path/to/file-message-bus.ts]
  *     [--migrate-from /path/to/an/older/file-event-store.ts]
@@ -29,7 +30,7 @@ for (let i = 2; i < process.argv.length; i += 1) {
   if (!flag) i += 1;
 }
 const storeModule = resolve(args.get('store') ?? join(here, '../../infra/embedded/lmdb-event-store.ts'));
-const busModule = resolve(args.get('bus') ?? join(here, '../../infra/embedded/file-message-bus.ts'));
+const busModule = args.has('bus') ? resolve(args.get('bus')!) : null;
 const STREAMS = 10_000;
 const CONCURRENT_APPENDS = 64;
 
@@ -49,6 +50,13 @@ async function openerOf(module: string): Promise<OpenStore> {
 }
 interface BusModule {
   openFileMessageBus(dir: string): Promise<{ publish(topic: string, m: unknown[]): Promise<void>; close(): Promise<void> }>;
+}
+
+/** An older checkout's file bus under dir/bus (`--bus`), else none. */
+async function openBus(dir: string) {
+  if (busModule === null) return null;
+  const { openFileMessageBus } = (await import(pathToFileURL(busModule).href)) as BusModule;
+  return openFileMessageBus(join(dir, 'bus'));
 }
 
 const padding = 'x'.repeat(330);
@@ -72,32 +80,31 @@ function paidCall(i: number): EventData[] {
 
 async function fill(dir: string, events: number): Promise<void> {
   const openStore = await openerOf(legacyModule ?? storeModule);
-  const { openFileMessageBus } = (await import(pathToFileURL(busModule).href)) as BusModule;
+  const bus = await openBus(dir);
   const store = await openStore(join(dir, 'events'), { fsync: false });
-  const bus = await openFileMessageBus(join(dir, 'bus'));
   const appends = Math.ceil(events / 2);
   for (let from = 0; from < appends; from += CONCURRENT_APPENDS) {
     const round: Promise<unknown>[] = [];
     for (let i = from; i < Math.min(appends, from + CONCURRENT_APPENDS); i += 1) {
       const batch = paidCall(i);
       round.push(store.append(`account-${i % STREAMS}`, batch, { expected: 'any' }));
-      round.push(
-        bus.publish(
-          'events',
-          batch.map((e) => ({ key: `account-${i % STREAMS}`, value: e, headers: {} })),
-        ),
-      );
+      if (bus)
+        round.push(
+          bus.publish(
+            'events',
+            batch.map((e) => ({ key: `account-${i % STREAMS}`, value: e, headers: {} })),
+          ),
+        );
     }
     await Promise.all(round);
   }
   await store.close();
-  await bus.close();
+  await bus?.close();
 }
 
 /** Opens the store (after a fill by this store, or, migrating, by an older one) and the bus in this fresh process. */
 async function reopen(dir: string, migrating: boolean): Promise<void> {
   const openStore = await openerOf(storeModule);
-  const { openFileMessageBus } = (await import(pathToFileURL(busModule).href)) as BusModule;
   const gc = (globalThis as { gc?: () => void }).gc;
   if (!gc) throw new Error('run with node --expose-gc');
   gc();
@@ -106,7 +113,7 @@ async function reopen(dir: string, migrating: boolean): Promise<void> {
   const cpu = process.cpuUsage();
   const store = migrating ? await openStore(join(dir, 'store'), { legacyDataDir: dir }) : await openStore(join(dir, 'events'));
   const storeMs = performance.now() - started;
-  const bus = await openFileMessageBus(join(dir, 'bus'));
+  const bus = await openBus(dir);
   const openMs = performance.now() - started;
   const used = process.cpuUsage(cpu);
   const cpuMs = (used.user + used.system) / 1000;
@@ -115,7 +122,7 @@ async function reopen(dir: string, migrating: boolean): Promise<void> {
   // A sanity read: the store answers after the restart.
   const revision = await store.streamRevision('account-1');
   await store.close();
-  await bus.close();
+  await bus?.close();
   process.stdout.write(`${JSON.stringify({ storeMs, openMs, cpuMs, rss, base, revision: String(revision) })}\n`);
 }
 
@@ -141,8 +148,7 @@ function child(mode: string, dir: string, events: number): string {
       String(events),
       '--store',
       storeModule,
-      '--bus',
-      busModule,
+      ...(busModule ? ['--bus', busModule] : []),
       ...(legacyModule ? ['--migrate-from', legacyModule] : []),
     ],
     {
@@ -162,7 +168,7 @@ async function main(): Promise<void> {
   if (mode === 'reopen') return reopen(args.get('dir')!, false);
   if (mode === 'migrate') return reopen(args.get('dir')!, true);
   const sizes = (args.get('sizes') ?? '0,200000,1000000').split(',').map(Number);
-  console.log(`bench:log — store ${storeModule}\n            bus   ${busModule}`);
+  console.log(`bench:log — store ${storeModule}\n            bus   ${busModule ?? 'none (the log is the bus)'}`);
   if (legacyModule) console.log(`            filled by ${legacyModule}, then migrated at the first open`);
   const lines: string[] = [];
   const print = (line: string) => {
