@@ -6,6 +6,7 @@ import {
   changesSince,
   compareVerdicts,
   type Recomputed,
+  type RecordedAnswer,
   type ReplayableKind,
   type VerdictReplay,
 } from '../../domain/replay/verdict-replay.js';
@@ -45,6 +46,8 @@ export interface ReplayPlan {
   readonly addresses: readonly string[];
   readonly verdictEvent: VerdictEventRef;
   readonly recorded: readonly string[];
+  /** The outside answers replayed as recorded (an inspect's providers); absent: none. */
+  readonly recordedAnswers?: readonly RecordedAnswer[];
   /** `today` null: as of the verdict, each step at the time it recorded; else with today's data at today's time. */
   recompute(intel: IntelIndex, today: Clock | null): Promise<Recomputed>;
 }
@@ -70,8 +73,9 @@ export async function runReplay(deps: ReplayDeps, plan: ReplayPlan, options: Rep
     say(`recomputing as of ${plan.madeAt}`);
     const then = await plan.recompute(asOfIndex, null);
     const asOf = { ...compareVerdicts(plan.given, then.value), sources: then.sources };
-    if (!options.today)
-      return { verdictId: plan.verdictId, kind: plan.kind, madeAt: plan.madeAt, asOf, today: null, recorded: plan.recorded };
+    const told = { verdictId: plan.verdictId, kind: plan.kind, madeAt: plan.madeAt, recorded: plan.recorded };
+    const recordedAnswers = plan.recordedAnswers ?? [];
+    if (!options.today) return { ...told, asOf, today: null, recordedAnswers };
     say('recomputing with today’s data');
     const at = deps.clock.now().toISOString();
     const now = await plan.recompute(deps.intel, deps.clock);
@@ -81,7 +85,7 @@ export async function runReplay(deps: ReplayDeps, plan: ReplayPlan, options: Rep
       sources: now.sources,
       changes: changesSince(plan.kind, plan.madeAt, then, now),
     };
-    return { verdictId: plan.verdictId, kind: plan.kind, madeAt: plan.madeAt, asOf, today, recorded: plan.recorded };
+    return { ...told, asOf, today, recordedAnswers };
   } finally {
     clearTimeout(timer);
   }

@@ -11817,10 +11817,21 @@ export interface paths {
                 result: 'identical' | 'different';
               };
               /** @enum {string} */
-              kind: 'screen' | 'full_check' | 'transfer_check';
+              kind: 'screen' | 'full_check' | 'transfer_check' | 'inspect';
               /** @description When the verdict was made: the intelligence and policy are read as they were then */
               made_at: string;
-              /** @description The inputs that came from outside the log’s intelligence (chain data, prices), replayed as recorded */
+              /** @description An inspect’s outside providers, whose recorded answers the replay reused (they are not asked again, with `today=true` either); empty for the other kinds */
+              recorded_answers: {
+                /** @description The provider’s kind (its API), as the inspect ran it */
+                kind: string;
+                /**
+                 * @description `failed`: it did not answer then, and counts as failed again
+                 * @enum {string}
+                 */
+                outcome: 'answered' | 'failed';
+                provider: string;
+              }[];
+              /** @description The inputs that came from outside the log’s intelligence (chain data, prices, providers), replayed as recorded */
               recorded_inputs: string[];
               /** @description The verdict recomputed with today’s data (`?today=true`), against the verdict given; null when not asked */
               today: {
