@@ -1,5 +1,6 @@
 import type { Clock } from '../../domain/ports/clock.port.js';
 import type { TransferIndex } from '../../domain/ports/chain-data.port.js';
+import type { EventStore } from '../../domain/ports/event-store.port.js';
 import type { IntelHistory, VerdictEventRef } from '../../domain/ports/intel-history.port.js';
 import type { IntelIndex } from '../../domain/ports/intel-index.port.js';
 import {
@@ -18,6 +19,8 @@ export interface ReplayDeps extends Pick<CommandDeps, 'executor' | 'clock'> {
   /** Today's intelligence index. */
   readonly intel: IntelIndex;
   readonly history: IntelHistory;
+  /** The log's streams, read directly where a verdict is in one (a monitor's change). */
+  readonly log: Pick<EventStore, 'read'>;
   /** The transfer graph behind a transfer check's indirect exposure (null when the deployment has none). */
   readonly transfers: TransferIndex | null;
   readonly monotonicNow: () => number;

@@ -5,7 +5,7 @@ import { MAX_DIFFERENCES, verdictDifferences, type VerdictDifference } from './v
  * A verdict recomputed from the event log (docs/ARCHITECTURE.md#verdict-replay): as of its own time, to
  * prove what was known then, and optionally with today's data beside it, to show what changed since.
  */
-export const REPLAYABLE_KINDS = ['screen', 'full_check', 'transfer_check', 'inspect'] as const;
+export const REPLAYABLE_KINDS = ['screen', 'full_check', 'transfer_check', 'inspect', 'monitor_change'] as const;
 export type ReplayableKind = (typeof REPLAYABLE_KINDS)[number];
 
 /** A source row of a verdict's `coverage.data_versions.sources`. */
@@ -68,6 +68,7 @@ const KIND_WORDS: Readonly<Record<ReplayableKind, string>> = {
   full_check: 'full check',
   transfer_check: 'transfer check',
   inspect: 'inspect',
+  monitor_change: 'monitor change',
 };
 
 const day = (iso: string): string => iso.slice(0, 10);

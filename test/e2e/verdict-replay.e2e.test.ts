@@ -167,6 +167,40 @@ describe('verdict replay', () => {
     expect(providers.requests.length).toBe(asked);
   });
 
+  it('reads back and replays a monitor’s change as of its time, and shows what a later list changed', async () => {
+    const watched = party('watched');
+    const monitor = (await call(owner.apiKey, 'POST', '/v2/monitors', { address: watched, network: 'ETH' })).json();
+    await importList('2026-03-04', watched);
+    const changeKey = await pollUntil(async () => {
+      for await (const event of svc.services.store.read(`monitor-${monitor.monitor_id}`))
+        if (event.type === 'MonitorVerdictChanged') return (event.data as { changeKey: string }).changeKey;
+      return null;
+    });
+    const id = `${monitor.monitor_id}:${changeKey}`;
+    const stored = (await call(owner.apiKey, 'GET', `/v2/verdicts/${encodeURIComponent(id)}`)).json();
+    expect(stored).toMatchObject({
+      verdict_id: id,
+      kind: 'monitor_change',
+      subject: watched.toLowerCase(),
+      verdict: { current: { risk_level: 'sanctioned' } },
+    });
+    expect(stored.receipt).toEqual(expect.any(String));
+    expect((await call(stranger.apiKey, 'GET', `/v2/verdicts/${encodeURIComponent(id)}`)).statusCode).toBe(404);
+    expect((await replay(stranger.apiKey, id)).statusCode).toBe(404);
+
+    // A later list no longer names it: as of its time the change is reproduced, today it is not.
+    await importList('2026-03-05');
+    const body = (await replay(owner.apiKey, id, true)).json();
+    expect(body).toMatchObject({
+      kind: 'monitor_change',
+      as_of: { result: 'identical' },
+      today: { result: 'different' },
+      recorded_answers: [],
+    });
+    expect(body.today.differences).toContainEqual(expect.objectContaining({ path: 'current.sdn_match', now: null }));
+    expect(body.today.changes).toContain('ofac_sdn no longer bears on it');
+  });
+
   it('is the owner’s only: someone else’s verdict and an unknown one are 404', async () => {
     const screen = (await call(owner.apiKey, 'POST', '/v2/screen', { address: party('other'), network: 'ETH' })).json();
     await stored(screen.verdict_id);
