@@ -10,7 +10,7 @@ import { present } from '../domain/shared/present.js';
 import type { Network } from '../domain/shared/network.js';
 import { assertCanCharge, chargeCall } from './billing.commands.js';
 import type { CommandDeps } from './command-deps.js';
-import type { FullCheckResult } from '../domain/address-check/full-check-result.schema.js';
+import type { FullCheckVerdict } from '../domain/address-check/full-check-verdict.js';
 import { asReplay, type ChargedBilling } from '../domain/ledger/billing-envelope.js';
 
 /**
@@ -28,7 +28,7 @@ export interface CheckAccepted {
 /** What a poll of a full check finds: still running, or the verdict with what its delivery was charged. */
 export type CheckDelivery =
   | { readonly kind: 'running'; readonly checkId: string; readonly requestedAt: string }
-  | { readonly kind: 'completed'; readonly result: FullCheckResult; readonly receipt: string; readonly billing: ChargedBilling };
+  | { readonly kind: 'completed'; readonly verdict: FullCheckVerdict; readonly receipt: string; readonly billing: ChargedBilling };
 
 export const checkResultUrl = (checkId: string): string => `/v2/check-address/${checkId}/result`;
 
@@ -100,9 +100,9 @@ export async function deliverAddressCheckResult(
     case 'completed':
       break;
   }
-  const result = present(state.result, "the completed check's result");
-  const receipt = await fullCheckReceipt(deps, request, result);
-  if (state.delivered) return { kind: 'completed', result, receipt, billing: asReplay(state.delivered.billing ?? {}) };
+  const verdict = present(state.verdict, "the completed check's verdict");
+  const receipt = await fullCheckReceipt(deps, request, verdict);
+  if (state.delivered) return { kind: 'completed', verdict, receipt, billing: asReplay(state.delivered.billing ?? {}) };
   const { billing, duplicate } = await chargeCall(deps, {
     userId: input.userId,
     chargeId: input.checkId,
@@ -115,5 +115,5 @@ export async function deliverAddressCheckResult(
     { type: 'RecordDelivery', billing: { ...billing, replay: false }, at: deps.clock.now().toISOString() },
     `check-deliver:${input.checkId}`,
   );
-  return { kind: 'completed', result, receipt, billing: duplicate ? asReplay(billing) : billing };
+  return { kind: 'completed', verdict, receipt, billing: duplicate ? asReplay(billing) : billing };
 }

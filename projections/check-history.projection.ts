@@ -78,7 +78,7 @@ export const checkHistoryProjection = defineProjection({
       }
       case 'CheckCompleted': {
         const checkId = checkStreams.idOf(event.streamId);
-        return checkId === null ? doc : { ...(doc ?? empty(checkId)), risk_level: event.data.result.verdict?.risk_level ?? null };
+        return checkId === null ? doc : { ...(doc ?? empty(checkId)), risk_level: event.data.verdict.risk.level ?? null };
       }
       case 'InspectCompleted': {
         const inspectId = inspectStreams.idOf(event.streamId);

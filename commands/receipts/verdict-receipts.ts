@@ -1,5 +1,5 @@
 import type { CheckOwner } from '../../domain/address-check/address-check.events.js';
-import type { FullCheckResult } from '../../domain/address-check/full-check-result.schema.js';
+import type { FullCheckVerdict } from '../../domain/address-check/full-check-verdict.js';
 import type { FinalAudit } from '../../domain/inspect/final-audit.js';
 import type { MonitorState } from '../../domain/monitors/monitor.decider.js';
 import type { MonitorDataVersions, MonitorVerdict } from '../../domain/monitors/monitor-verdict.js';
@@ -28,15 +28,15 @@ const checkCaller = (owner: CheckOwner): VerdictContext['caller'] =>
 export function fullCheckReceipt(
   deps: Signing,
   request: { checkId: string; owner: CheckOwner; address: string; network: string },
-  result: FullCheckResult,
+  verdict: FullCheckVerdict,
 ): Promise<string> {
   const context: VerdictContext = {
     verdictId: request.checkId,
     caller: checkCaller(request.owner),
     input: { address: request.address, network: request.network },
-    issuedAt: result.completed_at,
+    issuedAt: verdict.completedAt,
   };
-  return deps.receipts.sign(fullCheckStatement(context, result));
+  return deps.receipts.sign(fullCheckStatement(context, verdict));
 }
 
 const isTransferResult = (result: Readonly<Record<string, unknown>>): result is Readonly<Record<string, unknown>> & TransferResultFacts =>

@@ -1,6 +1,6 @@
 import { addressCheckDecider } from '../../domain/address-check/address-check.decider.js';
 import { checkStream } from '../../domain/address-check/address-check.events.js';
-import { buildFullCheckResult, type CompletedTiers } from '../../domain/address-check/full-verdict.js';
+import { buildFullCheckVerdict, type CompletedTiers } from '../../domain/address-check/full-verdict.js';
 import { sanctionsTier, screenTier } from '../../domain/address-check/tier-runners.js';
 import { fail } from '../../domain/shared/errors.js';
 import type { CommandDeps } from '../command-deps.js';
@@ -10,21 +10,22 @@ import { clockAt, type ReplayPlan } from './replay-plan.js';
  * A full check is recomputed from its recorded tier outcomes: tiers 0 and 1 (sanctions and the address's
  * own intelligence) again from the index; tiers 2 to 4 (its transfers and the exposure found through
  * them) as recorded, since they are read from the chain, and the labels met on the way were those of the
- * verdict's time. The chain's answer on contract code is not asked again.
+ * verdict's time. The chain's answer on contract code is not asked again. What is compared is the domain
+ * verdict (CheckCompleted's), field by field under its own names (`risk.level`, `intel.labels[2].source`).
  */
 export async function fullCheckReplayPlan(deps: Pick<CommandDeps, 'executor'>, checkId: string): Promise<ReplayPlan> {
   const stream = checkStream(checkId);
   const { state } = await deps.executor.load(stream, addressCheckDecider);
-  const { request, result } = state;
-  if (state.status !== 'completed' || !request || !result) throw fail('not_found', 'no such verdict');
+  const { request, verdict } = state;
+  if (state.status !== 'completed' || !request || !verdict) throw fail('not_found', 'no such verdict');
   const recordedTiers = state.tiers as unknown as CompletedTiers;
   const subject = { address: request.address, network: request.network };
   const checkSubject = { checkId, address: request.address, network: request.network, requestedAt: request.requestedAt };
   return {
     kind: 'full_check',
     verdictId: checkId,
-    madeAt: result.completed_at,
-    given: result,
+    madeAt: verdict.completedAt,
+    given: verdict,
     addresses: [request.address],
     verdictEvent: { streamPrefix: stream, isVerdict: (event) => event.streamId === stream && event.type === 'CheckCompleted' },
     recorded: [
@@ -33,16 +34,22 @@ export async function fullCheckReplayPlan(deps: Pick<CommandDeps, 'executor'>, c
     ],
     async recompute(intel, today) {
       // Each tier ran at its own time (the lists' ages count to it): as of then, the time it recorded.
-      const tier0At = recordedTiers[0].sanctions?.at ?? result.completed_at;
+      const tier0At = recordedTiers[0].sanctions?.at ?? verdict.completedAt;
       const tier1At = recordedTiers[1].screen.coverage.sanctions.as_of;
       const tiers: CompletedTiers = {
         ...recordedTiers,
         0: sanctionsTier({ intel, clock: today ?? clockAt(tier0At) }, subject),
         1: await screenTier({ intel, clock: today ?? clockAt(tier1At) }, subject),
       };
-      const recomputed = buildFullCheckResult(checkSubject, tiers, result.completed_at);
-      const match = recomputed.verdict.sdn_match;
-      return { value: recomputed, sources: recomputed.coverage.data_versions.sources, sanctions: match ? [match] : [] };
+      const recomputed = buildFullCheckVerdict(checkSubject, tiers, verdict.completedAt);
+      const match = recomputed.intel.sdnMatch;
+      const sources = recomputed.dataVersions.sources.map((s) => ({
+        source: s.source,
+        version: s.version,
+        content_hash: s.contentHash,
+        imported_at: s.importedAt,
+      }));
+      return { value: recomputed, sources, sanctions: match ? [match] : [] };
     },
   };
 }

@@ -7,7 +7,7 @@ import { fail, hasCode } from '../../domain/shared/errors.js';
 import type { Network } from '../../domain/shared/network.js';
 import { loadAddressCheck, requestAddressCheck } from '../address-check.commands.js';
 import type { CommandDeps } from '../command-deps.js';
-import type { FullCheckResult } from '../../domain/address-check/full-check-result.schema.js';
+import type { FullCheckVerdict } from '../../domain/address-check/full-check-verdict.js';
 import { deliverExploreResult, requestExplore, type ExploreAccepted, type ExploreDelivery } from '../explore.commands.js';
 import { waitForStream } from '../wait-for-stream.js';
 
@@ -22,7 +22,7 @@ export const x402ExploreResultPath = (jobId: string): string => `/explore/${jobI
 /** What a fetch of an x402 full check finds: still running, or the verdict (paid up front, so no charge here). */
 export type X402CheckOutcome =
   | { readonly kind: 'running'; readonly checkId: string; readonly requestedAt: string }
-  | { readonly kind: 'completed'; readonly result: FullCheckResult; readonly receipt: string };
+  | { readonly kind: 'completed'; readonly verdict: FullCheckVerdict; readonly receipt: string };
 
 export async function startX402AddressCheck(
   deps: CommandDeps,
@@ -49,8 +49,8 @@ export async function x402AddressCheckOutcome(
   });
   const request = state.request;
   if (!request || request.owner.channel !== 'x402' || request.owner.ownerId !== checkId) throw fail('not_found', 'no such check');
-  if (state.status === 'completed' && state.result) {
-    return { kind: 'completed', result: state.result, receipt: await fullCheckReceipt(deps, request, state.result) };
+  if (state.status === 'completed' && state.verdict) {
+    return { kind: 'completed', verdict: state.verdict, receipt: await fullCheckReceipt(deps, request, state.verdict) };
   }
   if (state.status === 'failed' || state.status === 'failed_timeout') {
     throw fail(

@@ -3,7 +3,9 @@ import { TEST_BUDGET, tiersFor } from '../../test/support/check-fixtures.js';
 import { deciderSpec } from '../../test/support/decider-spec.js';
 import { addressCheckDecider, CHECK_TIMEOUT_MS, type AddressCheckCommand } from './address-check.decider.js';
 import type { AddressCheckEvent } from './address-check.events.js';
-import { buildFullCheckResult } from './full-verdict.js';
+import { sanctionsCoverageBody } from '../coverage/sanctions-coverage.body.js';
+import { present } from '../shared/present.js';
+import { buildFullCheckVerdict } from './full-verdict.js';
 import type { TierOutcome } from './tier-outcome.schema.js';
 
 const spec = deciderSpec(addressCheckDecider);
@@ -74,12 +76,16 @@ describe('the address check decider', () => {
       .given([requested, completed(0), completed(1)])
       .when({ type: 'Complete', at: later(5000) })
       .thenThrows('invalid_state');
-    const result = buildFullCheckResult({ checkId: 'c-1', address: 's', network: 'ETH', requestedAt: T0 }, outcomes as never, later(5000));
+    const verdict = buildFullCheckVerdict(
+      { checkId: 'c-1', address: 's', network: 'ETH', requestedAt: T0 },
+      outcomes as never,
+      later(5000),
+    );
     const state = spec
       .given([requested, ...allTiers()])
       .when({ type: 'Complete', at: later(5000) })
       .then([
-        { type: 'CheckCompleted', data: { result, at: later(5000) } },
+        { type: 'CheckCompleted', data: { verdict, at: later(5000) } },
         {
           type: 'WebhookEventRaised',
           data: {
@@ -93,7 +99,7 @@ describe('the address check decider', () => {
               risk_score: 100,
               tier_hit: 0,
               categories: ['sanctions'],
-              sanctions: result.coverage.sanctions,
+              sanctions: sanctionsCoverageBody(present(verdict.coverage.sanctions, 'tier 0 recorded the lists checked')),
             },
             occurred_at: later(5000),
           },
@@ -118,7 +124,7 @@ describe('the address check decider', () => {
       {
         type: 'CheckCompleted',
         data: {
-          result: buildFullCheckResult({ checkId: 'c-1', address: 's', network: 'ETH', requestedAt: T0 }, outcomes as never, later(5000)),
+          verdict: buildFullCheckVerdict({ checkId: 'c-1', address: 's', network: 'ETH', requestedAt: T0 }, outcomes as never, later(5000)),
           at: later(5000),
         },
       } as AddressCheckEvent,
@@ -155,8 +161,12 @@ describe('the address check decider', () => {
   });
 
   it('records the first delivery of a completed result once', () => {
-    const result = buildFullCheckResult({ checkId: 'c-1', address: 's', network: 'ETH', requestedAt: T0 }, outcomes as never, later(5000));
-    const done: AddressCheckEvent[] = [requested, ...allTiers(), { type: 'CheckCompleted', data: { result, at: later(5000) } }];
+    const verdict = buildFullCheckVerdict(
+      { checkId: 'c-1', address: 's', network: 'ETH', requestedAt: T0 },
+      outcomes as never,
+      later(5000),
+    );
+    const done: AddressCheckEvent[] = [requested, ...allTiers(), { type: 'CheckCompleted', data: { verdict, at: later(5000) } }];
     const billing = { model: 'ledger', charged_usd: 1 };
     const delivered: AddressCheckEvent = { type: 'CheckResultDelivered', data: { billing, at: later(6000) } };
     spec

@@ -4,8 +4,8 @@ import { parserFor, type Decider } from '../shared/decider.js';
 import { fail } from '../shared/errors.js';
 import type { Network } from '../shared/network.js';
 import { addressCheckEventSchemas, type AddressCheckEvent, type CheckOwner } from './address-check.events.js';
-import type { FullCheckResult } from './full-check-result.schema.js';
-import { buildFullCheckResult, highRiskPayload, type CompletedTiers } from './full-verdict.js';
+import type { FullCheckVerdict } from './full-check-verdict.js';
+import { buildFullCheckVerdict, highRiskPayload, type CompletedTiers } from './full-verdict.js';
 import { WEBHOOK_EVENT_RAISED } from './raised-webhook.js';
 import { TIERS, type Tier, type TierOutcome } from './tier-outcome.schema.js';
 
@@ -27,7 +27,7 @@ export interface AddressCheckState {
   request: { checkId: string; owner: CheckOwner; address: string; network: Network; budget: ExposureBudget; requestedAt: string } | null;
   tiers: Partial<Record<Tier, TierOutcome>>;
   attempts: Partial<Record<Tier, number>>;
-  result: FullCheckResult | null;
+  verdict: FullCheckVerdict | null;
   failure: { tier: number | null; error: string; at: string } | null;
   delivered: { billing: Record<string, unknown> | null; at: string } | null;
 }
@@ -45,7 +45,7 @@ export const initialAddressCheckState = (): AddressCheckState => ({
   request: null,
   tiers: {},
   attempts: {},
-  result: null,
+  verdict: null,
   failure: null,
   delivered: null,
 });
@@ -84,13 +84,13 @@ function decide(command: AddressCheckCommand, state: AddressCheckState): Address
       if (state.status !== 'running') return [];
       if (missingTiers(state).length > 0) throw fail('invalid_state', `tiers ${missingTiers(state).join(', ')} have no outcome yet`);
       const request = present(state.request, 'past its Requested event a job has its request');
-      const result = buildFullCheckResult(
+      const verdict = buildFullCheckVerdict(
         { checkId: request.checkId, address: request.address, network: request.network, requestedAt: request.requestedAt },
         state.tiers as unknown as CompletedTiers,
         command.at,
       );
-      const completed: AddressCheckEvent = { type: 'CheckCompleted', data: { result, at: command.at } };
-      const payload = highRiskPayload(result);
+      const completed: AddressCheckEvent = { type: 'CheckCompleted', data: { verdict, at: command.at } };
+      const payload = highRiskPayload(verdict);
       if (!payload || request.owner.channel !== 'v2') return [completed];
       const audience = { user_id: request.owner.ownerId };
       return [
@@ -122,7 +122,7 @@ function evolve(state: AddressCheckState, event: AddressCheckEvent): AddressChec
     case 'TierAttemptFailed':
       return { ...state, attempts: { ...state.attempts, [event.data.tier]: event.data.attempt } };
     case 'CheckCompleted':
-      return { ...state, status: 'completed', result: event.data.result };
+      return { ...state, status: 'completed', verdict: event.data.verdict };
     case 'CheckFailed':
       return { ...state, status: 'failed', failure: { tier: event.data.tier, error: event.data.error, at: event.data.at } };
     case 'CheckTimedOut':

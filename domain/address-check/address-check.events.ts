@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { exposureBudgetSchema } from '../exposure/exposure.schema.js';
-import type { FullCheckResult } from './full-check-result.schema.js';
+import { fullCheckVerdictSchema } from './full-check-verdict.js';
 import { raisedWebhookSchema, WEBHOOK_EVENT_RAISED } from './raised-webhook.js';
 import { tierOutcomeSchema } from './tier-outcome.schema.js';
 import { streamFamily } from '../shared/streams.js';
@@ -38,8 +38,11 @@ export const addressCheckEventSchemas = {
   TierCompleted: z.object({ outcome: tierOutcomeSchema, at }),
   /** A tier failed (RPC, parse, pipeline error); it is retried until MAX_TIER_ATTEMPTS. */
   TierAttemptFailed: z.object({ tier, attempt: z.number().int().min(1), error: z.string(), at }),
-  /** The result body as computed then (fullCheckResultSchema); a stored verdict is not re-validated, so it stays readable. */
-  CheckCompleted: z.object({ result: z.custom<FullCheckResult>((value) => typeof value === 'object' && value !== null), at }),
+  /**
+   * The verdict, a domain fact (full-check-verdict.ts); the presenters shape every body from it. Schema
+   * version 2: version 1 stored the response body, read as this by check-completed.upcast.ts.
+   */
+  CheckCompleted: z.object({ verdict: fullCheckVerdictSchema, at }),
   CheckFailed: z.object({ tier: tier.nullable(), error: z.string(), at }),
   /** The reaper's verdict on a check still running after the wall-clock cap: `failed_timeout`. */
   CheckTimedOut: z.object({ runningMs: z.number().int().nonnegative(), at }),

@@ -1,16 +1,24 @@
 import { describe, expect, it } from 'vitest';
 import { tiersFor } from '../../test/support/check-fixtures.js';
 import { edge } from '../../test/support/transfer-fixtures.js';
-import { buildFullCheckResult, highRiskPayload } from './full-verdict.js';
-import { fullCheckResultSchema } from './full-check-result.schema.js';
+import { fullCheckResultSchema } from '../../read-api/schemas/full-check-result.schema.js';
+import { presentFullCheck } from '../../read-api/presenters/full-check.presenter.js';
+import { fullCheckVerdictSchema, type FullCheckVerdict } from './full-check-verdict.js';
+import { buildFullCheckVerdict, highRiskPayload as highRiskPayloadOf } from './full-verdict.js';
 
 const SUBJECT = { checkId: 'c-1', network: 'ETH', requestedAt: '2026-01-01T00:00:00.000Z' };
 const AT = '2026-01-01T00:00:05.000Z';
 
+/** The verdicts presented bodies came from, for highRiskPayload: the rule reads the domain verdict. */
+const verdictOfBody = new WeakMap<object, FullCheckVerdict>();
+const highRiskPayload = (body: object) => highRiskPayloadOf(verdictOfBody.get(body) as FullCheckVerdict);
+
+/** The domain verdict (valid by its schema), asserted on as the body presents it (valid by the wire schema). */
 async function verdictOf(address: string, data: Parameters<typeof tiersFor>[1]) {
-  const result = buildFullCheckResult({ ...SUBJECT, address }, await tiersFor(address, data), AT);
-  fullCheckResultSchema.parse(result);
-  return result;
+  const verdict = fullCheckVerdictSchema.parse(buildFullCheckVerdict({ ...SUBJECT, address }, await tiersFor(address, data), AT));
+  const body = fullCheckResultSchema.parse(presentFullCheck(verdict));
+  verdictOfBody.set(body, verdict);
+  return body;
 }
 
 /** Stolen funds (r) reach d three hops away and b two hops away; e is funded by an exchange. */

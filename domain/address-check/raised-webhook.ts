@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { bfsCompletedPayloadSchema, bfsFailedPayloadSchema } from '../explore/explore-payloads.js';
-import { highRiskPayloadSchema } from './full-check-result.schema.js';
+import { highRiskPayloadSchema } from './high-risk-payload.js';
 
 /**
  * The webhook fan-out's contract (domain/webhooks/webhook-raised.ts): an emitter appends ONE

@@ -54,7 +54,7 @@ const transferDataSchema = z.object({
 /** The versions of the sources behind every entity the tier's search reached (absent in outcomes recorded before). */
 const sourceVersions = z.array(sourceVersionSchema).optional();
 
-const activitySchema = z.object({
+export const activitySchema = z.object({
   incomingTransfers: z.number().int().nonnegative(),
   outgoingTransfers: z.number().int().nonnegative(),
   incomingUsdMicros: z.number().int().nonnegative(),

@@ -55,3 +55,13 @@ export const transferDataRow = (t: TransferDataVersion) => ({
   up_to_block: t.upToBlock,
   cap: t.cap,
 });
+
+/** A source row as a body (or a screen's recorded verdict) carries it, back to the domain's version (importedAt kept absent when it is). */
+export function sourceVersionOfRow(row: { source: string; version: string; content_hash: string; imported_at?: string }) {
+  return {
+    source: row.source,
+    version: row.version,
+    contentHash: row.content_hash,
+    ...(row.imported_at === undefined ? {} : { importedAt: row.imported_at }),
+  };
+}

@@ -51,3 +51,24 @@ export function sanctionsCoverageBody(coverage: SanctionsCoverage): SanctionsCov
     })),
   };
 }
+
+/**
+ * The fact behind a `coverage.sanctions` body: what a screen recorded in that shape, or a verdict stored
+ * before verdicts were domain facts. Exact: `age_days` is computed from the list's dates and `as_of`.
+ */
+export function sanctionsCoverageFactOf(body: SanctionsCoverageBody): SanctionsCoverage {
+  return {
+    at: body.as_of,
+    checked: [...body.checked],
+    notChecked: [...body.not_checked],
+    lists: body.lists.map((list) => ({
+      jurisdiction: list.jurisdiction,
+      source: list.source,
+      name: list.name,
+      version: list.version,
+      listDate: list.list_date,
+      importedAt: list.imported_at,
+      contentHash: list.content_hash,
+    })),
+  };
+}

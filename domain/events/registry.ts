@@ -1,6 +1,7 @@
 import { accountEventSchemas, accountStreams } from '../accounts/account.events.js';
 import { emailClaimEventSchemas, emailClaimStreams } from '../accounts/email-claim.events.js';
 import { addressCheckEventSchemas, checkStreams } from '../address-check/address-check.events.js';
+import { checkCompletedV1toV2 } from '../address-check/check-completed.upcast.js';
 import { alertCaseEventSchemas, alertCaseStreams } from '../alerts/alert-case.events.js';
 import { apiKeyEventSchemas, apiKeyStreams } from '../apikeys/api-key.events.js';
 import { exploreEventSchemas, exploreStreams } from '../explore/explore.events.js';
@@ -68,9 +69,12 @@ export const eventRegistry = defineEventRegistry(
     { streams: [projectionRebuildStreams], schemas: projectionRebuildEventSchemas },
   ],
   {
-    // Every type is at version 1 so far. A change of shape bumps `current` and adds the upcaster from
-    // the version before, e.g. `versions: { Charged: { current: 2, upcasters: { 1: chargedV1toV2 } } }`.
-    versions: {},
+    // A change of shape bumps `current` and adds the upcaster from the version before. Every other type is
+    // at version 1 so far.
+    versions: {
+      // Version 1 stored the full check's response body; version 2 its domain verdict.
+      CheckCompleted: { current: 2, upcasters: { 1: checkCompletedV1toV2 } },
+    },
     // Types no longer written, read as their successor: a key's stored HTTP response (before outcomes).
     retired: {
       IdempotentResponseStored: { becomes: 'IdempotentOutcomeStored', schema: responseStoredV1Schema, upcast: upcastResponseStored },

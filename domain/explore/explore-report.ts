@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { exposureBodySchema } from '../address-check/full-check-result.schema.js';
-import { exposureBody } from '../address-check/full-verdict.js';
+import { exposureBody, exposureBodySchema } from '../exposure/exposure.body.js';
 import type { ExposureResult } from '../exposure/exposure.schema.js';
 import { microsToUsd } from '../shared/money.js';
 import { directionOf, exposureLevelOf, maxLevel } from '../address-check/exposure-rule.js';

@@ -1,4 +1,4 @@
-import { pathBody } from '../address-check/full-verdict.js';
+import { pathBody } from '../exposure/exposure.body.js';
 import { sourceVersionRow, transferDataRow } from '../coverage/data-versions.body.js';
 import type { SourceVersion, TransferDataVersion } from '../coverage/data-versions.js';
 import { sanctionsCoverageBody } from '../coverage/sanctions-coverage.body.js';

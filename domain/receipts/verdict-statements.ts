@@ -1,4 +1,4 @@
-import type { FullCheckResult } from '../address-check/full-check-result.schema.js';
+import type { FullCheckVerdict } from '../address-check/full-check-verdict.js';
 import type { FinalAudit } from '../inspect/final-audit.js';
 import type { ScreenVerdict } from '../intel/screen-verdict.schema.js';
 import type { MonitorDataVersions, MonitorVerdict } from '../monitors/monitor-verdict.js';
@@ -27,12 +27,15 @@ interface DataRows {
 
 const sorted = (values: Iterable<string>): string[] => [...new Set(values)].sort();
 
+const signedSources = (sources: readonly { source: string; version: string; contentHash: string }[]): VerdictStatement['data']['sources'] =>
+  sources
+    .map(({ source, version, contentHash }) => ({ source, version, contentHash }))
+    .sort((a, b) => (a.source === b.source ? a.version.localeCompare(b.version) : a.source.localeCompare(b.source)));
+
 const dataOf = (rows: DataRows): VerdictStatement['data'] => ({
   taxonomy: rows.taxonomy ?? null,
   snapshot: rows.snapshot ?? null,
-  sources: rows.sources
-    .map((row) => ({ source: row.source, version: row.version, contentHash: row.content_hash }))
-    .sort((a, b) => (a.source === b.source ? a.version.localeCompare(b.version) : a.source.localeCompare(b.source))),
+  sources: signedSources(rows.sources.map((row) => ({ source: row.source, version: row.version, contentHash: row.content_hash }))),
 });
 
 function statement(
@@ -70,18 +73,23 @@ export function screenStatement(context: VerdictContext, subject: { address: str
   });
 }
 
-export function fullCheckStatement(context: VerdictContext, result: FullCheckResult) {
-  const { verdict } = result;
+/** The full check's domain verdict (CheckCompleted): the statement is the one its stored body gave before verdicts were domain facts. */
+export function fullCheckStatement(context: VerdictContext, verdict: FullCheckVerdict) {
+  const { risk, dataVersions } = verdict;
   return statement('full_check', context, {
-    subject: addressSubject(result.network, result.address),
+    subject: addressSubject(verdict.subject.network, verdict.subject.address),
     outcome: {
-      riskLevel: verdict.risk_level,
-      riskScore: verdict.risk_score,
-      decision: result.decision,
-      categories: sorted(verdict.risk_categories),
-      sanctioned: verdict.sdn_match !== null,
+      riskLevel: risk.level,
+      riskScore: risk.score,
+      decision: verdict.decision,
+      categories: sorted(risk.categories),
+      sanctioned: verdict.intel.sdnMatch !== null,
     },
-    data: dataOf(result.coverage.data_versions),
+    data: {
+      taxonomy: dataVersions.taxonomy,
+      snapshot: dataVersions.snapshot,
+      sources: signedSources(dataVersions.sources),
+    },
   });
 }
 

@@ -37,8 +37,8 @@ export const FULL_CHECK_VERBS: VerbTable<'commands' | 'config' | 'fullCheck' | '
       })),
       attempts: state.attempts,
       failure: state.failure,
-      decision: state.result?.decision ?? null,
-      risk_level: state.result?.verdict.risk_level ?? null,
+      decision: state.verdict?.decision ?? null,
+      risk_level: state.verdict?.risk.level ?? null,
       delivered: state.delivered !== null,
       events: await history(services, checkStream(checkId)),
     });

@@ -1,8 +1,8 @@
 import { checkResultUrl, type CheckAccepted, type CheckDelivery } from '../../commands/address-check.commands.js';
 import { x402CheckResultPath, type X402CheckOutcome } from '../../commands/x402/x402-checks.js';
-import type { FullCheckResult } from '../../domain/address-check/full-check-result.schema.js';
+import type { FullCheckResult } from '../schemas/full-check-result.schema.js';
 import type { ChargedBilling } from '../../domain/ledger/billing-envelope.js';
-import { fullCheckWithStops } from './exposure-stops.presenter.js';
+import { presentFullCheck } from './full-check.presenter.js';
 import type { Presented } from './presented.js';
 
 export interface CheckAcceptedBody {
@@ -38,7 +38,7 @@ export function presentCheckDelivery(
         },
       };
     case 'completed':
-      return { status: 200, body: { ...fullCheckWithStops(outcome.result), receipt: outcome.receipt, billing: outcome.billing } };
+      return { status: 200, body: { ...presentFullCheck(outcome.verdict), receipt: outcome.receipt, billing: outcome.billing } };
   }
 }
 
@@ -58,6 +58,6 @@ export function presentX402Check(
         },
       };
     case 'completed':
-      return { status: 200, body: { ...fullCheckWithStops(outcome.result), receipt: outcome.receipt } };
+      return { status: 200, body: { ...presentFullCheck(outcome.verdict), receipt: outcome.receipt } };
   }
 }

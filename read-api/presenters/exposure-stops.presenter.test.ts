@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { ExposureBody, FullCheckResult } from '../../domain/address-check/full-check-result.schema.js';
-import { fullCheckWithStops } from './exposure-stops.presenter.js';
+import type { ExposureBody } from '../../domain/exposure/exposure.body.js';
+import type { ExploreReport } from '../../domain/explore/explore-report.js';
+import { exploreReportWithStops } from './exposure-stops.presenter.js';
 
 const body = (extra: Partial<ExposureBody> = {}): ExposureBody => ({
   applied: true,
@@ -18,16 +19,12 @@ const body = (extra: Partial<ExposureBody> = {}): ExposureBody => ({
 });
 const STOPS = { services: [], services_total: 0, remainders: [], remainders_total: 0, heaviest_remainder: null };
 
-describe('a stored full-check result as served', () => {
+describe('a stored explore report as served', () => {
   it('says stops: null where it was stored before the search reported its stops, and keeps the stops it has', () => {
-    const stored = {
-      check_id: 'c1',
-      exposure: { direct_incoming: body(), direct_outgoing: body(), source_of_funds: body({ stops: STOPS }), destination_of_funds: body() },
-    } as unknown as FullCheckResult;
-    const served = fullCheckWithStops(stored);
-    expect(served.exposure.direct_incoming.stops).toBeNull();
-    expect(served.exposure.destination_of_funds.stops).toBeNull();
-    expect(served.exposure.source_of_funds.stops).toEqual(STOPS);
-    expect(served.check_id).toBe('c1');
+    const stored = { job_id: 'j1', incoming: body(), outgoing: body({ stops: STOPS }) } as unknown as ExploreReport;
+    const served = exploreReportWithStops(stored);
+    expect(served.incoming?.stops).toBeNull();
+    expect(served.outgoing?.stops).toEqual(STOPS);
+    expect(served).toMatchObject({ job_id: 'j1' });
   });
 });

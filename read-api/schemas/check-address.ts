@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { fullCheckResultSchema } from '../../domain/address-check/full-check-result.schema.js';
+import { fullCheckResultSchema } from './full-check-result.schema.js';
 import { billingSchema } from './billing.js';
 import { isoTimestamp, receiptField } from './common.js';
 import { CHECK_SUBMITTED_EXAMPLE } from './examples.js';

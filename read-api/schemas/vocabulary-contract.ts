@@ -38,9 +38,13 @@ function scaleOf(key: string, object: Record<string, unknown>, path: readonly st
       if ('alert_index' in object || 'alert' in object) return ALERT_LEVELS; // an alert case: its alert's level
       if ('check_id' in object && 'tier_hit' in object && !('verdict' in object)) return HIGH_RISK_LEVELS; // the high-risk webhook
       return RISK_LEVELS;
+    // addressLevel, ownershipLevel, exposureLevel: the full check's domain verdict, which a replay's differences show
     case 'ownership_risk_level':
     case 'exposure_risk_level':
     case 'worst_risk_level':
+    case 'addressLevel':
+    case 'ownershipLevel':
+    case 'exposureLevel':
       return RISK_LEVELS;
     case 'level':
       return CATEGORY_LEVELS;

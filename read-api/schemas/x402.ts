@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { jwksSchema } from './receipts.js';
-import { fullCheckResultSchema } from '../../domain/address-check/full-check-result.schema.js';
+import { fullCheckResultSchema } from './full-check-result.schema.js';
 import { exploreReportSchema } from '../../domain/explore/explore-report.js';
 import type { ErrorCode } from '../../domain/shared/errors.js';
 import { paymentPayloadSchema, paymentRequirementsSchema } from '../../domain/x402/x402-wire.js';

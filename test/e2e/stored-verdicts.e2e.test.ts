@@ -25,7 +25,7 @@ const readBack = (key: string, id: string) =>
     return response.statusCode === 404 ? null : response;
   });
 const balanceOf = async (key: string) =>
-  (await service.app.inject({ method: 'GET', url: '/v2/billing/balance', headers: auth(key) })).json().balance_usd as number;
+  (await service.app.inject({ method: 'GET', url: '/v2/balance', headers: auth(key) })).json().balance_usd as number;
 
 beforeAll(async () => {
   service = await startFullCheckService();

@@ -13,6 +13,7 @@ import { hopAmounts } from './hop-usd.js';
 import { drawnRoutes } from './verdict-sections.js';
 import { parseNetwork } from '../../../domain/shared/network.js';
 import { fullVerdictPage, lightVerdictPage, runningPage, screenPage, type ScreenForm } from './screen.page.js';
+import { presentFullCheck } from '../../presenters/full-check.presenter.js';
 
 /**
  * Calls made from the dashboard carry this in place of an API key id (usage rows show no key for them);
@@ -96,7 +97,7 @@ export function screenDashboardRoutes(services: AppServices): FastifyPluginAsync
       if (delivery.kind === 'running') {
         return html(reply, 200, runningPage(user, `/checks/address/${encodeURIComponent(id)}`));
       }
-      const body = { ...delivery.result, billing: delivery.billing as BillingEnvelope };
+      const body = { ...presentFullCheck(delivery.verdict), billing: delivery.billing as BillingEnvelope };
       const network = parseNetwork(body.network);
       const hops = network
         ? await Promise.all(

@@ -1,4 +1,4 @@
-import type { FullCheckResult } from '../../../domain/address-check/full-check-result.schema.js';
+import type { FullCheckResult } from '../../schemas/full-check-result.schema.js';
 import type { VerdictBody } from '../../../domain/intel/screen-verdict.schema.js';
 import { jurisdictionsText, sanctionsSentence, type SanctionsShown } from '../../presenters/coverage-sentence.js';
 import { html, type SafeHtml } from '../html.js';
