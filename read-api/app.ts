@@ -60,6 +60,8 @@ export async function buildApp(
     ...(options.loggerInstance ? { loggerInstance: options.loggerInstance } : {}),
     ...(options.trustedProxies?.length ? { trustProxy: [...options.trustedProxies] } : {}),
     bodyLimit: BODY_LIMIT_BYTES,
+    // a monitor change's verdict id `{monitor_id}:{change}` (GET /v2/verdicts/{id}) runs past the default 100
+    routerOptions: { maxParamLength: 256 },
     return503OnClosing: true,
     genReqId: (request) => requestIdFrom(request.headers[REQUEST_ID_HEADER], () => services.commands.ids.newId()),
     // One line per request, at completion; it carries the id as `correlationId`, the name processors and events use for it.

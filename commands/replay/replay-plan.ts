@@ -1,11 +1,13 @@
 import type { Clock } from '../../domain/ports/clock.port.js';
 import type { TransferIndex } from '../../domain/ports/chain-data.port.js';
+import type { EventStore } from '../../domain/ports/event-store.port.js';
 import type { IntelHistory, VerdictEventRef } from '../../domain/ports/intel-history.port.js';
 import type { IntelIndex } from '../../domain/ports/intel-index.port.js';
 import {
   changesSince,
   compareVerdicts,
   type Recomputed,
+  type RecordedAnswer,
   type ReplayableKind,
   type VerdictReplay,
 } from '../../domain/replay/verdict-replay.js';
@@ -17,6 +19,8 @@ export interface ReplayDeps extends Pick<CommandDeps, 'executor' | 'clock'> {
   /** Today's intelligence index. */
   readonly intel: IntelIndex;
   readonly history: IntelHistory;
+  /** The log's streams, read directly where a verdict is in one (a monitor's change). */
+  readonly log: Pick<EventStore, 'read'>;
   /** The transfer graph behind a transfer check's indirect exposure (null when the deployment has none). */
   readonly transfers: TransferIndex | null;
   readonly monotonicNow: () => number;
@@ -45,6 +49,8 @@ export interface ReplayPlan {
   readonly addresses: readonly string[];
   readonly verdictEvent: VerdictEventRef;
   readonly recorded: readonly string[];
+  /** The outside answers replayed as recorded (an inspect's providers); absent: none. */
+  readonly recordedAnswers?: readonly RecordedAnswer[];
   /** `today` null: as of the verdict, each step at the time it recorded; else with today's data at today's time. */
   recompute(intel: IntelIndex, today: Clock | null): Promise<Recomputed>;
 }
@@ -70,8 +76,9 @@ export async function runReplay(deps: ReplayDeps, plan: ReplayPlan, options: Rep
     say(`recomputing as of ${plan.madeAt}`);
     const then = await plan.recompute(asOfIndex, null);
     const asOf = { ...compareVerdicts(plan.given, then.value), sources: then.sources };
-    if (!options.today)
-      return { verdictId: plan.verdictId, kind: plan.kind, madeAt: plan.madeAt, asOf, today: null, recorded: plan.recorded };
+    const told = { verdictId: plan.verdictId, kind: plan.kind, madeAt: plan.madeAt, recorded: plan.recorded };
+    const recordedAnswers = plan.recordedAnswers ?? [];
+    if (!options.today) return { ...told, asOf, today: null, recordedAnswers };
     say('recomputing with today’s data');
     const at = deps.clock.now().toISOString();
     const now = await plan.recompute(deps.intel, deps.clock);
@@ -81,7 +88,7 @@ export async function runReplay(deps: ReplayDeps, plan: ReplayPlan, options: Rep
       sources: now.sources,
       changes: changesSince(plan.kind, plan.madeAt, then, now),
     };
-    return { verdictId: plan.verdictId, kind: plan.kind, madeAt: plan.madeAt, asOf, today, recorded: plan.recorded };
+    return { ...told, asOf, today, recordedAnswers };
   } finally {
     clearTimeout(timer);
   }

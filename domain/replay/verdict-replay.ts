@@ -5,7 +5,7 @@ import { MAX_DIFFERENCES, verdictDifferences, type VerdictDifference } from './v
  * A verdict recomputed from the event log (docs/ARCHITECTURE.md#verdict-replay): as of its own time, to
  * prove what was known then, and optionally with today's data beside it, to show what changed since.
  */
-export const REPLAYABLE_KINDS = ['screen', 'full_check', 'transfer_check'] as const;
+export const REPLAYABLE_KINDS = ['screen', 'full_check', 'transfer_check', 'inspect', 'monitor_change'] as const;
 export type ReplayableKind = (typeof REPLAYABLE_KINDS)[number];
 
 /** A source row of a verdict's `coverage.data_versions.sources`. */
@@ -22,6 +22,17 @@ export interface Recomputed {
   readonly value: unknown;
   readonly sources: readonly SourceRow[];
   readonly sanctions: readonly SdnMatch[];
+}
+
+/**
+ * An outside provider's answer a replay reuses as recorded (an inspect's providers): it is not asked again,
+ * so the replay proves what the verdict made of the answer, not what the provider would say now.
+ */
+export interface RecordedAnswer {
+  readonly provider: string;
+  readonly kind: string;
+  /** `failed`: the provider did not answer then; the replay counts it as failed again. */
+  readonly outcome: 'answered' | 'failed';
 }
 
 export interface ReplayComparison {
@@ -43,6 +54,8 @@ export interface VerdictReplay {
     (ReplayComparison & { readonly at: string; readonly sources: readonly SourceRow[]; readonly changes: readonly string[] }) | null;
   /** The inputs that came from outside the log's intelligence (chain data, prices, providers), replayed as recorded. */
   readonly recorded: readonly string[];
+  /** The outside providers' answers replayed as recorded (an inspect's; empty for the other kinds). */
+  readonly recordedAnswers: readonly RecordedAnswer[];
 }
 
 export function compareVerdicts(given: unknown, recomputed: unknown): ReplayComparison {
@@ -54,6 +67,8 @@ const KIND_WORDS: Readonly<Record<ReplayableKind, string>> = {
   screen: 'screen',
   full_check: 'full check',
   transfer_check: 'transfer check',
+  inspect: 'inspect',
+  monitor_change: 'monitor change',
 };
 
 const day = (iso: string): string => iso.slice(0, 10);

@@ -1,7 +1,7 @@
 import { replayVerdict } from '../../commands/replay/replay-verdict.js';
 import { fail } from '../../domain/shared/errors.js';
 import { presentVerdictReplay } from '../../read-api/presenters/verdict-replay.presenter.js';
-import { storedVerdictRef } from '../../read-api/routes/stored-verdict-ref.js';
+import { findStoredVerdict } from '../../read-api/routes/stored-verdict-lookup.js';
 import { flag } from './args.js';
 import { terminalIo } from './progress.js';
 import type { VerbTable } from './verb.js';
@@ -17,13 +17,13 @@ export const VERDICT_REPLAY_VERBS: VerbTable<'app'> = {
     const userId = flag(args, 'user');
     if (!id) throw fail('bad_request', 'verdict replay needs the verdict id');
     if (!userId) throw fail('bad_request', 'verdict replay needs --user <id>: the account the verdict was given to');
-    const row = await services.app.alerts.history.get(userId, id);
-    if (!row) throw fail('not_found', 'no such verdict for this account');
+    const { deps, timeoutMs } = services.app.replay;
+    const found = await findStoredVerdict({ history: services.app.alerts.history, log: deps.log }, userId, id);
+    if (!found) throw fail('not_found', 'no such verdict for this account');
     const progress = io.progress();
     let step = 0;
     try {
-      const { deps, timeoutMs } = services.app.replay;
-      const replay = await replayVerdict(deps, storedVerdictRef(userId, row), {
+      const replay = await replayVerdict(deps, found.ref, {
         today: args.flags.today === true,
         timeoutMs,
         onProgress: (line) => progress.update(line, ++step, step, ''),

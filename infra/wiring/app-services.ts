@@ -80,6 +80,7 @@ export function createAppServices(
       deps: {
         ...core.commands,
         history: intelHistory(core.store, { requiredSanctions: config.SVC_REQUIRED_SANCTIONS }),
+        log: core.store,
         transfers: modules.transferChecks.deps.transfers,
         monotonicNow: modules.transferChecks.deps.monotonicNow,
       },

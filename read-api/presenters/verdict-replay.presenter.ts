@@ -32,6 +32,7 @@ export function presentVerdictReplay(replay: VerdictReplay): Presented<Record<st
       as_of: comparisonBody(replay.asOf),
       today: today ? { at: today.at, ...comparisonBody(today), changes: [...today.changes] } : null,
       recorded_inputs: [...replay.recorded],
+      recorded_answers: replay.recordedAnswers.map((answer) => ({ ...answer })),
     },
   };
 }

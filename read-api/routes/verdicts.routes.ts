@@ -15,22 +15,24 @@ import type { AppServices } from '../services.js';
 import { BEARER_ERRORS, INPUT_ERRORS, responses } from '../schemas/responses.js';
 import { storedVerdictSchema, verdictReplaySchema } from '../schemas/verdicts.js';
 import { replayVerdict } from '../../commands/replay/replay-verdict.js';
-import { storedVerdictRef } from './stored-verdict-ref.js';
+import { findStoredVerdict } from './stored-verdict-lookup.js';
+import { presentMonitorChangeVerdict } from '../presenters/monitor-change-verdict.presenter.js';
 import { presentVerdictReplay } from '../presenters/verdict-replay.presenter.js';
 import { createBoundedWork } from '../dashboard/bounded-work.js';
 
-const MAX_ID_LENGTH = 64;
 /** A replay is free and may read the whole log for up to its time bound: a few at once per process, the rest refused. */
 const MAX_CONCURRENT_REPLAYS = 2;
 
 /**
  * GET /v2/verdicts/{verdict_id}: a verdict the account was given (light screen, full check, transfer
- * check, inspect), read back at no cost with its receipt. Someone else's verdict is a 404, like a missing
- * one. The account's History (check-history) finds it: only charged verdicts, that is, ones given.
+ * check, inspect, a monitor's change), read back at no cost with its receipt. Someone else's verdict is a
+ * 404, like a missing one. The account's History (check-history) finds the charged ones; a monitor's
+ * change (`{monitor_id}:{change}`, not charged) is read from its monitor's stream.
  */
 export const verdictRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = async (app, { services }) => {
   app.addHook('onRequest', bearerAuth(services.apiKeys));
   const replays = createBoundedWork({ maxConcurrent: MAX_CONCURRENT_REPLAYS, maxQueued: 0 });
+  const lookup = { history: services.alerts.history, log: services.replay.deps.log };
 
   app.get(
     '/v2/verdicts/:verdict_id',
@@ -45,10 +47,12 @@ export const verdictRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = a
     },
     async (request, reply) => {
       const caller = callerOf(request);
-      const id = request.params.verdict_id;
-      const row = id.length > 0 && id.length <= MAX_ID_LENGTH ? await services.alerts.history.get(caller.userId, id) : null;
-      if (!row) throw fail('not_found', 'no such verdict');
-      const response = presentStoredVerdict(row, await storedFacts(services, caller, row));
+      const found = await findStoredVerdict(lookup, caller.userId, request.params.verdict_id);
+      if (!found) throw fail('not_found', 'no such verdict');
+      const response =
+        found.kind === 'monitor_change'
+          ? presentMonitorChangeVerdict(found.change)
+          : presentStoredVerdict(found.row, await storedFacts(services, caller, found.row));
       return reply.status(response.status).send(response.body);
     },
   );
@@ -75,11 +79,10 @@ export const verdictRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = a
     },
     async (request, reply) => {
       const caller = callerOf(request);
-      const id = request.params.verdict_id;
-      const row = id.length > 0 && id.length <= MAX_ID_LENGTH ? await services.alerts.history.get(caller.userId, id) : null;
-      if (!row) throw fail('not_found', 'no such verdict');
+      const found = await findStoredVerdict(lookup, caller.userId, request.params.verdict_id);
+      if (!found) throw fail('not_found', 'no such verdict');
       const { deps, timeoutMs } = services.replay;
-      const ref = storedVerdictRef(caller.userId, row);
+      const { ref } = found;
       const replay = await replays.run(() => replayVerdict(deps, ref, { today: request.query.today === 'true', timeoutMs }));
       if (!replay) throw fail('overloaded', `${MAX_CONCURRENT_REPLAYS} replays are running: retry when one finishes`);
       const response = presentVerdictReplay(replay.value);

@@ -1,12 +1,17 @@
 import { z } from 'zod';
+import { REPLAYABLE_KINDS } from '../../domain/replay/verdict-replay.js';
 
 /** GET /v2/verdicts/{verdict_id}: a verdict the account was given, read back with its receipt. */
 export const storedVerdictSchema = z
   .strictObject({
-    verdict_id: z.string().meta({ description: 'The verdict’s id: a light screen’s call id, or a full, transfer or inspect check’s id' }),
-    kind: z
-      .string()
-      .meta({ description: 'What was bought: `screen`, `check_address`, `check_transfer` or `inspect` (the History’s kinds)' }),
+    verdict_id: z.string().meta({
+      description:
+        'The verdict’s id: a light screen’s call id, a full, transfer or inspect check’s id, or a monitor change’s `{monitor_id}:{change}` (its receipt’s verdictId)',
+    }),
+    kind: z.string().meta({
+      description:
+        'What was bought: `screen`, `check_address`, `check_transfer` or `inspect` (the History’s kinds), or `monitor_change` (a monitor’s change, not charged)',
+    }),
     network: z.string().nullable(),
     subject: z.string().nullable().meta({ description: 'The address (or transaction hash) the verdict is about' }),
     created_at: z.string().nullable().meta({ description: 'When the verdict was charged' }),
@@ -54,7 +59,7 @@ const comparisonFields = {
 export const verdictReplaySchema = z
   .strictObject({
     verdict_id: z.string(),
-    kind: z.enum(['screen', 'full_check', 'transfer_check']),
+    kind: z.enum(REPLAYABLE_KINDS),
     made_at: z.string().meta({ description: 'When the verdict was made: the intelligence and policy are read as they were then' }),
     as_of: z
       .strictObject(comparisonFields)
@@ -67,8 +72,20 @@ export const verdictReplaySchema = z
       })
       .nullable()
       .meta({ description: 'The verdict recomputed with today’s data (`?today=true`), against the verdict given; null when not asked' }),
-    recorded_inputs: z
-      .array(z.string())
-      .meta({ description: 'The inputs that came from outside the log’s intelligence (chain data, prices), replayed as recorded' }),
+    recorded_inputs: z.array(z.string()).meta({
+      description: 'The inputs that came from outside the log’s intelligence (chain data, prices, providers), replayed as recorded',
+    }),
+    recorded_answers: z
+      .array(
+        z.strictObject({
+          provider: z.string(),
+          kind: z.string().meta({ description: 'The provider’s kind (its API), as the inspect ran it' }),
+          outcome: z.enum(['answered', 'failed']).meta({ description: '`failed`: it did not answer then, and counts as failed again' }),
+        }),
+      )
+      .meta({
+        description:
+          'An inspect’s outside providers, whose recorded answers the replay reused (they are not asked again, with `today=true` either); empty for the other kinds',
+      }),
   })
   .meta({ description: 'A verdict replayed: `identical`, or the exact differences' });

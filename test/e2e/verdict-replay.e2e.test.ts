@@ -9,7 +9,9 @@ import { madeUpEvmAddress } from '../helpers/made-up-addresses.js';
 import { sdnList } from '../helpers/ofac-sdn-list.js';
 import { startAnvil, type Anvil } from '../support/chain/anvil.js';
 import { transferChain } from '../support/chain/transfer-chain.js';
+import { entitledAccount, inspectClient, recordedProviderEnv } from '../support/inspect-harness.js';
 import { pollUntil } from '../support/polling.js';
+import { startRecordedProviders, type RecordedProviders } from '../support/recorded-providers.js';
 import { startTestService, type TestService } from '../support/test-service.js';
 
 /**
@@ -23,6 +25,7 @@ const party = (name: string) => madeUpEvmAddress(`replay:${name}`) as Address;
 const SUBJECT = party('subject');
 
 let anvil: Anvil;
+let providers: RecordedProviders;
 let dir: string;
 let svc: TestService;
 let owner: { apiKey: string; userId: string };
@@ -69,8 +72,9 @@ async function verdicts(): Promise<{ screen: string; fullCheck: string; transfer
 
 beforeAll(async () => {
   anvil = await startAnvil({ chainId: 31337 });
+  providers = await startRecordedProviders();
   dir = await mkdtemp(join(tmpdir(), 'svc-replay-'));
-  svc = await startTestService({ SVC_SOURCES_DIR: dir, CHAIN_RPC_ETH: anvil.rpcUrl });
+  svc = await startTestService({ ...recordedProviderEnv(providers), SVC_SOURCES_DIR: dir, CHAIN_RPC_ETH: anvil.rpcUrl });
   owner = await svc.account({ depositUsd: 5 });
   stranger = await svc.account({ depositUsd: 5 });
   await importList('2026-03-01');
@@ -78,6 +82,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await svc?.close();
   await anvil?.stop();
+  await providers?.close();
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
@@ -132,6 +137,68 @@ describe('verdict replay', () => {
 
     // Free: no replay charged anything.
     expect(await balance()).toBe(before);
+  });
+
+  it('replays an inspect from its recorded provider answers, the own engine again as of then, and with today’s data', async () => {
+    const inspected = party('inspected');
+    const { apiKey } = await entitledAccount(svc);
+    const inspect = (await inspectClient(svc, apiKey).inspect({ address: inspected, network: 'ETH' })).json();
+    expect(inspect).toMatchObject({ status: 'completed', audit: { decision: 'deal' } });
+    await pollUntil(async () => ((await call(apiKey, 'GET', `/v2/verdicts/${inspect.check_id}`)).statusCode === 200 ? true : null));
+    await importList('2026-03-03', inspected);
+    const asked = providers.requests.length;
+
+    const replayed = await replay(apiKey, inspect.check_id, true);
+    expect(replayed.statusCode, replayed.body).toBe(200);
+    const body = replayed.json();
+    expect(body).toMatchObject({
+      kind: 'inspect',
+      as_of: { result: 'identical', difference_count: 0 },
+      today: { result: 'different' },
+      recorded_answers: [
+        { provider: 'provider_a', kind: 'goplus_address_security', outcome: 'answered' },
+        { provider: 'provider_b', kind: 'chainalysis_sanctions', outcome: 'answered' },
+      ],
+    });
+    expect(body.today.differences).toContainEqual({ path: 'audit.decision', was: 'deal', now: 'do_not_deal' });
+    expect(body.today.changes.join('\n')).toContain('listed by ofac_sdn (US sanctions)');
+    expect(body.recorded_inputs.join(' ')).toMatch(/not asked again/);
+    // The providers were not asked again, as of then nor today.
+    expect(providers.requests.length).toBe(asked);
+  });
+
+  it('reads back and replays a monitor’s change as of its time, and shows what a later list changed', async () => {
+    const watched = party('watched');
+    const monitor = (await call(owner.apiKey, 'POST', '/v2/monitors', { address: watched, network: 'ETH' })).json();
+    await importList('2026-03-04', watched);
+    const changeKey = await pollUntil(async () => {
+      for await (const event of svc.services.store.read(`monitor-${monitor.monitor_id}`))
+        if (event.type === 'MonitorVerdictChanged') return (event.data as { changeKey: string }).changeKey;
+      return null;
+    });
+    const id = `${monitor.monitor_id}:${changeKey}`;
+    const stored = (await call(owner.apiKey, 'GET', `/v2/verdicts/${encodeURIComponent(id)}`)).json();
+    expect(stored).toMatchObject({
+      verdict_id: id,
+      kind: 'monitor_change',
+      subject: watched.toLowerCase(),
+      verdict: { current: { risk_level: 'sanctioned' } },
+    });
+    expect(stored.receipt).toEqual(expect.any(String));
+    expect((await call(stranger.apiKey, 'GET', `/v2/verdicts/${encodeURIComponent(id)}`)).statusCode).toBe(404);
+    expect((await replay(stranger.apiKey, id)).statusCode).toBe(404);
+
+    // A later list no longer names it: as of its time the change is reproduced, today it is not.
+    await importList('2026-03-05');
+    const body = (await replay(owner.apiKey, id, true)).json();
+    expect(body).toMatchObject({
+      kind: 'monitor_change',
+      as_of: { result: 'identical' },
+      today: { result: 'different' },
+      recorded_answers: [],
+    });
+    expect(body.today.differences).toContainEqual(expect.objectContaining({ path: 'current.sdn_match', now: null }));
+    expect(body.today.changes).toContain('ofac_sdn no longer bears on it');
   });
 
   it('is the owner’s only: someone else’s verdict and an unknown one are 404', async () => {

@@ -11613,7 +11613,7 @@ export interface paths {
             'application/json': {
               /** @description When the verdict was charged */
               created_at: string | null;
-              /** @description What was bought: `screen`, `check_address`, `check_transfer` or `inspect` (the History’s kinds) */
+              /** @description What was bought: `screen`, `check_address`, `check_transfer` or `inspect` (the History’s kinds), or `monitor_change` (a monitor’s change, not charged) */
               kind: string;
               network: string | null;
               /** @description The verdict’s receipt (docs/api.md, "Verifying a verdict"): a light screen’s is the one it answered with; a check’s is signed from its stored completion (the same bytes under the same key). Null for a verdict kept before receipts were, and `receipt_note` says so */
@@ -11626,7 +11626,7 @@ export interface paths {
               verdict: {
                 [key: string]: unknown;
               } | null;
-              /** @description The verdict’s id: a light screen’s call id, or a full, transfer or inspect check’s id */
+              /** @description The verdict’s id: a light screen’s call id, a full, transfer or inspect check’s id, or a monitor change’s `{monitor_id}:{change}` (its receipt’s verdictId) */
               verdict_id: string;
             };
           };
@@ -11817,10 +11817,21 @@ export interface paths {
                 result: 'identical' | 'different';
               };
               /** @enum {string} */
-              kind: 'screen' | 'full_check' | 'transfer_check';
+              kind: 'screen' | 'full_check' | 'transfer_check' | 'inspect' | 'monitor_change';
               /** @description When the verdict was made: the intelligence and policy are read as they were then */
               made_at: string;
-              /** @description The inputs that came from outside the log’s intelligence (chain data, prices), replayed as recorded */
+              /** @description An inspect’s outside providers, whose recorded answers the replay reused (they are not asked again, with `today=true` either); empty for the other kinds */
+              recorded_answers: {
+                /** @description The provider’s kind (its API), as the inspect ran it */
+                kind: string;
+                /**
+                 * @description `failed`: it did not answer then, and counts as failed again
+                 * @enum {string}
+                 */
+                outcome: 'answered' | 'failed';
+                provider: string;
+              }[];
+              /** @description The inputs that came from outside the log’s intelligence (chain data, prices, providers), replayed as recorded */
               recorded_inputs: string[];
               /** @description The verdict recomputed with today’s data (`?today=true`), against the verdict given; null when not asked */
               today: {

@@ -1,0 +1,35 @@
+import type { MonitorChange } from '../../commands/replay/monitor-change.js';
+import { sanctionsCoverageBody } from '../../domain/coverage/sanctions-coverage.body.js';
+import type { Presented } from './presented.js';
+import type { StoredVerdictBody } from './stored-verdict.presenter.js';
+
+export const NO_MONITOR_CHANGE_RECEIPT = 'This monitor change was recorded before the service signed monitor changes: it has no receipt.';
+
+/**
+ * GET /v2/verdicts/{monitor_id}:{change}: a monitor's change read back, in the shape GET /v2/monitors/{id}
+ * lists its history, with the data versions it was made from and the receipt its webhook carried.
+ */
+export function presentMonitorChangeVerdict(found: MonitorChange): Presented<StoredVerdictBody> {
+  const { change } = found;
+  return {
+    status: 200,
+    body: {
+      verdict_id: found.verdictId,
+      kind: 'monitor_change',
+      network: found.network,
+      subject: found.address,
+      created_at: change.at,
+      verdict: {
+        monitor_id: found.monitorId,
+        at: change.at,
+        previous: change.previous,
+        current: change.current,
+        reasons: change.reasons,
+        sanctions: change.sanctions ? sanctionsCoverageBody(change.sanctions) : null,
+        data_versions: change.dataVersions,
+      },
+      receipt: change.receipt ?? null,
+      receipt_note: change.receipt ? null : NO_MONITOR_CHANGE_RECEIPT,
+    },
+  };
+}
