@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyReceipt } from '../../infra/receipts/verify-receipt.js';
 import { STORED_TRANSFER_CHECKS, type StoredTransferCheck } from '../support/stored-transfer-checks.js';
 import { startTestService, type TestService } from '../support/test-service.js';
+import { startX402Harness, type X402Harness } from '../support/x402-harness.js';
 
 /**
  * A data directory written before transfer verdicts were domain facts still opens and serves its transfer
@@ -11,19 +12,23 @@ import { startTestService, type TestService } from '../support/test-service.js';
  */
 
 let service: TestService;
+let h: X402Harness;
+const byChannel = (served: string) => STORED_TRANSFER_CHECKS.checks.filter((check) => check.served === served);
 const auth = (key: string) => ({ authorization: `Bearer ${key}` });
 type Owner = { userId: string; keyId: string };
 
 beforeAll(async () => {
   service = await startTestService();
+  h = await startX402Harness();
 });
 afterAll(async () => {
   await service?.close();
+  await h?.close();
 });
 
 /** The check's events as recorded, under a new id and requested by `owner` (the owner's ids are this service's). */
-async function appendAsRecorded(check: StoredTransferCheck, owner: Owner): Promise<string> {
-  const checkId = service.services.commands.ids.newId();
+async function appendAsRecorded(check: StoredTransferCheck, owner: Owner, into: TestService = service): Promise<string> {
+  const checkId = into.services.commands.ids.newId();
   const events = check.events.map((event, i) => {
     const data = JSON.parse(
       JSON.stringify(event.data)
@@ -31,9 +36,9 @@ async function appendAsRecorded(check: StoredTransferCheck, owner: Owner): Promi
         .replaceAll(STORED_TRANSFER_CHECKS.ownerId, owner.userId)
         .replaceAll(STORED_TRANSFER_CHECKS.keyId, owner.keyId),
     );
-    return { id: service.services.commands.ids.eventId(`stored-transfer:${checkId}`, i), type: event.type, data, metadata: event.metadata };
+    return { id: into.services.commands.ids.eventId(`stored-transfer:${checkId}`, i), type: event.type, data, metadata: event.metadata };
   });
-  await service.services.store.append(`transfer-${checkId}`, events as never, { expected: 'no_stream' });
+  await into.services.store.append(`transfer-${checkId}`, events as never, { expected: 'no_stream' });
   return checkId;
 }
 
@@ -67,7 +72,7 @@ describe('transfer checks stored before transfer verdicts were domain facts', ()
   it('are served the body they were served then, with a receipt over what that body stated', async () => {
     const owner = await service.account({ depositUsd: 5 });
     const jwks = (await service.app.inject({ method: 'GET', url: '/.well-known/jwks.json' })).json();
-    for (const check of STORED_TRANSFER_CHECKS.checks) {
+    for (const check of byChannel('v2')) {
       const checkId = await appendAsRecorded(check, owner);
       const response = await service.app.inject({ method: 'GET', url: `/v2/transfer/${checkId}/result`, headers: auth(owner.apiKey) });
       expect(response.statusCode, check.checkId).toBe(check.status);
@@ -75,6 +80,23 @@ describe('transfer checks stored before transfer verdicts were domain facts', ()
       const expected = JSON.parse(JSON.stringify(check.body).replaceAll(check.checkId, checkId));
       expect(JSON.stringify(body)).toBe(JSON.stringify(expected));
       if (check.status !== 200) continue;
+      const verified = await verifyReceipt(receipt, jwks);
+      expect(verified).toMatchObject({ valid: true, statement: { verdictId: checkId, ...statementOfBody(expected) } });
+    }
+  });
+
+  it('paid on x402, are served the body they were served then on the free result route, with a receipt', async () => {
+    const jwks = await (await fetch(`${h.url}/.well-known/jwks.json`)).json();
+    const x402Checks = byChannel('x402');
+    expect(x402Checks.length).toBeGreaterThan(0);
+    for (const check of x402Checks) {
+      const checkId = await appendAsRecorded(check, { userId: 'none', keyId: 'none' }, h.svc);
+      const response = await fetch(`${h.url}/check-transfer-result/${checkId}`);
+      expect(response.status, check.checkId).toBe(check.status);
+      const { receipt, billing, elapsed_ms: _elapsed, ...body } = await response.json();
+      const expected = JSON.parse(JSON.stringify(check.body).replaceAll(check.checkId, checkId));
+      expect(JSON.stringify(body)).toBe(JSON.stringify(expected));
+      expect(billing).toMatchObject({ model: 'x402', charged_usd: 0, replay: true });
       const verified = await verifyReceipt(receipt, jwks);
       expect(verified).toMatchObject({ valid: true, statement: { verdictId: checkId, ...statementOfBody(expected) } });
     }

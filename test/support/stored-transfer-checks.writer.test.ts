@@ -7,6 +7,7 @@ import { madeUpEvmAddress } from '../helpers/made-up-addresses.js';
 import { devAccount, startAnvil } from './chain/anvil.js';
 import { transferChain } from './chain/transfer-chain.js';
 import { startTestService, type TestService } from './test-service.js';
+import { startX402Harness } from './x402-harness.js';
 
 /**
  * Writes test/fixtures/verdicts/transfer-checks-v1.json: transfer checks as the code of the day stores
@@ -48,7 +49,26 @@ async function storedCheck(svc: TestService, apiKey: string, txHash: string) {
     headers: { authorization: `Bearer ${apiKey}` },
   });
   const { billing: _billing, receipt: _receipt, ...body } = served.json();
-  return { checkId, txHash, status: served.statusCode, events, body };
+  return { checkId, txHash, served: 'v2', status: served.statusCode, events, body };
+}
+
+/** A check paid on x402 (the transfer checked is the settlement of a paid screen), read back on the free result route. */
+async function storedX402Check() {
+  const h = await startX402Harness({ lateEnv: async (anvil) => ({ CHAIN_RPC_BASE: anvil.rpcUrl }) });
+  try {
+    const txHash = h.receiptOf(await h.payingFetch()(`/screen/ETH/${party('x402-subject')}`)).transaction;
+    const paid = await (await h.payingFetch()(`/check-transfer/base/${txHash}`)).json();
+    const checkId = paid.check_id as string;
+    await h.svc.services.whenCaughtUp();
+    const events = [];
+    for await (const e of h.svc.services.store.read(`transfer-${checkId}`))
+      events.push({ type: e.type, data: e.data, metadata: e.metadata });
+    const served = await fetch(`${h.url}/check-transfer-result/${checkId}`);
+    const { billing: _billing, receipt: _receipt, elapsed_ms: _elapsed, ...body } = await served.json();
+    return { checkId, txHash, served: 'x402', status: served.status, events, body };
+  } finally {
+    await h.close();
+  }
 }
 
 describe.skipIf(!process.env.WRITE_STORED_TRANSFER_CHECKS)('stored transfer checks (fixture writer)', () => {
@@ -72,9 +92,10 @@ describe.skipIf(!process.env.WRITE_STORED_TRANSFER_CHECKS)('stored transfer chec
       const { userId, keyId, apiKey } = await svc.account({ depositUsd: 10 });
       const checks = [];
       for (const tx of [direct, indirect, clean, `0x${'ab'.repeat(32)}`]) checks.push(await storedCheck(svc, apiKey, tx));
+      checks.push(await storedX402Check());
       const file = join(import.meta.dirname, '..', 'fixtures', 'verdicts', 'transfer-checks-v1.json');
       await writeFile(file, `${JSON.stringify({ ownerId: userId, keyId, checks }, null, 2)}\n`);
-      expect(checks).toHaveLength(4);
+      expect(checks).toHaveLength(5);
     } finally {
       await svc.close();
       await anvil.stop();
