@@ -90,7 +90,7 @@ async function migrateLog(path: string, stored: StoreEnvironment): Promise<numbe
     await stored.env.transaction(() => {
       for (const { offset, append, events } of appends) {
         const first = index.revision(append.stream) + 1;
-        stored.events.putSync(offset, [append.stream, append.created, first, events]);
+        stored.events.putSync(offset, [append.stream, append.created, first, events], { append: true });
         index.add(
           append.stream,
           first,

@@ -7,7 +7,9 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { EventData, EventStore, RecordedEvent, SubscriptionDelivery } from '../../domain/ports/event-store.port.js';
 import { eventStoreContract } from '../../test/contracts/event-store.contract.js';
+import { open as openLmdb } from 'lmdb';
 import { type LmdbEventStore, openLmdbEventStore } from './lmdb-event-store.js';
+import { STORE_FILE, STORE_FORMAT } from './store-environment.js';
 
 const dirs: string[] = [];
 const newDir = async () => {
@@ -88,6 +90,40 @@ describe('lmdb event store', () => {
     expect((await waiting).done).toBe(true);
     await expect(store.append('s', [event()], { expected: 'any' })).rejects.toMatchObject({ code: 'store_closed' });
     await expect(store.streamRevision('s')).rejects.toMatchObject({ code: 'store_closed' });
+  });
+
+  it('stores an append of large events compressed, and reads it back whole', async () => {
+    const dir = await newDir();
+    const store = await open(dir);
+    const big = event('Charged', { note: 'n'.repeat(2000), items: Array.from({ length: 50 }, (_, i) => ({ i, kind: 'usage' })) });
+    await store.append('s', [big], { expected: 'no_stream' });
+    await store.close();
+    const raw = openLmdb({ path: join(dir, STORE_FILE), maxDbs: 4, compression: false });
+    const stored = raw.openDB<Buffer, number>({ name: 'events', encoding: 'binary' }).get(0);
+    await raw.close();
+    expect(stored!.length).toBeLessThan(JSON.stringify(big).length / 2);
+    const [recorded] = await collect((await open(dir)).read('s'));
+    expect(recorded!.data).toEqual(big.data);
+  });
+
+  it('refuses a store of another layout instead of misreading it', async () => {
+    const first = await newDir();
+    const layoutOne = openLmdb({ path: join(first, STORE_FILE), maxDbs: 3, compression: false });
+    await layoutOne.openDB({ name: 'events' }).put(0, ['s', Date.now(), 0, JSON.stringify([event()])]);
+    await layoutOne.close();
+    const newer = await newDir();
+    const layoutThree = openLmdb({ path: join(newer, STORE_FILE), maxDbs: 4 });
+    await layoutThree.openDB({ name: 'meta' }).put('format', STORE_FORMAT + 1);
+    await layoutThree.close();
+    for (const [dir, layout] of [
+      [first, 1],
+      [newer, STORE_FORMAT + 1],
+    ] as const) {
+      const refusal = { code: 'store_corrupt', message: expect.stringContaining(`has layout ${layout}`) };
+      await expect(openLmdbEventStore(dir)).rejects.toMatchObject(refusal);
+      // The refusal released the directory: a second open is refused for the same reason, not as a busy directory.
+      await expect(openLmdbEventStore(dir)).rejects.toMatchObject(refusal);
+    }
   });
 
   it('writes concurrent appends to different streams in few transactions (one fsync each)', async () => {

@@ -68,7 +68,7 @@ export async function openLmdbEventStore(dir: string, options: LmdbEventStoreOpt
  */
 export function openLmdbEventStoreReader(dir: string, at: LogEnd, options: LmdbEventStoreOptions = {}): LmdbEventStore {
   // The environment's flags as its writer opened it (the threads of a process share one LMDB environment).
-  return new LmdbEventStore(openStoreEnvironment(dir, { fsync: options.fsync ?? true }), null, at);
+  return new LmdbEventStore(openStoreEnvironment(dir, { fsync: options.fsync ?? true, writer: false }), null, at);
 }
 
 type Decided = { readonly position: Position; readonly nextExpectedRevision: Revision; readonly written: boolean };
@@ -177,7 +177,8 @@ export class LmdbEventStore implements EventStore {
     }
     const first = Number(view.revision) + 1;
     const commit = this.nextCommit++;
-    this.stored.events.putSync(commit, [stream, Date.now(), first, json]);
+    // Commits only grow: `append` fills each page instead of splitting it in half.
+    this.stored.events.putSync(commit, [stream, Date.now(), first, json], { append: true });
     this.index.add(stream, first, commit, ids);
     const position = Object.freeze({ commit: BigInt(commit), prepare: BigInt(ids.length - 1) });
     return { position, nextExpectedRevision: BigInt(first + ids.length - 1), written: true };
