@@ -33,11 +33,11 @@ export async function createServices(
   /** Test doubles of the outside world: a DNS resolver for the webhook SSRF guard; `logger`: main's (silent without). */
   outside: { webhookResolver?: HostResolver; logger?: Logger } = {},
 ): Promise<Services> {
-  const ports = await openPorts(config);
+  const onError = (error: unknown, _event?: unknown, where?: string) => log(`error in ${where ?? 'runner'}: ${String(error)}`);
+  const ports = await openPorts(config, (error) => onError(error, undefined, 'the embedded bus'));
   const core = await createCore(config, ports, outside.logger);
   const { store, bus, commands, intel, metrics } = core;
   const readStore = ports.readStore;
-  const onError = (error: unknown, _event?: unknown, where?: string) => log(`error in ${where ?? 'runner'}: ${String(error)}`);
   const fullCheck = createFullCheckModule({ config, commands, intel, contracts: core.contracts, bus, graph: ports.graph, log });
   const transferChecks = createTransferCheckModule({ config, commands, prices: fullCheck.prices, transfers: fullCheck.transfers });
   const sinks = [intel, core.inspectCompletions, fullCheck.runningJobs, core.streamChanges];

@@ -16,12 +16,12 @@ const EXPECTED: [string, bigint, bigint, bigint, string][] = [
   ['account-alpha', 0n, 0n, 0n, 'AccountOpened'],
   ['screen-0xaaaa', 0n, 281n, 0n, 'AddressScreened'],
   ['screen-0xaaaa', 1n, 281n, 1n, 'Charged'],
-  ['account-alpha', 1n, 793n, 0n, 'CreditAdded'],
-  ['screen-0xbbbb', 0n, 1068n, 0n, 'AddressScreened'],
-  ['account-alpha', 2n, 1393n, 0n, 'CreditUsed'],
-  ['account-alpha', 3n, 1393n, 1n, 'CreditUsed'],
-  ['account-alpha', 4n, 1393n, 2n, 'CreditUsed'],
-  ['screen-0xaaaa', 2n, 2046n, 0n, 'AddressScreened'],
+  ['account-alpha', 1n, 759n, 0n, 'CreditAdded'],
+  ['screen-0xbbbb', 0n, 1035n, 0n, 'AddressScreened'],
+  ['account-alpha', 2n, 1327n, 0n, 'CreditUsed'],
+  ['account-alpha', 3n, 1327n, 1n, 'CreditUsed'],
+  ['account-alpha', 4n, 1327n, 2n, 'CreditUsed'],
+  ['screen-0xaaaa', 2n, 1980n, 0n, 'AddressScreened'],
 ];
 
 const dirs: string[] = [];
@@ -62,16 +62,16 @@ describe('a data directory written by the framed-log store', () => {
       'CreditAdded',
       'AccountOpened',
     ]);
-    expect(await store.headPosition()).toEqual({ commit: 2046n, prepare: 0n });
-    expect(await store.checkpoints.load('relay')).toEqual({ commit: 1393n, prepare: 2n });
+    expect(await store.headPosition()).toEqual({ commit: 1980n, prepare: 0n });
+    expect(await store.checkpoints.load('relay')).toEqual({ commit: 1327n, prepare: 2n });
     expect(await store.checkpoints.load('projection:accounts')).toEqual({ commit: 0n, prepare: 0n });
     // A subscription from the relay's checkpoint goes on from the next event.
-    const after = await collect(store.readAll({ after: { commit: 1393n, prepare: 2n } }));
+    const after = await collect(store.readAll({ after: { commit: 1327n, prepare: 2n } }));
     expect(after.map(summary)).toEqual([EXPECTED[8]]);
     // The append rule knows the migrated streams, and new positions come after the old ones.
     await expect(store.append('account-alpha', [tested()], { expected: 3n })).rejects.toMatchObject({ code: 'wrong_expected_version' });
     const next = await store.append('account-alpha', [tested()], { expected: 4n });
-    expect(next.position.commit > 2046n).toBe(true);
+    expect(next.position.commit > 1980n).toBe(true);
     await store.close();
     expect((await readdir(dataDir)).sort()).toEqual(['checkpoints.migrated', 'events.migrated', 'store']);
   });
@@ -79,11 +79,11 @@ describe('a data directory written by the framed-log store', () => {
   it('is migrated once: a reopen reads the store alone', async () => {
     const dataDir = await legacyCopy();
     const first = await openLmdbEventStore(join(dataDir, 'store'), { fsync: false, legacyDataDir: dataDir });
-    await first.checkpoints.store('relay', { commit: 2046n, prepare: 0n }, { commit: 1393n, prepare: 2n });
+    await first.checkpoints.store('relay', { commit: 1980n, prepare: 0n }, { commit: 1327n, prepare: 2n });
     await first.close();
     const second = await openLmdbEventStore(join(dataDir, 'store'), { fsync: false, legacyDataDir: dataDir });
     expect((await collect(second.readAll())).map(summary)).toEqual(EXPECTED);
-    expect(await second.checkpoints.load('relay')).toEqual({ commit: 2046n, prepare: 0n });
+    expect(await second.checkpoints.load('relay')).toEqual({ commit: 1980n, prepare: 0n });
     await second.close();
   });
 
@@ -91,8 +91,8 @@ describe('a data directory written by the framed-log store', () => {
     const dataDir = await legacyCopy();
     const log = join(dataDir, 'events', 'events.log');
     const whole = await readFile(log);
-    // The first three appends only (the log up to the frame at 1068), as if the migration had stopped there.
-    await writeFile(log, whole.subarray(0, 1068));
+    // The first three appends only (the log up to the frame at 1035), as if the migration had stopped there.
+    await writeFile(log, whole.subarray(0, 1035));
     const partial = await openLmdbEventStore(join(dataDir, 'store'), { fsync: false, legacyDataDir: dataDir });
     expect((await collect(partial.readAll())).length).toBe(4);
     await partial.close();
@@ -119,7 +119,7 @@ describe('a data directory written by the framed-log store', () => {
   it('has its checkpoints migrated by the checkpoint store alone (an external event store)', async () => {
     const dataDir = await legacyCopy();
     const checkpoints = await openLmdbCheckpointStore(join(dataDir, 'store'), { legacyDataDir: dataDir });
-    expect(await checkpoints.load('relay')).toEqual({ commit: 1393n, prepare: 2n });
+    expect(await checkpoints.load('relay')).toEqual({ commit: 1327n, prepare: 2n });
     await checkpoints.close();
     expect((await readdir(dataDir)).sort()).toEqual(['checkpoints.migrated', 'events', 'store']);
   });

@@ -31,7 +31,8 @@ export const embeddedTopology = {
    * No bus of its own: the processors' consumer groups read the event log through checkpointed subscriptions,
    * and what is published directly (webhook retries, dead letters, chain transfers) is appended to the log.
    */
-  bus: (store: EventStore, checkpoints: CheckpointStore) => openLogMessageBus({ store, checkpoints }),
+  bus: (store: EventStore, checkpoints: CheckpointStore, onError: (error: unknown) => void) =>
+    openLogMessageBus({ store, checkpoints, onError }),
   /** The read models in LMDB under DATA_DIR/read-models, folded on a thread of their own (READ_STORE=embedded). */
   readStore: (config: Settings) => openLmdbReadStore(join(config.DATA_DIR, 'read-models')),
   /** Maps rebuilt by a full replay at each start (READ_STORE=memory; tests). */

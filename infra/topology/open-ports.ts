@@ -30,7 +30,11 @@ export interface Ports {
  * sets their defaults), from the two topologies (embedded.ts, external.ts). What was opened before a
  * failure is closed again (the file store holds a directory lock).
  */
-export async function openPorts(config: Config): Promise<Ports> {
+export async function openPorts(
+  config: Config,
+  /** A consumer group of the embedded bus whose subscription or checkpoint failed (its processor stops reading). */
+  onBusError: (error: unknown) => void = () => undefined,
+): Promise<Ports> {
   await mkdir(config.DATA_DIR, { recursive: true });
   const names = config.BUS === 'kafka' || config.READ_STORE === 'mongo' ? await external.names(config) : null;
   const opened: { close(): Promise<void> }[] = [];
@@ -43,7 +47,9 @@ export async function openPorts(config: Config): Promise<Ports> {
     const readStore = lmdbStore ?? track(mongo?.readStore ?? embedded.memoryReadStore());
     // The embedded event store's environment holds its checkpoints (one file set); it is closed with the store.
     const processorCheckpoints = mongo ? track(mongo.checkpoints) : (fileStore?.checkpoints ?? track(await embedded.checkpoints(config)));
-    const bus = track(names && config.BUS === 'kafka' ? await external.bus(config, names) : embedded.bus(store, processorCheckpoints));
+    const bus = track(
+      names && config.BUS === 'kafka' ? await external.bus(config, names) : embedded.bus(store, processorCheckpoints, onBusError),
+    );
     const graph = track(config.GRAPH_STORE === 'postgres' ? await external.graph(config) : await embedded.graph(config));
     return { store, fileStore, bus, readStore, lmdbStore, processorCheckpoints, graph, ...(mongo ? { rateLimits: mongo.rateLimits } : {}) };
   } catch (error) {
