@@ -16,7 +16,7 @@ import type { IntelIndex } from '../domain/ports/intel-index.port.js';
 import { normalizeAddress } from '../domain/shared/address.js';
 import type { StoredEvent } from '../domain/shared/event-registry.js';
 import { sha256Hex } from '../domain/shared/hash.js';
-import type { Network } from '../domain/shared/network.js';
+import { SCREEN_NETWORKS, type Network } from '../domain/shared/network.js';
 import { ClaimColumns, StringPool } from './claim-columns.js';
 
 /**
@@ -32,6 +32,18 @@ export interface IntelIndexProjection extends IntelIndex {
   /** Rebuilt at start from the dataset and curation streams only (no other stream changes it). */
   readonly history: { readonly streamPrefixes: readonly string[] };
   apply(event: StoredEvent): void;
+  /**
+   * The wanted addresses' claims and token listings of a source's held import, when that import's
+   * content hash is `contentHash` (null otherwise): what an as-of index takes instead of re-reading it.
+   */
+  rowsOf(source: string, contentHash: string, addresses: ReadonlySet<string>): SourceRows | null;
+  /** Every curated entry id ever folded, retracted ones included (their streams are `curation-{id}`). */
+  curationEntries(): readonly string[];
+}
+
+export interface SourceRows {
+  readonly claims: readonly Claim[];
+  readonly tokens: readonly TokenListing[];
 }
 
 /** A reference to a claim: segment slot × ROW_SPAN + row. */
@@ -65,8 +77,40 @@ class InMemoryIntelIndex implements IntelIndexProjection {
   private readonly slots = new Map<string, number>();
   private readonly segments: (Segment | undefined)[] = [];
   private readonly pending = new Map<string, PendingImport>();
+  private readonly everCurated = new Set<string>();
 
-  constructor(readonly requiredSanctions: readonly SanctionList[]) {}
+  /** `slotOrder`: sources given their slot up front, so an index folded out of order lists them as the log did. */
+  constructor(
+    readonly requiredSanctions: readonly SanctionList[],
+    slotOrder: readonly string[] = [],
+  ) {
+    for (const source of slotOrder) {
+      this.slots.set(source, this.segments.length);
+      this.segments.push(undefined);
+    }
+  }
+
+  rowsOf(source: string, contentHash: string, addresses: ReadonlySet<string>): SourceRows | null {
+    const slot = this.slots.get(source);
+    const segment = slot === undefined ? undefined : this.segments[slot];
+    if (slot === undefined || !segment || segment.version.contentHash !== contentHash) return null;
+    const claims: Claim[] = [];
+    const tokens: TokenListing[] = [];
+    for (const address of addresses) {
+      const refs = this.byAddress.get(address);
+      for (const ref of refs === undefined ? [] : typeof refs === 'number' ? [refs] : refs)
+        if (Math.floor(ref / ROW_SPAN) === slot) claims.push(segment.claims.claimAt(ref % ROW_SPAN));
+      for (const chain of SCREEN_NETWORKS) {
+        const listing = segment.tokens.get(tokenKey(address, chain));
+        if (listing) tokens.push(listing);
+      }
+    }
+    return { claims, tokens };
+  }
+
+  curationEntries(): readonly string[] {
+    return [...this.everCurated];
+  }
 
   apply(event: StoredEvent): void {
     switch (event.type) {
@@ -168,6 +212,7 @@ class InMemoryIntelIndex implements IntelIndexProjection {
   }
 
   private curate(entry: CuratorEntry): void {
+    this.everCurated.add(entry.entryId);
     if (this.curated.has(entry.entryId)) return;
     const scope = entry.network === 'TRON' ? 'TRON' : entry.kind === 'identity' ? entry.network : 'evm';
     const base = {
@@ -286,6 +331,8 @@ class InMemoryIntelIndex implements IntelIndexProjection {
   }
 }
 
-export function createIntelIndex(options: { requiredSanctions?: readonly SanctionList[] } = {}): IntelIndexProjection {
-  return new InMemoryIntelIndex(options.requiredSanctions ?? []);
+export function createIntelIndex(
+  options: { requiredSanctions?: readonly SanctionList[]; slotOrder?: readonly string[] } = {},
+): IntelIndexProjection {
+  return new InMemoryIntelIndex(options.requiredSanctions ?? [], options.slotOrder);
 }

@@ -79,7 +79,7 @@ export function createAppServices(
     replay: {
       deps: {
         ...core.commands,
-        history: intelHistory(core.store, { requiredSanctions: config.SVC_REQUIRED_SANCTIONS }),
+        history: intelHistory(core.store, { requiredSanctions: config.SVC_REQUIRED_SANCTIONS, live: core.intel }),
         log: core.store,
         transfers: modules.transferChecks.deps.transfers,
         monotonicNow: modules.transferChecks.deps.monotonicNow,
