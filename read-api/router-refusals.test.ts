@@ -3,7 +3,8 @@ import { startTestService, type TestService } from '../test/support/test-service
 
 /**
  * Requests the router refuses before any route runs still answer in the V2 error envelope with a status
- * the document declares: a path id longer than any id is 404 (it names nothing), a malformed URL is 400.
+ * the document declares: a path id longer than the router's bound (256: a monitor change's verdict id runs past
+ * 100) is 404 (it names nothing), a malformed URL is 400.
  * Found by the contract test (ci/contract-test.sh): Fastify answered 414 `FST_ERR_MAX_PARAM_LENGTH` in its
  * own body shape, documented nowhere.
  */
@@ -19,9 +20,9 @@ describe('router refusals on the V2 app', () => {
   });
 
   it.each(['/v2/monitors/', '/v1/webhooks/', '/v2/alerts/', '/v2/check-address/'])(
-    'an id of 101+ characters under %s is 404 not_found',
+    'an id past the router’s bound (257+ characters) under %s is 404 not_found',
     async (prefix) => {
-      const url = `${prefix}${'0'.repeat(101)}${prefix === '/v2/check-address/' ? '/result' : ''}`;
+      const url = `${prefix}${'0'.repeat(257)}${prefix === '/v2/check-address/' ? '/result' : ''}`;
       const response = await svc.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${key}` } });
       expect(response.statusCode).toBe(404);
       expect(response.json()).toEqual({ error: { code: 'not_found', message: expect.any(String) } });
