@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,6 +5,7 @@ import { createServices } from '../../infra/bootstrap.js';
 import { loadConfig } from '../../infra/config.js';
 import { MINIMAL_SANCTIONS_DIR } from '../helpers/source-fixtures.js';
 import { auditDemoLedger, demoBalanceAfter, runKillCycles, startService } from '../support/kill-cycles.js';
+import { fillPaidScreens } from './fill-paid-screens.js';
 import { freePort, stop } from '../support/processes.js';
 
 /**
@@ -17,16 +17,6 @@ import { freePort, stop } from '../support/processes.js';
  */
 const SCREENS = Number(process.env.BENCH_SCREENS ?? 1_000_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-
-function fill(dataDir: string, target: number): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--max-old-space-size=8192', '--import', 'tsx', 'test/bench/history-fill.ts'], {
-      env: { ...process.env, MODE: 'embedded', DATA_DIR: dataDir, TARGET: String(target), SVC_SOURCES_DIR: MINIMAL_SANCTIONS_DIR },
-      stdio: ['ignore', 'inherit', 'inherit'],
-    });
-    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`history-fill exited with ${code}`))));
-  });
-}
 
 const median = (values: readonly number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
@@ -69,7 +59,7 @@ async function measure(label: string, dataDir: string) {
 const dirs = [await mkdtemp(join(tmpdir(), 'bench-crash-empty-')), await mkdtemp(join(tmpdir(), 'bench-crash-full-'))];
 try {
   console.log(`filling ${SCREENS} paid screens`);
-  await fill(dirs[1]!, SCREENS);
+  await fillPaidScreens(dirs[1]!, SCREENS, MINIMAL_SANCTIONS_DIR);
   const empty = await measure('empty', dirs[0]!);
   const full = await measure(`${SCREENS} paid screens`, dirs[1]!);
   console.log(

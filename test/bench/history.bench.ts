@@ -1,8 +1,8 @@
 import autocannon from 'autocannon';
-import { spawn } from 'node:child_process';
 import { readFile, readdir, rm, stat, mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fillPaidScreens } from './fill-paid-screens.js';
 import { freePort, spawnTsx, stop } from '../support/processes.js';
 
 /**
@@ -29,16 +29,6 @@ async function du(path: string): Promise<number> {
 async function rssMb(pid: number): Promise<number> {
   const status = await readFile(`/proc/${pid}/status`, 'utf8');
   return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)![1]) / 1024);
-}
-
-function fill(dataDir: string, target: number): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--max-old-space-size=8192', '--import', 'tsx', 'test/bench/history-fill.ts'], {
-      env: { ...process.env, MODE: 'embedded', DATA_DIR: dataDir, TARGET: String(target), SVC_SOURCES_DIR: SOURCES },
-      stdio: ['ignore', 'inherit', 'inherit'],
-    });
-    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`history-fill exited with ${code}`))));
-  });
 }
 
 async function screens(port: number, headers: Record<string, string>) {
@@ -116,7 +106,7 @@ async function main() {
   const rows: string[] = [];
   try {
     for (const step of STEPS) {
-      await fill(dataDir, step);
+      await fillPaidScreens(dataDir, step, SOURCES);
       const m = await measure(dataDir);
       const disk = await du(dataDir);
       const row = `| ${step.toLocaleString('en-US')} | ${m.healthyS.toFixed(1)} | ${m.rss} | ${(disk / 1e6).toFixed(0)} | ${m.screen.rps} | ${m.screen.p99} | ${m.screen.non2xx} | ${m.baseline.rps} | ${(m.screen.rps / m.baseline.rps).toFixed(2)} |`;
