@@ -10,7 +10,7 @@ import { KafkaTopics } from './kafka-topics.js';
 
 /**
  * The MessageBus port on Apache Kafka (kafkajs). Messages are keyed by stream id and placed by the
- * Java-compatible murmur2 partitioner (as the embedded bus does), published by an idempotent producer with
+ * Java-compatible murmur2 partitioner (so a key lands where the Java clients put it), published by an idempotent producer with
  * acks=all, so `publish` resolves once the broker has them durably. Consumers: see kafka-consumer.ts.
  */
 
