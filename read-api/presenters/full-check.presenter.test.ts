@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { tiersFor } from '../../test/support/check-fixtures.js';
 import { edge } from '../../test/support/transfer-fixtures.js';
-import { fullCheckResultSchema } from '../../read-api/schemas/full-check-result.schema.js';
-import { presentFullCheck } from '../../read-api/presenters/full-check.presenter.js';
-import { fullCheckVerdictSchema, type FullCheckVerdict } from './full-check-verdict.js';
-import { buildFullCheckVerdict, highRiskPayload as highRiskPayloadOf } from './full-verdict.js';
+import { fullCheckResultSchema } from '../schemas/full-check-result.schema.js';
+import { presentFullCheck } from './full-check.presenter.js';
+import { fullCheckVerdictSchema, type FullCheckVerdict } from '../../domain/address-check/full-check-verdict.js';
+import { buildFullCheckVerdict, highRiskPayload as highRiskPayloadOf } from '../../domain/address-check/full-verdict.js';
 
 const SUBJECT = { checkId: 'c-1', network: 'ETH', requestedAt: '2026-01-01T00:00:00.000Z' };
 const AT = '2026-01-01T00:00:05.000Z';

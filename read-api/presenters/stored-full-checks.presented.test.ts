@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { presentFullCheck } from '../../read-api/presenters/full-check.presenter.js';
+import { presentFullCheck } from './full-check.presenter.js';
 import { checkCompletedOf, olderShapeOf, STORED_FULL_CHECKS } from '../../test/support/stored-full-checks.js';
-import { eventRegistry } from '../events/registry.js';
-import type { RecordedEvent } from '../ports/event-store.port.js';
-import { fullCheckVerdictSchema } from './full-check-verdict.js';
+import { eventRegistry } from '../../domain/events/registry.js';
+import type { RecordedEvent } from '../../domain/ports/event-store.port.js';
+import { fullCheckVerdictSchema } from '../../domain/address-check/full-check-verdict.js';
 
 /** A CheckCompleted of version 1 (the stored body) as the event store gives it back. */
 const recorded = (data: unknown): RecordedEvent =>
