@@ -4,6 +4,7 @@ import { addressCheckEventSchemas, checkStreams } from '../address-check/address
 import { checkCompletedV1toV2 } from '../address-check/check-completed.upcast.js';
 import { alertCaseEventSchemas, alertCaseStreams } from '../alerts/alert-case.events.js';
 import { apiKeyEventSchemas, apiKeyStreams } from '../apikeys/api-key.events.js';
+import { exploreCompletedV1toV2 } from '../explore/explore-completed.upcast.js';
 import { exploreEventSchemas, exploreStreams } from '../explore/explore.events.js';
 import { idempotencyEventSchemas, idempotencyStreams } from '../idempotency/idempotency.events.js';
 import { responseStoredV1Schema, upcastResponseStored } from '../idempotency/idempotency.upcast.js';
@@ -74,6 +75,8 @@ export const eventRegistry = defineEventRegistry(
     versions: {
       // Version 1 stored the full check's response body; version 2 its domain verdict.
       CheckCompleted: { current: 2, upcasters: { 1: checkCompletedV1toV2 } },
+      // Version 1 stored the explore job's response body; version 2 its domain report.
+      ExploreCompleted: { current: 2, upcasters: { 1: exploreCompletedV1toV2 } },
     },
     // Types no longer written, read as their successor: a key's stored HTTP response (before outcomes).
     retired: {

@@ -1,4 +1,4 @@
-import { pathBody } from '../exposure/exposure.body.js';
+import type { ExposurePath } from '../exposure/exposure.schema.js';
 import { sourceVersionRow, transferDataRow } from '../coverage/data-versions.body.js';
 import type { SourceVersion, TransferDataVersion } from '../coverage/data-versions.js';
 import { sanctionsCoverageBody } from '../coverage/sanctions-coverage.body.js';
@@ -33,6 +33,17 @@ export interface PricingUsed {
 }
 
 const pct = (share: number): number => Math.round(share * 10_000) / 100;
+
+/** One route of exposure in the body's words (read-api/presenters/exposure.presenter.ts's; this file moves there with issue 29). */
+const pathBody = (path: ExposurePath) => ({
+  hops: path.hops,
+  addresses: [...path.addresses],
+  usd: microsToUsd(path.usdMicros),
+  share_pct: pct(path.share),
+  label: path.label,
+  source: path.source,
+  usd_estimated: path.usdEstimated,
+});
 
 /** A transaction can move value thousands of times (an airdrop sweep): the body lists this many legs and senders at most, and says how many there are. */
 export const MAX_LISTED = 500;

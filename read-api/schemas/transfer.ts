@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { GraphCoverage } from '../../domain/kyt/sender-exposure.js';
 import { caseAlertSchema } from '../../domain/alerts/alert-case.events.js';
 import { ALERT_LEVELS } from '../../domain/kyt/alert-level.js';
-import { evidencePathSchema } from '../../domain/exposure/exposure.body.js';
+import { evidencePathSchema } from './exposure-body.schema.js';
 import { tracedDataVersionsSchema } from '../../domain/coverage/data-versions.body.js';
 import { sanctionsCoverageSchema } from '../../domain/coverage/sanctions-coverage.body.js';
 import { billingSchema } from './billing.js';
