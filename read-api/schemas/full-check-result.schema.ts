@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { notAppliedReasonSchema } from '../../domain/address-check/tier-outcome.schema.js';
-import { sourceVersionRowSchema, tracedDataVersionsSchema } from '../../domain/coverage/data-versions.body.js';
+import { sourceVersionRowSchema } from '../../domain/coverage/data-versions.body.js';
+import { tracedDataVersionsSchema } from './data-versions.schema.js';
 import { sanctionsCoverageSchema } from '../../domain/coverage/sanctions-coverage.body.js';
 import { evidencePathSchema, exposureBodySchema } from './exposure-body.schema.js';
 import { coverageSchema, verdictSchema } from '../../domain/intel/screen-verdict.schema.js';

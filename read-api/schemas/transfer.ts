@@ -3,7 +3,7 @@ import type { GraphCoverage } from '../../domain/kyt/sender-exposure.js';
 import { caseAlertSchema } from '../../domain/alerts/alert-case.events.js';
 import { ALERT_LEVELS } from '../../domain/kyt/alert-level.js';
 import { evidencePathSchema } from './exposure-body.schema.js';
-import { tracedDataVersionsSchema } from '../../domain/coverage/data-versions.body.js';
+import { tracedDataVersionsSchema } from './data-versions.schema.js';
 import { sanctionsCoverageSchema } from '../../domain/coverage/sanctions-coverage.body.js';
 import { billingSchema } from './billing.js';
 import { chainOut, EXAMPLE_UUID, isoTimestamp, txHashOut, receiptField } from './common.js';
