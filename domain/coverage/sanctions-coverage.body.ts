@@ -7,7 +7,7 @@ import { ageInDays, type SanctionsCoverage } from './sanctions-coverage.js';
  * and its age at the verdict, and the jurisdictions not checked. Still in domain/ because events still
  * record it in these words: the screen's verdict (tier 1's TierCompleted, monitor verdicts), the webhook
  * payloads (service.check.high_risk and the monitors'), and the transfer check's stored result until it
- * is a domain fact. The full check's and explore's verdicts hold the fact (sanctions-coverage.ts).
+ * is a domain fact. The full check's verdict holds the fact itself (sanctions-coverage.ts).
  */
 
 const jurisdiction = z.enum(SANCTIONS_JURISDICTIONS);
