@@ -74,14 +74,15 @@ export const fullCheckVerdictSchema = z.object({
   decisionReason: z.string(),
   risk: z.object({
     level: riskLevel.nullable(),
-    score: z.number().nullable(),
+    /** 0..100, as the light screen's (the body's `risk_score` promises it). */
+    score: z.number().int().min(0).max(100).nullable(),
     categories: z.array(z.string()),
     /** The first tier whose finding alone reached the level (null when nothing was found). */
     tierHit: tier.nullable(),
     ownershipLevel: riskLevel,
     exposureLevel: riskLevel,
     sourceCount: z.number().int().min(0),
-    confidence: z.number().nullable(),
+    confidence: z.number().int().min(0).max(100).nullable(),
     primarySourceSlug: z.string().nullable(),
   }),
   /** The address's own intelligence as tier 1 found it. */
