@@ -16,6 +16,7 @@ import { curationEventSchemas, curationStreams } from '../intel/curation.events.
 import { datasetEventSchemas, datasetStreams } from '../intel/dataset.events.js';
 import { kytSettingsEventSchemas, kytSettingsStreams } from '../kyt/kyt-settings.decider.js';
 import { transferCheckEventSchemas, transferCheckStreams } from '../kyt/transfer-check.events.js';
+import { transferCheckCompletedV1toV2 } from '../kyt/transfer-check-completed.upcast.js';
 import { policyBookEventSchemas, policyBookStreams } from '../policies/policy-book.events.js';
 import { ledgerEventSchemas, ledgerStreams } from '../ledger/ledger.events.js';
 import { monitorEventSchemas, monitorStreams } from '../monitors/monitor.events.js';
@@ -80,6 +81,8 @@ export const eventRegistry = defineEventRegistry(
       ExploreCompleted: { current: 2, upcasters: { 1: exploreCompletedV1toV2 } },
       // Version 1 kept a light screen's wire summary and compact JWS; version 2 the domain summary and the receipt detached.
       Charged: { current: 2, upcasters: { 1: chargedV1toV2 } },
+      // Version 1 stored the transfer check's response body; version 2 its domain verdict.
+      TransferCheckCompleted: { current: 2, upcasters: { 1: transferCheckCompletedV1toV2 } },
     },
     // Types no longer written, read as their successor: a key's stored HTTP response (before outcomes).
     retired: {

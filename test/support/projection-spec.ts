@@ -107,6 +107,7 @@ function recorded(events: readonly SpecEvent[]): RecordedEvent[] {
       id: `spec-event-${index + 1}`,
       type: spec.type,
       data: spec.data,
+      // The spec's events are in their current shape: stored at the type's current version.
       metadata: {
         correlationId: 'projection-spec',
         occurredAt: '2026-01-01T00:00:00.000Z',
