@@ -12,6 +12,7 @@ import { openLmdbEventStore } from '../infra/embedded/lmdb-event-store.js';
 import { cryptoRandom } from '../infra/system/crypto-random.js';
 import { uuidIds } from '../infra/system/uuid-ids.js';
 import { errorBody } from '../read-api/errors.js';
+import { until } from '../test/support/webhook-events.js';
 import { changePlan, chargeCall, deposit, refundCall } from './billing.commands.js';
 import type { CommandDeps } from './command-deps.js';
 import { createCommandExecutor } from './command-executor.js';
@@ -166,7 +167,7 @@ describe('idempotentCall', () => {
       { userId, key: 'key-2', route: ROUTE, body },
       paidCall(deps, userId, executed, { before: () => gate.promise }),
     );
-    await sleep(10);
+    await until(async () => executed.length === 1);
     const other = { ...body, network: 'bitcoin' };
     const conflict = idempotentCall(deps, { userId, key: 'key-2', route: ROUTE, body: other }, paidCall(deps, userId, executed));
     const error = await conflict.catch((e: unknown) => e);
@@ -286,8 +287,8 @@ describe('idempotentCall', () => {
     const executed2: string[] = [];
     const crash = deferred();
     const hung = idempotentCall(boot1, input, paidCall(boot1, userId, executed1, { before: () => crash.promise }));
-    await sleep(10);
-    expect(executed1).toHaveLength(1);
+    // Bounded wait for the old boot to reach its execution (a fixed sleep was too short under load).
+    await until(async () => executed1.length === 1);
     expect(await charges(store, userId)).toHaveLength(0);
 
     const takenOver = await idempotentCall(boot2, input, paidCall(boot2, userId, executed2));
@@ -337,7 +338,7 @@ describe('idempotentCall', () => {
     const executed: string[] = [];
     const gate = deferred();
     const first = idempotentCall(deps, input, paidCall(deps, userId, executed, { before: () => gate.promise }));
-    await sleep(10);
+    await until(async () => executed.length === 1);
     const twin = idempotentCall(deps, input, paidCall(deps, userId, executed));
     let twinDone = false;
     void twin.then(
