@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { chargedBillingOfEnvelope } from '../ledger/charged-billing.upcast.js';
 import type { DomainEvent } from '../shared/decider.js';
 import { idempotencyEventSchemas, type IdempotencyEvent } from './idempotency.events.js';
 
@@ -31,4 +32,18 @@ export function parseIdempotencyEvent(event: DomainEvent): IdempotencyEvent | nu
     default:
       return null;
   }
+}
+
+/**
+ * IdempotentOutcomeStored version 1 → 2. Version 1 outcomes (a screen's, a transfer check's, a monitor's)
+ * carried the response's `billing` object; version 2 carries the charge as a domain fact
+ * (domain/ledger/charged-billing.ts). The envelope is read back exactly (charged-billing.upcast.ts), so a
+ * replay answers the bytes the first call did. Recorded answers (older still) are verbatim bodies: untouched.
+ */
+export function outcomeStoredV1toV2(data: unknown): unknown {
+  const stored = data as { result: { kind: string; outcome?: unknown } };
+  const outcome = stored.result.outcome;
+  if (stored.result.kind !== 'outcome' || outcome === null || typeof outcome !== 'object' || !('billing' in outcome)) return data;
+  const billing = chargedBillingOfEnvelope(outcome.billing);
+  return billing === null ? data : { ...stored, result: { ...stored.result, outcome: { ...outcome, billing } } };
 }

@@ -1,7 +1,8 @@
 import { exploreResultUrl, type ExploreAccepted, type ExploreDelivery } from '../../commands/explore.commands.js';
 import { x402ExploreResultPath } from '../../commands/x402/x402-checks.js';
 import type { ExploreReport } from '../../domain/explore/explore-report.js';
-import type { ChargedBilling } from '../../domain/ledger/billing-envelope.js';
+import type { BillingBody } from '../schemas/billing.js';
+import { presentBilling } from './billing.presenter.js';
 import { exploreReportWithStops } from './exposure-stops.presenter.js';
 import type { Presented } from './presented.js';
 
@@ -11,7 +12,7 @@ export interface ExploreRunningBody {
   readonly result_url: string;
   readonly requested_at?: string;
 }
-type ReportBody = ExploreReport | (ExploreReport & { readonly billing: ChargedBilling });
+type ReportBody = ExploreReport | (ExploreReport & { readonly billing: BillingBody });
 
 /** POST /v2/explore: 202 with where to poll. */
 export const presentExploreAccepted = (outcome: ExploreAccepted): Presented<{ readonly job_id: string; readonly result_url: string }> => ({
@@ -40,7 +41,7 @@ export function presentExploreDelivery(outcome: ExploreDelivery, urlPrefix = '/v
       };
     case 'completed': {
       const report = exploreReportWithStops(outcome.report);
-      return { status: 200, body: outcome.billing === null ? report : { ...report, billing: outcome.billing } };
+      return { status: 200, body: outcome.billing === null ? report : { ...report, billing: presentBilling(outcome.billing) } };
     }
   }
 }
