@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { eventRegistry } from '../../domain/events/registry.js';
@@ -74,6 +75,19 @@ describe('billing: the charge as a domain fact, the billing object as its presen
     }
   });
 
+  it('serves the billing the stored explore jobs’ deliveries carried (test/fixtures/verdicts/explores-v1.json), byte for byte', () => {
+    const fixture = JSON.parse(readFileSync(new URL('../../test/fixtures/verdicts/explores-v1.json', import.meta.url), 'utf8')) as {
+      explores: { events: { type: string; data: { billing: unknown } }[] }[];
+    };
+    const delivered = fixture.explores.flatMap((job) => job.events.filter((event) => event.type === 'ExploreResultDelivered'));
+    expect(delivered.length).toBeGreaterThan(0);
+    for (const stored of delivered) {
+      const event = eventRegistry.parse(recordedV1(stored.type, stored.data));
+      const charge = (event?.data as { billing: Parameters<typeof presentBilling>[0] }).billing;
+      expect(JSON.stringify(presentBilling(charge))).toBe(JSON.stringify(stored.data.billing));
+    }
+  });
+
   it('reads a delivery stored with no billing as none recorded (the delivery then asks the ledger again)', () => {
     const event = eventRegistry.parse(recordedV1('CheckResultDelivered', { billing: null, at: '2026-11-29T05:23:58.218Z' }));
     expect(event?.data).toEqual({ billing: null, at: '2026-11-29T05:23:58.218Z' });
@@ -88,6 +102,23 @@ describe('billing: the charge as a domain fact, the billing object as its presen
     const result = (upcast?.data as { result: { outcome: { billing: Parameters<typeof presentBilling>[0] } } }).result;
     expect(result.outcome).toEqual({ ...outcome, billing: chargedBillingOfEnvelope(QUOTA_V1) });
     expect(JSON.stringify(presentBilling(result.outcome.billing))).toBe(JSON.stringify(QUOTA_V1));
+    const bulk = {
+      kind: 'bulk',
+      entries: [
+        { kind: 'watched', billing: LEDGER_V1 },
+        { kind: 'refused', failure: {} },
+      ],
+    };
+    const bulkUpcast = eventRegistry.parse(
+      recordedV1('IdempotentOutcomeStored', { callId: 'k', result: { kind: 'outcome', outcome: bulk }, at: '2026-11-29T05:23:58.218Z' }),
+    );
+    expect((bulkUpcast?.data as { result: { outcome: unknown } }).result.outcome).toEqual({
+      kind: 'bulk',
+      entries: [
+        { kind: 'watched', billing: chargedBillingOfEnvelope(LEDGER_V1) },
+        { kind: 'refused', failure: {} },
+      ],
+    });
     const answer = { kind: 'recordedAnswer', code: 200, body: { billing: QUOTA_V1 } };
     const kept = eventRegistry.parse(
       recordedV1('IdempotentOutcomeStored', { callId: 'k', result: answer, at: '2026-11-29T05:23:58.218Z' }),
