@@ -2,7 +2,7 @@ import { accountDecider, type AccountCommand } from '../domain/accounts/account.
 import { accountStream } from '../domain/accounts/account.events.js';
 import { emailClaimDecider } from '../domain/accounts/email-claim.decider.js';
 import { emailClaimStream, normalizeEmail } from '../domain/accounts/email-claim.events.js';
-import type { BillingEnvelope } from '../domain/ledger/billing-envelope.js';
+import type { ChargedBilling } from '../domain/ledger/charged-billing.js';
 import { ledgerDecider } from '../domain/ledger/ledger.decider.js';
 import { ledgerStream, type Plan } from '../domain/ledger/ledger.events.js';
 import { fail } from '../domain/shared/errors.js';
@@ -111,7 +111,7 @@ export async function grantInspect(
 export async function depositToAccount(
   deps: CommandDeps,
   input: { userId: string; depositId?: string; amountMicros: Micros },
-): Promise<BillingEnvelope> {
+): Promise<ChargedBilling> {
   await requireOpenAccount(deps, input.userId);
   return deposit(deps, input);
 }

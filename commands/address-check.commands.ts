@@ -11,7 +11,7 @@ import type { Network } from '../domain/shared/network.js';
 import { assertCanCharge, chargeCall } from './billing.commands.js';
 import type { CommandDeps } from './command-deps.js';
 import type { FullCheckVerdict } from '../domain/address-check/full-check-verdict.js';
-import { asReplay, type ChargedBilling } from '../domain/ledger/billing-envelope.js';
+import { asReplay, type ChargedBilling } from '../domain/ledger/charged-billing.js';
 
 /**
  * The address full check's use cases: request (never charges), the pipeline's records (tiers, failures,
@@ -102,7 +102,9 @@ export async function deliverAddressCheckResult(
   }
   const verdict = present(state.verdict, "the completed check's verdict");
   const receipt = await fullCheckReceipt(deps, request, verdict);
-  if (state.delivered) return { kind: 'completed', verdict, receipt, billing: asReplay(state.delivered.billing ?? {}) };
+  // Delivered before: the same charge, as a replay. (A delivery recorded without billing charges again below, which the
+  // ledger finds by the check id: nothing is taken twice.)
+  if (state.delivered?.billing) return { kind: 'completed', verdict, receipt, billing: asReplay(state.delivered.billing) };
   const { billing, duplicate } = await chargeCall(deps, {
     userId: input.userId,
     chargeId: input.checkId,

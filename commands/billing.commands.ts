@@ -1,5 +1,6 @@
 import { PRODUCTS, type Product } from '../domain/billing/products.js';
-import { billingEnvelope, refusalEnvelope, type BillingEnvelope } from '../domain/ledger/billing-envelope.js';
+import { chargedBilling, type ChargedBilling } from '../domain/ledger/charged-billing.js';
+import { refusalEnvelope } from './billing-refusal.js';
 import { chargeRecordOf, ledgerDecider, type LedgerState } from '../domain/ledger/ledger.decider.js';
 import type { ChargeDetails, Plan } from '../domain/ledger/ledger.events.js';
 import { fail, isServiceError } from '../domain/shared/errors.js';
@@ -9,7 +10,7 @@ import type { CommandDeps } from './command-deps.js';
 import { depositSeenEarlier, earlierCharge, executeOnLedger, ledgerHead } from './ledger-chain.js';
 
 export interface ChargeResult {
-  readonly billing: BillingEnvelope;
+  readonly billing: ChargedBilling;
   /** True when this charge id had already been charged: nothing was taken this time. */
   readonly duplicate: boolean;
 }
@@ -51,7 +52,7 @@ export async function chargeCall(
         charge.refundedMicros + charge.refundedUnits > 0 &&
         charge.refundedMicros === charge.amountMicros &&
         charge.refundedUnits === charge.units;
-      return { envelope: billingEnvelope(state, charge, at), refunded };
+      return { envelope: chargedBilling(state, charge, at), refunded };
     },
   ).catch((error: unknown) => {
     throw withRefusalEnvelope(error);
@@ -101,7 +102,7 @@ function withRefusalEnvelope(error: unknown): unknown {
 }
 
 /** Reverses what is left of a charge (backend failure after charging). */
-export async function refundCall(deps: CommandDeps, input: { userId: string; chargeId: string; reason: string }): Promise<BillingEnvelope> {
+export async function refundCall(deps: CommandDeps, input: { userId: string; chargeId: string; reason: string }): Promise<ChargedBilling> {
   const at = deps.clock.now().toISOString();
   const outcome = await executeOnLedger(
     deps,
@@ -114,7 +115,7 @@ export async function refundCall(deps: CommandDeps, input: { userId: string; cha
       earlier: await earlierCharge(deps, head, input.chargeId),
     }),
     { commandId: `refund:${input.chargeId}` },
-    (state: LedgerState) => billingEnvelope(state, { units: 0, amountMicros: 0 }, at),
+    (state: LedgerState) => chargedBilling(state, { units: 0, amountMicros: 0 }, at),
   );
   return outcome.view;
 }
@@ -122,7 +123,7 @@ export async function refundCall(deps: CommandDeps, input: { userId: string; cha
 export async function deposit(
   deps: CommandDeps,
   input: { userId: string; depositId?: string; amountMicros: Micros },
-): Promise<BillingEnvelope> {
+): Promise<ChargedBilling> {
   const at = deps.clock.now().toISOString();
   const depositId = input.depositId ?? deps.ids.newId();
   const outcome = await executeOnLedger(
@@ -136,7 +137,7 @@ export async function deposit(
       seenEarlier: await depositSeenEarlier(deps, head, depositId),
     }),
     { commandId: `deposit:${depositId}` },
-    (state: LedgerState) => billingEnvelope(state, { units: 0, amountMicros: 0 }, at),
+    (state: LedgerState) => chargedBilling(state, { units: 0, amountMicros: 0 }, at),
   );
   return outcome.view;
 }
@@ -152,11 +153,8 @@ export async function setMonthlyCap(deps: CommandDeps, userId: string, capMicros
 }
 
 /** The balance as the ledger's current period says now (strongly consistent, not a read model). */
-export async function readBalance(
-  deps: CommandDeps,
-  userId: string,
-): Promise<{ plan: Plan; billing: BillingEnvelope; state: LedgerState }> {
+export async function readBalance(deps: CommandDeps, userId: string): Promise<{ plan: Plan; billing: ChargedBilling; state: LedgerState }> {
   const { state } = await ledgerHead(deps, userId);
   const at = deps.clock.now().toISOString();
-  return { plan: state.plan, billing: billingEnvelope(state, { units: 0, amountMicros: 0 }, at), state };
+  return { plan: state.plan, billing: chargedBilling(state, { units: 0, amountMicros: 0 }, at), state };
 }

@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { microsToUsd } from '../domain/shared/money.js';
 import Fastify from 'fastify';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { Clock } from '../domain/ports/clock.port.js';
@@ -98,7 +99,7 @@ async function fundedUser(deps: CommandDeps): Promise<string> {
 
 const balanceUsd = async (deps: CommandDeps, userId: string) => {
   const { billing } = await readBalance(deps, userId);
-  return billing.model === 'ledger' ? billing.balance_usd : Number.NaN;
+  return billing.model === 'ledger' ? microsToUsd(billing.balanceMicros) : Number.NaN;
 };
 
 describe('command executor: state is visible only after it is durable', () => {

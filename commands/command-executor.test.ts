@@ -5,11 +5,10 @@ import fc from 'fast-check';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { ledgerDecider } from '../domain/ledger/ledger.decider.js';
 import { ledgerStream, type LedgerEvent } from '../domain/ledger/ledger.events.js';
-import type { BillingEnvelope } from '../domain/ledger/billing-envelope.js';
+import type { ChargedBilling } from '../domain/ledger/charged-billing.js';
 import type { Clock } from '../domain/ports/clock.port.js';
 import type { EventStore } from '../domain/ports/event-store.port.js';
 import { isServiceError } from '../domain/shared/errors.js';
-import { microsToUsd } from '../domain/shared/money.js';
 import { openLmdbEventStore, type LmdbEventStore } from '../infra/embedded/lmdb-event-store.js';
 import { cryptoRandom } from '../infra/system/crypto-random.js';
 import { uuidIds } from '../infra/system/uuid-ids.js';
@@ -120,15 +119,15 @@ function auditStream(events: readonly LedgerEvent[]) {
 
 /** Every envelope a caller got for a charge it made agrees with the stream right after that charge. */
 function expectEnvelopesMatchStream(
-  envelopes: ReadonlyMap<string, BillingEnvelope>,
+  envelopes: ReadonlyMap<string, ChargedBilling>,
   afterCharge: ReturnType<typeof auditStream>['afterCharge'],
 ) {
   const inStreamOrder: number[] = [];
   for (const { chargeId, balance, amount } of afterCharge) {
     const envelope = envelopes.get(chargeId);
     if (!envelope) continue;
-    expect(envelope).toMatchObject({ model: 'ledger', charged_usd: microsToUsd(amount), balance_usd: microsToUsd(balance), replay: false });
-    inStreamOrder.push(envelope.model === 'ledger' ? envelope.balance_usd : Number.NaN);
+    expect(envelope).toMatchObject({ model: 'ledger', chargedMicros: amount, balanceMicros: balance, replay: false });
+    inStreamOrder.push(envelope.model === 'ledger' ? envelope.balanceMicros : Number.NaN);
   }
   for (let i = 1; i < inStreamOrder.length; i++) expect(inStreamOrder[i]!).toBeLessThan(inStreamOrder[i - 1]!);
 }
@@ -295,7 +294,7 @@ describe('command executor over the file event store: a second process with a st
 
     const again = await chargeCall(b, { userId, chargeId: 'a3', product: 'screen', details });
     expect(again.duplicate).toBe(true);
-    expect(again.billing).toMatchObject({ model: 'ledger', balance_usd: 0, replay: true });
+    expect(again.billing).toMatchObject({ model: 'ledger', balanceMicros: 0, replay: true });
     await expect(chargeCall(b, { userId, chargeId: 'b-new', product: 'screen', details })).rejects.toMatchObject({
       code: 'insufficient_funds',
     });
@@ -319,7 +318,7 @@ describe('command executor over the file event store: a second process with a st
     await chargeCall(a, { userId, chargeId: 'x', product: 'inspect', details, priceMicros: 9 * PRICE });
     const stale = await chargeCall(b, { userId, chargeId: 'x', product: 'screen', details });
     expect(stale.duplicate).toBe(true);
-    expect(stale.billing).toMatchObject({ balance_usd: 0, replay: true });
+    expect(stale.billing).toMatchObject({ balanceMicros: 0, replay: true });
     await expect(chargeCall(b, { userId, chargeId: 'y', product: 'screen', details })).rejects.toMatchObject({
       code: 'insufficient_funds',
     });

@@ -9,7 +9,7 @@ import type { Network } from '../domain/shared/network.js';
 import { assertCanCharge, chargeCall } from './billing.commands.js';
 import type { CommandDeps } from './command-deps.js';
 import type { ExploreReport } from '../domain/explore/explore-report.js';
-import { asReplay, type ChargedBilling } from '../domain/ledger/billing-envelope.js';
+import { asReplay, type ChargedBilling } from '../domain/ledger/charged-billing.js';
 
 /**
  * Explore jobs: an asynchronous breadth-first exposure search of one address, with a caller-chosen
@@ -90,7 +90,8 @@ export async function deliverExploreResult(
   }
   const report = present(state.report, "the completed job's report");
   if (request.owner.channel !== 'v2') return { kind: 'completed', report, billing: null };
-  if (state.delivered) return { kind: 'completed', report, billing: asReplay(state.delivered.billing ?? {}) };
+  // A delivery recorded without billing charges again below, which the ledger finds by the job id: nothing is taken twice.
+  if (state.delivered?.billing) return { kind: 'completed', report, billing: asReplay(state.delivered.billing) };
   const { billing, duplicate } = await chargeCall(deps, {
     userId: request.owner.ownerId,
     chargeId: input.jobId,

@@ -17,13 +17,13 @@ import { changePlan, chargeCall, deposit, refundCall } from './billing.commands.
 import type { CommandDeps } from './command-deps.js';
 import { createCommandExecutor } from './command-executor.js';
 import { idempotentCall, WAIT_FOR_TWIN_MS, type KeyedResult } from './idempotent-call.js';
-import type { BillingEnvelope } from '../domain/ledger/billing-envelope.js';
+import type { ChargedBilling } from '../domain/ledger/charged-billing.js';
 
 /** The outcome the paid call of these tests returns (like screenAddress's). */
 interface PaidOutcome {
   readonly verdict: string;
   readonly callId: string;
-  readonly billing: BillingEnvelope;
+  readonly billing: ChargedBilling;
 }
 /** The outcome a keyed call answered (these tests never meet an answer recorded before outcomes were stored). */
 function outcomeOf(result: KeyedResult<PaidOutcome>): PaidOutcome {
@@ -137,7 +137,7 @@ describe('idempotentCall', () => {
     expect(original.replay).toBe(false);
     expect(twin.replay).toBe(true);
     expect(twin.kind).toBe('outcome');
-    expect(outcomeOf(original).billing).toMatchObject({ replay: false, balance_usd: 0.9, charged_usd: 0.1 });
+    expect(outcomeOf(original).billing).toMatchObject({ replay: false, balanceMicros: 900_000, chargedMicros: 100_000 });
     expect(outcomeOf(twin)).toEqual(outcomeOf(original));
     // later retries replay too, and nothing is ever charged twice
     const later = await idempotentCall(deps, input, run);
@@ -266,7 +266,7 @@ describe('idempotentCall', () => {
     expect(executed2).toEqual(executed1); // the same call id
     expect(takenOver.replay).toBe(false);
     // the ledger recognised the call id: nothing was taken the second time
-    expect(outcomeOf(takenOver).billing).toMatchObject({ replay: true, balance_usd: 0.9 });
+    expect(outcomeOf(takenOver).billing).toMatchObject({ replay: true, balanceMicros: 900_000 });
     expect(await charges(store, userId)).toHaveLength(1);
 
     // the old process wakes up: its late response does not replace the stored one, and nothing is charged

@@ -12,7 +12,7 @@ import type { Position } from '../domain/ports/event-store.port.js';
 import type { IntelIndex } from '../domain/ports/intel-index.port.js';
 import { fail, isServiceError } from '../domain/shared/errors.js';
 import type { Network } from '../domain/shared/network.js';
-import type { BillingEnvelope } from '../domain/ledger/billing-envelope.js';
+import type { ChargedBilling } from '../domain/ledger/charged-billing.js';
 import { chargeCall, readBalance, refundCall } from './billing.commands.js';
 import type { CommandDeps } from './command-deps.js';
 
@@ -56,7 +56,7 @@ function currentVerdict(deps: MonitorDeps, address: string, network: Network) {
 export async function createMonitor(
   deps: MonitorDeps,
   input: { userId: string; keyId: string | null; callId: string; address: string; network: Network; reference: string | null },
-): Promise<{ created: boolean; state: MonitorState; billing: BillingEnvelope; position: Position | null }> {
+): Promise<{ created: boolean; state: MonitorState; billing: ChargedBilling; position: Position | null }> {
   const monitorId = monitorIdOf(deps, input.userId, input.network, input.address);
   const existing = await loadMonitor(deps, monitorId);
   if (existing.status === 'active' || existing.status === 'paused')

@@ -9,7 +9,7 @@ import { PRODUCTS } from '../domain/billing/products.js';
 import { screenSummaryOf } from '../domain/intel/screen-summary.js';
 import { assertCanCharge, chargeCall } from './billing.commands.js';
 import type { CommandDeps } from './command-deps.js';
-import type { BillingEnvelope } from '../domain/ledger/billing-envelope.js';
+import type { ChargedBilling } from '../domain/ledger/charged-billing.js';
 import type { Clock } from '../domain/ports/clock.port.js';
 import type { VerdictSigner } from '../domain/ports/verdict-signer.port.js';
 import { screenStatement, type VerdictContext } from '../domain/receipts/verdict-statements.js';
@@ -23,7 +23,7 @@ export interface ScreenOutcome {
   readonly receipt: string;
   /** The call's id, the receipt's verdict id (absent from outcomes an Idempotency-Key stored before it was kept). */
   readonly verdictId?: string;
-  readonly billing: BillingEnvelope;
+  readonly billing: ChargedBilling;
 }
 
 /** Bumped when a field of the screen body changes meaning. */

@@ -1,6 +1,8 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { ErrorCode } from '../domain/shared/errors.js';
 import { isServiceError, type ServiceError } from '../domain/shared/errors.js';
+import { chargedBillingSchema } from '../domain/ledger/charged-billing.js';
+import { presentBilling } from './presenters/billing.presenter.js';
 import { RequestValidationError, validationBody } from './validation.js';
 
 /**
@@ -57,6 +59,12 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
 };
 
 /** Details a client may see, per code; everything else stays in the logs. */
+/** A charge a command put in an error's details (the domain fact), as the body's billing object; anything else as it is. */
+function presentedCharge(billing: unknown): unknown {
+  const charge = chargedBillingSchema.safeParse(billing);
+  return charge.success ? presentBilling(charge.data) : billing;
+}
+
 const PUBLIC_DETAILS: Partial<Record<ErrorCode, (details: Readonly<Record<string, unknown>>) => Record<string, unknown>>> = {
   unsupported_network: (d) => ({ supported_networks: d.supported_networks }),
   // a body refused while parsed (a repeated key): the 422's detail[]
@@ -65,8 +73,8 @@ const PUBLIC_DETAILS: Partial<Record<ErrorCode, (details: Readonly<Record<string
   insufficient_funds: (d) => ({ billing: d.billing }),
   quota_exceeded: (d) => (d.billing ? { billing: d.billing } : {}),
   monthly_cap_exceeded: (d) => (d.billing ? { billing: d.billing } : {}),
-  // inspect: the check to poll, each provider's failure and the refund's envelope
-  backend_unavailable: (d) => ({ check_id: d.check_id, status: d.status, providers: d.providers, billing: d.billing }),
+  // inspect: the check to poll, each provider's failure and the refund (a charge, presented)
+  backend_unavailable: (d) => ({ check_id: d.check_id, status: d.status, providers: d.providers, billing: presentedCharge(d.billing) }),
   gateway_timeout: (d) => ({ check_id: d.check_id, retry_url: d.retry_url }),
   // transfer check: the failed check (its poll answers the same)
   tx_not_found: (d) => ({ check_id: d.check_id, status: d.status }),

@@ -3,7 +3,7 @@ import { inspectReceipt } from '../receipts/verdict-receipts.js';
 import { PRODUCTS } from '../../domain/billing/products.js';
 import { INSPECT_TIMEOUT_MS, inspectDecider, type InspectState } from '../../domain/inspect/inspect.decider.js';
 import { inspectStream, type InspectRequest } from '../../domain/inspect/inspect.events.js';
-import type { BillingEnvelope } from '../../domain/ledger/billing-envelope.js';
+import type { ChargedBilling } from '../../domain/ledger/charged-billing.js';
 import type { ChargeDetails } from '../../domain/ledger/ledger.events.js';
 import { fail, hasCode, isServiceError, type ServiceError } from '../../domain/shared/errors.js';
 import { present } from '../../domain/shared/present.js';
@@ -31,7 +31,7 @@ export type InspectDelivery =
       readonly request: InspectRequest;
       readonly state: InspectState;
       readonly receipt: string;
-      readonly billing: BillingEnvelope;
+      readonly billing: ChargedBilling;
     };
 
 function chargeDetails(request: InspectRequest, state: InspectState, chargeFailedRuns: boolean): ChargeDetails {

@@ -5,7 +5,7 @@ import { chargeCall } from '../billing.commands.js';
 import type { CommandDeps } from '../command-deps.js';
 import type { VerdictSigner } from '../../domain/ports/verdict-signer.port.js';
 import { transferCheckReceipt } from '../receipts/verdict-receipts.js';
-import type { BillingEnvelope } from '../../domain/ledger/billing-envelope.js';
+import type { ChargedBilling } from '../../domain/ledger/charged-billing.js';
 
 /** What a delivery of a transfer check finds: still running, or the result with what it was charged. */
 export type TransferDelivery =
@@ -14,7 +14,7 @@ export type TransferDelivery =
       readonly kind: 'completed';
       readonly verdict: TransferVerdict;
       readonly receipt: string;
-      readonly billing: BillingEnvelope;
+      readonly billing: ChargedBilling;
     };
 
 /** A failed check as the client sees it: 502 with why, and no charge. */

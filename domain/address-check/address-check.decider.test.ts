@@ -167,7 +167,14 @@ describe('the address check decider', () => {
       later(5000),
     );
     const done: AddressCheckEvent[] = [requested, ...allTiers(), { type: 'CheckCompleted', data: { verdict, at: later(5000) } }];
-    const billing = { model: 'ledger', charged_usd: 1 };
+    const billing = {
+      model: 'ledger' as const,
+      chargedMicros: 1_000_000,
+      balanceMicros: 0,
+      monthlySpentMicros: 1_000_000,
+      monthlyCapMicros: null,
+      replay: false,
+    };
     const delivered: AddressCheckEvent = { type: 'CheckResultDelivered', data: { billing, at: later(6000) } };
     spec
       .given(done)

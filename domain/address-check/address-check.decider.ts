@@ -1,4 +1,5 @@
 import { present } from '../shared/present.js';
+import type { ChargedBilling } from '../ledger/charged-billing.js';
 import type { ExposureBudget } from '../exposure/exposure.schema.js';
 import { parserFor, type Decider } from '../shared/decider.js';
 import { fail } from '../shared/errors.js';
@@ -29,7 +30,7 @@ export interface AddressCheckState {
   attempts: Partial<Record<Tier, number>>;
   verdict: FullCheckVerdict | null;
   failure: { tier: number | null; error: string; at: string } | null;
-  delivered: { billing: Record<string, unknown> | null; at: string } | null;
+  delivered: { billing: ChargedBilling | null; at: string } | null;
 }
 
 export type AddressCheckCommand =
@@ -38,7 +39,7 @@ export type AddressCheckCommand =
   | { type: 'RecordTierFailure'; tier: Tier; error: string; at: string }
   | { type: 'Complete'; at: string }
   | { type: 'TimeOut'; at: string }
-  | { type: 'RecordDelivery'; billing: Record<string, unknown> | null; at: string };
+  | { type: 'RecordDelivery'; billing: ChargedBilling | null; at: string };
 
 export const initialAddressCheckState = (): AddressCheckState => ({
   status: 'none',

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { exposureBudgetSchema } from '../exposure/exposure.schema.js';
+import { chargedBillingSchema } from '../ledger/charged-billing.js';
 import { fullCheckVerdictSchema } from './full-check-verdict.js';
 import { raisedWebhookSchema, WEBHOOK_EVENT_RAISED } from './raised-webhook.js';
 import { tierOutcomeSchema } from './tier-outcome.schema.js';
@@ -46,8 +47,11 @@ export const addressCheckEventSchemas = {
   CheckFailed: z.object({ tier: tier.nullable(), error: z.string(), at }),
   /** The reaper's verdict on a check still running after the wall-clock cap: `failed_timeout`. */
   CheckTimedOut: z.object({ runningMs: z.number().int().nonnegative(), at }),
-  /** The first 200 of the result: the billing envelope it carried, returned again on later polls. */
-  CheckResultDelivered: z.object({ billing: z.record(z.string(), z.unknown()).nullable(), at }),
+  /**
+   * The first 200 of the result: what it was charged, returned again (as a replay) on later polls. Schema
+   * version 2: version 1 stored the response's billing object, read as this by charged-billing.upcast.ts.
+   */
+  CheckResultDelivered: z.object({ billing: chargedBillingSchema.nullable(), at }),
   /** service.check.high_risk for a V2 owner, appended with CheckCompleted when the verdict is high or severe. */
   [WEBHOOK_EVENT_RAISED]: raisedWebhookSchema,
 } as const;

@@ -7,8 +7,9 @@ import { alertCaseEventSchemas, alertCaseStreams } from '../alerts/alert-case.ev
 import { apiKeyEventSchemas, apiKeyStreams } from '../apikeys/api-key.events.js';
 import { exploreCompletedV1toV2 } from '../explore/explore-completed.upcast.js';
 import { exploreEventSchemas, exploreStreams } from '../explore/explore.events.js';
+import { resultDeliveredV1toV2 } from '../ledger/charged-billing.upcast.js';
 import { idempotencyEventSchemas, idempotencyStreams } from '../idempotency/idempotency.events.js';
-import { responseStoredV1Schema, upcastResponseStored } from '../idempotency/idempotency.upcast.js';
+import { outcomeStoredV1toV2, responseStoredV1Schema, upcastResponseStored } from '../idempotency/idempotency.upcast.js';
 import { inspectKeyEventSchemas, inspectKeyStreams } from '../inspect/inspect-key.decider.js';
 import { inspectEventSchemas, inspectStreams } from '../inspect/inspect.events.js';
 import { keyProvidersEventSchemas, keyProvidersStreams } from '../inspect/key-providers.decider.js';
@@ -83,6 +84,11 @@ export const eventRegistry = defineEventRegistry(
       Charged: { current: 2, upcasters: { 1: chargedV1toV2 } },
       // Version 1 stored the transfer check's response body; version 2 its domain verdict.
       TransferCheckCompleted: { current: 2, upcasters: { 1: transferCheckCompletedV1toV2 } },
+      // Version 1 stored the response's billing object; version 2 the charge (micro-USD, units).
+      CheckResultDelivered: { current: 2, upcasters: { 1: resultDeliveredV1toV2 } },
+      ExploreResultDelivered: { current: 2, upcasters: { 1: resultDeliveredV1toV2 } },
+      // Version 1 outcomes carried the response's billing object; version 2 the charge.
+      IdempotentOutcomeStored: { current: 2, upcasters: { 1: outcomeStoredV1toV2 } },
     },
     // Types no longer written, read as their successor: a key's stored HTTP response (before outcomes).
     retired: {

@@ -1,5 +1,6 @@
 import { microsToUsd } from '../shared/money.js';
 import { present } from '../shared/present.js';
+import type { ChargedBilling } from '../ledger/charged-billing.js';
 import type { CheckOwner } from '../address-check/address-check.events.js';
 import type { ExposureBudget, ExposureResult } from '../exposure/exposure.schema.js';
 import { parserFor, type Decider } from '../shared/decider.js';
@@ -34,7 +35,7 @@ export interface ExploreState {
   attempts: number;
   report: ExploreReport | null;
   error: string | null;
-  delivered: { billing: Record<string, unknown> | null; at: string } | null;
+  delivered: { billing: ChargedBilling | null; at: string } | null;
 }
 
 export type ExploreCommand =
@@ -51,7 +52,7 @@ export type ExploreCommand =
   | { type: 'Complete'; reportId: string; incoming: ExposureResult | null; outgoing: ExposureResult | null; at: string }
   | { type: 'RecordFailure'; error: string; at: string }
   | { type: 'TimeOut'; at: string }
-  | { type: 'RecordDelivery'; billing: Record<string, unknown> | null; at: string };
+  | { type: 'RecordDelivery'; billing: ChargedBilling | null; at: string };
 
 const initialState = (): ExploreState => ({ status: 'none', request: null, attempts: 0, report: null, error: null, delivered: null });
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { checkOwnerSchema } from '../address-check/address-check.events.js';
 import { exposureBudgetSchema } from '../exposure/exposure.schema.js';
+import { chargedBillingSchema } from '../ledger/charged-billing.js';
 import { raisedWebhookSchema, WEBHOOK_EVENT_RAISED } from '../address-check/raised-webhook.js';
 import { exploreReportSchema } from './explore-report.js';
 import { streamFamily } from '../shared/streams.js';
@@ -30,7 +31,8 @@ export const exploreEventSchemas = {
   /** The report as a domain fact (version 2; version 1 stored the body, upcast by explore-completed.upcast.ts). */
   ExploreCompleted: z.object({ report: exploreReportSchema, at }),
   ExploreFailed: z.object({ error: z.string(), attempts: z.number().int().nonnegative(), at }),
-  ExploreResultDelivered: z.object({ billing: z.record(z.string(), z.unknown()).nullable(), at }),
+  /** What the first 200 was charged (schema version 2; version 1 stored the billing object, see charged-billing.upcast.ts). */
+  ExploreResultDelivered: z.object({ billing: chargedBillingSchema.nullable(), at }),
   /** service.bfs.completed / service.bfs.failed for a V2 owner, beside the outcome they report. */
   [WEBHOOK_EVENT_RAISED]: raisedWebhookSchema,
 } as const;

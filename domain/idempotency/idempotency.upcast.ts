@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { chargedBillingOfEnvelope } from '../ledger/charged-billing.upcast.js';
 import type { DomainEvent } from '../shared/decider.js';
 import { idempotencyEventSchemas, type IdempotencyEvent } from './idempotency.events.js';
 
@@ -31,4 +32,28 @@ export function parseIdempotencyEvent(event: DomainEvent): IdempotencyEvent | nu
     default:
       return null;
   }
+}
+
+/** An outcome (or a bulk entry of one) with its version-1 billing object read as the charge; anything else as it is. */
+function withChargedBilling(value: unknown): unknown {
+  if (value === null || typeof value !== 'object' || !('billing' in value)) return value;
+  const billing = chargedBillingOfEnvelope(value.billing);
+  return billing === null ? value : { ...value, billing };
+}
+
+/**
+ * IdempotentOutcomeStored version 1 → 2. Version 1 outcomes (a screen's, a transfer check's, a monitor's,
+ * each entry of a bulk monitor request) carried the response's `billing` object; version 2 carries the
+ * charge as a domain fact (domain/ledger/charged-billing.ts). The envelope is read back exactly
+ * (charged-billing.upcast.ts), so a replay answers the bytes the first call did. Recorded answers (older
+ * still) are verbatim bodies: untouched.
+ */
+export function outcomeStoredV1toV2(data: unknown): unknown {
+  const stored = data as { result: { kind: string; outcome?: unknown } };
+  if (stored.result.kind !== 'outcome') return data;
+  let outcome = withChargedBilling(stored.result.outcome);
+  if (outcome !== null && typeof outcome === 'object' && 'entries' in outcome && Array.isArray(outcome.entries)) {
+    outcome = { ...outcome, entries: outcome.entries.map(withChargedBilling) };
+  }
+  return { ...stored, result: { ...stored.result, outcome } };
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { deciderSpec } from '../../test/support/decider-spec.js';
 import { fold } from '../shared/decider.js';
-import { billingEnvelope } from './billing-envelope.js';
+import { chargedBilling } from './charged-billing.js';
 import { ledgerDecider, usageIn, type LedgerCommand } from './ledger.decider.js';
 import type { ChargeDetails, LedgerEvent, Plan } from './ledger.events.js';
 
@@ -368,28 +368,27 @@ describe('ledger decider: replay and envelope', () => {
     expect(() => ledgerDecider.parse({ type: 'FundsDeposited', data: { depositId: 'd', amountMicros: -1, at: T } })).toThrow();
   });
 
-  it('billingEnvelope reports the ledger plan in USD and the quota plan in units', () => {
+  it('chargedBilling reports the ledger plan in micro-USD and the quota plan in units', () => {
     const ledgerState = fold(ledgerDecider, ledgerDecider.initialState(), [
       ...funded(2_000_000, 1_500_000),
       periodStarted(MARCH, 0),
       charged('c1', { amountMicros: 500_000 }),
     ]);
-    expect(billingEnvelope(ledgerState, { units: 0, amountMicros: 500_000 }, T)).toEqual({
+    expect(chargedBilling(ledgerState, { units: 0, amountMicros: 500_000 }, T)).toEqual({
       model: 'ledger',
-      currency: 'USD',
-      charged_usd: 0.5,
-      balance_usd: 1.5,
-      monthly_spent_usd: 0.5,
-      monthly_cap_usd: 1.5,
+      chargedMicros: 500_000,
+      balanceMicros: 1_500_000,
+      monthlySpentMicros: 500_000,
+      monthlyCapMicros: 1_500_000,
       replay: false,
     });
     const quotaState = fold(ledgerDecider, ledgerDecider.initialState(), quotaHistory(15, 4));
-    expect(billingEnvelope(quotaState, { units: 1, amountMicros: 0 }, T, true)).toEqual({
+    expect(chargedBilling(quotaState, { units: 1, amountMicros: 0 }, T, true)).toEqual({
       model: 'quota',
-      charged_units: 1,
-      units_used: 4,
-      monthly_quota: 15,
-      period_start: MARCH,
+      chargedUnits: 1,
+      unitsUsed: 4,
+      monthlyQuota: 15,
+      periodStart: MARCH,
       replay: true,
     });
   });

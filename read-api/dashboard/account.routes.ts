@@ -2,6 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
 import { issueApiKey, revokeApiKey } from '../../commands/api-keys.commands.js';
 import { readBalance } from '../../commands/billing.commands.js';
+import { presentBilling } from '../presenters/billing.presenter.js';
 import type { AppServices } from '../services.js';
 import { apiKeysPage } from './pages/api-keys.page.js';
 import { usagePage } from './pages/usage.page.js';
@@ -61,7 +62,7 @@ export function accountRoutes(services: AppServices): FastifyPluginAsync {
       ]);
       const view = {
         planKind: balance.plan.kind,
-        billing: balance.billing,
+        billing: presentBilling(balance.billing),
         days: totalsPerDay(days, now, CHART_DAYS),
         rows: found.rows,
         page,

@@ -1,7 +1,8 @@
 import { checkResultUrl, type CheckAccepted, type CheckDelivery } from '../../commands/address-check.commands.js';
 import { x402CheckResultPath, type X402CheckOutcome } from '../../commands/x402/x402-checks.js';
 import type { FullCheckResult } from '../schemas/full-check-result.schema.js';
-import type { ChargedBilling } from '../../domain/ledger/billing-envelope.js';
+import type { BillingBody } from '../schemas/billing.js';
+import { presentBilling } from './billing.presenter.js';
 import { presentFullCheck } from './full-check.presenter.js';
 import type { Presented } from './presented.js';
 
@@ -25,7 +26,7 @@ export const presentCheckAccepted = (outcome: CheckAccepted): Presented<CheckAcc
 /** GET /v2/check-address/{check_id}/result: 202 running, 200 the verdict with its billing. */
 export function presentCheckDelivery(
   outcome: CheckDelivery,
-): Presented<CheckRunningBody | (FullCheckResult & { readonly receipt: string; readonly billing: ChargedBilling })> {
+): Presented<CheckRunningBody | (FullCheckResult & { readonly receipt: string; readonly billing: BillingBody })> {
   switch (outcome.kind) {
     case 'running':
       return {
@@ -38,7 +39,10 @@ export function presentCheckDelivery(
         },
       };
     case 'completed':
-      return { status: 200, body: { ...presentFullCheck(outcome.verdict), receipt: outcome.receipt, billing: outcome.billing } };
+      return {
+        status: 200,
+        body: { ...presentFullCheck(outcome.verdict), receipt: outcome.receipt, billing: presentBilling(outcome.billing) },
+      };
   }
 }
 

@@ -1,9 +1,10 @@
 import { exploreResultUrl, type ExploreAccepted, type ExploreDelivery } from '../../commands/explore.commands.js';
 import { x402ExploreResultPath } from '../../commands/x402/x402-checks.js';
 import type { ExploreReport } from '../../domain/explore/explore-report.js';
-import type { ChargedBilling } from '../../domain/ledger/billing-envelope.js';
 import { microsToUsd } from '../../domain/shared/money.js';
+import type { BillingBody } from '../schemas/billing.js';
 import type { ExploreReportBody } from '../schemas/explore.js';
+import { presentBilling } from './billing.presenter.js';
 import { exposureBody } from './exposure.presenter.js';
 import type { Presented } from './presented.js';
 
@@ -13,7 +14,7 @@ export interface ExploreRunningBody {
   readonly result_url: string;
   readonly requested_at?: string;
 }
-type ReportBody = ExploreReportBody | (ExploreReportBody & { readonly billing: ChargedBilling });
+type ReportBody = ExploreReportBody | (ExploreReportBody & { readonly billing: BillingBody });
 
 /** A searched direction: explore runs every search it reports. */
 const searched = (found: ExploreReport['incoming']) => (found ? exposureBody({ applied: true, reason: null, found }) : null);
@@ -73,7 +74,7 @@ export function presentExploreDelivery(outcome: ExploreDelivery, urlPrefix = '/v
       };
     case 'completed': {
       const report = presentExploreReport(outcome.report);
-      return { status: 200, body: outcome.billing === null ? report : { ...report, billing: outcome.billing } };
+      return { status: 200, body: outcome.billing === null ? report : { ...report, billing: presentBilling(outcome.billing) } };
     }
   }
 }

@@ -1,5 +1,6 @@
 import { inspectResultUrl, providerEntries, type InspectDelivery } from '../../commands/inspect/deliver-inspect.js';
 import type { InspectResultBody } from '../schemas/inspect.js';
+import { presentBilling } from './billing.presenter.js';
 import type { Presented } from './presented.js';
 
 /** Bumped when a field of the inspect result body changes meaning. */
@@ -34,6 +35,6 @@ export function inspectResultBody(outcome: Extract<InspectDelivery, { kind: 'com
     waived_providers: request.waived,
     skipped_providers: request.skipped,
     receipt,
-    billing,
+    billing: presentBilling(billing),
   };
 }

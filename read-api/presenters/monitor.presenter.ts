@@ -1,9 +1,10 @@
-import type { BillingEnvelope } from '../../domain/ledger/billing-envelope.js';
+import type { ChargedBilling } from '../../domain/ledger/charged-billing.js';
 import type { MonitorState } from '../../domain/monitors/monitor.decider.js';
 import { ServiceError, type Failure } from '../../domain/shared/errors.js';
 import { errorBody } from '../errors.js';
 import { monitorFromState } from '../routes/monitor-views.js';
 import { validationBody, type ValidationDetail } from '../validation.js';
+import { presentBilling } from './billing.presenter.js';
 import type { Presented } from './presented.js';
 
 /** One watch asked for: created now (charged) or already watched (not charged). */
@@ -11,7 +12,7 @@ export interface MonitorWatched {
   readonly kind: 'watched';
   readonly created: boolean;
   readonly state: MonitorState;
-  readonly billing: BillingEnvelope;
+  readonly billing: ChargedBilling;
 }
 
 /** One entry of a bulk request: watched, refused by a command (its failure), or invalid (its locations). */
@@ -28,7 +29,7 @@ export interface BulkWatched {
 /** POST /v2/monitors: 201 created (charged), 200 already watched. */
 export const presentMonitorWatched = (outcome: MonitorWatched): Presented<Readonly<Record<string, unknown>>> => ({
   status: outcome.created ? 201 : 200,
-  body: { ...monitorFromState(outcome.state), billing: outcome.billing },
+  body: { ...monitorFromState(outcome.state), billing: presentBilling(outcome.billing) },
 });
 
 /** One bulk entry as the single POST would answer it. */

@@ -1,5 +1,6 @@
 import type { ScreenOutcome, ScreenVerdictBody } from '../../commands/screen-address.js';
-import type { ChargedBilling } from '../../domain/ledger/billing-envelope.js';
+import type { BillingBody } from '../schemas/billing.js';
+import { presentBilling } from './billing.presenter.js';
 import type { Presented } from './presented.js';
 import type { SanctionList } from '../../domain/intel/intel.types.js';
 import type { SanctionsMatch, ScreenSummary } from '../../domain/intel/screen-summary.js';
@@ -7,7 +8,7 @@ import { screenSummaryOfV1 } from '../../domain/ledger/charged.upcast.js';
 import type { CheckHistoryDoc } from '../../projections/check-history.projection.js';
 
 /** The body of POST /v2/screen (without `elapsed_ms`, which the route adds). */
-export type ScreenBody = ScreenVerdictBody & { readonly receipt?: string; readonly verdict_id?: string; readonly billing: ChargedBilling };
+export type ScreenBody = ScreenVerdictBody & { readonly receipt?: string; readonly verdict_id?: string; readonly billing: BillingBody };
 
 /** The verdict and its receipt: the x402 channel's screen (paid-route adds its billing); the CLI's `screen` line has no receipt. */
 export const presentScreenVerdict = (
@@ -25,7 +26,7 @@ export const presentScreen = (outcome: ScreenOutcome): Presented<ScreenBody> => 
     ...outcome.verdict,
     ...(outcome.receipt === undefined ? {} : { receipt: outcome.receipt }),
     ...(outcome.verdictId === undefined ? {} : { verdict_id: outcome.verdictId }),
-    billing: outcome.billing,
+    billing: presentBilling(outcome.billing),
   },
 });
 

@@ -9,7 +9,7 @@ import { callerArbitrary, screenVerdictArbitrary, subjectArbitrary } from '../..
 import { screenResultSchema } from '../schemas/screen.js';
 import { presentScreen } from './screen.presenter.js';
 
-const BILLING = { model: 'quota', charged_units: 1, units_used: 1, monthly_quota: 100, period_start: '2026-01-01', replay: false } as const;
+const BILLING = { model: 'quota', chargedUnits: 1, unitsUsed: 1, monthlyQuota: 100, periodStart: '2026-01-01', replay: false } as const;
 
 describe('a light screen presented and parsed back', () => {
   it('loses nothing its receipt signs: the statement read from the body (and the receipt’s time) is the signed one', () => {

@@ -5,9 +5,10 @@ import { sourceVersionRow, transferDataRow } from '../../domain/coverage/data-ve
 import { sanctionsCoverageBody } from '../../domain/coverage/sanctions-coverage.body.js';
 import { pathBody } from './exposure.presenter.js';
 import type { TransferVerdict, VerdictCategory, VerdictSender } from '../../domain/kyt/transfer-verdict.js';
-import type { BillingEnvelope } from '../../domain/ledger/billing-envelope.js';
 import { microsToUsd } from '../../domain/shared/money.js';
 import type { TransferResultBody as TransferResultWire } from '../schemas/transfer.js';
+import type { BillingBody } from '../schemas/billing.js';
+import { presentBilling } from './billing.presenter.js';
 import type { Presented } from './presented.js';
 
 /**
@@ -161,12 +162,12 @@ export function presentTransferResult(v: TransferVerdict): TransferResultBody {
 /** POST /v2/check-transfer and GET /v2/transfer/{check_id}/result: 202 running, 200 the result with its billing. */
 export function presentTransferDelivery(
   outcome: TransferDelivery,
-): Presented<TransferRunningBody | (TransferResultBody & { readonly receipt: string; readonly billing: BillingEnvelope })> {
+): Presented<TransferRunningBody | (TransferResultBody & { readonly receipt: string; readonly billing: BillingBody })> {
   switch (outcome.kind) {
     case 'running':
       return { status: 202, body: { check_id: outcome.checkId, status: 'running', retry_url: transferResultUrl(outcome.checkId) } };
     case 'completed':
-      return { status: 200, body: { ...presentTransferResult(outcome.verdict), receipt: outcome.receipt, billing: outcome.billing } };
+      return { status: 200, body: { ...presentTransferResult(outcome.verdict), receipt: outcome.receipt, billing: presentBilling(outcome.billing) } };
   }
 }
 

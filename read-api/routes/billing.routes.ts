@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { readBalance } from '../../commands/billing.commands.js';
-import { balanceSummary } from '../../domain/ledger/billing-envelope.js';
+import { balanceSummary } from '../presenters/billing.presenter.js';
 import { bearerAuth, callerOf } from '../auth.js';
 import type { AppServices } from '../services.js';
 import { usageQuery } from './request-schemas.js';

@@ -1,9 +1,8 @@
 import { z } from 'zod';
-import type { BillingEnvelope } from '../../domain/ledger/billing-envelope.js';
 import { isoTimestamp, paginationSchema } from './common.js';
 import { BALANCE_EXAMPLE } from './examples.js';
 
-/** The `billing` object of a charged answer (domain/ledger/billing-envelope.ts), per plan. */
+/** The `billing` object of a charged answer (read-api/presenters/billing.presenter.ts), per plan. */
 export const ledgerBillingSchema = z.strictObject({
   model: z.literal('ledger'),
   currency: z.literal('USD'),
@@ -23,8 +22,6 @@ export const quotaBillingSchema = z.strictObject({
 });
 export const billingSchema = z.discriminatedUnion('model', [ledgerBillingSchema, quotaBillingSchema]);
 export type BillingBody = z.infer<typeof billingSchema>;
-// The envelope the ledger builds is exactly this schema's type (a drift fails the typecheck).
-export const billingTypeCheck: (envelope: BillingEnvelope) => BillingBody = (envelope) => envelope;
 
 /** The `billing` of a refused call (402, nothing charged): the shortfall, or no plan at all. */
 export const refusalBillingSchema = z.discriminatedUnion('model', [

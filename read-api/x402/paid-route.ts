@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
 import { payForCall } from '../../commands/x402/pay-for-call.js';
 import { PRODUCTS, type Product } from '../../domain/billing/products.js';
-import { x402Envelope } from '../../domain/ledger/billing-envelope.js';
+import { x402Envelope } from '../presenters/billing.presenter.js';
 import { fail } from '../../domain/shared/errors.js';
 import { microsToUsd } from '../../domain/shared/money.js';
 import { quoteFor } from '../../domain/x402/quote.js';

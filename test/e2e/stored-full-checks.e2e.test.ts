@@ -67,8 +67,12 @@ describe('full checks stored before verdicts were domain facts', () => {
       const { receipt, billing, ...body } = response.json();
       const expected = JSON.parse(JSON.stringify(check.body).replaceAll(check.checkId, checkId));
       expect(JSON.stringify(body)).toBe(JSON.stringify(expected));
-      // Delivered then: the first delivery's billing again, no second charge.
-      expect(billing).toMatchObject({ replay: true });
+      // Delivered then: the first delivery's billing again, byte for byte (a replay), no second charge. The
+      // delivery event stored the response's billing object (version 1); it is read back as the charge.
+      const delivered = check.events.find((event) => event.type === 'CheckResultDelivered');
+      expect(delivered, check.checkId).toBeDefined();
+      const storedBilling = (delivered?.data as { billing: Record<string, unknown> }).billing;
+      expect(JSON.stringify(billing)).toBe(JSON.stringify({ ...storedBilling, replay: true }));
       const verified = await verifyReceipt(receipt, jwks);
       expect(verified).toMatchObject({ valid: true, statement: { verdictId: checkId, ...statementOfBody(expected) } });
     }

@@ -1,5 +1,5 @@
 import { API_KEY_PREFIX } from '../../../domain/apikeys/api-key.js';
-import type { BillingEnvelope } from '../../../domain/ledger/billing-envelope.js';
+import type { BillingBody } from '../../schemas/billing.js';
 import type { UsageRowDoc } from '../../../projections/usage.projection.js';
 import { html, type SafeHtml } from '../html.js';
 import type { DashboardUser } from '../session-auth.js';
@@ -10,7 +10,7 @@ import { shortHash } from '../workbench/format.js';
 
 export interface UsageView {
   readonly planKind: 'none' | 'quota' | 'ledger';
-  readonly billing: BillingEnvelope;
+  readonly billing: BillingBody;
   readonly days: readonly DayTotals[];
   readonly rows: readonly UsageRowDoc[];
   readonly page: number;

@@ -1,9 +1,10 @@
-import type { BillingEnvelope } from '../../../domain/ledger/billing-envelope.js';
+import type { ChargedBilling } from '../../../domain/ledger/charged-billing.js';
+import { microsToUsd } from '../../../domain/shared/money.js';
 
-/** What a verdict shown in the dashboard cost, from the billing envelope its delivery produced. */
-export function chargedText(billing: BillingEnvelope): string {
+/** What a verdict shown in the dashboard cost, from the charge its delivery produced. */
+export function chargedText(billing: ChargedBilling): string {
   if (billing.replay) return 'Already charged: shown again at no cost.';
   return billing.model === 'quota'
-    ? `Charged ${billing.charged_units} unit(s); ${billing.units_used} of ${billing.monthly_quota} used this month.`
-    : `Charged $${billing.charged_usd.toFixed(2)}; balance $${billing.balance_usd.toFixed(2)}.`;
+    ? `Charged ${billing.chargedUnits} unit(s); ${billing.unitsUsed} of ${billing.monthlyQuota} used this month.`
+    : `Charged $${microsToUsd(billing.chargedMicros).toFixed(2)}; balance $${microsToUsd(billing.balanceMicros).toFixed(2)}.`;
 }

@@ -2,7 +2,7 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { deliverAddressCheckResult, submitAddressCheck } from '../../../commands/address-check.commands.js';
 import { screenAddress } from '../../../commands/screen-address.js';
-import type { BillingEnvelope } from '../../../domain/ledger/billing-envelope.js';
+import { presentBilling } from '../../presenters/billing.presenter.js';
 import { isServiceError } from '../../../domain/shared/errors.js';
 import { parseAddressInput } from '../../routes/address-input.js';
 import type { AppServices } from '../../services.js';
@@ -97,7 +97,7 @@ export function screenDashboardRoutes(services: AppServices): FastifyPluginAsync
       if (delivery.kind === 'running') {
         return html(reply, 200, runningPage(user, `/checks/address/${encodeURIComponent(id)}`));
       }
-      const body = { ...presentFullCheck(delivery.verdict), billing: delivery.billing as BillingEnvelope };
+      const body = { ...presentFullCheck(delivery.verdict), billing: presentBilling(delivery.billing) };
       const network = parseNetwork(body.network);
       const hops = network
         ? await Promise.all(
@@ -111,7 +111,7 @@ export function screenDashboardRoutes(services: AppServices): FastifyPluginAsync
             ),
           )
         : [];
-      return html(reply, 200, fullVerdictPage(user, body, chargedText(body.billing), hops));
+      return html(reply, 200, fullVerdictPage(user, body, chargedText(delivery.billing), hops));
     });
   };
 }

@@ -38,7 +38,7 @@ export function storedCheckRoutes(services: AppServices): FastifyPluginAsync {
         const body = inspectResultBody(delivery);
         // A delivered inspect has its audit; one without has no verdict to show.
         if (!body.audit) return send(reply, inspectFailedPage(user, checkId, 'the inspect has no audit'));
-        return send(reply, inspectVerdictPage(user, { ...body, audit: body.audit }, chargedText(body.billing)));
+        return send(reply, inspectVerdictPage(user, { ...body, audit: body.audit }, chargedText(delivery.billing)));
       } catch (error) {
         // Every provider failed, or the time cap passed: the inspect has no verdict and nothing is charged.
         if (hasCode(error, 'backend_unavailable')) return send(reply, inspectFailedPage(user, checkId, error.message));
