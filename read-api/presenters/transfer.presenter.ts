@@ -3,7 +3,7 @@ import { transferResultUrl } from '../../commands/kyt/transfer-check.commands.js
 import { x402TransferResultPath, type X402TransferOutcome } from '../../commands/x402/x402-transfer-checks.js';
 import { sourceVersionRow, transferDataRow } from '../../domain/coverage/data-versions.body.js';
 import { sanctionsCoverageBody } from '../../domain/coverage/sanctions-coverage.body.js';
-import { pathBody } from '../../domain/exposure/exposure.body.js';
+import { pathBody } from './exposure.presenter.js';
 import type { TransferVerdict, VerdictCategory, VerdictSender } from '../../domain/kyt/transfer-verdict.js';
 import type { BillingEnvelope } from '../../domain/ledger/billing-envelope.js';
 import { microsToUsd } from '../../domain/shared/money.js';
