@@ -9,7 +9,7 @@ import { billingSchema } from './billing.js';
 import { chainOut, EXAMPLE_UUID, isoTimestamp, txHashOut, receiptField } from './common.js';
 import { ACTIONS, CATEGORY_LEVELS, COMPOSITE_LEVELS } from '../../domain/shared/verdict-vocabulary.js';
 
-/** Bodies of POST /v2/check-transfer and GET /v2/transfer/{check_id}/result (domain/kyt/transfer-result.ts). */
+/** Bodies of POST /v2/check-transfer and GET /v2/transfer/{check_id}/result (read-api/presenters/transfer.presenter.ts). */
 
 const GRAPH_COVERAGES = {
   analysed: 'analysed',
