@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openLmdbGraphStore } from '../../infra/chain/graph/lmdb-graph-store.js';
@@ -29,6 +29,13 @@ async function openStore(dir: string): Promise<{ store: TransferGraphStore; disk
   }
   const store = await openLmdbGraphStore({ dir });
   return { store, diskBytes: () => store.diskBytes() };
+}
+
+/** Bytes this process has had written to disk so far (Linux's /proc/self/io), or null elsewhere. */
+async function bytesWritten(): Promise<number | null> {
+  const io = await readFile('/proc/self/io', 'utf8').catch(() => '');
+  const found = /^write_bytes: (\d+)$/m.exec(io);
+  return found ? Number(found[1]) : null;
 }
 
 async function main() {
@@ -63,9 +70,10 @@ async function main() {
       folding += performance.now() - started;
     }
     load.push(loadavg()[0]);
+    const written = await bytesWritten();
     const size = await store.size('ETH');
     process.stdout.write(
-      `fold: ${size.toLocaleString('en')} transfers in ${(folding / 1000).toFixed(1)} s of folding: ${Math.round(size / (folding / 1000)).toLocaleString('en')} transfers/s, ${Math.round((await diskBytes()) / size)} B/transfer (load ${load.map((l) => l?.toFixed(1)).join(' → ')})\n`,
+      `fold: ${size.toLocaleString('en')} transfers in ${(folding / 1000).toFixed(1)} s of folding: ${Math.round(size / (folding / 1000)).toLocaleString('en')} transfers/s, ${Math.round((await diskBytes()) / size)} B/transfer, ${written === null ? '?' : Math.round(written / size).toLocaleString('en')} B written to disk per transfer (load ${load.map((l) => l?.toFixed(1)).join(' → ')})\n`,
     );
   } finally {
     await store.close();
