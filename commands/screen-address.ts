@@ -92,8 +92,8 @@ export async function screenVerdictOf(deps: VerdictSources, input: { address: st
   return screenBody(input, await addressVerdict(deps, input));
 }
 
-/** The light screen's body around a verdict. */
-function screenBody(input: { address: string; network: Network }, result: ScreenVerdict) {
+/** The light screen's body around a verdict (exported for the property test beside its presenter). */
+export function screenBody(input: { address: string; network: Network }, result: ScreenVerdict) {
   return {
     schema_version: SCREEN_SCHEMA_VERSION,
     address: input.address,

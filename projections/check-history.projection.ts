@@ -11,7 +11,10 @@ import type { ScreenSummary } from '../domain/intel/screen-summary.js';
  * check id of a full or transfer check), with the verdict's risk level merged in from the check's own
  * completion, whichever comes first (a full check completes before its first delivery charges it).
  * A light screen's verdict summary rides on its charge (details.screen); screens charged before it was
- * kept have none (risk level unknown). An inspect's level is its audit's worst level.
+ * kept have none (risk level unknown). Its receipt stays in the charge only: the row keeps where that
+ * Charged event is (`charge_event`), read once when the verdict is opened, so that a row holds no
+ * second copy of a 1.2 KB signature (read-api/routes/stored-verdict-lookup.ts). An inspect's level is its
+ * audit's worst level.
  */
 export interface CheckHistoryDoc extends Record<string, unknown> {
   id: string;
@@ -25,8 +28,19 @@ export interface CheckHistoryDoc extends Record<string, unknown> {
   created_at: string | null;
   /** Light screens: the stored verdict summary (absent for screens recorded before it was kept). */
   screen?: ScreenSummary;
-  /** Light screens: the receipt given with the verdict (absent for screens charged before receipts were kept). */
+  /** The charge's event in the log (its stream and revision): a light screen's receipt is read from it. */
+  charge_event?: ChargeEventRef;
+  /**
+   * Rows folded before `charge_event` was kept held a light screen's receipt itself: read while such a row
+   * lasts (`projections rebuild check-history` refolds them without it). Never written now.
+   */
   receipt?: string;
+}
+
+/** Where a charge was recorded: its ledger stream (root or period) and its revision there. */
+export interface ChargeEventRef extends Record<string, unknown> {
+  readonly stream: string;
+  readonly revision: number;
 }
 
 const empty = (id: string): CheckHistoryDoc => ({
@@ -63,7 +77,6 @@ export const checkHistoryProjection = defineProjection({
         const base = doc ?? empty(d.chargeId);
         // A light screen's charge carries its verdict's summary (absent on screens charged before it was kept).
         const screen = d.details.screen ? { risk_level: d.details.screen.risk_level, screen: d.details.screen } : {};
-        const receipt = d.details.receipt ? { receipt: d.details.receipt } : {};
         // A period stream (`ledger-{user}@YYYY-MM`) is the user's too: the user id, not the stream's suffix.
         return {
           ...base,
@@ -73,7 +86,7 @@ export const checkHistoryProjection = defineProjection({
           subject: d.details.subject,
           created_at: d.at,
           ...screen,
-          ...receipt,
+          charge_event: { stream: event.streamId, revision: Number(event.revision) },
         };
       }
       case 'CheckCompleted': {

@@ -1,7 +1,7 @@
 import { addressVerdict } from '../../domain/intel/address-verdict.js';
 import { screenSummaryOf, type ScreenSummary } from '../../domain/intel/screen-summary.js';
 import { ledgerStream } from '../../domain/ledger/ledger.events.js';
-import { screenStatement } from '../../domain/receipts/verdict-statements.js';
+import { screenStatement, signedSources } from '../../domain/receipts/verdict-statements.js';
 import type { VerdictStatement } from '../../domain/receipts/verdict-statement.js';
 import { fail } from '../../domain/shared/errors.js';
 import { parseNetwork } from '../../domain/shared/network.js';
@@ -20,7 +20,11 @@ export interface StoredScreen {
 }
 
 /** What a screen's replay compares: the fields its charge kept, and what its receipt signs of the outcome and data. */
-const signedPart = (statement: VerdictStatement) => ({ outcome: statement.outcome, data: statement.data });
+/** A receipt signed before sources were in code-unit order is compared in that order too (the same set either way). */
+const signedPart = (statement: VerdictStatement) => ({
+  outcome: statement.outcome,
+  data: { ...statement.data, sources: signedSources(statement.data.sources) },
+});
 
 /** Only what the verdict kept is compared: a screen kept before a summary field existed is not asked for it. */
 function keptFields(kept: ScreenSummary, full: ScreenSummary): Partial<ScreenSummary> {

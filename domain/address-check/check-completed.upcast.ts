@@ -1,9 +1,8 @@
 import { sourceVersionOfRow } from '../coverage/data-versions.body.js';
 import type { TransferDataVersion } from '../coverage/data-versions.js';
 import { sanctionsCoverageFactOf, type SanctionsCoverageBody } from '../coverage/sanctions-coverage.body.js';
-import type { ExposurePath, SearchStops } from '../exposure/exposure.schema.js';
+import { exposureFoundOfV1, microsOfUsd, pathOfV1, shareOfPct, type ExposureV1, type PathV1 } from '../exposure/exposure-body.v1.js';
 import type { ScreenVerdict } from '../intel/screen-verdict.schema.js';
-import { usdToMicros } from '../shared/money.js';
 import { FULL_CHECK_VERDICT_VERSION, type ExposureOutcome, type FullCheckVerdict, type VerdictEvidence } from './full-check-verdict.js';
 import type { ActivitySummary, NotAppliedReason } from './tier-outcome.schema.js';
 
@@ -11,63 +10,17 @@ import type { ActivitySummary, NotAppliedReason } from './tier-outcome.schema.js
  * CheckCompleted version 1 → 2. Version 1 (written until verdicts were domain facts) stored the response
  * body itself, `{ result, at }`: snake case, USD and percent. Version 2 stores the domain verdict,
  * `{ verdict, at }` (full-check-verdict.ts). The body is read back into the verdict exactly: USD to
- * micro-USD (bodies carry at most 6 decimals) and percent to fractions (two decimals, which presenting
- * rounds back to the very same figure), so an old check is served the body it was served before
- * (test/e2e/stored-full-checks.e2e.test.ts holds it to that, on events today's code wrote before this).
+ * micro-USD and percent to fractions, as ../exposure/exposure-body.v1.ts reads them, so an old check is
+ * served the body it was served before (test/e2e/stored-full-checks.e2e.test.ts holds it to that, on
+ * events today's code wrote before this).
  *
- * The version 1 shape is described here, and only here: the historical record, not a shape anyone builds.
+ * The version 1 shape is described here (its exposure bodies in exposure-body.v1.ts), and only here: the
+ * historical record, not a shape anyone builds.
  * Fields that older bodies lack (`stops`, `coverage.sanctions`, data versions' `transfer_data` and
  * `imported_at`) stay absent, or null where the body served them as null.
  */
 
 type Pct = number;
-interface PathV1 {
-  hops: number;
-  addresses: string[];
-  usd: number;
-  share_pct: Pct;
-  label: string | null;
-  source: string;
-  usd_estimated: boolean;
-}
-interface StopsV1 {
-  services: { address: string; slug: string; label: string | null; hops: number; usd: number; share_pct: Pct }[];
-  services_total: number;
-  remainders: {
-    address: string;
-    hops: number;
-    counterparties: number;
-    usd: number;
-    share_pct: Pct;
-    remainder_usd: number;
-    super_node: boolean;
-  }[];
-  remainders_total: number;
-}
-interface ExposureV1 {
-  applied: boolean;
-  reason: NotAppliedReason | null;
-  complete: boolean | null;
-  stopped_by: string | null;
-  weighting: 'usd' | 'transfer_count' | null;
-  total_usd: number | null;
-  total_transfers: number | null;
-  unattributed_pct: Pct | null;
-  usd_estimated: boolean;
-  search: { nodes: number; edges: number; hops: number; elapsed_ms: number } | null;
-  categories: {
-    slug: string;
-    severity: number;
-    risk_level: FullCheckVerdict['tiers'][number]['addressLevel'];
-    usd: number;
-    share_pct: Pct;
-    weighted_share_pct: Pct;
-    min_hops: number;
-    entities: number;
-    paths: PathV1[];
-  }[];
-  stops?: StopsV1 | null;
-}
 interface EvidenceV1 extends Omit<VerdictEvidence, 'addressLevel' | 'usdMicros' | 'share' | 'weightedShare' | 'paths'> {
   risk_level: VerdictEvidence['addressLevel'];
   usd: number | null;
@@ -125,75 +78,10 @@ export interface FullCheckResultV1 {
   completed_at: string;
 }
 
-const share = (pct: Pct): number => pct / 100;
-const micros = (usd: number): number => usdToMicros(usd);
+const share = shareOfPct;
+const micros = microsOfUsd;
 
-const pathOf = (p: PathV1): ExposurePath => ({
-  hops: p.hops,
-  addresses: p.addresses,
-  usdMicros: micros(p.usd),
-  share: share(p.share_pct),
-  label: p.label,
-  source: p.source,
-  usdEstimated: p.usd_estimated,
-});
-
-const stopsOf = (stops: StopsV1): SearchStops => ({
-  services: stops.services.map((s) => ({
-    address: s.address,
-    category: s.slug,
-    label: s.label,
-    hops: s.hops,
-    share: share(s.share_pct),
-    usdMicros: micros(s.usd),
-  })),
-  servicesTotal: stops.services_total,
-  remainders: stops.remainders.map((r) => ({
-    address: r.address,
-    hops: r.hops,
-    counterparties: r.counterparties,
-    share: share(r.share_pct),
-    usdMicros: micros(r.usd),
-    remainderUsdMicros: micros(r.remainder_usd),
-    superNode: r.super_node,
-  })),
-  remaindersTotal: stops.remainders_total,
-});
-
-function exposureOf(body: ExposureV1): ExposureOutcome {
-  const { search, weighting, complete } = body;
-  // A body has its search's figures exactly when the search ran.
-  if (search === null || weighting === null || complete === null) return { applied: body.applied, reason: body.reason, found: null };
-  return {
-    applied: body.applied,
-    reason: body.reason,
-    found: {
-      complete,
-      stoppedBy: body.stopped_by,
-      weighting,
-      totalUsdMicros: micros(body.total_usd ?? 0),
-      totalTransfers: body.total_transfers ?? 0,
-      unattributedShare: share(body.unattributed_pct ?? 0),
-      usdEstimated: body.usd_estimated,
-      nodesVisited: search.nodes,
-      edgesScanned: search.edges,
-      hopsReached: search.hops,
-      elapsedMs: search.elapsed_ms,
-      categories: body.categories.map((c) => ({
-        slug: c.slug,
-        severity: c.severity,
-        addressLevel: c.risk_level,
-        usdMicros: micros(c.usd),
-        share: share(c.share_pct),
-        weightedShare: share(c.weighted_share_pct),
-        minHops: c.min_hops,
-        entities: c.entities,
-        paths: c.paths.map(pathOf),
-      })),
-      stops: body.stops ? stopsOf(body.stops) : null,
-    },
-  };
-}
+const exposureOf = (body: ExposureV1): ExposureOutcome => ({ applied: body.applied, reason: body.reason, found: exposureFoundOfV1(body) });
 
 const evidenceOf = (e: EvidenceV1): VerdictEvidence => ({
   slug: e.slug,
@@ -207,7 +95,7 @@ const evidenceOf = (e: EvidenceV1): VerdictEvidence => ({
   weightedShare: e.weighted_share_pct === null ? null : share(e.weighted_share_pct),
   hops: e.hops,
   sources: e.sources,
-  paths: e.paths.map(pathOf),
+  paths: e.paths.map(pathOfV1),
 });
 
 const activityOf = (a: NonNullable<FullCheckResultV1['activity']>): ActivitySummary => ({

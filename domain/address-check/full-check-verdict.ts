@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { sourceVersionSchema, transferDataVersionSchema } from '../coverage/data-versions.js';
 import { sanctionsCoverageFactSchema } from '../coverage/sanctions-coverage.js';
-import { exposurePathSchema, searchStopsSchema } from '../exposure/exposure.schema.js';
+import { exposureFoundSchema } from '../exposure/exposure-found.js';
+import { exposurePathSchema } from '../exposure/exposure.schema.js';
 import { labelRowSchema, riskCategoryDetailSchema, sdnMatchSchema, smartContractSchema } from '../intel/screen-verdict.schema.js';
 import { DECISIONS, RISK_LEVELS } from '../shared/verdict-vocabulary.js';
 import { activitySchema, notAppliedReasonSchema } from './tier-outcome.schema.js';
@@ -44,38 +45,6 @@ export const verdictEvidenceSchema = z.object({
 });
 export type VerdictEvidence = z.infer<typeof verdictEvidenceSchema>;
 
-/** One risk category the search reached, with the level that exposure makes of the address (exposure-rule.ts). */
-export const exposedCategorySchema = z.object({
-  slug: z.string(),
-  severity: z.number().int(),
-  addressLevel: riskLevel,
-  usdMicros: z.number().int().nonnegative(),
-  share: z.number(),
-  weightedShare: z.number(),
-  minHops: z.number().int(),
-  entities: z.number().int(),
-  paths: z.array(exposurePathSchema),
-});
-
-/** What one direction's search found and how far it went. */
-export const exposureFoundSchema = z.object({
-  complete: z.boolean(),
-  stoppedBy: z.string().nullable(),
-  weighting: z.enum(['usd', 'transfer_count']),
-  totalUsdMicros: z.number().int().nonnegative(),
-  totalTransfers: z.number().int().nonnegative(),
-  unattributedShare: z.number(),
-  usdEstimated: z.boolean(),
-  nodesVisited: z.number().int(),
-  edgesScanned: z.number().int(),
-  hopsReached: z.number().int(),
-  elapsedMs: z.number(),
-  categories: z.array(exposedCategorySchema),
-  /** Null in verdicts recorded before the search reported where it stopped. */
-  stops: searchStopsSchema.nullable(),
-});
-export type ExposureFound = z.infer<typeof exposureFoundSchema>;
-
 export const exposureOutcomeSchema = z.object({
   applied: z.boolean(),
   reason: notAppliedReasonSchema.nullable(),
@@ -105,14 +74,15 @@ export const fullCheckVerdictSchema = z.object({
   decisionReason: z.string(),
   risk: z.object({
     level: riskLevel.nullable(),
-    score: z.number().nullable(),
+    /** 0..100, as the light screen's (the body's `risk_score` promises it). */
+    score: z.number().int().min(0).max(100).nullable(),
     categories: z.array(z.string()),
     /** The first tier whose finding alone reached the level (null when nothing was found). */
     tierHit: tier.nullable(),
     ownershipLevel: riskLevel,
     exposureLevel: riskLevel,
     sourceCount: z.number().int().min(0),
-    confidence: z.number().nullable(),
+    confidence: z.number().int().min(0).max(100).nullable(),
     primarySourceSlug: z.string().nullable(),
   }),
   /** The address's own intelligence as tier 1 found it. */

@@ -1,25 +1,11 @@
 import { sourceVersionOfRow } from '../coverage/data-versions.body.js';
 import { mergeVersions, transferDataVersions } from '../coverage/data-versions.js';
 import { sanctionsCoverageBody, sanctionsCoverageFactOf } from '../coverage/sanctions-coverage.body.js';
-import type { CategoryExposure, ExposureResult } from '../exposure/exposure.schema.js';
+import { exposureFoundOf } from '../exposure/exposure-found.js';
+import type { ExposureResult } from '../exposure/exposure.schema.js';
 import type { RiskLevel } from '../intel/taxonomy.js';
-import {
-  directionOf,
-  exposureLevelOf,
-  findingsOf,
-  levelOfFindings,
-  maxLevel,
-  rankOf,
-  scoreOfFindings,
-  type ExposureFinding,
-} from './exposure-rule.js';
-import {
-  FULL_CHECK_VERDICT_VERSION,
-  type ExposureFound,
-  type ExposureOutcome,
-  type FullCheckVerdict,
-  type VerdictEvidence,
-} from './full-check-verdict.js';
+import { findingsOf, levelOfFindings, maxLevel, rankOf, scoreOfFindings, type ExposureFinding } from './exposure-rule.js';
+import { FULL_CHECK_VERDICT_VERSION, type ExposureOutcome, type FullCheckVerdict, type VerdictEvidence } from './full-check-verdict.js';
 import type { HighRiskPayload } from './high-risk-payload.js';
 import { TIERS, type NotAppliedReason, type Tier, type TierOutcomeOf } from './tier-outcome.schema.js';
 import { decisionOf, highRiskLevelOf, UNKNOWN_DECISION, type Decision } from '../shared/verdict-vocabulary.js';
@@ -52,36 +38,6 @@ export interface CompletedTiers {
   readonly 2: TierOutcomeOf<2>;
   readonly 3: TierOutcomeOf<3>;
   readonly 4: TierOutcomeOf<4>;
-}
-
-/** What one direction's search found, with the level each category makes of the address (exposure-rule.ts). */
-export function exposureFoundOf(result: ExposureResult): ExposureFound {
-  return {
-    complete: result.complete,
-    stoppedBy: result.stoppedBy,
-    weighting: result.weighting,
-    totalUsdMicros: result.totalUsdMicros,
-    totalTransfers: result.totalTransfers,
-    unattributedShare: result.unattributedShare,
-    usdEstimated: result.usdEstimated,
-    nodesVisited: result.nodesVisited,
-    edgesScanned: result.edgesScanned,
-    hopsReached: result.hopsReached,
-    elapsedMs: result.elapsedMs,
-    categories: result.categories.map((c: CategoryExposure) => ({
-      slug: c.slug,
-      severity: c.severity,
-      // what this exposure makes of the address (exposure-rule.ts), not the category's own level
-      addressLevel: exposureLevelOf(c, directionOf(result), result.weighting),
-      usdMicros: c.usdMicros,
-      share: c.share,
-      weightedShare: c.weightedShare,
-      minHops: c.minHops,
-      entities: c.entities,
-      paths: [...c.paths],
-    })),
-    stops: result.stops ?? null,
-  };
 }
 
 const exposureOutcome = (applied: boolean, reason: NotAppliedReason | null, result: ExposureResult | null): ExposureOutcome => ({

@@ -27,10 +27,21 @@ interface DataRows {
 
 const sorted = (values: Iterable<string>): string[] => [...new Set(values)].sort();
 
-const signedSources = (sources: readonly { source: string; version: string; contentHash: string }[]): VerdictStatement['data']['sources'] =>
+/** UTF-16 code-unit order (RFC 8785's for names): the same in every runtime and locale, unlike localeCompare. */
+const byCodeUnits = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/**
+ * The sources in the order a statement signs them: by source, then version, in code-unit order, so that
+ * anyone (a verifier in another language, a replay on another machine) rebuilds the same bytes. Receipts
+ * signed before this order (localeCompare's) differ only where the two orders do; a replay compares
+ * the sources in this order on both sides (commands/replay/replay-screen.ts).
+ */
+export const signedSources = (
+  sources: readonly { source: string; version: string; contentHash: string }[],
+): VerdictStatement['data']['sources'] =>
   sources
     .map(({ source, version, contentHash }) => ({ source, version, contentHash }))
-    .sort((a, b) => (a.source === b.source ? a.version.localeCompare(b.version) : a.source.localeCompare(b.source)));
+    .sort((a, b) => byCodeUnits(a.source, b.source) || byCodeUnits(a.version, b.version));
 
 const dataOf = (rows: DataRows): VerdictStatement['data'] => ({
   taxonomy: rows.taxonomy ?? null,

@@ -1,4 +1,5 @@
-import type { ExposureFound, ExposureOutcome, FullCheckVerdict, VerdictEvidence } from '../../domain/address-check/full-check-verdict.js';
+import type { ExposureOutcome, FullCheckVerdict, VerdictEvidence } from '../../domain/address-check/full-check-verdict.js';
+import type { ExposureFound } from '../../domain/exposure/exposure-found.js';
 import { TIER_NAMES, TIERS, type Tier } from '../../domain/address-check/tier-outcome.schema.js';
 import { sourceVersionRow, transferDataRow } from '../../domain/coverage/data-versions.body.js';
 import { sanctionsCoverageBody } from '../../domain/coverage/sanctions-coverage.body.js';

@@ -25,7 +25,7 @@ export async function findStoredVerdict(
 ): Promise<FoundVerdict | null> {
   if (id.length === 0) return null;
   const row = id.length <= MAX_ID_LENGTH ? await sources.history.get(userId, id) : null;
-  if (row) return { kind: 'history', row, ref: storedVerdictRef(userId, row) };
+  if (row) return { kind: 'history', row, ref: await storedVerdictRef(sources.log, userId, row) };
   if (id.length > MAX_MONITOR_CHANGE_ID_LENGTH) return null;
   const change = await findMonitorChange(sources.log, userId, id);
   return change ? { kind: 'monitor_change', change, ref: { kind: 'monitor_change', change } } : null;

@@ -5,7 +5,6 @@ import { deliverInspect } from '../../commands/inspect/deliver-inspect.js';
 import { deliverTransferCheck, ownedBy } from '../../commands/kyt/deliver-transfer-check.js';
 import { loadTransferCheck } from '../../commands/kyt/transfer-check.commands.js';
 import { fail } from '../../domain/shared/errors.js';
-import type { CheckHistoryDoc } from '../../projections/check-history.projection.js';
 import { bearerAuth, callerOf, type Caller } from '../auth.js';
 import { presentCheckDelivery } from '../presenters/address-check.presenter.js';
 import { presentInspectDelivery } from '../presenters/inspect.presenter.js';
@@ -15,7 +14,7 @@ import type { AppServices } from '../services.js';
 import { BEARER_ERRORS, INPUT_ERRORS, responses } from '../schemas/responses.js';
 import { storedVerdictSchema, verdictReplaySchema } from '../schemas/verdicts.js';
 import { replayVerdict } from '../../commands/replay/replay-verdict.js';
-import { findStoredVerdict } from './stored-verdict-lookup.js';
+import { findStoredVerdict, type FoundVerdict } from './stored-verdict-lookup.js';
 import { presentMonitorChangeVerdict } from '../presenters/monitor-change-verdict.presenter.js';
 import { presentVerdictReplay } from '../presenters/verdict-replay.presenter.js';
 import { createBoundedWork } from '../dashboard/bounded-work.js';
@@ -52,7 +51,7 @@ export const verdictRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = a
       const response =
         found.kind === 'monitor_change'
           ? presentMonitorChangeVerdict(found.change)
-          : presentStoredVerdict(found.row, await storedFacts(services, caller, found.row));
+          : presentStoredVerdict(found.row, await storedFacts(services, caller, found));
       return reply.status(response.status).send(response.body);
     },
   );
@@ -91,11 +90,15 @@ export const verdictRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = a
   );
 };
 
+type HistoryVerdict = Extract<FoundVerdict, { kind: 'history' }>;
+
 /** A charged check is delivered again as its own poll delivers it: a replay, never charged twice. */
-async function storedFacts(services: AppServices, caller: Caller, row: CheckHistoryDoc): Promise<StoredVerdictFacts> {
+async function storedFacts(services: AppServices, caller: Caller, found: HistoryVerdict): Promise<StoredVerdictFacts> {
+  const { row, ref } = found;
   switch (row.kind) {
     case 'screen':
-      return { body: row.screen ?? null, receipt: row.receipt ?? null };
+      // The receipt was read from the screen's charge with the lookup (the replay takes it too).
+      return { body: row.screen ?? null, receipt: ('screen' in ref ? ref.screen.receipt : undefined) ?? null };
     case 'check_address':
       return completed(presentCheckDelivery(await deliverAddressCheckResult(services.commands, { checkId: row.id, ...caller })));
     case 'check_transfer': {
