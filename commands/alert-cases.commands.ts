@@ -28,11 +28,10 @@ export const alertIdOf = (deps: Pick<CommandDeps, 'ids'>, checkId: string, index
 export async function openAlertCasesOf(deps: CommandDeps, checkId: string): Promise<string[]> {
   const { state } = await deps.executor.load(transferCheckStream(checkId), transferCheckDecider);
   const request = state.request;
-  if (state.status !== 'completed' || !state.result || request?.requester.channel !== 'v2') return [];
-  const policy = state.result.policy_result as { alerts?: unknown[] } | undefined;
-  const checkedAt = typeof state.result.checked_at === 'string' ? state.result.checked_at : request.at;
+  if (state.status !== 'completed' || !state.verdict || request?.requester.channel !== 'v2') return [];
+  const checkedAt = state.verdict.checkedAt;
   const ids: string[] = [];
-  for (const [index, raw] of (policy?.alerts ?? []).entries()) {
+  for (const [index, raw] of state.verdict.policy.alerts.entries()) {
     const alert = caseAlertSchema.safeParse(raw);
     if (!alert.success) continue;
     const alertId = alertIdOf(deps, checkId, index);
@@ -65,8 +64,8 @@ export async function openAlertCasesOf(deps: CommandDeps, checkId: string): Prom
 export async function openRetroactiveCasesOf(deps: CommandDeps, reevaluated: TransferCheckReevaluatedData): Promise<string[]> {
   const { state } = await deps.executor.load(transferCheckStream(reevaluated.checkId), transferCheckDecider);
   const request = state.request;
-  if (state.status !== 'completed' || !state.result || request?.requester.channel !== 'v2') return [];
-  const checkedAt = typeof state.result.checked_at === 'string' ? state.result.checked_at : request.at;
+  if (state.status !== 'completed' || !state.verdict || request?.requester.channel !== 'v2') return [];
+  const checkedAt = state.verdict.checkedAt;
   const ids: string[] = [];
   for (const [k, raw] of reevaluated.alerts.entries()) {
     const alert = caseAlertSchema.safeParse(raw);

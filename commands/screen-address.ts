@@ -13,6 +13,8 @@ import type { BillingEnvelope } from '../domain/ledger/billing-envelope.js';
 import type { Clock } from '../domain/ports/clock.port.js';
 import type { VerdictSigner } from '../domain/ports/verdict-signer.port.js';
 import { screenStatement, type VerdictContext } from '../domain/receipts/verdict-statements.js';
+import { detachedReceipt } from '../domain/receipts/detached-receipt.js';
+import type { VerdictStatement } from '../domain/receipts/verdict-statement.js';
 
 /** A light screen that answered: the verdict, its signed receipt and what it was charged (read-api/presenters/screen.presenter.ts shapes the body). */
 export interface ScreenOutcome {
@@ -35,8 +37,8 @@ export const OWN_ENGINE = 'service';
  * cannot pay is refused before the verdict is computed; the charge then carries the verdict's summary
  * (the account's History reads it), so it is taken after the verdict: a verdict that cannot be produced
  * answers 502 with nothing charged, and a charge refused in between (another call spent the balance)
- * answers 402, the verdict unseen. The charge keeps the summary and the receipt, so the verdict can be
- * read back later (GET /v2/verdicts/{id}).
+ * answers 402, the verdict unseen. The charge keeps the summary and the receipt (its statement and detached
+ * JWS), so the verdict can be read back later (GET /v2/verdicts/{id}).
  */
 export async function screenAddress(
   deps: CommandDeps & { intel: IntelIndex; contracts?: ContractCodeReader; receipts: VerdictSigner },
@@ -54,7 +56,7 @@ export async function screenAddress(
       : fail('backend_unavailable', 'the intelligence backend failed; nothing was charged');
   }
   // Signed before the charge so the charge keeps it (GET /v2/verdicts/{id}); a refused charge discards it unseen.
-  const receipt = await screenReceipt(deps, { verdictId: input.callId, caller: { kind: 'api_key', id: input.keyId } }, verdict);
+  const signed = await signedScreen(deps, { verdictId: input.callId, caller: { kind: 'api_key', id: input.keyId } }, verdict);
   const { billing } = await chargeCall(deps, {
     userId: input.userId,
     chargeId: input.callId,
@@ -65,23 +67,33 @@ export async function screenAddress(
       network: input.network,
       subject: input.address,
       screen: screenSummaryOf(verdict.verdict, verdict.coverage),
-      receipt,
+      receipt: detachedReceipt(signed.receipt, signed.statement),
     },
   });
-  return { kind: 'completed', verdict, receipt, verdictId: input.callId, billing };
+  return { kind: 'completed', verdict, receipt: signed.receipt, verdictId: input.callId, billing };
 }
 
 /**
  * The screen's receipt: its domain verdict signed as of now (docs/ARCHITECTURE.md#verdict-receipts). The
  * verdict id is the call's id; the input hashed is the address and network asked about.
  */
-export function screenReceipt(
+export async function screenReceipt(
   deps: { clock: Clock; receipts: VerdictSigner },
   who: Pick<VerdictContext, 'verdictId' | 'caller'>,
   verdict: ScreenVerdictBody,
 ): Promise<string> {
+  return (await signedScreen(deps, who, verdict)).receipt;
+}
+
+/** The screen's receipt (compact JWS) and the statement it signs, which its charge keeps beside the detached JWS. */
+async function signedScreen(
+  deps: { clock: Clock; receipts: VerdictSigner },
+  who: Pick<VerdictContext, 'verdictId' | 'caller'>,
+  verdict: ScreenVerdictBody,
+): Promise<{ receipt: string; statement: VerdictStatement }> {
   const subject = { address: verdict.address, network: verdict.network };
-  return deps.receipts.sign(screenStatement({ ...who, input: subject, issuedAt: deps.clock.now().toISOString() }, subject, verdict));
+  const statement = screenStatement({ ...who, input: subject, issuedAt: deps.clock.now().toISOString() }, subject, verdict);
+  return { receipt: await deps.receipts.sign(statement), statement };
 }
 
 export type ScreenVerdictBody = ReturnType<typeof screenBody>;

@@ -1,5 +1,6 @@
 import { eventRegistry } from '../domain/events/registry.js';
 import { TRANSFER_STREAM_FAMILY } from '../domain/kyt/transfer-check.events.js';
+import type { TransferVerdict } from '../domain/kyt/transfer-verdict.js';
 import type { IndexSpec, ReadStore } from '../domain/ports/read-store.port.js';
 import { normalizeAddress } from '../domain/shared/address.js';
 import { positionOf } from './event-position.js';
@@ -23,18 +24,13 @@ export interface CheckAddressDoc extends Record<string, unknown> {
 export const CHECK_ADDRESSES = 'check_addresses';
 const INDEXES: readonly IndexSpec[] = [['address', 'checked_at']];
 
-interface RecordedBody {
-  checked_at?: string;
-  composite_result?: { senders?: { address: string; indirect_categories?: { paths?: { addresses?: string[] }[] }[] }[] };
-}
-
 /** The senders of a completed check and the addresses on their recorded exposure paths. */
-export function addressesOfCheck(result: Record<string, unknown>): Set<string> {
+export function addressesOfCheck(verdict: TransferVerdict): Set<string> {
   const addresses = new Set<string>();
-  for (const sender of (result as RecordedBody).composite_result?.senders ?? []) {
+  for (const sender of verdict.composite.senders) {
     addresses.add(normalizeAddress(sender.address));
-    for (const category of sender.indirect_categories ?? [])
-      for (const path of category.paths ?? []) for (const hop of path.addresses ?? []) addresses.add(normalizeAddress(hop));
+    for (const category of sender.indirect)
+      for (const path of category.paths) for (const hop of path.addresses) addresses.add(normalizeAddress(hop));
   }
   return addresses;
 }
@@ -49,9 +45,9 @@ export function checkAddressIndexProcessor(deps: { readStore: ReadStore }): Proc
         if (event.type !== 'TransferCheckCompleted') continue;
         const position = positionOf(event);
         if (position === null) continue;
-        const { checkId, result, at } = eventRegistry.dataOf('TransferCheckCompleted', event);
-        const checkedAt = (result as RecordedBody).checked_at ?? at;
-        for (const address of addressesOfCheck(result)) {
+        const { checkId, verdict } = eventRegistry.dataOf('TransferCheckCompleted', event);
+        const checkedAt = verdict.checkedAt;
+        for (const address of addressesOfCheck(verdict)) {
           const doc: CheckAddressDoc = { id: `${address}|${checkId}`, address, check_id: checkId, checked_at: checkedAt };
           await docs().apply(doc.id, position, (current) => current ?? doc);
         }

@@ -187,6 +187,8 @@ export function createProjectionRunner(deps: {
         await commit();
         continue;
       }
+      // Unfiltered: the store yields no checkpoint deliveries.
+      if (delivery.kind === 'checkpoint') continue;
       read += 1;
       await project(delivery.event);
       folded = delivery.event.position;

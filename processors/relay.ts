@@ -115,6 +115,8 @@ export function createRelay(deps: {
         await saveCheckpoint(true);
         continue;
       }
+      // Unfiltered: the store yields no checkpoint deliveries.
+      if (delivery.kind === 'checkpoint') continue;
       pending.push(delivery.event);
       // Back-pressure: reading the log never runs far ahead of the bus.
       if (pending.length >= MAX_ROUND) await drain();

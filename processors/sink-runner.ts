@@ -1,6 +1,6 @@
 import { eventRegistry } from '../domain/events/registry.js';
 import type { EventStore, Position, RecordedEvent } from '../domain/ports/event-store.port.js';
-import { familyOf } from '../domain/shared/streams.js';
+import { familyOf, streamFamily } from '../domain/shared/streams.js';
 import type { ReadStore } from '../domain/ports/read-store.port.js';
 import type { LogProgress } from './log-progress.js';
 import { createPositionWaiters } from './position-waiters.js';
@@ -14,9 +14,9 @@ import { replaySinkHistory, type EventSink } from './sink-history.js';
  * streams, were durable up to when it started), rebuilds the sinks with a history from their streams up
  * to it, then hands every later event to the sinks that handle it. A sink restored from a read model
  * (the running jobs) loads it before this starts, so the events replayed after the checkpoint are ones
- * it has seen or ones it applies idempotently. An event of a stream family no sink follows is passed
- * over by its stream's name alone: its body is never decoded here (a screen's charge, on the thread that
- * answers the screen).
+ * it has seen or ones it applies idempotently. The subscription is filtered to the stream families the
+ * sinks follow: the store passes over the others by their stream's name, never decoding them here (a
+ * screen's charge, on the thread that answers the screen), and its checkpoints move `whenProcessed` on.
  */
 export function createSinkRunner(deps: {
   store: EventStore;
@@ -47,8 +47,14 @@ export function createSinkRunner(deps: {
   }
 
   async function run(from: Position | null) {
-    for await (const delivery of deps.store.subscribeToAll({ from: from ?? 'start', signal: abort.signal })) {
+    // The store passes over the other families' appends (and wakes this loop only for a checkpoint, later).
+    const filter = { streamPrefixes: [...families].map((family) => streamFamily(family).prefix) };
+    for await (const delivery of deps.store.subscribeToAll({ from: from ?? 'start', filter, signal: abort.signal })) {
       if (delivery.kind === 'caughtUp') continue;
+      if (delivery.kind === 'checkpoint') {
+        waiters.advance(delivery.position);
+        continue;
+      }
       read += 1;
       feed(delivery.event);
       recordedAt = delivery.event.created;

@@ -49,27 +49,40 @@ describe('the check history keeps what a light screen can be read back with', ()
       details: { endpoint: 'POST /v2/screen', keyId: 'k1', network: 'ETH', subject: '0xabc', ...extra },
     });
   const summary = {
-    risk_level: 'low',
-    risk_score: 5,
+    version: 1,
+    addressLevel: 'low',
+    riskScore: 5,
     confidence: 80,
-    source_count: 1,
+    sourceCount: 1,
     label: null,
-    data_available: true,
-    sdn_match: null,
+    dataAvailable: true,
+    sanctionsMatch: null,
     categories: [],
   };
+  const statement = {
+    version: 1,
+    verdictId: 's1',
+    kind: 'screen',
+    subject: { network: 'ETH', address: '0xabc', txHash: null },
+    caller: { kind: 'api_key', id: 'k1' },
+    inputHash: 'a'.repeat(64),
+    issuedAt: '2026-12-03T10:00:00.000Z',
+    outcome: { riskLevel: 'low', riskScore: 5, decision: null, categories: [], sanctioned: false },
+    data: { taxonomy: null, snapshot: null, sources: [] },
+  };
+  const receipt = { statement, jws: 'aGVhZGVy..c2ln' };
   const spec = projectionSpec(checkHistoryProjection, checkHistoryRepository);
 
   it('a screen charged with its receipt: the summary and where its charge is (not the receipt), for its owner', async () => {
     await spec
-      .given([screenCharge('s0', { screen: summary, receipt: 'h.p.s' })])
-      .when([screenCharge('s1', { screen: summary, receipt: 'h.p.s' })])
+      .given([screenCharge('s0', { screen: summary, receipt })])
+      .when([screenCharge('s1', { screen: summary, receipt })])
       .then(async (history) => {
         const doc = await history.get('u1', 's1');
         expect(doc).toMatchObject({
           kind: 'screen',
           risk_level: 'low',
-          screen: summary,
+          summary,
           charge_event: { stream: 'ledger-u1', revision: 1 },
         });
         expect(doc).not.toHaveProperty('receipt');
@@ -83,7 +96,7 @@ describe('the check history keeps what a light screen can be read back with', ()
       .when([screenCharge('s2', { screen: summary })])
       .then(async (history) => {
         const doc = await history.get('u1', 's2');
-        expect(doc).toMatchObject({ kind: 'screen', screen: summary });
+        expect(doc).toMatchObject({ kind: 'screen', summary });
         expect(doc).not.toHaveProperty('receipt');
       });
   });

@@ -5,6 +5,7 @@ import { ledgerUserOf } from '../domain/ledger/ledger.events.js';
 import { defineProjection } from '../domain/ports/projection.port.js';
 import { newestFirstPage } from './newest-first-page.js';
 import type { ScreenSummary } from '../domain/intel/screen-summary.js';
+import type { ScreenSummaryV1 } from '../domain/ledger/charged.upcast.js';
 
 /**
  * The account's checks for the workbench's History: one document per charged call (its charge id is the
@@ -26,8 +27,13 @@ export interface CheckHistoryDoc extends Record<string, unknown> {
   /** Full check: the verdict's risk_level; transfer check: the worst alert level or `none`. */
   risk_level: string | null;
   created_at: string | null;
-  /** Light screens: the stored verdict summary (absent for screens recorded before it was kept). */
-  screen?: ScreenSummary;
+  /** Light screens: the stored verdict summary, a domain fact (absent for screens recorded before it was kept). */
+  summary?: ScreenSummary;
+  /**
+   * Rows folded before the summary was a domain fact held it in the wire's shape: read (as the domain
+   * summary it states) while such a row lasts. Never written now.
+   */
+  screen?: ScreenSummaryV1;
   /** The charge's event in the log (its stream and revision): a light screen's receipt is read from it. */
   charge_event?: ChargeEventRef;
   /**
@@ -76,7 +82,7 @@ export const checkHistoryProjection = defineProjection({
         const d = event.data;
         const base = doc ?? empty(d.chargeId);
         // A light screen's charge carries its verdict's summary (absent on screens charged before it was kept).
-        const screen = d.details.screen ? { risk_level: d.details.screen.risk_level, screen: d.details.screen } : {};
+        const screen = d.details.screen ? { risk_level: d.details.screen.addressLevel, summary: d.details.screen } : {};
         // A period stream (`ledger-{user}@YYYY-MM`) is the user's too: the user id, not the stream's suffix.
         return {
           ...base,

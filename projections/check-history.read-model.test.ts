@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RecordedEvent } from '../domain/ports/event-store.port.js';
-import type { ScreenSummary } from '../domain/intel/screen-summary.js';
+import type { ScreenSummaryV1 } from '../domain/ledger/charged.upcast.js';
 import { createMemoryReadStore } from '../infra/embedded/memory-read-store.js';
 import { checkHistoryProjection, checkHistoryRepository } from './check-history.projection.js';
 
@@ -17,7 +17,7 @@ const recorded = (type: string, streamId: string, data: Record<string, unknown>)
     created: new Date(0),
   }) as unknown as RecordedEvent;
 
-const charged = (userId: string, chargeId: string, product: string, at: string, screen?: ScreenSummary) =>
+const charged = (userId: string, chargeId: string, product: string, at: string, screen?: ScreenSummaryV1) =>
   recorded('Charged', `ledger-${userId}`, {
     chargeId,
     product,
@@ -25,7 +25,8 @@ const charged = (userId: string, chargeId: string, product: string, at: string, 
     details: { network: 'ETH', subject: `0x${chargeId}`, ...(screen ? { screen } : {}) },
   });
 
-const summary: ScreenSummary = {
+/** Recorded without a schema version: version 1, the wire summary, read through the registry's upcaster. */
+const summary: ScreenSummaryV1 = {
   risk_level: 'sanctioned',
   risk_score: 100,
   confidence: 100,
@@ -61,7 +62,7 @@ describe('check history read model', () => {
       charged('u1', 'new', 'screen', '2026-03-02T10:00:00.000Z', summary),
     ]);
     const { rows } = await history.page('u1', {}, { page: 1, pageSize: 10 });
-    expect(rows.map((r) => [r.id, r.risk_level, r.screen?.sdn_match?.entity ?? null])).toEqual([
+    expect(rows.map((r) => [r.id, r.risk_level, r.summary?.sanctionsMatch?.entity ?? null])).toEqual([
       ['new', 'sanctioned', 'EXAMPLE GROUP'],
       ['old', null, null],
     ]);

@@ -154,6 +154,7 @@ function scanningHistory(store: EventStore, requiredSanctions: readonly Sanction
       let folded = 0;
       for await (const delivery of store.subscribeToAll({ from: 'start', filter: { streamPrefixes }, signal })) {
         if (delivery.kind === 'caughtUp') return null;
+        if (delivery.kind === 'checkpoint') continue;
         const { event } = delivery;
         const intel = datasetStreams.owns(event.streamId) || curationStreams.owns(event.streamId);
         if (!intel) {

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { PolicyFact } from '../domain/kyt/policy-engine.js';
 import { event, projectionSpec } from '../test/support/projection-spec.js';
+import type { TransferVerdict } from '../domain/kyt/transfer-verdict.js';
+import { transferVerdictFixture } from '../test/support/transfer-verdict-fixture.js';
 import { policyInputsProjection, policyInputsRepository, type PolicyInputsDoc } from './policy-inputs.projection.js';
 
 const at = '2026-06-01T09:00:00.000Z';
@@ -27,20 +29,32 @@ const fact: PolicyFact = {
 const completed = (checkId: string, checkedAt: string, recorded: { facts?: PolicyFact[]; policy?: { id: string; version: string } } = {}) =>
   event(`transfer-${checkId}`, 'TransferCheckCompleted', {
     checkId,
-    result: {
-      checked_at: checkedAt,
-      policy_result: {
-        policy_id: 'standard',
-        version: '2026-05-01',
-        alerts: [{ riskLevel: 'High', ruleType: 'Direct exposure' }],
-        explanations: [{ rule_id: 'D3', category_slug: 'scam' }],
-      },
-    },
+    verdict: verdictOf(checkId, checkedAt),
     worstLevel: 'High',
     alertCount: 1,
     ...recorded,
     at: checkedAt,
   });
+
+const HIGH_ON_SCAM = {
+  category: 'Scam',
+  riskLevel: 'High',
+  ruleType: 'Direct exposure',
+  actualShare: 100,
+  thresholdShare: 0,
+  thresholdValue: 0,
+  entityName: null,
+  entityAddress: '0xsender',
+  direction: 'incoming',
+  entityScore: 0,
+} as const;
+
+/** A completed check's verdict listing one High alert of rule D3 on `scam`. */
+function verdictOf(checkId: string, checkedAt: string): TransferVerdict {
+  const made = transferVerdictFixture({ checkId, alerts: [HIGH_ON_SCAM], checkedAt });
+  const explanation = { ruleId: 'D3', categorySlug: 'scam', exposureUsdMicros: 0, note: '', sendersTotal: 1, senders: ['0xsender'] };
+  return { ...made, policy: { ...made.policy, version: '2026-05-01', explanations: [explanation] } };
+}
 
 const spec = projectionSpec(policyInputsProjection, policyInputsRepository);
 

@@ -1,10 +1,9 @@
-import { ALERT_LEVELS, type AlertLevel } from '../domain/kyt/alert-level.js';
 import type { PolicyFact } from '../domain/kyt/policy-engine.js';
-import { RULE_TYPES, type RuleType } from '../domain/kyt/policy.types.js';
 import { TAXONOMY } from '../domain/intel/taxonomy.js';
 import type { RaisedAlert } from '../domain/policies/backtest.js';
 import type { RecordedChecks } from '../domain/ports/recorded-checks.port.js';
-import { factsFromBody } from '../domain/policies/recorded-facts.js';
+import { factsFromVerdict } from '../domain/policies/recorded-facts.js';
+import type { TransferVerdict } from '../domain/kyt/transfer-verdict.js';
 import { defineProjection } from '../domain/ports/projection.port.js';
 import type { ReadStore } from '../domain/ports/read-store.port.js';
 
@@ -25,22 +24,12 @@ export interface PolicyInputsDoc extends Record<string, unknown> {
   raised: RaisedAlert[];
 }
 
-interface BodyPolicy {
-  policy_id?: string;
-  version?: string;
-  alerts?: { riskLevel?: string; ruleType?: string }[];
-  explanations?: { rule_id?: string; category_slug?: string }[];
-}
-
-/** The alerts a body lists, with the rule and category behind each (its `explanations`, index-aligned). */
-function raisedOf(body: BodyPolicy | undefined): RaisedAlert[] {
-  const alerts = body?.alerts ?? [];
-  return alerts.flatMap((alert, i): RaisedAlert[] => {
-    const why = body?.explanations?.[i];
-    const level = ALERT_LEVELS.find((l) => l === alert.riskLevel);
-    const ruleType = RULE_TYPES.find((t) => t === alert.ruleType);
-    if (!why?.rule_id || !why.category_slug || !level || !ruleType) return [];
-    return [{ ruleId: why.rule_id, slug: why.category_slug, ruleType: ruleType as RuleType, level: level as AlertLevel }];
+/** The alerts a verdict lists, with the rule and category behind each (its `explanations`, index-aligned). */
+function raisedOf(policy: TransferVerdict['policy']): RaisedAlert[] {
+  return policy.alerts.flatMap((alert, i): RaisedAlert[] => {
+    const why = policy.explanations[i];
+    if (!why) return [];
+    return [{ ruleId: why.ruleId, slug: why.categorySlug, ruleType: alert.ruleType, level: alert.riskLevel }];
   });
 }
 
@@ -60,14 +49,13 @@ export const policyInputsProjection = defineProjection({
       case 'TransferCheckCompleted': {
         if (!doc) return null;
         const d = event.data;
-        const body = d.result.policy_result as BodyPolicy | undefined;
-        const checkedAt = typeof d.result.checked_at === 'string' ? d.result.checked_at : d.at;
+        const { policy } = d.verdict;
         return {
           ...doc,
-          checked_at: checkedAt,
-          policy: d.policy ?? { id: body?.policy_id ?? 'standard', version: body?.version ?? '' },
-          facts: d.facts ? [...d.facts] : factsFromBody(d.result, TAXONOMY),
-          raised: raisedOf(body),
+          checked_at: d.verdict.checkedAt,
+          policy: d.policy ?? { id: policy.id ?? 'standard', version: policy.version },
+          facts: d.facts ? [...d.facts] : factsFromVerdict(d.verdict, TAXONOMY),
+          raised: raisedOf(policy),
         };
       }
       case 'TransferCheckFailed':

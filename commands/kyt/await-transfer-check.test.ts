@@ -13,6 +13,7 @@ import { manualClock, settle } from '../../test/support/manual-clock.js';
 import { createCommandExecutor } from '../command-executor.js';
 import type { CommandDeps } from '../command-deps.js';
 import { awaitTransferCheck, requestTransferCheck } from './transfer-check.commands.js';
+import { transferVerdictFixture } from '../../test/support/transfer-verdict-fixture.js';
 import { FIXTURE_COVERAGE } from '../../test/support/intel-fixtures.js';
 
 /**
@@ -60,7 +61,13 @@ describe('awaitTransferCheck', () => {
     await deps.executor.execute(
       transferCheckStream(checkId),
       transferCheckDecider,
-      { type: 'CompleteTransferCheck', result: {}, alerts: [], sanctions: FIXTURE_COVERAGE, at: clock.now().toISOString() },
+      {
+        type: 'CompleteTransferCheck',
+        verdict: transferVerdictFixture({ checkId }),
+        alerts: [],
+        sanctions: FIXTURE_COVERAGE,
+        at: clock.now().toISOString(),
+      },
       { commandId: 'complete' },
     );
     changes.apply({ streamId: transferCheckStream(checkId) });

@@ -1,4 +1,5 @@
 import type { TransferCheckState } from '../../domain/kyt/transfer-check.decider.js';
+import type { TransferVerdict } from '../../domain/kyt/transfer-verdict.js';
 import { fail } from '../../domain/shared/errors.js';
 import { chargeCall } from '../billing.commands.js';
 import type { CommandDeps } from '../command-deps.js';
@@ -11,9 +12,8 @@ export type TransferDelivery =
   | { readonly kind: 'running'; readonly checkId: string }
   | {
       readonly kind: 'completed';
-      readonly result: Readonly<Record<string, unknown>>;
-      /** Null for a stored result without the facts a receipt signs. */
-      readonly receipt: string | null;
+      readonly verdict: TransferVerdict;
+      readonly receipt: string;
       readonly billing: BillingEnvelope;
     };
 
@@ -40,14 +40,14 @@ export async function deliverTransferCheck(
   const request = state.request;
   if (!request) throw fail('not_found', 'no such transfer check');
   if (state.status === 'running') return { kind: 'running', checkId: request.checkId };
-  if (state.status !== 'completed' || !state.result) throw transferFailure(request.checkId, state);
+  if (state.status !== 'completed' || !state.verdict) throw transferFailure(request.checkId, state);
   const { billing } = await chargeCall(deps, {
     userId: caller.userId,
     chargeId: request.checkId,
     product: 'check_transfer',
     details: { endpoint: 'POST /v2/check-transfer', keyId: caller.keyId, network: request.chain, subject: request.txHash },
   });
-  return { kind: 'completed', result: state.result, receipt: await transferCheckReceipt(deps, request, state.result), billing };
+  return { kind: 'completed', verdict: state.verdict, receipt: await transferCheckReceipt(deps, request, state.verdict), billing };
 }
 
 /** Whether this V2 caller may see the check: only its owner (anyone else gets 404, never a hint). */

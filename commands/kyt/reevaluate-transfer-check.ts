@@ -5,7 +5,7 @@ import { transferCheckStream } from '../../domain/kyt/transfer-check.events.js';
 import type { PatternFinding } from '../../domain/kyt/transfer-patterns.js';
 import { TAXONOMY } from '../../domain/intel/taxonomy.js';
 import type { ChangeReason } from '../../domain/monitors/monitor-verdict.js';
-import { usdToMicros } from '../../domain/shared/money.js';
+import type { TransferVerdict } from '../../domain/kyt/transfer-verdict.js';
 import { policyInForceFor } from '../policies/policy-in-force.js';
 import { senderExposures } from './sender-exposures.js';
 import type { TransferCheckDeps } from './transfer-check-deps.js';
@@ -24,9 +24,9 @@ export async function reevaluateTransferCheck(
   const stream = transferCheckStream(input.checkId);
   const { state } = await deps.executor.load(stream, transferCheckDecider);
   const request = state.request;
-  if (state.status !== 'completed' || !state.result || request?.requester.channel !== 'v2') return 0;
+  if (state.status !== 'completed' || !state.verdict || request?.requester.channel !== 'v2') return 0;
   if (state.changeKeys.includes(input.changeKey)) return 0;
-  const recorded = recordedComposite(state.result);
+  const recorded = recordedComposite(state.verdict);
   const senders = recorded.senders.map((s) => s.address);
   const exposures = await senderExposures(deps, request.chain, senders);
   const composite = computeComposite(recorded.legs, exposures, TAXONOMY);
@@ -52,27 +52,17 @@ export async function reevaluateTransferCheck(
   return reevaluated?.type === 'TransferCheckReevaluated' ? reevaluated.data.alerts.length : 0;
 }
 
-interface RecordedSender {
-  address: string;
-  usd_value: number;
-}
-
 /**
- * What a completed body recorded of the transfer: one leg per sender carrying the USD it sent (so the
+ * What a completed verdict recorded of the transfer: one leg per sender carrying the USD it sent (so the
  * senders weigh as they did; none when the check weighed them equally), and the patterns found.
  */
-function recordedComposite(result: Record<string, unknown>): {
-  senders: RecordedSender[];
+function recordedComposite(verdict: TransferVerdict): {
+  senders: readonly { address: string }[];
   legs: ValuedLeg[];
   patterns: PatternFinding[];
 } {
-  const composite = (result.composite_result ?? {}) as {
-    weighting?: string;
-    senders?: RecordedSender[];
-    patterns?: { slug: string; address: string; detail: string }[];
-  };
-  const senders = composite.senders ?? [];
-  const valued = composite.weighting !== 'equal';
+  const { senders, weighting, patterns } = verdict.composite;
+  const valued = weighting !== 'equal';
   const legs = senders.map((s): ValuedLeg => ({
     kind: 'native',
     token: null,
@@ -82,14 +72,17 @@ function recordedComposite(result: Record<string, unknown>): {
     to: '',
     amount: '0',
     logIndex: null,
-    usdMicros: valued ? usdToMicros(s.usd_value) : null,
+    usdMicros: valued ? s.usdMicros : null,
   }));
-  const patterns = (composite.patterns ?? []).map((p): PatternFinding => ({
-    slug: p.slug,
-    anchor: { address: p.address, label: null },
-    share: 0,
-    usdMicros: 0,
-    detail: p.detail,
-  }));
-  return { senders, legs, patterns };
+  return {
+    senders,
+    legs,
+    patterns: patterns.map((p): PatternFinding => ({
+      slug: p.slug,
+      anchor: { address: p.address, label: null },
+      share: 0,
+      usdMicros: 0,
+      detail: p.detail,
+    })),
+  };
 }

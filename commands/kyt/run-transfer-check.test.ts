@@ -20,6 +20,7 @@ import { createCommandExecutor } from '../command-executor.js';
 import { runTransferCheck } from './run-transfer-check.js';
 import type { TransferCheckDeps } from './transfer-check-deps.js';
 import { requestTransferCheck } from './transfer-check.commands.js';
+import { present } from '../../domain/shared/present.js';
 import { testReceipts } from '../../test/support/receipt-signer.js';
 
 /**
@@ -103,38 +104,38 @@ describe('transfer check pipeline', () => {
     decode = async () => TX;
     const state = await checked(uuidIds.newId());
     expect(state.status).toBe('completed');
-    const result = state.result as { composite_result: Record<string, any>; policy_result: Record<string, any> };
-    expect(result.composite_result.total_usd).toBe(21 * ETH_ON_DAY);
-    const sender = result.composite_result.senders.find((s: { address: string }) => s.address === A);
+    const verdict = present(state.verdict, "a completed check's verdict");
+    expect(verdict.composite.totalUsdMicros).toBe(21 * ETH_ON_DAY * 1_000_000);
+    const sender = verdict.composite.senders.find((s) => s.address === A);
     // a's own verdict: half its inflow from an exploit (severity 8 × 50 %), the route drawn from the exploit to a
     expect(sender).toMatchObject({
       graph: 'analysed',
-      data_available: false,
-      risk_score: 4,
-      risk_level: 'medium',
-      indirect_categories: expect.arrayContaining([
+      dataAvailable: false,
+      riskScore: 4,
+      riskLevel: 'medium',
+      indirect: expect.arrayContaining([
         {
           slug: 'stolen_funds',
-          share: 50,
+          share: 0.5,
           hops: 1,
-          usd_value: 35_000,
+          usdMicros: 35_000_000_000,
           paths: [
             {
               hops: 1,
               addresses: [R, A],
-              usd: 20_000,
-              share_pct: 50,
+              usdMicros: 20_000_000_000,
+              share: 0.5,
               label: 'Example Exploit',
               source: expect.any(String),
-              usd_estimated: false,
+              usdEstimated: false,
             },
           ],
         },
       ]),
     });
     // each explanation names the senders its alert rests on
-    expect(result.policy_result.explanations.map((e: { senders: string[] }) => e.senders)).toEqual([[S], [A]]);
-    expect(result.policy_result.alerts).toEqual([
+    expect(verdict.policy.explanations.map((e) => e.senders)).toEqual([[S], [A]]);
+    expect(verdict.policy.alerts).toEqual([
       expect.objectContaining({
         riskLevel: 'Severe',
         ruleType: 'Direct exposure',
@@ -156,7 +157,7 @@ describe('transfer check pipeline', () => {
       }),
     ]);
     // Exchanges are services, not risk: their share is shown, no rule fires on it.
-    expect(result.composite_result.categories.map((c: { slug: string }) => c.slug)).toEqual(['sanctions', 'stolen_funds', 'exchange']);
+    expect(verdict.composite.categories.map((c) => c.slug)).toEqual(['sanctions', 'stolen_funds', 'exchange']);
   });
 
   it('runs once: a redelivered request finds the outcome and decides nothing', async () => {
@@ -172,13 +173,11 @@ describe('transfer check pipeline', () => {
     const many = Array.from({ length: 25 }, (_, i) => leg(party(`many-${i}`), i + 1));
     decode = async () => ({ ...TX, legs: many });
     const state = await checked(uuidIds.newId());
-    const composite = (
-      state.result as { composite_result: { legs_total: number; senders_total: number; senders: { usd_value: number; graph: string }[] } }
-    ).composite_result;
-    expect(composite).toMatchObject({ legs_total: 25, senders_total: 25 });
+    const composite = present(state.verdict, "a completed check's verdict").composite;
+    expect(composite).toMatchObject({ legsTotal: 25, sendersTotal: 25 });
     expect(composite.senders.slice(0, 20).every((s) => s.graph === 'no_history')).toBe(true);
-    expect(composite.senders.slice(20).map((s) => [s.usd_value, s.graph])).toEqual(
-      [5, 4, 3, 2, 1].map((eth) => [eth * ETH_ON_DAY, 'skipped']),
+    expect(composite.senders.slice(20).map((s) => [s.usdMicros, s.graph])).toEqual(
+      [5, 4, 3, 2, 1].map((eth) => [eth * ETH_ON_DAY * 1_000_000, 'skipped']),
     );
   });
 

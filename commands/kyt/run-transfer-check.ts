@@ -3,7 +3,7 @@ import { evaluateFacts, factsOf } from '../../domain/kyt/policy-engine.js';
 import { transferCheckDecider, type TransferCheckCommand } from '../../domain/kyt/transfer-check.decider.js';
 import { FAILURE_CODES, transferCheckStream, type Requester, type TransferFailureCode } from '../../domain/kyt/transfer-check.events.js';
 import { findPatterns } from '../../domain/kyt/transfer-patterns.js';
-import { transferResultBody, type TransferCoverage } from '../../domain/kyt/transfer-result.js';
+import { buildTransferVerdict, type TransferCoverage } from '../../domain/kyt/transfer-result.js';
 import { mergeVersions, transferDataVersions } from '../../domain/coverage/data-versions.js';
 import { sanctionsCoverage } from '../../domain/coverage/sanctions-coverage.js';
 import { screeningNetworkOf } from '../../domain/kyt/chain-intel.js';
@@ -75,7 +75,7 @@ async function judge(
     const now = deps.clock.now();
     const checkedAt = now.toISOString();
     const coverage = await transferCoverage(deps, chain, exposures, now);
-    const result = transferResultBody({
+    const verdict = buildTransferVerdict({
       checkId,
       tx,
       legs,
@@ -90,7 +90,7 @@ async function judge(
     });
     outcome = {
       type: 'CompleteTransferCheck',
-      result,
+      verdict,
       alerts: judged.alerts,
       sanctions: coverage.sanctions,
       policy: { id: policyId, version: policy.version },

@@ -5,13 +5,13 @@ import type { MonitorState } from '../../domain/monitors/monitor.decider.js';
 import type { MonitorDataVersions, MonitorVerdict } from '../../domain/monitors/monitor-verdict.js';
 import { present } from '../../domain/shared/present.js';
 import type { Requester } from '../../domain/kyt/transfer-check.events.js';
+import type { TransferVerdict } from '../../domain/kyt/transfer-verdict.js';
 import type { VerdictSigner } from '../../domain/ports/verdict-signer.port.js';
 import {
   fullCheckStatement,
   inspectStatement,
   monitorChangeStatement,
   transferCheckStatement,
-  type TransferResultFacts,
   type VerdictContext,
 } from '../../domain/receipts/verdict-statements.js';
 
@@ -39,15 +39,6 @@ export function fullCheckReceipt(
   return deps.receipts.sign(fullCheckStatement(context, verdict));
 }
 
-const isTransferResult = (result: Readonly<Record<string, unknown>>): result is Readonly<Record<string, unknown>> & TransferResultFacts =>
-  typeof result.chain === 'string' &&
-  typeof result.tx_hash === 'string' &&
-  typeof result.checked_at === 'string' &&
-  typeof result.composite_result === 'object' &&
-  result.composite_result !== null &&
-  typeof result.policy_result === 'object' &&
-  result.policy_result !== null;
-
 /** The x402 channel's transfer check is paid once per transfer and names no payer: the paying call is the caller. */
 const callerOf = (checkId: string, requester: Requester): VerdictContext['caller'] =>
   requester.channel === 'v2'
@@ -56,21 +47,19 @@ const callerOf = (checkId: string, requester: Requester): VerdictContext['caller
       ? { kind: 'x402_payer', id: requester.payer }
       : { kind: 'x402_payment', id: checkId };
 
-/** Null for a stored result without the facts a statement needs (none is known; the body then carries no receipt). */
-export async function transferCheckReceipt(
+export function transferCheckReceipt(
   deps: Signing,
   request: { checkId: string; chain: string; txHash: string; requester: Requester },
-  result: Readonly<Record<string, unknown>>,
-): Promise<string | null> {
-  if (!isTransferResult(result)) return null;
+  verdict: TransferVerdict,
+): Promise<string> {
   const { requester } = request;
   const context: VerdictContext = {
     verdictId: request.checkId,
     caller: callerOf(request.checkId, requester),
     input: { chain: request.chain, tx_hash: request.txHash },
-    issuedAt: result.checked_at as string,
+    issuedAt: verdict.checkedAt,
   };
-  return deps.receipts.sign(transferCheckStatement(context, result));
+  return deps.receipts.sign(transferCheckStatement(context, verdict));
 }
 
 export function inspectReceipt(

@@ -6,13 +6,18 @@ import { evaluateFacts, factsOf } from '../../domain/kyt/policy-engine.js';
 import type { Policy } from '../../domain/kyt/policy.types.js';
 import { transferCheckDecider } from '../../domain/kyt/transfer-check.decider.js';
 import { transferCheckStream, type Requester } from '../../domain/kyt/transfer-check.events.js';
-import { transferResultBody } from '../../domain/kyt/transfer-result.js';
+import { buildTransferVerdict } from '../../domain/kyt/transfer-result.js';
+import type { TransferVerdict } from '../../domain/kyt/transfer-verdict.js';
 import { initialPolicyBookState, policyBookDecider, versionOf } from '../../domain/policies/policy-book.decider.js';
 import { policyBookStream } from '../../domain/policies/policy-book.events.js';
 import type { Clock } from '../../domain/ports/clock.port.js';
 import type { IntelIndex } from '../../domain/ports/intel-index.port.js';
-import { recordedTransfer, transferAddresses, type RecordedTransfer } from '../../domain/replay/recorded-transfer.js';
-import type { SourceRow } from '../../domain/replay/verdict-replay.js';
+import {
+  comparableTransferVerdict,
+  recordedTransfer,
+  transferAddresses,
+  type RecordedTransfer,
+} from '../../domain/replay/recorded-transfer.js';
 import { fail } from '../../domain/shared/errors.js';
 import { senderExposures, sendersByValue } from '../kyt/sender-exposures.js';
 import { clockAt, type ReplayDeps, type ReplayPlan } from './replay-plan.js';
@@ -31,15 +36,15 @@ async function appliedPolicy(
   return { name: found.name, version: found.version, taxonomyVersion: TAXONOMY.version, rules: found.rules };
 }
 
-/** The body the check would have answered: the recorded transaction, legs and prices, the intelligence given. */
-async function recomputeBody(
+/** The verdict the check would have given: the recorded transaction, legs and prices, the intelligence given. */
+async function recomputeVerdict(
   deps: ReplayDeps,
   recorded: RecordedTransfer,
   policy: Policy,
   checkId: string,
   intel: IntelIndex,
   clock: Clock,
-) {
+): Promise<TransferVerdict> {
   const { tx, legs } = recorded;
   const exposures = await senderExposures(
     { intel, clock, transfers: deps.transfers, monotonicNow: deps.monotonicNow },
@@ -52,9 +57,10 @@ async function recomputeBody(
     sanctions: sanctionsCoverage(intel.datasets(), clock.now()),
     snapshot: intel.snapshot(),
     sources: mergeVersions(...[...exposures.values()].map((s) => s.sources)),
-    transferData: [],
+    // The transfer data read then is chain data: as recorded.
+    transferData: recorded.transferData,
   };
-  const body = transferResultBody({
+  return buildTransferVerdict({
     checkId,
     tx,
     legs,
@@ -67,10 +73,6 @@ async function recomputeBody(
     coverage,
     checkedAt: recorded.checkedAt,
   });
-  // The transfer data read then is chain data: as recorded.
-  const dataVersions = (body.coverage as { data_versions: Record<string, unknown> & { sources: SourceRow[] } }).data_versions;
-  dataVersions.transfer_data = recorded.transferData;
-  return { body, sources: dataVersions.sources };
 }
 
 /**
@@ -81,16 +83,16 @@ async function recomputeBody(
 export async function transferCheckReplayPlan(deps: ReplayDeps, checkId: string): Promise<ReplayPlan> {
   const stream = transferCheckStream(checkId);
   const { state } = await deps.executor.load(stream, transferCheckDecider);
-  const { request, result } = state;
-  if (state.status !== 'completed' || !request || !result) throw fail('not_found', 'no such verdict');
-  const recorded = recordedTransfer(result);
+  const { request, verdict } = state;
+  if (state.status !== 'completed' || !request || !verdict) throw fail('not_found', 'no such verdict');
+  const recorded = recordedTransfer(verdict);
   const policy = await appliedPolicy(deps, request.requester, recorded.policy);
   return {
     kind: 'transfer_check',
     verdictId: checkId,
     madeAt: recorded.checkedAt,
-    given: result,
-    addresses: transferAddresses(result),
+    given: comparableTransferVerdict(verdict),
+    addresses: transferAddresses(verdict),
     verdictEvent: { streamPrefix: stream, isVerdict: (event) => event.streamId === stream && event.type === 'TransferCheckCompleted' },
     recorded: [
       'the transaction, its legs and their USD values (the chain and the prices of the time) replayed as recorded',
@@ -100,8 +102,14 @@ export async function transferCheckReplayPlan(deps: ReplayDeps, checkId: string)
     ],
     async recompute(intel, today) {
       const clock = today ?? clockAt(recorded.checkedAt);
-      const { body, sources } = await recomputeBody(deps, recorded, policy, checkId, intel, clock);
-      return { value: body, sources, sanctions: [] };
+      const recomputed = await recomputeVerdict(deps, recorded, policy, checkId, intel, clock);
+      const sources = (recomputed.coverage?.sources ?? []).map((s) => ({
+        source: s.source,
+        version: s.version,
+        content_hash: s.contentHash,
+        imported_at: s.importedAt,
+      }));
+      return { value: comparableTransferVerdict(recomputed), sources, sanctions: [] };
     },
   };
 }

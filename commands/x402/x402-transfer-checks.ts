@@ -4,6 +4,7 @@ import { fail, isServiceError } from '../../domain/shared/errors.js';
 import { startTimer } from '../clock-timer.js';
 import { transferCheckReceipt } from '../receipts/verdict-receipts.js';
 import type { Chain } from '../../domain/shared/network.js';
+import type { TransferVerdict } from '../../domain/kyt/transfer-verdict.js';
 
 /**
  * The transfer check on the x402 channel: paid once per (chain, tx_hash), named by the call that paid it
@@ -17,7 +18,7 @@ export const MAX_TRANSFER_RERUNS = 3;
 /** What a fetch of an x402 transfer check finds: still running, or the result (paid up front). */
 export type X402TransferOutcome =
   | { readonly kind: 'running'; readonly checkId: string }
-  | { readonly kind: 'completed'; readonly result: Readonly<Record<string, unknown>>; readonly receipt: string | null };
+  | { readonly kind: 'completed'; readonly verdict: TransferVerdict; readonly receipt: string };
 
 /**
  * The transaction must exist and be mined before anyone pays for its check: a client-side fact, answered
@@ -82,8 +83,8 @@ export async function x402TransferOutcome(deps: TransferCheckDeps, checkId: stri
   const state = await awaitTransferCheck(deps, checkId, waitMs);
   if (!state.request || state.request.requester.channel !== 'x402') throw fail('not_found', 'no such transfer check');
   if (state.status === 'running') return { kind: 'running', checkId };
-  if (state.status === 'completed' && state.result) {
-    return { kind: 'completed', result: state.result, receipt: await transferCheckReceipt(deps, state.request, state.result) };
+  if (state.status === 'completed' && state.verdict) {
+    return { kind: 'completed', verdict: state.verdict, receipt: await transferCheckReceipt(deps, state.request, state.verdict) };
   }
   const why = state.status === 'failed_timeout' ? 'it did not finish within 15 minutes' : (state.failure?.message ?? 'pipeline error');
   // the transaction's own facts (gone after a reorg, unreadable) are not the backend's fault

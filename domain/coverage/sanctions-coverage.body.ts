@@ -4,8 +4,10 @@ import { ageInDays, type SanctionsCoverage } from './sanctions-coverage.js';
 
 /**
  * `coverage.sanctions` of every verdict body: the lists checked per jurisdiction, each with its own date
- * and its age at the verdict, and the jurisdictions not checked. Built here, beside the verdict bodies
- * that are still built in domain/ and stored whole (issue 29 moves all body shaping to read-api/presenters).
+ * and its age at the verdict, and the jurisdictions not checked. Still in domain/ because events still
+ * record it in these words: the screen's verdict (tier 1's TierCompleted, monitor verdicts), the webhook
+ * payloads (service.check.high_risk and the monitors'), and the transfer check's stored result until it
+ * is a domain fact. The full check's verdict holds the fact itself (sanctions-coverage.ts).
  */
 
 const jurisdiction = z.enum(SANCTIONS_JURISDICTIONS);

@@ -25,8 +25,13 @@ describe('the service’s event registry', () => {
     expect(eventRegistry.readAs('IdempotentResponseStored')).toBe('IdempotentOutcomeStored');
   });
 
-  it('writes every type at version 1 so far, but the full check’s verdict (a domain fact since version 2)', () => {
-    const bumped = new Map([['CheckCompleted', 2]]);
+  it('writes every type at version 1 so far, but the verdicts made domain facts and the charge (version 2)', () => {
+    const bumped = new Map([
+      ['CheckCompleted', 2],
+      ['ExploreCompleted', 2],
+      ['TransferCheckCompleted', 2],
+      ['Charged', 2],
+    ]);
     for (const type of eventRegistry.types) expect(eventRegistry.versionOf(type), type).toBe(bumped.get(type) ?? 1);
   });
 

@@ -2,8 +2,10 @@ import { accountEventSchemas, accountStreams } from '../accounts/account.events.
 import { emailClaimEventSchemas, emailClaimStreams } from '../accounts/email-claim.events.js';
 import { addressCheckEventSchemas, checkStreams } from '../address-check/address-check.events.js';
 import { checkCompletedV1toV2 } from '../address-check/check-completed.upcast.js';
+import { chargedV1toV2 } from '../ledger/charged.upcast.js';
 import { alertCaseEventSchemas, alertCaseStreams } from '../alerts/alert-case.events.js';
 import { apiKeyEventSchemas, apiKeyStreams } from '../apikeys/api-key.events.js';
+import { exploreCompletedV1toV2 } from '../explore/explore-completed.upcast.js';
 import { exploreEventSchemas, exploreStreams } from '../explore/explore.events.js';
 import { idempotencyEventSchemas, idempotencyStreams } from '../idempotency/idempotency.events.js';
 import { responseStoredV1Schema, upcastResponseStored } from '../idempotency/idempotency.upcast.js';
@@ -14,6 +16,7 @@ import { curationEventSchemas, curationStreams } from '../intel/curation.events.
 import { datasetEventSchemas, datasetStreams } from '../intel/dataset.events.js';
 import { kytSettingsEventSchemas, kytSettingsStreams } from '../kyt/kyt-settings.decider.js';
 import { transferCheckEventSchemas, transferCheckStreams } from '../kyt/transfer-check.events.js';
+import { transferCheckCompletedV1toV2 } from '../kyt/transfer-check-completed.upcast.js';
 import { policyBookEventSchemas, policyBookStreams } from '../policies/policy-book.events.js';
 import { ledgerEventSchemas, ledgerStreams } from '../ledger/ledger.events.js';
 import { monitorEventSchemas, monitorStreams } from '../monitors/monitor.events.js';
@@ -74,6 +77,12 @@ export const eventRegistry = defineEventRegistry(
     versions: {
       // Version 1 stored the full check's response body; version 2 its domain verdict.
       CheckCompleted: { current: 2, upcasters: { 1: checkCompletedV1toV2 } },
+      // Version 1 stored the explore job's response body; version 2 its domain report.
+      ExploreCompleted: { current: 2, upcasters: { 1: exploreCompletedV1toV2 } },
+      // Version 1 kept a light screen's wire summary and compact JWS; version 2 the domain summary and the receipt detached.
+      Charged: { current: 2, upcasters: { 1: chargedV1toV2 } },
+      // Version 1 stored the transfer check's response body; version 2 its domain verdict.
+      TransferCheckCompleted: { current: 2, upcasters: { 1: transferCheckCompletedV1toV2 } },
     },
     // Types no longer written, read as their successor: a key's stored HTTP response (before outcomes).
     retired: {

@@ -1,3 +1,4 @@
+import { microsToUsd } from '../shared/money.js';
 import { present } from '../shared/present.js';
 import type { CheckOwner } from '../address-check/address-check.events.js';
 import type { ExposureBudget, ExposureResult } from '../exposure/exposure.schema.js';
@@ -109,7 +110,7 @@ function decide(command: ExploreCommand, state: ExploreState): ExploreEvent[] {
         requestedAt,
         completedAt: command.at,
       });
-      const categories = report.categories.map((c) => ({ slug: c.slug, severity: c.severity, contribution: c.contribution_usd }));
+      const categories = report.categories.map((c) => ({ slug: c.slug, severity: c.severity, contribution: microsToUsd(c.usdMicros) }));
       return withWebhook(
         state,
         { type: 'ExploreCompleted', data: { report, at: command.at } },

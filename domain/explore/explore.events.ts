@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { checkOwnerSchema } from '../address-check/address-check.events.js';
 import { exposureBudgetSchema } from '../exposure/exposure.schema.js';
 import { raisedWebhookSchema, WEBHOOK_EVENT_RAISED } from '../address-check/raised-webhook.js';
-import type { ExploreReport } from './explore-report.js';
+import { exploreReportSchema } from './explore-report.js';
 import { streamFamily } from '../shared/streams.js';
 
 /**
@@ -27,8 +27,8 @@ export const exploreEventSchemas = {
     requestedAt: at,
   }),
   ExploreAttemptFailed: z.object({ attempt: z.number().int().min(1), error: z.string(), at }),
-  /** The report as computed then (exploreReportSchema); not re-validated, so it stays readable. */
-  ExploreCompleted: z.object({ report: z.custom<ExploreReport>((value) => typeof value === 'object' && value !== null), at }),
+  /** The report as a domain fact (version 2; version 1 stored the body, upcast by explore-completed.upcast.ts). */
+  ExploreCompleted: z.object({ report: exploreReportSchema, at }),
   ExploreFailed: z.object({ error: z.string(), attempts: z.number().int().nonnegative(), at }),
   ExploreResultDelivered: z.object({ billing: z.record(z.string(), z.unknown()).nullable(), at }),
   /** service.bfs.completed / service.bfs.failed for a V2 owner, beside the outcome they report. */

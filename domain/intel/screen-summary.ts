@@ -1,43 +1,71 @@
 import { z } from 'zod';
 import { SANCTIONS_JURISDICTIONS } from './intel.types.js';
-import { sdnMatchSchema, type ScreenCoverage, type VerdictBody } from './screen-verdict.schema.js';
+import type { ScreenCoverage, VerdictBody } from './screen-verdict.schema.js';
 import { RISK_LEVELS } from '../shared/verdict-vocabulary.js';
 
 /**
- * What a charged light screen keeps of its verdict, in its Charged event's details, so that the account's
- * History can show its risk level and open it later (the whole verdict is recomputed on every call and
- * never stored). Field names are the verdict body's, so the pages read it as they read a verdict.
+ * What a charged light screen keeps of its verdict, in its Charged event's details (a domain fact, camel
+ * case: read-api/presenters/screen.presenter.ts shapes the body), so that the account's History can show
+ * its risk level and GET /v2/verdicts/{id} can serve it later (the whole verdict, labels included, is
+ * recomputed on every call and never stored). Bumped (`version`) when a field changes meaning; Charged
+ * events written before it was a domain fact kept the wire summary (domain/ledger/charged.upcast.ts).
  */
+export const SCREEN_SUMMARY_VERSION = 1;
+
 const riskLevel = z.enum(RISK_LEVELS);
 
+/** The sanctions list entry that names the subject. */
+export const sanctionsMatchSchema = z.object({
+  list: z.enum(SANCTIONS_JURISDICTIONS),
+  entity: z.string().nullable(),
+  program: z.string().nullable(),
+  listEntryId: z.string().nullable(),
+  listDate: z.string().nullable(),
+  asset: z.string().nullable(),
+  source: z.string(),
+});
+export type SanctionsMatch = z.infer<typeof sanctionsMatchSchema>;
+
 export const screenSummarySchema = z.object({
-  risk_level: riskLevel.nullable(),
-  risk_score: z.number().int().min(0).max(100).nullable(),
+  version: z.literal(SCREEN_SUMMARY_VERSION),
+  addressLevel: riskLevel.nullable(),
+  riskScore: z.number().int().min(0).max(100).nullable(),
   confidence: z.number().int().min(0).max(100).nullable(),
-  source_count: z.number().int().min(0),
+  sourceCount: z.number().int().min(0),
   label: z.string().nullable(),
-  data_available: z.boolean(),
-  sdn_match: sdnMatchSchema.nullable(),
-  categories: z.array(z.object({ slug: z.string(), risk_level: riskLevel.nullable() })),
-  /** The jurisdictions whose sanctions lists were checked, and those not (absent in screens kept before). */
-  sanctions_checked: z.array(z.enum(SANCTIONS_JURISDICTIONS)).optional(),
-  sanctions_not_checked: z.array(z.enum(SANCTIONS_JURISDICTIONS)).optional(),
+  dataAvailable: z.boolean(),
+  sanctionsMatch: sanctionsMatchSchema.nullable(),
+  categories: z.array(z.object({ slug: z.string(), addressLevel: riskLevel.nullable() })),
+  /** The jurisdictions whose sanctions lists were checked, and those not (absent in screens kept before they were). */
+  sanctionsChecked: z.array(z.enum(SANCTIONS_JURISDICTIONS)).optional(),
+  sanctionsNotChecked: z.array(z.enum(SANCTIONS_JURISDICTIONS)).optional(),
 });
 export type ScreenSummary = z.infer<typeof screenSummarySchema>;
 
+/** A verdict's sanctions match as a domain fact. */
+export const sanctionsMatchOf = (match: NonNullable<VerdictBody['sdn_match']>): SanctionsMatch => ({
+  list: match.list,
+  entity: match.entity,
+  program: match.program,
+  listEntryId: match.list_entry_id,
+  listDate: match.list_date,
+  asset: match.asset,
+  source: match.source,
+});
+
 /** The level, score, sanctions match and categories of a verdict; not its labels (the bulk of it). */
 export function screenSummaryOf(verdict: VerdictBody, coverage: Pick<ScreenCoverage, 'data_available' | 'sanctions'>): ScreenSummary {
-  const dataAvailable = coverage.data_available;
   return {
-    risk_level: verdict.risk_level,
-    risk_score: verdict.risk_score,
+    version: SCREEN_SUMMARY_VERSION,
+    addressLevel: verdict.risk_level,
+    riskScore: verdict.risk_score,
     confidence: verdict.confidence,
-    source_count: verdict.source_count,
+    sourceCount: verdict.source_count,
     label: verdict.label,
-    data_available: dataAvailable,
-    sdn_match: verdict.sdn_match,
-    categories: verdict.risk_category_detail.map((c) => ({ slug: c.slug, risk_level: c.risk_level })),
-    sanctions_checked: [...coverage.sanctions.checked],
-    sanctions_not_checked: [...coverage.sanctions.not_checked],
+    dataAvailable: coverage.data_available,
+    sanctionsMatch: verdict.sdn_match ? sanctionsMatchOf(verdict.sdn_match) : null,
+    categories: verdict.risk_category_detail.map((c) => ({ slug: c.slug, addressLevel: c.risk_level })),
+    sanctionsChecked: [...coverage.sanctions.checked],
+    sanctionsNotChecked: [...coverage.sanctions.not_checked],
   };
 }

@@ -5,6 +5,7 @@ import { transferCheckDecider, type TransferCheckCommand } from './transfer-chec
 import type { TransferCheckEvent } from './transfer-check.events.js';
 import { FIXTURE_COVERAGE } from '../../test/support/intel-fixtures.js';
 import { sanctionsCoverageBody } from '../coverage/sanctions-coverage.body.js';
+import { transferVerdictFixture } from '../../test/support/transfer-verdict-fixture.js';
 
 const spec = deciderSpec(transferCheckDecider);
 
@@ -51,17 +52,24 @@ const alert = (riskLevel: PolicyAlert['riskLevel'], category = 'Sanctioned entit
   direction: 'incoming',
   entityScore: 0,
 });
-const RESULT = { check_id: CHECK, composite_result: {}, policy_result: {} };
+const verdictWith = (alerts: PolicyAlert[]) => transferVerdictFixture({ checkId: CHECK, txHash: HASH, alerts });
 const complete = (alerts: PolicyAlert[], at = later(500)): TransferCheckCommand => ({
   type: 'CompleteTransferCheck',
-  result: RESULT,
+  verdict: verdictWith(alerts),
   alerts,
   sanctions: FIXTURE_COVERAGE,
   at,
 });
 const completed = (alerts: PolicyAlert[], worst: PolicyAlert['riskLevel'] | null): TransferCheckEvent => ({
   type: 'TransferCheckCompleted',
-  data: { checkId: CHECK, result: RESULT, worstLevel: worst, alertCount: alerts.length, sanctions: FIXTURE_COVERAGE, at: later(500) },
+  data: {
+    checkId: CHECK,
+    verdict: verdictWith(alerts),
+    worstLevel: worst,
+    alertCount: alerts.length,
+    sanctions: FIXTURE_COVERAGE,
+    at: later(500),
+  },
 });
 
 describe('transfer check decider', () => {
@@ -76,7 +84,7 @@ describe('transfer check decider', () => {
       .when(complete([]))
       .then([completed([], null)]);
     expect(state.status).toBe('completed');
-    expect(state.result).toEqual(RESULT);
+    expect(state.verdict).toEqual(verdictWith([]));
   });
 
   it('completing with alerts raises tx.policy.alert.triggered for the subgroup with every alert, in the same decision', () => {
@@ -173,12 +181,11 @@ describe('transfer check decider', () => {
 
   describe('retroactive exposure (an intelligence change re-evaluates a completed check)', () => {
     const REASONS = [{ source: 'ofac_sdn', change: 'dataset_imported', version: '2026-11-21', changed_at: later(86_400_000) }] as const;
-    const bodyWith = (alerts: PolicyAlert[]) => ({ ...RESULT, policy_result: { alerts } });
     const completedWith = (alerts: PolicyAlert[]): TransferCheckEvent => ({
       type: 'TransferCheckCompleted',
       data: {
         checkId: CHECK,
-        result: bodyWith(alerts),
+        verdict: verdictWith(alerts),
         worstLevel: null,
         alertCount: alerts.length,
         sanctions: FIXTURE_COVERAGE,

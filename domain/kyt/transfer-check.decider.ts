@@ -15,6 +15,7 @@ import {
   type TransferCheckEvent,
   type TransferFailureCode,
 } from './transfer-check.events.js';
+import type { TransferVerdict } from './transfer-verdict.js';
 
 /**
  * One transfer check: requested → completed | failed | failed_timeout. Every command is idempotent, as
@@ -29,7 +30,7 @@ export type TransferCheckCommand =
   | { type: 'RequestTransferCheck'; checkId: string; chain: Chain; txHash: string; requester: Requester; at: string }
   | {
       type: 'CompleteTransferCheck';
-      result: Record<string, unknown>;
+      verdict: TransferVerdict;
       alerts: readonly PolicyAlert[];
       /** The sanctions lists the senders were checked against. */
       sanctions: SanctionsCoverage;
@@ -58,7 +59,8 @@ type Requested = Extract<TransferCheckEvent, { type: 'TransferCheckRequested' }>
 export interface TransferCheckState {
   readonly status: TransferCheckStatus;
   readonly request: Requested | null;
-  readonly result: Record<string, unknown> | null;
+  /** The verdict, once completed. */
+  readonly verdict: TransferVerdict | null;
   readonly failure: { readonly code: TransferFailureCode; readonly message: string } | null;
   /** The alerts raised so far (the check's own and retroactive ones), by `alertKey`, at their highest level. */
   readonly alerted: Readonly<Record<string, AlertLevel>>;
@@ -71,7 +73,7 @@ export interface TransferCheckState {
 export const initialTransferCheckState = (): TransferCheckState => ({
   status: 'absent',
   request: null,
-  result: null,
+  verdict: null,
   failure: null,
   alerted: {},
   alertCount: 0,
@@ -91,12 +93,6 @@ function withAlerts(
     if (!was || alertRank(alert.riskLevel) > alertRank(was)) next[alertKey(alert)] = alert.riskLevel;
   }
   return next;
-}
-
-/** The alerts a completed check's body lists (policy_result.alerts). */
-function bodyAlerts(result: Record<string, unknown>): { ruleType: string; category: string; riskLevel: AlertLevel }[] {
-  const alerts = (result.policy_result as { alerts?: unknown } | undefined)?.alerts;
-  return Array.isArray(alerts) ? (alerts as { ruleType: string; category: string; riskLevel: AlertLevel }[]) : [];
 }
 
 function alertEvent(
@@ -156,7 +152,7 @@ export function decideTransferCheck(command: TransferCheckCommand, state: Transf
           type: 'TransferCheckCompleted',
           data: {
             checkId: request.checkId,
-            result: command.result,
+            verdict: command.verdict,
             worstLevel: worstLevel(alerts.map((a) => a.riskLevel)),
             alertCount: alerts.length,
             sanctions: command.sanctions,
@@ -210,8 +206,8 @@ export function evolveTransferCheck(state: TransferCheckState, event: TransferCh
     case 'TransferCheckRequested':
       return { ...state, status: 'running', request: event.data };
     case 'TransferCheckCompleted': {
-      const alerts = bodyAlerts(event.data.result);
-      return { ...state, status: 'completed', result: event.data.result, alerted: withAlerts({}, alerts), alertCount: alerts.length };
+      const alerts = event.data.verdict.policy.alerts;
+      return { ...state, status: 'completed', verdict: event.data.verdict, alerted: withAlerts({}, alerts), alertCount: alerts.length };
     }
     case 'TransferCheckReevaluated':
       return {

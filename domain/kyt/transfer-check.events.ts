@@ -8,6 +8,7 @@ import { CATEGORY_LEVELS } from '../shared/verdict-vocabulary.js';
 import { changeReasonSchema } from '../monitors/monitor-verdict.js';
 import { transferAlertSchema } from '../webhooks/webhook-event-types.js';
 import { streamFamily } from '../shared/streams.js';
+import { transferVerdictSchema } from './transfer-verdict.js';
 
 /** Stream `transfer-{checkId}`: one transfer check (KYT), from request to result. */
 export const transferCheckStreams = streamFamily('transfer');
@@ -57,8 +58,8 @@ export const transferCheckEventSchemas = {
   }),
   TransferCheckCompleted: z.object({
     checkId: z.string(),
-    /** The 200 body without its billing envelope (added on delivery). */
-    result: z.record(z.string(), z.unknown()),
+    /** The domain verdict (transfer-verdict.ts); version 1 of this event stored the response body (transfer-check-completed.upcast.ts). */
+    verdict: transferVerdictSchema,
     worstLevel: alertLevel.nullable(),
     alertCount: z.number().int().nonnegative(),
     /** The sanctions lists the senders were checked against (absent in checks completed before it was recorded). */

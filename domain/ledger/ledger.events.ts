@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { screenSummarySchema } from '../intel/screen-summary.js';
+import { detachedReceiptSchema } from '../receipts/detached-receipt.js';
 import { streamFamily } from '../shared/streams.js';
 
 /**
@@ -62,8 +63,11 @@ export const chargeDetailsSchema = z.object({
   providers: z.array(z.object({ provider: z.string(), outcome: z.string(), charged: z.boolean() })).optional(),
   /** Light screens: the summary of the verdict the charge paid for (absent on charges written before it was kept). */
   screen: screenSummarySchema.optional(),
-  /** Light screens: the receipt given with the verdict (absent on charges written before receipts were kept). */
-  receipt: z.string().optional(),
+  /**
+   * Light screens: the receipt given with the verdict, its statement and its detached JWS (absent on charges
+   * written before receipts were kept). Schema version 1 kept the wire summary and the compact JWS (charged.upcast.ts).
+   */
+  receipt: detachedReceiptSchema.optional(),
 });
 export type ChargeDetails = z.infer<typeof chargeDetailsSchema>;
 

@@ -8,7 +8,10 @@
  *   (idempotent retries with deterministic event ids);
  * - `$all` positions `{ commit, prepare }` are strictly increasing but not contiguous;
  * - `read` is inclusive of `fromRevision`; `subscribeToAll` is exclusive of its `from` position and
- *   yields a `caughtUp` marker once the backlog is delivered, then live events.
+ *   yields a `caughtUp` marker once the backlog is delivered, then live events;
+ * - a filtered subscription also yields `checkpoint` deliveries (EventStoreDB's checkpointReached): how far
+ *   it has read past events its filter passed over, so that a consumer's own checkpoint moves on although
+ *   none of the recent events is its own.
  */
 
 export type Revision = bigint;
@@ -64,13 +67,29 @@ export interface ReadAllOptions {
   readonly maxCount?: number;
 }
 
+/**
+ * Which events a subscription delivers, decided by the store (on EventStoreDB, by the server): an event
+ * whose stream starts with one of `streamPrefixes` and whose type starts with one of `typePrefixes`
+ * (a missing list lets every event through).
+ */
 export interface SubscriptionFilter {
   readonly streamPrefixes?: readonly string[];
   readonly typePrefixes?: readonly string[];
 }
 
+/**
+ * - `event`: an event that passed the filter;
+ * - `checkpoint` (filtered subscriptions only): every event up to `position` has been read and the ones
+ *   that passed the filter delivered. A subscription resumed `from` it misses and repeats nothing. Yielded
+ *   when events were passed over since the last delivery: at the latest before `caughtUp`; live, the embedded
+ *   store yields one within CHECKPOINT_DELAY_MS of an append the filter passes over, PostgreSQL with the page
+ *   that held it, EventStoreDB none yet (its server's checkpointReached is not wired);
+ * - `caughtUp`: the backlog up to `position` (the head when the subscription started) is delivered.
+ */
 export type SubscriptionDelivery =
-  { readonly kind: 'event'; readonly event: RecordedEvent } | { readonly kind: 'caughtUp'; readonly position: Position | null };
+  | { readonly kind: 'event'; readonly event: RecordedEvent }
+  | { readonly kind: 'checkpoint'; readonly position: Position }
+  | { readonly kind: 'caughtUp'; readonly position: Position | null };
 
 export interface SubscribeToAllOptions {
   /** Exclusive: the first event delivered comes after this position. */

@@ -1,5 +1,6 @@
 import type { FullCheckVerdict } from '../address-check/full-check-verdict.js';
 import type { FinalAudit } from '../inspect/final-audit.js';
+import type { TransferVerdict } from '../kyt/transfer-verdict.js';
 import type { ScreenVerdict } from '../intel/screen-verdict.schema.js';
 import type { MonitorDataVersions, MonitorVerdict } from '../monitors/monitor-verdict.js';
 import { inputHashOf } from './canonical-json.js';
@@ -104,27 +105,25 @@ export function fullCheckStatement(context: VerdictContext, verdict: FullCheckVe
   });
 }
 
-/** The transfer check's stored body (its fields are read by name: the body is not typed in the event yet). */
-export interface TransferResultFacts {
-  readonly chain: string;
-  readonly tx_hash: string;
-  readonly composite_result: { readonly risk_score: number; readonly risk_level: string; readonly categories: readonly { slug: string }[] };
-  readonly policy_result: { readonly recommended_action: string; readonly taxonomy_version: string };
-  readonly coverage?: { readonly data_versions?: DataRows };
-}
-
-export function transferCheckStatement(context: VerdictContext, result: TransferResultFacts) {
-  const composite = result.composite_result;
+/**
+ * The transfer check's domain verdict (TransferCheckCompleted): the statement is the one its stored body gave
+ * before verdicts were domain facts. Sanctioned means a category of the composite is `sanctions`; a check
+ * completed before it recorded what it read states the policy's taxonomy and no sources.
+ */
+export function transferCheckStatement(context: VerdictContext, verdict: TransferVerdict) {
+  const { composite, policy, coverage } = verdict;
   return statement('transfer_check', context, {
-    subject: { network: result.chain, address: null, txHash: result.tx_hash },
+    subject: { network: verdict.chain, address: null, txHash: verdict.txHash },
     outcome: {
-      riskLevel: composite.risk_level,
-      riskScore: composite.risk_score,
-      decision: result.policy_result.recommended_action,
+      riskLevel: composite.riskLevel,
+      riskScore: composite.riskScore,
+      decision: policy.recommendedAction,
       categories: sorted(composite.categories.map((c) => c.slug)),
       sanctioned: composite.categories.some((c) => c.slug === 'sanctions'),
     },
-    data: dataOf(result.coverage?.data_versions ?? { taxonomy: result.policy_result.taxonomy_version, snapshot: null, sources: [] }),
+    data: coverage
+      ? { taxonomy: coverage.taxonomy, snapshot: coverage.snapshot, sources: signedSources(coverage.sources) }
+      : { taxonomy: policy.taxonomyVersion, snapshot: null, sources: [] },
   });
 }
 

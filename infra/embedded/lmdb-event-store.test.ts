@@ -81,6 +81,26 @@ describe('lmdb event store', () => {
     expect(await readFile(join(dir, 'LOCK'), 'utf8')).toBe(String(process.pid));
   });
 
+  it('live, a filtered subscription reads past appends it passes over on the next one it takes, or reports a checkpoint', async () => {
+    const store = await open(await newDir());
+    const abort = new AbortController();
+    const subscription = store.subscribeToAll({ from: 'start', filter: { streamPrefixes: ['mine-'] }, signal: abort.signal });
+    const sub = subscription[Symbol.asyncIterator]();
+    expect((await sub.next()).value).toMatchObject({ kind: 'caughtUp' });
+    const [other, mine] = [event('Other'), event('Mine')];
+    // One commit: the other stream's append does not wake the subscriber on its own, the second one does.
+    const next = sub.next();
+    const [, ours] = await Promise.all([
+      store.append('other-1', [other], { expected: 'any' }),
+      store.append('mine-1', [mine], { expected: 'any' }),
+    ]);
+    expect((await next).value).toMatchObject({ kind: 'event', event: { id: mine.id, position: ours.position } });
+    const passedOver = await store.append('other-1', [event('Other')], { expected: 'any' });
+    expect((await sub.next()).value).toEqual<SubscriptionDelivery>({ kind: 'checkpoint', position: passedOver.position });
+    abort.abort();
+    expect((await sub.next()).done).toBe(true);
+  });
+
   it('ends subscriptions and refuses work once closed', async () => {
     const store = await open(await newDir());
     const sub = store.subscribeToAll({ from: 'start' })[Symbol.asyncIterator]();

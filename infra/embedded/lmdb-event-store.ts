@@ -1,6 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import {
   type AppendResult,
+  comparePositions,
   type EventData,
   type EventStore,
   type ExpectedRevision,
@@ -36,6 +37,12 @@ export interface LmdbEventStoreOptions {
 const READ_PAGE = 256;
 /** LMDB keys are at most 1,978 bytes; a stream index key is the stream name and a number. */
 const MAX_STREAM_BYTES = 1024;
+/**
+ * A live filtered subscriber whose filter passes over an append is woken this long after it, at most, for
+ * its checkpoint, instead of at once: a dozen consumer groups would otherwise each wake, read and pass over
+ * every append of a screen on the thread that answers it. The appends of one such delay share one wake.
+ */
+export const CHECKPOINT_DELAY_MS = 10;
 
 /** How far the store is durable: the commit past its last append, and the position of its last event. */
 export interface LogEnd {
@@ -83,7 +90,11 @@ type Decided = { readonly position: Position; readonly nextExpectedRevision: Rev
 export class LmdbEventStore implements EventStore {
   private closing: Promise<void> | null = null;
   private readonly pending = new Set<Promise<unknown>>();
-  private readonly waiters = new Set<() => void>();
+  /** Subscribers waiting for appends, with their filter (none: every append wakes them). */
+  private readonly waiters = new Map<() => void, SubscriptionFilter | undefined>();
+  /** Waiters an append did not concern: woken together when `checkpointTimer` fires. */
+  private readonly deferred = new Set<() => void>();
+  private checkpointTimer: NodeJS.Timeout | undefined;
   private readonly appendListeners = new Set<(at: LogEnd) => void>();
   private readonly index: LmdbStreamIndex;
   private readonly records: RecordReader;
@@ -154,7 +165,7 @@ export class LmdbEventStore implements EventStore {
     }
     const ids = events.map((event) => event.id);
     const decided = this.stored.env.transaction(() => this.decideAndWrite(stream, ids, options.expected, json));
-    const done = decided.then((result) => this.acknowledge(result));
+    const done = decided.then((result) => this.acknowledge(result, { stream, types: events.map((event) => event.type) }));
     this.pending.add(done);
     void done.catch(() => undefined).finally(() => this.pending.delete(done));
     return done;
@@ -185,11 +196,11 @@ export class LmdbEventStore implements EventStore {
   }
 
   /** After the commit: readers may see the append, and the projection thread is told. */
-  private acknowledge({ position, nextExpectedRevision, written }: Decided): AppendResult {
+  private acknowledge({ position, nextExpectedRevision, written }: Decided, appended: AppendedStream): AppendResult {
     if (written && Number(position.commit) >= this.end) {
       this.end = Number(position.commit) + 1;
       this.head = position;
-      this.wakeSubscribers();
+      this.wakeSubscribers(appended);
       const at = this.durableEnd;
       for (const listener of this.appendListeners) listener(at);
     }
@@ -245,6 +256,7 @@ export class LmdbEventStore implements EventStore {
   /** Lets appends in flight finish, ends subscriptions, closes the environment and releases the directory. */
   close(): Promise<void> {
     this.closing ??= (async () => {
+      clearTimeout(this.checkpointTimer);
       this.wakeSubscribers();
       await Promise.allSettled([...this.pending]);
       await this.checkpoints.close();
@@ -272,54 +284,79 @@ export class LmdbEventStore implements EventStore {
     let cursor = start;
     let caughtUp = false;
     while (!signal?.aborted && !this.closing) {
-      const to = this.end;
+      // `end` and `head` move together: `head` is the last event before `to`.
+      const [to, head] = [this.end, this.head];
       if (cursor.from < to) {
-        if (yield* this.eventsBetween(cursor, to, filter, signal)) return;
+        if (yield* this.eventsBetween(cursor, { to, head }, filter, signal)) return;
         cursor = { from: to, skipThrough: null };
       } else if (!caughtUp) {
         caughtUp = true;
         yield { kind: 'caughtUp', position: this.head };
       } else {
-        await this.changed(signal);
+        await this.changed(filter, signal);
       }
     }
   }
 
-  /** Delivers the matching events up to `to`; returns true when the subscription has ended (abort or close). */
+  /**
+   * Delivers the matching events up to `to`, then, when the filter passed over the last ones, a checkpoint
+   * at `head`. Returns true when the subscription has ended (abort or close).
+   */
   private async *eventsBetween(
     cursor: Cursor,
-    to: number,
+    { to, head }: { to: number; head: Position | null },
     filter: SubscriptionFilter | undefined,
     signal: AbortSignal | undefined,
   ): AsyncGenerator<SubscriptionDelivery, boolean> {
+    // The last event read and delivered, or the one the cursor starts after.
+    let delivered: Position | null =
+      cursor.skipThrough === null ? null : { commit: BigInt(cursor.from), prepare: BigInt(cursor.skipThrough) };
     try {
       for (const event of this.records.between(cursor, to, filter?.streamPrefixes)) {
         if (signal?.aborted || this.closing) return true;
-        if (matchesFilter(event, filter)) yield { kind: 'event', event };
+        if (!matchesFilter(event, filter)) continue;
+        delivered = event.position;
+        yield { kind: 'event', event };
       }
     } catch (error) {
       // Closing closes the environment under a reader; that ends the subscription, as close promises.
       if (this.closing) return true;
       throw error;
     }
+    if (filter && head !== null && (delivered === null || comparePositions(delivered, head) < 0))
+      yield { kind: 'checkpoint', position: head };
     return false;
   }
 
-  /** Resolves on the next append, on close, or on abort. One waiter per waiting subscriber, no leaks. */
-  private changed(signal: AbortSignal | undefined): Promise<void> {
+  /**
+   * Resolves on the next append that `filter` lets through, CHECKPOINT_DELAY_MS after one it passes over,
+   * on close, or on abort. One waiter per waiting subscriber, no leaks.
+   */
+  private changed(filter: SubscriptionFilter | undefined, signal: AbortSignal | undefined): Promise<void> {
     return new Promise((resolve) => {
       const wake = () => {
         this.waiters.delete(wake);
+        this.deferred.delete(wake);
         signal?.removeEventListener('abort', wake);
         resolve();
       };
-      this.waiters.add(wake);
+      this.waiters.set(wake, filter);
       signal?.addEventListener('abort', wake, { once: true });
     });
   }
 
-  private wakeSubscribers(): void {
-    for (const wake of [...this.waiters]) wake();
+  /** Wakes the subscribers `appended` concerns now, the others after CHECKPOINT_DELAY_MS; all without `appended`. */
+  private wakeSubscribers(appended?: AppendedStream): void {
+    for (const [wake, filter] of [...this.waiters]) {
+      if (appended === undefined || concerns(filter, appended)) wake();
+      else this.deferred.add(wake);
+    }
+    if (this.deferred.size === 0 || this.checkpointTimer !== undefined) return;
+    this.checkpointTimer = setTimeout(() => {
+      this.checkpointTimer = undefined;
+      for (const wake of [...this.deferred]) wake();
+    }, CHECKPOINT_DELAY_MS);
+    this.checkpointTimer.unref();
   }
 
   private assertOpen(): void {
@@ -331,6 +368,16 @@ export class LmdbEventStore implements EventStore {
 export interface Cursor {
   readonly from: number;
   readonly skipThrough: number | null;
+}
+
+/** The stream of an append and the types of its events. */
+interface AppendedStream {
+  readonly stream: string;
+  readonly types: readonly string[];
+}
+
+function concerns(filter: SubscriptionFilter | undefined, { stream, types }: AppendedStream): boolean {
+  return types.some((type) => matchesFilter({ streamId: stream, type }, filter));
 }
 
 function closedError() {

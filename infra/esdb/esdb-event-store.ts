@@ -142,14 +142,20 @@ class EsdbEventStore implements EventStore {
     if (signal?.aborted) return;
     const head = await this.headPosition();
     if (from !== 'end') {
+      // The last event read, when the filter passed over it: where the backlog's checkpoint is.
+      let passedOver: Position | null = null;
       for await (const event of this.readAll({ after: from })) {
         if (signal?.aborted) return;
         if (head === null || isAfter(event.position, head)) break;
-        if (matchesFilter(event, filter)) yield { kind: 'event', event };
+        passedOver = matchesFilter(event, filter) ? null : event.position;
+        if (passedOver === null) yield { kind: 'event', event };
       }
+      if (filter && passedOver !== null) yield { kind: 'checkpoint', position: passedOver };
     }
     if (signal?.aborted) return;
     yield { kind: 'caughtUp', position: head };
+    // Live, the server's checkpoints (checkpointReached) are not delivered yet: a consumer of this store
+    // sees its position move only with its own events.
 
     const serverFilter = filter?.streamPrefixes
       ? streamNameFilter({ prefixes: [...filter.streamPrefixes] })

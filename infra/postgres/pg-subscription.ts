@@ -61,11 +61,11 @@ async function* deliveries(
   if (head !== null && options.from !== 'end') {
     for (;;) {
       const events = await retrying(() => source.page(cursor, PAGE, head));
-      for (const event of events) {
+      for (const delivery of filtered(events, options.filter)) {
         if (signal.aborted) return;
-        cursor = event.position;
-        if (matchesFilter(event, options.filter)) yield { kind: 'event', event };
+        yield delivery;
       }
+      cursor = events.at(-1)?.position ?? cursor;
       if (events.length < PAGE) break;
     }
   }
@@ -76,11 +76,11 @@ async function* deliveries(
   while (!signal.aborted) {
     const seen = source.wakeups.generation();
     const { events, unsettled } = await retrying(() => source.live(cursor, PAGE));
-    for (const event of events) {
+    for (const delivery of filtered(events, options.filter)) {
       if (signal.aborted) return;
-      cursor = event.position;
-      if (matchesFilter(event, options.filter)) yield { kind: 'event', event };
+      yield delivery;
     }
+    cursor = events.at(-1)?.position ?? cursor;
     if (events.length === PAGE) continue;
     if (unsettled) {
       await sleep(backoff, signal);
@@ -90,6 +90,13 @@ async function* deliveries(
     backoff = UNSETTLED_MIN_MS;
     await source.wakeups.wait(seen, IDLE_POLL_MS, signal);
   }
+}
+
+/** A page's events the filter lets through, then a checkpoint at its last event if the filter passed over it. */
+function* filtered(events: readonly RecordedEvent[], filter: SubscribeToAllOptions['filter']): Generator<SubscriptionDelivery> {
+  for (const event of events) if (matchesFilter(event, filter)) yield { kind: 'event', event };
+  const last = events.at(-1);
+  if (filter && last !== undefined && !matchesFilter(last, filter)) yield { kind: 'checkpoint', position: last.position };
 }
 
 /** Runs a read until it succeeds, waiting out an unreachable server; other errors end the subscription. */

@@ -1,11 +1,10 @@
-import type { ExposureOutcome, FullCheckVerdict, VerdictEvidence } from '../../domain/address-check/full-check-verdict.js';
-import type { ExposureFound } from '../../domain/exposure/exposure-found.js';
+import type { FullCheckVerdict, VerdictEvidence } from '../../domain/address-check/full-check-verdict.js';
 import { TIER_NAMES, TIERS, type Tier } from '../../domain/address-check/tier-outcome.schema.js';
 import { sourceVersionRow, transferDataRow } from '../../domain/coverage/data-versions.body.js';
 import { sanctionsCoverageBody } from '../../domain/coverage/sanctions-coverage.body.js';
-import type { ExposurePath, SearchStops } from '../../domain/exposure/exposure.schema.js';
+import { exposureBody, pathBody, pct } from './exposure.presenter.js';
 import { microsToUsd } from '../../domain/shared/money.js';
-import type { Evidence, ExposureBody, ExposureStopsBody, FullCheckResult } from '../schemas/full-check-result.schema.js';
+import type { Evidence, FullCheckResult } from '../schemas/full-check-result.schema.js';
 
 /**
  * The full check's domain verdict (CheckCompleted) in the body's words, the one shape of the V2 result,
@@ -15,75 +14,6 @@ import type { Evidence, ExposureBody, ExposureStopsBody, FullCheckResult } from 
 
 /** The body's `schema_version`: of the response body, not of the stored verdict (that is `verdict.version`). */
 export const FULL_CHECK_SCHEMA_VERSION = 1;
-
-const pct = (share: number): number => Math.round(share * 10_000) / 100;
-
-function pathBody(path: ExposurePath) {
-  return {
-    hops: path.hops,
-    addresses: [...path.addresses],
-    usd: microsToUsd(path.usdMicros),
-    share_pct: pct(path.share),
-    label: path.label,
-    source: path.source,
-    usd_estimated: path.usdEstimated,
-  };
-}
-
-function stopsBody(stops: SearchStops): ExposureStopsBody {
-  const remainders = stops.remainders.map((r) => ({
-    address: r.address,
-    hops: r.hops,
-    counterparties: r.counterparties,
-    usd: microsToUsd(r.usdMicros),
-    share_pct: pct(r.share),
-    remainder_usd: microsToUsd(r.remainderUsdMicros),
-    super_node: r.superNode,
-  }));
-  return {
-    services: stops.services.map((s) => ({
-      address: s.address,
-      slug: s.category,
-      label: s.label,
-      hops: s.hops,
-      usd: microsToUsd(s.usdMicros),
-      share_pct: pct(s.share),
-    })),
-    services_total: stops.servicesTotal,
-    remainders,
-    remainders_total: stops.remaindersTotal,
-    heaviest_remainder: remainders[0] ?? null,
-  };
-}
-
-const categoryBody = (c: ExposureFound['categories'][number]) => ({
-  slug: c.slug,
-  severity: c.severity,
-  risk_level: c.addressLevel,
-  usd: microsToUsd(c.usdMicros),
-  share_pct: pct(c.share),
-  weighted_share_pct: pct(c.weightedShare),
-  min_hops: c.minHops,
-  entities: c.entities,
-  paths: c.paths.map(pathBody),
-});
-
-function exposureBody({ applied, reason, found }: ExposureOutcome): ExposureBody {
-  return {
-    applied,
-    reason,
-    complete: found?.complete ?? null,
-    stopped_by: found?.stoppedBy ?? null,
-    weighting: found?.weighting ?? null,
-    total_usd: found ? microsToUsd(found.totalUsdMicros) : null,
-    total_transfers: found?.totalTransfers ?? null,
-    unattributed_pct: found ? pct(found.unattributedShare) : null,
-    usd_estimated: found?.usdEstimated ?? false,
-    search: found ? { nodes: found.nodesVisited, edges: found.edgesScanned, hops: found.hopsReached, elapsed_ms: found.elapsedMs } : null,
-    categories: (found?.categories ?? []).map(categoryBody),
-    stops: found?.stops ? stopsBody(found.stops) : null,
-  };
-}
 
 const evidenceBody = (e: VerdictEvidence): Evidence => ({
   slug: e.slug,

@@ -1,6 +1,10 @@
 import type { ScreenOutcome, ScreenVerdictBody } from '../../commands/screen-address.js';
 import type { ChargedBilling } from '../../domain/ledger/billing-envelope.js';
 import type { Presented } from './presented.js';
+import type { SanctionList } from '../../domain/intel/intel.types.js';
+import type { SanctionsMatch, ScreenSummary } from '../../domain/intel/screen-summary.js';
+import { screenSummaryOfV1 } from '../../domain/ledger/charged.upcast.js';
+import type { CheckHistoryDoc } from '../../projections/check-history.projection.js';
 
 /** The body of POST /v2/screen (without `elapsed_ms`, which the route adds). */
 export type ScreenBody = ScreenVerdictBody & { readonly receipt?: string; readonly verdict_id?: string; readonly billing: ChargedBilling };
@@ -24,3 +28,47 @@ export const presentScreen = (outcome: ScreenOutcome): Presented<ScreenBody> => 
     billing: outcome.billing,
   },
 });
+
+/** A light screen's kept summary on the wire (GET /v2/verdicts/{id}'s `verdict`, the History's page): the verdict body's field names. */
+export type ScreenSummaryBody = {
+  readonly risk_level: ScreenSummary['addressLevel'];
+  readonly risk_score: number | null;
+  readonly confidence: number | null;
+  readonly source_count: number;
+  readonly label: string | null;
+  readonly data_available: boolean;
+  readonly sdn_match: ScreenVerdictBody['verdict']['sdn_match'];
+  readonly categories: readonly { slug: string; risk_level: ScreenSummary['addressLevel'] }[];
+  readonly sanctions_checked?: SanctionList[];
+  readonly sanctions_not_checked?: SanctionList[];
+};
+
+const sdnMatchBody = (match: SanctionsMatch): NonNullable<ScreenSummaryBody['sdn_match']> => ({
+  list: match.list,
+  entity: match.entity,
+  program: match.program,
+  list_entry_id: match.listEntryId,
+  list_date: match.listDate,
+  asset: match.asset,
+  source: match.source,
+});
+
+/** The domain summary in the verdict body's names, in the order screens have always been served. */
+export function presentScreenSummary(summary: ScreenSummary): ScreenSummaryBody {
+  return {
+    risk_level: summary.addressLevel,
+    risk_score: summary.riskScore,
+    confidence: summary.confidence,
+    source_count: summary.sourceCount,
+    label: summary.label,
+    data_available: summary.dataAvailable,
+    sdn_match: summary.sanctionsMatch && sdnMatchBody(summary.sanctionsMatch),
+    categories: summary.categories.map((c) => ({ slug: c.slug, risk_level: c.addressLevel })),
+    ...(summary.sanctionsChecked ? { sanctions_checked: summary.sanctionsChecked } : {}),
+    ...(summary.sanctionsNotChecked ? { sanctions_not_checked: summary.sanctionsNotChecked } : {}),
+  };
+}
+
+/** A History row's screen summary as a domain fact: its own, or the wire summary a row folded before kept. */
+export const storedScreenSummary = (row: CheckHistoryDoc): ScreenSummary | undefined =>
+  row.summary ?? (row.screen ? screenSummaryOfV1(row.screen) : undefined);

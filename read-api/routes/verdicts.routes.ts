@@ -10,6 +10,8 @@ import { presentCheckDelivery } from '../presenters/address-check.presenter.js';
 import { presentInspectDelivery } from '../presenters/inspect.presenter.js';
 import { presentStoredVerdict, type StoredVerdictFacts } from '../presenters/stored-verdict.presenter.js';
 import { presentTransferDelivery } from '../presenters/transfer.presenter.js';
+import { presentScreenSummary, storedScreenSummary } from '../presenters/screen.presenter.js';
+import type { CheckHistoryDoc } from '../../projections/check-history.projection.js';
 import type { AppServices } from '../services.js';
 import { BEARER_ERRORS, INPUT_ERRORS, responses } from '../schemas/responses.js';
 import { storedVerdictSchema, verdictReplaySchema } from '../schemas/verdicts.js';
@@ -98,7 +100,7 @@ async function storedFacts(services: AppServices, caller: Caller, found: History
   switch (row.kind) {
     case 'screen':
       // The receipt was read from the screen's charge with the lookup (the replay takes it too).
-      return { body: row.screen ?? null, receipt: ('screen' in ref ? ref.screen.receipt : undefined) ?? null };
+      return { body: summaryBody(row), receipt: ('screen' in ref ? ref.screen.receipt : undefined) ?? null };
     case 'check_address':
       return completed(presentCheckDelivery(await deliverAddressCheckResult(services.commands, { checkId: row.id, ...caller })));
     case 'check_transfer': {
@@ -112,6 +114,11 @@ async function storedFacts(services: AppServices, caller: Caller, found: History
     default:
       throw fail('not_found', 'no such verdict');
   }
+}
+
+function summaryBody(row: CheckHistoryDoc): StoredVerdictFacts['body'] {
+  const summary = storedScreenSummary(row);
+  return summary ? presentScreenSummary(summary) : null;
 }
 
 function completed(response: { status: number; body: object }): StoredVerdictFacts {

@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { notAppliedReasonSchema } from '../../domain/address-check/tier-outcome.schema.js';
-import { sourceVersionRowSchema, tracedDataVersionsSchema } from '../../domain/coverage/data-versions.body.js';
+import { sourceVersionRowSchema } from '../../domain/coverage/data-versions.body.js';
+import { tracedDataVersionsSchema } from './data-versions.schema.js';
 import { sanctionsCoverageSchema } from '../../domain/coverage/sanctions-coverage.body.js';
-import { evidencePathSchema, exposureBodySchema } from '../../domain/exposure/exposure.body.js';
+import { evidencePathSchema, exposureBodySchema } from './exposure-body.schema.js';
 import { coverageSchema, verdictSchema } from '../../domain/intel/screen-verdict.schema.js';
 import { DECISIONS, RISK_LEVELS } from '../../domain/shared/verdict-vocabulary.js';
 
@@ -107,4 +108,3 @@ export const fullCheckResultSchema = z.object({
   completed_at: z.string(),
 });
 export type FullCheckResult = z.infer<typeof fullCheckResultSchema>;
-export type { ExposureBody, ExposureStopsBody } from '../../domain/exposure/exposure.body.js';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { jwksSchema } from './receipts.js';
 import { fullCheckResultSchema } from './full-check-result.schema.js';
-import { exploreReportSchema } from '../../domain/explore/explore-report.js';
+import { exploreReportBodySchema } from './explore.js';
 import type { ErrorCode } from '../../domain/shared/errors.js';
 import { paymentPayloadSchema, paymentRequirementsSchema } from '../../domain/x402/x402-wire.js';
 import { coverageSchema, verdictSchema } from '../../domain/intel/screen-verdict.schema.js';
@@ -224,7 +224,7 @@ export const X402_ROUTE_SCHEMAS: Readonly<Record<string, X402RouteSchema>> = {
     summary: 'Report of a paid explore job (free)',
     params: idParams,
     response: {
-      200: exploreReportSchema.meta({ description: 'The exposure report' }),
+      200: exploreReportBodySchema.meta({ description: 'The exposure report' }),
       202: pollLater(exploreRunning, 'Still running'),
       ...x402ErrorResponses([...COMMON, 'not_found', 'check_failed']),
     },

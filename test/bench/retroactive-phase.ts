@@ -3,6 +3,9 @@ import { transferCheckStream, transferCheckStreams } from '../../domain/kyt/tran
 import type { EventData } from '../../domain/ports/event-store.port.js';
 import type { Services } from '../../infra/bootstrap.js';
 import { importAndTime, scamClaim, watchChanges } from './flagging-imports.js';
+import { eventRegistry } from '../../domain/events/registry.js';
+import { present } from '../../domain/shared/present.js';
+import { transferVerdictFixture } from '../support/transfer-verdict-fixture.js';
 
 /**
  * bench:monitoring's retroactive path: `checks` past V2 transfer checks of one subgroup (each a made-up
@@ -27,22 +30,18 @@ function pastCheck(i: number, at: string): EventData[] {
   const txHash = `0x${i.toString(16).padStart(64, '0')}`;
   const metadata = { correlationId: 'bench-retroactive', occurredAt: at, schemaVersion: 1 };
   const requester = { channel: 'v2', userId: 'bench-retroactive-user', keyId: 'bench-retroactive-key', subgroupId: SUBGROUP };
-  const result = {
-    check_id: checkId,
-    status: 'completed',
-    chain: 'ETH',
-    tx_hash: txHash,
-    composite_result: { weighting: 'usd', senders: [{ address: senderOf(i), usd_value: 50_000 }], categories: [] },
-    policy_result: { policy_id: 'standard', alerts: [], explanations: [] },
-    checked_at: at,
-  };
+  // One sender of 50 000 USD, no finding: what a re-evaluation reads of a past check.
+  const made = transferVerdictFixture({ checkId, txHash, checkedAt: at });
+  const [sender] = made.composite.senders;
+  const senders = [{ ...present(sender, 'the fixture has a sender'), address: senderOf(i), usdMicros: 50_000_000_000 }];
+  const verdict = { ...made, composite: { ...made.composite, senders } };
   return [
     { id: randomUUID(), type: 'TransferCheckRequested', data: { checkId, chain: 'ETH', txHash, requester, at }, metadata },
     {
       id: randomUUID(),
       type: 'TransferCheckCompleted',
-      data: { checkId, result, worstLevel: null, alertCount: 0, facts: [], at },
-      metadata,
+      data: { checkId, verdict, worstLevel: null, alertCount: 0, facts: [], at },
+      metadata: { ...metadata, schemaVersion: eventRegistry.versionOf('TransferCheckCompleted') },
     },
   ];
 }

@@ -298,9 +298,32 @@ export function eventStoreContract(name: string, open: () => Promise<EventStore>
         await append(streamName('sub-elsewhere'), [other]);
         const abort = new AbortController();
         const byStream = subscribe({ from, filter: { streamPrefixes: [`${prefix}-y`] }, signal: abort.signal });
-        expect(ids(await take(byStream, 2))).toEqual([x2.id, 'caughtUp']);
+        expect(ids(await take(byStream, 3))).toEqual([x2.id, 'checkpoint', 'caughtUp']);
         const byType = subscribe({ from, filter: { streamPrefixes: [prefix], typePrefixes: ['Alpha'] }, signal: abort.signal });
-        expect(ids(await take(byType, 3))).toEqual([x1.id, x2.id, 'caughtUp']);
+        expect(ids(await take(byType, 4))).toEqual([x1.id, x2.id, 'checkpoint', 'caughtUp']);
+        abort.abort();
+      });
+
+      it('reports a checkpoint past the events its filter passes over, from which it resumes missing and repeating nothing', async () => {
+        const mine = streamName('sub-mine');
+        const others = streamName('sub-others');
+        const from = await anchor();
+        const [m1, m2, o1, o2] = [event(), event(), event(), event()];
+        await append(others, [event()]);
+        const m1At = await append(mine, [m1]);
+        const lastOther = await append(others, [o1, o2]);
+        const abort = new AbortController();
+        const filter = { streamPrefixes: [mine] };
+        const deliveries = await take(subscribe({ from, filter, signal: abort.signal }), 3);
+        expect(ids(deliveries)).toEqual([m1.id, 'checkpoint', 'caughtUp']);
+        const checkpoint = deliveries[1]?.kind === 'checkpoint' ? deliveries[1].position : null;
+        expect(checkpoint).toEqual(lastOther.position);
+        // The last event read was delivered: nothing to report.
+        const othersOnly = subscribe({ from: m1At.position, filter: { streamPrefixes: [others] }, signal: abort.signal });
+        expect(ids(await take(othersOnly, 3))).toEqual([o1.id, o2.id, 'caughtUp']);
+        await append(mine, [m2]);
+        const resumed = subscribe({ from: checkpoint!, filter, signal: abort.signal });
+        expect(ids(await take(resumed, 2))).toEqual([m2.id, 'caughtUp']);
         abort.abort();
       });
 

@@ -42,17 +42,18 @@ describe('light screens in History', () => {
       product: 'screen',
       details: {
         screen: {
-          risk_level: body.verdict.risk_level,
-          risk_score: body.verdict.risk_score,
-          sdn_match: { list: body.verdict.sdn_match.list },
-          data_available: true,
+          addressLevel: body.verdict.risk_level,
+          riskScore: body.verdict.risk_score,
+          sanctionsMatch: { list: body.verdict.sdn_match.list },
+          dataAvailable: true,
         },
+        receipt: { statement: { kind: 'screen', outcome: { riskLevel: body.verdict.risk_level, sanctioned: true } } },
       },
     });
     await svc.services.whenCaughtUp();
     const { rows } = await svc.services.app.alerts.history.page(userId, { kind: 'screen' }, { page: 1, pageSize: 10 });
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ risk_level: 'sanctioned', screen: { sdn_match: { list: body.verdict.sdn_match.list } } });
+    expect(rows[0]).toMatchObject({ risk_level: 'sanctioned', summary: { sanctionsMatch: { list: body.verdict.sdn_match.list } } });
   });
 
   it('a verdict that cannot be produced: 502 backend_unavailable, nothing charged, no charge in the ledger', async () => {

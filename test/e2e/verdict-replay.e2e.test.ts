@@ -113,7 +113,11 @@ describe('verdict replay', () => {
     }
 
     const screen = (await replay(owner.apiKey, ids.screen, true)).json();
-    expect(screen.today.differences).toContainEqual({ path: 'summary.sdn_match', was: null, now: expect.objectContaining({ list: 'US' }) });
+    expect(screen.today.differences).toContainEqual({
+      path: 'summary.sanctionsMatch',
+      was: null,
+      now: expect.objectContaining({ list: 'US' }),
+    });
     expect(screen.today.changes.some((line: string) => line.startsWith('listed by ofac_sdn (US sanctions)'))).toBe(true);
     const transfer = (await replay(owner.apiKey, ids.transferCheck)).json();
     expect(transfer.today).toBeNull();

@@ -9,6 +9,7 @@ import type { WebhookEventRaised } from '../../domain/webhooks/webhook-raised.js
 import { madeUpAlert, raise, until } from '../support/webhook-events.js';
 import { startTestService, type TestService } from '../support/test-service.js';
 import { startReceiver, type Receiver } from '../support/webhook-receiver.js';
+import { transferVerdictFixture } from '../support/transfer-verdict-fixture.js';
 import { FIXTURE_COVERAGE } from '../support/intel-fixtures.js';
 
 /**
@@ -51,7 +52,7 @@ function completedCheckRaises(subgroupId: string, levels: AlertLevel[]): Webhook
   const state = requested.reduce(transferCheckDecider.evolve, transferCheckDecider.initialState());
   const alerts = levels.map((level, i) => ({ ...madeUpAlert(level, `Category ${i}`), ruleType: 'Direct exposure' as const }));
   const events: readonly TransferCheckEvent[] = transferCheckDecider.decide(
-    { type: 'CompleteTransferCheck', result: {}, alerts, sanctions: FIXTURE_COVERAGE, at },
+    { type: 'CompleteTransferCheck', verdict: transferVerdictFixture({ checkId, alerts }), alerts, sanctions: FIXTURE_COVERAGE, at },
     state,
   );
   const raised = events.find((event) => event.type === 'WebhookEventRaised');

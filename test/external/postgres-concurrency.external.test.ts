@@ -63,7 +63,7 @@ function collect(store: EventStore, from: 'start' | Position, prefix: string) {
   const done = (async () => {
     for await (const delivery of store.subscribeToAll({ from, filter: { streamPrefixes: [prefix] }, signal: abort.signal })) {
       if (delivery.kind === 'caughtUp') caughtUp = true;
-      else seen.push(delivery.event);
+      else if (delivery.kind === 'event') seen.push(delivery.event);
     }
   })();
   return {

@@ -93,7 +93,7 @@ if (!external.postgresUrl) {
         const subscription = (async () => {
           for await (const d of reader.subscribeToAll({ from: 'start', signal: abort.signal })) {
             if (d.kind === 'caughtUp') caughtUp = true;
-            else seen.push(d.event);
+            else if (d.kind === 'event') seen.push(d.event);
           }
         })();
         try {

@@ -4,6 +4,7 @@ import { categoryOf, TAXONOMY } from '../../domain/intel/taxonomy.js';
 import type { PolicyAlert, PolicyFact } from '../../domain/kyt/policy-engine.js';
 import type { Services } from '../../infra/bootstrap.js';
 import { madeUpEvmAddress } from '../helpers/made-up-addresses.js';
+import { transferVerdictFixture } from './transfer-verdict-fixture.js';
 import { FIXTURE_COVERAGE } from './intel-fixtures.js';
 
 /** A spec-shaped alert for tests. */
@@ -64,20 +65,22 @@ export async function recordCompletedTransferCheck(
     { type: 'RequestTransferCheck', checkId: input.checkId, chain: 'ETH', txHash, requester: input.requester, at },
     { commandId: `test-request:${input.checkId}` },
   );
-  const result = {
-    check_id: input.checkId,
-    status: 'completed',
-    chain: 'ETH',
-    tx_hash: txHash,
-    policy_result: { alerts: input.alerts, ...(input.explanations ? { explanations: input.explanations } : {}) },
-    checked_at: at,
-  };
+  const made = transferVerdictFixture({ checkId: input.checkId, txHash, alerts: input.alerts, checkedAt: at });
+  const explanations = (input.explanations ?? []).map((e) => ({
+    ruleId: e.rule_id,
+    categorySlug: e.category_slug,
+    exposureUsdMicros: 0,
+    note: '',
+    sendersTotal: 0,
+    senders: [],
+  }));
+  const verdict = { ...made, policy: { ...made.policy, explanations } };
   await executor.execute(
     stream,
     transferCheckDecider,
     {
       type: 'CompleteTransferCheck',
-      result,
+      verdict,
       alerts: input.alerts,
       sanctions: FIXTURE_COVERAGE,
       ...(input.facts ? { facts: input.facts } : {}),

@@ -107,7 +107,12 @@ function recorded(events: readonly SpecEvent[]): RecordedEvent[] {
       id: `spec-event-${index + 1}`,
       type: spec.type,
       data: spec.data,
-      metadata: { correlationId: 'projection-spec', occurredAt: '2026-01-01T00:00:00.000Z', schemaVersion: 1 },
+      // The spec's events are in their current shape: stored at the type's current version.
+      metadata: {
+        correlationId: 'projection-spec',
+        occurredAt: '2026-01-01T00:00:00.000Z',
+        schemaVersion: eventRegistry.versionOf(spec.type),
+      },
       streamId: spec.stream,
       revision,
       position: { commit: position, prepare: position },

@@ -3,7 +3,7 @@ import type { EventData, RecordedEvent } from '../../../domain/ports/event-store
 import { HEADER, type BusMessage, type ConsumedMessage } from '../../../domain/ports/message-bus.port.js';
 import { streamFamily } from '../../../domain/shared/streams.js';
 import { toBusMessage } from '../../../processors/relay.js';
-import { topicOfStream } from '../../../processors/topics.js';
+import { familyOfTopic, topicOfStream } from '../../../processors/topics.js';
 
 /**
  * How the log bus keeps a message that has no store event behind it (a webhook retry, a dead letter, a chain
@@ -35,6 +35,20 @@ export function busEventOf(message: BusMessage, now: Date): EventData<typeof BUS
 /** The topic an event of the log is delivered on: its own for a bus message, its family's for any other. */
 export function topicOfEvent(event: Pick<RecordedEvent, 'streamId'>): string {
   return BUS_STREAMS.idOf(event.streamId) ?? topicOfStream(event.streamId);
+}
+
+/**
+ * The stream prefixes whose events are on `topics` (topicOfEvent): `bus-<topic>` for the messages published
+ * on it and, for a topic `events.F`, the streams of family F (every stream name is `F-<id>`, streams.ts).
+ * A prefix may also let through streams of another topic (`bus-t.retry` for `t`): consumers check the topic.
+ */
+export function streamPrefixesOfTopics(topics: readonly string[]): string[] {
+  return topics.flatMap((topic) => {
+    const family = familyOfTopic(topic);
+    // A family never holds a `-`: no store event is on a topic `events.F` whose F does.
+    const familyStreams = !family || family.includes('-') ? [] : [streamFamily(family).prefix];
+    return [BUS_STREAMS.stream(topic), ...familyStreams];
+  });
 }
 
 /** The message a consumer is handed for an event: a bus message as published, a store event as the relay sends it. */

@@ -3,7 +3,7 @@ import type { ConsumedMessage, ConsumeOptions, Consumer } from '../../../domain/
 import type { CheckpointStore } from '../../../domain/ports/read-store.port.js';
 import { fail } from '../../../domain/shared/errors.js';
 import { BusLane, type LaneEntry } from './bus-lane.js';
-import { messageOfEvent, topicOfEvent } from './bus-events.js';
+import { messageOfEvent, streamPrefixesOfTopics, topicOfEvent } from './bus-events.js';
 import { CheckpointCommitter } from './checkpoint-committer.js';
 import { LowWatermark } from './low-watermark.js';
 
@@ -34,8 +34,9 @@ function partitionOf(key: string, partitions: number): number {
 }
 
 /**
- * One consumer of a group on the log bus: a subscription to `$all` from the group's checkpoint, whose events
- * of the group's topics go to one lane per topic-partition (bus-lane.ts); the checkpoint follows the low
+ * One consumer of a group on the log bus: a subscription to `$all` from the group's checkpoint, filtered by
+ * the store to the streams of the group's topics (its checkpoint deliveries move the group past the
+ * others' appends unread), whose events go to one lane per topic-partition (bus-lane.ts); the checkpoint follows the low
  * watermark of what the lanes have handled (low-watermark.ts), so a restart hands over again only what was
  * not handled (at-least-once; consumers dedupe on the event-id header).
  */
@@ -105,8 +106,15 @@ export class GroupConsumer implements Consumer {
 
   private async read(from: Parameters<EventStore['subscribeToAll']>[0]['from']): Promise<void> {
     const topics = new Set(this.options.topics);
-    for await (const delivery of this.deps.store.subscribeToAll({ from, signal: this.abort.signal })) {
+    const filter = { streamPrefixes: streamPrefixesOfTopics(this.options.topics) };
+    for await (const delivery of this.deps.store.subscribeToAll({ from, filter, signal: this.abort.signal })) {
       if (delivery.kind === 'caughtUp') continue;
+      if (delivery.kind === 'checkpoint') {
+        this.watermark.passOver(delivery.position);
+        this.committer.move(this.watermark.position);
+        continue;
+      }
+      // The filter is by stream prefix: the event's topic decides (`bus-t` is a prefix of `bus-t.retry`).
       const topic = topicOfEvent(delivery.event);
       this.hand(delivery.event, topic, topics.has(topic));
       // Back-pressure: reading never runs further than MAX_BUFFERED ahead of the lanes.

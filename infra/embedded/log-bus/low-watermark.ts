@@ -24,6 +24,11 @@ export class LowWatermark {
     return key;
   }
 
+  /** Events up to `position` read, none of them handed to a lane (a subscription's checkpoint). */
+  passOver(position: Position): void {
+    this.last = position;
+  }
+
   close(key: string): void {
     this.open.delete(key);
   }

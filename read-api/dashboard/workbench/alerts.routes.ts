@@ -13,6 +13,7 @@ import { alertCasePage, type MemberView } from './alert-case.page.js';
 import { alertSenders, type AlertEvidence } from './alert-evidence.js';
 import { transferRouteHops } from './hop-usd.js';
 import { readTransferResult, transferRoutes } from './transfer-evidence.js';
+import { presentTransferResult } from '../../presenters/transfer.presenter.js';
 import { alertsPage } from './alerts.page.js';
 import { toCsv } from './csv.js';
 import { exportRange, MAX_EXPORT_ROWS } from './export-range.js';
@@ -53,8 +54,8 @@ export function alertDashboardRoutes(services: AppServices): FastifyPluginAsync 
   /** The transfer check's result behind a case, and the routes of the senders its alert rests on. */
   async function evidenceOf(doc: AlertCaseDoc): Promise<AlertEvidence | null> {
     const { state } = await services.commands.executor.load(transferCheckStream(doc.checkId), transferCheckDecider);
-    if (state.status !== 'completed' || !state.result) return null;
-    const result = readTransferResult(state.result);
+    if (state.status !== 'completed' || !state.verdict) return null;
+    const result = readTransferResult(presentTransferResult(state.verdict));
     if (!result) return null;
     const senders = alertSenders(result, doc.alertIndex);
     const routes = transferRoutes(senders);

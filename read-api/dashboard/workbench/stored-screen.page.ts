@@ -1,5 +1,6 @@
 import type { CheckHistoryDoc } from '../../../projections/check-history.projection.js';
 import { html, type SafeHtml } from '../html.js';
+import { presentScreenSummary, storedScreenSummary } from '../../presenters/screen.presenter.js';
 import { layout } from '../pages/layout.js';
 import type { DashboardUser } from '../session-auth.js';
 import { levelBadge, utc } from './format.js';
@@ -10,7 +11,8 @@ import { sanctionsSection, verdictHead } from './verdict-sections.js';
  * categories). The labels are not kept: screening again shows them (and is charged again).
  */
 export function storedScreenPage(user: DashboardUser, row: CheckHistoryDoc): SafeHtml {
-  const s = row.screen;
+  const kept = storedScreenSummary(row);
+  const s = kept ? presentScreenSummary(kept) : undefined;
   return layout({
     title: `Light screen of ${row.subject ?? 'an address'}`,
     user,

@@ -5,7 +5,7 @@ import { levelBadge, shortHash, utc } from './format.js';
 import type { HopUsd } from './hop-usd.js';
 import { routeSvg } from './route-svg.js';
 import { dataFacts, sanctionsCoverageLine } from './verdict-sections.js';
-import { tracedDataVersionsSchema } from '../../../domain/coverage/data-versions.body.js';
+import { tracedDataVersionsSchema } from '../../schemas/data-versions.schema.js';
 import { sanctionsCoverageSchema } from '../../../domain/coverage/sanctions-coverage.body.js';
 
 /**

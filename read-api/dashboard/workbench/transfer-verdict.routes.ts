@@ -9,6 +9,7 @@ import { requireUser } from '../session-auth.js';
 import { chargedText } from './charged-text.js';
 import { transferRouteHops } from './hop-usd.js';
 import { readTransferResult, transferRoutes } from './transfer-evidence.js';
+import { presentTransferResult } from '../../presenters/transfer.presenter.js';
 import { transferFailedPage, transferUnreadablePage, transferVerdictPage } from './transfer-verdict.page.js';
 import { DASHBOARD_KEY_ID } from './screen.routes.js';
 import { runningPage } from './screen.page.js';
@@ -37,7 +38,7 @@ export function transferVerdictRoutes(services: AppServices): FastifyPluginAsync
         return reply
           .type('text/html; charset=utf-8')
           .send(runningPage(user, `/checks/transfer/${encodeURIComponent(id)}`, 'transfer check').value);
-      const body = readTransferResult(delivery.result);
+      const body = readTransferResult(presentTransferResult(delivery.verdict));
       const { requester, chain } = present(state.request, "an owned check's request");
       if (!body) return reply.type('text/html; charset=utf-8').send(transferUnreadablePage(user, id.toLowerCase()).value);
       const cases = (
