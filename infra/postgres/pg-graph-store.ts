@@ -8,6 +8,7 @@ import { foldBatchSql, finalizeSql, netId } from './pg-graph-fold.js';
 import type { Query } from './pg-graph-query.js';
 import { GRAPH_MIGRATIONS } from './pg-graph-migrations.js';
 import { revertSql } from './pg-graph-revert.js';
+import { mergedBatches } from './pg-merged-batches.js';
 import { migrate } from './pg-migrations.js';
 import { schemaIdentifier, storeError } from './pg-rows.js';
 
@@ -16,7 +17,7 @@ import { schemaIdentifier, storeError } from './pg-rows.js';
  * shared by every process of a deployment, so that ingesters and folders run side by side in one consumer
  * group. The same port and contract suite as the LMDB store; edges and nodes hash-partitioned by address.
  * A fold, a revert or a finalisation is one transaction (retried whole on a deadlock or a serialisation
- * failure); a page of flows is one statement, and so is a batch of them (a search's frontier).
+ * failure), a fold's batches joined where they can be (pg-merged-batches.ts); a page of flows is one statement, and so is a batch of them (a search's frontier).
  */
 
 export interface PostgresGraphOptions {
@@ -78,7 +79,7 @@ export async function openPostgresGraphStore(options: PostgresGraphOptions): Pro
       return transaction(async (q) => {
         let folded = 0;
         let skipped = 0;
-        for (const batch of batches) {
+        for (const batch of mergedBatches(batches)) {
           const outcome = await foldBatchSql(q, s, bound, batch);
           folded += outcome.folded;
           skipped += outcome.skipped;

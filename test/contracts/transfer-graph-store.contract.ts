@@ -261,6 +261,34 @@ export function transferGraphStoreContract(
       expect(await store.size('ETH')).toBe(5);
     });
 
+    it('folds several batches in one call as one after the other, whole blocks published twice included', async () => {
+      const blocks = (from: number, to: number, finalThrough: number | null = null) =>
+        chainBatch(
+          Array.from({ length: (to - from + 1) * 2 }, (_, i) => {
+            const block = from + Math.floor(i / 2);
+            return transferAt('abcdef'[(block + i) % 6]!, 'abcdef'[(block * 5 + i + 1) % 6]!, 10 + ((block * 7 + i) % 13), block, i % 2);
+          }),
+          { positions: 'blocks', finalThrough },
+        );
+      const batches = [
+        blocks(1, 3),
+        blocks(2, 5),
+        chainBatch([transferAt('a', 'f', 7, 6, 0), transferAt('b', 'f', 9, 6, 1)]),
+        chainBatch([transferAt('b', 'f', 9, 6, 1), transferAt('c', 'e', 90, 6, 2)]),
+        blocks(6, 6),
+        blocks(7, 9, 8),
+        blocks(9, 10, 8),
+      ];
+      const oneByOne = await fresh();
+      const together = await fresh();
+      for (const batch of batches) await oneByOne.fold([batch]);
+      expect(await together.fold(batches)).toEqual({ folded: await oneByOne.size('ETH'), skipped: expect.any(Number) as number });
+      const everyone = ['a', 'b', 'c', 'd', 'e', 'f'];
+      expect(await snapshotOf(together, everyone)).toEqual(await snapshotOf(oneByOne, everyone));
+      expect(await together.revert('ETH', 9)).toEqual(await oneByOne.revert('ETH', 9));
+      expect(await snapshotOf(together, everyone)).toEqual(await snapshotOf(oneByOne, everyone));
+    });
+
     it.each(['chain', 'blocks'] as const)(
       'undoes the transfers of reverted blocks above the final height, and only those (positions %s)',
       async (positions) => {
