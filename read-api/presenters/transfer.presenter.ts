@@ -167,7 +167,10 @@ export function presentTransferDelivery(
     case 'running':
       return { status: 202, body: { check_id: outcome.checkId, status: 'running', retry_url: transferResultUrl(outcome.checkId) } };
     case 'completed':
-      return { status: 200, body: { ...presentTransferResult(outcome.verdict), receipt: outcome.receipt, billing: presentBilling(outcome.billing) } };
+      return {
+        status: 200,
+        body: { ...presentTransferResult(outcome.verdict), receipt: outcome.receipt, billing: presentBilling(outcome.billing) },
+      };
   }
 }
 
