@@ -1,5 +1,6 @@
 import { present } from '../../domain/shared/present.js';
 import { readBalance } from '../../commands/billing.commands.js';
+import { presentBilling } from '../../read-api/presenters/billing.presenter.js';
 import type { EmailOwnerLookup } from '../../commands/accounts.commands.js';
 import { fail } from '../../domain/shared/errors.js';
 import type { AccountDoc } from '../../projections/accounts.projection.js';
@@ -71,7 +72,7 @@ export const ACCOUNT_VERBS: VerbTable<'commands' | 'repositories'> = {
           revoked_at: k.revokedAt,
           last_used_at: k.lastUsedAt,
         })),
-        billing: balance.billing,
+        billing: presentBilling(balance.billing),
       },
     };
   },

@@ -16,6 +16,7 @@ async function history(services: Pick<Services, 'store'>, stream: string) {
   return events;
 }
 
+import { presentExploreReport } from '../../read-api/presenters/explore.presenter.js';
 /**
  * Operator verbs of the full check: `check show --id`, `explore show --id` (state and event history of
  * one job), `jobs running` (what the reaper watches, with ages), `reaper sweep` (one sweep now) and
@@ -53,7 +54,8 @@ export const FULL_CHECK_VERBS: VerbTable<'commands' | 'config' | 'fullCheck' | '
       request: state.request,
       attempts: state.attempts,
       error: state.error,
-      report: state.report,
+      // The report in the API's words (GET /v2/explore/{id}/result's body), as before it was a domain fact.
+      report: state.report ? presentExploreReport(state.report) : null,
       events: await history(services, exploreStream(jobId)),
     });
   },

@@ -1,6 +1,7 @@
 import { present } from '../../domain/shared/present.js';
 import { requireOpenAccount } from '../../commands/account-guards.js';
 import { depositToAccount, grantInspect, openAccount } from '../../commands/accounts.commands.js';
+import { presentBilling } from '../../read-api/presenters/billing.presenter.js';
 import { issueApiKey, revokeApiKey } from '../../commands/api-keys.commands.js';
 import { readBalance, setMonthlyCap, changePlan } from '../../commands/billing.commands.js';
 import { DEFAULT_MONTHLY_QUOTA } from '../../domain/billing/products.js';
@@ -82,7 +83,7 @@ const CORE_VERBS: VerbTable<'commands' | 'config' | 'projections' | 'readStore' 
         userId,
         flag(args, 'cap') === 'none' ? null : usdToMicros(present(numberFlag(args, 'cap'), "numberFlag(args, 'cap')")),
       );
-    return ok((await readBalance(services.commands, userId)).billing);
+    return ok(presentBilling((await readBalance(services.commands, userId)).billing));
   },
   async 'account entitle'(services, args) {
     const userId = requiredFlag(args, 'user');
@@ -117,13 +118,13 @@ const CORE_VERBS: VerbTable<'commands' | 'config' | 'projections' | 'readStore' 
     const usd = numberFlag(args, 'usd');
     if (!usd) throw fail('bad_request', '--usd must be a positive amount');
     const userId = requiredFlag(args, 'user');
-    return ok({
-      billing: await depositToAccount(services.commands, {
-        userId,
-        amountMicros: usdToMicros(usd),
-        ...(flag(args, 'id') ? { depositId: present(flag(args, 'id'), "flag(args, 'id')") } : {}),
-      }),
+    const charged = await depositToAccount(services.commands, {
+      userId,
+      amountMicros: usdToMicros(usd),
+      ...(flag(args, 'id') ? { depositId: present(flag(args, 'id'), "flag(args, 'id')") } : {}),
     });
+    // The CLI prints the API's words: the billing object a response carries.
+    return ok({ billing: presentBilling(charged) });
   },
   async 'ledger show'(services, args) {
     // the chain of periods from the root; --period YYYY-MM lists the events of that period only
