@@ -1,5 +1,5 @@
 import { sourceVersionOfRow } from '../coverage/data-versions.body.js';
-import type { TransferDataVersion } from '../coverage/data-versions.js';
+import { transferDataOfV1, type SourceRowV1, type TransferDataRowV1 } from '../coverage/data-versions.v1.js';
 import { sanctionsCoverageFactOf, type SanctionsCoverageBody } from '../coverage/sanctions-coverage.body.js';
 import { exposureFoundOfV1, microsOfUsd, pathOfV1, shareOfPct, type ExposureV1, type PathV1 } from '../exposure/exposure-body.v1.js';
 import type { ScreenVerdict } from '../intel/screen-verdict.schema.js';
@@ -28,16 +28,6 @@ interface EvidenceV1 extends Omit<VerdictEvidence, 'addressLevel' | 'usdMicros' 
   weighted_share_pct: Pct | null;
   paths: PathV1[];
 }
-type SourceRowV1 = { source: string; version: string; content_hash: string; imported_at?: string };
-type TransferDataRowV1 = {
-  name: string;
-  kind: TransferDataVersion['kind'];
-  transfers: number;
-  version: string | null;
-  as_of: string | null;
-  up_to_block: number | null;
-  cap: string | null;
-};
 
 /** The full check's 200 body as version 1 of CheckCompleted stored it (without billing and receipt). */
 export interface FullCheckResultV1 {
@@ -108,22 +98,12 @@ const activityOf = (a: NonNullable<FullCheckResultV1['activity']>): ActivitySumm
   lastAt: a.last_seen_at,
 });
 
-const transferDataOf = (row: TransferDataRowV1): TransferDataVersion => ({
-  name: row.name,
-  kind: row.kind,
-  transfers: row.transfers,
-  version: row.version,
-  asOf: row.as_of,
-  upToBlock: row.up_to_block,
-  cap: row.cap,
-});
-
 function dataVersionsOf(body: FullCheckResultV1['coverage']['data_versions']): FullCheckVerdict['dataVersions'] {
   return {
     taxonomy: body.taxonomy,
     snapshot: body.snapshot,
     sources: body.sources.map(sourceVersionOfRow),
-    ...(body.transfer_data ? { transferData: body.transfer_data.map(transferDataOf) } : {}),
+    ...(body.transfer_data ? { transferData: body.transfer_data.map(transferDataOfV1) } : {}),
   };
 }
 

@@ -1,8 +1,7 @@
 import { sourceVersionOfRow } from '../coverage/data-versions.body.js';
-import type { TransferDataVersion } from '../coverage/data-versions.js';
+import { transferDataOfV1, type SourceRowV1, type TransferDataRowV1 } from '../coverage/data-versions.v1.js';
 import { sanctionsCoverageFactOf, type SanctionsCoverageBody } from '../coverage/sanctions-coverage.body.js';
-import type { ExposurePath } from '../exposure/exposure.schema.js';
-import { usdToMicros } from '../shared/money.js';
+import { microsOfUsd as micros, pathOfV1, shareOfPct as share, type PathV1 } from '../exposure/exposure-body.v1.js';
 import { TRANSFER_VERDICT_VERSION, type TransferVerdict, type VerdictCategory, type VerdictSender } from './transfer-verdict.js';
 
 /**
@@ -20,15 +19,6 @@ import { TRANSFER_VERDICT_VERSION, type TransferVerdict, type VerdictCategory, t
  */
 
 type Pct = number;
-interface PathV1 {
-  hops: number;
-  addresses: string[];
-  usd: number;
-  share_pct: Pct;
-  label: string | null;
-  source: string;
-  usd_estimated: boolean;
-}
 interface SenderV1 {
   address: string;
   label: string | null;
@@ -52,16 +42,6 @@ interface CategoryV1 {
   indirect_share: Pct;
   indirect_usd: number;
 }
-type SourceRowV1 = { source: string; version: string; content_hash: string; imported_at?: string };
-type TransferDataRowV1 = {
-  name: string;
-  kind: TransferDataVersion['kind'];
-  transfers: number;
-  version: string | null;
-  as_of: string | null;
-  up_to_block: number | null;
-  cap: string | null;
-};
 type Verdict = TransferVerdict;
 
 /** The transfer check's 200 body as version 1 of TransferCheckCompleted stored it (without billing and receipt). */
@@ -119,19 +99,6 @@ export interface TransferResultV1 {
   checked_at: string;
 }
 
-const share = (pct: Pct): number => pct / 100;
-const micros = (usd: number): number => usdToMicros(usd);
-
-const pathOf = (p: PathV1): ExposurePath => ({
-  hops: p.hops,
-  addresses: p.addresses,
-  usdMicros: micros(p.usd),
-  share: share(p.share_pct),
-  label: p.label,
-  source: p.source,
-  usdEstimated: p.usd_estimated,
-});
-
 const senderOf = (s: SenderV1): VerdictSender => ({
   address: s.address,
   label: s.label,
@@ -147,7 +114,7 @@ const senderOf = (s: SenderV1): VerdictSender => ({
     share: share(c.share),
     hops: c.hops,
     usdMicros: micros(c.usd_value),
-    paths: c.paths.map(pathOf),
+    paths: c.paths.map(pathOfV1),
   })),
   graph: s.graph,
 });
@@ -219,15 +186,7 @@ function coverageOf(c: NonNullable<TransferResultV1['coverage']>): NonNullable<V
     taxonomy: versions.taxonomy,
     snapshot: versions.snapshot,
     sources: versions.sources.map(sourceVersionOfRow),
-    transferData: versions.transfer_data.map((row) => ({
-      name: row.name,
-      kind: row.kind,
-      transfers: row.transfers,
-      version: row.version,
-      asOf: row.as_of,
-      upToBlock: row.up_to_block,
-      cap: row.cap,
-    })),
+    transferData: versions.transfer_data.map(transferDataOfV1),
   };
 }
 
