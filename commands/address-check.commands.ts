@@ -1,3 +1,4 @@
+import type { CheckAccepted } from '../domain/idempotency/keyed-outcomes.js';
 import type { VerdictSigner } from '../domain/ports/verdict-signer.port.js';
 import { fullCheckReceipt } from './receipts/verdict-receipts.js';
 import { addressCheckDecider, type AddressCheckCommand, type AddressCheckState } from '../domain/address-check/address-check.decider.js';
@@ -19,11 +20,8 @@ import { asReplay, type ChargedBilling } from '../domain/ledger/charged-billing.
  * (the charge id is the check id, so the ledger itself refuses a second charge).
  */
 
-/** A full check recorded and waiting for the pipeline. */
-export interface CheckAccepted {
-  readonly kind: 'accepted';
-  readonly checkId: string;
-}
+/** A full check recorded and waiting for the pipeline (typed by its schema, which a replay parses). */
+export type { CheckAccepted };
 
 /** What a poll of a full check finds: still running, or the verdict with what its delivery was charged. */
 export type CheckDelivery =

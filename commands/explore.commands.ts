@@ -1,3 +1,4 @@
+import type { ExploreAccepted } from '../domain/idempotency/keyed-outcomes.js';
 import type { CheckOwner } from '../domain/address-check/address-check.events.js';
 import { PRODUCTS } from '../domain/billing/products.js';
 import type { ExposureBudget } from '../domain/exposure/exposure.schema.js';
@@ -17,11 +18,8 @@ import { asReplay, type ChargedBilling } from '../domain/ledger/charged-billing.
  * channel is charged like the full check, once, on the first delivery of the result.
  */
 
-/** An explore job recorded and waiting for the pipeline. */
-export interface ExploreAccepted {
-  readonly kind: 'accepted';
-  readonly jobId: string;
-}
+/** An explore job recorded and waiting for the pipeline (typed by its schema, which a replay parses). */
+export type { ExploreAccepted };
 
 /** What a fetch of an explore job finds: still running, or the report (with its charge on the V2 channel; null on x402, paid up front). */
 export type ExploreDelivery =

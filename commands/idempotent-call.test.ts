@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { IDEMPOTENCY_WINDOW_MS } from '../domain/idempotency/idempotency.decider.js';
 import { ledgerDecider } from '../domain/ledger/ledger.decider.js';
 import { ledgerStream, type LedgerEvent } from '../domain/ledger/ledger.events.js';
@@ -17,14 +18,11 @@ import { changePlan, chargeCall, deposit, refundCall } from './billing.commands.
 import type { CommandDeps } from './command-deps.js';
 import { createCommandExecutor } from './command-executor.js';
 import { idempotentCall, WAIT_FOR_TWIN_MS, type KeyedResult } from './idempotent-call.js';
-import type { ChargedBilling } from '../domain/ledger/charged-billing.js';
+import { chargedBillingSchema } from '../domain/ledger/charged-billing.js';
 
-/** The outcome the paid call of these tests returns (like screenAddress's). */
-interface PaidOutcome {
-  readonly verdict: string;
-  readonly callId: string;
-  readonly billing: ChargedBilling;
-}
+/** The outcome the paid call of these tests returns (like screenAddress's), and its schema, which a replay parses. */
+const paidOutcomeSchema = z.object({ verdict: z.string(), callId: z.string(), billing: chargedBillingSchema });
+type PaidOutcome = z.infer<typeof paidOutcomeSchema>;
 /** The outcome a keyed call answered (these tests never meet an answer recorded before outcomes were stored). */
 function outcomeOf(result: KeyedResult<PaidOutcome>): PaidOutcome {
   if (result.kind !== 'outcome') throw new Error('expected an outcome');
@@ -130,7 +128,10 @@ describe('idempotentCall', () => {
     const run = paidCall(deps, userId, executed, { before: () => sleep(30) });
     const input = { userId, key: 'key-1', route: ROUTE, body };
 
-    const [first, second] = await Promise.all([idempotentCall(deps, input, run), idempotentCall(deps, input, run)]);
+    const [first, second] = await Promise.all([
+      idempotentCall(deps, input, run, paidOutcomeSchema),
+      idempotentCall(deps, input, run, paidOutcomeSchema),
+    ]);
 
     expect(executed).toHaveLength(1);
     const [original, twin] = first.replay ? [second, first] : [first, second];
@@ -140,10 +141,33 @@ describe('idempotentCall', () => {
     expect(outcomeOf(original).billing).toMatchObject({ replay: false, balanceMicros: 900_000, chargedMicros: 100_000 });
     expect(outcomeOf(twin)).toEqual(outcomeOf(original));
     // later retries replay too, and nothing is ever charged twice
-    const later = await idempotentCall(deps, input, run);
+    const later = await idempotentCall(deps, input, run, paidOutcomeSchema);
     expect(later).toMatchObject({ replay: true, kind: 'outcome' });
     expect(executed).toHaveLength(1);
     expect(await charges(store, userId)).toHaveLength(1);
+  });
+
+  it("a stored outcome its route's schema refuses fails closed (store_corrupt): never replayed as a cast", async () => {
+    const { store, deps, userId } = await setup();
+    const executed: string[] = [];
+    const input = { userId, key: 'key-shape', route: ROUTE, body };
+    // An outcome of another shape, as an older version of the route might have stored it.
+    const olderShape = z.object({ verdict: z.string(), callId: z.string() });
+    const older = async (callId: string) => {
+      executed.push(callId);
+      return { verdict: 'clean', callId };
+    };
+    await idempotentCall(deps, input, older, olderShape);
+
+    expect(await codeOf(idempotentCall(deps, input, paidCall(deps, userId, executed), paidOutcomeSchema))).toBe('store_corrupt');
+    expect(executed).toHaveLength(1);
+    expect(await charges(store, userId)).toHaveLength(0);
+    // the schema that fits still replays it
+    expect(await idempotentCall(deps, input, older, olderShape)).toMatchObject({
+      kind: 'outcome',
+      replay: true,
+      outcome: { verdict: 'clean' },
+    });
   });
 
   it('a burst of 20 twins still executes once and charges once', async () => {
@@ -151,7 +175,7 @@ describe('idempotentCall', () => {
     const executed: string[] = [];
     const run = paidCall(deps, userId, executed, { before: () => sleep(20) });
     const input = { userId, key: 'burst', route: ROUTE, body };
-    const results = await Promise.all(Array.from({ length: 20 }, () => idempotentCall(deps, input, run)));
+    const results = await Promise.all(Array.from({ length: 20 }, () => idempotentCall(deps, input, run, paidOutcomeSchema)));
     expect(executed).toHaveLength(1);
     expect(results.filter((r) => !r.replay)).toHaveLength(1);
     expect(new Set(results.map((r) => outcomeOf(r).callId))).toEqual(new Set(executed));
@@ -166,23 +190,36 @@ describe('idempotentCall', () => {
       deps,
       { userId, key: 'key-2', route: ROUTE, body },
       paidCall(deps, userId, executed, { before: () => gate.promise }),
+      paidOutcomeSchema,
     );
     await until(async () => executed.length === 1);
     const other = { ...body, network: 'bitcoin' };
-    const conflict = idempotentCall(deps, { userId, key: 'key-2', route: ROUTE, body: other }, paidCall(deps, userId, executed));
+    const conflict = idempotentCall(
+      deps,
+      { userId, key: 'key-2', route: ROUTE, body: other },
+      paidCall(deps, userId, executed),
+      paidOutcomeSchema,
+    );
     const error = await conflict.catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ServiceError);
     expect((error as ServiceError).code).toBe('idempotency_conflict');
     expect(errorBody(error as ServiceError).status).toBe(409);
     gate.resolve();
     await inFlight;
-    expect(await codeOf(idempotentCall(deps, { userId, key: 'key-2', route: ROUTE, body: other }, paidCall(deps, userId, executed)))).toBe(
-      'idempotency_conflict',
-    );
+    expect(
+      await codeOf(
+        idempotentCall(deps, { userId, key: 'key-2', route: ROUTE, body: other }, paidCall(deps, userId, executed), paidOutcomeSchema),
+      ),
+    ).toBe('idempotency_conflict');
     // another route with the same key is another request too
     expect(
       await codeOf(
-        idempotentCall(deps, { userId, key: 'key-2', route: 'POST /v2/check-transfer', body }, paidCall(deps, userId, executed)),
+        idempotentCall(
+          deps,
+          { userId, key: 'key-2', route: 'POST /v2/check-transfer', body },
+          paidCall(deps, userId, executed),
+          paidOutcomeSchema,
+        ),
       ),
     ).toBe('idempotency_conflict');
     expect(executed).toHaveLength(1);
@@ -194,6 +231,7 @@ describe('idempotentCall', () => {
       deps,
       { userId: otherUser, key: 'key-2', route: ROUTE, body: other },
       paidCall(deps, otherUser, executed),
+      paidOutcomeSchema,
     );
     expect(theirs.replay).toBe(false);
   });
@@ -214,19 +252,24 @@ describe('idempotentCall', () => {
       await refundCall(deps, { userId, chargeId: callId, reason: 'backend_unavailable' });
       throw new ServiceError({ code: 'backend_unavailable', message: 'backend down' });
     };
-    expect(await codeOf(idempotentCall(deps, input, failing))).toBe('backend_unavailable');
+    expect(await codeOf(idempotentCall(deps, input, failing, paidOutcomeSchema))).toBe('backend_unavailable');
 
-    const retry = await idempotentCall(deps, input, paidCall(deps, userId, executed));
+    const retry = await idempotentCall(deps, input, paidCall(deps, userId, executed), paidOutcomeSchema);
     expect(retry.replay).toBe(false);
     expect(executed).toHaveLength(2);
     expect(executed[1]).not.toBe(executed[0]);
     // a refusal (402) is an error too: not stored, the key stays free
     const input402 = { userId, key: 'key-4', route: ROUTE, body };
-    const refused = idempotentCall(deps, input402, async () => {
-      throw new ServiceError({ code: 'insufficient_funds', message: 'refused' });
-    });
+    const refused = idempotentCall(
+      deps,
+      input402,
+      async () => {
+        throw new ServiceError({ code: 'insufficient_funds', message: 'refused' });
+      },
+      paidOutcomeSchema,
+    );
     expect(await codeOf(refused)).toBe('insufficient_funds');
-    const afterRefusal = await idempotentCall(deps, input402, paidCall(deps, userId, executed));
+    const afterRefusal = await idempotentCall(deps, input402, paidCall(deps, userId, executed), paidOutcomeSchema);
     expect(afterRefusal).toMatchObject({ kind: 'outcome', replay: false });
 
     const events = await ledgerEvents(store, userId);
@@ -257,12 +300,13 @@ describe('idempotentCall', () => {
           await crash.promise;
         },
       }),
+      paidOutcomeSchema,
     );
     await charged.promise;
     await sleep(5);
     expect(await charges(store, userId)).toHaveLength(1);
 
-    const takenOver = await idempotentCall(boot2, input, paidCall(boot2, userId, executed2));
+    const takenOver = await idempotentCall(boot2, input, paidCall(boot2, userId, executed2), paidOutcomeSchema);
     expect(executed2).toEqual(executed1); // the same call id
     expect(takenOver.replay).toBe(false);
     // the ledger recognised the call id: nothing was taken the second time
@@ -273,7 +317,7 @@ describe('idempotentCall', () => {
     crash.resolve();
     await hung;
     expect(await charges(store, userId)).toHaveLength(1);
-    const replay = await idempotentCall(boot1, input, paidCall(boot1, userId, executed1));
+    const replay = await idempotentCall(boot1, input, paidCall(boot1, userId, executed1), paidOutcomeSchema);
     expect(replay.replay).toBe(true);
     expect(outcomeOf(replay).callId).toBe(executed1[0]);
     expect(executed1).toHaveLength(1);
@@ -286,12 +330,12 @@ describe('idempotentCall', () => {
     const executed1: string[] = [];
     const executed2: string[] = [];
     const crash = deferred();
-    const hung = idempotentCall(boot1, input, paidCall(boot1, userId, executed1, { before: () => crash.promise }));
+    const hung = idempotentCall(boot1, input, paidCall(boot1, userId, executed1, { before: () => crash.promise }), paidOutcomeSchema);
     // Bounded wait for the old boot to reach its execution (a fixed sleep was too short under load).
     await until(async () => executed1.length === 1);
     expect(await charges(store, userId)).toHaveLength(0);
 
-    const takenOver = await idempotentCall(boot2, input, paidCall(boot2, userId, executed2));
+    const takenOver = await idempotentCall(boot2, input, paidCall(boot2, userId, executed2), paidOutcomeSchema);
     expect(executed2).toEqual(executed1);
     expect(outcomeOf(takenOver).billing.replay).toBe(false);
     crash.resolve();
@@ -305,11 +349,16 @@ describe('idempotentCall', () => {
     const { deps, clock, userId } = await setup();
     const input = { userId, key: 'key-7', route: ROUTE, body };
     const executed: string[] = [];
-    await idempotentCall(deps, input, paidCall(deps, userId, executed));
+    await idempotentCall(deps, input, paidCall(deps, userId, executed), paidOutcomeSchema);
     clock.t += IDEMPOTENCY_WINDOW_MS - 60_000;
-    expect((await idempotentCall(deps, input, paidCall(deps, userId, executed))).replay).toBe(true);
+    expect((await idempotentCall(deps, input, paidCall(deps, userId, executed), paidOutcomeSchema)).replay).toBe(true);
     clock.t += 60_000;
-    const fresh = await idempotentCall(deps, { ...input, body: { ...body, network: 'bitcoin' } }, paidCall(deps, userId, executed));
+    const fresh = await idempotentCall(
+      deps,
+      { ...input, body: { ...body, network: 'bitcoin' } },
+      paidCall(deps, userId, executed),
+      paidOutcomeSchema,
+    );
     expect(fresh.replay).toBe(false);
     expect(executed).toHaveLength(2);
     expect(executed[1]).not.toBe(executed[0]);
@@ -337,9 +386,9 @@ describe('idempotentCall', () => {
     const input = { userId, key: 'key-8', route: ROUTE, body };
     const executed: string[] = [];
     const gate = deferred();
-    const first = idempotentCall(deps, input, paidCall(deps, userId, executed, { before: () => gate.promise }));
+    const first = idempotentCall(deps, input, paidCall(deps, userId, executed, { before: () => gate.promise }), paidOutcomeSchema);
     await until(async () => executed.length === 1);
-    const twin = idempotentCall(deps, input, paidCall(deps, userId, executed));
+    const twin = idempotentCall(deps, input, paidCall(deps, userId, executed), paidOutcomeSchema);
     let twinDone = false;
     void twin.then(
       () => (twinDone = true),

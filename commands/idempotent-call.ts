@@ -19,17 +19,28 @@ export type KeyedResult<Outcome> =
   | { readonly kind: 'recordedAnswer'; readonly code: number; readonly body: unknown; readonly replay: true };
 
 /**
+ * How a route reads its stored outcome back: its zod schema (commands/ does not import zod, so only the
+ * shape of `safeParse` is named here). A stored outcome is JSON written by an older version of the code,
+ * so it is parsed, never cast.
+ */
+export interface OutcomeSchema<Outcome> {
+  safeParse(value: unknown): { success: true; data: Outcome } | { success: false; error: unknown };
+}
+
+/**
  * Runs `execute` at most once per (user, Idempotency-Key) within 24 h. The same key and body get the
  * stored outcome with `replay: true` and no charge; another body gets 409 idempotency_conflict.
  * A concurrent twin (same key, same body, first still running) waits for the first to settle and
  * receives its stored outcome; it answers 409 only if the first is still running after 15 s of the clock.
  * An error releases the key, as nothing was charged. The stored outcome is plain JSON: the claim's route
- * is part of the key's identity, so only the route that stored an outcome ever reads it back.
+ * is part of the key's identity, so only the route that stored an outcome ever reads it back, through
+ * that route's `outcomeSchema`; one that does not parse fails closed (store_corrupt), never replayed as cast.
  */
 export async function idempotentCall<Outcome>(
   deps: CommandDeps,
   input: { userId: string; key: string; route: string; body: unknown },
   execute: (callId: string) => Promise<Outcome>,
+  outcomeSchema: OutcomeSchema<Outcome>,
 ): Promise<KeyedResult<Outcome>> {
   const stream = idempotencyStream(input.userId, digest(input.key));
   const requestHash = digest(JSON.stringify(input.body ?? null));
@@ -55,8 +66,9 @@ export async function idempotentCall<Outcome>(
     switch (claim.kind) {
       case 'replay': {
         const { stored } = claim;
-        // The claim's route and body matched: the stored outcome is this route's own.
-        if (stored.kind === 'outcome') return { kind: 'outcome', outcome: stored.outcome as Outcome, replay: true };
+        // The claim's route and body matched: the stored outcome is this route's own, parsed by its schema.
+        if (stored.kind === 'outcome')
+          return { kind: 'outcome', outcome: storedOutcome(input.route, stored.outcome, outcomeSchema), replay: true };
         return { kind: 'recordedAnswer', code: stored.code, body: stored.body, replay: true };
       }
       case 'execute':
@@ -67,6 +79,13 @@ export async function idempotentCall<Outcome>(
         }
     }
   }
+}
+
+/** A stored outcome read back by its route's schema; one it refuses is a damaged or foreign record, not an answer. */
+function storedOutcome<Outcome>(route: string, stored: unknown, schema: OutcomeSchema<Outcome>): Outcome {
+  const parsed = schema.safeParse(stored);
+  if (!parsed.success) throw fail('store_corrupt', `the outcome stored for this Idempotency-Key is not a ${route} outcome`);
+  return parsed.data;
 }
 
 async function runClaimed<Outcome>(

@@ -9,22 +9,18 @@ import { PRODUCTS } from '../domain/billing/products.js';
 import { screenSummaryOf } from '../domain/intel/screen-summary.js';
 import { assertCanCharge, chargeCall } from './billing.commands.js';
 import type { CommandDeps } from './command-deps.js';
-import type { ChargedBilling } from '../domain/ledger/charged-billing.js';
+import type { ScreenOutcome, ScreenVerdictBody } from '../domain/idempotency/keyed-outcomes.js';
 import type { Clock } from '../domain/ports/clock.port.js';
 import type { VerdictSigner } from '../domain/ports/verdict-signer.port.js';
 import { screenStatement, type VerdictContext } from '../domain/receipts/verdict-statements.js';
 import { detachedReceipt } from '../domain/receipts/detached-receipt.js';
 import type { VerdictStatement } from '../domain/receipts/verdict-statement.js';
 
-/** A light screen that answered: the verdict, its signed receipt and what it was charged (read-api/presenters/screen.presenter.ts shapes the body). */
-export interface ScreenOutcome {
-  readonly kind: 'completed';
-  readonly verdict: ScreenVerdictBody;
-  readonly receipt: string;
-  /** The call's id, the receipt's verdict id (absent from outcomes an Idempotency-Key stored before it was kept). */
-  readonly verdictId?: string;
-  readonly billing: ChargedBilling;
-}
+/**
+ * A light screen that answered: the verdict, its signed receipt and what it was charged
+ * (read-api/presenters/screen.presenter.ts shapes the body); typed by its schema, which a replay parses.
+ */
+export type { ScreenOutcome, ScreenVerdictBody };
 
 /** Bumped when a field of the screen body changes meaning. */
 export const SCREEN_SCHEMA_VERSION = 1;
@@ -96,8 +92,6 @@ async function signedScreen(
   return { receipt: await deps.receipts.sign(statement), statement };
 }
 
-export type ScreenVerdictBody = ReturnType<typeof screenBody>;
-
 /** The light screen's verdict without any billing (the one verdict path, domain/intel/address-verdict.ts): the V2 ledger path, the x402 channel and the CLI. */
 export async function screenVerdictOf(deps: VerdictSources, input: { address: string; network: Network }): Promise<ScreenVerdictBody> {
   requireSanctionsList(deps.intel);
@@ -105,7 +99,7 @@ export async function screenVerdictOf(deps: VerdictSources, input: { address: st
 }
 
 /** The light screen's body around a verdict (exported for the property test beside its presenter). */
-export function screenBody(input: { address: string; network: Network }, result: ScreenVerdict) {
+export function screenBody(input: { address: string; network: Network }, result: ScreenVerdict): ScreenVerdictBody {
   return {
     schema_version: SCREEN_SCHEMA_VERSION,
     address: input.address,

@@ -1,17 +1,18 @@
 import type { FastifySchemaCompiler } from 'fastify';
-import type { z } from 'zod';
+import { z } from 'zod';
 
 /**
  * Request validation with zod, reported in the spec's 422 shape:
  * `{ detail: [{ loc: ["body", "address"], msg, type, input?, ctx? }] }`.
  */
-export interface ValidationDetail {
-  loc: (string | number)[];
-  msg: string;
-  type: string;
-  input?: unknown;
-  ctx?: Record<string, unknown>;
-}
+export const validationDetailSchema = z.object({
+  loc: z.array(z.union([z.string(), z.number()])),
+  msg: z.string(),
+  type: z.string(),
+  input: z.unknown().optional(),
+  ctx: z.record(z.string(), z.unknown()).optional(),
+});
+export type ValidationDetail = z.infer<typeof validationDetailSchema>;
 
 export class RequestValidationError extends Error {
   constructor(readonly detail: ValidationDetail[]) {

@@ -1,21 +1,13 @@
+import type { TransferDelivery } from '../../domain/idempotency/keyed-outcomes.js';
 import type { TransferCheckState } from '../../domain/kyt/transfer-check.decider.js';
-import type { TransferVerdict } from '../../domain/kyt/transfer-verdict.js';
 import { fail } from '../../domain/shared/errors.js';
 import { chargeCall } from '../billing.commands.js';
 import type { CommandDeps } from '../command-deps.js';
 import type { VerdictSigner } from '../../domain/ports/verdict-signer.port.js';
 import { transferCheckReceipt } from '../receipts/verdict-receipts.js';
-import type { ChargedBilling } from '../../domain/ledger/charged-billing.js';
 
-/** What a delivery of a transfer check finds: still running, or the result with what it was charged. */
-export type TransferDelivery =
-  | { readonly kind: 'running'; readonly checkId: string }
-  | {
-      readonly kind: 'completed';
-      readonly verdict: TransferVerdict;
-      readonly receipt: string;
-      readonly billing: ChargedBilling;
-    };
+/** What a delivery of a transfer check finds: still running, or the result with what it was charged (typed by its schema, which a replay parses). */
+export type { TransferDelivery };
 
 /** A failed check as the client sees it: 502 with why, and no charge. */
 export function transferFailure(checkId: string, state: TransferCheckState) {

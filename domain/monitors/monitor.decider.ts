@@ -5,6 +5,7 @@ import { parserFor, type Decider } from '../shared/decider.js';
 import { fail } from '../shared/errors.js';
 import type { Network } from '../shared/network.js';
 import { webhookEventRaised } from '../webhooks/webhook-raised.js';
+import type { MonitorState, MonitorStatus } from './monitor-state.schema.js';
 import { monitorEventSchemas, type MonitorEvent } from './monitor.events.js';
 import { verdictChanged, type ChangeReason, type MonitorDataVersions, type MonitorVerdict } from './monitor-verdict.js';
 
@@ -15,26 +16,8 @@ import { verdictChanged, type ChangeReason, type MonitorDataVersions, type Monit
  * middle and restarted re-appends nothing it had already appended.
  */
 
-export type MonitorStatus = 'none' | 'active' | 'paused' | 'deleted';
-
-export interface MonitorState {
-  readonly status: MonitorStatus;
-  readonly monitorId: string | null;
-  readonly userId: string | null;
-  readonly address: string | null;
-  readonly network: Network | null;
-  readonly reference: string | null;
-  readonly verdict: MonitorVerdict | null;
-  readonly paidPeriod: string | null;
-  readonly pausedReason: string | null;
-  readonly dataVersions: MonitorDataVersions | null;
-  /** The sanctions lists its current verdict was checked against (null: not recorded then). */
-  readonly sanctions: SanctionsCoverage | null;
-  readonly createdAt: string | null;
-  readonly lastChangedAt: string | null;
-  /** Change keys already applied, newest last; bounded (a change is re-delivered soon or not at all). */
-  readonly recentChanges: readonly string[];
-}
+/** A monitor's state, typed by its schema (an Idempotency-Key's stored outcome carries one). */
+export type { MonitorState, MonitorStatus };
 
 export const RECENT_CHANGES_KEPT = 64;
 

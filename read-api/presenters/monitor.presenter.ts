@@ -1,30 +1,13 @@
-import type { ChargedBilling } from '../../domain/ledger/charged-billing.js';
-import type { MonitorState } from '../../domain/monitors/monitor.decider.js';
-import { ServiceError, type Failure } from '../../domain/shared/errors.js';
+import { ServiceError } from '../../domain/shared/errors.js';
 import { errorBody } from '../errors.js';
 import { monitorFromState } from '../routes/monitor-views.js';
-import { validationBody, type ValidationDetail } from '../validation.js';
+import { validationBody } from '../validation.js';
 import { presentBilling } from './billing.presenter.js';
 import type { Presented } from './presented.js';
+import type { BulkEntryOutcome, BulkWatched, MonitorWatched } from './monitor-outcome.schema.js';
 
-/** One watch asked for: created now (charged) or already watched (not charged). */
-export interface MonitorWatched {
-  readonly kind: 'watched';
-  readonly created: boolean;
-  readonly state: MonitorState;
-  readonly billing: ChargedBilling;
-}
-
-/** One entry of a bulk request: watched, refused by a command (its failure), or invalid (its locations). */
-export type BulkEntryOutcome =
-  | MonitorWatched
-  | { readonly kind: 'refused'; readonly failure: Failure }
-  | { readonly kind: 'invalid'; readonly detail: ValidationDetail[] };
-
-export interface BulkWatched {
-  readonly kind: 'bulk';
-  readonly entries: readonly BulkEntryOutcome[];
-}
+/** The outcomes (watched, a bulk entry, a bulk request), typed by the schemas their replays parse. */
+export type { BulkEntryOutcome, BulkWatched, MonitorWatched };
 
 /** POST /v2/monitors: 201 created (charged), 200 already watched. */
 export const presentMonitorWatched = (outcome: MonitorWatched): Presented<Readonly<Record<string, unknown>>> => ({

@@ -1,5 +1,5 @@
 import type { CommandDeps } from '../../commands/command-deps.js';
-import { idempotentCall, type KeyedResult } from '../../commands/idempotent-call.js';
+import { idempotentCall, type KeyedResult, type OutcomeSchema } from '../../commands/idempotent-call.js';
 
 /** A command's outcome as HTTP: the status and the body, shaped here and nowhere in commands/ or domain/. */
 export interface Presented<Body> {
@@ -28,16 +28,17 @@ function markReplay(body: unknown): unknown {
 
 /**
  * A POST under an optional Idempotency-Key, presented: with a key, run once per key (idempotentCall) and
- * answer its outcome or replay; without one, run under a fresh call id.
+ * answer its outcome or replay (a stored outcome read back by `outcome`, the route's schema of it); without
+ * one, run under a fresh call id.
  */
 export async function presentedCall<Outcome, Body>(
   deps: CommandDeps,
-  call: { key: string | undefined; userId: string; route: string; body: unknown },
+  call: { key: string | undefined; userId: string; route: string; body: unknown; outcome: OutcomeSchema<Outcome> },
   run: (callId: string) => Promise<Outcome>,
   present: (outcome: Outcome) => Presented<Body>,
 ): Promise<Presented<unknown>> {
-  const { key, ...input } = call;
+  const { key, outcome, ...input } = call;
   return key === undefined
     ? present(await run(deps.ids.newId()))
-    : presentKeyed(await idempotentCall(deps, { ...input, key }, run), present);
+    : presentKeyed(await idempotentCall(deps, { ...input, key }, run, outcome), present);
 }

@@ -11,6 +11,7 @@ import { parseAddressInput } from './address-input.js';
 import { addressBody, idempotencyHeader } from './request-schemas.js';
 import { checkResultSchema, checkRunningSchema, checkSubmittedSchema } from '../schemas/check-address.js';
 import { ADDRESS_ERRORS, BEARER_ERRORS, BODY_ERRORS, CHARGE_ERRORS, INPUT_ERRORS, responses } from '../schemas/responses.js';
+import { checkAcceptedSchema } from '../../domain/idempotency/keyed-outcomes.js';
 
 /** Seconds a client waits before polling a running check again (the spec: poll every few seconds). */
 const POLL_AFTER_SECONDS = 2;
@@ -55,7 +56,7 @@ export const checkAddressRoutes: FastifyPluginAsyncZod<{ services: AppServices }
       const key = request.headers['idempotency-key'];
       const response = await presentedCall(
         services.commands,
-        { key, userId: caller.userId, route: 'POST /v2/check-address', body: { address, network } },
+        { key, userId: caller.userId, route: 'POST /v2/check-address', body: { address, network }, outcome: checkAcceptedSchema },
         run,
         presentCheckAccepted,
       );

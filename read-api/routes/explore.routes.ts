@@ -12,6 +12,7 @@ import { addressField, networkField } from '../schemas/common.js';
 import { exploreResultSchema, exploreRunningSchema, exploreSubmittedSchema } from '../schemas/explore.js';
 import { ADDRESS_ERRORS, BEARER_ERRORS, BODY_ERRORS, CHARGE_ERRORS, INPUT_ERRORS, responses } from '../schemas/responses.js';
 import { anyCaseEnum } from '../schemas/common.js';
+import { exploreAcceptedSchema } from '../../domain/idempotency/keyed-outcomes.js';
 
 const POLL_AFTER_SECONDS = 2;
 const jobIdParams = z.object({ job_id: z.string() });
@@ -66,7 +67,7 @@ export const exploreRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = a
       const key = request.headers['idempotency-key'];
       const response = await presentedCall(
         services.commands,
-        { key, userId: caller.userId, route: 'POST /v2/explore', body: normalized },
+        { key, userId: caller.userId, route: 'POST /v2/explore', body: normalized, outcome: exploreAcceptedSchema },
         run,
         presentExploreAccepted,
       );

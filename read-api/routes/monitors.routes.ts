@@ -10,6 +10,8 @@ import {
   type MonitorWatched,
 } from '../presenters/monitor.presenter.js';
 import { presentedCall, type Presented } from '../presenters/presented.js';
+import { bulkWatchedSchema, monitorWatchedSchema } from '../presenters/monitor-outcome.schema.js';
+import type { OutcomeSchema } from '../../commands/idempotent-call.js';
 import type { AppServices, MonitorApi } from '../services.js';
 import { RequestValidationError, toValidationDetail } from '../validation.js';
 import { parseAddressInput } from './address-input.js';
@@ -54,18 +56,18 @@ export const monitorRoutes: FastifyPluginAsyncZod<{ services: AppServices; monit
     return { kind: 'watched', created: created.created, state: created.state, billing: created.billing };
   }
 
+  /** A write under an optional Idempotency-Key; `call.outcome` is the schema its stored outcome is replayed by. */
   async function idempotent<Outcome>(
     request: { headers: Record<string, unknown> },
     caller: Caller,
-    route: string,
-    body: unknown,
+    call: { route: string; body: unknown; outcome: OutcomeSchema<Outcome> },
     run: (callId: string) => Promise<Outcome>,
     present: (outcome: Outcome) => Presented<unknown>,
   ): Promise<Presented<unknown>> {
     const key = request.headers['idempotency-key'];
     return presentedCall(
       services.commands,
-      { key: typeof key === 'string' ? key : undefined, userId: caller.userId, route, body },
+      { ...call, key: typeof key === 'string' ? key : undefined, userId: caller.userId },
       run,
       present,
     );
@@ -93,8 +95,7 @@ export const monitorRoutes: FastifyPluginAsyncZod<{ services: AppServices; monit
       const response = await idempotent(
         request,
         caller,
-        'POST /v2/monitors',
-        request.body,
+        { route: 'POST /v2/monitors', body: request.body, outcome: monitorWatchedSchema },
         (callId) => createOne(caller, callId, request.body),
         presentMonitorWatched,
       );
@@ -129,7 +130,13 @@ export const monitorRoutes: FastifyPluginAsyncZod<{ services: AppServices; monit
         }
         return { kind: 'bulk', entries: results };
       };
-      const response = await idempotent(request, caller, 'POST /v2/monitors/bulk', request.body, run, presentBulkWatched);
+      const response = await idempotent(
+        request,
+        caller,
+        { route: 'POST /v2/monitors/bulk', body: request.body, outcome: bulkWatchedSchema },
+        run,
+        presentBulkWatched,
+      );
       return reply.status(response.status).send(response.body);
     },
   );

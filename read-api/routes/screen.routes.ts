@@ -8,6 +8,7 @@ import { parseAddressInput } from './address-input.js';
 import { addressBody, idempotencyHeader } from './request-schemas.js';
 import { screenResultSchema } from '../schemas/screen.js';
 import { ADDRESS_ERRORS, BEARER_ERRORS, BODY_ERRORS, CHARGE_ERRORS, responses } from '../schemas/responses.js';
+import { screenOutcomeSchema } from '../../domain/idempotency/keyed-outcomes.js';
 
 /** POST /v2/screen: the light screen, 0.10 USD or 1 unit per call. */
 export const screenRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = async (app, { services }) => {
@@ -39,7 +40,7 @@ export const screenRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = as
       const key = request.headers['idempotency-key'];
       const response = await presentedCall(
         services.commands,
-        { key, userId: caller.userId, route: 'POST /v2/screen', body: { address, network } },
+        { key, userId: caller.userId, route: 'POST /v2/screen', body: { address, network }, outcome: screenOutcomeSchema },
         run,
         presentScreen,
       );

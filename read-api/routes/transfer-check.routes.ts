@@ -11,6 +11,7 @@ import { idempotencyHeader } from './request-schemas.js';
 import { parseTransferInput, transferBody } from './transfer-input.js';
 import { transferResultSchema, transferRunningSchema, transferSubmitResultSchema } from '../schemas/transfer.js';
 import { BEARER_ERRORS, BODY_ERRORS, CHARGE_ERRORS, INPUT_ERRORS, responses } from '../schemas/responses.js';
+import { transferDeliverySchema } from '../../domain/idempotency/keyed-outcomes.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -55,7 +56,7 @@ export const transferCheckRoutes: FastifyPluginAsyncZod<{ services: AppServices 
       const key = request.headers['idempotency-key'];
       const response = await presentedCall(
         deps,
-        { key, userId: caller.userId, route: 'POST /v2/check-transfer', body: { chain, tx_hash: txHash } },
+        { key, userId: caller.userId, route: 'POST /v2/check-transfer', body: { chain, tx_hash: txHash }, outcome: transferDeliverySchema },
         run,
         presentTransferDelivery,
       );
