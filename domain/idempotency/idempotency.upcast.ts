@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { transferVerdictOfV1, type TransferResultV1 } from '../kyt/transfer-check-completed.upcast.js';
 import { chargedBillingOfEnvelope } from '../ledger/charged-billing.upcast.js';
 import type { DomainEvent } from '../shared/decider.js';
 import { idempotencyEventSchemas, type IdempotencyEvent } from './idempotency.events.js';
@@ -42,16 +43,26 @@ function withChargedBilling(value: unknown): unknown {
 }
 
 /**
+ * A transfer check's delivery stored before transfer verdicts were domain facts carried the response body as
+ * `result`; the delivery now carries the verdict (TransferCheckCompleted's own upcast, the same exact reading).
+ */
+function withTransferVerdict(value: unknown): unknown {
+  if (value === null || typeof value !== 'object' || !('result' in value)) return value;
+  const { result, ...rest } = value as { result: TransferResultV1 };
+  return { ...rest, verdict: transferVerdictOfV1(result) };
+}
+
+/**
  * IdempotentOutcomeStored version 1 → 2. Version 1 outcomes (a screen's, a transfer check's, a monitor's,
  * each entry of a bulk monitor request) carried the response's `billing` object; version 2 carries the
  * charge as a domain fact (domain/ledger/charged-billing.ts). The envelope is read back exactly
  * (charged-billing.upcast.ts), so a replay answers the bytes the first call did. Recorded answers (older
- * still) are verbatim bodies: untouched.
+ * still) are verbatim bodies: untouched. A transfer check's delivery also gets its verdict (withTransferVerdict).
  */
 export function outcomeStoredV1toV2(data: unknown): unknown {
   const stored = data as { result: { kind: string; outcome?: unknown } };
   if (stored.result.kind !== 'outcome') return data;
-  let outcome = withChargedBilling(stored.result.outcome);
+  let outcome = withTransferVerdict(withChargedBilling(stored.result.outcome));
   if (outcome !== null && typeof outcome === 'object' && 'entries' in outcome && Array.isArray(outcome.entries)) {
     outcome = { ...outcome, entries: outcome.entries.map(withChargedBilling) };
   }
