@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { TRANSFER_CHAINS } from '../shared/network.js';
-import { ALERT_LEVELS } from '../kyt/alert-level.js';
-import { RULE_TYPES } from '../kyt/policy.types.js';
+import { verdictAlertSchema } from '../kyt/transfer-verdict.js';
 import { streamFamily } from '../shared/streams.js';
 import { changeReasonSchema } from '../monitors/monitor-verdict.js';
 
@@ -24,19 +23,8 @@ export const MAX_COMMENTS_PER_CASE = 500;
 export const actorSchema = z.object({ userId: z.string(), email: z.string() });
 export type CaseActor = z.infer<typeof actorSchema>;
 
-/** The alert exactly as the transfer check's policy_result listed it (the spec's alert fields). */
-export const caseAlertSchema = z.object({
-  category: z.string(),
-  riskLevel: z.enum(ALERT_LEVELS),
-  ruleType: z.enum(RULE_TYPES),
-  actualShare: z.number(),
-  thresholdShare: z.number(),
-  thresholdValue: z.number(),
-  entityName: z.string().nullable(),
-  entityAddress: z.string().nullable(),
-  direction: z.literal('incoming'),
-  entityScore: z.number(),
-});
+/** The alert exactly as the transfer check's verdict listed it (the spec's alert fields): the verdict's own schema. */
+export const caseAlertSchema = verdictAlertSchema;
 export type CaseAlert = z.infer<typeof caseAlertSchema>;
 
 export const alertCaseEventSchemas = {

@@ -1,5 +1,5 @@
 import type { SanctionList } from '../intel/intel.types.js';
-import { SCREEN_SUMMARY_VERSION, type ScreenSummary } from '../intel/screen-summary.js';
+import { sanctionsMatchOf, SCREEN_SUMMARY_VERSION, type ScreenSummary } from '../intel/screen-summary.js';
 import { detachedReceiptOfCompact, type DetachedReceipt } from '../receipts/detached-receipt.js';
 import type { RiskLevel } from '../shared/verdict-vocabulary.js';
 
@@ -45,15 +45,7 @@ export function screenSummaryOfV1(v1: ScreenSummaryV1): ScreenSummary {
     sourceCount: v1.source_count,
     label: v1.label,
     dataAvailable: v1.data_available,
-    sanctionsMatch: match && {
-      list: match.list,
-      entity: match.entity,
-      program: match.program,
-      listEntryId: match.list_entry_id,
-      listDate: match.list_date,
-      asset: match.asset,
-      source: match.source,
-    },
+    sanctionsMatch: match && sanctionsMatchOf(match),
     categories: v1.categories.map((c) => ({ slug: c.slug, addressLevel: c.risk_level })),
     ...(v1.sanctions_checked ? { sanctionsChecked: v1.sanctions_checked } : {}),
     ...(v1.sanctions_not_checked ? { sanctionsNotChecked: v1.sanctions_not_checked } : {}),
