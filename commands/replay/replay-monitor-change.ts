@@ -37,7 +37,7 @@ export function monitorChangeReplayPlan(found: MonitorChange): ReplayPlan {
       const clock = today ?? clockAt(change.sanctions?.at ?? change.at);
       const screen = buildScreenVerdict(checkedIntel({ intel, clock }, { address, network }));
       const { verdict, dataVersions } = monitorVerdictOf(screen);
-      const match = screen.verdict.sdn_match;
+      const match = screen.verdict.sanctionsMatch;
       return {
         value: asStored({ current: verdict, data_versions: dataVersions }),
         sources: dataVersions.sources,

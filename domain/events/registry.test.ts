@@ -27,7 +27,8 @@ describe('the service’s event registry', () => {
 
   it('writes every type at version 1 so far, but the verdicts and charges made domain facts (version 2)', () => {
     const bumped = new Map([
-      ['CheckCompleted', 2],
+      ['CheckCompleted', 3],
+      ['TierCompleted', 2],
       ['ExploreCompleted', 2],
       ['TransferCheckCompleted', 2],
       ['Charged', 2],

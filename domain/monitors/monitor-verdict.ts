@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { dataVersionsSchema, sourceVersionRowSchema } from '../coverage/data-versions.body.js';
-import { sdnMatchSchema, type ScreenVerdict } from '../intel/screen-verdict.schema.js';
+import { dataVersionsSchema, sourceVersionRow, sourceVersionRowSchema } from '../coverage/data-versions.body.js';
+import { SANCTIONS_JURISDICTIONS } from '../intel/intel.types.js';
+import type { ScreenVerdict } from '../intel/screen-verdict.schema.js';
 import { RISK_LEVELS } from '../shared/verdict-vocabulary.js';
 
 /**
@@ -12,7 +13,16 @@ export const monitorVerdictSchema = z.object({
   risk_level: z.enum(RISK_LEVELS).nullable(),
   risk_score: z.number().int().min(0).max(100).nullable(),
   risk_categories: z.array(z.string()),
-  sdn_match: sdnMatchSchema.omit({ asset: true }).nullable(),
+  sdn_match: z
+    .object({
+      list: z.enum(SANCTIONS_JURISDICTIONS),
+      entity: z.string().nullable(),
+      program: z.string().nullable(),
+      list_entry_id: z.string().nullable(),
+      list_date: z.string().nullable(),
+      source: z.string(),
+    })
+    .nullable(),
   label: z.string().nullable(),
 });
 export type MonitorVerdict = z.infer<typeof monitorVerdictSchema>;
@@ -32,14 +42,20 @@ export const changeReasonSchema = z.object({
 });
 export type ChangeReason = z.infer<typeof changeReasonSchema>;
 
+/** A source row as monitor verdicts record it (`imported_at` absent where the screen's verdict lacked it). */
+const sourceVersionRowOf = (s: ScreenVerdict['coverage']['dataVersions']['sources'][number]): MonitorDataVersions['sources'][number] =>
+  s.importedAt === undefined
+    ? { source: s.source, version: s.version, content_hash: s.contentHash }
+    : sourceVersionRow({ ...s, importedAt: s.importedAt });
+
 export function monitorVerdictOf(screen: ScreenVerdict): { verdict: MonitorVerdict; dataVersions: MonitorDataVersions } {
   const { verdict, coverage } = screen;
-  const sdn = verdict.sdn_match;
+  const sdn = verdict.sanctionsMatch;
   return {
     verdict: {
-      risk_level: verdict.risk_level,
-      risk_score: verdict.risk_score,
-      risk_categories: [...verdict.risk_categories].sort(),
+      risk_level: verdict.riskLevel,
+      risk_score: verdict.riskScore,
+      risk_categories: [...verdict.riskCategories].sort(),
       sdn_match:
         sdn === null
           ? null
@@ -47,13 +63,13 @@ export function monitorVerdictOf(screen: ScreenVerdict): { verdict: MonitorVerdi
               list: sdn.list,
               entity: sdn.entity,
               program: sdn.program,
-              list_entry_id: sdn.list_entry_id,
-              list_date: sdn.list_date,
+              list_entry_id: sdn.listEntryId,
+              list_date: sdn.listDate,
               source: sdn.source,
             },
       label: verdict.label,
     },
-    dataVersions: coverage.data_versions,
+    dataVersions: { ...coverage.dataVersions, sources: coverage.dataVersions.sources.map(sourceVersionRowOf) },
   };
 }
 

@@ -72,16 +72,17 @@ const addressSubject = (network: string, address: string) => ({ network, address
 
 export function screenStatement(context: VerdictContext, subject: { address: string; network: string }, screen: ScreenVerdict) {
   const { verdict, coverage } = screen;
+  const { taxonomy, snapshot, sources } = coverage.dataVersions;
   return statement('screen', context, {
     subject: addressSubject(subject.network, subject.address),
     outcome: {
-      riskLevel: verdict.risk_level,
-      riskScore: verdict.risk_score,
+      riskLevel: verdict.riskLevel,
+      riskScore: verdict.riskScore,
       decision: null,
-      categories: sorted(verdict.risk_categories),
-      sanctioned: verdict.sdn_match !== null,
+      categories: sorted(verdict.riskCategories),
+      sanctioned: verdict.sanctionsMatch !== null,
     },
-    data: dataOf(coverage.data_versions),
+    data: { taxonomy, snapshot, sources: signedSources(sources) },
   });
 }
 
