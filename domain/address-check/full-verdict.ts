@@ -82,10 +82,10 @@ function ownershipEvidence(tiers: CompletedTiers): VerdictEvidence[] {
     rows.push(ownRow({ slug: 'sanctions', severity: 10, addressLevel: 'sanctioned', tier: 0, sources }));
   }
   for (const detail of verdict.categoryDetail) {
-    if (detail.riskLevel === null || detail.riskLevel === 'none' || rows.some((r) => r.slug === detail.slug)) continue;
+    if (detail.addressLevel === null || detail.addressLevel === 'none' || rows.some((r) => r.slug === detail.slug)) continue;
     if (!verdict.riskCategories.includes(detail.slug)) continue;
     rows.push(
-      ownRow({ slug: detail.slug, severity: detail.severity, addressLevel: detail.riskLevel, tier: 1, sources: [...detail.sources] }),
+      ownRow({ slug: detail.slug, severity: detail.severity, addressLevel: detail.addressLevel, tier: 1, sources: [...detail.sources] }),
     );
   }
   return rows;
@@ -135,7 +135,7 @@ function decide(input: {
 /** The levels of the tiers, the counted findings and the driver: what the verdict rule reads (docs/api.md, "The verdict rule"). */
 function findingsOfTiers(tiers: CompletedTiers) {
   const screen = tiers[1].screen;
-  const own: RiskLevel = tiers[0].sanctioned ? 'sanctioned' : (screen.verdict.riskLevel ?? 'none');
+  const own: RiskLevel = tiers[0].sanctioned ? 'sanctioned' : (screen.verdict.addressLevel ?? 'none');
   const ownScore = tiers[0].sanctioned ? 100 : (screen.verdict.riskScore ?? 0);
   const t2 = tiers[2];
   const direct = [...findingsOf(t2.incoming, 'incoming', 2), ...findingsOf(t2.outgoing, 'outgoing', 2)];

@@ -3,7 +3,7 @@ import type { ProviderAssessment } from './provider-assessment.js';
 
 /** The own engine's light-screen verdict on the inspect's common scale. */
 export function assessScreenVerdict({ coverage, verdict }: ScreenVerdict): ProviderAssessment {
-  const level = verdict.riskLevel ?? 'none';
+  const level = verdict.addressLevel ?? 'none';
   const match = verdict.sanctionsMatch;
   const sanctioned = level === 'sanctioned' || match !== null;
   const signals = [...(match ? [`sdn_match:${match.list}`] : []), ...verdict.categoryDetail.map((d) => `${d.slug}:${d.sources.join('+')}`)];

@@ -168,7 +168,7 @@ describe('screen verdict examples', () => {
         token: null,
       }),
     );
-    expect(verdict.riskLevel).toBe('sanctioned');
+    expect(verdict.addressLevel).toBe('sanctioned');
     expect(verdict.riskScore).toBe(100);
     expect(verdict.sanctionsMatch).toEqual({
       list: 'US',
@@ -195,7 +195,7 @@ describe('screen verdict examples', () => {
       }),
     );
     expect(verdict.label).toBe('Example Exchange hot wallet');
-    expect(['low', 'none']).toContain(verdict.riskLevel);
+    expect(['low', 'none']).toContain(verdict.addressLevel);
     expect(verdict.sanctionsMatch).toBeNull();
   });
 
@@ -208,13 +208,13 @@ describe('screen verdict examples', () => {
       }),
     );
     expect(verdict.label).toBeNull();
-    expect(verdict.riskLevel).toBe('high');
+    expect(verdict.addressLevel).toBe('high');
     expect(verdict.labels[0]?.label).toBe('Fake_Phishing1772');
   });
 
   it('an unknown address is no risk signal, not clean: no data, no score', () => {
     const { verdict, coverage } = buildScreenVerdict(checkedIntelOf({ claims: [], sources: {}, token: null }));
     expect(coverage.dataAvailable).toBe(false);
-    expect(verdict).toMatchObject({ riskLevel: 'none', riskScore: null, confidence: null, label: null, labels: [] });
+    expect(verdict).toMatchObject({ addressLevel: 'none', riskScore: null, confidence: null, label: null, labels: [] });
   });
 });

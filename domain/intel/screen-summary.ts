@@ -36,14 +36,14 @@ export type ScreenSummary = z.infer<typeof screenSummarySchema>;
 export function screenSummaryOf({ verdict, coverage }: ScreenVerdict): ScreenSummary {
   return {
     version: SCREEN_SUMMARY_VERSION,
-    addressLevel: verdict.riskLevel,
+    addressLevel: verdict.addressLevel,
     riskScore: verdict.riskScore,
     confidence: verdict.confidence,
     sourceCount: verdict.sourceCount,
     label: verdict.label,
     dataAvailable: coverage.dataAvailable,
     sanctionsMatch: verdict.sanctionsMatch,
-    categories: verdict.categoryDetail.map((c) => ({ slug: c.slug, addressLevel: c.riskLevel })),
+    categories: verdict.categoryDetail.map((c) => ({ slug: c.slug, addressLevel: c.addressLevel })),
     ...(coverage.sanctions
       ? { sanctionsChecked: [...coverage.sanctions.checked], sanctionsNotChecked: [...coverage.sanctions.notChecked] }
       : {}),

@@ -62,7 +62,8 @@ export type SmartContract = z.infer<typeof smartContractSchema>;
 /** One category's consensus; confidence is a percent with two decimals, as the consensus rounded it. */
 export const categoryDetailSchema = z.object({
   slug: z.string(),
-  riskLevel: riskLevel.nullable(),
+  /** The level this verdict makes of the address. */
+  addressLevel: riskLevel.nullable(),
   severity: z.number().int().min(0).max(10).nullable(),
   confidence: z.number().min(0).max(100).nullable(),
   sourceCount: z.number().int().min(0).nullable(),
@@ -86,7 +87,8 @@ export const screenCoverageSchema = z.object({
 export type ScreenCoverage = z.infer<typeof screenCoverageSchema>;
 
 export const screenFindingsSchema = z.object({
-  riskLevel: riskLevel.nullable(),
+  /** The level this verdict makes of the address. */
+  addressLevel: riskLevel.nullable(),
   riskScore: int0to100.nullable(),
   /** The categories that carry a risk (not `none`), in consensus order. */
   riskCategories: z.array(z.string()),

@@ -93,9 +93,9 @@ describe('screen verdict', () => {
       primaryEntity: { name: 'Example Token', category: 'token', source: 'lists' },
       complementaryEntities: [],
     });
-    expect(verdict).toMatchObject({ riskLevel: 'none', riskScore: 0, confidence: null, label: 'Example Token', riskCategories: [] });
+    expect(verdict).toMatchObject({ addressLevel: 'none', riskScore: 0, confidence: null, label: 'Example Token', riskCategories: [] });
     expect(verdict.categoryDetail).toEqual([
-      { slug: 'token', riskLevel: 'none', severity: 0, confidence: 60, sourceCount: 1, maxTrustWeight: 60, sources: ['lists'] },
+      { slug: 'token', addressLevel: 'none', severity: 0, confidence: 60, sourceCount: 1, maxTrustWeight: 60, sources: ['lists'] },
     ]);
   });
 

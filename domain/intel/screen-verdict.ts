@@ -14,7 +14,7 @@ export { screenVerdictSchema, type ScreenVerdict } from './screen-verdict.schema
  * one address on one network. Tiers 0 (sanctions) and 1 (consensus) run; there is no graph on this
  * endpoint. read-api/presenters/screen-verdict.body.ts shapes the body's `coverage` and `verdict`.
  *
- * With no data at all, riskLevel is 'none' (no risk signal was found) while riskScore and
+ * With no data at all, addressLevel is 'none' (no risk signal was found) while riskScore and
  * confidence are null and dataAvailable is false: unknown, not clean. With data but no risk
  * category (only a token listing, say), riskScore is 0 and confidence null.
  */
@@ -54,7 +54,7 @@ const isRiskCategory = (category: CategoryConsensus): boolean => category.riskLe
 function categoryDetail(category: CategoryConsensus): ScreenFindings['categoryDetail'][number] {
   return {
     slug: category.slug,
-    riskLevel: category.riskLevel,
+    addressLevel: category.riskLevel,
     severity: category.severity,
     confidence: Math.round(category.probability * 10_000) / 100,
     sourceCount: category.sourceCount,
@@ -130,7 +130,7 @@ export function buildScreenVerdict(intel: CheckedIntel, taxonomy: Taxonomy = TAX
       sanctions: intel.sanctions,
     },
     verdict: {
-      riskLevel: consensus.riskLevel,
+      addressLevel: consensus.riskLevel,
       riskScore: dataAvailable ? consensus.riskScore : null,
       riskCategories: consensus.categories.filter(isRiskCategory).map((category) => category.slug),
       consensusFound,

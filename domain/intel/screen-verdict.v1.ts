@@ -134,7 +134,7 @@ export const smartContractOfV1 = (sc: SmartContractV1): SmartContract => ({
 
 export const categoryDetailOfV1 = (d: CategoryDetailV1): CategoryDetail => ({
   slug: d.slug,
-  riskLevel: d.risk_level,
+  addressLevel: d.risk_level,
   severity: d.severity,
   confidence: d.confidence,
   sourceCount: d.source_count,
@@ -156,7 +156,7 @@ export function screenVerdictOfV1({ coverage, verdict }: ScreenVerdictV1): Scree
       ...(coverage.sanctions ? { sanctions: sanctionsCoverageFactOf(coverage.sanctions) } : {}),
     },
     verdict: {
-      riskLevel: verdict.risk_level,
+      addressLevel: verdict.risk_level,
       riskScore: verdict.risk_score,
       riskCategories: [...verdict.risk_categories],
       consensusFound: verdict.consensus_found,

@@ -53,7 +53,7 @@ export function monitorVerdictOf(screen: ScreenVerdict): { verdict: MonitorVerdi
   const sdn = verdict.sanctionsMatch;
   return {
     verdict: {
-      risk_level: verdict.riskLevel,
+      risk_level: verdict.addressLevel,
       risk_score: verdict.riskScore,
       risk_categories: [...verdict.riskCategories].sort(),
       sdn_match:

@@ -76,7 +76,7 @@ export function screenStatement(context: VerdictContext, subject: { address: str
   return statement('screen', context, {
     subject: addressSubject(subject.network, subject.address),
     outcome: {
-      riskLevel: verdict.riskLevel,
+      riskLevel: verdict.addressLevel,
       riskScore: verdict.riskScore,
       decision: null,
       categories: sorted(verdict.riskCategories),

@@ -46,7 +46,7 @@ export const smartContractBody = (sc: SmartContract): VerdictBody['smart_contrac
 
 export const categoryDetailBody = (d: CategoryDetail): VerdictBody['risk_category_detail'][number] => ({
   slug: d.slug,
-  risk_level: d.riskLevel,
+  risk_level: d.addressLevel,
   severity: d.severity,
   confidence: d.confidence,
   source_count: d.sourceCount,
@@ -81,7 +81,7 @@ function coverageBody({ coverage, verdict }: ScreenVerdict): ScreenVerdictParts[
 function verdictBody({ verdict }: ScreenVerdict): VerdictBody {
   return {
     ok: true,
-    risk_level: verdict.riskLevel,
+    risk_level: verdict.addressLevel,
     risk_score: verdict.riskScore,
     risk_categories: [...verdict.riskCategories],
     consensus_found: verdict.consensusFound,

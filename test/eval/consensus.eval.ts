@@ -97,12 +97,12 @@ function phishingCases(sources: readonly LoadedSource[]): Case[] {
 type Judge = (verdict: ReturnType<typeof buildScreenVerdict>['verdict'], expected: string) => boolean;
 const same = (a: string | null | undefined, b: string): boolean => (a ?? '').toLowerCase() === b.toLowerCase();
 const JUDGES: Readonly<Record<string, Judge>> = {
-  sanctioned: (v, entity) => v.riskLevel === 'sanctioned' && (same(v.sanctionsMatch?.entity, entity) || same(v.label, entity)),
+  sanctioned: (v, entity) => v.addressLevel === 'sanctioned' && (same(v.sanctionsMatch?.entity, entity) || same(v.label, entity)),
   exchange: (v, names) =>
     names.split('|').some((name) => (v.label ?? '').toLowerCase().includes(name.toLowerCase())) &&
-    (v.riskLevel === 'none' || v.riskLevel === 'low'),
-  exchangeNotAboveLow: (v) => v.riskLevel === 'none' || v.riskLevel === 'low',
-  phishing: (v) => v.riskLevel === 'high' || v.riskLevel === 'critical' || v.riskLevel === 'sanctioned',
+    (v.addressLevel === 'none' || v.addressLevel === 'low'),
+  exchangeNotAboveLow: (v) => v.addressLevel === 'none' || v.addressLevel === 'low',
+  phishing: (v) => v.addressLevel === 'high' || v.addressLevel === 'critical' || v.addressLevel === 'sanctioned',
 };
 
 /** What the weights move: the score within a level's band (noisy-OR of trust × confidence). */
