@@ -5,7 +5,6 @@ import { inspectStream } from '../../domain/inspect/inspect.events.js';
 import { OWN_ENGINE } from '../../domain/inspect/provider-selection.js';
 import { addressVerdict } from '../../domain/intel/address-verdict.js';
 import type { ScreenVerdict } from '../../domain/intel/screen-verdict.schema.js';
-import { screenVerdictOfRecorded, type ScreenVerdictV1 } from '../../domain/intel/screen-verdict.v1.js';
 import { sourceRowsOf, type RecordedAnswer } from '../../domain/replay/verdict-replay.js';
 import { fail } from '../../domain/shared/errors.js';
 import type { CommandDeps } from '../command-deps.js';
@@ -13,10 +12,10 @@ import { clockAt, type ReplayPlan } from './replay-plan.js';
 
 type Answered = Extract<RecordedOutcome, { ok: true }>;
 
-/** The own engine's answer, as recorded: its light-screen verdict (null when it failed then; read as the domain's when kept in the body's words). */
+/** The own engine's answer, as recorded: its light-screen verdict (null when it failed then). */
 function ownEngineVerdict(state: InspectState): ScreenVerdict | null {
   const own = state.outcomes.find((outcome): outcome is Answered => outcome.provider === OWN_ENGINE && outcome.ok);
-  return own ? screenVerdictOfRecorded(own.raw as ScreenVerdict | ScreenVerdictV1) : null;
+  return own ? (own.raw as ScreenVerdict) : null;
 }
 
 /** The outside providers in run order, each as it was recorded: answered or failed, never asked again. */

@@ -29,6 +29,7 @@ describe('the service’s event registry', () => {
     const bumped = new Map([
       ['CheckCompleted', 3],
       ['TierCompleted', 2],
+      ['ProviderAnswered', 2],
       ['ExploreCompleted', 2],
       ['TransferCheckCompleted', 2],
       ['Charged', 2],

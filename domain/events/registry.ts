@@ -3,6 +3,7 @@ import { emailClaimEventSchemas, emailClaimStreams } from '../accounts/email-cla
 import { addressCheckEventSchemas, checkStreams } from '../address-check/address-check.events.js';
 import { checkCompletedV1toV2, checkCompletedV2toV3 } from '../address-check/check-completed.upcast.js';
 import { tierCompletedV1toV2 } from '../address-check/tier-completed.upcast.js';
+import { providerAnsweredV1toV2 } from '../inspect/provider-answered.upcast.js';
 import { chargedV1toV2 } from '../ledger/charged.upcast.js';
 import { alertCaseEventSchemas, alertCaseStreams } from '../alerts/alert-case.events.js';
 import { apiKeyEventSchemas, apiKeyStreams } from '../apikeys/api-key.events.js';
@@ -82,6 +83,8 @@ export const eventRegistry = defineEventRegistry(
       CheckCompleted: { current: 3, upcasters: { 1: checkCompletedV1toV2, 2: checkCompletedV2toV3 } },
       // Version 1 kept tier 0's sanctions match and tier 1's screen verdict in the body's words; version 2 the domain's.
       TierCompleted: { current: 2, upcasters: { 1: tierCompletedV1toV2 } },
+      // Version 1 kept the own engine's answer (an inspect's) in the screen body's words; version 2 its domain verdict.
+      ProviderAnswered: { current: 2, upcasters: { 1: providerAnsweredV1toV2 } },
       // Version 1 stored the explore job's response body; version 2 its domain report.
       ExploreCompleted: { current: 2, upcasters: { 1: exploreCompletedV1toV2 } },
       // Version 1 kept a light screen's wire summary and compact JWS; version 2 the domain summary and the receipt detached.

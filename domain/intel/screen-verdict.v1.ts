@@ -172,9 +172,6 @@ export function screenVerdictOfV1({ coverage, verdict }: ScreenVerdictV1): Scree
   };
 }
 
-/** A recorded screen verdict in either shape: the body's words (before it was a domain fact) or the domain's. */
+/** A recorded screen verdict in the body's words (the domain's carries `version`). */
 export const isScreenVerdictV1 = (recorded: unknown): recorded is ScreenVerdictV1 =>
   typeof recorded === 'object' && recorded !== null && !('version' in recorded) && 'verdict' in recorded;
-
-export const screenVerdictOfRecorded = (recorded: ScreenVerdict | ScreenVerdictV1): ScreenVerdict =>
-  isScreenVerdictV1(recorded) ? screenVerdictOfV1(recorded) : recorded;

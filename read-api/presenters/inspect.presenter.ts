@@ -1,7 +1,6 @@
 import { inspectResultUrl, providerEntries, type InspectDelivery } from '../../commands/inspect/deliver-inspect.js';
 import { OWN_ENGINE } from '../../domain/inspect/provider-selection.js';
 import type { ScreenVerdict } from '../../domain/intel/screen-verdict.schema.js';
-import { screenVerdictOfRecorded, type ScreenVerdictV1 } from '../../domain/intel/screen-verdict.v1.js';
 import type { InspectResultBody } from '../schemas/inspect.js';
 import { presentBilling } from './billing.presenter.js';
 import type { Presented } from './presented.js';
@@ -15,13 +14,14 @@ type ProviderEntries = ReturnType<typeof providerEntries>;
 /**
  * Each provider's run as the body carries it: an outside provider's raw verdict as it answered, the own
  * engine's domain verdict as the light screen's `coverage` and `verdict` (inspects recorded before it was a
- * domain fact kept those: read back, served the same). Also the 502's details (../errors.ts).
+ * domain fact kept those: ProviderAnswered's upcast reads them back, served the same). Also the 502's
+ * details (../errors.ts).
  */
 export function presentProviderEntries(entries: ProviderEntries): ProviderEntries {
   return Object.fromEntries(
     Object.entries(entries).map(([provider, entry]) =>
       provider === OWN_ENGINE && entry.ok
-        ? [provider, { ...entry, verdict: screenVerdictParts(screenVerdictOfRecorded(entry.verdict as ScreenVerdict | ScreenVerdictV1)) }]
+        ? [provider, { ...entry, verdict: screenVerdictParts(entry.verdict as ScreenVerdict) }]
         : [provider, entry],
     ),
   );

@@ -77,13 +77,19 @@ describe('a screen outcome kept under an Idempotency-Key before the verdict was 
   });
 });
 
-describe('the inspect’s own engine answer recorded in the body’s words', () => {
+describe('the inspect’s own engine answer recorded in the body’s words (ProviderAnswered version 1)', () => {
   const assessment: ProviderAssessment = { risk_level: 'none', sanctioned: false, risk_categories: [], signals: [], summary: 's' };
+  const answered = (provider: string, raw: unknown) => {
+    const data = { provider, raw, assessment, elapsedMs: 1, at: '2026-11-29T05:23:38.269Z' };
+    const event = eventRegistry.parse(recorded('ProviderAnswered', data, 1));
+    if (event?.type !== 'ProviderAnswered') throw new Error('not read as ProviderAnswered');
+    return { ok: true as const, verdict: event.data.raw, assessment, elapsed_ms: event.data.elapsedMs };
+  };
 
   it.each(storedScreens)('is served as it was recorded (%s), and an outside provider’s answer untouched', (_id, screen) => {
-    const outside = { ok: true as const, verdict: { risk: 'whatever they said' }, assessment, elapsed_ms: 2 };
-    const entries = presentProviderEntries({ service: { ok: true, verdict: screen, assessment, elapsed_ms: 1 }, outside });
+    const outside = { risk: 'whatever they said', risk_level: 'low' };
+    const entries = presentProviderEntries({ service: answered('service', screen), outside: answered('outside', outside) });
     expect(JSON.stringify(entries.service)).toBe(JSON.stringify({ ok: true, verdict: screen, assessment, elapsed_ms: 1 }));
-    expect(entries.outside).toEqual(outside);
+    expect(entries.outside).toEqual({ ok: true, verdict: outside, assessment, elapsed_ms: 1 });
   });
 });
