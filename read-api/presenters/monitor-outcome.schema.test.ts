@@ -50,6 +50,13 @@ describe('the monitor routes’ stored outcomes', () => {
     expect(watched?.kind).toBe('watched');
     if (watched?.kind !== 'watched') return;
     expect(watched.state.sanctions).toBeNull();
+    // The state's verdict and data versions, stored in the API's words, read as the domain facts they state.
+    expect(watched.state.verdict).toEqual({ riskLevel: 'none', riskScore: null, riskCategories: [], sanctionsMatch: null, label: null });
+    expect(watched.state.dataVersions).toEqual({
+      taxonomy: 't1',
+      snapshot: 'sha256:a',
+      sources: [{ source: 'made_up_list', version: 'v1', contentHash: 'sha256:b' }],
+    });
     expect(watched.billing).toEqual({
       model: 'ledger',
       chargedMicros: 200_000,

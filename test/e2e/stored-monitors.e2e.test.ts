@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventRegistry } from '../../domain/events/registry.js';
 import { canonicalJson } from '../../domain/receipts/canonical-json.js';
 import { monitorChangeStatement } from '../../domain/receipts/verdict-statements.js';
+import { monitorVerdictWords } from '../../domain/monitors/risk-changed-payload.js';
 import type { RecordedEvent } from '../../domain/ports/event-store.port.js';
 import { STORED_MONITORS, type StoredMonitor } from '../support/stored-monitors.js';
 import { startTestService, type TestService } from '../support/test-service.js';
@@ -50,7 +51,7 @@ const read = (event: StoredMonitor['events'][number]) =>
     position: { commit: 0n, prepare: 0n },
     created: new Date(0),
     ...event,
-  } as RecordedEvent);
+  } as unknown as RecordedEvent);
 
 describe('monitors stored before monitor verdicts were domain facts', () => {
   it('are served the very bytes they were served then: the monitor, its history, the list', async () => {
@@ -100,5 +101,18 @@ describe('monitors stored before monitor verdicts were domain facts', () => {
     const monitor = STORED_MONITORS.monitors[0] as StoredMonitor;
     expect((await get(`/v2/monitors/${monitor.monitorId}`, stranger.apiKey)).statusCode).toBe(404);
     expect((await get(`/v2/verdicts/${encodeURIComponent(monitor.verdicts[0]!.verdictId)}`, stranger.apiKey)).statusCode).toBe(404);
+  });
+
+  it('raise, from each stored change read by today’s code, the webhook payload’s verdicts as sent then, byte for byte', () => {
+    for (const monitor of STORED_MONITORS.monitors) {
+      const changes = monitor.events.filter((e) => e.type === 'MonitorVerdictChanged').map(read);
+      const sent = monitor.events.filter((e) => e.type === 'WebhookEventRaised').map((e) => e.data.payload as Record<string, unknown>);
+      expect(changes.length).toBe(sent.length);
+      for (const [i, change] of changes.entries()) {
+        if (change?.type !== 'MonitorVerdictChanged') throw new Error('a change');
+        const words = { previous: monitorVerdictWords(change.data.previous), current: monitorVerdictWords(change.data.current) };
+        expect(JSON.stringify(words)).toBe(JSON.stringify({ previous: sent[i]?.previous, current: sent[i]?.current }));
+      }
+    }
   });
 });
