@@ -108,6 +108,16 @@ describe('the monitor decider', () => {
       .then([changed(clean, sanctioned), raised(clean, sanctioned)]);
   });
 
+  it('the webhook carries the verdicts in the words, and the key order, it was always sent in', () => {
+    spec
+      .given([created])
+      .when(reevaluate(sanctioned))
+      .thenMatches((events) => {
+        const payload = (events[1]?.data as { payload: Record<string, unknown> }).payload;
+        expect(JSON.stringify([payload.previous, payload.current])).toBe(JSON.stringify([words.clean, words.sanctioned]));
+      });
+  });
+
   it('the same change (dataset version) is never appended twice, even if the verdict moved again since', () => {
     const after = [created, changed(clean, sanctioned), raised(clean, sanctioned)];
     spec.given(after).when(reevaluate(sanctioned)).thenNothingHappened();
