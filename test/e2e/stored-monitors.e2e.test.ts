@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addCuratorEntry } from '../../commands/curate.js';
 import { eventRegistry } from '../../domain/events/registry.js';
 import { canonicalJson } from '../../domain/receipts/canonical-json.js';
 import { monitorChangeStatement } from '../../domain/receipts/verdict-statements.js';
@@ -114,5 +115,27 @@ describe('monitors stored before monitor verdicts were domain facts', () => {
         expect(JSON.stringify(words)).toBe(JSON.stringify({ previous: sent[i]?.previous, current: sent[i]?.current }));
       }
     }
+  });
+
+  // Last: it changes a stored monitor.
+  it('keep being watched: a new change of an old monitor is appended after its old ones, which read as before', async () => {
+    const monitor = STORED_MONITORS.monitors.find((m) => m.verdicts.length > 1) as StoredMonitor;
+    const before = JSON.parse(monitor.monitor.body);
+    await addCuratorEntry(service.services.commands, {
+      address: before.address,
+      network: 'ETH',
+      kind: 'risk',
+      category: 'scam',
+      label: null,
+      confidence: 95,
+      evidenceUrl: 'https://example.org/evidence/stored-monitor-e2e',
+      curator: 'analyst-1',
+    });
+    await service.services.whenCaughtUp();
+    const after = (await get(`/v2/monitors/${monitor.monitorId}`)).json();
+    expect(after.history).toHaveLength(before.history.length + 1);
+    expect(JSON.stringify(after.history.slice(0, -1))).toBe(JSON.stringify(before.history));
+    expect(after.history.at(-1)).toMatchObject({ previous: before.verdict, current: { risk_level: 'high', risk_categories: ['scam'] } });
+    expect(after.verdict).toEqual(after.history.at(-1).current);
   });
 });
