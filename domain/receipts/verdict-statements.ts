@@ -147,16 +147,16 @@ export function monitorChangeStatement(
   subject: { address: string; network: string },
   change: { current: MonitorVerdict; dataVersions: MonitorDataVersions },
 ) {
-  const { current } = change;
+  const { current, dataVersions } = change;
   return statement('monitor_change', context, {
     subject: addressSubject(subject.network, subject.address),
     outcome: {
-      riskLevel: current.risk_level,
-      riskScore: current.risk_score,
+      riskLevel: current.riskLevel,
+      riskScore: current.riskScore,
       decision: null,
-      categories: sorted(current.risk_categories),
-      sanctioned: current.sdn_match !== null,
+      categories: sorted(current.riskCategories),
+      sanctioned: current.sanctionsMatch !== null,
     },
-    data: dataOf(change.dataVersions),
+    data: { taxonomy: dataVersions.taxonomy, snapshot: dataVersions.snapshot, sources: signedSources(dataVersions.sources) },
   });
 }
