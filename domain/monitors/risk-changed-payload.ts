@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { sdnMatchSchema } from '../intel/screen-verdict.schema.js';
+import { SANCTIONS_JURISDICTIONS } from '../intel/intel.types.js';
 import { RISK_LEVELS } from '../shared/verdict-vocabulary.js';
 import type { MonitorVerdict } from './monitor-verdict.js';
 
@@ -14,7 +14,16 @@ export const monitorVerdictWordsSchema = z.object({
   risk_level: z.enum(RISK_LEVELS).nullable(),
   risk_score: z.number().int().min(0).max(100).nullable(),
   risk_categories: z.array(z.string()),
-  sdn_match: sdnMatchSchema.omit({ asset: true }).nullable(),
+  sdn_match: z
+    .strictObject({
+      list: z.enum(SANCTIONS_JURISDICTIONS),
+      entity: z.string().nullable(),
+      program: z.string().nullable(),
+      list_entry_id: z.string().nullable(),
+      list_date: z.string().nullable(),
+      source: z.string(),
+    })
+    .nullable(),
   label: z.string().nullable(),
 });
 export type MonitorVerdictWords = z.infer<typeof monitorVerdictWordsSchema>;
