@@ -55,7 +55,14 @@ export function monitorVerdictOf(screen: ScreenVerdict): { verdict: MonitorVerdi
       sanctionsMatch:
         sdn === null
           ? null
-          : { list: sdn.list, entity: sdn.entity, program: sdn.program, listEntryId: sdn.listEntryId, listDate: sdn.listDate, source: sdn.source },
+          : {
+              list: sdn.list,
+              entity: sdn.entity,
+              program: sdn.program,
+              listEntryId: sdn.listEntryId,
+              listDate: sdn.listDate,
+              source: sdn.source,
+            },
       label: verdict.label,
     },
     dataVersions: { taxonomy: versions.taxonomy, snapshot: versions.snapshot, sources: versions.sources.map(sourceVersionOf) },

@@ -20,12 +20,6 @@ export interface VerdictContext {
   readonly issuedAt: string;
 }
 
-interface DataRows {
-  readonly taxonomy?: string | null;
-  readonly snapshot?: string | null;
-  readonly sources: readonly { source: string; version: string; content_hash: string }[];
-}
-
 const sorted = (values: Iterable<string>): string[] => [...new Set(values)].sort();
 
 /** UTF-16 code-unit order (RFC 8785's for names): the same in every runtime and locale, unlike localeCompare. */
@@ -43,12 +37,6 @@ export const signedSources = (
   sources
     .map(({ source, version, contentHash }) => ({ source, version, contentHash }))
     .sort((a, b) => byCodeUnits(a.source, b.source) || byCodeUnits(a.version, b.version));
-
-const dataOf = (rows: DataRows): VerdictStatement['data'] => ({
-  taxonomy: rows.taxonomy ?? null,
-  snapshot: rows.snapshot ?? null,
-  sources: signedSources(rows.sources.map((row) => ({ source: row.source, version: row.version, contentHash: row.content_hash }))),
-});
 
 function statement(
   kind: VerdictKind,
