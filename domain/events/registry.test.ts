@@ -36,6 +36,8 @@ describe('the service’s event registry', () => {
       ['CheckResultDelivered', 2],
       ['ExploreResultDelivered', 2],
       ['IdempotentOutcomeStored', 2],
+      ['MonitorCreated', 2],
+      ['MonitorVerdictChanged', 2],
     ]);
     for (const type of eventRegistry.types) expect(eventRegistry.versionOf(type), type).toBe(bumped.get(type) ?? 1);
   });

@@ -23,6 +23,7 @@ import { transferCheckCompletedV1toV2 } from '../kyt/transfer-check-completed.up
 import { policyBookEventSchemas, policyBookStreams } from '../policies/policy-book.events.js';
 import { ledgerEventSchemas, ledgerStreams } from '../ledger/ledger.events.js';
 import { monitorEventSchemas, monitorStreams } from '../monitors/monitor.events.js';
+import { monitorCreatedV1toV2, monitorVerdictChangedV1toV2 } from '../monitors/monitor.upcast.js';
 import { projectionRebuildEventSchemas, projectionRebuildStreams } from '../projections/projection-rebuild.events.js';
 import { sessionEventSchemas, sessionStreams } from '../sessions/session.events.js';
 import { defineEventRegistry, type SchemaMap } from '../shared/event-registry.js';
@@ -96,6 +97,9 @@ export const eventRegistry = defineEventRegistry(
       ExploreResultDelivered: { current: 2, upcasters: { 1: resultDeliveredV1toV2 } },
       // Version 1 outcomes carried the response's billing object; version 2 the charge.
       IdempotentOutcomeStored: { current: 2, upcasters: { 1: outcomeStoredV1toV2 } },
+      // Version 1 recorded a monitor's verdicts and data versions in the API's words; version 2 the domain facts.
+      MonitorCreated: { current: 2, upcasters: { 1: monitorCreatedV1toV2 } },
+      MonitorVerdictChanged: { current: 2, upcasters: { 1: monitorVerdictChangedV1toV2 } },
     },
     // Types no longer written, read as their successor: a key's stored HTTP response (before outcomes).
     retired: {
