@@ -149,3 +149,25 @@ describe('toBusEvent', () => {
     expect(() => toBusEvent(raw(null, {}))).toThrow(/is not an event/);
   });
 });
+
+describe('processor runner consume options', () => {
+  it("asks the bus for the processor's own batch size, and for the bus's default when it has none", async () => {
+    const asked: ConsumeOptions[] = [];
+    const bus = {
+      consume: async (options: ConsumeOptions) => {
+        asked.push(options);
+        return { whenCaughtUp: async () => undefined, stop: async () => undefined };
+      },
+    } as unknown as MessageBus;
+    const handle = async () => undefined;
+    const processors: Processor<unknown>[] = [
+      { name: 'big-batches', topics: ['t'], maxBatchSize: 400, handle },
+      { name: 'default-batches', topics: ['t'], handle },
+    ];
+    await createProcessorRunner({ bus, processors, context: {} }).start();
+    expect(asked.map((o) => [o.group, o.maxBatchSize])).toEqual([
+      ['big-batches', 400],
+      ['default-batches', undefined],
+    ]);
+  });
+});

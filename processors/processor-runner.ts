@@ -114,6 +114,7 @@ export function createProcessorRunner<Context>(deps: {
           deps.bus.consume({
             group: processor.name,
             topics: processor.topics,
+            ...(processor.maxBatchSize ? { maxBatchSize: processor.maxBatchSize } : {}),
             handle: (batch) => {
               tracing.log.debug({ processor: processor.name, messages: batch.length, topic: batch[0]?.topic }, 'processor batch');
               return processor.handle(

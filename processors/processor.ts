@@ -27,6 +27,8 @@ export interface Processor<Context> {
   readonly name: string;
   readonly topics: readonly string[];
   handle(batch: readonly BusEvent[], context: Context): Promise<void>;
+  /** Messages handed over together, at most (the bus's default when absent). */
+  readonly maxBatchSize?: number;
   /** For a processor whose work outlives `handle` (it hands events to its own pool): resolves once that work is done. */
   whenIdle?(): Promise<void>;
 }

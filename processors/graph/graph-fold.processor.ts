@@ -13,11 +13,20 @@ export interface GraphFoldContext {
   readonly graph: TransferGraphStore;
 }
 
+/**
+ * Messages (of up to 1,000 transfers) folded in one store write, at most. A write transaction rewrites every
+ * B-tree page it dirties, and on a graph of millions of pages nearly every transfer dirties pages of its
+ * own: four times the bus's default of 100 writes the same pages once for four times the transfers
+ * (docs/benchmarks.md#graph-exposure-benchgraph: 754 B written per transfer instead of 3,657 at 2 million).
+ */
+export const FOLD_MESSAGES = 400;
+
 /** `name` is the consumer group: one shared by every folding process when they share one graph store. */
 export function graphFoldProcessor(name = 'graph-fold'): Processor<GraphFoldContext> {
   return {
     name,
     topics: [TRANSFERS_TOPIC],
+    maxBatchSize: FOLD_MESSAGES,
     async handle(events, { graph }) {
       let pending: TransferBatch[] = [];
       const flush = async () => {

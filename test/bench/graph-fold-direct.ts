@@ -6,18 +6,19 @@ import { openPostgresGraphStore } from '../../infra/postgres/pg-graph-store.js';
 import { externalGraph, graphStoreEnv, postgresGraphBytes } from './graph-bench-store.js';
 import { chainPosition, type GraphTransfer, type TransferBatch, type TransferGraphStore } from '../../domain/ports/transfer-graph.port.js';
 import { syntheticAddress, syntheticSource } from '../synthetic/synthetic-graph.js';
+import { FOLD_MESSAGES as GRAPH_FOLD_MESSAGES } from '../../processors/graph/graph-fold.processor.js';
 
 /**
  * The graph store's fold alone, without the bus: the synthetic graph bench:graph publishes, in messages
- * of 1,000 transfers folded FOLD_MESSAGES at a time (what the graph-fold processor hands the store per bus
+ * of 1,000 transfers folded BENCH_GRAPH_FOLD_MESSAGES at a time (what the graph-fold processor hands the store per bus
  * batch). Prints transfers/s and the load average. For profiling the fold (node --cpu-prof) apart from the
- * pipeline: BENCH_GRAPH_TRANSFERS (default 1M), BENCH_GRAPH_FOLD_MESSAGES (default 100). With GRAPH_STORE=postgres
+ * pipeline: BENCH_GRAPH_TRANSFERS (default 1M), BENCH_GRAPH_FOLD_MESSAGES (default the graph-fold processor's FOLD_MESSAGES). With GRAPH_STORE=postgres
  * and POSTGRES_URL (`GRAPH_STORE=postgres ci/with-postgres.sh npm run bench:graph:fold`), the PostgreSQL graph
  * store's fold, in a schema of the run's own.
  */
 
 const TRANSFERS = Number(process.env.BENCH_GRAPH_TRANSFERS ?? 1_000_000);
-const FOLD_MESSAGES = Number(process.env.BENCH_GRAPH_FOLD_MESSAGES ?? 100);
+const FOLD_MESSAGES = Number(process.env.BENCH_GRAPH_FOLD_MESSAGES ?? GRAPH_FOLD_MESSAGES);
 const PER_MESSAGE = 1000;
 
 /** The store under test and what it costs on disk: LMDB under `dir`, or PostgreSQL in a schema of the run's own. */

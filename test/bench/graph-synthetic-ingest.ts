@@ -2,12 +2,16 @@ import type { MessageBus } from '../../domain/ports/message-bus.port.js';
 import { chainPosition, type GraphTransfer } from '../../domain/ports/transfer-graph.port.js';
 import { MAX_TRANSFERS_PER_MESSAGE, TRANSFERS_TOPIC, transfersReadMessages } from '../../processors/graph/transfer-messages.js';
 import { syntheticAddress, type SyntheticSource } from '../synthetic/synthetic-graph.js';
+import { FOLD_MESSAGES } from '../../processors/graph/graph-fold.processor.js';
 
 /** Transfers per synthetic block: about an Ethereum block's worth. */
 const PER_BLOCK = 200;
-/** Messages published in one call, and the most the folder may lag behind (bounded bus backlog). */
+/**
+ * Messages published in one call, and the most the folder may lag behind (a bounded bus backlog, two of the
+ * folder's batches: one being folded while the next fills, as behind a backfill or a chain catching up).
+ */
 const PUBLISH_GROUP = 20;
-const MAX_LAG_MESSAGES = 400;
+const MAX_LAG_MESSAGES = 2 * FOLD_MESSAGES;
 
 /**
  * Publishes a synthetic graph to the graph pipeline as an importer would (topic chain.transfers, one key),

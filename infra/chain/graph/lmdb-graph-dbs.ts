@@ -267,8 +267,10 @@ export class NodeMap {
     return node;
   }
 
+  /** Writes the records in id order (key order: consecutive writes share pages). */
   flush(network: Network): void {
-    for (const [id, node] of this.nodes) this.dbs.putNode(network, id, node);
+    const ordered = [...this.nodes].sort(([a], [b]) => a - b);
+    for (const [id, node] of ordered) this.dbs.putNode(network, id, node);
     this.nodes.clear();
   }
 }

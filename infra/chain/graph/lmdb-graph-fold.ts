@@ -9,8 +9,9 @@ import { finalizeUnits, forgetUnitsFrom, newTransfers } from './lmdb-fold-dedup.
 
 /**
  * What a fold, a revert and a finalisation do to the LMDB graph store, each inside one write transaction
- * (the caller's). A batch is first summed per pair in memory, so a hub met a thousand times in a batch
- * costs one read and one write of its records.
+ * (the caller's). The batches of a fold are first summed per pair in memory, so a hub met a thousand times
+ * in a transaction costs one read and one write of its records, and the sums are applied in key order, so
+ * that consecutive writes land on the same B-tree pages (docs/benchmarks.md#transfer-graph-at-chain-scale).
  */
 
 interface PairDelta {
@@ -40,12 +41,43 @@ const earlier = (a: Pick<PairRecord, 'firstAt' | 'sampleOrigin' | 'samplePositio
       ? a.sampleOrigin < b.sampleOrigin
       : a.samplePosition < b.samplePosition;
 
-export function foldBatch(dbs: GraphDbs, batch: TransferBatch): FoldOutcome {
+type Deltas = Map<string, PairDelta>;
+
+/**
+ * Folds the batches of one transaction. Their pair sums are applied together, per network, at the end,
+ * or before a batch's finalisation (which reads the pairs it settles).
+ */
+export function foldBatches(dbs: GraphDbs, batches: readonly TransferBatch[]): FoldOutcome[] {
+  const pending = new Map<Network, Deltas>();
+  const outcomes = batches.map((batch) => {
+    let deltas = pending.get(batch.network);
+    if (!deltas) pending.set(batch.network, (deltas = new Map()));
+    const outcome = collectBatch(dbs, batch, deltas);
+    if (batch.finalThrough !== null && batch.positions !== 'rows') {
+      applyDeltas(dbs, batch.network, deltas);
+      finalizeThrough(dbs, batch.network, batch.finalThrough);
+    }
+    return outcome;
+  });
+  for (const [network, deltas] of pending) applyDeltas(dbs, network, deltas);
+  return outcomes;
+}
+
+/** Applies the summed deltas in (sender, recipient) order, then forgets them. */
+function applyDeltas(dbs: GraphDbs, network: Network, deltas: Deltas): void {
+  const ordered = [...deltas.values()].sort((a, b) => a.from - b.from || a.to - b.to);
+  deltas.clear();
+  const nodes = dbs.newNodeMap();
+  for (const delta of ordered) applyDelta(dbs, network, nodes, delta);
+  nodes.flush(network);
+}
+
+/** Dedups a batch, interns its addresses, journals its revertible transfers and sums it per pair into `deltas`. */
+function collectBatch(dbs: GraphDbs, batch: TransferBatch, deltas: Deltas): FoldOutcome {
   const { network } = batch;
   const dataset = dbs.datasetId(network, batch.dataset);
   const origin = batch.positions === 'rows' ? dataset : 0;
   const isNew = newTransfers(dbs, batch, origin);
-  const deltas = new Map<string, PairDelta>();
   let skipped = 0;
   let firstAt = Number.POSITIVE_INFINITY;
   let lastAt = Number.NEGATIVE_INFINITY;
@@ -79,9 +111,6 @@ export function foldBatch(dbs: GraphDbs, batch: TransferBatch): FoldOutcome {
     lastPosition = Math.max(lastPosition, t.position);
   }
   dbs.saveCounters();
-  const nodes = dbs.newNodeMap();
-  for (const delta of deltas.values()) applyDelta(dbs, network, nodes, delta);
-  nodes.flush(network);
   const folded = batch.transfers.length - skipped;
   if (folded > 0) {
     const coverage = dbs.coverage(network, dataset) ?? {
@@ -102,7 +131,6 @@ export function foldBatch(dbs: GraphDbs, batch: TransferBatch): FoldOutcome {
       upToBlock: chain ? Math.max(coverage.upToBlock ?? 0, blockOfPosition(lastPosition)) : null,
     });
   }
-  if (batch.finalThrough !== null && batch.positions !== 'rows') finalizeThrough(dbs, network, batch.finalThrough);
   return { folded, skipped };
 }
 

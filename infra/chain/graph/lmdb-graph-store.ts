@@ -8,7 +8,7 @@ import { normalizeAddress } from '../../../domain/shared/address.js';
 import type { Network } from '../../../domain/shared/network.js';
 import type { SideTotals } from './graph-records.js';
 import { GraphDbs } from './lmdb-graph-dbs.js';
-import { finalizeThrough, foldBatch, revertFrom } from './lmdb-graph-fold.js';
+import { finalizeThrough, foldBatches, revertFrom } from './lmdb-graph-fold.js';
 
 /**
  * The embedded transfer graph store, on LMDB under DATA_DIR/graph (docs/ARCHITECTURE.md#the-transfer-graph).
@@ -46,7 +46,7 @@ export async function openLmdbGraphStore(options: { dir: string; superNodeBound?
 
   return {
     async fold(batches) {
-      const outcomes = await write(() => batches.map((batch) => foldBatch(dbs, batch)));
+      const outcomes = await write(() => foldBatches(dbs, batches));
       return { folded: outcomes.reduce((n, o) => n + o.folded, 0), skipped: outcomes.reduce((n, o) => n + o.skipped, 0) };
     },
     async revert(network, fromBlock) {
