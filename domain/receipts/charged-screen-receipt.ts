@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { ScreenSummary } from '../intel/screen-summary.js';
-import { canonicalJson, inputHashOf } from './canonical-json.js';
+import { inputHashOf } from './canonical-json.js';
 import { detachedReceiptSchema, type DetachedReceipt } from './detached-receipt.js';
 import { receiptHeaderOf } from './receipt-header.js';
 import { VERDICT_STATEMENT_VERSION, verdictStatementSchema, type VerdictStatement } from './verdict-statement.js';
@@ -68,6 +68,18 @@ function statementOfCharge(charge: ScreenCharge, kept: Pick<ChargedScreenReceipt
   };
 }
 
+/**
+ * Whether two JSON values are the same value (so their RFC 8785 encodings are the same bytes): a walk, not two
+ * canonical encodings, which would cost a screen's write about as much again as its signature.
+ */
+function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null || Array.isArray(a) !== Array.isArray(b)) return false;
+  const [x, y] = [a as Record<string, unknown>, b as Record<string, unknown>];
+  const keys = Object.keys(x);
+  return keys.length === Object.keys(y).length && keys.every((key) => Object.hasOwn(y, key) && sameJson(x[key], y[key]));
+}
+
 const kidOf = (header: string): unknown => {
   try {
     return (JSON.parse(Buffer.from(header, 'base64url').toString('utf8')) as { kid?: unknown }).kid;
@@ -86,7 +98,7 @@ export function screenReceiptToKeep(charge: ScreenCharge, receipt: DetachedRecei
   if (receipt.payload !== undefined || typeof kid !== 'string' || receiptHeaderOf(kid) !== header) return receipt;
   const short = { issuedAt: receipt.statement.issuedAt, data: receipt.statement.data, kid, signature };
   const rebuilt = statementOfCharge(charge, short);
-  return rebuilt !== null && canonicalJson(rebuilt) === canonicalJson(receipt.statement) ? short : receipt;
+  return rebuilt !== null && sameJson(rebuilt, receipt.statement) ? short : receipt;
 }
 
 /** The receipt a screen's charge keeps, detached whole (its statement and `header..signature`); null when the charge cannot give it back. */
