@@ -1,7 +1,7 @@
 import { eventRegistry } from '../../domain/events/registry.js';
 import type { ChargeDetails } from '../../domain/ledger/ledger.events.js';
 import type { EventStore } from '../../domain/ports/event-store.port.js';
-import type { CheckHistoryDoc } from '../../projections/check-history.projection.js';
+import { chargeStreamOf, type CheckHistoryDoc } from '../../projections/check-history.projection.js';
 import { compactReceiptOf } from '../../domain/receipts/detached-receipt.js';
 import { detachedScreenReceiptOf } from '../../domain/receipts/charged-screen-receipt.js';
 
@@ -13,8 +13,8 @@ import { detachedScreenReceiptOf } from '../../domain/receipts/charged-screen-re
  */
 export async function screenChargeOf(log: Pick<EventStore, 'read'>, row: CheckHistoryDoc): Promise<ChargeDetails | null> {
   const at = row.charge_event;
-  if (!at) return null;
-  for await (const recorded of log.read(at.stream, { fromRevision: BigInt(at.revision), maxCount: 1 })) {
+  if (!at || row.user_id === null) return null;
+  for await (const recorded of log.read(chargeStreamOf(row.user_id, at), { fromRevision: BigInt(at.revision), maxCount: 1 })) {
     const event = eventRegistry.parse(recorded);
     if (event?.type === 'Charged' && event.data.chargeId === row.id) return event.data.details;
   }
