@@ -13,6 +13,7 @@ import type { Clock } from '../domain/ports/clock.port.js';
 import type { VerdictSigner } from '../domain/ports/verdict-signer.port.js';
 import { screenStatement, type VerdictContext } from '../domain/receipts/verdict-statements.js';
 import { detachedReceipt } from '../domain/receipts/detached-receipt.js';
+import { screenReceiptToKeep } from '../domain/receipts/charged-screen-receipt.js';
 import type { VerdictStatement } from '../domain/receipts/verdict-statement.js';
 
 /**
@@ -50,18 +51,19 @@ export async function screenAddress(
   }
   // Signed before the charge so the charge keeps it (GET /v2/verdicts/{id}); a refused charge discards it unseen.
   const signed = await signedScreen(deps, { verdictId: input.callId, caller: { kind: 'api_key', id: input.keyId } }, verdict);
+  const facts = {
+    keyId: input.keyId,
+    network: input.network,
+    subject: input.address,
+    screen: screenSummaryOf(verdict.screen),
+  };
+  // The charge keeps of the receipt what its own facts do not state (charged-screen-receipt.ts).
+  const receipt = screenReceiptToKeep({ chargeId: input.callId, details: facts }, detachedReceipt(signed.receipt, signed.statement));
   const { billing } = await chargeCall(deps, {
     userId: input.userId,
     chargeId: input.callId,
     product: 'screen',
-    details: {
-      endpoint: product.endpoint,
-      keyId: input.keyId,
-      network: input.network,
-      subject: input.address,
-      screen: screenSummaryOf(verdict.screen),
-      receipt: detachedReceipt(signed.receipt, signed.statement),
-    },
+    details: { endpoint: product.endpoint, ...facts, receipt },
   });
   return { kind: 'completed', verdict, receipt: signed.receipt, verdictId: input.callId, billing };
 }

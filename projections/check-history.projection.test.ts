@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ledgerPeriodStream, ledgerStream } from '../domain/ledger/ledger.events.js';
 import type { RecordedEvent } from '../domain/ports/event-store.port.js';
 import { event, projectionSpec } from '../test/support/projection-spec.js';
-import { checkHistoryProjection, checkHistoryRepository } from './check-history.projection.js';
+import { chargeStreamOf, checkHistoryProjection, checkHistoryRepository } from './check-history.projection.js';
 
 const charged = (streamId: string, chargeId: string): RecordedEvent => ({
   id: `e-${chargeId}`,
@@ -38,8 +38,8 @@ describe('the check history', () => {
 });
 
 describe('the check history keeps what a light screen can be read back with', () => {
-  const screenCharge = (chargeId: string, extra: Record<string, unknown>) =>
-    event('ledger-u1', 'Charged', {
+  const screenCharge = (chargeId: string, extra: Record<string, unknown>, stream = 'ledger-u1') =>
+    event(stream, 'Charged', {
       chargeId,
       product: 'screen',
       units: 0,
@@ -83,10 +83,24 @@ describe('the check history keeps what a light screen can be read back with', ()
           kind: 'screen',
           risk_level: 'low',
           summary,
-          charge_event: { stream: 'ledger-u1', revision: 1 },
+          charge_event: { revision: 1 },
         });
+        expect(chargeStreamOf('u1', doc!.charge_event!)).toBe('ledger-u1');
+        // A row folded before `month` named the stream itself.
+        expect(chargeStreamOf('u1', { stream: 'ledger-u1@2026-11', revision: 4 })).toBe('ledger-u1@2026-11');
         expect(doc).not.toHaveProperty('receipt');
         expect(await history.get('u2', 's1')).toBeNull();
+      });
+  });
+
+  it('a screen charged in a later period: the month of the period stream it is in', async () => {
+    await spec
+      .given([])
+      .when([screenCharge('s3', { screen: summary, receipt }, 'ledger-u1@2026-12')])
+      .then(async (history) => {
+        const doc = await history.get('u1', 's3');
+        expect(doc).toMatchObject({ user_id: 'u1', charge_event: { month: '2026-12', revision: 0 } });
+        expect(chargeStreamOf('u1', doc!.charge_event!)).toBe('ledger-u1@2026-12');
       });
   });
 

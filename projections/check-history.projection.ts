@@ -1,7 +1,7 @@
 import type { ReadStore } from '../domain/ports/read-store.port.js';
 import { checkStreams } from '../domain/address-check/address-check.events.js';
 import { inspectStreams } from '../domain/inspect/inspect.events.js';
-import { ledgerUserOf } from '../domain/ledger/ledger.events.js';
+import { ledgerPeriodStream, ledgerStream, ledgerUserOf, parseLedgerStream } from '../domain/ledger/ledger.events.js';
 import { defineProjection } from '../domain/ports/projection.port.js';
 import { newestFirstPage } from './newest-first-page.js';
 import type { ScreenSummary } from '../domain/intel/screen-summary.js';
@@ -43,10 +43,25 @@ export interface CheckHistoryDoc extends Record<string, unknown> {
   receipt?: string;
 }
 
-/** Where a charge was recorded: its ledger stream (root or period) and its revision there. */
+/**
+ * Where a charge was recorded: its revision in the row's user's ledger, the root stream or, with `month`, that
+ * month's period stream (the stream's name is not repeated in every row: it is the user's).
+ */
 export interface ChargeEventRef extends Record<string, unknown> {
-  readonly stream: string;
+  /** The period's month (`YYYY-MM`) of a charge in a later period's stream; absent: the root ledger. */
+  readonly month?: string;
+  /** Rows folded before `month` named the stream: read while such a row lasts. Never written now. */
+  readonly stream?: string;
   readonly revision: number;
+}
+
+/** The ledger stream a row's charge is in (a month is the first seven characters of its period's start). */
+export const chargeStreamOf = (userId: string, at: ChargeEventRef): string =>
+  at.stream ?? (at.month === undefined ? ledgerStream(userId) : ledgerPeriodStream(userId, at.month));
+
+function chargeEventRef(streamId: string, revision: bigint): ChargeEventRef {
+  const month = parseLedgerStream(streamId)?.month ?? null;
+  return { ...(month === null ? {} : { month }), revision: Number(revision) };
 }
 
 const empty = (id: string): CheckHistoryDoc => ({
@@ -92,7 +107,7 @@ export const checkHistoryProjection = defineProjection({
           subject: d.details.subject,
           created_at: d.at,
           ...screen,
-          charge_event: { stream: event.streamId, revision: Number(event.revision) },
+          charge_event: chargeEventRef(event.streamId, event.revision),
         };
       }
       case 'CheckCompleted': {

@@ -25,14 +25,14 @@ describe('the service’s event registry', () => {
     expect(eventRegistry.readAs('IdempotentResponseStored')).toBe('IdempotentOutcomeStored');
   });
 
-  it('writes every type at version 1 so far, but the verdicts and charges made domain facts (version 2)', () => {
+  it('writes every type at version 1 so far, but the verdicts and charges made domain facts (version 2) and Charged (3)', () => {
     const bumped = new Map([
       ['CheckCompleted', 3],
       ['TierCompleted', 2],
       ['ProviderAnswered', 2],
       ['ExploreCompleted', 2],
       ['TransferCheckCompleted', 2],
-      ['Charged', 2],
+      ['Charged', 3],
       ['CheckResultDelivered', 2],
       ['ExploreResultDelivered', 2],
       ['IdempotentOutcomeStored', 2],

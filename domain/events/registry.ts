@@ -4,7 +4,7 @@ import { addressCheckEventSchemas, checkStreams } from '../address-check/address
 import { checkCompletedV1toV2, checkCompletedV2toV3 } from '../address-check/check-completed.upcast.js';
 import { tierCompletedV1toV2 } from '../address-check/tier-completed.upcast.js';
 import { providerAnsweredV1toV2 } from '../inspect/provider-answered.upcast.js';
-import { chargedV1toV2 } from '../ledger/charged.upcast.js';
+import { chargedV1toV2, chargedV2toV3 } from '../ledger/charged.upcast.js';
 import { alertCaseEventSchemas, alertCaseStreams } from '../alerts/alert-case.events.js';
 import { apiKeyEventSchemas, apiKeyStreams } from '../apikeys/api-key.events.js';
 import { exploreCompletedV1toV2 } from '../explore/explore-completed.upcast.js';
@@ -88,8 +88,9 @@ export const eventRegistry = defineEventRegistry(
       ProviderAnswered: { current: 2, upcasters: { 1: providerAnsweredV1toV2 } },
       // Version 1 stored the explore job's response body; version 2 its domain report.
       ExploreCompleted: { current: 2, upcasters: { 1: exploreCompletedV1toV2 } },
-      // Version 1 kept a light screen's wire summary and compact JWS; version 2 the domain summary and the receipt detached.
-      Charged: { current: 2, upcasters: { 1: chargedV1toV2 } },
+      // Version 1 kept a light screen's wire summary and compact JWS; version 2 the domain summary and the receipt
+      // detached; version 3 only what the charge does not state of the receipt, when that gives it back.
+      Charged: { current: 3, upcasters: { 1: chargedV1toV2, 2: chargedV2toV3 } },
       // Version 1 stored the transfer check's response body; version 2 its domain verdict.
       TransferCheckCompleted: { current: 2, upcasters: { 1: transferCheckCompletedV1toV2 } },
       // Version 1 stored the response's billing object; version 2 the charge (micro-USD, units).

@@ -65,3 +65,11 @@ export function chargedV1toV2(data: unknown): unknown {
     details: { ...details, ...(screen ? { screen: screenSummaryOfV1(screen) } : {}), ...(detached ? { receipt: detached } : {}) },
   };
 }
+
+/**
+ * Charged version 2 → 3. Version 3 keeps a light screen's receipt short when the charge's facts give back
+ * its statement (domain/receipts/charged-screen-receipt.ts), which a version 2 reader could not read; the
+ * receipt version 2 kept (statement and detached JWS whole) is still one of version 3's two forms, so its
+ * data is read unchanged (rewriting it here would cost a hash per charge on every ledger fold).
+ */
+export const chargedV2toV3 = (data: unknown): unknown => data;

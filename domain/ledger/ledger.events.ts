@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { screenSummarySchema } from '../intel/screen-summary.js';
-import { detachedReceiptSchema } from '../receipts/detached-receipt.js';
+import { screenChargeReceiptSchema } from '../receipts/charged-screen-receipt.js';
 import { streamFamily } from '../shared/streams.js';
 
 /**
@@ -64,10 +64,12 @@ export const chargeDetailsSchema = z.object({
   /** Light screens: the summary of the verdict the charge paid for (absent on charges written before it was kept). */
   screen: screenSummarySchema.optional(),
   /**
-   * Light screens: the receipt given with the verdict, its statement and its detached JWS (absent on charges
-   * written before receipts were kept). Schema version 1 kept the wire summary and the compact JWS (charged.upcast.ts).
+   * Light screens: the receipt given with the verdict (absent on charges written before receipts were kept):
+   * what the charge does not already state of it, or its statement and detached JWS whole
+   * (domain/receipts/charged-screen-receipt.ts). Schema version 1 kept the wire summary and the compact JWS,
+   * version 2 always the detached receipt whole (charged.upcast.ts).
    */
-  receipt: detachedReceiptSchema.optional(),
+  receipt: screenChargeReceiptSchema.optional(),
 });
 export type ChargeDetails = z.infer<typeof chargeDetailsSchema>;
 

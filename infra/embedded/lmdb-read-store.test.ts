@@ -122,6 +122,48 @@ describe('lmdb read store on disk', () => {
     expect(indexKeysIn(dir, 'rows')).toEqual([['rows', 'user>at', 'a', '2026-01-01', 'r1']]);
   });
 
+  it('writes a shape of document once: each document refers to it, in every store that opens the directory', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lmdb-read-store-'));
+    dirs.push(dir);
+    // Two stores on one directory, as the projection thread's and the API thread's are.
+    const writer = await openLmdbReadStore(dir);
+    const reader = await openLmdbReadStore(dir);
+    writer.onWritten((keys) => reader.forget(keys));
+    reader.onWritten((keys) => writer.forget(keys));
+    try {
+      const row = (n: number) => ({
+        call_id: `c${n}`,
+        user_id: 'u',
+        network: 'ETH',
+        created_at: `2026-01-0${n}`,
+        summary: { level: 'high' },
+      });
+      const rows = [1, 2].map((n) => ({ collection: 'usage_rows', id: `c${n}`, doc: row(n), position: pos(n) }));
+      expect(await writer.commit(rows, { name: 'w', next: pos(2), previous: null })).toBe('ok');
+      expect((await reader.collection('usage_rows').get('c2'))?.doc).toEqual(row(2));
+      // Keyed by data (addresses): stored whole, not as a shape of its own.
+      const byAddress = { '0xab12': 1, '0xcd34': 2 };
+      expect(
+        await reader.commit([{ collection: 'tallies', id: 't', doc: byAddress, position: pos(3) }], {
+          name: 'r',
+          next: pos(3),
+          previous: null,
+        }),
+      ).toBe('ok');
+      expect((await writer.collection('tallies').get('t'))?.doc).toEqual(byAddress);
+      // The same entry as a plain map (field names in every document), written to a database of its own.
+      const stored = open({ path: dir, compression: false }).openDB<unknown, Key[]>({ name: 'docs' }).getBinary(['usage_rows', 'c2'])!;
+      const plain = open({ path: join(dir, 'plain'), compression: false });
+      await plain.put('c2', { d: row(2), c: '2', p: '2' });
+      const names = Buffer.byteLength('dcpcall_iduser_idnetworkcreated_atsummarylevel');
+      expect(stored.length).toBeLessThanOrEqual(plain.getBinary('c2')!.length - names);
+      await plain.close();
+    } finally {
+      await writer.close();
+      await reader.close();
+    }
+  });
+
   it('opens a data directory of the earlier layout (a key per field and per pair of fields) and re-indexes it once', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'lmdb-read-store-'));
     dirs.push(dir);

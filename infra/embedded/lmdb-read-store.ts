@@ -37,6 +37,22 @@ const isAfter = (a: Position, b: Position): boolean => a.commit > b.commit || (a
 export const DOC_CACHE_SIZE = 4096;
 /** Sorts after every id and index value (strings, numbers, booleans, null): the end of a key prefix. */
 const END = '\uffff';
+/**
+ * Where the docs database keeps msgpackr's shared record structures: a document's field names are written
+ * once there, and each document refers to its shape by number instead of repeating them (a History row
+ * 459 → 217 B, a usage row 382 → 232 B; docs/benchmarks.md). Older documents, written as plain maps, read
+ * as before. Shapes whose keys are not all plain names (dates, addresses, ids as keys) are not shared, so
+ * maps keyed by data cannot fill the table; the limit is fixed for good (a store with more shared shapes
+ * than a later limit could not be written).
+ */
+const SHARED_STRUCTURES = Symbol.for('structures');
+const MAX_SHARED_STRUCTURES = 1000;
+const isPlainName = (key: string): boolean => /^[A-Za-z_]+$/.test(key);
+/** msgpackr's options, passed through by lmdb-js (its DatabaseOptions typings omit them). */
+const sharedStructureLimits: object = {
+  maxSharedStructures: MAX_SHARED_STRUCTURES,
+  shouldShareStructure: (keys: string[]) => keys.every(isPlainName),
+};
 
 interface Dbs {
   readonly root: RootDatabase;
@@ -204,7 +220,7 @@ export async function openLmdbReadStore(path: string): Promise<LmdbReadStore> {
   const root = open({ path, compression: false });
   const dbs: Dbs = {
     root,
-    docs: root.openDB({ name: 'docs' }),
+    docs: root.openDB({ name: 'docs', sharedStructuresKey: SHARED_STRUCTURES, ...sharedStructureLimits }),
     index: root.openDB({ name: 'index' }),
     checkpoints: root.openDB({ name: 'checkpoints' }),
     indexes: root.openDB({ name: 'indexes' }),
@@ -303,6 +319,7 @@ export async function openLmdbReadStore(path: string): Promise<LmdbReadStore> {
       isOpen();
       dbs.cache.clear();
       await root.transaction(() => {
+        // Keys only: the shared structures (under a symbol, which a range never yields) stay, as documents refer to them.
         for (const key of dbs.docs.getKeys()) dbs.docs.removeSync(key);
         for (const key of dbs.index.getKeys()) dbs.index.removeSync(key);
         for (const key of dbs.checkpoints.getKeys()) dbs.checkpoints.removeSync(key);

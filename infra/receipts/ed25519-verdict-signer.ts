@@ -2,18 +2,10 @@ import { createPrivateKey, sign as ed25519Sign, type KeyObject } from 'node:cryp
 import type { PublicReceiptKey, VerdictSigner } from '../../domain/ports/verdict-signer.port.js';
 import { canonicalJson } from '../../domain/receipts/canonical-json.js';
 import type { VerdictStatement } from '../../domain/receipts/verdict-statement.js';
-import {
-  activeKeyOf,
-  loadOrCreateKeyRing,
-  publicKeyOf,
-  RECEIPT_ALG,
-  rotatedKeyRing,
-  writeKeyRing,
-  type KeyRing,
-} from './receipt-key-ring.js';
+import { receiptHeaderOf } from '../../domain/receipts/receipt-header.js';
+import { activeKeyOf, loadOrCreateKeyRing, publicKeyOf, rotatedKeyRing, writeKeyRing, type KeyRing } from './receipt-key-ring.js';
 
-/** The media type of a receipt's payload: the verdict statement, RFC 8785 JSON. */
-export const RECEIPT_CONTENT_TYPE = 'verdict-statement+json';
+export { RECEIPT_CONTENT_TYPE } from '../../domain/receipts/receipt-header.js';
 
 /** The active key, parsed once, and its protected header, encoded once: a receipt then costs one Ed25519 signature. */
 interface ActiveKey {
@@ -82,6 +74,5 @@ export class Ed25519VerdictSigner implements VerdictSigner {
 
 function activeKey(ring: KeyRing): ActiveKey {
   const { kid, jwk } = activeKeyOf(ring);
-  const header = { alg: RECEIPT_ALG, kid, cty: RECEIPT_CONTENT_TYPE };
-  return { kid, key: createPrivateKey({ key: jwk, format: 'jwk' }), header: Buffer.from(JSON.stringify(header)).toString('base64url') };
+  return { kid, key: createPrivateKey({ key: jwk, format: 'jwk' }), header: receiptHeaderOf(kid) };
 }

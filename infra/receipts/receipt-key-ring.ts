@@ -23,7 +23,8 @@ export const keyRingSchema = z.object({ version: z.literal(1), active: z.string(
 export type KeyRing = z.infer<typeof keyRingSchema>;
 export type StoredKey = z.infer<typeof storedKeySchema>;
 
-export const RECEIPT_ALG = 'EdDSA';
+export { RECEIPT_ALG } from '../../domain/receipts/receipt-header.js';
+import { RECEIPT_ALG } from '../../domain/receipts/receipt-header.js';
 
 export async function newStoredKey(now: Date): Promise<StoredKey> {
   const { privateKey } = await generateKeyPair(RECEIPT_ALG, { crv: 'Ed25519', extractable: true });

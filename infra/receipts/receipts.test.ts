@@ -17,8 +17,8 @@ const statement: VerdictStatement = screenStatement(
   { verdictId: 'call-1', caller: { kind: 'api_key', id: 'k-1' }, input: { address: '0xab', network: 'ETH' }, issuedAt: now.toISOString() },
   { address: '0xab', network: 'ETH' },
   {
-    verdict: { risk_level: 'high', risk_score: 80, risk_categories: ['mixer'], sdn_match: null },
-    coverage: { data_versions: { taxonomy: 't-1', snapshot: 's-1', sources: [{ source: 'ofac', version: 'v1', content_hash: 'h1' }] } },
+    verdict: { addressLevel: 'high', riskScore: 80, riskCategories: ['mixer'], sanctionsMatch: null },
+    coverage: { dataVersions: { taxonomy: 't-1', snapshot: 's-1', sources: [{ source: 'ofac', version: 'v1', contentHash: 'h1' }] } },
   } as never,
 );
 

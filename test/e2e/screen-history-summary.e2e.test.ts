@@ -2,6 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { screenAddress } from '../../commands/screen-address.js';
 import type { IntelIndex } from '../../domain/ports/intel-index.port.js';
 import { isServiceError } from '../../domain/shared/errors.js';
+import type { ChargeDetails } from '../../domain/ledger/ledger.events.js';
+import { detachedScreenReceiptOf } from '../../domain/receipts/charged-screen-receipt.js';
+import { compactReceiptOf } from '../../domain/receipts/detached-receipt.js';
 import { MINIMAL_SANCTIONS_ADDRESS } from '../helpers/source-fixtures.js';
 import { startTestService, type TestService } from '../support/test-service.js';
 
@@ -36,7 +39,11 @@ describe('light screens in History', () => {
       payload: { address: MINIMAL_SANCTIONS_ADDRESS, network: 'ETH' },
     });
     expect(response.statusCode).toBe(200);
-    const body = response.json<{ verdict: { risk_level: string; risk_score: number; sdn_match: { list: string } } }>();
+    const body = response.json<{
+      verdict_id: string;
+      receipt: string;
+      verdict: { risk_level: string; risk_score: number; sdn_match: { list: string } };
+    }>();
     const charge = (await ledger()).find((e) => e.type === 'Charged');
     expect(charge?.data).toMatchObject({
       product: 'screen',
@@ -47,9 +54,14 @@ describe('light screens in History', () => {
           sanctionsMatch: { list: body.verdict.sdn_match.list },
           dataAvailable: true,
         },
-        receipt: { statement: { kind: 'screen', outcome: { riskLevel: body.verdict.risk_level, sanctioned: true } } },
+        // Of the receipt, what the charge does not state: it gives back the very receipt answered.
+        receipt: { kid: expect.any(String), signature: body.receipt.split('.')[2], issuedAt: expect.any(String) },
       },
     });
+    const details = (charge!.data as { chargeId: string; details: ChargeDetails }).details;
+    const rebuilt = detachedScreenReceiptOf({ chargeId: body.verdict_id, details }, details.receipt!);
+    expect(rebuilt?.statement).toMatchObject({ kind: 'screen', outcome: { riskLevel: body.verdict.risk_level, sanctioned: true } });
+    expect(compactReceiptOf(rebuilt!)).toBe(body.receipt);
     await svc.services.whenCaughtUp();
     const { rows } = await svc.services.app.alerts.history.page(userId, { kind: 'screen' }, { page: 1, pageSize: 10 });
     expect(rows).toHaveLength(1);

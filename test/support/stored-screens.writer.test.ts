@@ -8,10 +8,11 @@ import { pollUntil } from './polling.js';
 import type { TestService } from './test-service.js';
 
 /**
- * Writes test/fixtures/verdicts/screens-v1.json: light screens as the code of the day stores them (the
- * Charged event of each, its details carrying the wire summary and the compact JWS) and serves them (the
- * 200 body of GET /v2/verdicts/{id}, as the bytes sent). Run by hand, once, on the code whose storage the fixture freezes:
- * `WRITE_STORED_SCREENS=1 npx vitest run test/support/stored-screens.writer.test.ts`. Every address is
+ * Writes test/fixtures/verdicts/screens-v{N}.json: light screens as the code of the day stores them (the
+ * Charged event of each, at its schema version N: version 1's details carried the wire summary and the
+ * compact JWS, version 2's the domain summary and the detached receipt) and serves them (the 200 body of
+ * GET /v2/verdicts/{id}, as the bytes sent). Run by hand, once, on the code whose storage the fixture freezes:
+ * `WRITE_STORED_SCREENS=N npx vitest run test/support/stored-screens.writer.test.ts`. Every address is
  * made up (test/support/full-check-data.ts): a sanctioned one, a labelled exploiter, an exchange, and one
  * no source knows.
  */
@@ -39,7 +40,7 @@ describe.skipIf(!process.env.WRITE_STORED_SCREENS)('stored light screens (fixtur
       const account = await svc.account({ depositUsd: 10 });
       const screens = [];
       for (const address of SUBJECTS) screens.push(await storedScreen(svc, account, address));
-      const file = join(import.meta.dirname, '..', 'fixtures', 'verdicts', 'screens-v1.json');
+      const file = join(import.meta.dirname, '..', 'fixtures', 'verdicts', `screens-v${process.env.WRITE_STORED_SCREENS}.json`);
       await writeFile(file, `${JSON.stringify({ ownerId: account.userId, keyId: account.keyId, screens }, null, 2)}\n`);
       expect(screens.every((s) => s.status === 200 && s.event !== null)).toBe(true);
     } finally {
