@@ -3,7 +3,7 @@ import type { Position } from '../../domain/ports/event-store.port.js';
 import type { Collection, Doc, DocEntry, DocQuery, DocWrite, IndexSpec, ReadStore, StoredDoc } from '../../domain/ports/read-store.port.js';
 import { fail } from '../../domain/shared/errors.js';
 import { matches, runQuery } from './doc-query.js';
-import { samePosition } from './memory-checkpoint-store.js';
+import { samePosition } from './lmdb-checkpoint-store.js';
 import { LmdbDocCache } from './lmdb-doc-cache.js';
 import { changedIndexKeys, indexKeys, indexName, planQuery, type IndexKey } from './lmdb-index-plan.js';
 

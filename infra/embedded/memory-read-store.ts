@@ -13,7 +13,7 @@ import {
 } from '../../domain/ports/read-store.port.js';
 import { fail } from '../../domain/shared/errors.js';
 import { matches, runQuery, type Row } from './doc-query.js';
-import { samePosition } from './memory-checkpoint-store.js';
+import { samePosition } from './lmdb-checkpoint-store.js';
 
 /**
  * The embedded read store: plain maps, rebuilt by replaying the event log at start. Deleted documents keep a
