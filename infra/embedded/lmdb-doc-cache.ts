@@ -50,8 +50,8 @@ function deepFreeze<T>(value: T): T {
  * into a document (a balance, a day's usage) and then committing it does not decode it from LMDB twice,
  * and the next call on the same account finds it decoded. It only ever holds what LMDB has committed: a
  * document being written is not served from here (nor filled) until its transaction has committed, and it
- * then holds a copy of what was written. Entries are deep-frozen, as the memory store's are (what LMDB
- * decoded is the cache's own; a writer's document is copied). Bounded by `capacity`.
+ * then holds a copy of what was written. Entries are deep-frozen, so that a projection mutating the document
+ * it is given fails (what LMDB decoded is the cache's own; a writer's document is copied). Bounded by `capacity`.
  */
 export class LmdbDocCache {
   private readonly entries = new Map<string, CachedDocEntry>();
