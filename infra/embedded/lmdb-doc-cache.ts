@@ -1,4 +1,5 @@
 import type { Doc } from '../../domain/ports/read-store.port.js';
+import { deepFreeze } from './event-record.codec.js';
 
 /** A stored document as the LMDB read store keeps it: the document (null: a tombstone) and its position. */
 export interface CachedDocEntry {
@@ -34,14 +35,6 @@ function frozenCopy(value: unknown): unknown {
     copy[key] = copied;
   }
   return Object.freeze(copy);
-}
-
-function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const child of Object.values(value)) deepFreeze(child);
-  }
-  return value;
 }
 
 /**
