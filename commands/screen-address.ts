@@ -1,6 +1,5 @@
 import { requireSanctionsList } from '../domain/intel/sanctions-data.js';
 import { addressVerdict, type VerdictSources } from '../domain/intel/address-verdict.js';
-import type { ScreenVerdict } from '../domain/intel/screen-verdict.js';
 import type { ContractCodeReader } from '../domain/ports/contract-code.port.js';
 import type { IntelIndex } from '../domain/ports/intel-index.port.js';
 import { fail, isServiceError } from '../domain/shared/errors.js';
@@ -9,7 +8,7 @@ import { PRODUCTS } from '../domain/billing/products.js';
 import { screenSummaryOf } from '../domain/intel/screen-summary.js';
 import { assertCanCharge, chargeCall } from './billing.commands.js';
 import type { CommandDeps } from './command-deps.js';
-import type { ScreenOutcome, ScreenVerdictBody } from '../domain/idempotency/keyed-outcomes.js';
+import type { ScreenedAddress, ScreenOutcome } from '../domain/idempotency/keyed-outcomes.js';
 import type { Clock } from '../domain/ports/clock.port.js';
 import type { VerdictSigner } from '../domain/ports/verdict-signer.port.js';
 import { screenStatement, type VerdictContext } from '../domain/receipts/verdict-statements.js';
@@ -20,10 +19,8 @@ import type { VerdictStatement } from '../domain/receipts/verdict-statement.js';
  * A light screen that answered: the verdict, its signed receipt and what it was charged
  * (read-api/presenters/screen.presenter.ts shapes the body); typed by its schema, which a replay parses.
  */
-export type { ScreenOutcome, ScreenVerdictBody };
+export type { ScreenedAddress, ScreenOutcome };
 
-/** Bumped when a field of the screen body changes meaning. */
-export const SCREEN_SCHEMA_VERSION = 1;
 export const OWN_ENGINE = 'service';
 
 /**
@@ -43,7 +40,7 @@ export async function screenAddress(
   requireSanctionsList(deps.intel);
   const product = PRODUCTS.screen;
   await assertCanCharge(deps, { userId: input.userId, product: 'screen', units: product.units, priceMicros: product.priceMicros });
-  let verdict: ScreenVerdictBody;
+  let verdict: ScreenedAddress;
   try {
     verdict = await screenVerdictOf(deps, input);
   } catch (error) {
@@ -62,7 +59,7 @@ export async function screenAddress(
       keyId: input.keyId,
       network: input.network,
       subject: input.address,
-      screen: screenSummaryOf(verdict.verdict, verdict.coverage),
+      screen: screenSummaryOf(verdict.screen),
       receipt: detachedReceipt(signed.receipt, signed.statement),
     },
   });
@@ -76,7 +73,7 @@ export async function screenAddress(
 export async function screenReceipt(
   deps: { clock: Clock; receipts: VerdictSigner },
   who: Pick<VerdictContext, 'verdictId' | 'caller'>,
-  verdict: ScreenVerdictBody,
+  verdict: ScreenedAddress,
 ): Promise<string> {
   return (await signedScreen(deps, who, verdict)).receipt;
 }
@@ -85,27 +82,15 @@ export async function screenReceipt(
 async function signedScreen(
   deps: { clock: Clock; receipts: VerdictSigner },
   who: Pick<VerdictContext, 'verdictId' | 'caller'>,
-  verdict: ScreenVerdictBody,
+  verdict: ScreenedAddress,
 ): Promise<{ receipt: string; statement: VerdictStatement }> {
-  const subject = { address: verdict.address, network: verdict.network };
-  const statement = screenStatement({ ...who, input: subject, issuedAt: deps.clock.now().toISOString() }, subject, verdict);
+  const subject = { address: verdict.subject.address, network: verdict.subject.network };
+  const statement = screenStatement({ ...who, input: subject, issuedAt: deps.clock.now().toISOString() }, subject, verdict.screen);
   return { receipt: await deps.receipts.sign(statement), statement };
 }
 
 /** The light screen's verdict without any billing (the one verdict path, domain/intel/address-verdict.ts): the V2 ledger path, the x402 channel and the CLI. */
-export async function screenVerdictOf(deps: VerdictSources, input: { address: string; network: Network }): Promise<ScreenVerdictBody> {
+export async function screenVerdictOf(deps: VerdictSources, input: { address: string; network: Network }): Promise<ScreenedAddress> {
   requireSanctionsList(deps.intel);
-  return screenBody(input, await addressVerdict(deps, input));
-}
-
-/** The light screen's body around a verdict (exported for the property test beside its presenter). */
-export function screenBody(input: { address: string; network: Network }, result: ScreenVerdict): ScreenVerdictBody {
-  return {
-    schema_version: SCREEN_SCHEMA_VERSION,
-    address: input.address,
-    network: input.network,
-    provider: OWN_ENGINE,
-    coverage: result.coverage,
-    verdict: result.verdict,
-  };
+  return { subject: { address: input.address, network: input.network }, engine: OWN_ENGINE, screen: await addressVerdict(deps, input) };
 }

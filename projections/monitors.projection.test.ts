@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ChangeReason, MonitorVerdict } from '../domain/monitors/monitor-verdict.js';
+import { createMemoryReadStore } from '../infra/embedded/memory-read-store.js';
 import { FIXTURE_COVERAGE } from '../test/support/intel-fixtures.js';
 import { event, projectionSpec } from '../test/support/projection-spec.js';
 import { HISTORY_KEPT, monitorRepository, monitorsProjection } from './monitors.projection.js';
@@ -8,8 +9,8 @@ const T0 = '2026-05-03T10:00:00.000Z';
 const MAY = '2026-05-01T00:00:00.000Z';
 const JUNE = '2026-06-01T00:00:00.000Z';
 const versions = { taxonomy: 't1', snapshot: 'sha256:a', sources: [] };
-const clean: MonitorVerdict = { risk_level: 'none', risk_score: null, risk_categories: [], sdn_match: null, label: null };
-const flagged: MonitorVerdict = { risk_level: 'high', risk_score: 80, risk_categories: ['mixer'], sdn_match: null, label: 'Mixer' };
+const clean: MonitorVerdict = { riskLevel: 'none', riskScore: null, riskCategories: [], sanctionsMatch: null, label: null };
+const flagged: MonitorVerdict = { riskLevel: 'high', riskScore: 80, riskCategories: ['mixer'], sanctionsMatch: null, label: 'Mixer' };
 const reason: ChangeReason = { source: 'curated', change: 'curator_entry_added', version: null, changed_at: T0 };
 
 const created = (monitorId: string, userId: string, address: string, createdAt = T0) =>
@@ -136,5 +137,51 @@ describe('the monitors read model', () => {
         expect(page).toMatchObject({ total: 2, rows: [{ monitor_id: 'm3' }] });
         expect(await monitors.count()).toBe(3);
       });
+  });
+
+  it('reads a document folded before monitor verdicts were domain facts (the API’s words) as the facts it states', async () => {
+    const store = createMemoryReadStore();
+    const words = { risk_level: 'high', risk_score: 80, risk_categories: ['mixer'], sdn_match: null, label: 'Mixer' };
+    const listed = {
+      risk_level: 'sanctioned',
+      risk_score: 100,
+      risk_categories: ['sanctions'],
+      sdn_match: { list: 'US', entity: 'Made-up Entity', program: null, list_entry_id: '7', list_date: '2026-05-02', source: 'ofac_sdn' },
+      label: null,
+    };
+    const folded = {
+      monitor_id: 'm1',
+      user_id: 'u1',
+      address: '0xabc',
+      network: 'ETH',
+      watch_key: 'ETH:0xabc',
+      reference: null,
+      status: 'active',
+      paused_reason: null,
+      paid_period: MAY,
+      renewal_key: `active:${MAY}`,
+      verdict: listed,
+      data_versions: { taxonomy: 't1', snapshot: null, sources: [{ source: 'ofac_sdn', version: '2026-05-02', content_hash: 'sha256:c' }] },
+      created_at: T0,
+      last_evaluated_at: T0,
+      last_changed_at: T0,
+      history: [{ at: T0, previous: words, current: listed, reasons: [reason], sanctions: null }],
+    };
+    await store.collection('monitors').apply('m1', { commit: 1n, prepare: 1n }, () => folded);
+    const sanctioned: MonitorVerdict = {
+      riskLevel: 'sanctioned',
+      riskScore: 100,
+      riskCategories: ['sanctions'],
+      sanctionsMatch: { list: 'US', entity: 'Made-up Entity', program: null, listEntryId: '7', listDate: '2026-05-02', source: 'ofac_sdn' },
+      label: null,
+    };
+    const doc = await monitorRepository(store).get('m1');
+    expect(doc).toMatchObject({
+      verdict: sanctioned,
+      data_versions: { taxonomy: 't1', snapshot: null, sources: [{ source: 'ofac_sdn', version: '2026-05-02', contentHash: 'sha256:c' }] },
+      history: [{ previous: flagged, current: sanctioned }],
+    });
+    expect(doc?.data_versions.sources[0]).not.toHaveProperty('importedAt');
+    expect((await monitorRepository(store).page('u1', { page: 1, pageSize: 5 })).rows[0]?.verdict).toEqual(sanctioned);
   });
 });

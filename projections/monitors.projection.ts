@@ -1,6 +1,7 @@
 import type { SanctionsCoverage } from '../domain/coverage/sanctions-coverage.js';
 import { MONITOR_EVENT_TYPES, monitorStreams } from '../domain/monitors/monitor.events.js';
 import type { ChangeReason, MonitorDataVersions, MonitorVerdict } from '../domain/monitors/monitor-verdict.js';
+import { monitorDataVersionsAsStored, monitorVerdictAsStored } from '../domain/monitors/monitor.upcast.js';
 import { defineProjection } from '../domain/ports/projection.port.js';
 import type { MonitorFinder } from '../domain/ports/monitors.port.js';
 import type { ReadStore } from '../domain/ports/read-store.port.js';
@@ -10,7 +11,10 @@ import type { Network } from '../domain/shared/network.js';
  * Monitors as documents, found by `watch_key` (`{network}:{address}`, indexed) when an intelligence change
  * touches an address, by `user_id` for the owner's pages, and by `renewal_key` (`{status}:{paid period}`)
  * when a period starts. A deleted monitor's document is removed. The history keeps the last
- * HISTORY_KEPT changes (the monitor stream keeps them all).
+ * HISTORY_KEPT changes (the monitor stream keeps them all). Verdicts and data versions are the domain
+ * facts the events record; documents folded before monitor verdicts were domain facts hold them in the
+ * API's words and are read as the facts they state (docAsRead), while such a document lasts
+ * (`projections rebuild monitors` refolds them).
  */
 export const HISTORY_KEPT = 100;
 
@@ -111,23 +115,36 @@ export interface MonitorRepository extends MonitorFinder {
   count(status?: MonitorDoc['status']): Promise<number>;
 }
 
+/** A document as the repository gives it: verdicts and data versions folded in the API's words read as domain facts. */
+function docAsRead(doc: MonitorDoc): MonitorDoc {
+  const verdict = (value: MonitorVerdict) => monitorVerdictAsStored(value) as MonitorVerdict;
+  return {
+    ...doc,
+    verdict: verdict(doc.verdict),
+    data_versions: monitorDataVersionsAsStored(doc.data_versions) as MonitorDataVersions,
+    history: doc.history.map((row) => ({ ...row, previous: verdict(row.previous), current: verdict(row.current) })),
+  };
+}
+const docsAsRead = async (docs: Promise<readonly MonitorDoc[]>): Promise<readonly MonitorDoc[]> => (await docs).map(docAsRead);
+
 export function monitorRepository(store: ReadStore): MonitorRepository {
   const monitors = store.collection<MonitorDoc>(monitorsProjection.collection, monitorsProjection.indexes);
   return {
     async get(monitorId) {
-      return (await monitors.get(monitorId))?.doc ?? null;
+      const found = await monitors.get(monitorId);
+      return found ? docAsRead(found.doc) : null;
     },
-    watching: (network, address) => monitors.find({ where: { watch_key: watchKey(network, address) } }),
+    watching: (network, address) => docsAsRead(monitors.find({ where: { watch_key: watchKey(network, address) } })),
     async page(userId, { page, pageSize }) {
       const filter = { where: { user_id: userId } };
       const [rows, total] = await Promise.all([
         monitors.find({ ...filter, orderBy: { field: 'created_at', direction: 'desc' }, skip: (page - 1) * pageSize, limit: pageSize }),
         monitors.count(filter),
       ]);
-      return { rows, total };
+      return { rows: rows.map(docAsRead), total };
     },
     anyActive: async () => (await monitors.find({ where: { status: 'active' }, limit: 1 })).length > 0,
-    due: (status, paidPeriod, limit) => monitors.find({ where: { renewal_key: renewalKey(status, paidPeriod) }, limit }),
+    due: (status, paidPeriod, limit) => docsAsRead(monitors.find({ where: { renewal_key: renewalKey(status, paidPeriod) }, limit })),
     count: (status) => monitors.count(status ? { where: { status } } : {}),
   };
 }

@@ -4,6 +4,7 @@ import { isServiceError, type ServiceError } from '../domain/shared/errors.js';
 import { chargedBillingSchema } from '../domain/ledger/charged-billing.js';
 import { presentBilling } from './presenters/billing.presenter.js';
 import { RequestValidationError, validationBody } from './validation.js';
+import { presentProviderEntries } from './presenters/inspect.presenter.js';
 
 /**
  * The one place where a domain error code becomes an HTTP status and body.
@@ -74,7 +75,12 @@ const PUBLIC_DETAILS: Partial<Record<ErrorCode, (details: Readonly<Record<string
   quota_exceeded: (d) => (d.billing ? { billing: d.billing } : {}),
   monthly_cap_exceeded: (d) => (d.billing ? { billing: d.billing } : {}),
   // inspect: the check to poll, each provider's failure and the refund (a charge, presented)
-  backend_unavailable: (d) => ({ check_id: d.check_id, status: d.status, providers: d.providers, billing: presentedCharge(d.billing) }),
+  backend_unavailable: (d) => ({
+    check_id: d.check_id,
+    status: d.status,
+    providers: d.providers && presentProviderEntries(d.providers as Parameters<typeof presentProviderEntries>[0]),
+    billing: presentedCharge(d.billing),
+  }),
   gateway_timeout: (d) => ({ check_id: d.check_id, retry_url: d.retry_url }),
   // transfer check: the failed check (its poll answers the same)
   tx_not_found: (d) => ({ check_id: d.check_id, status: d.status }),

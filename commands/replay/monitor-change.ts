@@ -1,9 +1,9 @@
-import { monitorEventSchemas, monitorStream } from '../../domain/monitors/monitor.events.js';
+import { eventRegistry, type EventDataOf } from '../../domain/events/registry.js';
+import { monitorStream } from '../../domain/monitors/monitor.events.js';
 import type { EventStore } from '../../domain/ports/event-store.port.js';
 import type { Network } from '../../domain/shared/network.js';
-import type { z } from 'zod';
 
-type Changed = z.infer<(typeof monitorEventSchemas)['MonitorVerdictChanged']>;
+type Changed = EventDataOf<'MonitorVerdictChanged'>;
 
 /** One monitor change as its stream recorded it, with the monitor it is about. */
 export interface MonitorChange {
@@ -29,16 +29,19 @@ export function monitorChangeIdParts(verdictId: string): { monitorId: string; ch
 export async function findMonitorChange(log: Pick<EventStore, 'read'>, userId: string, verdictId: string): Promise<MonitorChange | null> {
   const parts = monitorChangeIdParts(verdictId);
   if (!parts) return null;
-  let created: z.infer<(typeof monitorEventSchemas)['MonitorCreated']> | null = null;
+  let created: EventDataOf<'MonitorCreated'> | null = null;
   for await (const event of log.read(monitorStream(parts.monitorId))) {
-    if (event.type === 'MonitorCreated') {
-      created = monitorEventSchemas.MonitorCreated.parse(event.data);
+    if (event.type !== 'MonitorCreated' && (event.data as { changeKey?: unknown }).changeKey !== parts.changeKey) continue;
+    // Through the registry: an event recorded by older code is upcast to the domain facts it states.
+    const parsed = eventRegistry.parse(event);
+    if (parsed?.type === 'MonitorCreated') {
+      created = parsed.data;
       if (created.userId !== userId) return null;
       continue;
     }
-    if (event.type !== 'MonitorVerdictChanged' || (event.data as { changeKey?: unknown }).changeKey !== parts.changeKey) continue;
+    if (parsed?.type !== 'MonitorVerdictChanged') continue;
     if (!created) return null;
-    const change = monitorEventSchemas.MonitorVerdictChanged.parse(event.data);
+    const change = parsed.data;
     return { verdictId, monitorId: parts.monitorId, userId, address: created.address, network: created.network, change };
   }
   return null;

@@ -1,3 +1,4 @@
+import { sourceRowsOf } from '../../domain/replay/verdict-replay.js';
 import { addressCheckDecider } from '../../domain/address-check/address-check.decider.js';
 import { checkStream } from '../../domain/address-check/address-check.events.js';
 import { buildFullCheckVerdict, type CompletedTiers } from '../../domain/address-check/full-verdict.js';
@@ -35,7 +36,7 @@ export async function fullCheckReplayPlan(deps: Pick<CommandDeps, 'executor'>, c
     async recompute(intel, today) {
       // Each tier ran at its own time (the lists' ages count to it): as of then, the time it recorded.
       const tier0At = recordedTiers[0].sanctions?.at ?? verdict.completedAt;
-      const tier1At = recordedTiers[1].screen.coverage.sanctions.as_of;
+      const tier1At = recordedTiers[1].screen.coverage.sanctions?.at ?? tier0At;
       const tiers: CompletedTiers = {
         ...recordedTiers,
         0: sanctionsTier({ intel, clock: today ?? clockAt(tier0At) }, subject),
@@ -43,13 +44,7 @@ export async function fullCheckReplayPlan(deps: Pick<CommandDeps, 'executor'>, c
       };
       const recomputed = buildFullCheckVerdict(checkSubject, tiers, verdict.completedAt);
       const match = recomputed.intel.sdnMatch;
-      const sources = recomputed.dataVersions.sources.map((s) => ({
-        source: s.source,
-        version: s.version,
-        content_hash: s.contentHash,
-        imported_at: s.importedAt,
-      }));
-      return { value: recomputed, sources, sanctions: match ? [match] : [] };
+      return { value: recomputed, sources: sourceRowsOf(recomputed.dataVersions.sources), sanctions: match ? [match] : [] };
     },
   };
 }

@@ -5,17 +5,18 @@ import { inspectStream } from '../../domain/inspect/inspect.events.js';
 import { OWN_ENGINE } from '../../domain/inspect/provider-selection.js';
 import { addressVerdict } from '../../domain/intel/address-verdict.js';
 import type { ScreenVerdict } from '../../domain/intel/screen-verdict.schema.js';
-import type { RecordedAnswer } from '../../domain/replay/verdict-replay.js';
+import { screenVerdictOfRecorded, type ScreenVerdictV1 } from '../../domain/intel/screen-verdict.v1.js';
+import { sourceRowsOf, type RecordedAnswer } from '../../domain/replay/verdict-replay.js';
 import { fail } from '../../domain/shared/errors.js';
 import type { CommandDeps } from '../command-deps.js';
 import { clockAt, type ReplayPlan } from './replay-plan.js';
 
 type Answered = Extract<RecordedOutcome, { ok: true }>;
 
-/** The own engine's answer, as recorded: its light-screen verdict (null when it failed then). */
+/** The own engine's answer, as recorded: its light-screen verdict (null when it failed then; read as the domain's when kept in the body's words). */
 function ownEngineVerdict(state: InspectState): ScreenVerdict | null {
   const own = state.outcomes.find((outcome): outcome is Answered => outcome.provider === OWN_ENGINE && outcome.ok);
-  return own ? (own.raw as ScreenVerdict) : null;
+  return own ? screenVerdictOfRecorded(own.raw as ScreenVerdict | ScreenVerdictV1) : null;
 }
 
 /** The outside providers in run order, each as it was recorded: answered or failed, never asked again. */
@@ -73,12 +74,12 @@ export async function inspectReplayPlan(deps: Pick<CommandDeps, 'executor'>, che
     ],
     recordedAnswers,
     async recompute(intel, today) {
-      const clock = today ?? clockAt(engine?.coverage.sanctions.as_of ?? finishedAt);
+      const clock = today ?? clockAt(engine?.coverage.sanctions?.at ?? finishedAt);
       const recomputed = engine ? asStored(await addressVerdict({ intel, clock }, target)) : null;
-      const match = recomputed?.verdict.sdn_match;
+      const match = recomputed?.verdict.sanctionsMatch;
       return {
         value: { audit: auditWith(state, recomputed), own_engine: recomputed },
-        sources: recomputed?.coverage.data_versions.sources ?? [],
+        sources: sourceRowsOf(recomputed?.coverage.dataVersions.sources ?? []),
         sanctions: match ? [match] : [],
       };
     },

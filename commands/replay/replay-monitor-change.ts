@@ -13,7 +13,8 @@ const asStored = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
  * A monitor change is recomputed as the re-evaluation made it (commands/monitors.commands.ts): the
  * address's light-screen verdict from the index alone, as the monitor watches it, with the intelligence
  * as of the change's own event. What is compared is the verdict it changed to and the data versions it
- * recorded; the previous verdict and the reasons are the monitor's history, not recomputed.
+ * recorded, as domain facts under their own names (`current.riskLevel`, `dataVersions.sources[0].contentHash`);
+ * the previous verdict and the reasons are the monitor's history, not recomputed.
  */
 export function monitorChangeReplayPlan(found: MonitorChange): ReplayPlan {
   const { change, address, network } = found;
@@ -23,7 +24,7 @@ export function monitorChangeReplayPlan(found: MonitorChange): ReplayPlan {
     kind: 'monitor_change',
     verdictId: found.verdictId,
     madeAt: change.at,
-    given: { current: change.current, data_versions: change.dataVersions },
+    given: { current: change.current, dataVersions: change.dataVersions },
     addresses: [address],
     verdictEvent: {
       streamPrefix: stream,
@@ -37,10 +38,15 @@ export function monitorChangeReplayPlan(found: MonitorChange): ReplayPlan {
       const clock = today ?? clockAt(change.sanctions?.at ?? change.at);
       const screen = buildScreenVerdict(checkedIntel({ intel, clock }, { address, network }));
       const { verdict, dataVersions } = monitorVerdictOf(screen);
-      const match = screen.verdict.sdn_match;
+      const match = screen.verdict.sanctionsMatch;
       return {
-        value: asStored({ current: verdict, data_versions: dataVersions }),
-        sources: dataVersions.sources,
+        value: asStored({ current: verdict, dataVersions }),
+        sources: dataVersions.sources.map((s) => ({
+          source: s.source,
+          version: s.version,
+          content_hash: s.contentHash,
+          imported_at: s.importedAt,
+        })),
         sanctions: match ? [match] : [],
       };
     },

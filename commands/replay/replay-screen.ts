@@ -1,3 +1,4 @@
+import { sourceRowsOf } from '../../domain/replay/verdict-replay.js';
 import { addressVerdict } from '../../domain/intel/address-verdict.js';
 import { screenSummaryOf, type ScreenSummary } from '../../domain/intel/screen-summary.js';
 import { ledgerStream } from '../../domain/ledger/ledger.events.js';
@@ -59,11 +60,11 @@ export function screenReplayPlan(stored: StoredScreen): ReplayPlan {
       const context = { verdictId: stored.verdictId, caller: { kind: 'api_key', id: '' } as const, input: target, issuedAt: madeAt };
       return {
         value: {
-          summary: keptFields(summary, screenSummaryOf(verdict.verdict, verdict.coverage)),
+          summary: keptFields(summary, screenSummaryOf(verdict)),
           signed: statement ? signedPart(screenStatement(context, target, verdict)) : null,
         },
-        sources: verdict.coverage.data_versions.sources,
-        sanctions: verdict.verdict.sdn_match ? [verdict.verdict.sdn_match] : [],
+        sources: sourceRowsOf(verdict.coverage.dataVersions.sources),
+        sanctions: verdict.verdict.sanctionsMatch ? [verdict.verdict.sanctionsMatch] : [],
       };
     },
   };

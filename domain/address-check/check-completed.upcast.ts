@@ -2,7 +2,13 @@ import { sourceVersionOfRow } from '../coverage/data-versions.body.js';
 import { transferDataOfV1, type SourceRowV1, type TransferDataRowV1 } from '../coverage/data-versions.v1.js';
 import { sanctionsCoverageFactOf, type SanctionsCoverageBody } from '../coverage/sanctions-coverage.body.js';
 import { exposureFoundOfV1, microsOfUsd, pathOfV1, shareOfPct, type ExposureV1, type PathV1 } from '../exposure/exposure-body.v1.js';
-import type { ScreenVerdict } from '../intel/screen-verdict.schema.js';
+import {
+  categoryDetailOfV1,
+  labelClaimOfV1,
+  sanctionsMatchOfV1,
+  smartContractOfV1,
+  type ScreenVerdictV1,
+} from '../intel/screen-verdict.v1.js';
 import { FULL_CHECK_VERDICT_VERSION, type ExposureOutcome, type FullCheckVerdict, type VerdictEvidence } from './full-check-verdict.js';
 import type { ActivitySummary, NotAppliedReason } from './tier-outcome.schema.js';
 
@@ -37,12 +43,12 @@ export interface FullCheckResultV1 {
   provider: string;
   decision: FullCheckVerdict['decision'];
   decision_reason: string;
-  verdict: ScreenVerdict['verdict'] & {
+  verdict: ScreenVerdictV1['verdict'] & {
     tier_hit: number | null;
     ownership_risk_level: FullCheckVerdict['risk']['ownershipLevel'];
     exposure_risk_level: FullCheckVerdict['risk']['exposureLevel'];
   };
-  coverage: Omit<ScreenVerdict['coverage'], 'sanctions' | 'data_versions'> & {
+  coverage: Omit<ScreenVerdictV1['coverage'], 'sanctions' | 'data_versions'> & {
     sanctions?: SanctionsCoverageBody;
     data_versions: { taxonomy: string; snapshot: string | null; sources: SourceRowV1[]; transfer_data?: TransferDataRowV1[] };
     transfer_data: FullCheckVerdict['coverage']['transferDatasets'];
@@ -132,11 +138,24 @@ function riskOf(verdict: FullCheckResultV1['verdict']): FullCheckVerdict['risk']
   };
 }
 
-/** The stored body of version 1 as the domain verdict it states. */
-export function fullCheckVerdictOfV1(body: FullCheckResultV1): FullCheckVerdict {
+/** The full check's verdict as CheckCompleted version 2 stored it: version 1 of the verdict, its intelligence in the body's words. */
+type FullCheckVerdictV1 = Omit<FullCheckVerdict, 'version' | 'intel'> & {
+  version: 1;
+  intel: {
+    consensusFound: boolean;
+    label: string | null;
+    sdnMatch: ScreenVerdictV1['verdict']['sdn_match'];
+    labels: ScreenVerdictV1['verdict']['labels'];
+    smartContract: ScreenVerdictV1['verdict']['smart_contract'];
+    categoryDetail: ScreenVerdictV1['verdict']['risk_category_detail'];
+  };
+};
+
+/** The stored body of version 1 as the domain verdict it states (version 1 of the verdict). */
+export function fullCheckVerdictOfV1(body: FullCheckResultV1): FullCheckVerdictV1 {
   const { verdict, exposure } = body;
   return {
-    version: FULL_CHECK_VERDICT_VERSION,
+    version: 1,
     checkId: body.check_id,
     subject: { address: body.address, network: body.network },
     engine: body.provider,
@@ -171,4 +190,27 @@ export function fullCheckVerdictOfV1(body: FullCheckResultV1): FullCheckVerdict 
 export function checkCompletedV1toV2(data: unknown): unknown {
   const { result, at } = data as { result: FullCheckResultV1; at: string };
   return { verdict: fullCheckVerdictOfV1(result), at };
+}
+
+/**
+ * CheckCompleted version 2 → 3: version 1 of the full check's verdict kept the address's own intelligence
+ * (sanctions match, labels, smart contract, category detail) in the light screen's body words; version 2
+ * of the verdict keeps the screen's domain shapes (../intel/screen-verdict.schema.ts), read back exactly.
+ */
+export function checkCompletedV2toV3(data: unknown): unknown {
+  const { verdict, at } = data as { verdict: FullCheckVerdictV1; at: string };
+  const { intel } = verdict;
+  const upcast: FullCheckVerdict = {
+    ...verdict,
+    version: FULL_CHECK_VERDICT_VERSION,
+    intel: {
+      consensusFound: intel.consensusFound,
+      label: intel.label,
+      sdnMatch: intel.sdnMatch && sanctionsMatchOfV1(intel.sdnMatch),
+      labels: intel.labels.map(labelClaimOfV1),
+      smartContract: smartContractOfV1(intel.smartContract),
+      categoryDetail: intel.categoryDetail.map(categoryDetailOfV1),
+    },
+  };
+  return { verdict: upcast, at };
 }

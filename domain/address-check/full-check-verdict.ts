@@ -3,7 +3,7 @@ import { sourceVersionSchema, transferDataVersionSchema } from '../coverage/data
 import { sanctionsCoverageFactSchema } from '../coverage/sanctions-coverage.js';
 import { exposureFoundSchema } from '../exposure/exposure-found.js';
 import { exposurePathSchema } from '../exposure/exposure.schema.js';
-import { labelRowSchema, riskCategoryDetailSchema, sdnMatchSchema, smartContractSchema } from '../intel/screen-verdict.schema.js';
+import { categoryDetailSchema, labelClaimSchema, sanctionsMatchSchema, smartContractSchema } from '../intel/screen-verdict.schema.js';
 import { DECISIONS, RISK_LEVELS } from '../shared/verdict-vocabulary.js';
 import { activitySchema, notAppliedReasonSchema } from './tier-outcome.schema.js';
 
@@ -17,11 +17,11 @@ import { activitySchema, notAppliedReasonSchema } from './tier-outcome.schema.js
  * it, and the event registry's upcaster reads the older one.
  *
  * The address's own intelligence (labels, smart contract, category detail, sanctions match) keeps the
- * intelligence module's shapes, those tier 1 recorded (screen-verdict.schema.ts): they are the light
- * screen's, and change with it.
+ * light screen's domain shapes, those tier 1 recorded (../intel/screen-verdict.schema.ts), and changes
+ * with them. Version 1 kept them in the body's words (CheckCompleted version 2; check-completed.upcast.ts).
  */
 
-export const FULL_CHECK_VERDICT_VERSION = 1;
+export const FULL_CHECK_VERDICT_VERSION = 2;
 
 const riskLevel = z.enum(RISK_LEVELS);
 const tier = z.number().int().min(0).max(4);
@@ -89,10 +89,10 @@ export const fullCheckVerdictSchema = z.object({
   intel: z.object({
     consensusFound: z.boolean(),
     label: z.string().nullable(),
-    sdnMatch: sdnMatchSchema.nullable(),
-    labels: z.array(labelRowSchema),
+    sdnMatch: sanctionsMatchSchema.nullable(),
+    labels: z.array(labelClaimSchema),
     smartContract: smartContractSchema,
-    categoryDetail: z.array(riskCategoryDetailSchema),
+    categoryDetail: z.array(categoryDetailSchema),
   }),
   coverage: z.object({
     dataAvailable: z.boolean(),

@@ -1,6 +1,5 @@
-import { sourceVersionOfRow } from '../coverage/data-versions.body.js';
 import { mergeVersions, transferDataVersions } from '../coverage/data-versions.js';
-import { sanctionsCoverageBody, sanctionsCoverageFactOf } from '../coverage/sanctions-coverage.body.js';
+import { sanctionsCoverageBody } from '../coverage/sanctions-coverage.body.js';
 import { exposureFoundOf } from '../exposure/exposure-found.js';
 import type { ExposureResult } from '../exposure/exposure.schema.js';
 import type { RiskLevel } from '../intel/taxonomy.js';
@@ -82,11 +81,11 @@ function ownershipEvidence(tiers: CompletedTiers): VerdictEvidence[] {
     const sources = tiers[0].sdnMatch ? [tiers[0].sdnMatch.source] : [];
     rows.push(ownRow({ slug: 'sanctions', severity: 10, addressLevel: 'sanctioned', tier: 0, sources }));
   }
-  for (const detail of verdict.risk_category_detail) {
-    if (detail.risk_level === null || detail.risk_level === 'none' || rows.some((r) => r.slug === detail.slug)) continue;
-    if (!verdict.risk_categories.includes(detail.slug)) continue;
+  for (const detail of verdict.categoryDetail) {
+    if (detail.addressLevel === null || detail.addressLevel === 'none' || rows.some((r) => r.slug === detail.slug)) continue;
+    if (!verdict.riskCategories.includes(detail.slug)) continue;
     rows.push(
-      ownRow({ slug: detail.slug, severity: detail.severity, addressLevel: detail.risk_level, tier: 1, sources: [...detail.sources] }),
+      ownRow({ slug: detail.slug, severity: detail.severity, addressLevel: detail.addressLevel, tier: 1, sources: [...detail.sources] }),
     );
   }
   return rows;
@@ -136,8 +135,8 @@ function decide(input: {
 /** The levels of the tiers, the counted findings and the driver: what the verdict rule reads (docs/api.md, "The verdict rule"). */
 function findingsOfTiers(tiers: CompletedTiers) {
   const screen = tiers[1].screen;
-  const own: RiskLevel = tiers[0].sanctioned ? 'sanctioned' : (screen.verdict.risk_level ?? 'none');
-  const ownScore = tiers[0].sanctioned ? 100 : (screen.verdict.risk_score ?? 0);
+  const own: RiskLevel = tiers[0].sanctioned ? 'sanctioned' : (screen.verdict.addressLevel ?? 'none');
+  const ownScore = tiers[0].sanctioned ? 100 : (screen.verdict.riskScore ?? 0);
   const t2 = tiers[2];
   const direct = [...findingsOf(t2.incoming, 'incoming', 2), ...findingsOf(t2.outgoing, 'outgoing', 2)];
   const deepIn = findingsOf(tiers[3].exposure, 'incoming', 3);
@@ -148,7 +147,7 @@ function findingsOfTiers(tiers: CompletedTiers) {
   ];
   const exposureLevel = levelOfFindings(counted);
   const level = maxLevel(own, exposureLevel);
-  const known = screen.coverage.data_available || t2.activity !== null;
+  const known = screen.coverage.dataAvailable || t2.activity !== null;
   const score = !known ? null : rankOf(own) >= rankOf(exposureLevel) ? ownScore : Math.max(ownScore, scoreOfFindings(counted));
   const tierLevels: Readonly<Record<Tier, RiskLevel>> = {
     0: tiers[0].sanctioned ? 'sanctioned' : 'none',
@@ -179,28 +178,28 @@ function riskOf(
   return {
     level,
     score: found.score,
-    categories: [...new Set([...screen.risk_categories, ...found.counted.map((f) => f.category.slug)])],
+    categories: [...new Set([...screen.riskCategories, ...found.counted.map((f) => f.category.slug)])],
     tierHit: level === 'none' ? null : (TIERS.find((t) => tierLevels[t] === level) ?? null),
     ownershipLevel: own,
     exposureLevel: found.exposureLevel,
     // Driven by exposure: the finding that drove the level is the exposure's, so are its sources and confidence.
-    sourceCount: drivenBy ? Math.max(screen.source_count, sources.size) : screen.source_count,
+    sourceCount: drivenBy ? Math.max(screen.sourceCount, sources.size) : screen.sourceCount,
     confidence: drivenBy ? (drivenBy.category.confidence ?? null) : screen.confidence,
     primarySourceSlug: drivenBy
-      ? (screen.primary_source_slug ?? drivenBy.category.sources?.[0] ?? drivenBy.category.paths[0]?.source ?? null)
-      : screen.primary_source_slug,
+      ? (screen.primarySourceSlug ?? drivenBy.category.sources?.[0] ?? drivenBy.category.paths[0]?.source ?? null)
+      : screen.primarySourceSlug,
   };
 }
 
 function coverageOf(tiers: CompletedTiers, drivenByExposure: boolean, sourceCount: number): FullCheckVerdict['coverage'] {
-  const screen = tiers[1].screen.coverage;
+  const { coverage, verdict } = tiers[1].screen;
   // Tier 0 is the sanctions tier: what it read is what the verdict was checked against (else the screen's, in older outcomes).
-  const sanctions = tiers[0].sanctions ?? (screen.sanctions ? sanctionsCoverageFactOf(screen.sanctions) : undefined);
+  const sanctions = tiers[0].sanctions ?? coverage.sanctions;
   return {
-    dataAvailable: screen.data_available,
-    labelCount: screen.label_count,
-    sourceCount: drivenByExposure ? Math.max(screen.source_count, sourceCount) : screen.source_count,
-    consensusFound: screen.consensus_found,
+    dataAvailable: coverage.dataAvailable,
+    labelCount: verdict.labels.length,
+    sourceCount: drivenByExposure ? Math.max(verdict.sourceCount, sourceCount) : verdict.sourceCount,
+    consensusFound: verdict.consensusFound,
     ...(sanctions ? { sanctions } : {}),
     transferDatasets: tiers[2].transferData.datasets.map(({ name, transfers, from, to, caveat }) => ({
       name,
@@ -215,7 +214,7 @@ function coverageOf(tiers: CompletedTiers, drivenByExposure: boolean, sourceCoun
 export function buildFullCheckVerdict(subject: CheckSubject, tiers: CompletedTiers, completedAt: string): FullCheckVerdict {
   const screen = tiers[1].screen.verdict;
   const found = findingsOfTiers(tiers);
-  const { decision, reason } = decide({ ...found, tiers, ownSlug: screen.risk_categories[0] ?? null });
+  const { decision, reason } = decide({ ...found, tiers, ownSlug: screen.riskCategories[0] ?? null });
   const evidence = [...ownershipEvidence(tiers), ...found.counted.map(exposureEvidence)];
   const drivenBy = exposureDriver(found.own, found.level, found.driver) !== null;
   const { 2: t2, 3: t3, 4: t4 } = tiers;
@@ -228,12 +227,12 @@ export function buildFullCheckVerdict(subject: CheckSubject, tiers: CompletedTie
     decisionReason: reason,
     risk: riskOf(tiers, found, evidence),
     intel: {
-      consensusFound: screen.consensus_found,
+      consensusFound: screen.consensusFound,
       label: screen.label,
-      sdnMatch: screen.sdn_match,
+      sdnMatch: screen.sanctionsMatch,
       labels: screen.labels,
-      smartContract: screen.smart_contract,
-      categoryDetail: screen.risk_category_detail,
+      smartContract: screen.smartContract,
+      categoryDetail: screen.categoryDetail,
     },
     coverage: coverageOf(tiers, drivenBy, new Set(evidence.flatMap((e) => e.sources)).size),
     dataVersions: tracedDataVersions(tiers),
@@ -258,15 +257,13 @@ function exposureDriver(own: RiskLevel, level: RiskLevel, driver: ExposureFindin
 
 /** The address's own sources (tier 1) with those of every entity the searches reached (tiers 2–4), and the transfer data read. */
 function tracedDataVersions(tiers: CompletedTiers): FullCheckVerdict['dataVersions'] {
-  const own = tiers[1].screen.coverage.data_versions;
+  const own = tiers[1].screen.coverage.dataVersions;
   const reached = mergeVersions(tiers[2].sourceVersions ?? [], tiers[3].sourceVersions ?? [], tiers[4].sourceVersions ?? []);
   const ownSources = own.sources.map((s) => s.source);
   return {
     taxonomy: own.taxonomy,
     snapshot: own.snapshot,
-    sources: [...own.sources.map(sourceVersionOfRow), ...reached.filter((v) => !ownSources.includes(v.source))].sort((a, b) =>
-      a.source < b.source ? -1 : 1,
-    ),
+    sources: [...own.sources, ...reached.filter((v) => !ownSources.includes(v.source))].sort((a, b) => (a.source < b.source ? -1 : 1)),
     transferData: transferDataVersions(tiers[2].transferData.datasets),
   };
 }

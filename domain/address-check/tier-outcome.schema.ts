@@ -2,8 +2,7 @@ import { z } from 'zod';
 import { sourceVersionSchema } from '../coverage/data-versions.js';
 import { sanctionsCoverageFactSchema } from '../coverage/sanctions-coverage.js';
 import { exposureResultSchema } from '../exposure/exposure.schema.js';
-import type { ScreenVerdict } from '../intel/screen-verdict.schema.js';
-import { sdnMatchSchema } from '../intel/screen-verdict.schema.js';
+import { sanctionsMatchSchema, screenVerdictSchema } from '../intel/screen-verdict.schema.js';
 
 /**
  * What each tier of the full check found, as recorded in its TierCompleted event. Tiers:
@@ -69,15 +68,15 @@ export const tierOutcomeSchema = z.discriminatedUnion('tier', [
   z.object({
     tier: z.literal(0),
     sanctioned: z.boolean(),
-    sdnMatch: sdnMatchSchema.nullable(),
+    sdnMatch: sanctionsMatchSchema.nullable(),
     /** The intelligence data sets the index held (`source@version`): what "not listed" was checked against. */
     datasetsChecked: z.array(z.string()),
     /** The sanctions lists checked, per jurisdiction, and those not checked (absent in checks recorded before it was). */
     sanctions: sanctionsCoverageFactSchema.optional(),
   }),
-  // The light screen's verdict as it was when the tier ran: its shape is the screen's to evolve, and a
-  // stored outcome must stay readable after it does (so it is not re-validated field by field).
-  z.object({ tier: z.literal(1), screen: z.custom<ScreenVerdict>((value) => typeof value === 'object' && value !== null) }),
+  // The light screen's verdict as it was when the tier ran (a domain fact; TierCompleted version 1 kept
+  // it, and tier 0's match, in the body's words: tier-completed.upcast.ts reads them).
+  z.object({ tier: z.literal(1), screen: screenVerdictSchema }),
   z.object({
     tier: z.literal(2),
     applied: z.boolean(),

@@ -93,7 +93,7 @@ export function sanctionsTier(
   subject: Pick<TierSubject, 'address' | 'network'>,
 ): TierOutcomeOf<0> {
   const intel = checkedIntel(deps, subject);
-  const sdnMatch = buildScreenVerdict(intel).verdict.sdn_match;
+  const sdnMatch = buildScreenVerdict(intel).verdict.sanctionsMatch;
   return {
     tier: 0,
     sanctioned: sdnMatch !== null,

@@ -4,8 +4,8 @@ import type { SourceVersion, TransferDataVersion } from './data-versions.js';
 /**
  * `coverage.data_versions` in the spec's words (our addition to its coverage object): the taxonomy, the
  * whole data state's snapshot id and the sources behind the verdict. Still in domain/ because events
- * still record it in these words: the screen's verdict (tier 1's TierCompleted, monitor verdicts) and the
- * transfer check's stored result (domain/kyt/transfer-result.ts, until it is a domain fact, which also
+ * still record it in these words: monitor verdicts, the upcasters' readers of verdicts recorded before
+ * (tier 1's screen: ../intel/screen-verdict.v1.ts; the full check's body) and the transfer check's stored result (domain/kyt/transfer-result.ts, until it is a domain fact, which also
  * shapes its transfer data rows here). Those rows' schema, which only bodies are held to, is
  * read-api/schemas/data-versions.schema.ts.
  */

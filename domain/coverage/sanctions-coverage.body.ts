@@ -5,7 +5,8 @@ import { ageInDays, type SanctionsCoverage } from './sanctions-coverage.js';
 /**
  * `coverage.sanctions` of every verdict body: the lists checked per jurisdiction, each with its own date
  * and its age at the verdict, and the jurisdictions not checked. Still in domain/ because events still
- * record it in these words: the screen's verdict (tier 1's TierCompleted, monitor verdicts), the webhook
+ * record it in these words: monitor verdicts, verdicts recorded before they were domain facts (read back
+ * by `sanctionsCoverageFactOf`: ../intel/screen-verdict.v1.ts, the full check's upcaster), the webhook
  * payloads (service.check.high_risk and the monitors'), and the transfer check's stored result until it
  * is a domain fact. The full check's verdict holds the fact itself (sanctions-coverage.ts).
  */

@@ -27,13 +27,16 @@ describe('the service’s event registry', () => {
 
   it('writes every type at version 1 so far, but the verdicts and charges made domain facts (version 2)', () => {
     const bumped = new Map([
-      ['CheckCompleted', 2],
+      ['CheckCompleted', 3],
+      ['TierCompleted', 2],
       ['ExploreCompleted', 2],
       ['TransferCheckCompleted', 2],
       ['Charged', 2],
       ['CheckResultDelivered', 2],
       ['ExploreResultDelivered', 2],
       ['IdempotentOutcomeStored', 2],
+      ['MonitorCreated', 2],
+      ['MonitorVerdictChanged', 2],
     ]);
     for (const type of eventRegistry.types) expect(eventRegistry.versionOf(type), type).toBe(bumped.get(type) ?? 1);
   });

@@ -1,7 +1,8 @@
 import { accountEventSchemas, accountStreams } from '../accounts/account.events.js';
 import { emailClaimEventSchemas, emailClaimStreams } from '../accounts/email-claim.events.js';
 import { addressCheckEventSchemas, checkStreams } from '../address-check/address-check.events.js';
-import { checkCompletedV1toV2 } from '../address-check/check-completed.upcast.js';
+import { checkCompletedV1toV2, checkCompletedV2toV3 } from '../address-check/check-completed.upcast.js';
+import { tierCompletedV1toV2 } from '../address-check/tier-completed.upcast.js';
 import { chargedV1toV2 } from '../ledger/charged.upcast.js';
 import { alertCaseEventSchemas, alertCaseStreams } from '../alerts/alert-case.events.js';
 import { apiKeyEventSchemas, apiKeyStreams } from '../apikeys/api-key.events.js';
@@ -21,6 +22,7 @@ import { transferCheckCompletedV1toV2 } from '../kyt/transfer-check-completed.up
 import { policyBookEventSchemas, policyBookStreams } from '../policies/policy-book.events.js';
 import { ledgerEventSchemas, ledgerStreams } from '../ledger/ledger.events.js';
 import { monitorEventSchemas, monitorStreams } from '../monitors/monitor.events.js';
+import { monitorCreatedV1toV2, monitorVerdictChangedV1toV2 } from '../monitors/monitor.upcast.js';
 import { projectionRebuildEventSchemas, projectionRebuildStreams } from '../projections/projection-rebuild.events.js';
 import { sessionEventSchemas, sessionStreams } from '../sessions/session.events.js';
 import { defineEventRegistry, type SchemaMap } from '../shared/event-registry.js';
@@ -76,8 +78,11 @@ export const eventRegistry = defineEventRegistry(
     // A change of shape bumps `current` and adds the upcaster from the version before. Every other type is
     // at version 1 so far.
     versions: {
-      // Version 1 stored the full check's response body; version 2 its domain verdict.
-      CheckCompleted: { current: 2, upcasters: { 1: checkCompletedV1toV2 } },
+      // Version 1 stored the full check's response body; version 2 its domain verdict; version 3 with the
+      // address's own intelligence in the screen's domain shapes (version 2 kept the body's words).
+      CheckCompleted: { current: 3, upcasters: { 1: checkCompletedV1toV2, 2: checkCompletedV2toV3 } },
+      // Version 1 kept tier 0's sanctions match and tier 1's screen verdict in the body's words; version 2 the domain's.
+      TierCompleted: { current: 2, upcasters: { 1: tierCompletedV1toV2 } },
       // Version 1 stored the explore job's response body; version 2 its domain report.
       ExploreCompleted: { current: 2, upcasters: { 1: exploreCompletedV1toV2 } },
       // Version 1 kept a light screen's wire summary and compact JWS; version 2 the domain summary and the receipt detached.
@@ -89,6 +94,9 @@ export const eventRegistry = defineEventRegistry(
       ExploreResultDelivered: { current: 2, upcasters: { 1: resultDeliveredV1toV2 } },
       // Version 1 outcomes carried the response's billing object; version 2 the charge.
       IdempotentOutcomeStored: { current: 2, upcasters: { 1: outcomeStoredV1toV2 } },
+      // Version 1 recorded a monitor's verdicts and data versions in the API's words; version 2 the domain facts.
+      MonitorCreated: { current: 2, upcasters: { 1: monitorCreatedV1toV2 } },
+      MonitorVerdictChanged: { current: 2, upcasters: { 1: monitorVerdictChangedV1toV2 } },
     },
     // Types no longer written, read as their successor: a key's stored HTTP response (before outcomes).
     retired: {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { screenVerdictSchema } from '../intel/screen-verdict.schema.js';
+import { isScreenVerdictV1, screenVerdictOfV1, type ScreenVerdictV1 } from '../intel/screen-verdict.v1.js';
 import { transferVerdictSchema } from '../kyt/transfer-verdict.js';
 import { chargedBillingSchema } from '../ledger/charged-billing.js';
 import { SCREEN_NETWORKS } from '../shared/network.js';
@@ -11,19 +12,30 @@ import { SCREEN_NETWORKS } from '../shared/network.js';
  * type no longer has is dropped, one it lacks refuses the replay (store_corrupt).
  */
 
-/** The light screen's verdict body (commands/screen-address.ts, screenBody). */
-export const screenVerdictBodySchema = z.object({
-  schema_version: z.number().int(),
-  address: z.string(),
-  network: z.enum(SCREEN_NETWORKS),
-  provider: z.string(),
-  ...screenVerdictSchema.shape,
+/** The light screen's verdict about one address (commands/screen-address.ts): who was screened, by which engine, and what it found. */
+export const screenedAddressSchema = z.object({
+  subject: z.object({ address: z.string(), network: z.enum(SCREEN_NETWORKS) }),
+  /** The engine that computed it (ours: `service`). */
+  engine: z.string(),
+  screen: screenVerdictSchema,
 });
+export type ScreenedAddress = z.infer<typeof screenedAddressSchema>;
+
+/** The screen's 200 body as outcomes kept it before the verdict was a domain fact (`provider` is the engine). */
+type ScreenBodyV1 = ScreenVerdictV1 & { schema_version: number; address: string; network: string; provider: string };
+
+/** A screen outcome kept before: its body read back as the domain verdict it states, exactly (../intel/screen-verdict.v1.ts). */
+function screenedAddressOfV1(recorded: unknown): unknown {
+  if (!isScreenVerdictV1(recorded) || !('schema_version' in recorded)) return recorded;
+  const body = recorded as ScreenBodyV1;
+  return { subject: { address: body.address, network: body.network }, engine: body.provider, screen: screenVerdictOfV1(body) };
+}
 
 /** A light screen that answered: the verdict, its signed receipt and what it was charged. */
 export const screenOutcomeSchema = z.object({
   kind: z.literal('completed'),
-  verdict: screenVerdictBodySchema,
+  /** Outcomes kept before the verdict was a domain fact hold its body: read as the verdict. */
+  verdict: z.preprocess(screenedAddressOfV1, screenedAddressSchema),
   receipt: z.string(),
   /** The call's id, the receipt's verdict id (absent from outcomes an Idempotency-Key stored before it was kept). */
   verdictId: z.string().optional(),
@@ -42,7 +54,6 @@ export const transferDeliverySchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('completed'), verdict: transferVerdictSchema, receipt: z.string(), billing: chargedBillingSchema }),
 ]);
 
-export type ScreenVerdictBody = z.infer<typeof screenVerdictBodySchema>;
 export type ScreenOutcome = z.infer<typeof screenOutcomeSchema>;
 export type CheckAccepted = z.infer<typeof checkAcceptedSchema>;
 export type ExploreAccepted = z.infer<typeof exploreAcceptedSchema>;

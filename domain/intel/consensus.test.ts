@@ -160,7 +160,7 @@ describe('consensus examples', () => {
 });
 
 describe('screen verdict examples', () => {
-  it('an OFAC claim makes the address sanctioned, with sdn_match naming the entity', () => {
+  it('an OFAC claim makes the address sanctioned, with the sanctions match naming the entity', () => {
     const { verdict, coverage } = buildScreenVerdict(
       checkedIntelOf({
         claims: [sanctionClaim('registry', 'EXAMPLE SANCTIONED GROUP'), riskClaim('curator', 'stolen_funds', 50)],
@@ -168,20 +168,22 @@ describe('screen verdict examples', () => {
         token: null,
       }),
     );
-    expect(verdict.risk_level).toBe('sanctioned');
-    expect(verdict.risk_score).toBe(100);
-    expect(verdict.sdn_match).toEqual({
+    expect(verdict.addressLevel).toBe('sanctioned');
+    expect(verdict.riskScore).toBe(100);
+    expect(verdict.sanctionsMatch).toEqual({
       list: 'US',
       entity: 'EXAMPLE SANCTIONED GROUP',
       program: 'CYBER2',
-      list_entry_id: '90001',
-      list_date: '2022-04-14',
+      listEntryId: '90001',
+      listDate: '2022-04-14',
       asset: 'ETH',
       source: 'registry',
     });
-    expect(verdict.risk_categories).toEqual(['sanctions', 'stolen_funds']);
+    expect(verdict.riskCategories).toEqual(['sanctions', 'stolen_funds']);
     expect(verdict.label).toBe('EXAMPLE SANCTIONED GROUP');
-    expect(coverage).toMatchObject({ data_available: true, source_count: 2, label_count: 2, consensus_found: true });
+    expect(coverage.dataAvailable).toBe(true);
+    expect(verdict).toMatchObject({ sourceCount: 2, consensusFound: true });
+    expect(verdict.labels).toHaveLength(2);
   });
 
   it('an exchange identity gives the exchange’s name as label and a low risk level', () => {
@@ -193,8 +195,8 @@ describe('screen verdict examples', () => {
       }),
     );
     expect(verdict.label).toBe('Example Exchange hot wallet');
-    expect(['low', 'none']).toContain(verdict.risk_level);
-    expect(verdict.sdn_match).toBeNull();
+    expect(['low', 'none']).toContain(verdict.addressLevel);
+    expect(verdict.sanctionsMatch).toBeNull();
   });
 
   it('a phishing claim alone has no label: a risk annotation is never a name', () => {
@@ -206,13 +208,13 @@ describe('screen verdict examples', () => {
       }),
     );
     expect(verdict.label).toBeNull();
-    expect(verdict.risk_level).toBe('high');
+    expect(verdict.addressLevel).toBe('high');
     expect(verdict.labels[0]?.label).toBe('Fake_Phishing1772');
   });
 
   it('an unknown address is no risk signal, not clean: no data, no score', () => {
     const { verdict, coverage } = buildScreenVerdict(checkedIntelOf({ claims: [], sources: {}, token: null }));
-    expect(coverage.data_available).toBe(false);
-    expect(verdict).toMatchObject({ risk_level: 'none', risk_score: null, confidence: null, label: null, labels: [] });
+    expect(coverage.dataAvailable).toBe(false);
+    expect(verdict).toMatchObject({ addressLevel: 'none', riskScore: null, confidence: null, label: null, labels: [] });
   });
 });

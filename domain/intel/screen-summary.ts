@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { SANCTIONS_JURISDICTIONS } from './intel.types.js';
-import type { ScreenCoverage, VerdictBody } from './screen-verdict.schema.js';
+import { sanctionsMatchSchema, type SanctionsMatch, type ScreenVerdict } from './screen-verdict.schema.js';
 import { RISK_LEVELS } from '../shared/verdict-vocabulary.js';
 
 /**
@@ -14,17 +14,7 @@ export const SCREEN_SUMMARY_VERSION = 1;
 
 const riskLevel = z.enum(RISK_LEVELS);
 
-/** The sanctions list entry that names the subject. */
-export const sanctionsMatchSchema = z.object({
-  list: z.enum(SANCTIONS_JURISDICTIONS),
-  entity: z.string().nullable(),
-  program: z.string().nullable(),
-  listEntryId: z.string().nullable(),
-  listDate: z.string().nullable(),
-  asset: z.string().nullable(),
-  source: z.string(),
-});
-export type SanctionsMatch = z.infer<typeof sanctionsMatchSchema>;
+export { sanctionsMatchSchema, type SanctionsMatch };
 
 export const screenSummarySchema = z.object({
   version: z.literal(SCREEN_SUMMARY_VERSION),
@@ -42,30 +32,20 @@ export const screenSummarySchema = z.object({
 });
 export type ScreenSummary = z.infer<typeof screenSummarySchema>;
 
-/** A verdict's sanctions match as a domain fact. */
-export const sanctionsMatchOf = (match: NonNullable<VerdictBody['sdn_match']>): SanctionsMatch => ({
-  list: match.list,
-  entity: match.entity,
-  program: match.program,
-  listEntryId: match.list_entry_id,
-  listDate: match.list_date,
-  asset: match.asset,
-  source: match.source,
-});
-
 /** The level, score, sanctions match and categories of a verdict; not its labels (the bulk of it). */
-export function screenSummaryOf(verdict: VerdictBody, coverage: Pick<ScreenCoverage, 'data_available' | 'sanctions'>): ScreenSummary {
+export function screenSummaryOf({ verdict, coverage }: ScreenVerdict): ScreenSummary {
   return {
     version: SCREEN_SUMMARY_VERSION,
-    addressLevel: verdict.risk_level,
-    riskScore: verdict.risk_score,
+    addressLevel: verdict.addressLevel,
+    riskScore: verdict.riskScore,
     confidence: verdict.confidence,
-    sourceCount: verdict.source_count,
+    sourceCount: verdict.sourceCount,
     label: verdict.label,
-    dataAvailable: coverage.data_available,
-    sanctionsMatch: verdict.sdn_match ? sanctionsMatchOf(verdict.sdn_match) : null,
-    categories: verdict.risk_category_detail.map((c) => ({ slug: c.slug, addressLevel: c.risk_level })),
-    sanctionsChecked: [...coverage.sanctions.checked],
-    sanctionsNotChecked: [...coverage.sanctions.not_checked],
+    dataAvailable: coverage.dataAvailable,
+    sanctionsMatch: verdict.sanctionsMatch,
+    categories: verdict.categoryDetail.map((c) => ({ slug: c.slug, addressLevel: c.addressLevel })),
+    ...(coverage.sanctions
+      ? { sanctionsChecked: [...coverage.sanctions.checked], sanctionsNotChecked: [...coverage.sanctions.notChecked] }
+      : {}),
   };
 }

@@ -58,13 +58,12 @@ const token: TokenProfile = {
 };
 
 describe('screen verdict', () => {
-  it('always has exactly the spec’s shape', () => {
+  it('always has exactly the domain verdict’s shape', () => {
     fc.assert(
       fc.property(fc.array(claimArb, { maxLength: 10 }), fc.boolean(), (claims, withToken) => {
         const verdict = buildScreenVerdict(checkedIntelOf({ claims, sources: SOURCES, token: withToken ? token : null }));
         expect(screenVerdictSchema.safeParse(verdict).error).toBeUndefined();
-        expect(verdict.coverage.label_count).toBe(verdict.verdict.labels.length);
-        expect(verdict.coverage.consensus_found).toBe(verdict.verdict.consensus_found);
+        expect(verdict.verdict.consensusFound).toBe(verdict.verdict.categoryDetail.length > 0);
       }),
     );
   });
@@ -83,20 +82,20 @@ describe('screen verdict', () => {
       lastSeenAt: '2024-01-01T00:00:00Z',
     };
     const { verdict } = buildScreenVerdict(checkedIntelOf({ claims: [listed], sources: SOURCES, token }));
-    expect(verdict.smart_contract).toEqual({
-      is_contract: true,
-      token_contract: true,
+    expect(verdict.smartContract).toEqual({
+      isContract: true,
+      tokenContract: true,
       symbol: 'EXT',
       decimals: 18,
-      is_well_known: true,
-      logo_url: 'https://example.org/ext.png',
+      isWellKnown: true,
+      logoUrl: 'https://example.org/ext.png',
       tags: ['erc20'],
-      primary_entity: { name: 'Example Token', category: 'token', source: 'lists' },
-      complementary_entities: [],
+      primaryEntity: { name: 'Example Token', category: 'token', source: 'lists' },
+      complementaryEntities: [],
     });
-    expect(verdict).toMatchObject({ risk_level: 'none', risk_score: 0, confidence: null, label: 'Example Token', risk_categories: [] });
-    expect(verdict.risk_category_detail).toEqual([
-      { slug: 'token', risk_level: 'none', severity: 0, confidence: 60, source_count: 1, max_trust_weight: 60, sources: ['lists'] },
+    expect(verdict).toMatchObject({ addressLevel: 'none', riskScore: 0, confidence: null, label: 'Example Token', riskCategories: [] });
+    expect(verdict.categoryDetail).toEqual([
+      { slug: 'token', addressLevel: 'none', severity: 0, confidence: 60, sourceCount: 1, maxTrustWeight: 60, sources: ['lists'] },
     ]);
   });
 
@@ -115,7 +114,7 @@ describe('screen verdict', () => {
     };
     const { verdict } = buildScreenVerdict(checkedIntelOf({ claims: [claim], sources: SOURCES, token: null }));
     expect(JSON.stringify(verdict)).not.toContain('Vendor Inc');
-    expect(verdict.labels[0]).toMatchObject({ source: 'provider_b', source_name: 'provider_b' });
-    expect(verdict.primary_source_slug).toBe('provider_b');
+    expect(verdict.labels[0]).toMatchObject({ source: 'provider_b', sourceName: 'provider_b' });
+    expect(verdict.primarySourceSlug).toBe('provider_b');
   });
 });

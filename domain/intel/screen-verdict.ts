@@ -1,23 +1,22 @@
 import { present } from '../shared/present.js';
-import { sourceVersionRow } from '../coverage/data-versions.body.js';
 import { sourceVersion } from '../coverage/data-versions.js';
-import { sanctionsCoverageBody } from '../coverage/sanctions-coverage.body.js';
 import type { SanctionsCoverage } from '../coverage/sanctions-coverage.js';
 import { computeConsensus, type CategoryConsensus, type Consensus } from './consensus.js';
 import type { AddressIntel, SourceDescriptor } from './intel.types.js';
 import { publicSlug, publicSourceName } from './intel.types.js';
-import type { ScreenVerdict, VerdictBody } from './screen-verdict.schema.js';
+import { SCREEN_VERDICT_VERSION, type ScreenFindings, type ScreenVerdict } from './screen-verdict.schema.js';
 import { TAXONOMY, type Taxonomy } from './taxonomy.js';
 
 export { screenVerdictSchema, type ScreenVerdict } from './screen-verdict.schema.js';
 
 /**
- * The light screen's `coverage` and `verdict` from what the index knows about one address on one
- * network. Tiers 0 (sanctions) and 1 (consensus) run; there is no graph on this endpoint.
+ * The light screen's verdict (a domain fact, screen-verdict.schema.ts) from what the index knows about
+ * one address on one network. Tiers 0 (sanctions) and 1 (consensus) run; there is no graph on this
+ * endpoint. read-api/presenters/screen-verdict.body.ts shapes the body's `coverage` and `verdict`.
  *
- * With no data at all, risk_level is 'none' (no risk signal was found) while risk_score and
- * confidence are null and data_available is false: unknown, not clean. With data but no risk
- * category (only a token listing, say), risk_score is 0 and confidence null.
+ * With no data at all, addressLevel is 'none' (no risk signal was found) while riskScore and
+ * confidence are null and dataAvailable is false: unknown, not clean. With data but no risk
+ * category (only a token listing, say), riskScore is 0 and confidence null.
  */
 
 const TIERS = ['sanctions', 'consensus'];
@@ -34,59 +33,59 @@ function sourceName(sources: Sources, slug: string): string {
   return Object.hasOwn(sources, slug) ? publicSourceName(present(sources[slug], 'Object.hasOwn checked the slug just before')) : slug;
 }
 
-function labelRows(consensus: Consensus, sources: Sources): VerdictBody['labels'] {
+function labelRows(consensus: Consensus, sources: Sources): ScreenFindings['labels'] {
   return consensus.categories.flatMap((category) =>
     category.claims.map(({ claim }) => ({
       source: sourceSlug(sources, claim.source),
-      source_name: sourceName(sources, claim.source),
+      sourceName: sourceName(sources, claim.source),
       label: claim.label,
       category: claim.category,
       confidence: claim.confidence,
-      source_url: claim.sourceUrl,
-      first_seen_at: claim.firstSeenAt,
-      last_seen_at: claim.lastSeenAt,
-      dated_by: claim.datedBy ?? null,
+      sourceUrl: claim.sourceUrl,
+      firstSeenAt: claim.firstSeenAt,
+      lastSeenAt: claim.lastSeenAt,
+      datedBy: claim.datedBy ?? null,
     })),
   );
 }
 
 const isRiskCategory = (category: CategoryConsensus): boolean => category.riskLevel !== null && category.riskLevel !== 'none';
 
-function categoryDetail(category: CategoryConsensus): VerdictBody['risk_category_detail'][number] {
+function categoryDetail(category: CategoryConsensus): ScreenFindings['categoryDetail'][number] {
   return {
     slug: category.slug,
-    risk_level: category.riskLevel,
+    addressLevel: category.riskLevel,
     severity: category.severity,
     confidence: Math.round(category.probability * 10_000) / 100,
-    source_count: category.sourceCount,
-    max_trust_weight: category.maxTrustWeight,
+    sourceCount: category.sourceCount,
+    maxTrustWeight: category.maxTrustWeight,
     sources: [...category.sources],
   };
 }
 
-function sdnMatch(consensus: Consensus, sources: Sources): VerdictBody['sdn_match'] {
+function sanctionsMatch(consensus: Consensus, sources: Sources): ScreenFindings['sanctionsMatch'] {
   if (!consensus.sanction) return null;
   const { sanction, source } = consensus.sanction;
   return {
     list: sanction.list,
     entity: sanction.entity,
     program: sanction.program,
-    list_entry_id: sanction.listEntryId,
-    list_date: sanction.listDate,
+    listEntryId: sanction.listEntryId,
+    listDate: sanction.listDate,
     asset: sanction.asset,
     source: sourceSlug(sources, source),
   };
 }
 
 /** Distinct identity names, best first. */
-function entities(consensus: Consensus, sources: Sources): VerdictBody['smart_contract']['complementary_entities'] {
+function entities(consensus: Consensus, sources: Sources): ScreenFindings['smartContract']['complementaryEntities'] {
   const seen = new Set<string>();
   return consensus.names
     .filter(({ name }) => !seen.has(name.toLowerCase()) && seen.add(name.toLowerCase()))
     .map(({ name, category, source }) => ({ name, category, source: sourceSlug(sources, source) }));
 }
 
-function smartContract(intel: AddressIntel, consensus: Consensus): VerdictBody['smart_contract'] {
+function smartContract(intel: AddressIntel, consensus: Consensus): ScreenFindings['smartContract'] {
   const { token } = intel;
   const has = (slug: string): boolean => intel.claims.some((claim) => claim.category === slug);
   const tokenContract = token !== null || has('token');
@@ -99,15 +98,15 @@ function smartContract(intel: AddressIntel, consensus: Consensus): VerdictBody['
     !token.tags.includes('spam') &&
     !SEVERE_LEVELS.has(consensus.riskLevel);
   return {
-    is_contract: isContract,
-    token_contract: tokenContract && isContract,
+    isContract,
+    tokenContract: tokenContract && isContract,
     symbol: token?.symbol ?? null,
     decimals: token?.decimals ?? null,
-    is_well_known: wellKnown,
-    logo_url: token?.logoUrl ?? null,
+    isWellKnown: wellKnown,
+    logoUrl: token?.logoUrl ?? null,
     tags: [...(token?.tags ?? [])],
-    primary_entity: named[0] ?? null,
-    complementary_entities: named.slice(1),
+    primaryEntity: named[0] ?? null,
+    complementaryEntities: named.slice(1),
   };
 }
 
@@ -118,37 +117,31 @@ export function buildScreenVerdict(intel: CheckedIntel, taxonomy: Taxonomy = TAX
   const consensus = computeConsensus(intel.claims, intel.sources, taxonomy);
   const dataAvailable = intel.claims.length > 0 || intel.token !== null;
   const consensusFound = consensus.categories.length > 0;
-  const labels = labelRows(consensus, intel.sources);
   return {
+    version: SCREEN_VERDICT_VERSION,
     coverage: {
-      data_available: dataAvailable,
-      label_count: labels.length,
-      source_count: consensus.sourceCount,
-      sdn_checked: true,
-      consensus_found: consensusFound,
+      dataAvailable,
       tiers: [...TIERS],
-      graph_analysed: false,
-      data_versions: {
+      dataVersions: {
         taxonomy: taxonomy.version,
         snapshot: intel.snapshot ?? null,
-        sources: (intel.datasets ?? []).map((d) => sourceVersionRow({ ...sourceVersion(d), source: sourceSlug(intel.sources, d.source) })),
+        sources: (intel.datasets ?? []).map((d) => ({ ...sourceVersion(d), source: sourceSlug(intel.sources, d.source) })),
       },
-      sanctions: sanctionsCoverageBody(intel.sanctions),
+      sanctions: intel.sanctions,
     },
     verdict: {
-      ok: true,
-      risk_level: consensus.riskLevel,
-      risk_score: dataAvailable ? consensus.riskScore : null,
-      risk_categories: consensus.categories.filter(isRiskCategory).map((category) => category.slug),
-      consensus_found: consensusFound,
-      source_count: consensus.sourceCount,
+      addressLevel: consensus.riskLevel,
+      riskScore: dataAvailable ? consensus.riskScore : null,
+      riskCategories: consensus.categories.filter(isRiskCategory).map((category) => category.slug),
+      consensusFound,
+      sourceCount: consensus.sourceCount,
       confidence: consensus.confidence,
-      primary_source_slug: consensus.primarySourceSlug,
+      primarySourceSlug: consensus.primarySourceSlug,
       label: consensus.label,
-      sdn_match: sdnMatch(consensus, intel.sources),
-      labels,
-      smart_contract: smartContract(intel, consensus),
-      risk_category_detail: consensus.categories.map(categoryDetail),
+      sanctionsMatch: sanctionsMatch(consensus, intel.sources),
+      labels: labelRows(consensus, intel.sources),
+      smartContract: smartContract(intel, consensus),
+      categoryDetail: consensus.categories.map(categoryDetail),
     },
   };
 }

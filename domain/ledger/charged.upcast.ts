@@ -1,5 +1,6 @@
 import type { SanctionList } from '../intel/intel.types.js';
-import { sanctionsMatchOf, SCREEN_SUMMARY_VERSION, type ScreenSummary } from '../intel/screen-summary.js';
+import { SCREEN_SUMMARY_VERSION, type ScreenSummary } from '../intel/screen-summary.js';
+import { sanctionsMatchOfV1 } from '../intel/screen-verdict.v1.js';
 import { detachedReceiptOfCompact, type DetachedReceipt } from '../receipts/detached-receipt.js';
 import type { RiskLevel } from '../shared/verdict-vocabulary.js';
 
@@ -45,7 +46,7 @@ export function screenSummaryOfV1(v1: ScreenSummaryV1): ScreenSummary {
     sourceCount: v1.source_count,
     label: v1.label,
     dataAvailable: v1.data_available,
-    sanctionsMatch: match && sanctionsMatchOf(match),
+    sanctionsMatch: match && sanctionsMatchOfV1(match),
     categories: v1.categories.map((c) => ({ slug: c.slug, addressLevel: c.risk_level })),
     ...(v1.sanctions_checked ? { sanctionsChecked: v1.sanctions_checked } : {}),
     ...(v1.sanctions_not_checked ? { sanctionsNotChecked: v1.sanctions_not_checked } : {}),

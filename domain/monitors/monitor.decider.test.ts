@@ -11,14 +11,26 @@ const T0 = '2026-05-03T10:00:00.000Z';
 const MAY = '2026-05-01T00:00:00.000Z';
 const JUNE = '2026-06-01T00:00:00.000Z';
 const versions = { taxonomy: 't1', snapshot: 'sha256:a', sources: [] };
-const clean: MonitorVerdict = { risk_level: 'none', risk_score: null, risk_categories: [], sdn_match: null, label: null };
+const clean: MonitorVerdict = { riskLevel: 'none', riskScore: null, riskCategories: [], sanctionsMatch: null, label: null };
 const sanctioned: MonitorVerdict = {
-  risk_level: 'sanctioned',
-  risk_score: 100,
-  risk_categories: ['sanctions'],
+  riskLevel: 'sanctioned',
+  riskScore: 100,
+  riskCategories: ['sanctions'],
   label: null,
-  sdn_match: { list: 'US', entity: 'Made-up Entity', program: 'CYBER2', list_entry_id: '1', list_date: '2026-05-02', source: 'ofac_sdn' },
+  sanctionsMatch: { list: 'US', entity: 'Made-up Entity', program: 'CYBER2', listEntryId: '1', listDate: '2026-05-02', source: 'ofac_sdn' },
 };
+/** The verdicts in the webhook's words, as its payload has always carried them (docs/api.md, "Monitors"). */
+const words = {
+  clean: { risk_level: 'none', risk_score: null, risk_categories: [], sdn_match: null, label: null },
+  sanctioned: {
+    risk_level: 'sanctioned',
+    risk_score: 100,
+    risk_categories: ['sanctions'],
+    sdn_match: { list: 'US', entity: 'Made-up Entity', program: 'CYBER2', list_entry_id: '1', list_date: '2026-05-02', source: 'ofac_sdn' },
+    label: null,
+  },
+} as const;
+const wordsOf = (verdict: MonitorVerdict) => (verdict === clean ? words.clean : words.sanctioned);
 const reason: ChangeReason = { source: 'ofac_sdn', change: 'dataset_imported', version: '2026-05-02', changed_at: T0 };
 
 const create: MonitorCommand = {
@@ -75,8 +87,8 @@ const raised = (previous: MonitorVerdict, current: MonitorVerdict): MonitorEvent
       address: '0xabc',
       network: 'ETH',
       reference: 'customer-7',
-      previous,
-      current,
+      previous: wordsOf(previous),
+      current: wordsOf(current),
       reasons: [reason],
       sanctions: sanctionsCoverageBody(FIXTURE_COVERAGE),
     },
@@ -96,6 +108,16 @@ describe('the monitor decider', () => {
       .then([changed(clean, sanctioned), raised(clean, sanctioned)]);
   });
 
+  it('the webhook carries the verdicts in the words, and the key order, it was always sent in', () => {
+    spec
+      .given([created])
+      .when(reevaluate(sanctioned))
+      .thenMatches((events) => {
+        const payload = (events[1]?.data as { payload: Record<string, unknown> }).payload;
+        expect(JSON.stringify([payload.previous, payload.current])).toBe(JSON.stringify([words.clean, words.sanctioned]));
+      });
+  });
+
   it('the same change (dataset version) is never appended twice, even if the verdict moved again since', () => {
     const after = [created, changed(clean, sanctioned), raised(clean, sanctioned)];
     spec.given(after).when(reevaluate(sanctioned)).thenNothingHappened();
@@ -109,7 +131,7 @@ describe('the monitor decider', () => {
   it('a score that moves without level, sanctions, categories or label changing is not a change', () => {
     spec
       .given([created, changed(clean, sanctioned)])
-      .when(reevaluate({ ...sanctioned, risk_score: 97 }, 'k2'))
+      .when(reevaluate({ ...sanctioned, riskScore: 97 }, 'k2'))
       .thenNothingHappened();
     spec
       .given([created])

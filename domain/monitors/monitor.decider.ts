@@ -7,6 +7,7 @@ import type { Network } from '../shared/network.js';
 import { webhookEventRaised } from '../webhooks/webhook-raised.js';
 import type { MonitorState, MonitorStatus } from './monitor-state.schema.js';
 import { monitorEventSchemas, type MonitorEvent } from './monitor.events.js';
+import { monitorVerdictWords } from './risk-changed-payload.js';
 import { verdictChanged, type ChangeReason, type MonitorDataVersions, type MonitorVerdict } from './monitor-verdict.js';
 
 /**
@@ -99,8 +100,8 @@ function decideReevaluate(command: Extract<MonitorCommand, { type: 'Reevaluate' 
       address: present(state.address, 'a created monitor has its address'),
       network: present(state.network, 'a created monitor has its network'),
       reference: state.reference,
-      previous: present(state.verdict, 'a created monitor has a verdict'),
-      current: command.verdict,
+      previous: monitorVerdictWords(present(state.verdict, 'a created monitor has a verdict')),
+      current: monitorVerdictWords(command.verdict),
       reasons: [...command.reasons],
       sanctions: sanctionsCoverageBody(command.sanctions),
       ...(command.receipt ? { receipt: command.receipt } : {}),

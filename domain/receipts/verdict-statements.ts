@@ -20,12 +20,6 @@ export interface VerdictContext {
   readonly issuedAt: string;
 }
 
-interface DataRows {
-  readonly taxonomy?: string | null;
-  readonly snapshot?: string | null;
-  readonly sources: readonly { source: string; version: string; content_hash: string }[];
-}
-
 const sorted = (values: Iterable<string>): string[] => [...new Set(values)].sort();
 
 /** UTF-16 code-unit order (RFC 8785's for names): the same in every runtime and locale, unlike localeCompare. */
@@ -43,12 +37,6 @@ export const signedSources = (
   sources
     .map(({ source, version, contentHash }) => ({ source, version, contentHash }))
     .sort((a, b) => byCodeUnits(a.source, b.source) || byCodeUnits(a.version, b.version));
-
-const dataOf = (rows: DataRows): VerdictStatement['data'] => ({
-  taxonomy: rows.taxonomy ?? null,
-  snapshot: rows.snapshot ?? null,
-  sources: signedSources(rows.sources.map((row) => ({ source: row.source, version: row.version, contentHash: row.content_hash }))),
-});
 
 function statement(
   kind: VerdictKind,
@@ -72,16 +60,17 @@ const addressSubject = (network: string, address: string) => ({ network, address
 
 export function screenStatement(context: VerdictContext, subject: { address: string; network: string }, screen: ScreenVerdict) {
   const { verdict, coverage } = screen;
+  const { taxonomy, snapshot, sources } = coverage.dataVersions;
   return statement('screen', context, {
     subject: addressSubject(subject.network, subject.address),
     outcome: {
-      riskLevel: verdict.risk_level,
-      riskScore: verdict.risk_score,
+      riskLevel: verdict.addressLevel,
+      riskScore: verdict.riskScore,
       decision: null,
-      categories: sorted(verdict.risk_categories),
-      sanctioned: verdict.sdn_match !== null,
+      categories: sorted(verdict.riskCategories),
+      sanctioned: verdict.sanctionsMatch !== null,
     },
-    data: dataOf(coverage.data_versions),
+    data: { taxonomy, snapshot, sources: signedSources(sources) },
   });
 }
 
@@ -146,16 +135,16 @@ export function monitorChangeStatement(
   subject: { address: string; network: string },
   change: { current: MonitorVerdict; dataVersions: MonitorDataVersions },
 ) {
-  const { current } = change;
+  const { current, dataVersions } = change;
   return statement('monitor_change', context, {
     subject: addressSubject(subject.network, subject.address),
     outcome: {
-      riskLevel: current.risk_level,
-      riskScore: current.risk_score,
+      riskLevel: current.riskLevel,
+      riskScore: current.riskScore,
       decision: null,
-      categories: sorted(current.risk_categories),
-      sanctioned: current.sdn_match !== null,
+      categories: sorted(current.riskCategories),
+      sanctioned: current.sanctionsMatch !== null,
     },
-    data: dataOf(change.dataVersions),
+    data: { taxonomy: dataVersions.taxonomy, snapshot: dataVersions.snapshot, sources: signedSources(dataVersions.sources) },
   });
 }

@@ -6,8 +6,8 @@ const match = {
   list: 'US' as const,
   entity: 'X',
   program: 'CYBER2',
-  list_entry_id: '1',
-  list_date: '2026-08-20',
+  listEntryId: '1',
+  listDate: '2026-08-20',
   asset: 'ETH',
   source: 'ofac_sdn',
 };

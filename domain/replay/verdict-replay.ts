@@ -1,4 +1,4 @@
-import type { SdnMatch } from '../intel/screen-verdict.schema.js';
+import type { SanctionsMatch } from '../intel/screen-verdict.schema.js';
 import { MAX_DIFFERENCES, verdictDifferences, type VerdictDifference } from './verdict-diff.js';
 
 /**
@@ -17,11 +17,16 @@ export interface SourceRow {
   readonly imported_at?: string | undefined;
 }
 
+/** The domain's source versions as the rows a replay compares and tells changes from. */
+export const sourceRowsOf = (
+  sources: readonly { source: string; version: string; contentHash: string; importedAt?: string | undefined }[],
+): SourceRow[] => sources.map((s) => ({ source: s.source, version: s.version, content_hash: s.contentHash, imported_at: s.importedAt }));
+
 /** One recomputation: the value compared with the stored verdict, and the facts "what changed since" is told from. */
 export interface Recomputed {
   readonly value: unknown;
   readonly sources: readonly SourceRow[];
-  readonly sanctions: readonly SdnMatch[];
+  readonly sanctions: readonly SanctionsMatch[];
 }
 
 /**
@@ -72,7 +77,7 @@ const KIND_WORDS: Readonly<Record<ReplayableKind, string>> = {
 };
 
 const day = (iso: string): string => iso.slice(0, 10);
-const matchKey = (match: SdnMatch): string => `${match.source}|${match.list}|${match.list_entry_id ?? ''}`;
+const matchKey = (match: SanctionsMatch): string => `${match.source}|${match.list}|${match.listEntryId ?? ''}`;
 
 /** "What changed since": one sentence per new sanctions listing and per source whose data changed. */
 export function changesSince(kind: ReplayableKind, madeAt: string, then: Recomputed, now: Recomputed): string[] {
@@ -82,7 +87,7 @@ export function changesSince(kind: ReplayableKind, madeAt: string, then: Recompu
     .filter((match) => !listedThen.has(matchKey(match)))
     .map((match) => {
       const imported = now.sources.find((row) => row.source === match.source)?.imported_at;
-      const when = match.list_date ? ` on ${match.list_date}` : imported ? ` (imported ${day(imported)})` : '';
+      const when = match.listDate ? ` on ${match.listDate}` : imported ? ` (imported ${day(imported)})` : '';
       return `listed by ${match.source} (${match.list} sanctions)${when}, ${after}`;
     });
   const thenBySource = new Map(then.sources.map((row) => [row.source, row]));

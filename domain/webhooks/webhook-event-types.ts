@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { sanctionsCoverageSchema } from '../coverage/sanctions-coverage.body.js';
-import { changeReasonSchema, monitorVerdictSchema } from '../monitors/monitor-verdict.js';
+import { changeReasonSchema } from '../monitors/monitor-verdict.js';
+import { monitorVerdictWordsSchema } from '../monitors/risk-changed-payload.js';
 import { ALERT_LEVELS, HIGH_RISK_LEVELS, type AlertLevel } from '../shared/verdict-vocabulary.js';
 
 /**
@@ -85,8 +86,8 @@ export const webhookPayloadSchemas = {
     address: z.string(),
     network: z.string(),
     reference: z.string().nullable(),
-    previous: monitorVerdictSchema,
-    current: monitorVerdictSchema,
+    previous: monitorVerdictWordsSchema,
+    current: monitorVerdictWordsSchema,
     reasons: z.array(changeReasonSchema).min(1),
     /** Our addition: the sanctions lists the new verdict was checked against, and those not checked. */
     sanctions: sanctionsCoverageSchema.optional(),

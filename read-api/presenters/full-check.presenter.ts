@@ -5,6 +5,7 @@ import { sanctionsCoverageBody } from '../../domain/coverage/sanctions-coverage.
 import { exposureBody, pathBody, pct } from './exposure.presenter.js';
 import { microsToUsd } from '../../domain/shared/money.js';
 import type { Evidence, FullCheckResult } from '../schemas/full-check-result.schema.js';
+import { categoryDetailBody, labelRowBody, sdnMatchBody, smartContractBody } from './screen-verdict.body.js';
 
 /**
  * The full check's domain verdict (CheckCompleted) in the body's words, the one shape of the V2 result,
@@ -45,10 +46,10 @@ function verdictBody(v: FullCheckVerdict): FullCheckResult['verdict'] {
     confidence: risk.confidence,
     primary_source_slug: risk.primarySourceSlug,
     label: intel.label,
-    sdn_match: intel.sdnMatch,
-    labels: intel.labels,
-    smart_contract: intel.smartContract,
-    risk_category_detail: intel.categoryDetail,
+    sdn_match: intel.sdnMatch && sdnMatchBody(intel.sdnMatch),
+    labels: intel.labels.map(labelRowBody),
+    smart_contract: smartContractBody(intel.smartContract),
+    risk_category_detail: intel.categoryDetail.map(categoryDetailBody),
     tier3_applied: tierOf(v, 3)?.applied ?? false,
     tier3_reason: tierOf(v, 3)?.reason ?? null,
     tier4_applied: tierOf(v, 4)?.applied ?? false,

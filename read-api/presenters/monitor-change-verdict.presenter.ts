@@ -1,5 +1,6 @@
 import type { MonitorChange } from '../../commands/replay/monitor-change.js';
 import { sanctionsCoverageBody } from '../../domain/coverage/sanctions-coverage.body.js';
+import { monitorDataVersionsBody, monitorVerdictBody } from './monitor-verdict.presenter.js';
 import type { Presented } from './presented.js';
 import type { StoredVerdictBody } from './stored-verdict.presenter.js';
 
@@ -22,11 +23,11 @@ export function presentMonitorChangeVerdict(found: MonitorChange): Presented<Sto
       verdict: {
         monitor_id: found.monitorId,
         at: change.at,
-        previous: change.previous,
-        current: change.current,
+        previous: monitorVerdictBody(change.previous),
+        current: monitorVerdictBody(change.current),
         reasons: change.reasons,
         sanctions: change.sanctions ? sanctionsCoverageBody(change.sanctions) : null,
-        data_versions: change.dataVersions,
+        data_versions: monitorDataVersionsBody(change.dataVersions),
       },
       receipt: change.receipt ?? null,
       receipt_note: change.receipt ? null : NO_MONITOR_CHANGE_RECEIPT,

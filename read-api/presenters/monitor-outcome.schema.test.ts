@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { outcomeStoredV1toV2 } from '../../domain/idempotency/idempotency.upcast.js';
 import { bulkWatchedSchema, monitorWatchedSchema } from './monitor-outcome.schema.js';
+import { presentMonitorWatched } from './monitor.presenter.js';
 
 const T0 = '2026-11-26T10:00:00.000Z';
 
@@ -50,6 +51,13 @@ describe('the monitor routes’ stored outcomes', () => {
     expect(watched?.kind).toBe('watched');
     if (watched?.kind !== 'watched') return;
     expect(watched.state.sanctions).toBeNull();
+    // The state's verdict and data versions, stored in the API's words, read as the domain facts they state.
+    expect(watched.state.verdict).toEqual({ riskLevel: 'none', riskScore: null, riskCategories: [], sanctionsMatch: null, label: null });
+    expect(watched.state.dataVersions).toEqual({
+      taxonomy: 't1',
+      snapshot: 'sha256:a',
+      sources: [{ source: 'made_up_list', version: 'v1', contentHash: 'sha256:b' }],
+    });
     expect(watched.billing).toEqual({
       model: 'ledger',
       chargedMicros: 200_000,
@@ -59,6 +67,11 @@ describe('the monitor routes’ stored outcomes', () => {
       replay: false,
     });
     expect(parsed.entries.slice(1)).toEqual(bulkV1.entries.slice(1));
+    // Its replay answers the verdict and data versions in the words and order the first call sent.
+    const { body } = presentMonitorWatched(watched);
+    expect(JSON.stringify([body.verdict, body.data_versions])).toBe(
+      JSON.stringify([stateStoredThen.verdict, stateStoredThen.dataVersions]),
+    );
   });
 
   it('refuses an outcome of another shape instead of reading it as one', () => {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { screenBody } from '../../commands/screen-address.js';
+import { OWN_ENGINE } from '../../commands/screen-address.js';
 import { canonicalJson } from '../../domain/receipts/canonical-json.js';
 import { screenStatement } from '../../domain/receipts/verdict-statements.js';
 import { screenBodyStatement } from '../../test/support/body-statements.js';
@@ -23,7 +23,7 @@ describe('a light screen presented and parsed back', () => {
         (verdict, subject, caller, issuedAt, verdictId) => {
           const presented = presentScreen({
             kind: 'completed',
-            verdict: screenBody(subject, verdict),
+            verdict: { subject, engine: OWN_ENGINE, screen: verdict },
             receipt: 'a.b.c',
             verdictId,
             billing: BILLING,

@@ -3,7 +3,7 @@ import { presentFullCheck } from './full-check.presenter.js';
 import { checkCompletedOf, olderShapeOf, STORED_FULL_CHECKS } from '../../test/support/stored-full-checks.js';
 import { eventRegistry } from '../../domain/events/registry.js';
 import type { RecordedEvent } from '../../domain/ports/event-store.port.js';
-import { fullCheckVerdictSchema } from '../../domain/address-check/full-check-verdict.js';
+import { FULL_CHECK_VERDICT_VERSION, fullCheckVerdictSchema } from '../../domain/address-check/full-check-verdict.js';
 
 /** A CheckCompleted of version 1 (the stored body) as the event store gives it back. */
 const recorded = (data: unknown): RecordedEvent =>
@@ -25,8 +25,8 @@ const verdictOf = (data: unknown) => {
 };
 
 describe('CheckCompleted version 1 (the stored body), read through the registry', () => {
-  it('is written at version 2 now', () => {
-    expect(eventRegistry.versionOf('CheckCompleted')).toBe(2);
+  it('is written at version 3 now (2: the domain verdict; 3: its intelligence in the screen’s domain shapes)', () => {
+    expect(eventRegistry.versionOf('CheckCompleted')).toBe(3);
   });
 
   it.each(STORED_FULL_CHECKS.checks.map((check) => [check.body.decision as string, check] as const))(
@@ -35,7 +35,7 @@ describe('CheckCompleted version 1 (the stored body), read through the registry'
       const stored = checkCompletedOf(check).data;
       const verdict = verdictOf(stored);
       expect(fullCheckVerdictSchema.parse(verdict)).toEqual(verdict);
-      expect(verdict).toMatchObject({ version: 1, checkId: check.checkId, completedAt: check.body.completed_at });
+      expect(verdict).toMatchObject({ version: FULL_CHECK_VERDICT_VERSION, checkId: check.checkId, completedAt: check.body.completed_at });
       expect(JSON.stringify(presentFullCheck(verdict))).toBe(JSON.stringify(check.body));
       expect(stored.result).toEqual(check.body);
     },

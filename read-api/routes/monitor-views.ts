@@ -2,6 +2,7 @@ import { present } from '../../domain/shared/present.js';
 import type { MonitorState } from '../../domain/monitors/monitor.decider.js';
 import { sanctionsCoverageBody } from '../../domain/coverage/sanctions-coverage.body.js';
 import type { MonitorChangeRow, MonitorDoc } from '../../projections/monitors.projection.js';
+import { monitorDataVersionsBody, monitorVerdictBody } from '../presenters/monitor-verdict.presenter.js';
 
 /** One monitor as the API shows it, whether read from its stream (after a write) or its document. */
 export function monitorFromState(state: MonitorState) {
@@ -15,8 +16,8 @@ export function monitorFromState(state: MonitorState) {
     paid_period_start: state.paidPeriod,
     created_at: state.createdAt,
     last_changed_at: state.lastChangedAt,
-    verdict: state.verdict,
-    data_versions: state.dataVersions,
+    verdict: monitorVerdictBody(present(state.verdict, 'a created monitor has a verdict')),
+    data_versions: monitorDataVersionsBody(present(state.dataVersions, 'a created monitor has its data versions')),
     sanctions: state.sanctions ? sanctionsCoverageBody(state.sanctions) : null,
   };
 }
@@ -32,8 +33,8 @@ export function monitorFromDoc(doc: MonitorDoc) {
     paid_period_start: doc.paid_period,
     created_at: doc.created_at,
     last_changed_at: doc.last_changed_at,
-    verdict: doc.verdict,
-    data_versions: doc.data_versions,
+    verdict: monitorVerdictBody(doc.verdict),
+    data_versions: monitorDataVersionsBody(doc.data_versions),
     sanctions: doc.sanctions ? sanctionsCoverageBody(doc.sanctions) : null,
   };
 }
@@ -41,8 +42,8 @@ export function monitorFromDoc(doc: MonitorDoc) {
 /** A change of the history as the API shows it. */
 export const monitorChangeOf = (row: MonitorChangeRow) => ({
   at: row.at,
-  previous: row.previous,
-  current: row.current,
+  previous: monitorVerdictBody(row.previous),
+  current: monitorVerdictBody(row.current),
   reasons: row.reasons,
   sanctions: row.sanctions ? sanctionsCoverageBody(row.sanctions) : null,
 });

@@ -4,7 +4,7 @@ import { sourceVersionRowSchema } from '../../domain/coverage/data-versions.body
 import { tracedDataVersionsSchema } from './data-versions.schema.js';
 import { sanctionsCoverageSchema } from '../../domain/coverage/sanctions-coverage.body.js';
 import { evidencePathSchema, exposureBodySchema } from './exposure-body.schema.js';
-import { coverageSchema, verdictSchema } from '../../domain/intel/screen-verdict.schema.js';
+import { coverageSchema, verdictSchema } from './screen-verdict.body.js';
 import { DECISIONS, RISK_LEVELS } from '../../domain/shared/verdict-vocabulary.js';
 
 /**

@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import { changeReasonSchema, monitorDataVersionsSchema, monitorVerdictSchema } from '../../domain/monitors/monitor-verdict.js';
+import { dataVersionsSchema, sourceVersionRowSchema } from '../../domain/coverage/data-versions.body.js';
+import { changeReasonSchema } from '../../domain/monitors/monitor-verdict.js';
+import { monitorVerdictWordsSchema } from '../../domain/monitors/risk-changed-payload.js';
 import { sanctionsCoverageSchema } from '../../domain/coverage/sanctions-coverage.body.js';
 import { billingSchema } from './billing.js';
 import { addressOut, isoTimestamp, networkOut, paginationSchema } from './common.js';
@@ -7,6 +9,16 @@ import { errorEnvelope } from './errors.js';
 import { ADDRESS_ERRORS, CHARGE_ERRORS } from './responses.js';
 
 /** Bodies of /v2/monitors (read-api/routes/monitor-views.ts). */
+
+/** The monitor's verdict in the words of the `service.address.risk_changed` webhook, which carries the same object. */
+export const monitorVerdictSchema = monitorVerdictWordsSchema;
+export type MonitorVerdictBody = z.infer<typeof monitorVerdictSchema>;
+
+/** As recorded with the monitor's verdicts: versions recorded before `imported_at` existed lack it. */
+export const monitorDataVersionsSchema = dataVersionsSchema.extend({
+  sources: z.array(sourceVersionRowSchema.extend({ imported_at: z.string().optional() })),
+});
+export type MonitorDataVersionsBody = z.infer<typeof monitorDataVersionsSchema>;
 
 export const monitorSchema = z.strictObject({
   monitor_id: z.string(),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { coverageSchema, verdictSchema } from '../../domain/intel/screen-verdict.schema.js';
+import { coverageSchema, verdictSchema } from './screen-verdict.body.js';
 import { billingSchema } from './billing.js';
 import { addressOut, networkOut, receiptField } from './common.js';
 import { SCREEN_EXAMPLE } from './examples.js';

@@ -4,7 +4,7 @@ import { fullCheckResultSchema } from './full-check-result.schema.js';
 import { exploreReportBodySchema } from './explore.js';
 import type { ErrorCode } from '../../domain/shared/errors.js';
 import { paymentPayloadSchema, paymentRequirementsSchema } from '../../domain/x402/x402-wire.js';
-import { coverageSchema, verdictSchema } from '../../domain/intel/screen-verdict.schema.js';
+import { coverageSchema, verdictSchema } from './screen-verdict.body.js';
 import { HTTP_STATUS, X402_PUBLIC_5XX } from '../errors.js';
 import { addressField, chainField, isoTimestamp, networkField, networkOut, txHashField, receiptField } from './common.js';
 import { closingBody, DESCRIPTIONS, errorEnvelope } from './errors.js';

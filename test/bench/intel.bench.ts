@@ -116,7 +116,7 @@ async function main(): Promise<void> {
     const started = performance.now();
     const verdict = buildScreenVerdict(checkedIntel({ intel: index, clock }, { address, network }));
     durations[i] = performance.now() - started;
-    if (verdict.verdict.risk_level === 'sanctioned') sanctioned++;
+    if (verdict.verdict.addressLevel === 'sanctioned') sanctioned++;
   }
   durations.sort();
   const figures = {

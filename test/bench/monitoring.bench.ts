@@ -3,6 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorStream } from '../../domain/monitors/monitor.events.js';
+import { eventRegistry } from '../../domain/events/registry.js';
 import type { EventData } from '../../domain/ports/event-store.port.js';
 import { createServices } from '../../infra/bootstrap.js';
 import { loadConfig } from '../../infra/config.js';
@@ -51,7 +52,7 @@ async function main() {
   try {
     const heapBefore = heapMb();
     const populateStarted = performance.now();
-    const meta = { correlationId: 'bench-monitoring', occurredAt: AT, schemaVersion: 1 };
+    const meta = { correlationId: 'bench-monitoring', occurredAt: AT, schemaVersion: eventRegistry.versionOf('MonitorCreated') };
     for (let from = 0; from < MONITORS; from += APPEND_CONCURRENCY) {
       const appends: Promise<unknown>[] = [];
       for (let i = from; i < Math.min(MONITORS, from + APPEND_CONCURRENCY); i++) {
@@ -68,7 +69,7 @@ async function main() {
             address,
             network: 'ETH',
             reference: null,
-            verdict: { risk_level: 'none', risk_score: null, risk_categories: [], sdn_match: null, label: null },
+            verdict: { riskLevel: 'none', riskScore: null, riskCategories: [], sanctionsMatch: null, label: null },
             dataVersions: { taxonomy: TAXONOMY.version, snapshot: null, sources: [] },
             paidPeriod: `${AT.slice(0, 8)}01T00:00:00.000Z`,
             createdAt: AT,

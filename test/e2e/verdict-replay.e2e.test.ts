@@ -201,7 +201,7 @@ describe('verdict replay', () => {
       today: { result: 'different' },
       recorded_answers: [],
     });
-    expect(body.today.differences).toContainEqual(expect.objectContaining({ path: 'current.sdn_match', now: null }));
+    expect(body.today.differences).toContainEqual(expect.objectContaining({ path: 'current.sanctionsMatch', now: null }));
     expect(body.today.changes).toContain('ofac_sdn no longer bears on it');
   });
 

@@ -97,17 +97,17 @@ function phishingCases(sources: readonly LoadedSource[]): Case[] {
 type Judge = (verdict: ReturnType<typeof buildScreenVerdict>['verdict'], expected: string) => boolean;
 const same = (a: string | null | undefined, b: string): boolean => (a ?? '').toLowerCase() === b.toLowerCase();
 const JUDGES: Readonly<Record<string, Judge>> = {
-  sanctioned: (v, entity) => v.risk_level === 'sanctioned' && (same(v.sdn_match?.entity, entity) || same(v.label, entity)),
+  sanctioned: (v, entity) => v.addressLevel === 'sanctioned' && (same(v.sanctionsMatch?.entity, entity) || same(v.label, entity)),
   exchange: (v, names) =>
     names.split('|').some((name) => (v.label ?? '').toLowerCase().includes(name.toLowerCase())) &&
-    (v.risk_level === 'none' || v.risk_level === 'low'),
-  exchangeNotAboveLow: (v) => v.risk_level === 'none' || v.risk_level === 'low',
-  phishing: (v) => v.risk_level === 'high' || v.risk_level === 'critical' || v.risk_level === 'sanctioned',
+    (v.addressLevel === 'none' || v.addressLevel === 'low'),
+  exchangeNotAboveLow: (v) => v.addressLevel === 'none' || v.addressLevel === 'low',
+  phishing: (v) => v.addressLevel === 'high' || v.addressLevel === 'critical' || v.addressLevel === 'sanctioned',
 };
 
 /** What the weights move: the score within a level's band (noisy-OR of trust × confidence). */
 function meanScore(index: IntelIndexProjection, cases: readonly Case[]): string {
-  const scores = cases.map((c) => buildScreenVerdict(checkedIntelOf(index.lookup(c.address, c.network))).verdict.risk_score ?? 0);
+  const scores = cases.map((c) => buildScreenVerdict(checkedIntelOf(index.lookup(c.address, c.network))).verdict.riskScore ?? 0);
   return (scores.reduce((sum, score) => sum + score, 0) / Math.max(scores.length, 1)).toFixed(1);
 }
 

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { fullCheckVerdictSchema, type FullCheckVerdict } from '../../domain/address-check/full-check-verdict.js';
+import { sanctionsCoverageFactSchema } from '../../domain/coverage/sanctions-coverage.js';
 import type { z } from 'zod';
 import { finalAuditSchema, type FinalAudit } from '../../domain/inspect/final-audit.js';
 import { inspectEventSchemas, type InspectRequest } from '../../domain/inspect/inspect.events.js';
@@ -27,6 +28,10 @@ const fieldsByName = {
   firstAt: isoTime,
   lastAt: isoTime,
   listDate: fc.option(isoDay, { nil: null }),
+  // a label claim's, which the bodies state as a URL and times
+  sourceUrl: fc.webUrl(),
+  firstSeenAt: isoTime,
+  lastSeenAt: isoTime,
 };
 
 export const fullCheckVerdictArbitrary: fc.Arbitrary<FullCheckVerdict> = arbitraryOf(fullCheckVerdictSchema, fieldsByName).map((verdict) =>
@@ -45,9 +50,25 @@ export const subjectArbitrary = fc.record({
   address: fc.oneof(fc.stringMatching(/^0x[0-9a-fA-F]{40}$/), fc.stringMatching(/^T[1-9A-HJ-NP-Za-km-z]{33}$/)),
 });
 
-export const screenVerdictArbitrary: fc.Arbitrary<ScreenVerdict> = arbitraryOf(screenVerdictSchema).map((verdict) =>
-  screenVerdictSchema.parse(verdict),
-);
+/**
+ * A screen verdict as the screen makes it today: its sanctions coverage and every source's import time
+ * stated (only verdicts recorded before lack them, and the bodies served then lacked them too).
+ */
+export const screenVerdictArbitrary: fc.Arbitrary<ScreenVerdict> = fc
+  .tuple(arbitraryOf(screenVerdictSchema, fieldsByName), arbitraryOf(sanctionsCoverageFactSchema, fieldsByName), isoTime)
+  .map(([verdict, sanctions, importedAt]) =>
+    screenVerdictSchema.parse({
+      ...verdict,
+      coverage: {
+        ...verdict.coverage,
+        sanctions: verdict.coverage.sanctions ?? sanctions,
+        dataVersions: {
+          ...verdict.coverage.dataVersions,
+          sources: verdict.coverage.dataVersions.sources.map((s) => ({ ...s, importedAt: s.importedAt ?? importedAt })),
+        },
+      },
+    }),
+  );
 
 export const finalAuditArbitrary: fc.Arbitrary<FinalAudit> = arbitraryOf(finalAuditSchema).map((audit) => finalAuditSchema.parse(audit));
 

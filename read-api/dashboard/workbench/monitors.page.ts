@@ -37,8 +37,9 @@ function reasonWords(reason: ChangeReason): string {
 
 /** A verdict in one line: its level, and the sanctions match or label that makes it. */
 function verdictLine(v: MonitorVerdict): SafeHtml {
-  const what = v.sdn_match ? `${v.sdn_match.list}: ${v.sdn_match.entity ?? 'listed'}` : v.label;
-  return html`${levelBadge(v.risk_level)}${v.risk_categories.length > 0 ? html` <code>${v.risk_categories.join(', ')}</code>` : ''}${what ? html` ${what}` : ''}`;
+  const match = v.sanctionsMatch;
+  const what = match ? `${match.list}: ${match.entity ?? 'listed'}` : v.label;
+  return html`${levelBadge(v.riskLevel)}${v.riskCategories.length > 0 ? html` <code>${v.riskCategories.join(', ')}</code>` : ''}${what ? html` ${what}` : ''}`;
 }
 
 function addForm(user: DashboardUser, form: MonitorForm): SafeHtml {

@@ -1,5 +1,5 @@
 import type { FullCheckResult } from '../../schemas/full-check-result.schema.js';
-import type { ScreenCoverage, VerdictBody } from '../../../domain/intel/screen-verdict.schema.js';
+import type { ScreenCoverageBody as ScreenCoverage, VerdictBody } from '../../schemas/screen-verdict.body.js';
 import { SCREEN_NETWORKS } from '../../../domain/shared/network.js';
 import { html, type SafeHtml } from '../html.js';
 import { checkTabs } from './check-forms.page.js';

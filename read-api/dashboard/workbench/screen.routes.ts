@@ -14,6 +14,7 @@ import { drawnRoutes } from './verdict-sections.js';
 import { parseNetwork } from '../../../domain/shared/network.js';
 import { fullVerdictPage, lightVerdictPage, runningPage, screenPage, type ScreenForm } from './screen.page.js';
 import { presentFullCheck } from '../../presenters/full-check.presenter.js';
+import { screenVerdictParts } from '../../presenters/screen-verdict.body.js';
 
 /**
  * Calls made from the dashboard carry this in place of an API key id (usage rows show no key for them);
@@ -70,7 +71,8 @@ export function screenDashboardRoutes(services: AppServices): FastifyPluginAsync
           await submitAddressCheck(deps, { ...caller, checkId, address, network, budget: services.pipeline.checkBudget });
           return reply.redirect(`/checks/address/${checkId}`, 303);
         }
-        const { verdict: body, billing } = await screenAddress(deps, { ...caller, callId: deps.ids.newId(), address, network });
+        const { verdict, billing } = await screenAddress(deps, { ...caller, callId: deps.ids.newId(), address, network });
+        const body = screenVerdictParts(verdict.screen);
         return html(
           reply,
           200,

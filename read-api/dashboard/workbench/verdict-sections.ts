@@ -1,5 +1,5 @@
 import type { FullCheckResult } from '../../schemas/full-check-result.schema.js';
-import type { VerdictBody } from '../../../domain/intel/screen-verdict.schema.js';
+import type { VerdictBody } from '../../schemas/screen-verdict.body.js';
 import { jurisdictionsText, sanctionsSentence, type SanctionsShown } from '../../presenters/coverage-sentence.js';
 import { html, type SafeHtml } from '../html.js';
 import { levelBadge, utc } from './format.js';
