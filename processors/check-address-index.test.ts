@@ -1,10 +1,22 @@
-import { describe, expect, it } from 'vitest';
-import { createMemoryReadStore } from '../infra/embedded/memory-read-store.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ReadStore } from '../domain/ports/read-store.port.js';
+import { openTempReadStore } from '../test/support/temp-read-store.js';
 import { anyCheckSince, CHECK_ADDRESSES, checksOfAddresses, type CheckAddressDoc } from './check-address-index.processor.js';
 
 /** The index as the projection writes it: one document per (address, check). */
+const opened: ReadStore[] = [];
+afterEach(async () => {
+  await Promise.all(opened.splice(0).map((store) => store.close()));
+});
+
+async function emptyIndex(): Promise<ReadStore> {
+  const readStore = await openTempReadStore();
+  opened.push(readStore);
+  return readStore;
+}
+
 async function indexOf(entries: readonly [address: string, checkId: string, checkedAt: string][]) {
-  const readStore = createMemoryReadStore();
+  const readStore = await emptyIndex();
   const docs = readStore.collection<CheckAddressDoc>(CHECK_ADDRESSES, [['address', 'checked_at']]);
   let position = 0n;
   for (const [address, checkId, checkedAt] of entries) {
@@ -39,6 +51,6 @@ describe('the checks of the addresses a change touched', () => {
     const readStore = await indexOf(ENTRIES);
     expect(await anyCheckSince(readStore)('2026-09-01T00:00:00Z')).toBe(true);
     expect(await anyCheckSince(readStore)('2026-12-01T00:00:00Z')).toBe(false);
-    expect(await anyCheckSince(createMemoryReadStore())('2026-01-01T00:00:00Z')).toBe(false);
+    expect(await anyCheckSince(await emptyIndex())('2026-01-01T00:00:00Z')).toBe(false);
   });
 });

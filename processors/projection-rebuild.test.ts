@@ -9,10 +9,10 @@ import type { EventStore } from '../domain/ports/event-store.port.js';
 import type { Projection } from '../domain/ports/projection.port.js';
 import type { ReadStore } from '../domain/ports/read-store.port.js';
 import { openLmdbEventStore } from '../infra/embedded/lmdb-event-store.js';
-import { createMemoryReadStore } from '../infra/embedded/memory-read-store.js';
 import { cryptoRandom } from '../infra/system/crypto-random.js';
 import { systemClock } from '../infra/system/system-clock.js';
 import { uuidIds } from '../infra/system/uuid-ids.js';
+import { openTempReadStore } from '../test/support/temp-read-store.js';
 import { createProjectionRunner, type ProjectionRunner } from './projection-runner.js';
 import { rebuildProjection, type RebuildProgress } from './projection-rebuild.js';
 
@@ -60,7 +60,7 @@ afterEach(async () => {
 async function harness(): Promise<Harness> {
   const dir = await mkdtemp(join(tmpdir(), 'rebuild-'));
   const store = await openLmdbEventStore(dir, { fsync: false });
-  const readStore = createMemoryReadStore();
+  const readStore = await openTempReadStore();
   const commands: CommandDeps = {
     executor: createCommandExecutor({ store, clock: systemClock, ids: uuidIds }),
     clock: systemClock,
@@ -72,6 +72,7 @@ async function harness(): Promise<Harness> {
   await runner.start();
   cleanups.push(async () => {
     await runner.stop();
+    await readStore.close();
     await store.close();
     await rm(dir, { recursive: true, force: true });
   });

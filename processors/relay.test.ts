@@ -2,25 +2,23 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { EventStore } from '../domain/ports/event-store.port.js';
 import type { ConsumedMessage, MessageBus } from '../domain/ports/message-bus.port.js';
-import { openLmdbEventStore } from '../infra/embedded/lmdb-event-store.js';
+import { openLmdbEventStore, type LmdbEventStore } from '../infra/embedded/lmdb-event-store.js';
 import { openLogMessageBus } from '../infra/embedded/log-bus/log-message-bus.js';
-import { createMemoryCheckpointStore } from '../infra/embedded/memory-checkpoint-store.js';
 import { createRelay } from './relay.js';
 import { topicOfFamily } from './topics.js';
 
 let dir: string;
-let store: EventStore;
+let store: LmdbEventStore;
 /** The bus on a log of its own (as Kafka is outside the event store): what the relay copies lands there. */
-let busStore: EventStore;
+let busStore: LmdbEventStore;
 let bus: MessageBus;
 
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'relay-'));
   store = await openLmdbEventStore(join(dir, 'log'), { fsync: false });
   busStore = await openLmdbEventStore(join(dir, 'bus'), { fsync: false });
-  bus = openLogMessageBus({ store: busStore, checkpoints: createMemoryCheckpointStore() });
+  bus = openLogMessageBus({ store: busStore, checkpoints: busStore.checkpoints });
 });
 afterEach(async () => {
   await bus.close();
@@ -48,7 +46,7 @@ describe('relay', () => {
   it('puts every family on the bus, each event with its id and revision', async () => {
     await store.append('check-1', [event('CheckRequested', 1)], { expected: 'no_stream' });
     await store.append('ledger-u', [event('Charged', 2), event('Charged', 3)], { expected: 'no_stream' });
-    const relay = createRelay({ store, bus, checkpoints: createMemoryCheckpointStore() });
+    const relay = createRelay({ store, bus, checkpoints: store.checkpoints });
     await relay.start();
     await relay.whenCaughtUp();
     await relay.stop();

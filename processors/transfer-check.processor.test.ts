@@ -10,9 +10,8 @@ import { transferCheckDecider } from '../domain/kyt/transfer-check.decider.js';
 import { transferCheckStream } from '../domain/kyt/transfer-check.events.js';
 import type { EventStore } from '../domain/ports/event-store.port.js';
 import type { MessageBus } from '../domain/ports/message-bus.port.js';
-import { openLmdbEventStore } from '../infra/embedded/lmdb-event-store.js';
+import { openLmdbEventStore, type LmdbEventStore } from '../infra/embedded/lmdb-event-store.js';
 import { openLogMessageBus } from '../infra/embedded/log-bus/log-message-bus.js';
-import { createMemoryCheckpointStore } from '../infra/embedded/memory-checkpoint-store.js';
 import { createSnapshotPrices } from '../infra/prices/snapshot-prices.js';
 import { cryptoRandom } from '../infra/system/crypto-random.js';
 import { systemClock } from '../infra/system/system-clock.js';
@@ -48,7 +47,7 @@ const tx = (txHash: string): DecodedTransaction => ({
 let dir: string;
 let store: EventStore;
 /** The bus's own log: the test relays the requests onto it itself, all in one go (as Kafka's relay would). */
-let busStore: EventStore;
+let busStore: LmdbEventStore;
 let bus: MessageBus;
 let release: () => void;
 let deps: TransferCheckDeps;
@@ -57,7 +56,7 @@ beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'transfer-hol-'));
   store = await openLmdbEventStore(join(dir, 'log'), { fsync: false });
   busStore = await openLmdbEventStore(join(dir, 'bus'), { fsync: false });
-  bus = openLogMessageBus({ store: busStore, checkpoints: createMemoryCheckpointStore(), partitions: 1 });
+  bus = openLogMessageBus({ store: busStore, checkpoints: busStore.checkpoints, partitions: 1 });
   const held = new Promise<void>((resolve) => (release = resolve));
   deps = {
     receipts: await testReceipts(),

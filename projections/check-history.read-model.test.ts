@@ -1,7 +1,8 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { RecordedEvent } from '../domain/ports/event-store.port.js';
 import type { ScreenSummaryV1 } from '../domain/ledger/charged.upcast.js';
-import { createMemoryReadStore } from '../infra/embedded/memory-read-store.js';
+import type { ReadStore } from '../domain/ports/read-store.port.js';
+import { openTempReadStore } from '../test/support/temp-read-store.js';
 import { checkHistoryProjection, checkHistoryRepository } from './check-history.projection.js';
 
 let commit = 0n;
@@ -45,8 +46,14 @@ const summary: ScreenSummaryV1 = {
   categories: [{ slug: 'sanctions', risk_level: 'sanctioned' }],
 };
 
+const opened: ReadStore[] = [];
+afterEach(async () => {
+  await Promise.all(opened.splice(0).map((store) => store.close()));
+});
+
 async function project(events: RecordedEvent[]) {
-  const store = createMemoryReadStore();
+  const store = await openTempReadStore();
+  opened.push(store);
   const collection = store.collection(checkHistoryProjection.collection);
   for (const event of events) {
     const id = checkHistoryProjection.idOf(event);

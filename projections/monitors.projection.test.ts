@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { ChangeReason, MonitorVerdict } from '../domain/monitors/monitor-verdict.js';
-import { createMemoryReadStore } from '../infra/embedded/memory-read-store.js';
 import { FIXTURE_COVERAGE } from '../test/support/intel-fixtures.js';
 import { event, projectionSpec } from '../test/support/projection-spec.js';
+import { openTempReadStore } from '../test/support/temp-read-store.js';
 import { HISTORY_KEPT, monitorRepository, monitorsProjection } from './monitors.projection.js';
 
 const T0 = '2026-05-03T10:00:00.000Z';
@@ -140,7 +140,7 @@ describe('the monitors read model', () => {
   });
 
   it('reads a document folded before monitor verdicts were domain facts (the API’s words) as the facts it states', async () => {
-    const store = createMemoryReadStore();
+    const store = await openTempReadStore();
     const words = { risk_level: 'high', risk_score: 80, risk_categories: ['mixer'], sdn_match: null, label: 'Mixer' };
     const listed = {
       risk_level: 'sanctioned',
@@ -183,5 +183,6 @@ describe('the monitors read model', () => {
     });
     expect(doc?.data_versions.sources[0]).not.toHaveProperty('importedAt');
     expect((await monitorRepository(store).page('u1', { page: 1, pageSize: 5 })).rows[0]?.verdict).toEqual(sanctioned);
+    await store.close();
   });
 });

@@ -6,7 +6,6 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { checkpointStoreContract } from '../../test/contracts/read-store.contract.js';
 import { openLmdbCheckpointStore } from './lmdb-checkpoint-store.js';
 import { openLmdbEventStore } from './lmdb-event-store.js';
-import { createMemoryCheckpointStore } from './memory-checkpoint-store.js';
 
 const dirs: string[] = [];
 const tempDir = async (): Promise<string> => {
@@ -18,7 +17,6 @@ afterAll(async () => {
   await Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true })));
 });
 
-checkpointStoreContract('memory', async () => createMemoryCheckpointStore());
 checkpointStoreContract('lmdb', async () => openLmdbCheckpointStore(await tempDir()));
 checkpointStoreContract('lmdb, in the event store', async () => (await openLmdbEventStore(await tempDir(), { fsync: false })).checkpoints);
 

@@ -32,6 +32,7 @@ export function decodeEvents(json: string, where: string): readonly EventData[] 
   return events.map((event: { id: string; type: string; data: unknown; metadata: EventMetadata }) => deepFreeze(event));
 }
 
+/** Freezes `value` and everything it holds (stored events here, cached read-model documents in lmdb-doc-cache.ts). */
 export function deepFreeze<T>(value: T): T {
   if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
     for (const child of Object.values(value)) deepFreeze(child);

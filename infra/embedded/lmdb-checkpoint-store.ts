@@ -3,8 +3,12 @@ import type { Position } from '../../domain/ports/event-store.port.js';
 import type { CheckpointStore } from '../../domain/ports/read-store.port.js';
 import { fail } from '../../domain/shared/errors.js';
 import { migrateLegacyCheckpoints } from './legacy-data-dir.js';
-import { samePosition } from './memory-checkpoint-store.js';
 import { openStoreEnvironment, type StoreEnvironment } from './store-environment.js';
+
+/** Compare-and-set on checkpoints: the stored position is the one the writer last saw (null: none yet). */
+export function samePosition(a: Position | null, b: Position | null): boolean {
+  return a === null || b === null ? a === b : a.commit === b.commit && a.prepare === b.prepare;
+}
 
 /**
  * Checkpoints in the store's environment (the `checkpoints` database, positions as decimal strings: an

@@ -1,4 +1,5 @@
 import type { Doc } from '../../domain/ports/read-store.port.js';
+import { deepFreeze } from './event-record.codec.js';
 
 /** A stored document as the LMDB read store keeps it: the document (null: a tombstone) and its position. */
 export interface CachedDocEntry {
@@ -36,22 +37,14 @@ function frozenCopy(value: unknown): unknown {
   return Object.freeze(copy);
 }
 
-function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const child of Object.values(value)) deepFreeze(child);
-  }
-  return value;
-}
-
 /**
  * Decoded documents of the LMDB read store, the oldest dropped first (a hit does not reorder: the hot ones
  * are re-read soon after they drop out), so that a projection folding an event
  * into a document (a balance, a day's usage) and then committing it does not decode it from LMDB twice,
  * and the next call on the same account finds it decoded. It only ever holds what LMDB has committed: a
  * document being written is not served from here (nor filled) until its transaction has committed, and it
- * then holds a copy of what was written. Entries are deep-frozen, as the memory store's are (what LMDB
- * decoded is the cache's own; a writer's document is copied). Bounded by `capacity`.
+ * then holds a copy of what was written. Entries are deep-frozen, so that a projection mutating the document
+ * it is given fails (what LMDB decoded is the cache's own; a writer's document is copied). Bounded by `capacity`.
  */
 export class LmdbDocCache {
   private readonly entries = new Map<string, CachedDocEntry>();

@@ -190,4 +190,13 @@ describe('lmdb read store on disk', () => {
     await store.close();
     expect(indexKeysIn(dir, 'usage_rows')).toEqual([['usage_rows', 'user_id>created_at', 'u', '2026-01-01', 'c1']]);
   });
+
+  it('refuses use after close', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lmdb-read-store-'));
+    dirs.push(dir);
+    const store = await openLmdbReadStore(dir);
+    const rows = store.collection('rows');
+    await store.close();
+    await expect(rows.get('a')).rejects.toMatchObject({ code: 'store_closed' });
+  });
 });

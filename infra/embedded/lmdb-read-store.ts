@@ -3,7 +3,7 @@ import type { Position } from '../../domain/ports/event-store.port.js';
 import type { Collection, Doc, DocEntry, DocQuery, DocWrite, IndexSpec, ReadStore, StoredDoc } from '../../domain/ports/read-store.port.js';
 import { fail } from '../../domain/shared/errors.js';
 import { matches, runQuery } from './doc-query.js';
-import { samePosition } from './memory-checkpoint-store.js';
+import { samePosition } from './lmdb-checkpoint-store.js';
 import { LmdbDocCache } from './lmdb-doc-cache.js';
 import { changedIndexKeys, indexKeys, indexName, planQuery, type IndexKey } from './lmdb-index-plan.js';
 
@@ -149,9 +149,10 @@ class LmdbCollection<D extends Doc> implements Collection<D> {
       let skip = Math.max(0, query.skip ?? 0);
       const limit = query.limit === undefined ? Infinity : Math.max(0, query.limit);
       if (limit === 0) return out;
-      const ids = plan.covered ? this.ids(plan.index, plan.reverse, skip) : null;
-      if (ids !== null) skip = 0;
-      for (const doc of ids === null ? this.scan(plan.index, plan.reverse) : this.docsOf(ids)) {
+      const covering = plan.covered ? plan.index : null;
+      const rows = covering ? this.rowsOf(this.ids(covering, plan.reverse, skip)) : this.rows(plan.index, plan.reverse);
+      if (covering) skip = 0;
+      for (const { doc } of rows) {
         if (!matches(doc, query)) continue;
         if (skip > 0) {
           skip -= 1;
@@ -162,9 +163,7 @@ class LmdbCollection<D extends Doc> implements Collection<D> {
       }
       return out;
     }
-    const rows = [];
-    for (const row of this.rows(plan.index)) rows.push(row);
-    return runQuery(rows, query);
+    return runQuery([...this.rows(plan.index)], query);
   }
 
   async count(query: Omit<DocQuery, 'skip' | 'limit' | 'orderBy'>): Promise<number> {
@@ -176,10 +175,6 @@ class LmdbCollection<D extends Doc> implements Collection<D> {
     return n;
   }
 
-  private *scan(index: IndexKey | null, reverse: boolean): Iterable<D> {
-    for (const row of this.rows(index, reverse)) yield row.doc;
-  }
-
   private bounds(index: IndexKey, reverse: boolean) {
     const low = [this.name, index.name, ...index.prefix, ...(index.from === undefined ? [] : [index.from])] as Key[];
     const high = [this.name, index.name, ...index.prefix, END] as Key[];
@@ -187,18 +182,15 @@ class LmdbCollection<D extends Doc> implements Collection<D> {
   }
 
   /** Document ids under an index range, in its order, past the first `offset`. */
-  private *ids(index: IndexKey | null, reverse: boolean, offset = 0): Iterable<string> {
-    if (index === null) {
-      for (const key of this.dbs.docs.getKeys({ start: [this.name], end: [this.name, END], offset })) yield String(key[1]);
-      return;
-    }
+  private *ids(index: IndexKey, reverse: boolean, offset = 0): Iterable<string> {
     for (const key of this.dbs.index.getKeys({ ...this.bounds(index, reverse), offset })) yield String(key[key.length - 1]);
   }
 
-  private *docsOf(ids: Iterable<string>): Iterable<D> {
+  /** The live documents of these ids. */
+  private *rowsOf(ids: Iterable<string>): Iterable<{ id: string; doc: D }> {
     for (const id of ids) {
       const stored = this.dbs.docs.get([this.name, id]);
-      if (stored?.d != null) yield stored.d as D;
+      if (stored?.d != null) yield { id, doc: stored.d as D };
     }
   }
 
@@ -209,10 +201,7 @@ class LmdbCollection<D extends Doc> implements Collection<D> {
       for (const { key, value } of range) if (value.d !== null) yield { id: String(key[1]), doc: value.d as D };
       return;
     }
-    for (const id of this.ids(index, reverse)) {
-      const stored = this.dbs.docs.get([this.name, id]);
-      if (stored?.d != null) yield { id, doc: stored.d as D };
-    }
+    yield* this.rowsOf(this.ids(index, reverse));
   }
 }
 
@@ -237,9 +226,6 @@ export async function openLmdbReadStore(path: string): Promise<LmdbReadStore> {
       }
     },
   };
-  // Data directories of an earlier version listed indexed fields (and kept a key per field and per pair of
-  // fields): their collections have no entry in `indexes`, so each is re-indexed once when first declared.
-  const retiredFields = root.openDB<string[], string>({ name: 'fields' });
   /** The indexes of each collection, as declared by its readers since this process started. */
   const declared = new Map<string, IndexSpec[]>();
   const listeners = new Set<(keys: WrittenKeys) => void>();
@@ -277,7 +263,9 @@ export async function openLmdbReadStore(path: string): Promise<LmdbReadStore> {
     declared.set(name, all);
     if (wanted.length === 0) return;
     const stored = dbs.indexes.get(name) ?? [];
-    if (stored.length === names.size && stored.every((n) => names.has(n)) && retiredFields.get(name) === undefined) return;
+    // A data directory of an earlier layout (a key per field and per pair of fields) has no entry in `indexes`:
+    // its collections are re-indexed once, which drops the old keys with the rest.
+    if (stored.length === names.size && stored.every((n) => names.has(n))) return;
     reindex(name);
   };
   const reindex = (name: string) => {
@@ -289,12 +277,10 @@ export async function openLmdbReadStore(path: string): Promise<LmdbReadStore> {
           for (const indexKey of indexKeys(name, all, String(key[1]), value.d)) dbs.index.putSync(indexKey as Key[], true);
       }
       dbs.indexes.putSync(name, all.map(indexName));
-      retiredFields.removeSync(name);
     });
   };
   const removeAll = (name: string) => {
     dbs.indexes.removeSync(name);
-    retiredFields.removeSync(name);
     for (const key of dbs.docs.getKeys({ start: [name], end: [name, END] })) dbs.docs.removeSync(key);
     for (const key of dbs.index.getKeys({ start: [name], end: [name, END] })) dbs.index.removeSync(key);
   };

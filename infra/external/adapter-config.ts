@@ -13,8 +13,8 @@ export const adapterSettings = {
   ROLE: z.string().default('all').refine(isRole, 'is `all` or a comma-separated list of api, projections, processors'),
   EVENT_STORE: z.enum(['embedded', 'esdb', 'postgres']).optional(),
   BUS: z.enum(['embedded', 'kafka']).optional(),
-  /** `embedded`: LMDB files under DATA_DIR; `memory`: maps rebuilt by a full replay at each start (tests). */
-  READ_STORE: z.enum(['embedded', 'memory', 'mongo']).optional(),
+  /** `embedded`: LMDB files under DATA_DIR/read-models; `mongo`: MongoDB (or FerretDB) at MONGO_URL. */
+  READ_STORE: z.enum(['embedded', 'mongo']).optional(),
   /**
    * Names this process's projection checkpoint in a shared read store, so a restarted instance resumes where
    * it stopped (default: the host name; give each replica of a role a stable, distinct one).
@@ -71,7 +71,7 @@ interface Settings {
   ROLE: string;
   EVENT_STORE?: EventStoreChoice | undefined;
   BUS?: 'embedded' | 'kafka' | undefined;
-  READ_STORE?: 'embedded' | 'memory' | 'mongo' | undefined;
+  READ_STORE?: 'embedded' | 'mongo' | undefined;
   ESDB_URL?: string | undefined;
   POSTGRES_URL?: string | undefined;
   GRAPH_STORE?: 'embedded' | 'postgres' | undefined;
@@ -82,7 +82,7 @@ interface Settings {
 export type Resolved<C extends Settings> = Omit<C, 'EVENT_STORE' | 'BUS' | 'READ_STORE'> & {
   EVENT_STORE: EventStoreChoice;
   BUS: 'embedded' | 'kafka';
-  READ_STORE: 'embedded' | 'memory' | 'mongo';
+  READ_STORE: 'embedded' | 'mongo';
 };
 
 export function resolveAdapters<C extends Settings>(config: C): Resolved<C> {
@@ -101,7 +101,7 @@ export function resolveAdapters<C extends Settings>(config: C): Resolved<C> {
   if (resolved.READ_STORE === 'mongo' && !config.MONGO_URL) problems.push('READ_STORE=mongo needs MONGO_URL');
   if (!isAllInOne(config.ROLE)) {
     // Separate processes share nothing but servers: the embedded log and bus are files one process locks,
-    // and memory read models would be private to the process that folds them.
+    // and the embedded read models are files of the process that folds them.
     if (resolved.EVENT_STORE === 'embedded')
       problems.push(`ROLE=${config.ROLE} needs EVENT_STORE=esdb or postgres (the embedded log belongs to one process)`);
     if (resolved.BUS !== 'kafka') problems.push(`ROLE=${config.ROLE} needs BUS=kafka (the embedded bus belongs to one process)`);

@@ -15,7 +15,7 @@ import {
 import { createMongoCheckpointStore } from './mongo-checkpoint-store.js';
 import { fail } from '../../domain/shared/errors.js';
 import { isDuplicateKey, positionKey, positionOfKey } from './mongo-connect.js';
-import { samePosition } from '../embedded/memory-checkpoint-store.js';
+import { samePosition } from '../embedded/lmdb-checkpoint-store.js';
 
 /**
  * The read-store port on MongoDB, one collection per read model, stored as

@@ -1,13 +1,12 @@
 import { join } from 'node:path';
 import type { EventStore } from '../../domain/ports/event-store.port.js';
-import type { CheckpointStore, ReadStore } from '../../domain/ports/read-store.port.js';
+import type { CheckpointStore } from '../../domain/ports/read-store.port.js';
 import type { Config } from '../config.js';
 import { openLmdbGraphStore } from '../chain/graph/lmdb-graph-store.js';
 import { openLmdbCheckpointStore } from '../embedded/lmdb-checkpoint-store.js';
 import { openLmdbEventStore } from '../embedded/lmdb-event-store.js';
 import { openLmdbReadStore } from '../embedded/lmdb-read-store.js';
 import { openLogMessageBus } from '../embedded/log-bus/log-message-bus.js';
-import { createMemoryReadStore } from '../embedded/memory-read-store.js';
 
 type Settings = Pick<Config, 'DATA_DIR' | 'SVC_FSYNC' | 'SVC_GRAPH_SUPER_NODE_BOUND'>;
 
@@ -35,8 +34,6 @@ export const embeddedTopology = {
     openLogMessageBus({ store, checkpoints, onError }),
   /** The read models in LMDB under DATA_DIR/read-models, folded on a thread of their own (READ_STORE=embedded). */
   readStore: (config: Settings) => openLmdbReadStore(join(config.DATA_DIR, 'read-models')),
-  /** Maps rebuilt by a full replay at each start (READ_STORE=memory; tests). */
-  memoryReadStore: (): ReadStore => createMemoryReadStore(),
   /**
    * The relay's checkpoints when the event store is not the embedded one (whose environment holds them):
    * the same LMDB environment under DATA_DIR/store, holding checkpoints only.

@@ -4,6 +4,7 @@ import type { EventStore } from '../../domain/ports/event-store.port.js';
 import type { MessageBus } from '../../domain/ports/message-bus.port.js';
 import type { CheckpointStore, ReadStore } from '../../domain/ports/read-store.port.js';
 import type { TransferGraphStore } from '../../domain/ports/transfer-graph.port.js';
+import { present } from '../../domain/shared/present.js';
 import type { Config } from '../config.js';
 import type { LmdbEventStore } from '../embedded/lmdb-event-store.js';
 import type { LmdbReadStore } from '../embedded/lmdb-read-store.js';
@@ -43,8 +44,8 @@ export async function openPorts(
     const fileStore = config.EVENT_STORE === 'embedded' ? track(await embedded.eventStore(config)) : null;
     const store = fileStore ?? track(await external.eventStore(config));
     const mongo = names && config.READ_STORE === 'mongo' ? await external.mongo(config, names) : null;
-    const lmdbStore = config.READ_STORE === 'embedded' ? track(await embedded.readStore(config)) : null;
-    const readStore = lmdbStore ?? track(mongo?.readStore ?? embedded.memoryReadStore());
+    const lmdbStore = mongo ? null : track(await embedded.readStore(config));
+    const readStore = lmdbStore ?? track(present(mongo, 'READ_STORE=mongo opened MongoDB').readStore);
     // The embedded event store's environment holds its checkpoints (one file set); it is closed with the store.
     const processorCheckpoints = mongo ? track(mongo.checkpoints) : (fileStore?.checkpoints ?? track(await embedded.checkpoints(config)));
     const bus = track(

@@ -7,7 +7,6 @@ import { createCommandExecutor } from '../../commands/command-executor.js';
 import type { EventData, EventStore } from '../../domain/ports/event-store.port.js';
 import type { ReadStore } from '../../domain/ports/read-store.port.js';
 import { openLmdbEventStore } from '../../infra/embedded/lmdb-event-store.js';
-import { createMemoryReadStore } from '../../infra/embedded/memory-read-store.js';
 import { openMongoStores } from '../../infra/mongo/mongo-stores.js';
 import { cryptoRandom } from '../../infra/system/crypto-random.js';
 import { systemClock } from '../../infra/system/system-clock.js';
@@ -16,6 +15,7 @@ import { createProjectionRunner } from '../../processors/projection-runner.js';
 import { rebuildProjection } from '../../processors/projection-rebuild.js';
 import { accountsProjection } from '../../projections/accounts.projection.js';
 import { updateReadme } from '../support/readme-figures.js';
+import { openTempReadStore } from '../support/temp-read-store.js';
 
 /**
  * bench:rebuild — `projections rebuild accounts` on a synthetic log (made-up accounts, plus as many events
@@ -104,8 +104,8 @@ async function measure(label: string, accounts: number, openReadStore: () => Pro
 }
 
 async function main() {
-  const rows = await measure('embedded log → memory', ACCOUNTS, async () => {
-    const readStore = createMemoryReadStore();
+  const rows = await measure('embedded log → LMDB', ACCOUNTS, async () => {
+    const readStore = await openTempReadStore();
     return { readStore, close: () => readStore.close() };
   });
   const mongoUrl = process.env.MONGO_URL;

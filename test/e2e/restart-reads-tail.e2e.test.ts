@@ -47,11 +47,13 @@ it(
   async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'svc-upgrade-'));
     dirs.push(dataDir);
-    // Until now the embedded read models lived in memory: a data directory holds the log and no read-models/.
-    const old = await startTestService({ SVC_SOURCES_DIR: '', READ_STORE: 'memory' }, dataDir);
+    // Earlier versions kept the embedded read models in memory: a data directory holds the log and no read-models/.
+    const old = await startTestService({ SVC_SOURCES_DIR: '' }, dataDir);
     const account = await old.account({ depositUsd: 3 });
+    await old.services.whenCaughtUp();
     const logged = old.services.projections.eventsRead();
     await old.close();
+    await rm(join(dataDir, 'read-models'), { recursive: true });
 
     const upgraded = await startTestService({ SVC_SOURCES_DIR: '', READ_STORE: 'embedded' }, dataDir);
     try {

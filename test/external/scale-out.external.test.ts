@@ -142,7 +142,7 @@ if (external.kafkaBrokers.length === 0) {
     const env = {
       BUS: 'kafka',
       KAFKA_BROKERS: external.kafkaBrokers.join(','),
-      READ_STORE: 'memory',
+      READ_STORE: 'embedded',
       SVC_SOURCES_DIR: sources,
       WEBHOOK_ALLOW_LOCAL: '1',
       // Retries after 10 ms, 600 ms, 3.6 s (production: 5 s, 5 min, 30 min), same code.

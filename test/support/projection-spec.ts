@@ -4,7 +4,7 @@ import type { RecordedEvent } from '../../domain/ports/event-store.port.js';
 import type { Projection } from '../../domain/ports/projection.port.js';
 import type { Doc, ReadStore } from '../../domain/ports/read-store.port.js';
 import { familyOf } from '../../domain/shared/streams.js';
-import { createMemoryReadStore } from '../../infra/embedded/memory-read-store.js';
+import { openTempReadStore } from './temp-read-store.js';
 
 /**
  * Given / When / Then for projections, in the style of Emmett's projection specifications:
@@ -17,8 +17,9 @@ import { createMemoryReadStore } from '../../infra/embedded/memory-read-store.js
  * Events are folded the way the projection runner folds them: each through `idOf`, then `evolve` under the
  * read store's position guard, in order, with positions that grow by one per event. Every event must be a
  * valid stored event (its type registered for its stream's family, its data accepted by the schema), so a
- * fixture cannot describe an event the service never writes. The memory read store deep-freezes what it
- * holds, so a projection that mutates the document it is given fails here. Every spec also delivers all
+ * fixture cannot describe an event the service never writes. Events are folded into the embedded read store
+ * (LMDB, in a temporary directory), whose cache deep-freezes what it holds, so a projection that mutates
+ * the document it is given fails here. Every spec also delivers all
  * its events a second time at their positions (as after a crash between documents and checkpoint) and
  * checks that nothing changes. `then` gets the projection's repository over the folded store (the read
  * model as its callers query it) and the raw documents.
@@ -65,29 +66,33 @@ export function projectionSpec<D extends Doc, Repository = ReadStore>(
     given(given = []) {
       return {
         when(when) {
-          const build = async (events: readonly SpecEvent[]) => {
-            const store = createMemoryReadStore();
-            const stored = recorded(events);
-            const touched = await fold(projection, store, stored);
-            const documents = await documentsOf(projection, store, touched);
-            const retouched = await fold(projection, store, stored);
-            const afterRedelivery = await documentsOf(projection, store, new Set([...touched, ...retouched]));
-            expect(afterRedelivery, 'a redelivered event changed the read model').toEqual(documents);
-            return { store, documents };
+          /** Folds `events` into a fresh store and hands it to `use`, then closes it (and removes it). */
+          const build = async <T>(events: readonly SpecEvent[], use: (store: ReadStore, documents: Documents<D>) => Promise<T> | T) => {
+            const store = await openTempReadStore();
+            try {
+              const stored = recorded(events);
+              const touched = await fold(projection, store, stored);
+              const documents = await documentsOf(projection, store, touched);
+              const retouched = await fold(projection, store, stored);
+              const afterRedelivery = await documentsOf(projection, store, new Set([...touched, ...retouched]));
+              expect(afterRedelivery, 'a redelivered event changed the read model').toEqual(documents);
+              return await use(store, documents);
+            } finally {
+              await store.close();
+            }
           };
+          const documentsAfter = (events: readonly SpecEvent[]) => build(events, (_store, documents) => documents);
           return {
             async then(check) {
-              const { store, documents } = await build([...given, ...when]);
-              await check(repositoryOf(store), documents);
+              await build([...given, ...when], (store, documents) => check(repositoryOf(store), documents));
             },
             async thenDocument(id, expected) {
-              const { documents } = await build([...given, ...when]);
+              const documents = await documentsAfter([...given, ...when]);
               expect(documents.get(id) ?? null).toEqual(expected);
             },
             async thenUnchanged() {
-              const before = await build(given);
-              const after = await build([...given, ...when]);
-              expect(after.documents).toEqual(before.documents);
+              const before = await documentsAfter(given);
+              expect(await documentsAfter([...given, ...when])).toEqual(before);
             },
           };
         },

@@ -25,10 +25,6 @@ export class CheckpointCommitter {
     this.wanted = stored;
   }
 
-  get committed(): Position | null {
-    return this.stored;
-  }
-
   /** A newer low watermark: written soon. */
   move(position: Position | null): void {
     if (position === null || (this.wanted !== null && comparePositions(position, this.wanted) <= 0)) return;

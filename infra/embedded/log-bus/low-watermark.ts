@@ -33,10 +33,6 @@ export class LowWatermark {
     this.open.delete(key);
   }
 
-  get openCount(): number {
-    return this.open.size;
-  }
-
   /** The last position read (not necessarily handled). */
   get readUpTo(): Position | null {
     return this.last;
