@@ -3,7 +3,7 @@ import { TEST_BUDGET, tiersFor } from '../../test/support/check-fixtures.js';
 import { deciderSpec } from '../../test/support/decider-spec.js';
 import { addressCheckDecider, CHECK_TIMEOUT_MS, type AddressCheckCommand } from './address-check.decider.js';
 import type { AddressCheckEvent } from './address-check.events.js';
-import { sanctionsCoverageBody } from '../coverage/sanctions-coverage.body.js';
+import { sanctionsCoverageBody } from '../webhooks/sanctions-coverage.words.js';
 import { present } from '../shared/present.js';
 import { buildFullCheckVerdict } from './full-verdict.js';
 import type { TierOutcome } from './tier-outcome.schema.js';

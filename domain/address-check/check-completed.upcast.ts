@@ -1,6 +1,5 @@
-import { sourceVersionOfRow } from '../coverage/data-versions.body.js';
-import { transferDataOfV1, type SourceRowV1, type TransferDataRowV1 } from '../coverage/data-versions.v1.js';
-import { sanctionsCoverageFactOf, type SanctionsCoverageBody } from '../coverage/sanctions-coverage.body.js';
+import { sourceVersionOfRow, transferDataOfV1, type SourceRowV1, type TransferDataRowV1 } from '../coverage/data-versions.v1.js';
+import { sanctionsCoverageFactOf, type SanctionsCoverageV1 } from '../coverage/sanctions-coverage.v1.js';
 import { exposureFoundOfV1, microsOfUsd, pathOfV1, shareOfPct, type ExposureV1, type PathV1 } from '../exposure/exposure-body.v1.js';
 import {
   categoryDetailOfV1,
@@ -49,7 +48,7 @@ export interface FullCheckResultV1 {
     exposure_risk_level: FullCheckVerdict['risk']['exposureLevel'];
   };
   coverage: Omit<ScreenVerdictV1['coverage'], 'sanctions' | 'data_versions'> & {
-    sanctions?: SanctionsCoverageBody;
+    sanctions?: SanctionsCoverageV1;
     data_versions: { taxonomy: string; snapshot: string | null; sources: SourceRowV1[]; transfer_data?: TransferDataRowV1[] };
     transfer_data: FullCheckVerdict['coverage']['transferDatasets'];
   };

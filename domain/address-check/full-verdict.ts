@@ -1,5 +1,5 @@
 import { mergeVersions, transferDataVersions } from '../coverage/data-versions.js';
-import { sanctionsCoverageBody } from '../coverage/sanctions-coverage.body.js';
+import { sanctionsCoverageBody } from '../webhooks/sanctions-coverage.words.js';
 import { exposureFoundOf } from '../exposure/exposure-found.js';
 import type { ExposureResult } from '../exposure/exposure.schema.js';
 import type { RiskLevel } from '../intel/taxonomy.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { sanctionsCoverageSchema } from '../coverage/sanctions-coverage.body.js';
+import { sanctionsCoverageSchema } from '../webhooks/sanctions-coverage.words.js';
 import { HIGH_RISK_LEVELS } from '../shared/verdict-vocabulary.js';
 
 /**

@@ -6,7 +6,7 @@ import type { DatasetVersion } from '../intel/intel.types.js';
  * Which data a verdict was computed from: every intelligence source whose claims contributed (about the
  * address itself, or about an entity its funds reached at any hop), each at its version, and the
  * transfer data the exposure search read. Domain facts, recorded in the tier outcomes and in the transfer
- * check's completion; shaped for the wire in data-versions.body.ts.
+ * check's completion; shaped for the wire in read-api/presenters/data-versions.presenter.ts.
  */
 
 export const sourceVersionSchema = z.object({

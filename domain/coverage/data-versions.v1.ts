@@ -24,3 +24,11 @@ export const transferDataOfV1 = (row: TransferDataRowV1): TransferDataVersion =>
   upToBlock: row.up_to_block,
   cap: row.cap,
 });
+
+/** A source row as a version-1 verdict stored it, back to the domain's version (importedAt absent when it was). */
+export const sourceVersionOfRow = (row: SourceRowV1) => ({
+  source: row.source,
+  version: row.version,
+  contentHash: row.content_hash,
+  ...(row.imported_at === undefined ? {} : { importedAt: row.imported_at }),
+});

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { DatasetVersion } from '../intel/intel.types.js';
-import { sanctionsCoverageBody } from './sanctions-coverage.body.js';
+import { sanctionsCoverageBody } from '../webhooks/sanctions-coverage.words.js';
 import { sanctionsCoverage } from './sanctions-coverage.js';
 
 const AT = new Date('2026-11-25T12:00:00.000Z');

@@ -1,6 +1,5 @@
-import { sourceVersionOfRow } from '../coverage/data-versions.body.js';
-import type { SourceRowV1 } from '../coverage/data-versions.v1.js';
-import { sanctionsCoverageFactOf, type SanctionsCoverageBody } from '../coverage/sanctions-coverage.body.js';
+import { sourceVersionOfRow, type SourceRowV1 } from '../coverage/data-versions.v1.js';
+import { sanctionsCoverageFactOf, type SanctionsCoverageV1 } from '../coverage/sanctions-coverage.v1.js';
 import type { RiskLevel } from '../shared/verdict-vocabulary.js';
 import type { ClaimDating, SanctionList } from './intel.types.js';
 import {
@@ -79,7 +78,7 @@ export interface ScreenVerdictV1 {
     tiers: string[];
     graph_analysed: false;
     data_versions: { taxonomy: string; snapshot: string | null; sources: SourceRowV1[] };
-    sanctions?: SanctionsCoverageBody;
+    sanctions?: SanctionsCoverageV1;
   };
   verdict: {
     ok: true;

@@ -1,6 +1,5 @@
-import { sourceVersionOfRow } from '../coverage/data-versions.body.js';
-import { transferDataOfV1, type SourceRowV1, type TransferDataRowV1 } from '../coverage/data-versions.v1.js';
-import { sanctionsCoverageFactOf, type SanctionsCoverageBody } from '../coverage/sanctions-coverage.body.js';
+import { sourceVersionOfRow, transferDataOfV1, type SourceRowV1, type TransferDataRowV1 } from '../coverage/data-versions.v1.js';
+import { sanctionsCoverageFactOf, type SanctionsCoverageV1 } from '../coverage/sanctions-coverage.v1.js';
 import { microsOfUsd as micros, pathOfV1, shareOfPct as share, type PathV1 } from '../exposure/exposure-body.v1.js';
 import { TRANSFER_VERDICT_VERSION, type TransferVerdict, type VerdictCategory, type VerdictSender } from './transfer-verdict.js';
 
@@ -93,7 +92,7 @@ export interface TransferResultV1 {
     }[];
   };
   coverage?: {
-    sanctions: SanctionsCoverageBody;
+    sanctions: SanctionsCoverageV1;
     data_versions: { taxonomy: string; snapshot: string | null; sources: SourceRowV1[]; transfer_data: TransferDataRowV1[] };
   };
   checked_at: string;

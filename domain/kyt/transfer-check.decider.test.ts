@@ -4,7 +4,7 @@ import type { PolicyAlert } from './policy-engine.js';
 import { transferCheckDecider, type TransferCheckCommand } from './transfer-check.decider.js';
 import type { TransferCheckEvent } from './transfer-check.events.js';
 import { FIXTURE_COVERAGE } from '../../test/support/intel-fixtures.js';
-import { sanctionsCoverageBody } from '../coverage/sanctions-coverage.body.js';
+import { sanctionsCoverageBody } from '../webhooks/sanctions-coverage.words.js';
 import { transferVerdictFixture } from '../../test/support/transfer-verdict-fixture.js';
 
 const spec = deciderSpec(transferCheckDecider);

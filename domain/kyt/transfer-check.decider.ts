@@ -1,4 +1,4 @@
-import { sanctionsCoverageBody } from '../coverage/sanctions-coverage.body.js';
+import { sanctionsCoverageBody } from '../webhooks/sanctions-coverage.words.js';
 import type { SanctionsCoverage } from '../coverage/sanctions-coverage.js';
 import { parserFor, type Decider } from '../shared/decider.js';
 import { fail } from '../shared/errors.js';

@@ -4,7 +4,7 @@ import { monitorDecider, RECENT_CHANGES_KEPT, type MonitorCommand } from './moni
 import type { MonitorEvent } from './monitor.events.js';
 import type { ChangeReason, MonitorVerdict } from './monitor-verdict.js';
 import { FIXTURE_COVERAGE } from '../../test/support/intel-fixtures.js';
-import { sanctionsCoverageBody } from '../coverage/sanctions-coverage.body.js';
+import { sanctionsCoverageBody } from '../webhooks/sanctions-coverage.words.js';
 
 const spec = deciderSpec(monitorDecider);
 const T0 = '2026-05-03T10:00:00.000Z';

@@ -1,5 +1,4 @@
-import { sourceVersionOfRow } from '../coverage/data-versions.body.js';
-import type { SourceRowV1 } from '../coverage/data-versions.v1.js';
+import { sourceVersionOfRow, type SourceRowV1 } from '../coverage/data-versions.v1.js';
 import type { MonitorDataVersions, MonitorVerdict } from './monitor-verdict.js';
 
 /**

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { sanctionsCoverageSchema } from '../coverage/sanctions-coverage.body.js';
+import { sanctionsCoverageSchema } from './sanctions-coverage.words.js';
 import { changeReasonSchema } from '../monitors/monitor-verdict.js';
 import { monitorVerdictWordsSchema } from '../monitors/risk-changed-payload.js';
 import { ALERT_LEVELS, HIGH_RISK_LEVELS, type AlertLevel } from '../shared/verdict-vocabulary.js';

@@ -1,4 +1,4 @@
-import type { SanctionsCoverageBody } from '../../domain/coverage/sanctions-coverage.body.js';
+import type { SanctionsCoverageBody } from '../../domain/webhooks/sanctions-coverage.words.js';
 
 /**
  * The one sentence that says which sanctions lists a verdict was checked against, built from the

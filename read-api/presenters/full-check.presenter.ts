@@ -1,7 +1,7 @@
 import type { FullCheckVerdict, VerdictEvidence } from '../../domain/address-check/full-check-verdict.js';
 import { TIER_NAMES, TIERS, type Tier } from '../../domain/address-check/tier-outcome.schema.js';
-import { sourceVersionRow, transferDataRow } from '../../domain/coverage/data-versions.body.js';
-import { sanctionsCoverageBody } from '../../domain/coverage/sanctions-coverage.body.js';
+import { sourceVersionRow, transferDataRow } from './data-versions.presenter.js';
+import { sanctionsCoverageBody } from '../../domain/webhooks/sanctions-coverage.words.js';
 import { exposureBody, pathBody, pct } from './exposure.presenter.js';
 import { microsToUsd } from '../../domain/shared/money.js';
 import type { Evidence, FullCheckResult } from '../schemas/full-check-result.schema.js';

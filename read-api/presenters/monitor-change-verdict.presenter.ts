@@ -1,5 +1,5 @@
 import type { MonitorChange } from '../../commands/replay/monitor-change.js';
-import { sanctionsCoverageBody } from '../../domain/coverage/sanctions-coverage.body.js';
+import { sanctionsCoverageBody } from '../../domain/webhooks/sanctions-coverage.words.js';
 import { monitorDataVersionsBody, monitorVerdictBody } from './monitor-verdict.presenter.js';
 import type { Presented } from './presented.js';
 import type { StoredVerdictBody } from './stored-verdict.presenter.js';

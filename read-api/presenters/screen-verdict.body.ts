@@ -1,5 +1,5 @@
-import { sourceVersionRow } from '../../domain/coverage/data-versions.body.js';
-import { sanctionsCoverageBody } from '../../domain/coverage/sanctions-coverage.body.js';
+import { sourceVersionRow } from './data-versions.presenter.js';
+import { sanctionsCoverageBody } from '../../domain/webhooks/sanctions-coverage.words.js';
 import type { CategoryDetail, LabelClaim, SanctionsMatch, ScreenVerdict, SmartContract } from '../../domain/intel/screen-verdict.schema.js';
 import type { ScreenVerdictParts, SdnMatchBody, VerdictBody } from '../schemas/screen-verdict.body.js';
 

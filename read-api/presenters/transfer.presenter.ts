@@ -1,8 +1,8 @@
 import type { TransferDelivery } from '../../commands/kyt/deliver-transfer-check.js';
 import { transferResultUrl } from '../../commands/kyt/transfer-check.commands.js';
 import { x402TransferResultPath, type X402TransferOutcome } from '../../commands/x402/x402-transfer-checks.js';
-import { sourceVersionRow, transferDataRow } from '../../domain/coverage/data-versions.body.js';
-import { sanctionsCoverageBody } from '../../domain/coverage/sanctions-coverage.body.js';
+import { sourceVersionRow, transferDataRow } from './data-versions.presenter.js';
+import { sanctionsCoverageBody } from '../../domain/webhooks/sanctions-coverage.words.js';
 import { pathBody } from './exposure.presenter.js';
 import type { TransferVerdict, VerdictCategory, VerdictSender } from '../../domain/kyt/transfer-verdict.js';
 import { microsToUsd } from '../../domain/shared/money.js';

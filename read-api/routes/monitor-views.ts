@@ -1,6 +1,6 @@
 import { present } from '../../domain/shared/present.js';
 import type { MonitorState } from '../../domain/monitors/monitor.decider.js';
-import { sanctionsCoverageBody } from '../../domain/coverage/sanctions-coverage.body.js';
+import { sanctionsCoverageBody } from '../../domain/webhooks/sanctions-coverage.words.js';
 import type { MonitorChangeRow, MonitorDoc } from '../../projections/monitors.projection.js';
 import { monitorDataVersionsBody, monitorVerdictBody } from '../presenters/monitor-verdict.presenter.js';
 

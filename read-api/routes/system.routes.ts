@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { sanctionsCoverageBody } from '../../domain/coverage/sanctions-coverage.body.js';
+import { sanctionsCoverageBody } from '../../domain/webhooks/sanctions-coverage.words.js';
 import { sanctionsCoverage } from '../../domain/coverage/sanctions-coverage.js';
 import { dataDegradations } from '../../domain/intel/sanctions-data.js';
 import { SCREEN_NETWORKS, TRANSFER_CHAINS } from '../../domain/shared/network.js';

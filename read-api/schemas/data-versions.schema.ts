@@ -1,11 +1,23 @@
 import { z } from 'zod';
-import { dataVersionsSchema } from '../../domain/coverage/data-versions.body.js';
 
 /**
- * `coverage.data_versions` of the verdicts that read transfers (full check, transfer check): the
- * screen's data versions (domain/coverage/data-versions.body.ts, still recorded in those words) with the
- * transfer data read, a row per data set.
+ * `coverage.data_versions` of every verdict body (our addition to the spec's coverage): the taxonomy, the
+ * whole data state's snapshot id and the sources behind the verdict; the verdicts that read transfers
+ * (full check, transfer check) add the transfer data read, a row per data set.
  */
+
+export const sourceVersionRowSchema = z.strictObject({
+  source: z.string(),
+  version: z.string(),
+  content_hash: z.string(),
+  imported_at: z.string().meta({ description: 'When this version was imported: the data is as of then' }),
+});
+
+export const dataVersionsSchema = z.strictObject({
+  taxonomy: z.string(),
+  snapshot: z.string().nullable(),
+  sources: z.array(sourceVersionRowSchema),
+});
 
 export const transferDataRowSchema = z.strictObject({
   name: z.string(),

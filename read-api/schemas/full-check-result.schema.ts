@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { notAppliedReasonSchema } from '../../domain/address-check/tier-outcome.schema.js';
-import { sourceVersionRowSchema } from '../../domain/coverage/data-versions.body.js';
-import { tracedDataVersionsSchema } from './data-versions.schema.js';
-import { sanctionsCoverageSchema } from '../../domain/coverage/sanctions-coverage.body.js';
+import { sourceVersionRowSchema, tracedDataVersionsSchema } from './data-versions.schema.js';
+import { sanctionsCoverageSchema } from '../../domain/webhooks/sanctions-coverage.words.js';
 import { evidencePathSchema, exposureBodySchema } from './exposure-body.schema.js';
 import { coverageSchema, verdictSchema } from './screen-verdict.body.js';
 import { DECISIONS, RISK_LEVELS } from '../../domain/shared/verdict-vocabulary.js';

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { dataVersionsSchema, sourceVersionRowSchema } from '../../domain/coverage/data-versions.body.js';
+import { dataVersionsSchema, sourceVersionRowSchema } from './data-versions.schema.js';
 import { changeReasonSchema } from '../../domain/monitors/monitor-verdict.js';
 import { monitorVerdictWordsSchema } from '../../domain/monitors/risk-changed-payload.js';
-import { sanctionsCoverageSchema } from '../../domain/coverage/sanctions-coverage.body.js';
+import { sanctionsCoverageSchema } from '../../domain/webhooks/sanctions-coverage.words.js';
 import { billingSchema } from './billing.js';
 import { addressOut, isoTimestamp, networkOut, paginationSchema } from './common.js';
 import { errorEnvelope } from './errors.js';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { dataVersionsSchema } from '../../domain/coverage/data-versions.body.js';
-import { sanctionsCoverageSchema } from '../../domain/coverage/sanctions-coverage.body.js';
+import { dataVersionsSchema } from './data-versions.schema.js';
+import { sanctionsCoverageSchema } from '../../domain/webhooks/sanctions-coverage.words.js';
 import { CLAIM_DATINGS } from '../../domain/intel/intel.types.js';
 import { RISK_LEVELS } from '../../domain/shared/verdict-vocabulary.js';
 

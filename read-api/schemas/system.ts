@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { sanctionsCoverageSchema } from '../../domain/coverage/sanctions-coverage.body.js';
+import { sanctionsCoverageSchema } from '../../domain/webhooks/sanctions-coverage.words.js';
 import { SANCTIONS_JURISDICTIONS } from '../../domain/intel/intel.types.js';
 import { SCREEN_NETWORKS, TRANSFER_CHAINS } from '../../domain/shared/network.js';
 import { HEALTH_EXAMPLE } from './examples.js';

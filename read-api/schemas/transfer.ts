@@ -4,7 +4,7 @@ import { caseAlertSchema } from '../../domain/alerts/alert-case.events.js';
 import { ALERT_LEVELS } from '../../domain/kyt/alert-level.js';
 import { evidencePathSchema } from './exposure-body.schema.js';
 import { tracedDataVersionsSchema } from './data-versions.schema.js';
-import { sanctionsCoverageSchema } from '../../domain/coverage/sanctions-coverage.body.js';
+import { sanctionsCoverageSchema } from '../../domain/webhooks/sanctions-coverage.words.js';
 import { billingSchema } from './billing.js';
 import { chainOut, EXAMPLE_UUID, isoTimestamp, txHashOut, receiptField } from './common.js';
 import { ACTIONS, CATEGORY_LEVELS, COMPOSITE_LEVELS } from '../../domain/shared/verdict-vocabulary.js';

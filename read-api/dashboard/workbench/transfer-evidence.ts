@@ -6,7 +6,7 @@ import type { HopUsd } from './hop-usd.js';
 import { routeSvg } from './route-svg.js';
 import { dataFacts, sanctionsCoverageLine } from './verdict-sections.js';
 import { tracedDataVersionsSchema } from '../../schemas/data-versions.schema.js';
-import { sanctionsCoverageSchema } from '../../../domain/coverage/sanctions-coverage.body.js';
+import { sanctionsCoverageSchema } from '../../../domain/webhooks/sanctions-coverage.words.js';
 
 /**
  * What a transfer check found, as the workbench shows it on the check's page, on each alert's case page

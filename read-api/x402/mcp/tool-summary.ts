@@ -1,4 +1,4 @@
-import type { SanctionsCoverageBody } from '../../../domain/coverage/sanctions-coverage.body.js';
+import type { SanctionsCoverageBody } from '../../../domain/webhooks/sanctions-coverage.words.js';
 import type { Product } from '../../../domain/billing/products.js';
 import { sanctionsClause } from '../../presenters/coverage-sentence.js';
 

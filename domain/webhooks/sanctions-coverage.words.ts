@@ -1,14 +1,12 @@
 import { z } from 'zod';
 import { SANCTIONS_JURISDICTIONS } from '../intel/intel.types.js';
-import { ageInDays, type SanctionsCoverage } from './sanctions-coverage.js';
+import { ageInDays, type SanctionsCoverage } from '../coverage/sanctions-coverage.js';
 
 /**
- * `coverage.sanctions` of every verdict body: the lists checked per jurisdiction, each with its own date
- * and its age at the verdict, and the jurisdictions not checked. Still in domain/ because events still
- * record it in these words: monitor verdicts, verdicts recorded before they were domain facts (read back
- * by `sanctionsCoverageFactOf`: ../intel/screen-verdict.v1.ts, the full check's upcaster), the webhook
- * payloads (service.check.high_risk and the monitors'), and the transfer check's stored result until it
- * is a domain fact. The full check's verdict holds the fact itself (sanctions-coverage.ts).
+ * `coverage.sanctions` in the API's words: the lists checked per jurisdiction, each with its own date and
+ * its age at the verdict, and the jurisdictions not checked. Here, beside the webhook payloads, because
+ * those payloads carry it and are recorded as sent (docs/ARCHITECTURE.md, "Verdicts as domain facts");
+ * every response body presents it with the same function. The fact is ../coverage/sanctions-coverage.ts.
  */
 
 const jurisdiction = z.enum(SANCTIONS_JURISDICTIONS);
@@ -51,27 +49,6 @@ export function sanctionsCoverageBody(coverage: SanctionsCoverage): SanctionsCov
       age_days: ageInDays(list, at),
       imported_at: list.importedAt,
       content_hash: list.contentHash,
-    })),
-  };
-}
-
-/**
- * The fact behind a `coverage.sanctions` body: what a screen recorded in that shape, or a verdict stored
- * before verdicts were domain facts. Exact: `age_days` is computed from the list's dates and `as_of`.
- */
-export function sanctionsCoverageFactOf(body: SanctionsCoverageBody): SanctionsCoverage {
-  return {
-    at: body.as_of,
-    checked: [...body.checked],
-    notChecked: [...body.not_checked],
-    lists: body.lists.map((list) => ({
-      jurisdiction: list.jurisdiction,
-      source: list.source,
-      name: list.name,
-      version: list.version,
-      listDate: list.list_date,
-      importedAt: list.imported_at,
-      contentHash: list.content_hash,
     })),
   };
 }
