@@ -14,8 +14,8 @@ const statement = screenStatement(
   },
   { address: '0xcd', network: 'BSC' },
   {
-    verdict: { risk_level: null, risk_score: null, risk_categories: [], sdn_match: null },
-    coverage: { data_versions: { taxonomy: 't', snapshot: null, sources: [] } },
+    verdict: { addressLevel: null, riskScore: null, riskCategories: [], sanctionsMatch: null },
+    coverage: { dataVersions: { taxonomy: 't', snapshot: null, sources: [] } },
   } as never,
 );
 
