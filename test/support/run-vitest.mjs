@@ -12,7 +12,9 @@ const result = spawnSync(
 );
 if (existsSync(report)) {
   const r = JSON.parse(readFileSync(report, 'utf8'));
-  console.log(`${r.numPassedTests} passed, ${r.numFailedTests} failed, ${r.numPendingTests + r.numTodoTests} skipped`);
+  // A file that fails before its tests run (an import or top-level error) has no failed test: count it as one.
+  const brokenFiles = r.testResults.filter((file) => file.status === 'failed' && !file.assertionResults.some((t) => t.status === 'failed'));
+  console.log(`${r.numPassedTests} passed, ${r.numFailedTests + brokenFiles.length} failed, ${r.numPendingTests + r.numTodoTests} skipped`);
 } else {
   console.log('0 passed, 1 failed');
 }
