@@ -7,7 +7,8 @@ import { buildScreenVerdict } from '../domain/intel/screen-verdict.js';
 import { checkedIntel } from '../domain/intel/address-verdict.js';
 import { monitorDecider, owesPeriod, type MonitorState } from '../domain/monitors/monitor.decider.js';
 import { monitorStream } from '../domain/monitors/monitor.events.js';
-import { monitorVerdictOf, type ChangeReason } from '../domain/monitors/monitor-verdict.js';
+import type { ChangeReason } from '../domain/intel/change-reason.js';
+import { monitorVerdictOf } from '../domain/monitors/monitor-verdict.js';
 import type { Position } from '../domain/ports/event-store.port.js';
 import type { IntelIndex } from '../domain/ports/intel-index.port.js';
 import { fail, isServiceError } from '../domain/shared/errors.js';
@@ -196,7 +197,7 @@ export async function renewMonitor(
     await reevaluateMonitor(deps, {
       monitorId: input.monitorId,
       changeKey: `resume:${input.period}`,
-      reasons: [{ source: 'monitor', change: 'monitor_resumed', version: null, changed_at: at }],
+      reasons: [{ source: 'monitor', change: 'monitor_resumed', version: null, changedAt: at }],
     });
     return 'resumed';
   }

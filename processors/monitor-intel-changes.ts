@@ -2,7 +2,7 @@ import { eventRegistry } from '../domain/events/registry.js';
 import { CURATOR_SOURCE, curationStream } from '../domain/intel/curation.events.js';
 import type { Claim } from '../domain/intel/intel.types.js';
 import { changedAddresses } from '../domain/monitors/claim-diff.js';
-import type { ChangeReason } from '../domain/monitors/monitor-verdict.js';
+import type { ChangeReason } from '../domain/intel/change-reason.js';
 import type { EventStore } from '../domain/ports/event-store.port.js';
 import { normalizeAddress } from '../domain/shared/address.js';
 import { storedEventOf, type BusEvent } from './processor.js';
@@ -31,7 +31,7 @@ export async function intelChangeOf(store: EventStore, event: BusEvent): Promise
         changeKey: `curation:${entry.entryId}:added`,
         addresses: new Set([normalizeAddress(entry.address)]),
         reasons: [
-          { source: CURATOR_SOURCE.slug, change: 'curator_entry_added', version: entry.addedAt.slice(0, 10), changed_at: entry.addedAt },
+          { source: CURATOR_SOURCE.slug, change: 'curator_entry_added', version: entry.addedAt.slice(0, 10), changedAt: entry.addedAt },
         ],
       };
     }
@@ -50,7 +50,7 @@ export async function intelChangeOf(store: EventStore, event: BusEvent): Promise
             source: CURATOR_SOURCE.slug,
             change: 'curator_entry_retracted',
             version: retracted.retractedAt.slice(0, 10),
-            changed_at: retracted.retractedAt,
+            changedAt: retracted.retractedAt,
           },
         ],
       };
@@ -90,6 +90,6 @@ async function datasetChange(store: EventStore, event: BusEvent): Promise<IntelC
   return {
     changeKey: `dataset:${completed.source}:${completed.contentHash}`,
     addresses: changedAddresses(previous, current),
-    reasons: [{ source: started.slug, change: 'dataset_imported', version: started.version, changed_at: started.importedAt }],
+    reasons: [{ source: started.slug, change: 'dataset_imported', version: started.version, changedAt: started.importedAt }],
   };
 }

@@ -2,7 +2,8 @@ import { present } from '../domain/shared/present.js';
 import type { CaseActor, CaseAlert, CaseStatus, CloseReason } from '../domain/alerts/alert-case.events.js';
 import type { AlertLevel } from '../domain/kyt/alert-level.js';
 import type { Chain } from '../domain/shared/network.js';
-import type { ChangeReason } from '../domain/monitors/monitor-verdict.js';
+import type { ChangeReason } from '../domain/intel/change-reason.js';
+import type { ChangeReasonV1 } from '../domain/intel/change-reason.upcast.js';
 import type { ReadStore } from '../domain/ports/read-store.port.js';
 import { defineProjection } from '../domain/ports/projection.port.js';
 
@@ -46,8 +47,12 @@ export interface AlertCaseDoc extends Record<string, unknown> {
   comments: CaseComment[];
   history: CaseHistoryEntry[];
   checkedAt: string;
-  /** The intelligence change that raised the alert after the check (retroactive exposure); absent in older documents. */
-  retroactive?: { changeKey: string; reasons: ChangeReason[] } | null;
+  /**
+   * The intelligence change that raised the alert after the check (retroactive exposure); absent in older
+   * documents. Documents folded before change reasons were domain facts hold them in the webhook's words
+   * (read through changeReasonsAsStored while such a document lasts; `projections rebuild alert-cases` refolds them).
+   */
+  retroactive?: { changeKey: string; reasons: (ChangeReason | ChangeReasonV1)[] } | null;
   createdAt: string;
   updatedAt: string;
 }

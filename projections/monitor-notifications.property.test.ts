@@ -121,7 +121,7 @@ describe('monitors notified by an import', () => {
               initialMonitorState(),
             );
             const state = created.reduce(evolveMonitor, initialMonitorState());
-            const reasons = [{ source: 'feed', change: 'dataset_imported' as const, version: 'v2', changed_at: AT }];
+            const reasons = [{ source: 'feed', change: 'dataset_imported' as const, version: 'v2', changedAt: AT }];
             return (
               decideMonitor(
                 {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { ChangeReason, MonitorVerdict } from '../domain/monitors/monitor-verdict.js';
+import type { ChangeReason } from '../domain/intel/change-reason.js';
+import type { MonitorVerdict } from '../domain/monitors/monitor-verdict.js';
 import { FIXTURE_COVERAGE } from '../test/support/intel-fixtures.js';
 import { event, projectionSpec } from '../test/support/projection-spec.js';
 import { openTempReadStore } from '../test/support/temp-read-store.js';
@@ -11,7 +12,7 @@ const JUNE = '2026-06-01T00:00:00.000Z';
 const versions = { taxonomy: 't1', snapshot: 'sha256:a', sources: [] };
 const clean: MonitorVerdict = { riskLevel: 'none', riskScore: null, riskCategories: [], sanctionsMatch: null, label: null };
 const flagged: MonitorVerdict = { riskLevel: 'high', riskScore: 80, riskCategories: ['mixer'], sanctionsMatch: null, label: 'Mixer' };
-const reason: ChangeReason = { source: 'curated', change: 'curator_entry_added', version: null, changed_at: T0 };
+const reason: ChangeReason = { source: 'curated', change: 'curator_entry_added', version: null, changedAt: T0 };
 
 const created = (monitorId: string, userId: string, address: string, createdAt = T0) =>
   event(`monitor-${monitorId}`, 'MonitorCreated', {
@@ -165,7 +166,15 @@ describe('the monitors read model', () => {
       created_at: T0,
       last_evaluated_at: T0,
       last_changed_at: T0,
-      history: [{ at: T0, previous: words, current: listed, reasons: [reason], sanctions: null }],
+      history: [
+        {
+          at: T0,
+          previous: words,
+          current: listed,
+          reasons: [{ source: 'curated', change: 'curator_entry_added', version: null, changed_at: T0 }],
+          sanctions: null,
+        },
+      ],
     };
     await store.collection('monitors').apply('m1', { commit: 1n, prepare: 1n }, () => folded);
     const sanctioned: MonitorVerdict = {
@@ -179,7 +188,7 @@ describe('the monitors read model', () => {
     expect(doc).toMatchObject({
       verdict: sanctioned,
       data_versions: { taxonomy: 't1', snapshot: null, sources: [{ source: 'ofac_sdn', version: '2026-05-02', contentHash: 'sha256:c' }] },
-      history: [{ previous: flagged, current: sanctioned }],
+      history: [{ previous: flagged, current: sanctioned, reasons: [reason] }],
     });
     expect(doc?.data_versions.sources[0]).not.toHaveProperty('importedAt');
     expect((await monitorRepository(store).page('u1', { page: 1, pageSize: 5 })).rows[0]?.verdict).toEqual(sanctioned);

@@ -1,7 +1,9 @@
 import type { SanctionsCoverage } from '../domain/coverage/sanctions-coverage.js';
 import { MONITOR_EVENT_TYPES, monitorStreams } from '../domain/monitors/monitor.events.js';
-import type { ChangeReason, MonitorDataVersions, MonitorVerdict } from '../domain/monitors/monitor-verdict.js';
+import type { ChangeReason } from '../domain/intel/change-reason.js';
+import type { MonitorDataVersions, MonitorVerdict } from '../domain/monitors/monitor-verdict.js';
 import { monitorDataVersionsAsStored, monitorVerdictAsStored } from '../domain/monitors/monitor.upcast.js';
+import { changeReasonsAsStored } from '../domain/intel/change-reason.upcast.js';
 import { defineProjection } from '../domain/ports/projection.port.js';
 import type { MonitorFinder } from '../domain/ports/monitors.port.js';
 import type { ReadStore } from '../domain/ports/read-store.port.js';
@@ -12,8 +14,8 @@ import type { Network } from '../domain/shared/network.js';
  * touches an address, by `user_id` for the owner's pages, and by `renewal_key` (`{status}:{paid period}`)
  * when a period starts. A deleted monitor's document is removed. The history keeps the last
  * HISTORY_KEPT changes (the monitor stream keeps them all). Verdicts and data versions are the domain
- * facts the events record; documents folded before monitor verdicts were domain facts hold them in the
- * API's words and are read as the facts they state (docAsRead), while such a document lasts
+ * facts the events record; documents folded before monitor verdicts (or change reasons) were domain facts
+ * hold them in the API's words and are read as the facts they state (docAsRead), while such a document lasts
  * (`projections rebuild monitors` refolds them).
  */
 export const HISTORY_KEPT = 100;
@@ -122,7 +124,12 @@ function docAsRead(doc: MonitorDoc): MonitorDoc {
     ...doc,
     verdict: verdict(doc.verdict),
     data_versions: monitorDataVersionsAsStored(doc.data_versions) as MonitorDataVersions,
-    history: doc.history.map((row) => ({ ...row, previous: verdict(row.previous), current: verdict(row.current) })),
+    history: doc.history.map((row) => ({
+      ...row,
+      previous: verdict(row.previous),
+      current: verdict(row.current),
+      reasons: changeReasonsAsStored(row.reasons),
+    })),
   };
 }
 const docsAsRead = async (docs: Promise<readonly MonitorDoc[]>): Promise<readonly MonitorDoc[]> => (await docs).map(docAsRead);

@@ -4,7 +4,7 @@ import { transferCheckDecider } from '../../domain/kyt/transfer-check.decider.js
 import { transferCheckStream } from '../../domain/kyt/transfer-check.events.js';
 import type { PatternFinding } from '../../domain/kyt/transfer-patterns.js';
 import { TAXONOMY } from '../../domain/intel/taxonomy.js';
-import type { ChangeReason } from '../../domain/monitors/monitor-verdict.js';
+import type { ChangeReason } from '../../domain/intel/change-reason.js';
 import type { TransferVerdict } from '../../domain/kyt/transfer-verdict.js';
 import { policyInForceFor } from '../policies/policy-in-force.js';
 import { senderExposures } from './sender-exposures.js';

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { TRANSFER_CHAINS } from '../shared/network.js';
 import { verdictAlertSchema } from '../kyt/transfer-verdict.js';
 import { streamFamily } from '../shared/streams.js';
-import { changeReasonSchema } from '../monitors/monitor-verdict.js';
+import { changeReasonSchema } from '../intel/change-reason.js';
 
 /** Stream `alertcase-{alertId}`: one alert of a transfer check, triaged as a case (status, assignee, comments). */
 export const alertCaseStreams = streamFamily('alertcase');

@@ -37,7 +37,9 @@ describe('the service’s event registry', () => {
       ['ExploreResultDelivered', 2],
       ['IdempotentOutcomeStored', 2],
       ['MonitorCreated', 2],
-      ['MonitorVerdictChanged', 2],
+      ['MonitorVerdictChanged', 3],
+      ['TransferCheckReevaluated', 2],
+      ['AlertCaseOpened', 2],
     ]);
     for (const type of eventRegistry.types) expect(eventRegistry.versionOf(type), type).toBe(bumped.get(type) ?? 1);
   });

@@ -6,6 +6,7 @@ import { tierCompletedV1toV2 } from '../address-check/tier-completed.upcast.js';
 import { providerAnsweredV1toV2 } from '../inspect/provider-answered.upcast.js';
 import { chargedV1toV2, chargedV2toV3 } from '../ledger/charged.upcast.js';
 import { alertCaseEventSchemas, alertCaseStreams } from '../alerts/alert-case.events.js';
+import { alertCaseOpenedV1toV2 } from '../alerts/alert-case-opened.upcast.js';
 import { apiKeyEventSchemas, apiKeyStreams } from '../apikeys/api-key.events.js';
 import { exploreCompletedV1toV2 } from '../explore/explore-completed.upcast.js';
 import { exploreEventSchemas, exploreStreams } from '../explore/explore.events.js';
@@ -20,10 +21,11 @@ import { datasetEventSchemas, datasetStreams } from '../intel/dataset.events.js'
 import { kytSettingsEventSchemas, kytSettingsStreams } from '../kyt/kyt-settings.decider.js';
 import { transferCheckEventSchemas, transferCheckStreams } from '../kyt/transfer-check.events.js';
 import { transferCheckCompletedV1toV2 } from '../kyt/transfer-check-completed.upcast.js';
+import { transferCheckReevaluatedV1toV2 } from '../kyt/transfer-check-reevaluated.upcast.js';
 import { policyBookEventSchemas, policyBookStreams } from '../policies/policy-book.events.js';
 import { ledgerEventSchemas, ledgerStreams } from '../ledger/ledger.events.js';
 import { monitorEventSchemas, monitorStreams } from '../monitors/monitor.events.js';
-import { monitorCreatedV1toV2, monitorVerdictChangedV1toV2 } from '../monitors/monitor.upcast.js';
+import { monitorCreatedV1toV2, monitorVerdictChangedV1toV2, monitorVerdictChangedV2toV3 } from '../monitors/monitor.upcast.js';
 import { projectionRebuildEventSchemas, projectionRebuildStreams } from '../projections/projection-rebuild.events.js';
 import { sessionEventSchemas, sessionStreams } from '../sessions/session.events.js';
 import { defineEventRegistry, type SchemaMap } from '../shared/event-registry.js';
@@ -100,7 +102,11 @@ export const eventRegistry = defineEventRegistry(
       IdempotentOutcomeStored: { current: 2, upcasters: { 1: outcomeStoredV1toV2 } },
       // Version 1 recorded a monitor's verdicts and data versions in the API's words; version 2 the domain facts.
       MonitorCreated: { current: 2, upcasters: { 1: monitorCreatedV1toV2 } },
-      MonitorVerdictChanged: { current: 2, upcasters: { 1: monitorVerdictChangedV1toV2 } },
+      // Version 2 kept the change reasons in the webhook's words (`changed_at`); version 3 the domain fact.
+      MonitorVerdictChanged: { current: 3, upcasters: { 1: monitorVerdictChangedV1toV2, 2: monitorVerdictChangedV2toV3 } },
+      // Version 1 kept the intelligence change's reasons in the webhook's words; version 2 the domain fact.
+      TransferCheckReevaluated: { current: 2, upcasters: { 1: transferCheckReevaluatedV1toV2 } },
+      AlertCaseOpened: { current: 2, upcasters: { 1: alertCaseOpenedV1toV2 } },
     },
     // Types no longer written, read as their successor: a key's stored HTTP response (before outcomes).
     retired: {

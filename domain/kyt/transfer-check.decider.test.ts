@@ -180,7 +180,7 @@ describe('transfer check decider', () => {
   });
 
   describe('retroactive exposure (an intelligence change re-evaluates a completed check)', () => {
-    const REASONS = [{ source: 'ofac_sdn', change: 'dataset_imported', version: '2026-11-21', changed_at: later(86_400_000) }] as const;
+    const REASONS = [{ source: 'ofac_sdn', change: 'dataset_imported', version: '2026-11-21', changedAt: later(86_400_000) }] as const;
     const completedWith = (alerts: PolicyAlert[]): TransferCheckEvent => ({
       type: 'TransferCheckCompleted',
       data: {
@@ -223,7 +223,11 @@ describe('transfer check decider', () => {
           expect(events[0]).toEqual(reevaluated([alert('Severe')], 0));
           const raised = events[1]!.data as { event_type: string; payload: Record<string, unknown> };
           expect(raised.event_type).toBe('tx.policy.alert.triggered');
-          expect(raised.payload).toMatchObject({ check_id: CHECK, worst_level: 'Severe', retroactive: true, reasons: REASONS });
+          expect(raised.payload).toMatchObject({ check_id: CHECK, worst_level: 'Severe', retroactive: true });
+          // The payload keeps the webhook's words, keys in the order they were always sent.
+          expect(JSON.stringify(raised.payload.reasons)).toBe(
+            JSON.stringify([{ source: 'ofac_sdn', change: 'dataset_imported', version: '2026-11-21', changed_at: later(86_400_000) }]),
+          );
           expect(raised.payload.alerts).toEqual([alert('Severe')]);
         });
     });

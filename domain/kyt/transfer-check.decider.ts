@@ -4,7 +4,8 @@ import { parserFor, type Decider } from '../shared/decider.js';
 import { fail } from '../shared/errors.js';
 import type { Chain } from '../shared/network.js';
 import { alertRank, worstLevel, type AlertLevel } from './alert-level.js';
-import type { ChangeReason } from '../monitors/monitor-verdict.js';
+import type { ChangeReason } from '../intel/change-reason.js';
+import { changeReasonWords } from '../webhooks/change-reason-words.js';
 import type { PolicyAlert, PolicyFact } from './policy-engine.js';
 import { webhookEventRaised } from '../webhooks/webhook-raised.js';
 import {
@@ -116,7 +117,7 @@ function alertEvent(
       worst_level: worst,
       alerts: alerts.map((alert) => ({ ...alert })),
       ...(sanctions ? { sanctions: sanctionsCoverageBody(sanctions) } : {}),
-      ...(retroactive ? { retroactive: true as const, reasons: retroactive.map((r) => ({ ...r })) } : {}),
+      ...(retroactive ? { retroactive: true as const, reasons: retroactive.map(changeReasonWords) } : {}),
     },
     occurredAt: at,
   });

@@ -5,7 +5,7 @@ import { WEBHOOK_EVENT_RAISED, webhookEventRaisedSchema } from '../webhooks/webh
 import { ALERT_LEVELS } from './alert-level.js';
 import { RULE_TYPES } from './policy.types.js';
 import { CATEGORY_LEVELS } from '../shared/verdict-vocabulary.js';
-import { changeReasonSchema } from '../monitors/monitor-verdict.js';
+import { changeReasonSchema } from '../intel/change-reason.js';
 import { transferAlertSchema } from '../webhooks/webhook-event-types.js';
 import { streamFamily } from '../shared/streams.js';
 import { transferVerdictSchema } from './transfer-verdict.js';

@@ -33,15 +33,6 @@ export const monitorDataVersionsSchema = z.object({
 });
 export type MonitorDataVersions = z.infer<typeof monitorDataVersionsSchema>;
 
-/** Why a monitor was re-evaluated: the source (or list) whose data changed, with its version or date. */
-export const changeReasonSchema = z.object({
-  source: z.string().min(1),
-  change: z.enum(['dataset_imported', 'curator_entry_added', 'curator_entry_retracted', 'monitor_resumed']),
-  version: z.string().nullable(),
-  changed_at: z.string(),
-});
-export type ChangeReason = z.infer<typeof changeReasonSchema>;
-
 /** The monitor's verdict and data versions from the address's light-screen verdict. */
 export function monitorVerdictOf(screen: ScreenVerdict): { verdict: MonitorVerdict; dataVersions: MonitorDataVersions } {
   const { verdict, coverage } = screen;

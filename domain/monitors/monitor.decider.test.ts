@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { deciderSpec } from '../../test/support/decider-spec.js';
 import { monitorDecider, RECENT_CHANGES_KEPT, type MonitorCommand } from './monitor.decider.js';
 import type { MonitorEvent } from './monitor.events.js';
-import type { ChangeReason, MonitorVerdict } from './monitor-verdict.js';
+import type { ChangeReason } from '../intel/change-reason.js';
+import type { MonitorVerdict } from './monitor-verdict.js';
 import { FIXTURE_COVERAGE } from '../../test/support/intel-fixtures.js';
 import { sanctionsCoverageBody } from '../webhooks/sanctions-coverage.words.js';
 
@@ -31,7 +32,7 @@ const words = {
   },
 } as const;
 const wordsOf = (verdict: MonitorVerdict) => (verdict === clean ? words.clean : words.sanctioned);
-const reason: ChangeReason = { source: 'ofac_sdn', change: 'dataset_imported', version: '2026-05-02', changed_at: T0 };
+const reason: ChangeReason = { source: 'ofac_sdn', change: 'dataset_imported', version: '2026-05-02', changedAt: T0 };
 
 const create: MonitorCommand = {
   type: 'Create',
@@ -89,7 +90,7 @@ const raised = (previous: MonitorVerdict, current: MonitorVerdict): MonitorEvent
       reference: 'customer-7',
       previous: wordsOf(previous),
       current: wordsOf(current),
-      reasons: [reason],
+      reasons: [{ source: 'ofac_sdn', change: 'dataset_imported', version: '2026-05-02', changed_at: T0 }],
       sanctions: sanctionsCoverageBody(FIXTURE_COVERAGE),
     },
   },

@@ -8,7 +8,9 @@ import { webhookEventRaised } from '../webhooks/webhook-raised.js';
 import type { MonitorState, MonitorStatus } from './monitor-state.schema.js';
 import { monitorEventSchemas, type MonitorEvent } from './monitor.events.js';
 import { monitorVerdictWords } from './risk-changed-payload.js';
-import { verdictChanged, type ChangeReason, type MonitorDataVersions, type MonitorVerdict } from './monitor-verdict.js';
+import type { ChangeReason } from '../intel/change-reason.js';
+import { changeReasonWords } from '../webhooks/change-reason-words.js';
+import { verdictChanged, type MonitorDataVersions, type MonitorVerdict } from './monitor-verdict.js';
 
 /**
  * One monitor's life. Outside facts (the verdict now, whether the period was paid) travel in the
@@ -102,7 +104,7 @@ function decideReevaluate(command: Extract<MonitorCommand, { type: 'Reevaluate' 
       reference: state.reference,
       previous: monitorVerdictWords(present(state.verdict, 'a created monitor has a verdict')),
       current: monitorVerdictWords(command.verdict),
-      reasons: [...command.reasons],
+      reasons: command.reasons.map(changeReasonWords),
       sanctions: sanctionsCoverageBody(command.sanctions),
       ...(command.receipt ? { receipt: command.receipt } : {}),
     },

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { sanctionsCoverageFactSchema } from '../coverage/sanctions-coverage.js';
 import { SCREEN_NETWORKS } from '../shared/network.js';
 import { WEBHOOK_EVENT_RAISED, webhookEventRaisedSchema, type WebhookEventRaised } from '../webhooks/webhook-raised.js';
-import { changeReasonSchema, monitorDataVersionsSchema, monitorVerdictSchema } from './monitor-verdict.js';
+import { changeReasonSchema } from '../intel/change-reason.js';
+import { monitorDataVersionsSchema, monitorVerdictSchema } from './monitor-verdict.js';
 import { streamFamily } from '../shared/streams.js';
 
 /**

@@ -1,15 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { eventRegistry } from '../events/registry.js';
 import type { RecordedEvent } from '../ports/event-store.port.js';
+import type { ChangeReason } from '../intel/change-reason.js';
+import { changeReasonWords } from '../webhooks/change-reason-words.js';
 import { monitorVerdictWords } from './risk-changed-payload.js';
 import { monitorDataVersionsAsStored, monitorVerdictAsStored, type MonitorVerdictV1 } from './monitor.upcast.js';
 
 const T0 = '2026-11-20T10:00:00.000Z';
-const stored = (type: string, data: unknown): RecordedEvent => ({
+const stored = (type: string, data: unknown, schemaVersion = 1): RecordedEvent => ({
   id: 'e1',
   type,
   data,
-  metadata: { correlationId: 'c', occurredAt: T0, schemaVersion: 1 },
+  metadata: { correlationId: 'c', occurredAt: T0, schemaVersion },
   streamId: 'monitor-m1',
   revision: 1n,
   position: { commit: 1n, prepare: 1n },
@@ -69,7 +71,7 @@ describe('monitor events written before monitor verdicts were domain facts', () 
     expect((read?.data as { dataVersions: typeof versions }).dataVersions.sources[0]).not.toHaveProperty('importedAt');
   });
 
-  it('MonitorVerdictChanged version 1 reads as facts; its receipt and reasons as recorded', () => {
+  it('MonitorVerdictChanged version 1 reads as facts, its reasons too; its receipt as recorded', () => {
     const reasons = [{ source: 'uk_list', change: 'dataset_imported', version: '2026-11-19', changed_at: T0 }];
     const change = {
       changeKey: 'dataset:uk_list:sha256:b',
@@ -84,8 +86,44 @@ describe('monitor events written before monitor verdicts were domain facts', () 
       ...change,
       previous: { riskLevel: 'none', riskScore: null, riskCategories: [], sanctionsMatch: null, label: null },
       current: listed,
+      reasons: [{ source: 'uk_list', change: 'dataset_imported', version: '2026-11-19', changedAt: T0 }],
       dataVersions: versions,
     });
+  });
+
+  it('MonitorVerdictChanged version 2 (reasons in the webhook’s words) reads with the reasons as domain facts, the rest as it was', () => {
+    const change = {
+      changeKey: 'dataset:uk_list:sha256:b',
+      previous: { riskLevel: 'none', riskScore: null, riskCategories: [], sanctionsMatch: null, label: null },
+      current: listed,
+      reasons: [
+        { source: 'uk_list', change: 'dataset_imported', version: '2026-11-19', changed_at: T0 },
+        { source: 'curated', change: 'curator_entry_added', version: null, changed_at: '2026-11-20T11:00:00.000Z' },
+      ],
+      dataVersions: versions,
+      receipt: 'h.p.s',
+      at: T0,
+    };
+    expect(eventRegistry.parse(stored('MonitorVerdictChanged', change, 2))?.data).toEqual({
+      ...change,
+      reasons: [
+        { source: 'uk_list', change: 'dataset_imported', version: '2026-11-19', changedAt: T0 },
+        { source: 'curated', change: 'curator_entry_added', version: null, changedAt: '2026-11-20T11:00:00.000Z' },
+      ],
+    });
+  });
+
+  it('the reasons go back to the words they were recorded in, byte for byte (the webhook and the API show them)', () => {
+    const v2 = [{ source: 's', change: 'curator_entry_retracted', version: '2026-11-19', changed_at: T0 }];
+    const fact = eventRegistry.parse(
+      stored(
+        'MonitorVerdictChanged',
+        { changeKey: 'k', previous: listed, current: listed, reasons: v2, dataVersions: versions, at: T0 },
+        2,
+      ),
+    );
+    const reasons = (fact?.data as { reasons: ChangeReason[] }).reasons;
+    expect(JSON.stringify(reasons.map(changeReasonWords))).toBe(JSON.stringify(v2));
   });
 
   it('the facts go back to the words version 1 recorded, byte for byte (the webhook payload is built from them)', () => {

@@ -1,4 +1,5 @@
 import { sourceVersionOfRow, type SourceRowV1 } from '../coverage/data-versions.v1.js';
+import { changeReasonOfV1, type ChangeReasonV1 } from '../intel/change-reason.upcast.js';
 import type { MonitorDataVersions, MonitorVerdict } from './monitor-verdict.js';
 
 /**
@@ -93,4 +94,13 @@ export function monitorVerdictChangedV1toV2(data: unknown): unknown {
     current: monitorVerdictOfV1(current),
     dataVersions: monitorDataVersionsOfV1(dataVersions),
   };
+}
+
+/**
+ * The registry's upcaster of MonitorVerdictChanged from version 2, which kept the change reasons in the
+ * webhook's words (`changed_at`); version 3 keeps the domain fact (domain/intel/change-reason.ts).
+ */
+export function monitorVerdictChangedV2toV3(data: unknown): unknown {
+  const { reasons, ...rest } = data as { reasons: ChangeReasonV1[] };
+  return { ...rest, reasons: reasons.map(changeReasonOfV1) };
 }

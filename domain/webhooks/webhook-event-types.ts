@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { sanctionsCoverageSchema } from './sanctions-coverage.words.js';
-import { changeReasonSchema } from '../monitors/monitor-verdict.js';
+import { changeReasonWordsSchema } from './change-reason-words.js';
 import { monitorVerdictWordsSchema } from '../monitors/risk-changed-payload.js';
 import { ALERT_LEVELS, HIGH_RISK_LEVELS, type AlertLevel } from '../shared/verdict-vocabulary.js';
 
@@ -55,7 +55,7 @@ export const webhookPayloadSchemas = {
     /** Our addition: alerts a past check gained when an intelligence change touched it (retroactive exposure). */
     retroactive: z.literal(true).optional(),
     /** With `retroactive`: the change behind it (the source, what changed, its version and date). */
-    reasons: z.array(changeReasonSchema).optional(),
+    reasons: z.array(changeReasonWordsSchema).optional(),
     ...synthetic,
   }),
   'service.bfs.completed': z.object({
@@ -88,7 +88,7 @@ export const webhookPayloadSchemas = {
     reference: z.string().nullable(),
     previous: monitorVerdictWordsSchema,
     current: monitorVerdictWordsSchema,
-    reasons: z.array(changeReasonSchema).min(1),
+    reasons: z.array(changeReasonWordsSchema).min(1),
     /** Our addition: the sanctions lists the new verdict was checked against, and those not checked. */
     sanctions: sanctionsCoverageSchema.optional(),
     /** Our addition: the change's receipt, a compact JWS (docs/api.md, "Verifying a verdict"). */

@@ -1,5 +1,6 @@
 import type { MonitorChange } from '../../commands/replay/monitor-change.js';
 import { sanctionsCoverageBody } from '../../domain/webhooks/sanctions-coverage.words.js';
+import { changeReasonWords } from '../../domain/webhooks/change-reason-words.js';
 import { monitorDataVersionsBody, monitorVerdictBody } from './monitor-verdict.presenter.js';
 import type { Presented } from './presented.js';
 import type { StoredVerdictBody } from './stored-verdict.presenter.js';
@@ -25,7 +26,7 @@ export function presentMonitorChangeVerdict(found: MonitorChange): Presented<Sto
         at: change.at,
         previous: monitorVerdictBody(change.previous),
         current: monitorVerdictBody(change.current),
-        reasons: change.reasons,
+        reasons: change.reasons.map(changeReasonWords),
         sanctions: change.sanctions ? sanctionsCoverageBody(change.sanctions) : null,
         data_versions: monitorDataVersionsBody(change.dataVersions),
       },

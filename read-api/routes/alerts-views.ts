@@ -1,5 +1,7 @@
 import type { AlertCaseDoc, CaseHistoryEntry } from '../../projections/alert-cases.projection.js';
 import type { CaseActor } from '../../domain/alerts/alert-case.events.js';
+import { changeReasonsAsStored } from '../../domain/intel/change-reason.upcast.js';
+import { changeReasonWords } from '../../domain/webhooks/change-reason-words.js';
 
 /** The JSON shapes of alert cases on /v2/alerts (snake_case like the rest of V2). */
 
@@ -21,7 +23,9 @@ export function alertSummary(doc: AlertCaseDoc) {
     alert: doc.alert,
     comment_count: doc.comments.length,
     checked_at: doc.checkedAt,
-    retroactive: doc.retroactive ? { change_key: doc.retroactive.changeKey, reasons: doc.retroactive.reasons } : null,
+    retroactive: doc.retroactive
+      ? { change_key: doc.retroactive.changeKey, reasons: changeReasonsAsStored(doc.retroactive.reasons).map(changeReasonWords) }
+      : null,
     created_at: doc.createdAt,
     updated_at: doc.updatedAt,
   };

@@ -1,4 +1,5 @@
 import { present } from '../../domain/shared/present.js';
+import { changeReasonWords } from '../../domain/webhooks/change-reason-words.js';
 import type { MonitorState } from '../../domain/monitors/monitor.decider.js';
 import { sanctionsCoverageBody } from '../../domain/webhooks/sanctions-coverage.words.js';
 import type { MonitorChangeRow, MonitorDoc } from '../../projections/monitors.projection.js';
@@ -44,6 +45,6 @@ export const monitorChangeOf = (row: MonitorChangeRow) => ({
   at: row.at,
   previous: monitorVerdictBody(row.previous),
   current: monitorVerdictBody(row.current),
-  reasons: row.reasons,
+  reasons: row.reasons.map(changeReasonWords),
   sanctions: row.sanctions ? sanctionsCoverageBody(row.sanctions) : null,
 });

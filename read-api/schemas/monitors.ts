@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { dataVersionsSchema, sourceVersionRowSchema } from './data-versions.schema.js';
-import { changeReasonSchema } from '../../domain/monitors/monitor-verdict.js';
+import { changeReasonWordsSchema } from '../../domain/webhooks/change-reason-words.js';
 import { monitorVerdictWordsSchema } from '../../domain/monitors/risk-changed-payload.js';
 import { sanctionsCoverageSchema } from '../../domain/webhooks/sanctions-coverage.words.js';
 import { billingSchema } from './billing.js';
@@ -45,7 +45,7 @@ export const monitorChangeSchema = z.strictObject({
   at: isoTimestamp,
   previous: monitorVerdictSchema,
   current: monitorVerdictSchema,
-  reasons: z.array(changeReasonSchema),
+  reasons: z.array(changeReasonWordsSchema),
   sanctions: sanctionsCoverageSchema.nullable(),
 });
 

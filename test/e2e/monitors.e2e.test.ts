@@ -103,6 +103,10 @@ describe('monitors', () => {
       current: { risk_level: 'sanctioned', sdn_match: { list_date: '2022-04-14' } },
       reasons: [{ version: '2026-03-02' }],
     });
+    // The webhook and the API keep the reasons' words, in the order they were always sent.
+    const WORDS = ['source', 'change', 'version', 'changed_at'];
+    expect(Object.keys((listed!.json.payload.reasons as object[])[0]!)).toEqual(WORDS);
+    expect(Object.keys(read.history[0].reasons[0])).toEqual(WORDS);
     expect((await call(customer.apiKey, 'GET', `/v2/monitors/${bystander.monitor_id}`)).json().history).toEqual([]);
 
     await importList('2026-03-03');

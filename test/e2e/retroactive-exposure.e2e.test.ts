@@ -92,9 +92,13 @@ describe('retroactive exposure', () => {
         { category: 'Sanctioned entity / address', riskLevel: 'Severe', ruleType: 'Direct exposure', entityAddress: SENDER.toLowerCase() },
       ],
     });
+    // The reasons keep the webhook's words, in the order they were always sent (the event records the domain fact).
+    const WORDS = ['source', 'change', 'version', 'changed_at'];
+    expect(Object.keys((notice!.json.payload.reasons as object[])[0]!)).toEqual(WORDS);
 
     const cases = (await call('GET', '/v2/alerts')).json().alerts;
     expect(cases).toHaveLength(1);
+    expect(Object.keys(cases[0].retroactive.reasons[0])).toEqual(WORDS);
     expect(cases[0]).toMatchObject({
       check_id: clean.check_id,
       alert_index: 0,

@@ -1,4 +1,5 @@
-import type { ChangeReason, MonitorVerdict } from '../../../domain/monitors/monitor-verdict.js';
+import type { ChangeReason } from '../../../domain/intel/change-reason.js';
+import type { MonitorVerdict } from '../../../domain/monitors/monitor-verdict.js';
 import { SCREEN_NETWORKS } from '../../../domain/shared/network.js';
 import type { MonitorDoc } from '../../../projections/monitors.projection.js';
 import { html, type SafeHtml } from '../html.js';

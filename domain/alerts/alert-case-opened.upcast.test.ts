@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { eventRegistry } from '../events/registry.js';
+import type { RecordedEvent } from '../ports/event-store.port.js';
+
+const T0 = '2026-11-21T10:00:00.000Z';
+const stored = (data: unknown): RecordedEvent => ({
+  id: 'e1',
+  type: 'AlertCaseOpened',
+  data,
+  metadata: { correlationId: 'c', occurredAt: T0, schemaVersion: 1 },
+  streamId: 'alertcase-tc1-0',
+  revision: 0n,
+  position: { commit: 1n, prepare: 1n },
+  created: new Date(0),
+});
+
+/** A case as version 1 opened it (made-up values). */
+const openedV1 = {
+  alertId: 'tc1-0',
+  checkId: 'tc1',
+  alertIndex: 0,
+  subgroupId: 'sg1',
+  chain: 'ETH',
+  txHash: '0x' + 'ab'.repeat(32),
+  alert: {
+    category: 'sanctions',
+    riskLevel: 'Severe',
+    ruleType: 'Direct exposure',
+    actualShare: 1,
+    thresholdShare: 0,
+    thresholdValue: 0,
+    entityName: 'Made-up Entity',
+    entityAddress: '0x00000000000000000000000000000000000000aa',
+    direction: 'incoming',
+    entityScore: 100,
+  },
+  checkedAt: '2026-11-20T10:00:00.000Z',
+  at: T0,
+};
+
+describe('AlertCaseOpened written before change reasons were domain facts', () => {
+  it('version 1 of a retroactive case reads with its change’s reasons as domain facts', () => {
+    const retroactiveV1 = {
+      ...openedV1,
+      retroactive: {
+        changeKey: 'curation:entry-7',
+        reasons: [{ source: 'curated', change: 'curator_entry_added', version: '2026-11-21', changed_at: T0 }],
+      },
+    };
+    expect(eventRegistry.parse(stored(retroactiveV1))?.data).toEqual({
+      ...openedV1,
+      retroactive: {
+        changeKey: 'curation:entry-7',
+        reasons: [{ source: 'curated', change: 'curator_entry_added', version: '2026-11-21', changedAt: T0 }],
+      },
+    });
+  });
+
+  it('version 1 of a case the check itself raised reads as recorded (it has no change)', () => {
+    expect(eventRegistry.parse(stored(openedV1))?.data).toEqual(openedV1);
+  });
+});

@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { eventRegistry } from '../events/registry.js';
+import type { RecordedEvent } from '../ports/event-store.port.js';
+
+const T0 = '2026-11-21T10:00:00.000Z';
+const stored = (data: unknown): RecordedEvent => ({
+  id: 'e1',
+  type: 'TransferCheckReevaluated',
+  data,
+  metadata: { correlationId: 'c', occurredAt: T0, schemaVersion: 1 },
+  streamId: 'transfer-tc1',
+  revision: 3n,
+  position: { commit: 3n, prepare: 3n },
+  created: new Date(0),
+});
+
+/** A re-evaluation as version 1 recorded it: the change's reasons in the webhook's words (made-up values). */
+const reevaluatedV1 = {
+  checkId: 'tc1',
+  changeKey: 'dataset:made_up_list:sha256:2',
+  reasons: [{ source: 'made_up_list', change: 'dataset_imported', version: '2026-11-21', changed_at: T0 }],
+  policy: { id: 'standard', version: '2026-11-1' },
+  facts: [],
+  alerts: [
+    {
+      category: 'sanctions',
+      riskLevel: 'Severe',
+      ruleType: 'Direct exposure',
+      actualShare: 1,
+      thresholdShare: 0,
+      thresholdValue: 0,
+      entityName: 'Made-up Entity',
+      entityAddress: '0x00000000000000000000000000000000000000aa',
+      direction: 'incoming',
+      entityScore: 100,
+    },
+  ],
+  firstAlertIndex: 0,
+  at: T0,
+};
+
+describe('TransferCheckReevaluated written before change reasons were domain facts', () => {
+  it('version 1 reads with its reasons as domain facts, everything else as recorded', () => {
+    expect(eventRegistry.parse(stored(reevaluatedV1))?.data).toEqual({
+      ...reevaluatedV1,
+      reasons: [{ source: 'made_up_list', change: 'dataset_imported', version: '2026-11-21', changedAt: T0 }],
+    });
+  });
+});
