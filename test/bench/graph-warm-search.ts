@@ -53,11 +53,23 @@ async function main() {
     const fromMicros = profileClockMicros();
     const out = execFileSync(
       process.execPath,
-      [...profile, '--import', 'tsx', 'test/bench/graph-restart.child.ts', dataDir, sources, JSON.stringify(anchors), '-', String(COLD), String(WARM), '0'],
+      [
+        ...profile,
+        '--import',
+        'tsx',
+        'test/bench/graph-restart.child.ts',
+        dataDir,
+        sources,
+        JSON.stringify(anchors),
+        '-',
+        String(COLD),
+        String(WARM),
+        '0',
+      ],
       { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 64 * 1024 * 1024 },
     );
     const lines = out.trim().split('\n');
-    const { warmRuns } = JSON.parse(lines.findLast((line) => line.startsWith('{')) ?? '{}') as { warmRuns: Run[] };
+    const { warmRuns } = JSON.parse([...lines].reverse().find((line) => line.startsWith('{')) ?? '{}') as { warmRuns: Run[] };
     const gcLines = lines.filter((line) => /ms: (Mark-Compact|Scavenge|Mark-sweep)/.test(line));
     if (gcLines.length > 0) process.stdout.write(`${gcLines.join('\n')}\n`);
     const wall = warmRuns.map((r) => r.ms);
