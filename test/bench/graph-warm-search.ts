@@ -80,9 +80,12 @@ async function main() {
         `CPU p50 / p99 ${percentile(cpu, 50).toFixed(1)} / ${percentile(cpu, 99).toFixed(1)} ms, ${avgEdges} edges on average; ` +
         `load ${loadBefore} → ${loadavg()[0]?.toFixed(2)}\n`,
     );
-    const slowest = [...warmRuns].sort((a, b) => b.cpuMs - a.cpuMs).slice(0, 5);
+    const slowest = warmRuns
+      .map((run, at) => ({ ...run, at }))
+      .sort((a, b) => b.cpuMs - a.cpuMs)
+      .slice(0, 5);
     process.stdout.write(
-      `slowest by CPU: ${slowest.map((r) => `${r.cpuMs.toFixed(0)} ms (${r.nodes} nodes, ${r.edges} edges)`).join(', ')}\n`,
+      `slowest by CPU: ${slowest.map((r) => `#${r.at} ${r.cpuMs.toFixed(0)} ms (${r.nodes} nodes, ${r.edges} edges)`).join(', ')}\n`,
     );
     const digests = process.env.BENCH_GRAPH_DIGESTS;
     if (digests) await writeFile(digests, warmRuns.map((r) => r.digest).join('\n'));
