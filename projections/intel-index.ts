@@ -175,6 +175,11 @@ class InMemoryIntelIndex implements IntelIndexProjection {
   lookup(address: string, network: Network): AddressIntel {
     const key = normalizeAddress(address);
     const refs = this.byAddress.get(key);
+    const curatedIds = this.curatedByAddress.get(key);
+    // Most addresses an exposure search reaches are known to no source: nothing to gather for them.
+    if (refs === undefined && curatedIds === undefined) {
+      return { claims: [], sources: {}, token: this.tokenProfile(key, network), datasets: [], snapshot: this.snapshot() };
+    }
     const claims: Claim[] = [];
     const sources: Record<string, SourceDescriptor> = {};
     for (const ref of refs === undefined ? [] : typeof refs === 'number' ? [refs] : refs) {
@@ -184,7 +189,7 @@ class InMemoryIntelIndex implements IntelIndexProjection {
       claims.push(segment.claims.claimAt(row));
       sources[segment.descriptor.slug] = segment.descriptor;
     }
-    for (const entryId of this.curatedByAddress.get(key) ?? []) {
+    for (const entryId of curatedIds ?? []) {
       const claim = present(this.curated.get(entryId), 'the entry id was found among the curated ones just before');
       if (!scopeCovers(claim.scope, network)) continue;
       claims.push(claim);
@@ -308,12 +313,12 @@ class InMemoryIntelIndex implements IntelIndexProjection {
   private tokenProfile(address: string, network: Network): TokenProfile | null {
     // Asked for every address an exposure search reaches (ten thousand a search): nothing allocated on a miss.
     const key = tokenKey(address, network);
-    const found: { listing: TokenListing; trust: number }[] = [];
+    let found: { listing: TokenListing; trust: number }[] | null = null;
     for (const segment of this.segments) {
       const listing = segment?.tokens.get(key);
-      if (listing && segment) found.push({ listing, trust: segment.descriptor.trustWeight });
+      if (listing && segment) (found ??= []).push({ listing, trust: segment.descriptor.trustWeight });
     }
-    if (found.length === 0) return null;
+    if (found === null) return null;
     const listings = found
       .sort((a, b) => b.trust - a.trust || (a.listing.source < b.listing.source ? -1 : 1))
       .map(({ listing }) => listing);

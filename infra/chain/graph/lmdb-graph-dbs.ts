@@ -145,6 +145,8 @@ export class GraphDbs {
     if (!stored) throw new Error(`graph store: no address for id ${id} on ${network}`);
     const address = addressText(stored);
     cache?.set(id, address);
+    // The search reads this address's own page next when it follows it: its id is known, not read again.
+    this.idOf[netByte(network)]?.set(address, id);
     return address;
   }
 
@@ -163,6 +165,8 @@ export class GraphDbs {
   rankedColumns(network: Network, owner: number, side: FlowDirection, limit: number): RankedColumns {
     const { start, end } = rankedRange(network, owner, side);
     const columns = emptyColumns(limit);
+    // No range read for nothing (a side without kept counterparties): a cursor costs more than the keys.
+    if (limit === 0) return columns;
     for (const key of this.ranked.getKeys({ start, end, limit })) readRankedInto(key, columns, columns.size++);
     return columns;
   }

@@ -1,0 +1,101 @@
+import { execFileSync } from 'node:child_process';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { loadavg } from 'node:os';
+import { join } from 'node:path';
+import { syntheticAddress, syntheticSource, toTagpack } from '../synthetic/synthetic-graph.js';
+import { writeFullCheckSources } from '../support/full-check-data.js';
+import { printTopSelfTime, profileClockMicros } from './cpu-profile-top.js';
+
+/**
+ * The warm exposure searches of bench:graph again, on a data directory a `BENCH_GRAPH_KEEP=1` run kept,
+ * without building the graph again: `node --import tsx test/bench/graph-warm-search.ts <kept>/data` with the
+ * same BENCH_GRAPH_TRANSFERS (and BENCH_GRAPH_ADDRESSES) as the run that built it, so the labels and
+ * anchors are the same. Runs graph-restart.child.ts (20 cold searches, then BENCH_GRAPH_SEARCHES warm
+ * ones, no full checks) and prints the warm wall and CPU p50 / p99. BENCH_GRAPH_PROFILE=<dir>: the child
+ * runs with --cpu-prof into that directory and the top self-time frames are printed. BENCH_GRAPH_DIGESTS=<file>:
+ * writes a digest of each warm search's result there, to compare two builds' answers.
+ */
+
+const TRANSFERS = Number(process.env.BENCH_GRAPH_TRANSFERS ?? 100_000_000);
+const ADDRESSES = Number(process.env.BENCH_GRAPH_ADDRESSES ?? Math.round(TRANSFERS / 10));
+const COLD = 20;
+const WARM = Number(process.env.BENCH_GRAPH_SEARCHES ?? 300);
+
+interface Run {
+  digest: string;
+  ms: number;
+  cpuMs: number;
+  nodes: number;
+  edges: number;
+}
+
+const percentile = (values: readonly number[], p: number): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
+};
+
+async function main() {
+  const dataDir = process.argv[2];
+  if (!dataDir) throw new Error('usage: graph-warm-search.ts <kept bench-graph directory>/data');
+  const source = syntheticSource({ addresses: ADDRESSES, transfers: TRANSFERS, seed: 42 });
+  const sources = await writeFullCheckSources();
+  await mkdir(join(sources, 'graphsense-tagpacks'), { recursive: true });
+  await writeFile(join(sources, 'graphsense-tagpacks', 'synthetic.json'), toTagpack(source));
+  const anchors = Array.from({ length: COLD + WARM + 10 }, (_, k) =>
+    syntheticAddress(Number((BigInt(k + 1) * 2654435761n) % BigInt(ADDRESSES))),
+  );
+  const profileDir = process.env.BENCH_GRAPH_PROFILE;
+  const profile = profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [];
+  // BENCH_GRAPH_NODE_FLAGS: more flags for the child (--trace-gc: its lines go to stdout beside the figures).
+  profile.push(...(process.env.BENCH_GRAPH_NODE_FLAGS?.split(' ').filter(Boolean) ?? []));
+  try {
+    const loadBefore = loadavg()[0]?.toFixed(2);
+    const fromMicros = profileClockMicros();
+    const out = execFileSync(
+      process.execPath,
+      [
+        ...profile,
+        '--import',
+        'tsx',
+        'test/bench/graph-restart.child.ts',
+        dataDir,
+        sources,
+        JSON.stringify(anchors),
+        '-',
+        String(COLD),
+        String(WARM),
+        '0',
+      ],
+      { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 64 * 1024 * 1024 },
+    );
+    const lines = out.trim().split('\n');
+    const { warmRuns } = JSON.parse([...lines].reverse().find((line) => line.startsWith('{')) ?? '{}') as { warmRuns: Run[] };
+    const gcLines = lines.filter((line) => /ms: (Mark-Compact|Scavenge|Mark-sweep)/.test(line));
+    if (gcLines.length > 0) process.stdout.write(`${gcLines.join('\n')}\n`);
+    const wall = warmRuns.map((r) => r.ms);
+    const cpu = warmRuns.map((r) => r.cpuMs);
+    const avgEdges = Math.round(warmRuns.reduce((s, r) => s + r.edges, 0) / Math.max(1, warmRuns.length));
+    process.stdout.write(
+      `warm ${warmRuns.length}: wall p50 / p99 ${percentile(wall, 50).toFixed(1)} / ${percentile(wall, 99).toFixed(1)} ms, ` +
+        `CPU p50 / p99 ${percentile(cpu, 50).toFixed(1)} / ${percentile(cpu, 99).toFixed(1)} ms, ${avgEdges} edges on average; ` +
+        `load ${loadBefore} → ${loadavg()[0]?.toFixed(2)}\n`,
+    );
+    const slowest = warmRuns
+      .map((run, at) => ({ ...run, at }))
+      .sort((a, b) => b.cpuMs - a.cpuMs)
+      .slice(0, 5);
+    process.stdout.write(
+      `slowest by CPU: ${slowest.map((r) => `#${r.at} ${r.cpuMs.toFixed(0)} ms (${r.nodes} nodes, ${r.edges} edges)`).join(', ')}\n`,
+    );
+    const digests = process.env.BENCH_GRAPH_DIGESTS;
+    if (digests) await writeFile(digests, warmRuns.map((r) => r.digest).join('\n'));
+    if (profileDir) await printTopSelfTime(profileDir, fromMicros);
+  } finally {
+    await rm(sources, { recursive: true, force: true });
+  }
+}
+
+main().catch((error) => {
+  process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);
+  process.exit(1);
+});
