@@ -1,6 +1,6 @@
 import type { SanctionList } from '../intel/intel.types.js';
 import { SCREEN_SUMMARY_VERSION, type ScreenSummary } from '../intel/screen-summary.js';
-import { sanctionsMatchOfV1 } from '../intel/screen-verdict.v1.js';
+import { sanctionsMatchOfV1, type SanctionsMatchV1 } from '../intel/screen-verdict.v1.js';
 import { detachedReceiptOfCompact, type DetachedReceipt } from '../receipts/detached-receipt.js';
 import type { RiskLevel } from '../shared/verdict-vocabulary.js';
 
@@ -21,15 +21,7 @@ export interface ScreenSummaryV1 {
   source_count: number;
   label: string | null;
   data_available: boolean;
-  sdn_match: {
-    list: SanctionList;
-    entity: string | null;
-    program: string | null;
-    list_entry_id: string | null;
-    list_date: string | null;
-    asset: string | null;
-    source: string;
-  } | null;
+  sdn_match: SanctionsMatchV1 | null;
   categories: { slug: string; risk_level: RiskLevel | null }[];
   sanctions_checked?: SanctionList[];
   sanctions_not_checked?: SanctionList[];
