@@ -48,7 +48,8 @@ it(
     const dataDir = await mkdtemp(join(tmpdir(), 'svc-upgrade-'));
     dirs.push(dataDir);
     // Earlier versions kept the embedded read models in memory: a data directory holds the log and no read-models/.
-    const old = await startTestService({ SVC_SOURCES_DIR: '' }, dataDir);
+    // Both starts fold into the embedded read store whatever READ_STORE the suite runs with (the external run's is mongo).
+    const old = await startTestService({ SVC_SOURCES_DIR: '', READ_STORE: 'embedded' }, dataDir);
     const account = await old.account({ depositUsd: 3 });
     await old.services.whenCaughtUp();
     const logged = old.services.projections.eventsRead();
