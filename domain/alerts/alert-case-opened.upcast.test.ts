@@ -1,18 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { eventRegistry } from '../events/registry.js';
-import type { RecordedEvent } from '../ports/event-store.port.js';
+import { storedEvent } from '../../test/support/stored-event.js';
 
 const T0 = '2026-11-21T10:00:00.000Z';
-const stored = (data: unknown): RecordedEvent => ({
-  id: 'e1',
-  type: 'AlertCaseOpened',
-  data,
-  metadata: { correlationId: 'c', occurredAt: T0, schemaVersion: 1 },
-  streamId: 'alertcase-tc1-0',
-  revision: 0n,
-  position: { commit: 1n, prepare: 1n },
-  created: new Date(0),
-});
+const stored = (data: unknown) => storedEvent('AlertCaseOpened', 'alertcase-tc1-0', data, { occurredAt: T0, revision: 0n });
 
 /** A case as version 1 opened it (made-up values). */
 const openedV1 = {

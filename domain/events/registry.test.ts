@@ -1,17 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { RecordedEvent } from '../ports/event-store.port.js';
+import { storedEvent } from '../../test/support/stored-event.js';
 import { eventRegistry } from './registry.js';
 
-const stored = (type: string, data: unknown): RecordedEvent => ({
-  id: 'e1',
-  type,
-  data,
-  metadata: { correlationId: 'c', occurredAt: '2026-11-20T10:00:00.000Z', schemaVersion: 1 },
-  streamId: 'idem-u1-abc',
-  revision: 1n,
-  position: { commit: 1n, prepare: 1n },
-  created: new Date(0),
-});
+const stored = (type: string, data: unknown) => storedEvent(type, 'idem-u1-abc', data);
 
 describe('the service’s event registry', () => {
   it('reads a key’s stored HTTP response, as written before outcomes were stored, as an outcome event', () => {

@@ -1,18 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { eventRegistry } from '../events/registry.js';
-import type { RecordedEvent } from '../ports/event-store.port.js';
+import { storedEvent } from '../../test/support/stored-event.js';
 
 const T0 = '2026-11-21T10:00:00.000Z';
-const stored = (data: unknown): RecordedEvent => ({
-  id: 'e1',
-  type: 'TransferCheckReevaluated',
-  data,
-  metadata: { correlationId: 'c', occurredAt: T0, schemaVersion: 1 },
-  streamId: 'transfer-tc1',
-  revision: 3n,
-  position: { commit: 3n, prepare: 3n },
-  created: new Date(0),
-});
+const stored = (data: unknown) => storedEvent('TransferCheckReevaluated', 'transfer-tc1', data, { occurredAt: T0, revision: 3n });
 
 /** A re-evaluation as version 1 recorded it: the change's reasons in the webhook's words (made-up values). */
 const reevaluatedV1 = {

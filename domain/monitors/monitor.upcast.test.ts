@@ -1,22 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { eventRegistry } from '../events/registry.js';
-import type { RecordedEvent } from '../ports/event-store.port.js';
+import { storedEvent } from '../../test/support/stored-event.js';
 import type { ChangeReason } from '../intel/change-reason.js';
 import { changeReasonWords } from '../webhooks/change-reason-words.js';
 import { monitorVerdictWords } from './risk-changed-payload.js';
 import { monitorDataVersionsAsStored, monitorVerdictAsStored, type MonitorVerdictV1 } from './monitor.upcast.js';
 
 const T0 = '2026-11-20T10:00:00.000Z';
-const stored = (type: string, data: unknown, schemaVersion = 1): RecordedEvent => ({
-  id: 'e1',
-  type,
-  data,
-  metadata: { correlationId: 'c', occurredAt: T0, schemaVersion },
-  streamId: 'monitor-m1',
-  revision: 1n,
-  position: { commit: 1n, prepare: 1n },
-  created: new Date(0),
-});
+const stored = (type: string, data: unknown, schemaVersion = 1) => storedEvent(type, 'monitor-m1', data, { schemaVersion, occurredAt: T0 });
 
 /** Verdicts as version 1 recorded them (the API's words, in the order they were sent). */
 const cleanV1: MonitorVerdictV1 = { risk_level: 'none', risk_score: null, risk_categories: [], sdn_match: null, label: null };
