@@ -5,6 +5,7 @@ import type { CategoryExposure, ExposureBudget, ExposurePath, ExposureResult } f
 import type { Classify, NodeLabel } from './node-label.js';
 import { frontierPages, type FlowsOf, type FlowsOfMany } from './frontier-pages.js';
 import { SearchStopsLog } from './search-stops.js';
+import { borrowReached, returnReached, type ReachedTable } from './reached-table.js';
 
 /**
  * Breadth-first, USD-weighted exposure of an anchor address (docs/ARCHITECTURE.md#exposure-search).
@@ -47,17 +48,10 @@ export interface ExposureSearchDeps {
   readonly breathe?: () => Promise<void>;
 }
 
-interface Reached {
-  share: number;
-  /** The neighbour that passed the largest part of the share: the evidence route. */
-  parent: string;
-  bestPart: number;
-  hop: number;
-  estimated: boolean;
-}
-
 interface Hit {
   readonly address: string;
+  /** Its row in the search's ReachedTable (its route). */
+  readonly row: number;
   readonly label: NodeLabel;
   readonly share: number;
   readonly hop: number;
@@ -68,13 +62,27 @@ export async function searchExposure(
   deps: ExposureSearchDeps,
   input: { address: string; network: Network; direction: FlowDirection; budget: ExposureBudget },
 ): Promise<ExposureResult> {
+  const reached = borrowReached();
+  try {
+    return await searchWith(reached, deps, input);
+  } finally {
+    returnReached(reached);
+  }
+}
+
+async function searchWith(
+  reached: ReachedTable,
+  deps: ExposureSearchDeps,
+  input: { address: string; network: Network; direction: FlowDirection; budget: ExposureBudget },
+): Promise<ExposureResult> {
   const { address: anchor, network, direction, budget } = input;
   const started = deps.now();
-  // Every address reached so far (the anchor at hop 0), with the share that reached it: one map, so a
-  // flow costs one lookup whether it leads somewhere new, to this level's addresses or back.
-  const reached = new Map<string, Reached>([[anchor, { share: 1, parent: anchor, bestPart: 1, hop: 0, estimated: false }]]);
+  // Every address reached so far (the anchor at hop 0, row 0), with the share that reached it: one table, so
+  // a flow costs one lookup whether it leads somewhere new, to this level's addresses or back.
+  reached.add(anchor, 1, 0, 0, false);
   const hits: Hit[] = [];
-  let frontier: [string, Reached][] = [[anchor, present(reached.get(anchor), 'the anchor')]];
+  /** Rows of the addresses to expand at this level. */
+  let frontier: number[] = [0];
   let stoppedBy: ExposureResult['stoppedBy'] = null;
   let edges = 0;
   let hopsReached = 0;
@@ -88,16 +96,18 @@ export async function searchExposure(
       stoppedBy = 'max_hops';
       break;
     }
-    const found: string[] = [];
-    frontier.sort((a, b) => b[1].share - a[1].share);
+    const found: number[] = [];
+    frontier.sort((a, b) => (reached.share[b] ?? 0) - (reached.share[a] ?? 0));
     const pageAt = frontierPages(
       deps.flows,
       deps.flowsOfMany,
-      frontier.map(([node]) => node),
+      frontier.map((row) => reached.addressAt(row)),
       { network, direction, limit: budget.perNodeLimit, edgesLeft: () => budget.maxEdges - edges },
     );
     scan: for (let at = 0; at < frontier.length; at++) {
-      const [node, from] = present(frontier[at], 'a frontier entry');
+      const from = present(frontier[at], 'a frontier entry');
+      const fromShare = present(reached.share[from], 'a frontier share');
+      const fromEstimated = reached.estimated[from] === 1;
       const now = deps.now();
       if (now - started > budget.timeMs) {
         stoppedBy = 'time';
@@ -117,7 +127,7 @@ export async function searchExposure(
       const total = byUsd ? page.totals.usdMicros : page.totals.transfers;
       if (total <= 0) continue;
       if (page.size < page.totals.counterparties) stoppedBy ??= 'per_node_limit';
-      stops.expanded(node, hop - 1, from.share, page, byUsd);
+      stops.expanded(reached.addressAt(from), hop - 1, fromShare, page, byUsd);
       for (let row = 0; row < page.size; row++) {
         if (++edges > budget.maxEdges) {
           stoppedBy = 'max_edges';
@@ -130,46 +140,41 @@ export async function searchExposure(
           break levels;
         }
         const counterparty = page.counterparty(row);
-        const entry = reached.get(counterparty);
+        const entry = reached.rowOf(counterparty);
         // Reached at an earlier level (or the anchor): funds coming back add nothing new.
-        if (entry && entry.hop < hop) continue;
-        const part = (from.share * (byUsd ? page.usdMicros(row) : page.transfers(row))) / total;
+        if (entry >= 0 && present(reached.hop[entry], 'a reached hop') < hop) continue;
+        const part = (fromShare * (byUsd ? page.usdMicros(row) : page.transfers(row))) / total;
         if (part <= 0) continue;
-        const estimated = from.estimated || page.estimated(row);
-        if (!entry) {
+        const estimated = fromEstimated || page.estimated(row);
+        if (entry < 0) {
           // Addresses past the node budget would be dropped: stop reading flows that can only lead to them.
           if (reached.size - 1 >= budget.maxNodes) {
             stoppedBy = 'max_nodes';
             break scan;
           }
-          reached.set(counterparty, { share: part, parent: node, bestPart: part, hop, estimated });
-          found.push(counterparty);
+          found.push(reached.add(counterparty, part, from, hop, estimated));
         } else {
-          entry.share += part;
-          entry.estimated ||= estimated;
-          if (part > entry.bestPart) {
-            entry.bestPart = part;
-            entry.parent = node;
-          }
+          reached.pass(entry, part, from, estimated);
         }
       }
     }
     hopsReached = hop;
     frontier = [];
-    for (const address of found) {
-      const entry = present(reached.get(address), 'a found address');
+    for (const row of found) {
+      const address = reached.addressAt(row);
+      const share = present(reached.share[row], 'a found share');
       const label = deps.classify(address);
       if (label) {
-        hits.push({ address, label, share: entry.share, hop, estimated: entry.estimated });
-        stops.reached(address, label, hop, entry.share);
-      } else if (entry.share >= MIN_SHARE) frontier.push([address, entry]);
+        hits.push({ address, row, label, share, hop, estimated: reached.estimated[row] === 1 });
+        stops.reached(address, label, hop, share);
+      } else if (share >= MIN_SHARE) frontier.push(row);
     }
     if (stoppedBy === 'max_nodes') break;
   }
 
   const totals = anchorTotals;
   const totalUsd = totals?.usdMicros ?? 0;
-  const categories = aggregate(hits, (address) => routeOf(reached, anchor, address, direction), totalUsd, weighting);
+  const categories = aggregate(hits, (row) => routeOf(reached, row, direction), totalUsd, weighting);
   const attributed = Math.min(
     1,
     categories.reduce((sum, c) => sum + c.share, 0),
@@ -192,12 +197,12 @@ export async function searchExposure(
   };
 }
 
-/** The route of the largest part from the anchor to `address`, in the direction funds moved. */
-function routeOf(reached: Map<string, Reached>, anchor: string, address: string, direction: FlowDirection): string[] {
-  const route = [address];
-  for (let at = address; at !== anchor;) {
-    at = present(reached.get(at), 'a route step').parent;
-    route.push(at);
+/** The route of the largest part from the anchor (row 0) to `row`, in the direction funds moved. */
+function routeOf(reached: ReachedTable, row: number, direction: FlowDirection): string[] {
+  const route = [reached.addressAt(row)];
+  for (let at = row; at !== 0;) {
+    at = present(reached.parent[at], 'a route step');
+    route.push(reached.addressAt(at));
   }
   // The walk goes entity → … → anchor: that is the flow of incoming funds; outgoing funds flow the other way.
   return direction === 'in' ? route : route.reverse();
@@ -207,7 +212,7 @@ const clamp01 = (x: number): number => Math.min(1, Math.max(0, x));
 
 function aggregate(
   hits: readonly Hit[],
-  route: (address: string) => string[],
+  route: (row: number) => string[],
   totalUsd: number,
   weighting: ExposureResult['weighting'],
 ): CategoryExposure[] {
@@ -225,7 +230,7 @@ function aggregate(
       const heaviest = [...group].sort((a, b) => b.share - a.share || a.hop - b.hop || (a.address < b.address ? -1 : 1));
       const paths = heaviest.slice(0, PATHS_PER_CATEGORY).map((hit): ExposurePath => ({
         hops: hit.hop,
-        addresses: route(hit.address),
+        addresses: route(hit.row),
         usdMicros: usdOf(hit.share),
         share: clamp01(hit.share),
         label: hit.label.label,

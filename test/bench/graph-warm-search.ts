@@ -13,13 +13,21 @@ import { printTopSelfTime, profileClockMicros } from './cpu-profile-top.js';
  * anchors are the same. Runs graph-restart.child.ts (20 cold searches, then BENCH_GRAPH_SEARCHES warm
  * ones, no full checks) and prints the warm wall and CPU p50 / p99. BENCH_GRAPH_PROFILE=<dir>: the child
  * runs with --cpu-prof into that directory and the top self-time frames are printed. BENCH_GRAPH_DIGESTS=<file>:
- * writes a digest of each warm search's result there, to compare two builds' answers.
+ * writes a digest of each warm search's result there, to compare two builds' answers. A second argument
+ * (`<kept>/empty`, the empty data directory the same run kept): the service is started on it too, without
+ * searches, and both RSS after the start are printed with their ratio (the goal's full / empty ≤ 1.25),
+ * under the same BENCH_GRAPH_NODE_FLAGS.
  */
 
 const TRANSFERS = Number(process.env.BENCH_GRAPH_TRANSFERS ?? 100_000_000);
 const ADDRESSES = Number(process.env.BENCH_GRAPH_ADDRESSES ?? Math.round(TRANSFERS / 10));
 const COLD = 20;
 const WARM = Number(process.env.BENCH_GRAPH_SEARCHES ?? 300);
+
+interface Figures {
+  warmRuns: Run[];
+  rssAfterStart: number;
+}
 
 interface Run {
   digest: string;
@@ -34,6 +42,25 @@ const percentile = (values: readonly number[], p: number): number => {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
 };
 
+/** The warm searches' wall and CPU percentiles, and the five slowest by CPU. */
+function printWarm(warmRuns: readonly Run[], loadBefore: string | undefined): void {
+  const wall = warmRuns.map((r) => r.ms);
+  const cpu = warmRuns.map((r) => r.cpuMs);
+  const avgEdges = Math.round(warmRuns.reduce((s, r) => s + r.edges, 0) / Math.max(1, warmRuns.length));
+  process.stdout.write(
+    `warm ${warmRuns.length}: wall p50 / p99 ${percentile(wall, 50).toFixed(1)} / ${percentile(wall, 99).toFixed(1)} ms, ` +
+      `CPU p50 / p99 ${percentile(cpu, 50).toFixed(1)} / ${percentile(cpu, 99).toFixed(1)} ms, ${avgEdges} edges on average; ` +
+      `load ${loadBefore} → ${loadavg()[0]?.toFixed(2)}\n`,
+  );
+  const slowest = warmRuns
+    .map((run, at) => ({ ...run, at }))
+    .sort((a, b) => b.cpuMs - a.cpuMs)
+    .slice(0, 5);
+  process.stdout.write(
+    `slowest by CPU: ${slowest.map((r) => `#${r.at} ${r.cpuMs.toFixed(0)} ms (${r.nodes} nodes, ${r.edges} edges)`).join(', ')}\n`,
+  );
+}
+
 async function main() {
   const dataDir = process.argv[2];
   if (!dataDir) throw new Error('usage: graph-warm-search.ts <kept bench-graph directory>/data');
@@ -47,46 +74,45 @@ async function main() {
   const profileDir = process.env.BENCH_GRAPH_PROFILE;
   const profile = profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [];
   // BENCH_GRAPH_NODE_FLAGS: more flags for the child (--trace-gc: its lines go to stdout beside the figures).
-  profile.push(...(process.env.BENCH_GRAPH_NODE_FLAGS?.split(' ').filter(Boolean) ?? []));
-  try {
-    const loadBefore = loadavg()[0]?.toFixed(2);
-    const fromMicros = profileClockMicros();
-    const out = execFileSync(
+  const flags = process.env.BENCH_GRAPH_NODE_FLAGS?.split(' ').filter(Boolean) ?? [];
+  const child = (dir: string, warm: number, extra: readonly string[] = []) =>
+    execFileSync(
       process.execPath,
       [
-        ...profile,
+        ...extra,
+        ...flags,
         '--import',
         'tsx',
         'test/bench/graph-restart.child.ts',
-        dataDir,
+        dir,
         sources,
         JSON.stringify(anchors),
         '-',
-        String(COLD),
-        String(WARM),
+        String(warm > 0 ? COLD : 0),
+        String(warm),
         '0',
       ],
       { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 64 * 1024 * 1024 },
     );
+  const lastJson = (out: string) =>
+    JSON.parse([...out.trim().split('\n')].reverse().find((line) => line.startsWith('{')) ?? '{}') as Figures;
+  try {
+    const loadBefore = loadavg()[0]?.toFixed(2);
+    const fromMicros = profileClockMicros();
+    const out = child(dataDir, WARM, profile);
     const lines = out.trim().split('\n');
-    const { warmRuns } = JSON.parse([...lines].reverse().find((line) => line.startsWith('{')) ?? '{}') as { warmRuns: Run[] };
+    const { warmRuns, rssAfterStart } = lastJson(out);
     const gcLines = lines.filter((line) => /ms: (Mark-Compact|Scavenge|Mark-sweep)/.test(line));
     if (gcLines.length > 0) process.stdout.write(`${gcLines.join('\n')}\n`);
-    const wall = warmRuns.map((r) => r.ms);
-    const cpu = warmRuns.map((r) => r.cpuMs);
-    const avgEdges = Math.round(warmRuns.reduce((s, r) => s + r.edges, 0) / Math.max(1, warmRuns.length));
-    process.stdout.write(
-      `warm ${warmRuns.length}: wall p50 / p99 ${percentile(wall, 50).toFixed(1)} / ${percentile(wall, 99).toFixed(1)} ms, ` +
-        `CPU p50 / p99 ${percentile(cpu, 50).toFixed(1)} / ${percentile(cpu, 99).toFixed(1)} ms, ${avgEdges} edges on average; ` +
-        `load ${loadBefore} → ${loadavg()[0]?.toFixed(2)}\n`,
-    );
-    const slowest = warmRuns
-      .map((run, at) => ({ ...run, at }))
-      .sort((a, b) => b.cpuMs - a.cpuMs)
-      .slice(0, 5);
-    process.stdout.write(
-      `slowest by CPU: ${slowest.map((r) => `#${r.at} ${r.cpuMs.toFixed(0)} ms (${r.nodes} nodes, ${r.edges} edges)`).join(', ')}\n`,
-    );
+    printWarm(warmRuns, loadBefore);
+    const emptyDir = process.argv[3];
+    if (emptyDir) {
+      const empty = lastJson(child(emptyDir, 0)).rssAfterStart;
+      const mb = (bytes: number) => Math.round(bytes / 1e6);
+      process.stdout.write(
+        `RSS after a start, empty → full: ${mb(empty)} → ${mb(rssAfterStart)} MB (${(rssAfterStart / empty).toFixed(2)}x); load ${loadavg()[0]?.toFixed(2)}\n`,
+      );
+    }
     const digests = process.env.BENCH_GRAPH_DIGESTS;
     if (digests) await writeFile(digests, warmRuns.map((r) => r.digest).join('\n'));
     if (profileDir) await printTopSelfTime(profileDir, fromMicros);
