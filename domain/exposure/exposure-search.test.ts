@@ -232,4 +232,35 @@ describe('exposure search over an index that reads pages in batches', () => {
     expect(superNodes.batched.stops?.remaindersTotal).toBeGreaterThan(0);
     expect(superNodes.batched).toEqual(superNodes.alone);
   });
+
+  it('answers searches under way at the same time as it answers each alone (each has a table of its own)', async () => {
+    const index = await fixtureIndex(WIDE, 'ETH');
+    const run = (anchor: string, direction: 'in' | 'out') => {
+      let tick = 0;
+      return searchExposure(
+        {
+          // Every page a turn of the event loop later: the searches below interleave page by page.
+          flows: async (...args) => {
+            await new Promise((resolve) => setImmediate(resolve));
+            return index.flows(...args);
+          },
+          classify: WIDE_LABELS,
+          now: () => tick++,
+        },
+        { address: anchor, network: 'ETH', direction, budget: BUDGET },
+      );
+    };
+    const asked = [
+      ['z', 'in'],
+      ['a7', 'in'],
+      ['c9', 'out'],
+      ['b5_2', 'out'],
+    ] as const;
+    const alone = [];
+    for (const [anchor, direction] of asked) alone.push(await run(anchor, direction));
+    const together = await Promise.all(asked.map(([anchor, direction]) => run(anchor, direction)));
+    expect(together).toEqual(alone);
+    expect(alone.map((r) => r.nodesVisited > 0)).toEqual([true, true, true, true]);
+    expect(alone[0]?.categories.length).toBeGreaterThan(0);
+  });
 });
