@@ -137,9 +137,12 @@ export class TopicReader {
 
   private push(entry: Entry): void {
     this.read = entry.position;
+    const last = this.queue.at(-1);
     // Nothing waits to be handled before a position passed over: it is handled at once.
-    if (entry.message === undefined && this.queue.length === 0) return this.handledUpTo(entry.position);
-    this.queue.push(entry);
+    if (entry.message === undefined && last === undefined) return this.handledUpTo(entry.position);
+    // Positions passed over one after another (behind a delayed message, say) are one: the last of them.
+    if (entry.message === undefined && last?.message === undefined) this.queue[this.queue.length - 1] = entry;
+    else this.queue.push(entry);
     this.wakeOnPush?.();
   }
 
