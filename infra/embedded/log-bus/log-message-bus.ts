@@ -98,14 +98,13 @@ export function openLogMessageBus(deps: {
     };
   }
 
-  /** Per topic: what a running reader holds plus what it has not read yet, or what lies after the group's checkpoint. */
+  /** Per topic: the messages after what the group's running reader has handled, or after its checkpoint. */
   const lag: MessageBus['lag'] = async (group, names) => {
     isOpen();
-    const topics = [...new Set(names)];
-    const counts = topics.map(async (topic) => {
+    const counts = [...new Set(names)].map(async (topic) => {
       const reader = running.get(group)?.get(topic);
-      const from = reader ? reader.readUpTo : (await startOf(checkpoints, group, topic)).from;
-      return { topic, messages: (await countAfter(store, from, topic)) + (reader?.open ?? 0) };
+      const from = reader ? reader.handledUpTo : (await startOf(checkpoints, group, topic)).from;
+      return { topic, messages: await countAfter(store, from, topic) };
     });
     return Promise.all(counts);
   };

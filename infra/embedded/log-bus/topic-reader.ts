@@ -71,8 +71,7 @@ export class TopicReader {
   private commitTimer: NodeJS.Timeout | undefined;
   private committing: Promise<void> = Promise.resolve();
   private stopped: Promise<void> | null = null;
-  /** Read by the subscription so far; handled (or passed over) so far; and stored as the checkpoint. */
-  private read: Position | null;
+  /** Handled (or passed over) so far, in log order, and stored as the checkpoint. */
   private handled: Position | null;
   private stored: Position | null;
 
@@ -83,18 +82,14 @@ export class TopicReader {
   ) {
     this.name = topicCheckpoint(options.group, options.topic);
     this.stored = stored;
-    this.read = this.handled = from;
+    this.handled = from;
     this.reader = this.subscribe(from ?? 'start').catch((error: unknown) => deps.onError(error));
     this.handler = this.run();
   }
 
-  /** Messages read and not yet handled (delayed ones included). */
-  get open(): number {
-    return this.queue.filter((entry) => entry.message).length;
-  }
-
-  get readUpTo(): Position | null {
-    return this.read;
+  /** Every message of the topic up to here is handled: the ones after it are the group's lag (delayed ones included). */
+  get handledUpTo(): Position | null {
+    return this.handled;
   }
 
   async whenCaughtUp(): Promise<void> {
@@ -136,10 +131,9 @@ export class TopicReader {
   }
 
   private push(entry: Entry): void {
-    this.read = entry.position;
     const last = this.queue.at(-1);
     // Nothing waits to be handled before a position passed over: it is handled at once.
-    if (entry.message === undefined && last === undefined) return this.handledUpTo(entry.position);
+    if (entry.message === undefined && last === undefined) return this.markHandled(entry.position);
     // Positions passed over one after another (behind a delayed message, say) are one: the last of them.
     if (entry.message === undefined && last?.message === undefined) this.queue[this.queue.length - 1] = entry;
     else this.queue.push(entry);
@@ -191,10 +185,10 @@ export class TopicReader {
     this.failing = { entries: 0, failures: 0 };
     const done = this.queue.splice(0, count);
     if (this.queue.length < MAX_BUFFERED) this.space?.();
-    this.handledUpTo((done.at(-1) as Entry).position);
+    this.markHandled((done.at(-1) as Entry).position);
   }
 
-  private handledUpTo(position: Position): void {
+  private markHandled(position: Position): void {
     this.handled = position;
     // Someone waits for it (whenCaughtUp): now, not on the timer.
     if (this.waiters.length > 0) return void this.commit();
