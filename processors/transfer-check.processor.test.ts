@@ -56,7 +56,7 @@ beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'transfer-hol-'));
   store = await openLmdbEventStore(join(dir, 'log'), { fsync: false });
   busStore = await openLmdbEventStore(join(dir, 'bus'), { fsync: false });
-  bus = openLogMessageBus({ store: busStore, checkpoints: busStore.checkpoints, partitions: 1 });
+  bus = openLogMessageBus({ store: busStore, checkpoints: busStore.checkpoints });
   const held = new Promise<void>((resolve) => (release = resolve));
   deps = {
     receipts: await testReceipts(),

@@ -93,6 +93,34 @@ describe('log message bus', () => {
     await after.close();
   });
 
+  it("resumes each topic of a group from the group's one checkpoint an earlier version kept (bus:<group>)", async () => {
+    const { store, checkpoints, bus, close } = await openIn();
+    await bus.publish('a', [{ key: 'k', value: 'a-old', headers: {} }]);
+    await bus.publish('b', [{ key: 'k', value: 'b-old', headers: {} }]);
+    const head = await store.headPosition();
+    await checkpoints.store('bus:g', head!, null);
+    await bus.publish('a', [{ key: 'k', value: 'a-new', headers: {} }]);
+    await bus.publish('b', [{ key: 'k', value: 'b-new', headers: {} }]);
+    const seen: ConsumedMessage[] = [];
+    await (await bus.consume({ group: 'g', topics: ['a', 'b'], handle: collect(seen) })).whenCaughtUp();
+    expect(seen.map((m) => m.value).sort()).toEqual(['a-new', 'b-new']);
+    expect(await checkpoints.load('bus:g:a')).toEqual(await store.headPosition());
+    await close();
+  });
+
+  it('commits past what it passed over behind a delayed message once that message is handled', async () => {
+    const { store, checkpoints, bus, close } = await openIn();
+    const notBefore = Date.now() + 300;
+    await bus.publish('later', [{ key: 'k', value: 'later', headers: {}, notBefore }]);
+    for (let i = 0; i < 20; i += 1) await bus.publish('other', [{ key: 'k', value: i, headers: {} }]);
+    const seen: ConsumedMessage[] = [];
+    await (await bus.consume({ group: 'g', topics: ['later'], handle: collect(seen) })).whenCaughtUp();
+    expect(Date.now()).toBeGreaterThanOrEqual(notBefore);
+    expect(seen.map((m) => m.value)).toEqual(['later']);
+    expect(await checkpoints.load('bus:g:later')).toEqual(await store.headPosition());
+    await close();
+  });
+
   it('a delayed message holds back only its own topic', async () => {
     const { bus, close } = await openIn();
     await bus.publish('later', [{ key: 'k', value: 'later', headers: {}, notBefore: Date.now() + 60_000 }]);
