@@ -13,7 +13,6 @@ import { runningJobsProjection } from '../projections/running-jobs.index.js';
 import { sessionsProjection } from '../projections/sessions.projection.js';
 import { subgroupsProjection } from '../projections/subgroups.projection.js';
 import { usageDaysProjection } from '../projections/usage-days.projection.js';
-import { usageProjection } from '../projections/usage.projection.js';
 import { webhookAttemptsProjection, webhookDeliveriesProjection } from '../projections/webhook-deliveries.projection.js';
 import { webhookSubscriptionsProjection } from '../projections/webhook-subscriptions.projection.js';
 import { x402PaymentsProjection } from '../projections/x402-payments.projection.js';
@@ -30,7 +29,6 @@ export const PROJECTIONS: readonly Projection[] = [
   keyProviderSelectionsProjection,
   apiKeysProjection,
   apiKeyHashesProjection,
-  usageProjection,
   balancesProjection,
   sessionsProjection,
   subgroupsProjection,

@@ -9,7 +9,7 @@ import type { Relay } from '../processors/relay.js';
 import type { accountRepository } from '../projections/accounts.projection.js';
 import type { apiKeyRepository } from '../projections/api-keys.projection.js';
 import type { balanceRepository } from '../projections/balances.projection.js';
-import type { usageRepository } from '../projections/usage.projection.js';
+import type { usageRepository } from '../projections/usage-rows.js';
 import type { AppServices } from '../read-api/services.js';
 import type { Config } from './config.js';
 import type { FullCheckModule } from './full-check/full-check-module.js';

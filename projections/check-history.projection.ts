@@ -6,6 +6,8 @@ import { defineProjection } from '../domain/ports/projection.port.js';
 import { newestFirstPage } from './newest-first-page.js';
 import type { ScreenSummary } from '../domain/intel/screen-summary.js';
 import type { ScreenSummaryV1 } from '../domain/ledger/charged.upcast.js';
+import type { EventOf } from '../domain/events/registry.js';
+import { chargeUsageOf, withRefund, type ChargeUsage } from './charge-usage.js';
 
 /**
  * The account's checks for the workbench's History: one document per charged call (its charge id is the
@@ -16,8 +18,12 @@ import type { ScreenSummaryV1 } from '../domain/ledger/charged.upcast.js';
  * Charged event is (`charge_event`), read once when the verdict is opened, so that a row holds no
  * second copy of a 1.2 KB signature (read-api/routes/stored-verdict-lookup.ts). An inspect's level is its
  * audit's worst level.
+ * The row is the one read-model document of a charge: it also keeps the charge's usage fields and refunds
+ * (charge-usage.ts), from which the usage rows are derived (usage-rows.ts). Rows folded before they were kept
+ * have none of them: their usage row is the one the usage projection wrote then, until
+ * `projections rebuild check-history` refolds them.
  */
-export interface CheckHistoryDoc extends Record<string, unknown> {
+export interface CheckHistoryDoc extends ChargeUsage, Record<string, unknown> {
   id: string;
   /** null until the charge is seen (a check completed but not yet delivered). */
   user_id: string | null;
@@ -74,14 +80,35 @@ const empty = (id: string): CheckHistoryDoc => ({
   created_at: null,
 });
 
+/** A charge fills its row: who, what and when, a light screen's verdict summary, where the charge is, its usage. */
+function chargedRow(doc: CheckHistoryDoc | null, event: EventOf<'Charged'>): CheckHistoryDoc {
+  const d = event.data;
+  const base = doc ?? empty(d.chargeId);
+  // A light screen's charge carries its verdict's summary (absent on screens charged before it was kept).
+  const screen = d.details.screen ? { risk_level: d.details.screen.addressLevel, summary: d.details.screen } : {};
+  // A period stream (`ledger-{user}@YYYY-MM`) is the user's too: the user id, not the stream's suffix.
+  return {
+    ...base,
+    user_id: ledgerUserOf(event.streamId),
+    kind: d.product,
+    network: d.details.network,
+    subject: d.details.subject,
+    created_at: d.at,
+    ...screen,
+    charge_event: chargeEventRef(event.streamId, event.revision),
+    ...chargeUsageOf(d),
+  };
+}
+
 export const checkHistoryProjection = defineProjection({
   name: 'check-history',
   collection: 'check_history',
   indexes: [['user_id', 'created_at']],
-  handles: ['Charged', 'CheckCompleted', 'TransferCheckCompleted', 'InspectCompleted'],
+  handles: ['Charged', 'Refunded', 'CheckCompleted', 'TransferCheckCompleted', 'InspectCompleted'],
   idOf: (event) => {
     switch (event.type) {
       case 'Charged':
+      case 'Refunded':
         return event.data.chargeId;
       case 'CheckCompleted':
         return checkStreams.idOf(event.streamId);
@@ -93,23 +120,11 @@ export const checkHistoryProjection = defineProjection({
   },
   evolve: (doc: CheckHistoryDoc | null, event) => {
     switch (event.type) {
-      case 'Charged': {
-        const d = event.data;
-        const base = doc ?? empty(d.chargeId);
-        // A light screen's charge carries its verdict's summary (absent on screens charged before it was kept).
-        const screen = d.details.screen ? { risk_level: d.details.screen.addressLevel, summary: d.details.screen } : {};
-        // A period stream (`ledger-{user}@YYYY-MM`) is the user's too: the user id, not the stream's suffix.
-        return {
-          ...base,
-          user_id: ledgerUserOf(event.streamId),
-          kind: d.product,
-          network: d.details.network,
-          subject: d.details.subject,
-          created_at: d.at,
-          ...screen,
-          charge_event: chargeEventRef(event.streamId, event.revision),
-        };
-      }
+      case 'Charged':
+        return chargedRow(doc, event);
+      // A refund of a charge never seen makes no row.
+      case 'Refunded':
+        return doc && withRefund(doc, event.data);
       case 'CheckCompleted': {
         const checkId = checkStreams.idOf(event.streamId);
         return checkId === null ? doc : { ...(doc ?? empty(checkId)), risk_level: event.data.verdict.risk.level ?? null };

@@ -4,7 +4,7 @@ import type { IntelIndex } from '../domain/ports/intel-index.port.js';
 import type { Position } from '../domain/ports/event-store.port.js';
 import type { AccountRepository } from '../projections/accounts.projection.js';
 import type { ApiKeyRepository } from '../projections/api-keys.projection.js';
-import type { UsageRepository } from '../projections/usage.projection.js';
+import type { UsageRepository } from '../projections/usage-rows.js';
 import type { InspectApi } from './inspect-api.js';
 import type { PipelineApi } from './pipeline-api.js';
 import type { TransferApi } from './transfer-api.js';

@@ -5,7 +5,7 @@ import { walkLedgerChain } from '../../commands/ledger-chain-walk.js';
 import type { Services } from '../bootstrap.js';
 
 /** What the audit reads: the ledger streams, the usage read model, the accounts. */
-type LedgerAuditDeps = Pick<Services, 'commands' | 'projections' | 'readStore' | 'repositories' | 'store'>;
+type LedgerAuditDeps = Pick<Services, 'commands' | 'projections' | 'repositories' | 'store'>;
 
 export interface PeriodAudit {
   readonly stream: string;
@@ -85,9 +85,7 @@ export async function auditLedgers(
     for (const orphan of streams) mismatches.push(`chain break: ${orphan} is not reachable from ledger-${userId}`);
     if (!state) continue;
     const balance = await services.repositories.balances.get(userId);
-    const rows = await services.readStore
-      .collection<{ user_id: string; units: number; refunded_units: number; period_start: string }>('usage_rows')
-      .find({ where: { user_id: userId } });
+    const rows = await services.repositories.usage.all(userId);
     const quotaPeriod = state.periodStart ?? periodStartOf(now);
     const rowUnits = rows.filter((r) => r.period_start === quotaPeriod).reduce((sum, r) => sum + r.units - r.refunded_units, 0);
     const replayedUnits = state.periodStart === null ? 0 : usageIn(state, state.periodStart).units;

@@ -7,7 +7,7 @@ import { keyProviderSelectionRepository } from '../../projections/key-provider-s
 import { sessionRepository } from '../../projections/sessions.projection.js';
 import { subgroupRepository } from '../../projections/subgroups.projection.js';
 import { usageDayRepository } from '../../projections/usage-days.projection.js';
-import { usageRepository } from '../../projections/usage.projection.js';
+import { usageRepository } from '../../projections/usage-rows.js';
 import { API_VERSION } from '../../read-api/api-version.js';
 import type { AppServices } from '../../read-api/services.js';
 import { alertCaseAppServices } from '../alerts/alert-cases-module.js';

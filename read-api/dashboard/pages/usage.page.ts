@@ -1,6 +1,6 @@
 import { API_KEY_PREFIX } from '../../../domain/apikeys/api-key.js';
 import type { BillingBody } from '../../schemas/billing.js';
-import type { UsageRowDoc } from '../../../projections/usage.projection.js';
+import type { UsageRowDoc } from '../../../projections/usage-rows.js';
 import { html, type SafeHtml } from '../html.js';
 import type { DashboardUser } from '../session-auth.js';
 import { barChart, type DayTotals } from '../usage-chart.js';

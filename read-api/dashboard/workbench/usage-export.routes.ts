@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
-import type { UsageRowDoc } from '../../../projections/usage.projection.js';
+import type { UsageRowDoc } from '../../../projections/usage-rows.js';
 import type { AppServices } from '../../services.js';
 import { requireUser } from '../session-auth.js';
 import { toCsv } from './csv.js';

@@ -1,4 +1,4 @@
-import type { UsageRowDoc } from '../../../projections/usage.projection.js';
+import type { UsageRowDoc } from '../../../projections/usage-rows.js';
 import { html, type SafeHtml } from '../html.js';
 
 /** Where a usage row's check can be read: its verdict page (light screens, full and transfer checks, inspects). The call id is the check id. */

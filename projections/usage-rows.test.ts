@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { event, projectionSpec } from '../test/support/projection-spec.js';
-import { usageProjection, usageRepository } from './usage.projection.js';
+import { checkHistoryProjection } from './check-history.projection.js';
+import { usageRepository } from './usage-rows.js';
 
 const charged = (stream: string, chargeId: string, at: string, amountMicros = 1_500_000) =>
   event(stream, 'Charged', {
@@ -15,28 +16,44 @@ const charged = (stream: string, chargeId: string, at: string, amountMicros = 1_
 const refunded = (chargeId: string, amountMicros: number, reason: string) =>
   event('ledger-u1', 'Refunded', { chargeId, units: 0, amountMicros, reason, at: '2026-12-03T11:00:00.000Z' });
 
-const spec = projectionSpec(usageProjection, usageRepository);
+const spec = projectionSpec(checkHistoryProjection, usageRepository);
+const firstPage = (usage: ReturnType<typeof usageRepository>) => usage.page('u1', { page: 1, pageSize: 10 });
 
-describe('the usage read model', () => {
+describe('the usage rows, derived from the charge’s History row', () => {
   it('one row per charged call, in dollars, filed under the user of the ledger stream', async () => {
     await spec
       .given([])
       .when([charged('ledger-u1@2026-12', 'c1', '2026-12-03T10:00:00.000Z')])
-      .thenDocument('c1', {
-        call_id: 'c1',
-        user_id: 'u1',
-        key_id: 'k1',
-        product: 'full_check',
-        endpoint: '/v2/check',
-        network: 'ETH',
-        subject: '0xabc',
-        units: 0,
-        charged_usd: 1.5,
-        refunded_units: 0,
-        refunded_usd: 0,
-        refund_reason: null,
-        period_start: '2026-12-01T00:00:00.000Z',
-        created_at: '2026-12-03T10:00:00.000Z',
+      .then(async (usage) =>
+        expect((await firstPage(usage)).rows).toEqual([
+          {
+            call_id: 'c1',
+            user_id: 'u1',
+            key_id: 'k1',
+            product: 'full_check',
+            endpoint: '/v2/check',
+            network: 'ETH',
+            subject: '0xabc',
+            units: 0,
+            charged_usd: 1.5,
+            refunded_units: 0,
+            refunded_usd: 0,
+            refund_reason: null,
+            period_start: '2026-12-01T00:00:00.000Z',
+            created_at: '2026-12-03T10:00:00.000Z',
+          },
+        ]),
+      );
+  });
+
+  it('the charge has one document, holding its History fields and its usage, refunded fields from the first refund', async () => {
+    await spec
+      .given([])
+      .when([charged('ledger-u1@2026-12', 'c1', '2026-12-03T10:00:00.000Z')])
+      .then((_usage, rows) => {
+        expect([...rows.keys()]).toEqual(['c1']);
+        expect(rows.get('c1')).toMatchObject({ id: 'c1', user_id: 'u1', kind: 'full_check', key_id: 'k1', units: 0, charged_usd: 1.5 });
+        expect(rows.get('c1')).not.toHaveProperty('refunded_units');
       });
   });
 
@@ -44,7 +61,9 @@ describe('the usage read model', () => {
     await spec
       .given([charged('ledger-u1', 'c1', '2026-12-03T10:00:00.000Z')])
       .when([refunded('c1', 100_000, 'partial'), refunded('c1', 200_000, 'provider_failed')])
-      .then((_usage, rows) => expect(rows.get('c1')).toMatchObject({ refunded_usd: 0.3, refund_reason: 'provider_failed' }));
+      .then(async (usage) =>
+        expect((await firstPage(usage)).rows[0]).toMatchObject({ refunded_units: 0, refunded_usd: 0.3, refund_reason: 'provider_failed' }),
+      );
   });
 
   it('a refund of a charge it never saw creates no row', async () => {
