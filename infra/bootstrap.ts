@@ -10,6 +10,7 @@ import { openPorts } from './topology/open-ports.js';
 import { createReadModelRunner } from './topology/projections.js';
 import { runs } from './topology/role.js';
 import { systemClock } from './system/system-clock.js';
+import { installNativeSha256 } from './system/native-sha256.js';
 import { createFullCheckModule } from './full-check/full-check-module.js';
 import { createTransferCheckModule } from './kyt/transfer-check-module.js';
 import type { HostResolver } from './webhooks/ssrf-guard.js';
@@ -33,6 +34,7 @@ export async function createServices(
   /** Test doubles of the outside world: a DNS resolver for the webhook SSRF guard; `logger`: main's (silent without). */
   outside: { webhookResolver?: HostResolver; logger?: Logger } = {},
 ): Promise<Services> {
+  installNativeSha256();
   const onError = (error: unknown, _event?: unknown, where?: string) => log(`error in ${where ?? 'runner'}: ${String(error)}`);
   const ports = await openPorts(config, (error) => onError(error, undefined, 'the embedded bus'));
   const core = await createCore(config, ports, outside.logger);

@@ -1,3 +1,5 @@
+import canonicalize from 'canonicalize';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { canonicalJson, inputHashOf } from './canonical-json.js';
 
@@ -52,5 +54,42 @@ describe('canonicalJson (RFC 8785)', () => {
   it('hashes an input whatever the order of its fields', () => {
     expect(inputHashOf({ address: '0xab', network: 'ETH' })).toBe(inputHashOf({ network: 'ETH', address: '0xab' }));
     expect(inputHashOf({ address: '0xab', network: 'ETH' })).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('is the canonicalize package’s encoding, byte for byte, on any JSON value (the receipts it signed stay the same bytes)', () => {
+    fc.assert(
+      fc.property(fc.jsonValue({ maxDepth: 4 }), (value) => {
+        expect(canonicalJson(value)).toBe(canonicalize(value));
+      }),
+      { numRuns: 400 },
+    );
+    fc.assert(
+      fc.property(
+        fc.dictionary(
+          fc.string({ unit: 'grapheme' }),
+          fc.oneof(fc.string({ unit: 'binary' }), fc.double({ noNaN: true, noDefaultInfinity: true })),
+        ),
+        (value) => {
+          const surrogates = Object.entries(value).some(([k, v]) => /\p{Cs}/u.test(k + String(v)));
+          if (surrogates) expect(() => canonicalJson(value)).toThrow();
+          else expect(canonicalJson(value)).toBe(canonicalize(value));
+        },
+      ),
+      { numRuns: 400 },
+    );
+  });
+
+  it('drops undefined fields, writes undefined array items as null and dates by their toJSON, as the package does', () => {
+    const value = { b: undefined, a: [undefined, new Date(0), { z: 1, y: undefined }], c: { toJSON: () => 'x' } };
+    expect(canonicalJson(value)).toBe(canonicalize(value));
+    expect(canonicalJson(value)).toBe('{"a":[null,"1970-01-01T00:00:00.000Z",{"z":1}],"c":"x"}');
+  });
+
+  it('refuses a circular value and a lone surrogate in a name', () => {
+    const loop: Record<string, unknown> = { a: 1 };
+    loop.self = loop;
+    expect(() => canonicalJson(loop)).toThrow(/circular/);
+    expect(() => canonicalJson({ '\udc00': 1 })).toThrow(/surrogate/);
+    expect(() => canonicalJson(undefined)).toThrow();
   });
 });

@@ -88,14 +88,26 @@ const kidOf = (header: string): unknown => {
   }
 };
 
+/** The last header found to be receiptHeaderOf(its kid): every screen signed under one key has that header. */
+let lastStandardHeader: { readonly header: string; readonly kid: string } | null = null;
+
+/** The kid of a header that is exactly receiptHeaderOf(kid), else undefined; decoded once per key, not per screen. */
+function kidOfStandardHeader(header: string): string | undefined {
+  if (lastStandardHeader?.header === header) return lastStandardHeader.kid;
+  const kid = kidOf(header);
+  if (typeof kid !== 'string' || receiptHeaderOf(kid) !== header) return undefined;
+  lastStandardHeader = { header, kid };
+  return kid;
+}
+
 /**
  * What a screen's charge keeps of the receipt it answered with: the short form when the charge's facts
  * give back the very statement and header signed, else the receipt detached whole.
  */
 export function screenReceiptToKeep(charge: ScreenCharge, receipt: DetachedReceipt): ScreenChargeReceipt {
   const [header = '', signature = ''] = receipt.jws.split('..');
-  const kid = kidOf(header);
-  if (receipt.payload !== undefined || typeof kid !== 'string' || receiptHeaderOf(kid) !== header) return receipt;
+  const kid = kidOfStandardHeader(header);
+  if (receipt.payload !== undefined || kid === undefined) return receipt;
   const short = { issuedAt: receipt.statement.issuedAt, data: receipt.statement.data, kid, signature };
   const rebuilt = statementOfCharge(charge, short);
   return rebuilt !== null && sameJson(rebuilt, receipt.statement) ? short : receipt;

@@ -8,8 +8,12 @@ import type { LmdbEventStore, LogEnd } from './lmdb-event-store.js';
 import type { LmdbReadStore } from './lmdb-read-store.js';
 import type { FromProjectionThread, ProjectionThreadData, ToProjectionThread } from './projection-thread.messages.js';
 
-/** How often the thread is told of new appends at most (it commits its read models less often still). */
-const FOLLOW_INTERVAL_MS = 5;
+/**
+ * How often the thread is told of new appends at most when nobody waits for them (a wait tells it at once):
+ * as often as it commits its read models. Told every 5 ms, the messages and the wake-ups they cause were
+ * about 5 % of the answering thread's busy time under bench:screen (docs/benchmarks.md).
+ */
+const FOLLOW_INTERVAL_MS = 25;
 
 /**
  * The read models folded on a thread of their own (docs/ARCHITECTURE.md#the-projection-thread): the
@@ -43,6 +47,8 @@ export function startProjectionThread(options: {
   /** Waits for `target`, or rejects when the thread has failed (a dead worker would leave it waiting forever). */
   function until(target: Position | null): Promise<void> {
     if (failure) return Promise.reject(failure);
+    // Someone reads what was appended: the thread hears of it now rather than at the next interval.
+    if (pending !== null) send({ kind: 'follow', at: pending });
     return new Promise((resolve, reject) => {
       const onFailure = (error: Error) => reject(error);
       failed.add(onFailure);
@@ -61,11 +67,13 @@ export function startProjectionThread(options: {
     failed.clear();
   }
 
-  /** At most one follow message every FOLLOW_INTERVAL_MS, however many rounds of appends it covers. */
+  /** At most one follow message every FOLLOW_INTERVAL_MS, however many rounds of appends it covers; at once while a read waits. */
   let pending: LogEnd | null = null;
   const follow = (at: LogEnd) => {
-    if (pending === null) setTimeout(() => pending !== null && send({ kind: 'follow', at: pending }), FOLLOW_INTERVAL_MS);
+    const waited = failed.size > 0; // one entry per wait in progress (until)
+    if (pending === null && !waited) setTimeout(() => pending !== null && send({ kind: 'follow', at: pending }), FOLLOW_INTERVAL_MS);
     pending = at;
+    if (waited) send({ kind: 'follow', at });
   };
   const send = (message: ToProjectionThread) => {
     if (message.kind === 'follow') pending = null;
