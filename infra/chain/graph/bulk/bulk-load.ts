@@ -46,6 +46,11 @@ export interface BulkLoadResult extends Omit<ReadSummary, 'coverage'> {
 }
 
 const EMPTY = Buffer.alloc(0);
+/** A pair key (network, sender, recipient) as (sender, recipient); one network per load. */
+const pairNumbers = (key: Buffer) => [key.readUInt32BE(1), key.readUInt32BE(5)] as const;
+/** A ranked key (network, owner, side, inverted USD, …) as (owner and side, inverted USD). */
+const rankedNumbers = (key: Buffer) =>
+  [key.readUInt32BE(1) * 2 + (key[5] ?? 0), key.readUInt32BE(6) * 2 ** 32 + key.readUInt32BE(10)] as const;
 const PER_TRANSACTION = 250_000;
 
 export async function bulkLoad(dbs: GraphDbs, input: BulkLoadInput): Promise<BulkLoadResult> {
@@ -55,15 +60,16 @@ export async function bulkLoad(dbs: GraphDbs, input: BulkLoadInput): Promise<Bul
   const dir = mkdtempSync(join(input.workDir, `bulk-${network}-`));
   const chunk = input.chunkEntries ?? 1_000_000;
   const progress = input.onProgress ?? (() => undefined);
-  const pairs = new ExternalSorter({ dir, name: 'pairs', maxEntries: chunk, combine: combinePairs });
+  const pairs = new ExternalSorter({ dir, name: 'pairs', maxEntries: chunk, combine: combinePairs, numbers: pairNumbers });
   try {
     const read = await readTransfers(dbs, network, input.batches, pairs, (done) => progress({ stage: 'read', done }));
     const nodes = new NodeTotals(read.addresses);
-    const ranked = new ExternalSorter({ dir, name: 'ranked', maxEntries: 2 * chunk });
+    const ranked = new ExternalSorter({ dir, name: 'ranked', maxEntries: 2 * chunk, numbers: rankedNumbers });
     const merged = mergePairs(join(dir, 'pairs-merged.run'), network, pairs, nodes, ranked, progress);
     const pairRuns = pairs.runs.length;
     pairs.remove();
-    const rest = new ExternalSorter({ dir, name: 'rest', maxEntries: chunk, combine: (a, b) => Buffer.of((a[0] ?? 0) | (b[0] ?? 0)) });
+    const orFlags = (a: Buffer, b: Buffer) => Buffer.of((a[0] ?? 0) | (b[0] ?? 0));
+    const rest = new ExternalSorter({ dir, name: 'rest', maxEntries: chunk, combine: orFlags, numbers: pairNumbers });
     writeRanked(dbs, network, ranked, nodes, rest, progress);
     const allRuns = pairRuns + ranked.runs.length;
     ranked.remove();

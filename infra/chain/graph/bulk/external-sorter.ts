@@ -1,6 +1,6 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { mergeRuns, RunWriter, type RunRecord } from './record-runs.js';
+import { compareKeys, mergeRuns, RunWriter, type RunRecord } from './record-runs.js';
 
 /**
  * An external sort of (key, value) records in bounded memory: records gather in memory (summed per key
@@ -14,6 +14,27 @@ export interface SorterOptions {
   readonly maxEntries: number;
   /** Two values of one key as one (a new buffer or one of the two). */
   readonly combine?: (a: Buffer, b: Buffer) => Buffer;
+  /**
+   * Two numbers read from a key whose order is the keys' byte order as far as they tell (the rest goes
+   * by bytes): a sort compares numbers twenty times per record, much cheaper than bytes.
+   */
+  readonly numbers?: (key: Buffer) => readonly [number, number];
+}
+
+/** The records in key order: by their numbers, then by bytes. */
+function sortRecords(records: RunRecord[], numbers: SorterOptions['numbers']): RunRecord[] {
+  if (!numbers) return records.sort((a, b) => compareKeys(a.key, b.key));
+  const hi = new Float64Array(records.length);
+  const lo = new Float64Array(records.length);
+  records.forEach((record, i) => ([hi[i], lo[i]] = numbers(record.key)));
+  const order = new Uint32Array(records.length).map((_, i) => i);
+  order.sort(
+    (i, j) =>
+      (hi[i] as number) - (hi[j] as number) ||
+      (lo[i] as number) - (lo[j] as number) ||
+      compareKeys((records[i] as RunRecord).key, (records[j] as RunRecord).key),
+  );
+  return Array.from(order, (i) => records[i] as RunRecord);
 }
 
 export class ExternalSorter {
@@ -46,9 +67,9 @@ export class ExternalSorter {
     const records = this.options.combine ? [...this.byKey.values()] : this.list.splice(0);
     this.byKey.clear();
     if (records.length === 0) return;
-    records.sort((a, b) => Buffer.compare(a.key, b.key));
+    const sorted = sortRecords(records, this.options.numbers);
     const writer = new RunWriter(join(this.options.dir, `${this.options.name}-${this.runs.length}.run`));
-    for (const { key, value } of records) writer.write(key, value);
+    for (const { key, value } of sorted) writer.write(key, value);
     writer.close();
     this.runs.push(writer.path);
   }
@@ -59,7 +80,7 @@ export class ExternalSorter {
     const { combine } = this.options;
     let pending: RunRecord | null = null;
     for (const record of mergeRuns(this.runs)) {
-      if (pending && combine && pending.key.equals(record.key)) {
+      if (pending && combine && compareKeys(pending.key, record.key) === 0) {
         pending = { key: pending.key, value: combine(pending.value, record.value) };
         continue;
       }
