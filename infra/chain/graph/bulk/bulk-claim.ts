@@ -1,3 +1,4 @@
+import { fail } from '../../../../domain/shared/errors.js';
 import { blockOfPosition, kindOfPosition } from '../../../../domain/ports/transfer-graph.port.js';
 import type { Network } from '../../../../domain/shared/network.js';
 import { netByte } from '../graph-keys.js';
@@ -41,9 +42,9 @@ export function bulkCovers(state: BulkState, position: number): boolean {
 export function claimable(dbs: GraphDbs, network: Network): 'empty' | 'killed-load' {
   const state = bulkState(dbs, network);
   if (state?.state === 'loading') return 'killed-load';
-  if (state) throw new Error(`bulk load: ${network} was bulk-loaded already; later history goes through the pipeline`);
+  if (state) throw fail('invalid_state', `bulk load: ${network} was bulk-loaded already; later history goes through the pipeline`);
   const holds = dbs.meta.get(`next-id:${network}`) !== undefined || dbs.coverages(network).length > 0;
-  if (holds) throw new Error(`bulk load: the graph holds ${network} data already; a bulk load starts from an empty network`);
+  if (holds) throw fail('invalid_state', `bulk load: the graph holds ${network} data already; a bulk load starts from an empty network`);
   return 'empty';
 }
 
