@@ -9,7 +9,7 @@ import type { VerbResult } from './verb.js';
 
 /**
  * `data import-transfers --bulk`: the sorted bulk load of export files into the embedded graph store
- * (docs/operations.md#backfill). Refused inside a running service (the service's own fold must not run
+ * (docs/operations.md#the-transfer-graph-ingestion-backfill-disk). Refused inside a running service (the service's own fold must not run
  * while a load holds the network, and the load would hold its event loop for an hour), and on PostgreSQL.
  */
 export async function bulkImportVerb(

@@ -109,7 +109,7 @@ export const VERB_CATALOG: Readonly<Record<string, VerbSpec>> = {
       ['--network <network>', 'the chain of the exports (default ETH)'],
       [
         '--bulk',
-        "load a network's history by the sorted bulk load, not through the bus: only into a network the graph holds nothing of, with the service stopped; the blocks the files cover are the load's, the live pipeline skips them after (docs/operations.md#backfill)",
+        "load a network's history by the sorted bulk load, not through the bus: only into a network the graph holds nothing of, with the service stopped; the blocks the files cover are the load's, the live pipeline skips them after (docs/operations.md#the-transfer-graph-ingestion-backfill-disk)",
       ],
       ['--work-dir <dir>', "--bulk: where its run files go (default DATA_DIR; about the graph's size while it runs)"],
     ],

@@ -113,7 +113,7 @@ function bulkRow(bulk: BulkFigures | null): string[] {
   if (!bulk) return [];
   const rate = Math.round(bulk.transfers / bulk.seconds).toLocaleString('en');
   return [
-    `| bulk load (sorted: infra/chain/graph/bulk, a process of its own) | ${rate} transfers/s (${bulk.transfers.toLocaleString('en')} in ${Math.round(bulk.seconds).toLocaleString('en')} s, ${bulk.pairs.toLocaleString('en')} pairs, ${bulk.runs} run files; peak RSS ${mb(bulk.peakRss)} MB; load ${bulk.load}) |`,
+    `| bulk load (sorted: infra/chain/graph/bulk, a process of its own) | ${rate} transfers/s (${bulk.transfers.toLocaleString('en')} in ${Math.round(bulk.seconds).toLocaleString('en')} s, ${Math.round(bulk.transfers / (bulk.cpuSeconds ?? Number.NaN)).toLocaleString('en')} per CPU second, ${bulk.pairs.toLocaleString('en')} pairs, ${bulk.runs} run files; peak RSS ${mb(bulk.peakRss)} MB; load ${bulk.load}) |`,
   ];
 }
 
@@ -150,7 +150,7 @@ async function main() {
         const rate = Math.round(published / ((lastReport - started) / 1000));
         void graphBytes(dataDir).then((bytes) =>
           process.stderr.write(
-            `bench:graph: ${published.toLocaleString('en')} published, ${rate.toLocaleString('en')}/s, graph ${Math.round(bytes / published)} B/transfer, RSS ${mb(process.memoryUsage().rss)} MB, load ${loadavg()[0]?.toFixed(1)}\n`,
+            `bench:graph: ${published.toLocaleString('en')} published, ${rate.toLocaleString('en')}/s, graph ${Math.round(bytes / (BULK_TRANSFERS + published))} B/transfer, RSS ${mb(process.memoryUsage().rss)} MB, load ${loadavg()[0]?.toFixed(1)}\n`,
           ),
         );
       },

@@ -11,7 +11,7 @@ import { exportDataset, readExportFiles, transfersOfRows } from './import-transf
 /**
  * `data import-transfers --bulk`: the export files straight into the embedded graph store by its sorted
  * bulk load (infra/chain/graph/bulk), not through the bus: for a network's history into a network that holds
- * nothing yet (docs/operations.md#backfill). Every row of the files counts once per time it is read, so
+ * nothing yet (docs/operations.md#the-transfer-graph-ingestion-backfill-disk). Every row of the files counts once per time it is read, so
  * the files must not overlap (a file given twice is refused); the blocks they cover are the bulk load's,
  * and the live pipeline skips them after.
  */

@@ -6,7 +6,7 @@ import type { GraphDbs } from '../lmdb-graph-dbs.js';
 
 /**
  * Who may write a network's graph while a bulk load runs, and what the live fold leaves to it after
- * (docs/operations.md#backfill). A bulk load claims a network that holds nothing (no address, no data
+ * (docs/operations.md#the-transfer-graph-ingestion-backfill-disk). A bulk load claims a network that holds nothing (no address, no data
  * set); while it runs (state `loading`) the fold refuses the network's transfers, so that no id or count
  * gets between; a bulk load killed before it finished is wiped and started over by the next one. Once
  * `loaded`, it owns the (block, kind) units in its block range per kind: the live fold skips chain

@@ -14,7 +14,7 @@ import { combinePairs, pairFields } from './pair-sums.js';
 import { mergeRuns, RunWriter, type RunRecord } from './record-runs.js';
 
 /**
- * A bulk load of a network's history into the LMDB graph store (docs/ARCHITECTURE.md#bulk-load): the
+ * A bulk load of a network's history into the LMDB graph store (docs/ARCHITECTURE.md#the-transfer-graph): the
  * transfers are summed per pair in memory chunks spilled as sorted run files, merged (k-way), and every
  * database is then written in key order (appended), so that a graph larger than the page cache is built
  * with sequential writes, not a random write per transfer. The result is the store a fold of the same
