@@ -2,13 +2,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { chainPosition, type GraphTransfer, type TransferBatch } from '../../../../domain/ports/transfer-graph.port.js';
-import { syntheticAddress, syntheticSource } from '../../../../test/synthetic/synthetic-graph.js';
-import { GraphDbs } from '../lmdb-graph-dbs.js';
+import type { TransferBatch } from '../../../../domain/ports/transfer-graph.port.js';
+import { BULK_BOUND as BOUND, contents, fixture } from '../../../../test/support/bulk-fixture.js';
 import { openLmdbGraphStore, type LmdbGraphStore } from '../lmdb-graph-store.js';
 
-const BOUND = 4;
-const PER_BLOCK = 50;
 const dirs: string[] = [];
 afterAll(async () => Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true }))));
 
@@ -16,48 +13,6 @@ async function freshDir(): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'svc-bulk-'));
   dirs.push(dir);
   return dir;
-}
-
-/** A made-up graph with hubs past the bound, unpriced, estimated, hashless and self transfers, in batches of 500. */
-function fixture(transfers = 6000, firstIndex = 0): TransferBatch[] {
-  const source = syntheticSource({ addresses: 400, transfers: firstIndex + transfers, seed: 7 });
-  source.next(firstIndex);
-  const batches: TransferBatch[] = [];
-  for (let index = firstIndex; ;) {
-    const chunk = source.next(500);
-    if (chunk.from.length === 0) return batches;
-    const list: GraphTransfer[] = [];
-    for (let k = 0; k < chunk.from.length; k++, index++)
-      list.push({
-        from: syntheticAddress(chunk.from[k]!),
-        to: syntheticAddress(index % 97 === 0 ? chunk.from[k]! : chunk.to[k]!),
-        usdMicros: index % 13 === 0 ? null : chunk.usdMicros[k]!,
-        at: chunk.at[k]! + (index % 7) * 1234,
-        estimated: index % 11 === 0,
-        txHash: index % 17 === 0 ? null : `0x${index.toString(16).padStart(64, '0')}`,
-        position: chainPosition(Math.floor(index / PER_BLOCK), 'log', index % PER_BLOCK),
-      });
-    const dataset = index % 3 === 0 ? 'export:a' : 'export:b';
-    batches.push({ network: 'ETH', dataset, caveat: `made up ${dataset}`, positions: 'chain', finalThrough: null, transfers: list });
-  }
-}
-
-/** Every record of the graph's databases and its counters, as hex: what two equal stores hold alike. */
-async function contents(dir: string) {
-  const dbs = new GraphDbs(dir, BOUND);
-  const dump = (name: 'ids' | 'addrs' | 'pairs' | 'ranked' | 'nodes') =>
-    [...dbs[name].getRange({})].map(({ key, value }) => `${Buffer.from(key).toString('hex')}=${Buffer.from(value).toString('hex')}`);
-  const out = {
-    ids: dump('ids'),
-    addrs: dump('addrs'),
-    pairs: dump('pairs'),
-    ranked: dump('ranked'),
-    nodes: dump('nodes'),
-    nextId: dbs.meta.get('next-id:ETH'),
-    coverage: dbs.coverages('ETH'),
-  };
-  await dbs.root.close();
-  return out;
 }
 
 async function folded(batches: readonly TransferBatch[]): Promise<string> {
