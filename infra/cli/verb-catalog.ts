@@ -105,7 +105,14 @@ export const VERB_CATALOG: Readonly<Record<string, VerbSpec>> = {
   'data import-transfers': {
     summary: 'import transfers from BigQuery crypto_ethereum exports (CSV or Parquet) into the transfer graph; resumes where it stopped',
     arguments: ['<files...>'],
-    options: [['--network <network>', 'the chain of the exports (default ETH)']],
+    options: [
+      ['--network <network>', 'the chain of the exports (default ETH)'],
+      [
+        '--bulk',
+        "load a network's history by the sorted bulk load, not through the bus: only into a network the graph holds nothing of, with the service stopped; the blocks the files cover are the load's, the live pipeline skips them after (docs/operations.md#the-transfer-graph-ingestion-backfill-disk)",
+      ],
+      ['--work-dir <dir>', "--bulk: where its run files go (default DATA_DIR; about the graph's size while it runs)"],
+    ],
   },
   'data status': { summary: 'what the intelligence index holds' },
   'data curate': {

@@ -7,7 +7,8 @@ import { writeFullCheckSources } from '../support/full-check-data.js';
 import { updateReadme } from '../support/readme-figures.js';
 import { startTestService } from '../support/test-service.js';
 import { externalGraph, graphStoreEnv, postgresDataDirectory, postgresGraphBytes } from './graph-bench-store.js';
-import { publishSynthetic } from './graph-synthetic-ingest.js';
+import { PER_BLOCK, publishSynthetic } from './graph-synthetic-ingest.js';
+import { bulkBuildInChild, type BulkFigures } from './graph-bulk-build.js';
 
 /**
  * bench:graph — the transfer graph at chain scale, through the graph pipeline: a synthetic graph shaped like
@@ -19,6 +20,9 @@ import { publishSynthetic } from './graph-synthetic-ingest.js';
  * BENCH_GRAPH_ADDRESSES (a tenth of it). In external mode (`npm run bench:graph:external`: ci/with-servers.sh,
  * GRAPH_STORE=postgres) the same run goes through Kafka into the PostgreSQL graph store, in a schema of its own. BENCH_GRAPH_DIR: where the data directory goes (default the OS's temporary directory);
  * BENCH_GRAPH_KEEP=1 keeps it. With --write-readme, writes the table into docs/benchmarks.md.
+ * BENCH_GRAPH_BULK=1 (the default from 5M transfers on, embedded store only) builds the graph but its last
+ * BENCH_GRAPH_TAIL transfers (default 1M) with the sorted bulk load (infra/chain/graph/bulk), in a process of
+ * its own, and then publishes the tail through the pipeline on top of it: both rates are printed.
  */
 
 const TRANSFERS = Number(process.env.BENCH_GRAPH_TRANSFERS ?? 100_000_000);
@@ -26,6 +30,11 @@ const ADDRESSES = Number(process.env.BENCH_GRAPH_ADDRESSES ?? Math.round(TRANSFE
 const COLD = 20;
 const WARM = Number(process.env.BENCH_GRAPH_SEARCHES ?? 300);
 const CHECKS = Number(process.env.BENCH_GRAPH_CHECKS ?? 10);
+const BULK = process.env.BENCH_GRAPH_BULK ? process.env.BENCH_GRAPH_BULK === '1' : !externalGraph() && TRANSFERS >= 5_000_000;
+/** Transfers the bulk load builds: all but the tail, in whole blocks (a bulk load owns the blocks it covered). */
+const BULK_TRANSFERS = BULK
+  ? Math.max(0, Math.floor((TRANSFERS - Number(process.env.BENCH_GRAPH_TAIL ?? 1_000_000)) / PER_BLOCK) * PER_BLOCK)
+  : 0;
 
 const percentile = (values: readonly number[], p: number): number => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -100,6 +109,14 @@ function restart(
   return JSON.parse(out.trim().split('\n').at(-1) ?? '{}') as RestartFigures;
 }
 
+function bulkRow(bulk: BulkFigures | null): string[] {
+  if (!bulk) return [];
+  const rate = Math.round(bulk.transfers / bulk.seconds).toLocaleString('en');
+  return [
+    `| bulk load (sorted: infra/chain/graph/bulk, a process of its own) | ${rate} transfers/s (${bulk.transfers.toLocaleString('en')} in ${Math.round(bulk.seconds).toLocaleString('en')} s, ${Math.round(bulk.transfers / (bulk.cpuSeconds ?? Number.NaN)).toLocaleString('en')} per CPU second, ${bulk.pairs.toLocaleString('en')} pairs, ${bulk.runs} run files; peak RSS ${mb(bulk.peakRss)} MB; load ${bulk.load}) |`,
+  ];
+}
+
 async function main() {
   const loadAtStart = loadavg()[0]?.toFixed(1);
   const source = syntheticSource({ addresses: ADDRESSES, transfers: TRANSFERS, seed: 42 });
@@ -116,26 +133,35 @@ async function main() {
   );
   try {
     const empty = restart(emptyDir, sources, anchors, null, false, '_empty');
+    const bulk = BULK ? bulkBuildInChild(dataDir, { addresses: ADDRESSES, transfers: TRANSFERS }, BULK_TRANSFERS) : null;
+    // The parent's source goes on where the bulk load stopped (the same seeded graph).
+    for (let skipped = 0; skipped < BULK_TRANSFERS;) skipped += source.next(Math.min(1_000_000, BULK_TRANSFERS - skipped)).from.length;
 
     const service = await startTestService({ SVC_SOURCES_DIR: sources, ...graphStoreEnv() }, dataDir);
     const before = process.memoryUsage().rss;
     const started = performance.now();
     let lastReport = started;
-    await publishSynthetic(service.services.bus, source, (published) => {
-      if (performance.now() - lastReport < 30_000) return;
-      lastReport = performance.now();
-      const rate = Math.round(published / ((lastReport - started) / 1000));
-      void graphBytes(dataDir).then((bytes) =>
-        process.stderr.write(
-          `bench:graph: ${published.toLocaleString('en')} published, ${rate.toLocaleString('en')}/s, graph ${Math.round(bytes / published)} B/transfer, RSS ${mb(process.memoryUsage().rss)} MB, load ${loadavg()[0]?.toFixed(1)}\n`,
-        ),
-      );
-    });
+    await publishSynthetic(
+      service.services.bus,
+      source,
+      (published) => {
+        if (performance.now() - lastReport < 30_000) return;
+        lastReport = performance.now();
+        const rate = Math.round(published / ((lastReport - started) / 1000));
+        void graphBytes(dataDir).then((bytes) =>
+          process.stderr.write(
+            `bench:graph: ${published.toLocaleString('en')} published, ${rate.toLocaleString('en')}/s, graph ${Math.round(bytes / (BULK_TRANSFERS + published))} B/transfer, RSS ${mb(process.memoryUsage().rss)} MB, load ${loadavg()[0]?.toFixed(1)}\n`,
+          ),
+        );
+      },
+      BULK_TRANSFERS,
+    );
     await service.services.fullCheck.whenCaughtUp();
     const ingestS = (performance.now() - started) / 1000;
     const rssAfterIngest = process.memoryUsage().rss;
     const loadAfterIngest = loadavg()[0]?.toFixed(1);
     const folded = await service.services.fullCheck.graph.size('ETH');
+    const tail = folded - (bulk?.transfers ?? 0);
     await service.close();
     const storeBytes = await graphBytes(dataDir);
     // The embedded bus appends the transfer messages to the event store (stream bus-chain.transfers): that is their copy.
@@ -153,11 +179,12 @@ async function main() {
     const table = [
       `Measured by \`npm run ${externalGraph() ? 'bench:graph:external' : 'bench:graph'}\` (${new Date().toISOString().slice(0, 10)}, ${cpus().length} cores, load average ${loadAtStart} at the start and ${loadAfterIngest} after the ingest; the machine is shared, so wall-clock figures vary between runs):`,
       '',
-      `Synthetic graph: ${ADDRESSES.toLocaleString('en')} addresses, ${TRANSFERS.toLocaleString('en')} transfers (power-law degrees; the heaviest exchange has ${full.hubCounterparties?.toLocaleString('en') ?? '?'} incoming counterparties), published to \`chain.transfers\` in messages of 1,000 transfers and folded by the service's graph-fold processor into the ${externalGraph() ? 'PostgreSQL' : 'LMDB'} graph store, through ${process.env.BUS === 'kafka' ? 'Kafka' : 'the embedded bus'}.`,
+      `Synthetic graph: ${ADDRESSES.toLocaleString('en')} addresses, ${TRANSFERS.toLocaleString('en')} transfers (power-law degrees; the heaviest exchange has ${full.hubCounterparties?.toLocaleString('en') ?? '?'} incoming counterparties), ${bulk ? `the first ${bulk.transfers.toLocaleString('en')} bulk-loaded into the LMDB graph store, the last ${tail.toLocaleString('en')} ` : ''}published to \`chain.transfers\` in messages of 1,000 transfers and folded by the service's graph-fold processor into the ${externalGraph() ? 'PostgreSQL' : 'LMDB'} graph store, through ${process.env.BUS === 'kafka' ? 'Kafka' : 'the embedded bus'}.`,
       '',
       '| measure | value |',
       '|---|---|',
-      `| ingest through the pipeline | ${Math.round(folded / ingestS).toLocaleString('en')} transfers/s (${folded.toLocaleString('en')} in ${Math.round(ingestS).toLocaleString('en')} s); goal ${Math.round(dailyGoal / 86_400).toLocaleString('en')}/s (ten times Ethereum's and TRON's ~15M transfers a day) |`,
+      ...bulkRow(bulk),
+      `| ingest through the pipeline${bulk ? ', on top of the bulk-loaded graph' : ''} | ${Math.round(tail / ingestS).toLocaleString('en')} transfers/s (${tail.toLocaleString('en')} in ${Math.round(ingestS).toLocaleString('en')} s); goal ${Math.round(dailyGoal / 86_400).toLocaleString('en')}/s (ten times Ethereum's and TRON's ~15M transfers a day) |`,
       `| disk per transfer | ${Math.round(storeBytes / folded)} B in the graph store (${mb(storeBytes)} MB${externalGraph() ? ", PostgreSQL's tables and indexes" : ''}); the bus's copy: ${externalGraph() ? 'in Kafka, not counted' : `${Math.round(busBytes / folded)} B (the event store)`} |`,
       `| RSS after the ingest (the ingesting process) | ${mb(rssAfterIngest)} MB (${mb(rssAfterIngest - before)} MB more than before it) |`,
       `| start time, empty data directory → full one | ${ms(empty.startMs)} ms → ${ms(full.startMs)} ms |`,

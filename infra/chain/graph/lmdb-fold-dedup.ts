@@ -2,6 +2,7 @@ import { blockOfPosition, kindOfPosition, type GraphTransfer, type TransferBatch
 import type { Network } from '../../../domain/shared/network.js';
 import { readUnitBlock, seenKey, unitKey } from './graph-keys.js';
 import type { GraphDbs } from './lmdb-graph-dbs.js';
+import { bulkCovers, bulkState } from './bulk/bulk-claim.js';
 
 /**
  * What a fold has folded already, so that a transfer counts once (docs/ARCHITECTURE.md#the-transfer-graph).
@@ -19,6 +20,15 @@ export const UNIT_FINAL = 4;
 export function newTransfers(dbs: GraphDbs, batch: TransferBatch, origin: number): (t: GraphTransfer) => boolean {
   const { network } = batch;
   if (batch.positions === 'rows') return (t) => dbs.markSeen(seenKey(network, origin, t.position));
+  const isNew = newChainTransfers(dbs, batch);
+  const bulk = bulkState(dbs, network);
+  if (bulk?.state === 'loading') throw new Error(`graph store: a bulk load of ${network} is under way; its transfers fold after it`);
+  // Units a bulk load counted are not counted again (their positions have no key: bulk-claim.ts).
+  return bulk ? (t) => !bulkCovers(bulk, t.position) && isNew(t) : isNew;
+}
+
+function newChainTransfers(dbs: GraphDbs, batch: TransferBatch): (t: GraphTransfer) => boolean {
+  const { network } = batch;
   const final = (block: number) => batch.finalThrough === null || block <= batch.finalThrough;
   const units = new Map<number, number>();
   const stateOf = (block: number, kind: 0 | 1): number => {

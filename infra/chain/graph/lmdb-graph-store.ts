@@ -8,6 +8,7 @@ import { normalizeAddress } from '../../../domain/shared/address.js';
 import type { Network } from '../../../domain/shared/network.js';
 import type { SideTotals } from './graph-records.js';
 import { GraphDbs } from './lmdb-graph-dbs.js';
+import { bulkLoad, type BulkLoadInput, type BulkLoadResult } from './bulk/bulk-load.js';
 import { finalizeThrough, foldBatches, revertFrom } from './lmdb-graph-fold.js';
 
 /**
@@ -21,6 +22,8 @@ import { finalizeThrough, foldBatches, revertFrom } from './lmdb-graph-fold.js';
 export interface LmdbGraphStore extends TransferGraphStore {
   /** Bytes of the LMDB data file (what the graph costs on disk). */
   diskBytes(): Promise<number>;
+  /** Loads a network's history in key order (bulk/bulk-load.ts): only into a network that holds nothing. */
+  bulkLoad(input: BulkLoadInput): Promise<BulkLoadResult>;
 }
 
 export const DEFAULT_SUPER_NODE_BOUND = 10_000;
@@ -91,6 +94,13 @@ export async function openLmdbGraphStore(options: { dir: string; superNodeBound?
         upToBlock: c.upToBlock ?? null,
       }));
       return { network, datasets };
+    },
+    async bulkLoad(input) {
+      try {
+        return await bulkLoad(dbs, input);
+      } finally {
+        dbs.forgetUncommitted();
+      }
     },
     async diskBytes() {
       return (await stat(join(options.dir, 'data.mdb'))).size;

@@ -43,8 +43,20 @@ export async function importTransfers(input: {
   prices: Prices;
   onProgress?: (progress: ImportProgress) => void;
 }): Promise<ImportedFile[]> {
+  const { files, tokens } = await readExportFiles(input.paths, input.network, input.prices);
+  const imported: ImportedFile[] = [];
+  for (const file of files) imported.push(await importFile({ ...input, tokens }, file.path, file.table));
+  return imported;
+}
+
+/** The export files' tables (refusing a file of another table), and the decimals from the `tokens` files among them. */
+export async function readExportFiles(
+  paths: readonly string[],
+  network: Network,
+  prices: Prices,
+): Promise<{ files: { path: string; table: Exclude<BigQueryTable, 'tokens'> }[]; tokens: TokenDecimals }> {
   const files = [];
-  for (const path of input.paths) {
+  for (const path of paths) {
     const table = tableOf(await exportColumns(path));
     if (!table)
       throw fail(
@@ -53,15 +65,40 @@ export async function importTransfers(input: {
       );
     files.push({ path: resolve(path), table });
   }
-  const tokens = new TokenDecimals(input.network, input.prices);
+  const tokens = new TokenDecimals(network, prices);
   for (const file of files.filter((f) => f.table === 'tokens'))
     for await (const chunk of exportChunks(file.path, 0)) for (const row of chunk.rows) await tokens.add(row);
-  const imported: ImportedFile[] = [];
-  for (const file of files) {
-    if (file.table === 'tokens') continue;
-    imported.push(await importFile({ ...input, tokens }, file.path, file.table));
+  const transfers = files.filter((f): f is { path: string; table: Exclude<BigQueryTable, 'tokens'> } => f.table !== 'tokens');
+  return { files: transfers, tokens };
+}
+
+export const exportDataset = (table: Exclude<BigQueryTable, 'tokens'>) => ({
+  dataset: `bigquery:${table}`,
+  caveat: `imported from a BigQuery crypto_ethereum export (${table}); native and token values at the price table's level of each day`,
+});
+
+/** The transfers of one chunk of an export file's rows (rows without a transfer are counted in `skipped`). */
+export async function transfersOfRows(
+  rows: readonly Readonly<Record<string, unknown>>[],
+  at: { path: string; table: Exclude<BigQueryTable, 'tokens'>; firstRow: number },
+  context: Parameters<typeof transferOfRow>[2],
+): Promise<{ transfers: GraphTransfer[]; skipped: number }> {
+  const transfers: GraphTransfer[] = [];
+  let skipped = 0;
+  for (const [i, row] of rows.entries()) {
+    let transfer;
+    try {
+      transfer = await transferOfRow(at.table, row, context);
+    } catch (error) {
+      throw fail(
+        'bad_request',
+        `${basename(at.path)}: row ${at.firstRow + i + 1}: ${error instanceof Error ? error.message : String(error)}`,
+      );
+    }
+    if (transfer) transfers.push(transfer);
+    else skipped += 1;
   }
-  return imported;
+  return { transfers, skipped };
 }
 
 async function importFile(
@@ -74,24 +111,14 @@ async function importFile(
   const source = `import:${input.network}:${path}`;
   const saved = (await input.graph.readSource(source)) as SavedPosition | null;
   const resumedAt = saved?.version === version ? saved.rows : 0;
-  const dataset = `bigquery:${table}`;
-  const caveat = `imported from a BigQuery crypto_ethereum export (${table}); native and token values at the price table's level of each day`;
+  const { dataset, caveat } = exportDataset(table);
   const context = { network: input.network, prices: input.prices, tokens: input.tokens };
   let transfers = 0;
   let skipped = 0;
   let rows = resumedAt;
   for await (const chunk of exportChunks(path, resumedAt)) {
-    const read: GraphTransfer[] = [];
-    for (const [i, row] of chunk.rows.entries()) {
-      let transfer;
-      try {
-        transfer = await transferOfRow(table, row, context);
-      } catch (error) {
-        throw fail('bad_request', `${basename(path)}: row ${rows + i + 1}: ${error instanceof Error ? error.message : String(error)}`);
-      }
-      if (transfer) read.push(transfer);
-      else skipped += 1;
-    }
+    const { transfers: read, skipped: none } = await transfersOfRows(chunk.rows, { path, table, firstRow: rows }, context);
+    skipped += none;
     const batch = { network: input.network, dataset, caveat, positions: 'chain', finalThrough: null, transfers: read } as const;
     if (read.length > 0)
       await input.bus.publish(TRANSFERS_TOPIC, transfersReadMessages(batch, `${input.network}:import:${basename(path)}`));

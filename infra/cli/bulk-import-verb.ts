@@ -1,0 +1,52 @@
+import type { Services } from '../bootstrap.js';
+import { fail } from '../../domain/shared/errors.js';
+import type { Network } from '../../domain/shared/network.js';
+import { bulkImportTransfers } from '../chain/import/bulk-import-transfers.js';
+import type { LmdbGraphStore } from '../chain/graph/lmdb-graph-store.js';
+import { findRunningService } from './service-file.js';
+import type { VerbIo } from './progress.js';
+import type { VerbResult } from './verb.js';
+
+/**
+ * `data import-transfers --bulk`: the sorted bulk load of export files into the embedded graph store
+ * (docs/operations.md#the-transfer-graph-ingestion-backfill-disk). Refused inside a running service (the service's own fold must not run
+ * while a load holds the network, and the load would hold its event loop for an hour), and on PostgreSQL.
+ */
+export async function bulkImportVerb(
+  services: Pick<Services, 'config' | 'fullCheck'>,
+  input: { paths: readonly string[]; network: Network; workDir: string | undefined },
+  io: VerbIo,
+): Promise<VerbResult> {
+  const graph = services.fullCheck.graph as Partial<LmdbGraphStore>;
+  if (typeof graph.bulkLoad !== 'function')
+    throw fail('bad_request', '--bulk loads the embedded graph store (LMDB); with GRAPH_STORE=postgres import through the pipeline');
+  if (await findRunningService(services.config.DATA_DIR))
+    throw fail('invalid_state', 'stop the service first: a bulk load writes the graph alone (import without --bulk while it runs)');
+  // What was published before and not folded yet folds first: the load starts from a network at rest.
+  await services.fullCheck.whenCaughtUp();
+  const progress = io.progress();
+  try {
+    const outcome = await bulkImportTransfers({
+      ...input,
+      graph: graph as LmdbGraphStore,
+      prices: services.fullCheck.prices,
+      workDir: input.workDir ?? services.config.DATA_DIR,
+      onProgress: (p) => progress.update(`bulk ${p.stage}`, p.done, p.done, p.file ?? ''),
+    });
+    return {
+      exitCode: 0,
+      output: {
+        bulk: {
+          transfers: outcome.transfers - outcome.skipped,
+          skipped: outcome.skipped,
+          addresses: outcome.addresses,
+          pairs: outcome.pairs,
+          blocks: { native: outcome.blocks[0], token: outcome.blocks[1] },
+        },
+        files: outcome.files,
+      },
+    };
+  } finally {
+    progress.stop();
+  }
+}

@@ -1,0 +1,76 @@
+import { execFileSync } from 'node:child_process';
+import { loadavg } from 'node:os';
+import { join } from 'node:path';
+import { openLmdbGraphStore } from '../../infra/chain/graph/lmdb-graph-store.js';
+import type { SyntheticSource } from '../synthetic/synthetic-graph.js';
+import { syntheticBatches } from './graph-synthetic-ingest.js';
+
+/**
+ * bench:graph's graph built by the bulk load (infra/chain/graph/bulk) instead of the pipeline: the first
+ * `count` transfers of the source, into DATA_DIR/graph, run files beside it. Reports its stages on stderr
+ * every 30 s, and what it took. `bulkBuildInChild` runs it in a process of its own (graph-bulk.child.ts),
+ * so that its peak RSS is its own and the ingesting process's RSS is not the load's.
+ */
+
+export function bulkBuildInChild(dataDir: string, options: { addresses: number; transfers: number }, count: number): BulkFigures {
+  const out = execFileSync(
+    process.execPath,
+    [
+      '--max-old-space-size=3072',
+      '--import',
+      'tsx',
+      'test/bench/graph-bulk.child.ts',
+      dataDir,
+      String(options.addresses),
+      String(options.transfers),
+      String(count),
+    ],
+    { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1024 * 1024 },
+  );
+  return JSON.parse(out.trim().split('\n').at(-1) ?? '{}') as BulkFigures;
+}
+
+export interface BulkFigures {
+  readonly transfers: number;
+  readonly seconds: number;
+  readonly peakRss: number;
+  readonly pairs: number;
+  readonly runs: number;
+  readonly load: string;
+  /** CPU seconds of the loading process (what the wall clock waits on besides other processes). */
+  readonly cpuSeconds: number;
+}
+
+export async function bulkBuild(dataDir: string, source: SyntheticSource, count: number): Promise<BulkFigures> {
+  const store = await openLmdbGraphStore({ dir: join(dataDir, 'graph') });
+  const started = performance.now();
+  let peakRss = process.memoryUsage().rss;
+  let lastReport = started;
+  let lastStage = '';
+  const loadBefore = loadavg()[0]?.toFixed(1);
+  try {
+    const result = await store.bulkLoad({
+      network: 'ETH',
+      batches: syntheticBatches(source, count),
+      workDir: dataDir,
+      onProgress: ({ stage, done }) => {
+        peakRss = Math.max(peakRss, process.memoryUsage().rss);
+        if (stage === lastStage && performance.now() - lastReport < 30_000) return;
+        lastStage = stage;
+        lastReport = performance.now();
+        const seconds = Math.round((lastReport - started) / 1000);
+        process.stderr.write(
+          `bench:graph bulk: ${stage} ${done.toLocaleString('en')} at ${seconds} s, RSS ${Math.round(peakRss / 1e6)} MB, load ${loadavg()[0]?.toFixed(1)}\n`,
+        );
+      },
+    });
+    const seconds = (performance.now() - started) / 1000;
+    peakRss = Math.max(peakRss, process.resourceUsage().maxRSS * 1024);
+    const load = `${loadBefore} → ${loadavg()[0]?.toFixed(1)}`;
+    const cpu = process.cpuUsage();
+    const cpuSeconds = (cpu.user + cpu.system) / 1e6;
+    return { transfers: result.transfers - result.skipped, seconds, peakRss, pairs: result.pairs, runs: result.runs, load, cpuSeconds };
+  } finally {
+    await store.close();
+  }
+}
