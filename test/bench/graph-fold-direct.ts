@@ -4,8 +4,9 @@ import { join } from 'node:path';
 import { openLmdbGraphStore } from '../../infra/chain/graph/lmdb-graph-store.js';
 import { openPostgresGraphStore } from '../../infra/postgres/pg-graph-store.js';
 import { externalGraph, graphStoreEnv, postgresGraphBytes } from './graph-bench-store.js';
-import { chainPosition, type GraphTransfer, type TransferBatch, type TransferGraphStore } from '../../domain/ports/transfer-graph.port.js';
-import { syntheticAddress, syntheticSource } from '../synthetic/synthetic-graph.js';
+import type { TransferBatch, TransferGraphStore } from '../../domain/ports/transfer-graph.port.js';
+import { syntheticSource } from '../synthetic/synthetic-graph.js';
+import { syntheticBatch } from './graph-synthetic-ingest.js';
 import { FOLD_MESSAGES as GRAPH_FOLD_MESSAGES } from '../../processors/graph/graph-fold.processor.js';
 
 /**
@@ -52,18 +53,8 @@ async function main() {
       for (let m = 0; m < FOLD_MESSAGES; m++) {
         const chunk = source.next(PER_MESSAGE);
         if (chunk.from.length === 0) break;
-        const transfers: GraphTransfer[] = [];
-        for (let k = 0; k < chunk.from.length; k++, index++)
-          transfers.push({
-            from: syntheticAddress(chunk.from[k]!),
-            to: syntheticAddress(chunk.to[k]!),
-            usdMicros: chunk.usdMicros[k]!,
-            at: chunk.at[k]!,
-            estimated: false,
-            txHash: `0x${index.toString(16).padStart(64, '0')}`,
-            position: chainPosition(Math.floor(index / 200), 'log', index % 200),
-          });
-        batches.push({ network: 'ETH', dataset: 'synthetic', caveat: null, positions: 'blocks', finalThrough: null, transfers });
+        batches.push(syntheticBatch(chunk, index));
+        index += chunk.from.length;
       }
       if (batches.length === 0) break;
       const started = performance.now();
