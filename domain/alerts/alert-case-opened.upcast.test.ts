@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { eventRegistry } from '../events/registry.js';
 import { storedEvent } from '../../test/support/stored-event.js';
+import { madeUpSanctionsAlert } from '../../test/support/made-up-alert.js';
 
 const T0 = '2026-11-21T10:00:00.000Z';
 const stored = (data: unknown) => storedEvent('AlertCaseOpened', 'alertcase-tc1-0', data, { occurredAt: T0, revision: 0n });
@@ -13,18 +14,7 @@ const openedV1 = {
   subgroupId: 'sg1',
   chain: 'ETH',
   txHash: '0x' + 'ab'.repeat(32),
-  alert: {
-    category: 'sanctions',
-    riskLevel: 'Severe',
-    ruleType: 'Direct exposure',
-    actualShare: 1,
-    thresholdShare: 0,
-    thresholdValue: 0,
-    entityName: 'Made-up Entity',
-    entityAddress: '0x00000000000000000000000000000000000000aa',
-    direction: 'incoming',
-    entityScore: 100,
-  },
+  alert: madeUpSanctionsAlert,
   checkedAt: '2026-11-20T10:00:00.000Z',
   at: T0,
 };

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { eventRegistry } from '../events/registry.js';
 import { storedEvent } from '../../test/support/stored-event.js';
+import { madeUpSanctionsAlert } from '../../test/support/made-up-alert.js';
 
 const T0 = '2026-11-21T10:00:00.000Z';
 const stored = (data: unknown) => storedEvent('TransferCheckReevaluated', 'transfer-tc1', data, { occurredAt: T0, revision: 3n });
@@ -12,20 +13,7 @@ const reevaluatedV1 = {
   reasons: [{ source: 'made_up_list', change: 'dataset_imported', version: '2026-11-21', changed_at: T0 }],
   policy: { id: 'standard', version: '2026-11-1' },
   facts: [],
-  alerts: [
-    {
-      category: 'sanctions',
-      riskLevel: 'Severe',
-      ruleType: 'Direct exposure',
-      actualShare: 1,
-      thresholdShare: 0,
-      thresholdValue: 0,
-      entityName: 'Made-up Entity',
-      entityAddress: '0x00000000000000000000000000000000000000aa',
-      direction: 'incoming',
-      entityScore: 100,
-    },
-  ],
+  alerts: [madeUpSanctionsAlert],
   firstAlertIndex: 0,
   at: T0,
 };

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AlertCaseDoc } from '../../projections/alert-cases.projection.js';
 import { alertSummary } from './alerts-views.js';
+import { madeUpSanctionsAlert } from '../../test/support/made-up-alert.js';
 
 const T0 = '2026-11-21T10:00:00.000Z';
 const WORDS = { source: 'made_up_list', change: 'dataset_imported', version: '2026-11-21', changed_at: T0 } as const;
@@ -12,18 +13,7 @@ const doc = (reasons: NonNullable<AlertCaseDoc['retroactive']>['reasons']): Aler
   subgroupId: 'sg1',
   chain: 'ETH',
   txHash: '0x' + 'ab'.repeat(32),
-  alert: {
-    category: 'sanctions',
-    riskLevel: 'Severe',
-    ruleType: 'Direct exposure',
-    actualShare: 1,
-    thresholdShare: 0,
-    thresholdValue: 0,
-    entityName: 'Made-up Entity',
-    entityAddress: '0x00000000000000000000000000000000000000aa',
-    direction: 'incoming',
-    entityScore: 100,
-  },
+  alert: madeUpSanctionsAlert,
   riskLevel: 'Severe',
   status: 'open',
   closeReason: null,
