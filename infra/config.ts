@@ -18,8 +18,6 @@ const schema = z.object({
   DATA_DIR: z.string().default('./data'),
   /** The verdict receipts' Ed25519 key ring (docs/operations.md, "Verdict receipt keys"): default DATA_DIR/receipt-keys.json, created at first start. */
   RECEIPT_KEYS_FILE: z.string().min(1).optional(),
-  /** Where receipts' Ed25519 signatures are computed: on a thread of their own (default), or on the answering thread. */
-  RECEIPT_SIGNING: z.enum(['thread', 'inline']).default('thread'),
   SVC_SOURCES_DIR: z.string().optional(),
   /** Multi-provider inspect: the wait before a 202, the wall-clock cap (504), each provider's time budget. */
   ...inspectSettings,

@@ -1,9 +1,8 @@
-import { createPrivateKey, type KeyObject } from 'node:crypto';
+import { createPrivateKey, sign as ed25519Sign, type KeyObject } from 'node:crypto';
 import type { PublicReceiptKey, VerdictSigner } from '../../domain/ports/verdict-signer.port.js';
 import { canonicalJson } from '../../domain/receipts/canonical-json.js';
 import type { VerdictStatement } from '../../domain/receipts/verdict-statement.js';
 import { receiptHeaderOf } from '../../domain/receipts/receipt-header.js';
-import { signInline, type SigningThread } from './signing-thread.js';
 import { activeKeyOf, loadOrCreateKeyRing, publicKeyOf, rotatedKeyRing, writeKeyRing, type KeyRing } from './receipt-key-ring.js';
 
 export { RECEIPT_CONTENT_TYPE } from '../../domain/receipts/receipt-header.js';
@@ -23,8 +22,6 @@ interface ActiveKey {
  * CompactSign (WebCrypto, a thread-pool hop and a header encoding per call) cost twice the CPU on the
  * answering thread (docs/benchmarks.md#verdict-receipts-benchreceipts); the bytes are the same, and jose and
  * joserfc verify them. Ed25519 is deterministic: the same statement under the same key is the same receipt.
- * Given a signing thread (the service's default, RECEIPT_SIGNING), `sign` has the signature itself computed
- * there, off the thread that answers requests: the same bytes (signing-thread.ts).
  */
 export class Ed25519VerdictSigner implements VerdictSigner {
   private constructor(
@@ -32,35 +29,22 @@ export class Ed25519VerdictSigner implements VerdictSigner {
     readonly path: string,
     private ring: KeyRing,
     private active: ActiveKey,
-    private readonly thread: SigningThread | null,
   ) {}
 
-  static async open(path: string, now: Date, options: { thread?: SigningThread } = {}): Promise<Ed25519VerdictSigner> {
+  static async open(path: string, now: Date): Promise<Ed25519VerdictSigner> {
     const ring = await loadOrCreateKeyRing(path, now);
-    return new Ed25519VerdictSigner(path, ring, activeKey(ring), options.thread ?? null);
+    return new Ed25519VerdictSigner(path, ring, activeKey(ring));
   }
 
-  async sign(statement: VerdictStatement): Promise<string> {
-    if (!this.thread) return this.signNow(statement);
-    const { kid, key } = this.active;
-    const signingInput = this.signingInput(statement);
-    return `${signingInput}.${await this.thread.sign(kid, key, signingInput)}`;
+  sign(statement: VerdictStatement): Promise<string> {
+    return Promise.resolve(this.signNow(statement));
   }
 
-  /** BASE64URL(header) '.' BASE64URL(payload) '.' BASE64URL(Ed25519 signature of the two before it), on this thread. */
+  /** BASE64URL(header) '.' BASE64URL(payload) '.' BASE64URL(Ed25519 signature of the two before it). */
   signNow(statement: VerdictStatement): string {
-    const signingInput = this.signingInput(statement);
-    return `${signingInput}.${signInline(this.active.key, signingInput)}`;
-  }
-
-  /** The JWS signing input: BASE64URL(header) '.' BASE64URL(the statement's RFC 8785 encoding). */
-  private signingInput(statement: VerdictStatement): string {
-    return `${this.active.header}.${Buffer.from(canonicalJson(statement)).toString('base64url')}`;
-  }
-
-  /** Ends the signing thread, if any (signings after it are done on this thread). */
-  async close(): Promise<void> {
-    await this.thread?.close();
+    const { key, header } = this.active;
+    const signingInput = `${header}.${Buffer.from(canonicalJson(statement)).toString('base64url')}`;
+    return `${signingInput}.${ed25519Sign(null, Buffer.from(signingInput), key).toString('base64url')}`;
   }
 
   jwks(): { keys: PublicReceiptKey[] } {

@@ -13,7 +13,6 @@ import { trackConsumerGroups } from '../metrics/consumer-groups.js';
 import { createServiceMetrics } from '../metrics/service-metrics.js';
 import { timedEventStore } from '../metrics/timed-event-store.js';
 import { Ed25519VerdictSigner } from '../receipts/ed25519-verdict-signer.js';
-import { startSigningThread } from '../receipts/signing-thread.js';
 import { createAsyncCorrelation } from '../system/async-correlation.js';
 import { cryptoRandom } from '../system/crypto-random.js';
 import { systemClock } from '../system/system-clock.js';
@@ -48,7 +47,6 @@ export async function createCore(config: Config, ports: Ports, logger: Logger | 
   const receipts = await Ed25519VerdictSigner.open(
     config.RECEIPT_KEYS_FILE ?? join(config.DATA_DIR, 'receipt-keys.json'),
     systemClock.now(),
-    config.RECEIPT_SIGNING === 'thread' ? { thread: startSigningThread() } : {},
   );
   const commands = {
     receipts,
