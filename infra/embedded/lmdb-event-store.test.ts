@@ -9,6 +9,7 @@ import type { EventData, EventStore, RecordedEvent, SubscriptionDelivery } from 
 import { eventStoreContract } from '../../test/contracts/event-store.contract.js';
 import { open as openLmdb } from 'lmdb';
 import { type LmdbEventStore, openLmdbEventStore } from './lmdb-event-store.js';
+import { ANY_RETRY_WINDOW } from './lmdb-stream-index.js';
 import { STORE_FILE, STORE_FORMAT } from './store-environment.js';
 
 const dirs: string[] = [];
@@ -53,6 +54,20 @@ describe('lmdb event store', () => {
     const next = await reopened.append('order-1', [event('Reopened')], { expected: 2n });
     expect(next.nextExpectedRevision).toBe(3n);
     expect(next.position.commit > before[before.length - 1]!.position.commit).toBe(true);
+  });
+
+  it("finds an 'any' retry among the stream's last ANY_RETRY_WINDOW events, and looks no further back", async () => {
+    const store = await open(await newDir());
+    const first = event('Published');
+    await store.append('bus-t', [first], { expected: 'any' });
+    const retried = await store.append('bus-t', [first], { expected: 'any' });
+    expect(retried.nextExpectedRevision).toBe(0n);
+    const filler = Array.from({ length: ANY_RETRY_WINDOW }, () => event('Published'));
+    const recent = filler[filler.length - 1]!;
+    await store.append('bus-t', filler, { expected: 'any' });
+    expect((await store.append('bus-t', [recent], { expected: 'any' })).nextExpectedRevision).toBe(BigInt(ANY_RETRY_WINDOW));
+    // The first event is now older than the window: the lookup stops before it, so its id is written again.
+    expect((await store.append('bus-t', [first], { expected: 'any' })).nextExpectedRevision).toBe(BigInt(ANY_RETRY_WINDOW) + 1n);
   });
 
   it('hands out frozen events and rejects data that is not plain JSON', async () => {

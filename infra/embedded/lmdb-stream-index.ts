@@ -14,6 +14,9 @@ interface Covering {
   readonly entry: StreamEntry;
 }
 
+/** How many of a stream's latest events an `any` append's ids are looked for in (see revisionOfId). */
+export const ANY_RETRY_WINDOW = 1_000;
+
 const countOf = (entry: StreamEntry) => entry.length - 1;
 const idsOf = (entry: StreamEntry): readonly string[] => entry.slice(1) as string[];
 const covers = ({ first, entry }: Covering, revision: number) => revision >= first && revision < first + countOf(entry);
@@ -93,14 +96,17 @@ export class LmdbStreamIndex {
   }
 
   /**
-   * The latest revision of the stream holding `id` (the idempotence rule of `any` appends, which the service
-   * never makes: each of its appends names the revision it expects). Walks the stream's appends from the
-   * newest, so a retry of a recent append is found at once.
+   * The latest revision of the stream holding `id` among its last ANY_RETRY_WINDOW events (the idempotence
+   * rule of `any` appends, which only the log bus makes: its publishes carry fresh ids, so almost every
+   * lookup misses). Bounded, like EventStoreDB's best-effort rule for `any`: walking the whole stream would
+   * make each publish cost grow with the topic's history; a retry comes right after its failed append.
    */
   private revisionOfId(stream: string, id: string): number | undefined {
+    const oldest = this.revision(stream) - ANY_RETRY_WINDOW + 1;
     for (const { key, value } of this.streams.getRange({ start: [stream, Number.MAX_SAFE_INTEGER], end: [stream, -1], reverse: true })) {
       const at = idsOf(value).lastIndexOf(id);
-      if (at !== -1) return key[1] + at;
+      if (at !== -1) return key[1] + at >= oldest ? key[1] + at : undefined;
+      if (key[1] <= oldest) return undefined;
     }
     return undefined;
   }
