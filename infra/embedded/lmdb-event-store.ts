@@ -17,6 +17,7 @@ import {
 } from '../../domain/ports/event-store.port.js';
 import type { CheckpointStore } from '../../domain/ports/read-store.port.js';
 import { fail } from '../../domain/shared/errors.js';
+import { present } from '../../domain/shared/present.js';
 import { decideAppend, validateAppend } from './append-decision.js';
 import { type DirectoryLock, lockDirectory } from './directory-lock.js';
 import { encodeEvents } from './event-record.codec.js';
@@ -181,8 +182,7 @@ export class LmdbEventStore implements EventStore {
     const view = this.index.view(stream);
     const decision = decideAppend(stream, view, ids, expected);
     if (decision.kind === 'duplicate') {
-      const original = this.index.location(stream, Number(decision.lastRevision));
-      if (original === undefined) throw fail('store_corrupt', `stream ${stream}: revision ${decision.lastRevision} is not indexed`);
+      const original = present(this.index.location(stream, Number(decision.lastRevision)), 'the decision found it in the index');
       const position = { commit: BigInt(original.commit), prepare: BigInt(original.prepare) };
       return { position, nextExpectedRevision: decision.lastRevision, written: false };
     }

@@ -1,5 +1,5 @@
 import { open, type Database, type Key, type RootDatabase } from 'lmdb';
-import type { Position } from '../../domain/ports/event-store.port.js';
+import { comparePositions, type Position } from '../../domain/ports/event-store.port.js';
 import type { Collection, Doc, DocEntry, DocQuery, DocWrite, IndexSpec, ReadStore, StoredDoc } from '../../domain/ports/read-store.port.js';
 import { fail } from '../../domain/shared/errors.js';
 import { matches, runQuery } from './doc-query.js';
@@ -32,7 +32,6 @@ interface StoredEntry {
 }
 
 const toPosition = (entry: { c: string; p: string }): Position => ({ commit: BigInt(entry.c), prepare: BigInt(entry.p) });
-const isAfter = (a: Position, b: Position): boolean => a.commit > b.commit || (a.commit === b.commit && a.prepare > b.prepare);
 /** Decoded documents kept across collections (lmdb-doc-cache.ts): the ones hot paths fold into again and again. */
 export const DOC_CACHE_SIZE = 4096;
 /** Sorts after every id and index value (strings, numbers, booleans, null): the end of a key prefix. */
@@ -126,7 +125,7 @@ class LmdbCollection<D extends Doc> implements Collection<D> {
   writeInTransaction(id: string, position: Position, update: (current: D | null) => D | null, written: string[]): 'applied' | 'duplicate' {
     const key = [this.name, id];
     const stored = this.stored(id);
-    if (stored !== undefined && !isAfter(position, toPosition(stored))) return 'duplicate';
+    if (stored !== undefined && comparePositions(position, toPosition(stored)) <= 0) return 'duplicate';
     const current = (stored?.d ?? null) as D | null;
     const next = update(current);
     const { removed, added } = changedIndexKeys(this.name, this.indexes(), id, current, next);
@@ -284,6 +283,17 @@ export async function openLmdbReadStore(path: string): Promise<LmdbReadStore> {
     for (const key of dbs.docs.getKeys({ start: [name], end: [name, END] })) dbs.docs.removeSync(key);
     for (const key of dbs.index.getKeys({ start: [name], end: [name, END] })) dbs.index.removeSync(key);
   };
+  /**
+   * After a transaction removed collection `name` (replaced or dropped): the cache drops what it read before
+   * the commit, the other thread's store is told, and the name is forgotten. (The cache is not cleared before
+   * the transaction too: until it commits, LMDB serves what the cache holds.)
+   */
+  const removed = (name: string) => {
+    dbs.cache.clear();
+    tell('all');
+    declared.delete(name);
+    collections.delete(name);
+  };
 
   return {
     onWritten(listener) {
@@ -303,7 +313,6 @@ export async function openLmdbReadStore(path: string): Promise<LmdbReadStore> {
     },
     async clear() {
       isOpen();
-      dbs.cache.clear();
       await root.transaction(() => {
         // Keys only: the shared structures (under a symbol, which a range never yields) stay, as documents refer to them.
         for (const key of dbs.docs.getKeys()) dbs.docs.removeSync(key);
@@ -318,7 +327,6 @@ export async function openLmdbReadStore(path: string): Promise<LmdbReadStore> {
       isOpen();
       declare(target, declared.get(source) ?? []);
       const targetIndexes = declared.get(target) ?? [];
-      dbs.cache.clear();
       await root.transaction(() => {
         removeAll(target);
         dbs.indexes.putSync(target, targetIndexes.map(indexName));
@@ -330,19 +338,12 @@ export async function openLmdbReadStore(path: string): Promise<LmdbReadStore> {
         }
         removeAll(source);
       });
-      dbs.cache.clear();
-      tell('all');
-      declared.delete(source);
-      collections.delete(source);
+      removed(source);
     },
     async drop(name) {
       isOpen();
-      dbs.cache.clear();
       await root.transaction(() => removeAll(name));
-      dbs.cache.clear();
-      tell('all');
-      declared.delete(name);
-      collections.delete(name);
+      removed(name);
     },
     async checkpoint(name) {
       isOpen();

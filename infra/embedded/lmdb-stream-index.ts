@@ -28,14 +28,8 @@ export class LmdbStreamIndex {
 
   /** The revision of the stream's last event, -1 for none. */
   revision(stream: string): number {
-    for (const { key, value } of this.streams.getRange({
-      start: [stream, Number.MAX_SAFE_INTEGER],
-      end: [stream, -1],
-      reverse: true,
-      limit: 1,
-    }))
-      return key[1] + countOf(value) - 1;
-    return -1;
+    const last = this.appendAtOrBefore(stream, Number.MAX_SAFE_INTEGER);
+    return last === undefined ? -1 : last.first + countOf(last.entry) - 1;
   }
 
   view(stream: string): StreamView {
@@ -85,20 +79,26 @@ export class LmdbStreamIndex {
   }
 
   private covering(stream: string, revision: number): Covering | undefined {
-    for (const { key, value } of this.streams.getRange({ start: [stream, revision], end: [stream, -1], reverse: true, limit: 1 })) {
-      const found = { first: key[1], entry: value };
-      return covers(found, revision) ? found : undefined;
-    }
+    const found = this.appendAtOrBefore(stream, revision);
+    return found && covers(found, revision) ? found : undefined;
+  }
+
+  /** The stream's append whose first revision is the greatest at or before `revision`. */
+  private appendAtOrBefore(stream: string, revision: number): Covering | undefined {
+    for (const { key, value } of this.appendsBackFrom(stream, revision, 1)) return { first: key[1], entry: value };
     return undefined;
   }
 
+  private appendsBackFrom(stream: string, revision: number, limit?: number) {
+    return this.streams.getRange({ start: [stream, revision], end: [stream, -1], reverse: true, limit });
+  }
+
   /**
-   * The latest revision of the stream holding `id` (the idempotence rule of `any` appends, which the service
-   * never makes: each of its appends names the revision it expects). Walks the stream's appends from the
-   * newest, so a retry of a recent append is found at once.
+   * The latest revision of the stream holding `id` (the idempotence rule of `any` appends: the log bus's
+   * publishes). Walks the stream's appends from the newest, so a retry of a recent append is found at once.
    */
   private revisionOfId(stream: string, id: string): number | undefined {
-    for (const { key, value } of this.streams.getRange({ start: [stream, Number.MAX_SAFE_INTEGER], end: [stream, -1], reverse: true })) {
+    for (const { key, value } of this.appendsBackFrom(stream, Number.MAX_SAFE_INTEGER)) {
       const at = idsOf(value).lastIndexOf(id);
       if (at !== -1) return key[1] + at;
     }
