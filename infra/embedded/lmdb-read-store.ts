@@ -2,7 +2,7 @@ import { open, type Database, type Key, type RootDatabase } from 'lmdb';
 import { comparePositions, type Position } from '../../domain/ports/event-store.port.js';
 import type { Collection, Doc, DocEntry, DocQuery, DocWrite, IndexSpec, ReadStore, StoredDoc } from '../../domain/ports/read-store.port.js';
 import { fail } from '../../domain/shared/errors.js';
-import { matches, runQuery } from './doc-query.js';
+import { matches, type Row, sortRows } from './doc-query.js';
 import { samePosition } from './lmdb-checkpoint-store.js';
 import { LmdbDocCache } from './lmdb-doc-cache.js';
 import { changedIndexKeys, indexKeys, indexName, planQuery, type IndexKey } from './lmdb-index-plan.js';
@@ -141,28 +141,22 @@ class LmdbCollection<D extends Doc> implements Collection<D> {
   async find(query: DocQuery): Promise<readonly D[]> {
     this.isOpen();
     const plan = planQuery(this.indexes(), query);
-    if (plan.ordered || query.orderBy === undefined) {
-      // The index yields the documents in the query's order (or no order was asked for): skip and limit as
-      // they stream by (a covering index skips on its keys alone, without reading the skipped documents).
-      const out: D[] = [];
-      let skip = Math.max(0, query.skip ?? 0);
-      const limit = query.limit === undefined ? Infinity : Math.max(0, query.limit);
-      if (limit === 0) return out;
-      const covering = plan.covered ? plan.index : null;
-      const rows = covering ? this.rowsOf(this.ids(covering, plan.reverse, skip)) : this.rows(plan.index, plan.reverse);
-      if (covering) skip = 0;
-      for (const { doc } of rows) {
-        if (!matches(doc, query)) continue;
-        if (skip > 0) {
-          skip -= 1;
-          continue;
-        }
-        out.push(doc);
-        if (out.length >= limit) break;
-      }
-      return out;
+    const out: D[] = [];
+    let skip = Math.max(0, query.skip ?? 0);
+    const limit = query.limit === undefined ? Infinity : Math.max(0, query.limit);
+    if (limit === 0) return out;
+    let rows: Iterable<Row<D>>;
+    // Unless no index yields the query's order, skip and limit apply as the documents stream by (a
+    // covering index skips on its keys alone, without reading the skipped documents).
+    if (!plan.ordered && query.orderBy !== undefined) rows = sortRows([...this.rows(plan.index)], query);
+    else if (plan.covered && plan.index !== null) [rows, skip] = [this.rowsOf(this.ids(plan.index, plan.reverse, skip)), 0];
+    else rows = this.rows(plan.index, plan.reverse);
+    for (const { doc } of rows) {
+      if (!matches(doc, query)) continue;
+      if (skip > 0) skip -= 1;
+      else if (out.push(doc) >= limit) break;
     }
-    return runQuery([...this.rows(plan.index)], query);
+    return out;
   }
 
   async count(query: Omit<DocQuery, 'skip' | 'limit' | 'orderBy'>): Promise<number> {
@@ -186,7 +180,7 @@ class LmdbCollection<D extends Doc> implements Collection<D> {
   }
 
   /** The live documents of these ids. */
-  private *rowsOf(ids: Iterable<string>): Iterable<{ id: string; doc: D }> {
+  private *rowsOf(ids: Iterable<string>): Iterable<Row<D>> {
     for (const id of ids) {
       const stored = this.dbs.docs.get([this.name, id]);
       if (stored?.d != null) yield { id, doc: stored.d as D };
@@ -194,7 +188,7 @@ class LmdbCollection<D extends Doc> implements Collection<D> {
   }
 
   /** Live documents under an index range (ids read from the index, then their documents), else all of them. */
-  private *rows(index: IndexKey | null, reverse = false): Iterable<{ id: string; doc: D }> {
+  private *rows(index: IndexKey | null, reverse = false): Iterable<Row<D>> {
     if (index === null) {
       const range = this.dbs.docs.getRange({ start: [this.name], end: [this.name, END] });
       for (const { key, value } of range) if (value.d !== null) yield { id: String(key[1]), doc: value.d as D };
