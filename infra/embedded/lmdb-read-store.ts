@@ -36,6 +36,8 @@ const toPosition = (entry: { c: string; p: string }): Position => ({ commit: Big
 export const DOC_CACHE_SIZE = 4096;
 /** Sorts after every id and index value (strings, numbers, booleans, null): the end of a key prefix. */
 const END = '\uffff';
+/** The range of a collection's keys in the docs and index databases. */
+const inCollection = (name: string) => ({ start: [name], end: [name, END] });
 /**
  * Where the docs database keeps msgpackr's shared record structures: a document's field names are written
  * once there, and each document refers to its shape by number instead of repeating them (a History row
@@ -190,8 +192,8 @@ class LmdbCollection<D extends Doc> implements Collection<D> {
   /** Live documents under an index range (ids read from the index, then their documents), else all of them. */
   private *rows(index: IndexKey | null, reverse = false): Iterable<Row<D>> {
     if (index === null) {
-      const range = this.dbs.docs.getRange({ start: [this.name], end: [this.name, END] });
-      for (const { key, value } of range) if (value.d !== null) yield { id: String(key[1]), doc: value.d as D };
+      for (const { key, value } of this.dbs.docs.getRange(inCollection(this.name)))
+        if (value.d !== null) yield { id: String(key[1]), doc: value.d as D };
       return;
     }
     yield* this.rowsOf(this.ids(index, reverse));
@@ -245,37 +247,31 @@ export async function openLmdbReadStore(path: string): Promise<LmdbReadStore> {
    * and drops the keys of those no longer declared (a key nobody maintains would go stale).
    */
   const declare = (name: string, wanted: readonly IndexSpec[]) => {
-    const known = declared.get(name) ?? [];
-    const names = new Set(known.map(indexName));
-    const all = [...known];
-    for (const spec of wanted) {
-      if (names.has(indexName(spec))) continue;
-      all.push(spec);
-      names.add(indexName(spec));
-    }
-    declared.set(name, all);
+    const all = new Map((declared.get(name) ?? []).map((spec) => [indexName(spec), spec]));
+    for (const spec of wanted) if (!all.has(indexName(spec))) all.set(indexName(spec), spec);
+    declared.set(name, [...all.values()]);
     if (wanted.length === 0) return;
     const stored = dbs.indexes.get(name) ?? [];
     // A data directory of an earlier layout (a key per field and per pair of fields) has no entry in `indexes`:
     // its collections are re-indexed once, which drops the old keys with the rest.
-    if (stored.length === names.size && stored.every((n) => names.has(n))) return;
+    if (stored.length === all.size && stored.every((n) => all.has(n))) return;
     reindex(name);
   };
-  const reindex = (name: string) => {
+  /** Rebuilds the collection's index keys from its documents, for the indexes declared; in a write transaction. */
+  const indexAll = (name: string) => {
     const all = declared.get(name) ?? [];
-    root.transactionSync(() => {
-      for (const key of dbs.index.getKeys({ start: [name], end: [name, END] })) dbs.index.removeSync(key);
-      for (const { key, value } of dbs.docs.getRange({ start: [name], end: [name, END] })) {
-        if (value.d !== null)
-          for (const indexKey of indexKeys(name, all, String(key[1]), value.d)) dbs.index.putSync(indexKey as Key[], true);
-      }
-      dbs.indexes.putSync(name, all.map(indexName));
-    });
+    for (const key of dbs.index.getKeys(inCollection(name))) dbs.index.removeSync(key);
+    for (const { key, value } of dbs.docs.getRange(inCollection(name))) {
+      if (value.d !== null)
+        for (const indexKey of indexKeys(name, all, String(key[1]), value.d)) dbs.index.putSync(indexKey as Key[], true);
+    }
+    dbs.indexes.putSync(name, all.map(indexName));
   };
+  const reindex = (name: string) => root.transactionSync(() => indexAll(name));
   const removeAll = (name: string) => {
     dbs.indexes.removeSync(name);
-    for (const key of dbs.docs.getKeys({ start: [name], end: [name, END] })) dbs.docs.removeSync(key);
-    for (const key of dbs.index.getKeys({ start: [name], end: [name, END] })) dbs.index.removeSync(key);
+    for (const key of dbs.docs.getKeys(inCollection(name))) dbs.docs.removeSync(key);
+    for (const key of dbs.index.getKeys(inCollection(name))) dbs.index.removeSync(key);
   };
   /**
    * After a transaction removed collection `name` (replaced or dropped): the cache drops what it read before
@@ -320,17 +316,11 @@ export async function openLmdbReadStore(path: string): Promise<LmdbReadStore> {
     async replace(target, source) {
       isOpen();
       declare(target, declared.get(source) ?? []);
-      const targetIndexes = declared.get(target) ?? [];
       await root.transaction(() => {
         removeAll(target);
-        dbs.indexes.putSync(target, targetIndexes.map(indexName));
-        for (const { key, value } of dbs.docs.getRange({ start: [source], end: [source, END] })) {
-          const id = String(key[1]);
-          dbs.docs.putSync([target, id], value);
-          if (value.d !== null)
-            for (const indexKey of indexKeys(target, targetIndexes, id, value.d)) dbs.index.putSync(indexKey as Key[], true);
-        }
+        for (const { key, value } of dbs.docs.getRange(inCollection(source))) dbs.docs.putSync([target, key[1] as Key], value);
         removeAll(source);
+        indexAll(target);
       });
       removed(source);
     },
