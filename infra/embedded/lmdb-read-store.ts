@@ -4,7 +4,7 @@ import type { Collection, Doc, DocEntry, DocQuery, DocWrite, IndexSpec, ReadStor
 import { fail } from '../../domain/shared/errors.js';
 import { matches, type Row, sortRows } from './doc-query.js';
 import { samePosition } from './lmdb-checkpoint-store.js';
-import { LmdbDocCache } from './lmdb-doc-cache.js';
+import { type CachedDocEntry, LmdbDocCache } from './lmdb-doc-cache.js';
 import { changedIndexKeys, indexKeys, indexName, planQuery, type IndexKey } from './lmdb-index-plan.js';
 
 /**
@@ -24,12 +24,6 @@ import { changedIndexKeys, indexKeys, indexName, planQuery, type IndexKey } from
  * `index` [collection, index name, value(s)…, id] → true (see lmdb-index-plan.ts); `indexes` collection → the
  * names of its declared indexes (a change of them re-indexes the collection); `checkpoints` name → {c, p}.
  */
-
-interface StoredEntry {
-  d: Doc | null;
-  c: string;
-  p: string;
-}
 
 const toPosition = (entry: { c: string; p: string }): Position => ({ commit: BigInt(entry.c), prepare: BigInt(entry.p) });
 /** Decoded documents kept across collections (lmdb-doc-cache.ts): the ones hot paths fold into again and again. */
@@ -57,7 +51,7 @@ const sharedStructureLimits: object = {
 
 interface Dbs {
   readonly root: RootDatabase;
-  readonly docs: Database<StoredEntry, Key[]>;
+  readonly docs: Database<CachedDocEntry, Key[]>;
   /** Keys hold nulls too (LMDB's key encoding orders them first; its typings omit them). */
   readonly index: Database<true, Key[]>;
   readonly checkpoints: Database<{ c: string; p: string }, string>;
@@ -90,7 +84,7 @@ class LmdbCollection<D extends Doc> implements Collection<D> {
   ) {}
 
   /** The committed entry, decoded once and then served from the cache. */
-  private stored(id: string): StoredEntry | undefined {
+  private stored(id: string): CachedDocEntry | undefined {
     const key = cacheKey(this.name, id);
     const cached = this.dbs.cache.get(key);
     if (cached !== undefined) return cached;
