@@ -44,16 +44,11 @@ export interface Row<D extends Doc> {
   readonly doc: D;
 }
 
-/** Filters, orders (ties broken by id so pages are stable), then pages. */
-export function runQuery<D extends Doc>(rows: Iterable<Row<D>>, query: DocQuery): D[] {
-  const hits: Row<D>[] = [];
-  for (const row of rows) if (matches(row.doc, query)) hits.push(row);
+/** The matching rows in the query's order, ties broken by id so that pages are stable. */
+export function sortRows<D extends Doc>(rows: Row<D>[], query: DocQuery): Row<D>[] {
+  const hits = rows.filter((row) => matches(row.doc, query));
   const order = query.orderBy;
-  if (order !== undefined) {
-    const sign = order.direction === 'asc' ? 1 : -1;
-    hits.sort((x, y) => sign * (compareValues(x.doc[order.field], y.doc[order.field]) || compareValues(x.id, y.id)));
-  }
-  const start = Math.max(0, query.skip ?? 0);
-  const end = query.limit === undefined ? undefined : start + Math.max(0, query.limit);
-  return hits.slice(start, end).map((row) => row.doc);
+  if (order === undefined) return hits;
+  const sign = order.direction === 'asc' ? 1 : -1;
+  return hits.sort((x, y) => sign * (compareValues(x.doc[order.field], y.doc[order.field]) || compareValues(x.id, y.id)));
 }

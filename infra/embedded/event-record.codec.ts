@@ -1,4 +1,4 @@
-import type { EventData, EventMetadata } from '../../domain/ports/event-store.port.js';
+import type { EventData } from '../../domain/ports/event-store.port.js';
 import { fail } from '../../domain/shared/errors.js';
 
 /**
@@ -19,17 +19,11 @@ export function encodeEvents(stream: string, events: readonly EventData[]): stri
 
 /**
  * Events come back deep-frozen: readers share them, and a reader mutating one must not change what the
- * next reader (or a replay after restart) sees.
+ * next reader (or a replay after restart) sees. The text is what encodeEvents wrote in the same LMDB
+ * transaction as the append's index entry (LMDB never leaves a value half-written), so it is parsed as is.
  */
-export function decodeEvents(json: string, where: string): readonly EventData[] {
-  let events: unknown;
-  try {
-    events = JSON.parse(json);
-  } catch (error) {
-    throw fail('store_corrupt', `${where}: events are not JSON (${String(error)})`);
-  }
-  if (!Array.isArray(events)) throw fail('store_corrupt', `${where}: not a list of events`);
-  return events.map((event: { id: string; type: string; data: unknown; metadata: EventMetadata }) => deepFreeze(event));
+export function decodeEvents(json: string): readonly EventData[] {
+  return deepFreeze(JSON.parse(json) as EventData[]);
 }
 
 /** Freezes `value` and everything it holds (stored events here, cached read-model documents in lmdb-doc-cache.ts). */

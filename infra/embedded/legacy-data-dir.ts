@@ -30,40 +30,31 @@ interface LegacyAppend {
   readonly events: readonly { readonly id: string }[];
 }
 
-export interface Migrated {
-  readonly appends: number;
-  readonly checkpoints: number;
-}
-
 /**
  * Moves what the framed-log store left in `dataDir` into `stored`, then renames the old directories so
  * that it happens once. Appends go over a few thousand per transaction, in log order, skipping those the
  * store holds already: a migration cut short by a crash resumes where it stopped. Checkpoints go last.
  */
-export async function migrateLegacyDataDir(dataDir: string, stored: StoreEnvironment): Promise<Migrated | null> {
+export async function migrateLegacyDataDir(dataDir: string, stored: StoreEnvironment): Promise<void> {
   const eventsDir = join(dataDir, LEGACY_EVENTS);
   const hasLog = await exists(join(eventsDir, LEGACY_LOG));
-  const hasCheckpoints = await exists(join(dataDir, LEGACY_CHECKPOINTS));
-  if (!hasLog && !hasCheckpoints) return null;
-  let appends = 0;
   if (hasLog) {
     // A process of the previous version still running on this directory holds this lock.
     const lock = await lockDirectory(eventsDir);
     try {
-      appends = await migrateLog(join(eventsDir, LEGACY_LOG), stored);
+      await migrateLog(join(eventsDir, LEGACY_LOG), stored);
     } finally {
       await lock.release();
     }
   }
-  const checkpoints = hasCheckpoints ? await migrateLegacyCheckpoints(dataDir, stored) : 0;
+  await migrateLegacyCheckpoints(dataDir, stored);
   if (hasLog) await rename(eventsDir, eventsDir + MIGRATED_SUFFIX);
-  return { appends, checkpoints };
 }
 
-/** Copies DATA_DIR/checkpoints/checkpoints.json into the store (one transaction), then renames its directory. */
-export async function migrateLegacyCheckpoints(dataDir: string, stored: StoreEnvironment): Promise<number> {
+/** Copies DATA_DIR/checkpoints/checkpoints.json, if any, into the store (one transaction), then renames its directory. */
+export async function migrateLegacyCheckpoints(dataDir: string, stored: StoreEnvironment): Promise<void> {
   const path = join(dataDir, LEGACY_CHECKPOINTS);
-  if (!(await exists(path))) return 0;
+  if (!(await exists(path))) return;
   let checkpoints: [string, readonly [string, string]][];
   try {
     const parsed = JSON.parse(await readFile(path, 'utf8')) as Record<string, { commit: string; prepare: string }>;
@@ -75,15 +66,13 @@ export async function migrateLegacyCheckpoints(dataDir: string, stored: StoreEnv
     for (const [name, position] of checkpoints) stored.checkpoints.putSync(name, position);
   });
   await rename(join(dataDir, 'checkpoints'), join(dataDir, 'checkpoints' + MIGRATED_SUFFIX));
-  return checkpoints.length;
 }
 
-async function migrateLog(path: string, stored: StoreEnvironment): Promise<number> {
+async function migrateLog(path: string, stored: StoreEnvironment): Promise<void> {
   const index = new LmdbStreamIndex(stored.streams);
   let done = -1;
   for (const { key } of stored.events.getRange({ reverse: true, limit: 1 })) done = key;
   let batch: { offset: number; append: LegacyAppend; events: string }[] = [];
-  let migrated = 0;
   const write = async () => {
     const appends = batch;
     batch = [];
@@ -99,7 +88,6 @@ async function migrateLog(path: string, stored: StoreEnvironment): Promise<numbe
         );
       }
     });
-    migrated += appends.length;
   };
   for await (const { offset, payload } of legacyFrames(path)) {
     if (offset <= done) continue;
@@ -108,7 +96,6 @@ async function migrateLog(path: string, stored: StoreEnvironment): Promise<numbe
     if (batch.length >= APPENDS_PER_TRANSACTION) await write();
   }
   if (batch.length > 0) await write();
-  return migrated;
 }
 
 function decodeLegacyAppend(payload: Buffer, where: string): LegacyAppend {

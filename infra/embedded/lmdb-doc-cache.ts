@@ -1,7 +1,7 @@
 import type { Doc } from '../../domain/ports/read-store.port.js';
 import { deepFreeze } from './event-record.codec.js';
 
-/** A stored document as the LMDB read store keeps it: the document (null: a tombstone) and its position. */
+/** A document as the LMDB read store keeps it (the docs database) and caches it: the document (null: a tombstone) and its position. */
 export interface CachedDocEntry {
   readonly d: Doc | null;
   readonly c: string;

@@ -17,6 +17,7 @@ import {
 } from '../../domain/ports/event-store.port.js';
 import type { CheckpointStore } from '../../domain/ports/read-store.port.js';
 import { fail } from '../../domain/shared/errors.js';
+import { present } from '../../domain/shared/present.js';
 import { decideAppend, validateAppend } from './append-decision.js';
 import { type DirectoryLock, lockDirectory } from './directory-lock.js';
 import { encodeEvents } from './event-record.codec.js';
@@ -105,8 +106,6 @@ export class LmdbEventStore implements EventStore {
   private head: Position | null;
   /** The checkpoints of the same environment (the relay's and the projections'). */
   readonly checkpoints: CheckpointStore;
-  private transactions = 0;
-  private inTransaction = false;
 
   constructor(
     private readonly stored: StoreEnvironment,
@@ -145,11 +144,12 @@ export class LmdbEventStore implements EventStore {
   }
 
   /**
-   * Write transactions that held appends so far (each one commit, one fsync): with concurrent appends it
-   * grows slower than the append count. lmdb-js runs a transaction's callbacks in one go on this thread.
+   * LMDB's count of the write transactions the environment has committed (each one fsync): with concurrent
+   * appends it grows slower than the append count, as lmdb-js commits the callbacks queued together as one.
    */
   get flushes(): number {
-    return this.transactions;
+    // LMDB's mdb_env_info field, which lmdb-js's typings of getStats omit.
+    return (this.stored.env.getStats() as { lastTxnId: number }).lastTxnId;
   }
 
   append(stream: string, events: readonly EventData[], options: { expected: ExpectedRevision }): Promise<AppendResult> {
@@ -173,16 +173,10 @@ export class LmdbEventStore implements EventStore {
 
   /** Runs inside the write transaction: its reads see every append queued before this one. */
   private decideAndWrite(stream: string, ids: readonly string[], expected: ExpectedRevision, json: string): Decided {
-    if (!this.inTransaction) {
-      this.inTransaction = true;
-      this.transactions += 1;
-      queueMicrotask(() => (this.inTransaction = false));
-    }
     const view = this.index.view(stream);
     const decision = decideAppend(stream, view, ids, expected);
     if (decision.kind === 'duplicate') {
-      const original = this.index.location(stream, Number(decision.lastRevision));
-      if (original === undefined) throw fail('store_corrupt', `stream ${stream}: revision ${decision.lastRevision} is not indexed`);
+      const original = present(this.index.location(stream, Number(decision.lastRevision)), 'the decision found it in the index');
       const position = { commit: BigInt(original.commit), prepare: BigInt(original.prepare) };
       return { position, nextExpectedRevision: decision.lastRevision, written: false };
     }

@@ -1,10 +1,10 @@
 import { open, type Database, type Key, type RootDatabase } from 'lmdb';
-import type { Position } from '../../domain/ports/event-store.port.js';
+import { comparePositions, type Position } from '../../domain/ports/event-store.port.js';
 import type { Collection, Doc, DocEntry, DocQuery, DocWrite, IndexSpec, ReadStore, StoredDoc } from '../../domain/ports/read-store.port.js';
 import { fail } from '../../domain/shared/errors.js';
-import { matches, runQuery } from './doc-query.js';
+import { matches, type Row, sortRows } from './doc-query.js';
 import { samePosition } from './lmdb-checkpoint-store.js';
-import { LmdbDocCache } from './lmdb-doc-cache.js';
+import { type CachedDocEntry, LmdbDocCache } from './lmdb-doc-cache.js';
 import { changedIndexKeys, indexKeys, indexName, planQuery, type IndexKey } from './lmdb-index-plan.js';
 
 /**
@@ -25,18 +25,13 @@ import { changedIndexKeys, indexKeys, indexName, planQuery, type IndexKey } from
  * names of its declared indexes (a change of them re-indexes the collection); `checkpoints` name → {c, p}.
  */
 
-interface StoredEntry {
-  d: Doc | null;
-  c: string;
-  p: string;
-}
-
 const toPosition = (entry: { c: string; p: string }): Position => ({ commit: BigInt(entry.c), prepare: BigInt(entry.p) });
-const isAfter = (a: Position, b: Position): boolean => a.commit > b.commit || (a.commit === b.commit && a.prepare > b.prepare);
 /** Decoded documents kept across collections (lmdb-doc-cache.ts): the ones hot paths fold into again and again. */
 export const DOC_CACHE_SIZE = 4096;
 /** Sorts after every id and index value (strings, numbers, booleans, null): the end of a key prefix. */
 const END = '\uffff';
+/** The range of a collection's keys in the docs and index databases. */
+const inCollection = (name: string) => ({ start: [name], end: [name, END] });
 /**
  * Where the docs database keeps msgpackr's shared record structures: a document's field names are written
  * once there, and each document refers to its shape by number instead of repeating them (a History row
@@ -56,7 +51,7 @@ const sharedStructureLimits: object = {
 
 interface Dbs {
   readonly root: RootDatabase;
-  readonly docs: Database<StoredEntry, Key[]>;
+  readonly docs: Database<CachedDocEntry, Key[]>;
   /** Keys hold nulls too (LMDB's key encoding orders them first; its typings omit them). */
   readonly index: Database<true, Key[]>;
   readonly checkpoints: Database<{ c: string; p: string }, string>;
@@ -89,7 +84,7 @@ class LmdbCollection<D extends Doc> implements Collection<D> {
   ) {}
 
   /** The committed entry, decoded once and then served from the cache. */
-  private stored(id: string): StoredEntry | undefined {
+  private stored(id: string): CachedDocEntry | undefined {
     const key = cacheKey(this.name, id);
     const cached = this.dbs.cache.get(key);
     if (cached !== undefined) return cached;
@@ -126,7 +121,7 @@ class LmdbCollection<D extends Doc> implements Collection<D> {
   writeInTransaction(id: string, position: Position, update: (current: D | null) => D | null, written: string[]): 'applied' | 'duplicate' {
     const key = [this.name, id];
     const stored = this.stored(id);
-    if (stored !== undefined && !isAfter(position, toPosition(stored))) return 'duplicate';
+    if (stored !== undefined && comparePositions(position, toPosition(stored)) <= 0) return 'duplicate';
     const current = (stored?.d ?? null) as D | null;
     const next = update(current);
     const { removed, added } = changedIndexKeys(this.name, this.indexes(), id, current, next);
@@ -142,28 +137,22 @@ class LmdbCollection<D extends Doc> implements Collection<D> {
   async find(query: DocQuery): Promise<readonly D[]> {
     this.isOpen();
     const plan = planQuery(this.indexes(), query);
-    if (plan.ordered || query.orderBy === undefined) {
-      // The index yields the documents in the query's order (or no order was asked for): skip and limit as
-      // they stream by (a covering index skips on its keys alone, without reading the skipped documents).
-      const out: D[] = [];
-      let skip = Math.max(0, query.skip ?? 0);
-      const limit = query.limit === undefined ? Infinity : Math.max(0, query.limit);
-      if (limit === 0) return out;
-      const covering = plan.covered ? plan.index : null;
-      const rows = covering ? this.rowsOf(this.ids(covering, plan.reverse, skip)) : this.rows(plan.index, plan.reverse);
-      if (covering) skip = 0;
-      for (const { doc } of rows) {
-        if (!matches(doc, query)) continue;
-        if (skip > 0) {
-          skip -= 1;
-          continue;
-        }
-        out.push(doc);
-        if (out.length >= limit) break;
-      }
-      return out;
+    const out: D[] = [];
+    let skip = Math.max(0, query.skip ?? 0);
+    const limit = query.limit === undefined ? Infinity : Math.max(0, query.limit);
+    if (limit === 0) return out;
+    let rows: Iterable<Row<D>>;
+    // Unless no index yields the query's order, skip and limit apply as the documents stream by (a
+    // covering index skips on its keys alone, without reading the skipped documents).
+    if (!plan.ordered && query.orderBy !== undefined) rows = sortRows([...this.rows(plan.index)], query);
+    else if (plan.covered && plan.index !== null) [rows, skip] = [this.rowsOf(this.ids(plan.index, plan.reverse, skip)), 0];
+    else rows = this.rows(plan.index, plan.reverse);
+    for (const { doc } of rows) {
+      if (!matches(doc, query)) continue;
+      if (skip > 0) skip -= 1;
+      else if (out.push(doc) >= limit) break;
     }
-    return runQuery([...this.rows(plan.index)], query);
+    return out;
   }
 
   async count(query: Omit<DocQuery, 'skip' | 'limit' | 'orderBy'>): Promise<number> {
@@ -187,7 +176,7 @@ class LmdbCollection<D extends Doc> implements Collection<D> {
   }
 
   /** The live documents of these ids. */
-  private *rowsOf(ids: Iterable<string>): Iterable<{ id: string; doc: D }> {
+  private *rowsOf(ids: Iterable<string>): Iterable<Row<D>> {
     for (const id of ids) {
       const stored = this.dbs.docs.get([this.name, id]);
       if (stored?.d != null) yield { id, doc: stored.d as D };
@@ -195,10 +184,10 @@ class LmdbCollection<D extends Doc> implements Collection<D> {
   }
 
   /** Live documents under an index range (ids read from the index, then their documents), else all of them. */
-  private *rows(index: IndexKey | null, reverse = false): Iterable<{ id: string; doc: D }> {
+  private *rows(index: IndexKey | null, reverse = false): Iterable<Row<D>> {
     if (index === null) {
-      const range = this.dbs.docs.getRange({ start: [this.name], end: [this.name, END] });
-      for (const { key, value } of range) if (value.d !== null) yield { id: String(key[1]), doc: value.d as D };
+      for (const { key, value } of this.dbs.docs.getRange(inCollection(this.name)))
+        if (value.d !== null) yield { id: String(key[1]), doc: value.d as D };
       return;
     }
     yield* this.rowsOf(this.ids(index, reverse));
@@ -252,37 +241,42 @@ export async function openLmdbReadStore(path: string): Promise<LmdbReadStore> {
    * and drops the keys of those no longer declared (a key nobody maintains would go stale).
    */
   const declare = (name: string, wanted: readonly IndexSpec[]) => {
-    const known = declared.get(name) ?? [];
-    const names = new Set(known.map(indexName));
-    const all = [...known];
-    for (const spec of wanted) {
-      if (names.has(indexName(spec))) continue;
-      all.push(spec);
-      names.add(indexName(spec));
-    }
-    declared.set(name, all);
+    const all = new Map((declared.get(name) ?? []).map((spec) => [indexName(spec), spec]));
+    for (const spec of wanted) if (!all.has(indexName(spec))) all.set(indexName(spec), spec);
+    declared.set(name, [...all.values()]);
     if (wanted.length === 0) return;
     const stored = dbs.indexes.get(name) ?? [];
     // A data directory of an earlier layout (a key per field and per pair of fields) has no entry in `indexes`:
     // its collections are re-indexed once, which drops the old keys with the rest.
-    if (stored.length === names.size && stored.every((n) => names.has(n))) return;
+    if (stored.length === all.size && stored.every((n) => all.has(n))) return;
     reindex(name);
   };
-  const reindex = (name: string) => {
+  /** Rebuilds the collection's index keys from its documents, for the indexes declared; in a write transaction. */
+  const indexAll = (name: string) => {
     const all = declared.get(name) ?? [];
-    root.transactionSync(() => {
-      for (const key of dbs.index.getKeys({ start: [name], end: [name, END] })) dbs.index.removeSync(key);
-      for (const { key, value } of dbs.docs.getRange({ start: [name], end: [name, END] })) {
-        if (value.d !== null)
-          for (const indexKey of indexKeys(name, all, String(key[1]), value.d)) dbs.index.putSync(indexKey as Key[], true);
-      }
-      dbs.indexes.putSync(name, all.map(indexName));
-    });
+    for (const key of dbs.index.getKeys(inCollection(name))) dbs.index.removeSync(key);
+    for (const { key, value } of dbs.docs.getRange(inCollection(name))) {
+      if (value.d !== null)
+        for (const indexKey of indexKeys(name, all, String(key[1]), value.d)) dbs.index.putSync(indexKey as Key[], true);
+    }
+    dbs.indexes.putSync(name, all.map(indexName));
   };
+  const reindex = (name: string) => root.transactionSync(() => indexAll(name));
   const removeAll = (name: string) => {
     dbs.indexes.removeSync(name);
-    for (const key of dbs.docs.getKeys({ start: [name], end: [name, END] })) dbs.docs.removeSync(key);
-    for (const key of dbs.index.getKeys({ start: [name], end: [name, END] })) dbs.index.removeSync(key);
+    for (const key of dbs.docs.getKeys(inCollection(name))) dbs.docs.removeSync(key);
+    for (const key of dbs.index.getKeys(inCollection(name))) dbs.index.removeSync(key);
+  };
+  /**
+   * After a transaction removed collection `name` (replaced or dropped): the cache drops what it read before
+   * the commit, the other thread's store is told, and the name is forgotten. (The cache is not cleared before
+   * the transaction too: until it commits, LMDB serves what the cache holds.)
+   */
+  const removed = (name: string) => {
+    dbs.cache.clear();
+    tell('all');
+    declared.delete(name);
+    collections.delete(name);
   };
 
   return {
@@ -303,7 +297,6 @@ export async function openLmdbReadStore(path: string): Promise<LmdbReadStore> {
     },
     async clear() {
       isOpen();
-      dbs.cache.clear();
       await root.transaction(() => {
         // Keys only: the shared structures (under a symbol, which a range never yields) stay, as documents refer to them.
         for (const key of dbs.docs.getKeys()) dbs.docs.removeSync(key);
@@ -317,32 +310,18 @@ export async function openLmdbReadStore(path: string): Promise<LmdbReadStore> {
     async replace(target, source) {
       isOpen();
       declare(target, declared.get(source) ?? []);
-      const targetIndexes = declared.get(target) ?? [];
-      dbs.cache.clear();
       await root.transaction(() => {
         removeAll(target);
-        dbs.indexes.putSync(target, targetIndexes.map(indexName));
-        for (const { key, value } of dbs.docs.getRange({ start: [source], end: [source, END] })) {
-          const id = String(key[1]);
-          dbs.docs.putSync([target, id], value);
-          if (value.d !== null)
-            for (const indexKey of indexKeys(target, targetIndexes, id, value.d)) dbs.index.putSync(indexKey as Key[], true);
-        }
+        for (const { key, value } of dbs.docs.getRange(inCollection(source))) dbs.docs.putSync([target, key[1] as Key], value);
         removeAll(source);
+        indexAll(target);
       });
-      dbs.cache.clear();
-      tell('all');
-      declared.delete(source);
-      collections.delete(source);
+      removed(source);
     },
     async drop(name) {
       isOpen();
-      dbs.cache.clear();
       await root.transaction(() => removeAll(name));
-      dbs.cache.clear();
-      tell('all');
-      declared.delete(name);
-      collections.delete(name);
+      removed(name);
     },
     async checkpoint(name) {
       isOpen();

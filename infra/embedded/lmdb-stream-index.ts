@@ -31,14 +31,8 @@ export class LmdbStreamIndex {
 
   /** The revision of the stream's last event, -1 for none. */
   revision(stream: string): number {
-    for (const { key, value } of this.streams.getRange({
-      start: [stream, Number.MAX_SAFE_INTEGER],
-      end: [stream, -1],
-      reverse: true,
-      limit: 1,
-    }))
-      return key[1] + countOf(value) - 1;
-    return -1;
+    const last = this.appendAtOrBefore(stream, Number.MAX_SAFE_INTEGER);
+    return last === undefined ? -1 : last.first + countOf(last.entry) - 1;
   }
 
   view(stream: string): StreamView {
@@ -88,11 +82,18 @@ export class LmdbStreamIndex {
   }
 
   private covering(stream: string, revision: number): Covering | undefined {
-    for (const { key, value } of this.streams.getRange({ start: [stream, revision], end: [stream, -1], reverse: true, limit: 1 })) {
-      const found = { first: key[1], entry: value };
-      return covers(found, revision) ? found : undefined;
-    }
+    const found = this.appendAtOrBefore(stream, revision);
+    return found && covers(found, revision) ? found : undefined;
+  }
+
+  /** The stream's append whose first revision is the greatest at or before `revision`. */
+  private appendAtOrBefore(stream: string, revision: number): Covering | undefined {
+    for (const { key, value } of this.appendsBackFrom(stream, revision, 1)) return { first: key[1], entry: value };
     return undefined;
+  }
+
+  private appendsBackFrom(stream: string, revision: number, limit?: number) {
+    return this.streams.getRange({ start: [stream, revision], end: [stream, -1], reverse: true, limit });
   }
 
   /**
@@ -103,7 +104,7 @@ export class LmdbStreamIndex {
    */
   private revisionOfId(stream: string, id: string): number | undefined {
     const oldest = this.revision(stream) - ANY_RETRY_WINDOW + 1;
-    for (const { key, value } of this.streams.getRange({ start: [stream, Number.MAX_SAFE_INTEGER], end: [stream, -1], reverse: true })) {
+    for (const { key, value } of this.appendsBackFrom(stream, Number.MAX_SAFE_INTEGER)) {
       const at = idsOf(value).lastIndexOf(id);
       if (at !== -1) return key[1] + at >= oldest ? key[1] + at : undefined;
       if (key[1] <= oldest) return undefined;

@@ -50,10 +50,9 @@ export function startProjectionThread(options: {
     // Someone reads what was appended: the thread hears of it now rather than at the next interval.
     if (pending !== null) send({ kind: 'follow', at: pending });
     return new Promise((resolve, reject) => {
-      const onFailure = (error: Error) => reject(error);
-      failed.add(onFailure);
+      failed.add(reject);
       void waiters.until(target).then(() => {
-        failed.delete(onFailure);
+        failed.delete(reject);
         resolve();
       });
     });

@@ -1,7 +1,6 @@
 import type { Database } from 'lmdb';
 import type { EventData, RecordedEvent } from '../../domain/ports/event-store.port.js';
 import { present } from '../../domain/shared/present.js';
-import { fail } from '../../domain/shared/errors.js';
 import { decodeEvents, type StoredAppend } from './event-record.codec.js';
 
 /** Appends read from LMDB at a time by a `$all` read: no read transaction stays open while a consumer awaits. */
@@ -30,8 +29,8 @@ export class RecordReader {
   }
 
   event(commit: number, prepare: number): RecordedEvent {
-    const append = this.events.get(commit);
-    if (append === undefined) throw fail('store_corrupt', `the stream index points at commit ${commit}, which holds no append`);
+    // The stream index entry that led here was written in the transaction of this append.
+    const append = present(this.events.get(commit), 'the stream index points at a stored append');
     return recordedEvent(commit, append, this.eventsOf(commit, append), prepare);
   }
 
@@ -63,7 +62,7 @@ export class RecordReader {
       this.decoded.set(commit, kept);
       return kept;
     }
-    const events = decodeEvents(append[3], `the append at commit ${commit}`);
+    const events = decodeEvents(append[3]);
     this.decoded.set(commit, events);
     if (this.decoded.size > DECODED_KEPT) this.decoded.delete(present(this.decoded.keys().next().value, 'over capacity, so not empty'));
     return events;

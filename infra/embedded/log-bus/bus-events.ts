@@ -38,17 +38,15 @@ export function topicOfEvent(event: Pick<RecordedEvent, 'streamId'>): string {
 }
 
 /**
- * The stream prefixes whose events are on `topics` (topicOfEvent): `bus-<topic>` for the messages published
+ * The stream prefixes whose events are on `topic` (topicOfEvent): `bus-<topic>` for the messages published
  * on it and, for a topic `events.F`, the streams of family F (every stream name is `F-<id>`, streams.ts).
  * A prefix may also let through streams of another topic (`bus-t.retry` for `t`): consumers check the topic.
  */
-export function streamPrefixesOfTopics(topics: readonly string[]): string[] {
-  return topics.flatMap((topic) => {
-    const family = familyOfTopic(topic);
-    // A family never holds a `-`: no store event is on a topic `events.F` whose F does.
-    const familyStreams = !family || family.includes('-') ? [] : [streamFamily(family).prefix];
-    return [BUS_STREAMS.stream(topic), ...familyStreams];
-  });
+export function streamPrefixesOfTopic(topic: string): string[] {
+  const family = familyOfTopic(topic);
+  // A family never holds a `-`: no store event is on a topic `events.F` whose F does.
+  const familyStreams = !family || family.includes('-') ? [] : [streamFamily(family).prefix];
+  return [BUS_STREAMS.stream(topic), ...familyStreams];
 }
 
 /** The message a consumer is handed for an event: a bus message as published, a store event as the relay sends it. */

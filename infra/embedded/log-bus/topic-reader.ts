@@ -2,7 +2,7 @@ import { comparePositions, type EventStore, type Position } from '../../../domai
 import type { BusMessage, ConsumedMessage, ConsumeOptions } from '../../../domain/ports/message-bus.port.js';
 import type { CheckpointStore } from '../../../domain/ports/read-store.port.js';
 import { fail } from '../../../domain/shared/errors.js';
-import { messageOfEvent, streamPrefixesOfTopics, topicOfEvent } from './bus-events.js';
+import { messageOfEvent, streamPrefixesOfTopic, topicOfEvent } from './bus-events.js';
 
 /** Messages read and not yet handled, at most: the subscription waits for the handler beyond this. */
 const MAX_BUFFERED = 10_000;
@@ -117,7 +117,7 @@ export class TopicReader {
   }
 
   private async subscribe(from: Position | 'start'): Promise<void> {
-    const filter = { streamPrefixes: streamPrefixesOfTopics([this.options.topic]) };
+    const filter = { streamPrefixes: streamPrefixesOfTopic(this.options.topic) };
     for await (const delivery of this.deps.store.subscribeToAll({ from, filter, signal: this.abort.signal })) {
       if (delivery.kind === 'caughtUp') continue;
       if (delivery.kind === 'checkpoint') this.push({ position: delivery.position });
