@@ -53,8 +53,9 @@ export async function bulkBuild(dataDir: string, source: SyntheticSource, count:
       network: 'ETH',
       batches: syntheticBatches(source, count),
       workDir: dataDir,
-      onProgress: ({ stage, done }) => {
-        peakRss = Math.max(peakRss, process.memoryUsage().rss);
+      ...(process.env.BENCH_GRAPH_BULK_MEMORY_MB ? { memoryBytes: Number(process.env.BENCH_GRAPH_BULK_MEMORY_MB) * 1024 * 1024 } : {}),
+      onProgress: ({ stage, done, rss }) => {
+        peakRss = Math.max(peakRss, rss);
         if (stage === lastStage && performance.now() - lastReport < 30_000) return;
         lastStage = stage;
         lastReport = performance.now();
@@ -65,7 +66,7 @@ export async function bulkBuild(dataDir: string, source: SyntheticSource, count:
       },
     });
     const seconds = (performance.now() - started) / 1000;
-    peakRss = Math.max(peakRss, process.resourceUsage().maxRSS * 1024);
+    peakRss = Math.max(peakRss, result.peakRss);
     const load = `${loadBefore} → ${loadavg()[0]?.toFixed(1)}`;
     const cpu = process.cpuUsage();
     const cpuSeconds = (cpu.user + cpu.system) / 1e6;

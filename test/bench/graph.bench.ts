@@ -22,7 +22,8 @@ import { bulkBuildInChild, type BulkFigures } from './graph-bulk-build.js';
  * BENCH_GRAPH_KEEP=1 keeps it. With --write-readme, writes the table into docs/benchmarks.md.
  * BENCH_GRAPH_BULK=1 (the default from 5M transfers on, embedded store only) builds the graph but its last
  * BENCH_GRAPH_TAIL transfers (default 1M) with the sorted bulk load (infra/chain/graph/bulk), in a process of
- * its own, and then publishes the tail through the pipeline on top of it: both rates are printed.
+ * its own, and then publishes the tail through the pipeline on top of it: both rates are printed
+ * (BENCH_GRAPH_BULK_MEMORY_MB: the load's memory budget, default the load's own).
  */
 
 const TRANSFERS = Number(process.env.BENCH_GRAPH_TRANSFERS ?? 100_000_000);
