@@ -35,6 +35,8 @@ export interface BulkFigures {
   readonly seconds: number;
   readonly peakRss: number;
   readonly pairs: number;
+  /** Distinct addresses (what the address map and the node totals used to grow with). */
+  readonly addresses: number;
   readonly runs: number;
   readonly load: string;
   /** CPU seconds of the loading process (what the wall clock waits on besides other processes). */
@@ -70,7 +72,16 @@ export async function bulkBuild(dataDir: string, source: SyntheticSource, count:
     const load = `${loadBefore} → ${loadavg()[0]?.toFixed(1)}`;
     const cpu = process.cpuUsage();
     const cpuSeconds = (cpu.user + cpu.system) / 1e6;
-    return { transfers: result.transfers - result.skipped, seconds, peakRss, pairs: result.pairs, runs: result.runs, load, cpuSeconds };
+    return {
+      transfers: result.transfers - result.skipped,
+      seconds,
+      peakRss,
+      pairs: result.pairs,
+      addresses: result.addresses,
+      runs: result.runs,
+      load,
+      cpuSeconds,
+    };
   } finally {
     await store.close();
   }

@@ -114,7 +114,7 @@ function bulkRow(bulk: BulkFigures | null): string[] {
   if (!bulk) return [];
   const rate = Math.round(bulk.transfers / bulk.seconds).toLocaleString('en');
   return [
-    `| bulk load (sorted: infra/chain/graph/bulk, a process of its own) | ${rate} transfers/s (${bulk.transfers.toLocaleString('en')} in ${Math.round(bulk.seconds).toLocaleString('en')} s, ${Math.round(bulk.transfers / (bulk.cpuSeconds ?? Number.NaN)).toLocaleString('en')} per CPU second, ${bulk.pairs.toLocaleString('en')} pairs, ${bulk.runs} run files; peak RSS ${mb(bulk.peakRss)} MB; load ${bulk.load}) |`,
+    `| bulk load (sorted: infra/chain/graph/bulk, a process of its own) | ${rate} transfers/s (${bulk.transfers.toLocaleString('en')} in ${Math.round(bulk.seconds).toLocaleString('en')} s, ${Math.round(bulk.transfers / (bulk.cpuSeconds ?? Number.NaN)).toLocaleString('en')} per CPU second, ${bulk.pairs.toLocaleString('en')} pairs, ${bulk.addresses.toLocaleString('en')} addresses, ${bulk.runs} run files; peak RSS ${mb(bulk.peakRss)} MB; load ${bulk.load}) |`,
   ];
 }
 

@@ -71,7 +71,8 @@ export async function bulkLoad(dbs: GraphDbs, input: BulkLoadInput): Promise<Bul
   try {
     const onRead = (done: number) => progress({ stage: 'read', done });
     const read = await readTransfers(dbs, network, input.batches, pairs, cachedAddresses, onRead);
-    const ranked = new ExternalSorter({ dir, name: 'ranked', maxEntries: 2 * chunk, numbers: rankedNumbers });
+    // A ranked candidate holds its key and its pair's sums: about as much as a pair sum.
+    const ranked = new ExternalSorter({ dir, name: 'ranked', maxEntries: chunk, numbers: rankedNumbers });
     const merged = mergePairs(join(dir, 'pairs-merged.run'), network, pairs, ranked, progress);
     const pairRuns = pairs.files;
     pairs.remove();

@@ -14,7 +14,7 @@ const BYTES_PER_RECORD = 350;
 const BYTES_PER_ADDRESS = 150;
 
 export interface BudgetShares {
-  /** Records a sorter holds before a spill (the ranked sorter holds twice as many: they are smaller). */
+  /** Records a sorter holds before a spill. */
   readonly chunkEntries: number;
   /** Addresses per generation of the address cache. */
   readonly cachedAddresses: number;
@@ -23,6 +23,6 @@ export interface BudgetShares {
 export function budgetShares(memoryBytes: number): BudgetShares {
   return {
     chunkEntries: Math.max(16, Math.floor((memoryBytes * 0.35) / BYTES_PER_RECORD)),
-    cachedAddresses: Math.max(16, Math.floor((memoryBytes * 0.15) / 2 / BYTES_PER_ADDRESS)),
+    cachedAddresses: Math.max(16, Math.floor((memoryBytes * 0.05) / 2 / BYTES_PER_ADDRESS)),
   };
 }
