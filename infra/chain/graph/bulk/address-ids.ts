@@ -9,9 +9,9 @@ import { putOptions } from './lmdb-append.js';
  * a two-generation cache of recently seen addresses (power-law traffic: the hubs stay in it) sits in front
  * of it, and the ids allocated since the last write wait in memory until a batch of them is written. Ids go
  * out in order of first sight, as the fold allocates them. A lookup the cache misses reads pages of `ids`,
- * which the load writes itself: in the page cache while `ids` fits there (about 45 B an address), a random
- * disk read beyond. The alternative without random reads, an external sort of first sights joined back to
- * the transfers, sorts every transfer twice more (not built: docs/benchmarks.md has the measurements).
+ * which the load writes itself: in the page cache while `ids` fits there, a random disk read beyond. The
+ * alternative without random reads, an external sort of first sights joined back to the transfers, sorts
+ * every transfer twice more (not built; the next step if `ids` outgrows the page cache).
  */
 export class AddressIds {
   private readonly cache: BoundedMap<string, number>;
