@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { openLmdbGraphStore } from '../../infra/chain/graph/lmdb-graph-store.js';
@@ -34,6 +35,8 @@ export interface BulkFigures {
   readonly transfers: number;
   readonly seconds: number;
   readonly peakRss: number;
+  /** The highest anonymous RSS seen at a progress report (LMDB's mapped file pages not counted). */
+  readonly peakAnonRss: number;
   readonly pairs: number;
   /** Distinct addresses (what the address map and the node totals used to grow with). */
   readonly addresses: number;
@@ -43,10 +46,17 @@ export interface BulkFigures {
   readonly cpuSeconds: number;
 }
 
+/** The process's resident memory but the file pages it maps (LMDB's), which the OS may take back. Linux only, else 0. */
+function anonymousRss(): number {
+  const status = existsSync('/proc/self/status') ? readFileSync('/proc/self/status', 'utf8') : '';
+  return Number(/RssAnon:\s+(\d+) kB/.exec(status)?.[1] ?? 0) * 1024;
+}
+
 export async function bulkBuild(dataDir: string, source: SyntheticSource, count: number): Promise<BulkFigures> {
   const store = await openLmdbGraphStore({ dir: join(dataDir, 'graph') });
   const started = performance.now();
   let peakRss = process.memoryUsage().rss;
+  let peakAnon = anonymousRss();
   let lastReport = started;
   let lastStage = '';
   const loadBefore = loadavg()[0]?.toFixed(1);
@@ -58,6 +68,7 @@ export async function bulkBuild(dataDir: string, source: SyntheticSource, count:
       ...(process.env.BENCH_GRAPH_BULK_MEMORY_MB ? { memoryBytes: Number(process.env.BENCH_GRAPH_BULK_MEMORY_MB) * 1024 * 1024 } : {}),
       onProgress: ({ stage, done, rss }) => {
         peakRss = Math.max(peakRss, rss);
+        peakAnon = Math.max(peakAnon, anonymousRss());
         if (stage === lastStage && performance.now() - lastReport < 30_000) return;
         lastStage = stage;
         lastReport = performance.now();
@@ -76,6 +87,7 @@ export async function bulkBuild(dataDir: string, source: SyntheticSource, count:
       transfers: result.transfers - result.skipped,
       seconds,
       peakRss,
+      peakAnonRss: peakAnon,
       pairs: result.pairs,
       addresses: result.addresses,
       runs: result.runs,
