@@ -12,9 +12,19 @@ import type { VerbResult } from './verb.js';
  * (docs/operations.md#the-transfer-graph-ingestion-backfill-disk). Refused inside a running service (the service's own fold must not run
  * while a load holds the network, and the load would hold its event loop for an hour), and on PostgreSQL.
  */
+const mib = (bytes: number) => Math.round(bytes / 1024 / 1024);
+
+/** `--memory-mb`: the load's memory budget in MiB (memory-budget.ts), at least 16. */
+export function bulkMemoryMb(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < 16) throw fail('bad_request', '--memory-mb is a whole number of MiB, at least 16');
+  return value;
+}
+
 export async function bulkImportVerb(
   services: Pick<Services, 'config' | 'fullCheck'>,
-  input: { paths: readonly string[]; network: Network; workDir: string | undefined },
+  input: { paths: readonly string[]; network: Network; workDir: string | undefined; memoryMb: number | undefined },
   io: VerbIo,
 ): Promise<VerbResult> {
   const graph = services.fullCheck.graph as Partial<LmdbGraphStore>;
@@ -27,11 +37,13 @@ export async function bulkImportVerb(
   const progress = io.progress();
   try {
     const outcome = await bulkImportTransfers({
-      ...input,
+      paths: input.paths,
+      network: input.network,
+      memoryBytes: input.memoryMb === undefined ? undefined : input.memoryMb * 1024 * 1024,
       graph: graph as LmdbGraphStore,
       prices: services.fullCheck.prices,
       workDir: input.workDir ?? services.config.DATA_DIR,
-      onProgress: (p) => progress.update(`bulk ${p.stage}`, p.done, p.done, p.file ?? ''),
+      onProgress: (p) => progress.update(`bulk ${p.stage} (RSS ${mib(p.rss)} MiB)`, p.done, p.done, p.file ?? ''),
     });
     return {
       exitCode: 0,
@@ -42,6 +54,7 @@ export async function bulkImportVerb(
           addresses: outcome.addresses,
           pairs: outcome.pairs,
           blocks: { native: outcome.blocks[0], token: outcome.blocks[1] },
+          peakRssMiB: mib(outcome.peakRss),
         },
         files: outcome.files,
       },

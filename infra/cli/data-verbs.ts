@@ -3,7 +3,7 @@ import { addCuratorEntry, retractCuratorEntry } from '../../commands/curate.js';
 import { fail } from '../../domain/shared/errors.js';
 import { parseNetwork } from '../../domain/shared/network.js';
 import { importTransfers } from '../chain/import/import-transfers.js';
-import { bulkImportVerb } from './bulk-import-verb.js';
+import { bulkImportVerb, bulkMemoryMb } from './bulk-import-verb.js';
 import { importFromDirectory, importOneSource, syncFromUpstream, type ImportOutcome } from '../sources/import-sources.js';
 import { SOURCE_CATALOG } from '../sources/source-catalog.js';
 import { httpFetch, parseMirror } from '../sources/upstream-mirror.js';
@@ -61,10 +61,13 @@ export const DATA_VERBS: VerbTable<'bus' | 'commands' | 'config' | 'fullCheck' |
   async 'data import-transfers'(services, args, io = terminalIo) {
     const paths = args.words.slice(2);
     if (paths.length === 0)
-      throw fail('bad_request', 'usage: data import-transfers <files...> [--network ETH] [--bulk [--work-dir <dir>]]');
+      throw fail('bad_request', 'usage: data import-transfers <files...> [--network ETH] [--bulk [--work-dir <dir>] [--memory-mb <MB>]]');
     const network = parseNetwork(flag(args, 'network') ?? 'ETH');
     if (!network) throw fail('bad_request', '--network is one of ETH, BSC, TRON');
-    if (args.flags.bulk === true) return bulkImportVerb(services, { paths, network, workDir: flag(args, 'work-dir') }, io);
+    if (args.flags.bulk === true) {
+      const memoryMb = bulkMemoryMb(flag(args, 'memory-mb'));
+      return bulkImportVerb(services, { paths, network, workDir: flag(args, 'work-dir'), memoryMb }, io);
+    }
     const progress = io.progress();
     try {
       const files = await importTransfers({

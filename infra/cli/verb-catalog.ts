@@ -112,6 +112,10 @@ export const VERB_CATALOG: Readonly<Record<string, VerbSpec>> = {
         "load a network's history by the sorted bulk load, not through the bus: only into a network the graph holds nothing of, with the service stopped; the blocks the files cover are the load's, the live pipeline skips them after (docs/operations.md#the-transfer-graph-ingestion-backfill-disk)",
       ],
       ['--work-dir <dir>', "--bulk: where its run files go (default DATA_DIR; about the graph's size while it runs)"],
+      [
+        '--memory-mb <MB>',
+        '--bulk: its memory budget in MiB (default 1024; docs/operations.md#the-transfer-graph-ingestion-backfill-disk)',
+      ],
     ],
   },
   'data status': { summary: 'what the intelligence index holds' },

@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { openLmdbGraphStore } from '../../infra/chain/graph/lmdb-graph-store.js';
@@ -34,17 +35,28 @@ export interface BulkFigures {
   readonly transfers: number;
   readonly seconds: number;
   readonly peakRss: number;
+  /** The highest anonymous RSS seen at a progress report (LMDB's mapped file pages not counted). */
+  readonly peakAnonRss: number;
   readonly pairs: number;
+  /** Distinct addresses (what the address map and the node totals used to grow with). */
+  readonly addresses: number;
   readonly runs: number;
   readonly load: string;
   /** CPU seconds of the loading process (what the wall clock waits on besides other processes). */
   readonly cpuSeconds: number;
 }
 
+/** The process's resident memory but the file pages it maps (LMDB's), which the OS may take back. Linux only, else 0. */
+function anonymousRss(): number {
+  const status = existsSync('/proc/self/status') ? readFileSync('/proc/self/status', 'utf8') : '';
+  return Number(/RssAnon:\s+(\d+) kB/.exec(status)?.[1] ?? 0) * 1024;
+}
+
 export async function bulkBuild(dataDir: string, source: SyntheticSource, count: number): Promise<BulkFigures> {
   const store = await openLmdbGraphStore({ dir: join(dataDir, 'graph') });
   const started = performance.now();
   let peakRss = process.memoryUsage().rss;
+  let peakAnon = anonymousRss();
   let lastReport = started;
   let lastStage = '';
   const loadBefore = loadavg()[0]?.toFixed(1);
@@ -53,8 +65,10 @@ export async function bulkBuild(dataDir: string, source: SyntheticSource, count:
       network: 'ETH',
       batches: syntheticBatches(source, count),
       workDir: dataDir,
-      onProgress: ({ stage, done }) => {
-        peakRss = Math.max(peakRss, process.memoryUsage().rss);
+      ...(process.env.BENCH_GRAPH_BULK_MEMORY_MB ? { memoryBytes: Number(process.env.BENCH_GRAPH_BULK_MEMORY_MB) * 1024 * 1024 } : {}),
+      onProgress: ({ stage, done, rss }) => {
+        peakRss = Math.max(peakRss, rss);
+        peakAnon = Math.max(peakAnon, anonymousRss());
         if (stage === lastStage && performance.now() - lastReport < 30_000) return;
         lastStage = stage;
         lastReport = performance.now();
@@ -65,11 +79,21 @@ export async function bulkBuild(dataDir: string, source: SyntheticSource, count:
       },
     });
     const seconds = (performance.now() - started) / 1000;
-    peakRss = Math.max(peakRss, process.resourceUsage().maxRSS * 1024);
+    peakRss = Math.max(peakRss, result.peakRss);
     const load = `${loadBefore} → ${loadavg()[0]?.toFixed(1)}`;
     const cpu = process.cpuUsage();
     const cpuSeconds = (cpu.user + cpu.system) / 1e6;
-    return { transfers: result.transfers - result.skipped, seconds, peakRss, pairs: result.pairs, runs: result.runs, load, cpuSeconds };
+    return {
+      transfers: result.transfers - result.skipped,
+      seconds,
+      peakRss,
+      peakAnonRss: peakAnon,
+      pairs: result.pairs,
+      addresses: result.addresses,
+      runs: result.runs,
+      load,
+      cpuSeconds,
+    };
   } finally {
     await store.close();
   }

@@ -22,7 +22,8 @@ import { bulkBuildInChild, type BulkFigures } from './graph-bulk-build.js';
  * BENCH_GRAPH_KEEP=1 keeps it. With --write-readme, writes the table into docs/benchmarks.md.
  * BENCH_GRAPH_BULK=1 (the default from 5M transfers on, embedded store only) builds the graph but its last
  * BENCH_GRAPH_TAIL transfers (default 1M) with the sorted bulk load (infra/chain/graph/bulk), in a process of
- * its own, and then publishes the tail through the pipeline on top of it: both rates are printed.
+ * its own, and then publishes the tail through the pipeline on top of it: both rates are printed
+ * (BENCH_GRAPH_BULK_MEMORY_MB: the load's memory budget, default the load's own).
  */
 
 const TRANSFERS = Number(process.env.BENCH_GRAPH_TRANSFERS ?? 100_000_000);
@@ -113,7 +114,7 @@ function bulkRow(bulk: BulkFigures | null): string[] {
   if (!bulk) return [];
   const rate = Math.round(bulk.transfers / bulk.seconds).toLocaleString('en');
   return [
-    `| bulk load (sorted: infra/chain/graph/bulk, a process of its own) | ${rate} transfers/s (${bulk.transfers.toLocaleString('en')} in ${Math.round(bulk.seconds).toLocaleString('en')} s, ${Math.round(bulk.transfers / (bulk.cpuSeconds ?? Number.NaN)).toLocaleString('en')} per CPU second, ${bulk.pairs.toLocaleString('en')} pairs, ${bulk.runs} run files; peak RSS ${mb(bulk.peakRss)} MB; load ${bulk.load}) |`,
+    `| bulk load (sorted: infra/chain/graph/bulk, a process of its own) | ${rate} transfers/s (${bulk.transfers.toLocaleString('en')} in ${Math.round(bulk.seconds).toLocaleString('en')} s, ${Math.round(bulk.transfers / (bulk.cpuSeconds ?? Number.NaN)).toLocaleString('en')} per CPU second, ${bulk.pairs.toLocaleString('en')} pairs, ${bulk.addresses.toLocaleString('en')} addresses, ${bulk.runs} run files; peak RSS ${mb(bulk.peakRss)} MB; load ${bulk.load}) |`,
   ];
 }
 

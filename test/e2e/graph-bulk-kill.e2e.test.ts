@@ -38,7 +38,7 @@ describe('bulk load killed with SIGKILL', () => {
       const batches = fixture(20_000);
       const store = await openLmdbGraphStore({ dir: join(root, 'graph'), superNodeBound: BULK_BOUND });
       await expect(store.fold([batches[0]!])).rejects.toThrow(/under way/);
-      await store.bulkLoad({ network: 'ETH', batches, workDir: root, chunkEntries: 700 });
+      await store.bulkLoad({ network: 'ETH', batches, workDir: root, memoryBytes: 700_000 });
       await store.close();
       const reference = await openLmdbGraphStore({ dir: join(root, 'reference'), superNodeBound: BULK_BOUND });
       for (const batch of batches) await reference.fold([batch]);

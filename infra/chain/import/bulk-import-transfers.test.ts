@@ -51,7 +51,7 @@ const run = (service: TestService, files: readonly string[], ...flags: string[])
 describe('data import-transfers --bulk', () => {
   it('builds the graph the pipeline import of the same files builds', async () => {
     expect((await run(piped, FILES)).exitCode).toBe(0);
-    const loaded = await run(bulk, FILES, '--bulk', '--work-dir', dir);
+    const loaded = await run(bulk, FILES, '--bulk', '--work-dir', dir, '--memory-mb', '64');
     expect(loaded.output).toMatchObject({
       bulk: { transfers: 6, addresses: 4, blocks: { native: [99, 100], token: [100, 102] } },
       files: [
@@ -59,6 +59,7 @@ describe('data import-transfers --bulk', () => {
         { table: 'transactions', rows: 2, skipped: 0 },
       ],
     });
+    expect((loaded.output as { bulk: { peakRssMiB: number } }).bulk.peakRssMiB).toBeGreaterThan(16);
     const addresses = [alice, bob, carol, dave];
     expect(await snapshotOf(bulk.services.fullCheck.graph, addresses)).toEqual(await snapshotOf(piped.services.fullCheck.graph, addresses));
     expect((await bulk.services.fullCheck.graph.coverage('ETH')).datasets).toEqual(
@@ -71,6 +72,11 @@ describe('data import-transfers --bulk', () => {
     expect(again.output).toMatchObject({ files: [{ table: 'token_transfers', rows: 4, transfers: 4 }] });
     expect(await bulk.services.fullCheck.graph.size('ETH')).toBe(6);
     await expect(run(bulk, FILES, '--bulk')).rejects.toMatchObject({ code: 'invalid_state' });
+  });
+
+  it('refuses a memory budget that is not a whole number of MiB, at least 16', async () => {
+    for (const budget of ['8', '1.5', 'lots'])
+      await expect(run(piped, FILES, '--bulk', '--memory-mb', budget)).rejects.toMatchObject({ code: 'bad_request' });
   });
 
   it('refuses a file given twice', async () => {

@@ -27,6 +27,8 @@ export async function bulkImportTransfers(input: {
   prices: Prices;
   /** Where the run files go (they take about as much as the graph itself while the load runs). */
   workDir: string;
+  /** The load's memory budget in bytes (default memory-budget.ts's). */
+  memoryBytes?: number | undefined;
   onProgress?: (progress: BulkProgress & { file: string | null }) => void;
 }): Promise<BulkImportOutcome> {
   const resolved = input.paths.map((path) => resolve(path));
@@ -53,6 +55,7 @@ export async function bulkImportTransfers(input: {
     network: input.network,
     batches: batches(),
     workDir: input.workDir,
+    ...(input.memoryBytes === undefined ? {} : { memoryBytes: input.memoryBytes }),
     onProgress: (progress) => input.onProgress?.({ ...progress, file: current }),
   });
   return { ...result, files: outcomes };

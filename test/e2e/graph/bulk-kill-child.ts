@@ -9,7 +9,7 @@ await store.bulkLoad({
   network: 'ETH',
   batches: fixture(20_000),
   workDir: workDir ?? '',
-  chunkEntries: 700,
+  memoryBytes: 700_000,
   onProgress: (p) => {
     if (p.stage !== stage) process.stdout.write(`stage ${(stage = p.stage)}\n`);
   },

@@ -6,6 +6,8 @@ import type { TransferBatch } from '../../../../domain/ports/transfer-graph.port
 import { BULK_BOUND as BOUND, contents, fixture } from '../../../../test/support/bulk-fixture.js';
 import { openLmdbGraphStore, type LmdbGraphStore } from '../lmdb-graph-store.js';
 
+/** A budget whose sorters spill every 700 records (several runs per sorter on the fixture). */
+const CHUNKS_OF_700 = 700_000;
 const dirs: string[] = [];
 afterAll(async () => Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true }))));
 
@@ -23,10 +25,14 @@ async function folded(batches: readonly TransferBatch[]): Promise<string> {
   return dir;
 }
 
-async function bulkLoaded(batches: Iterable<TransferBatch>, then?: (store: LmdbGraphStore) => Promise<void>): Promise<string> {
+async function bulkLoaded(
+  batches: Iterable<TransferBatch>,
+  then?: (store: LmdbGraphStore) => Promise<void>,
+  memoryBytes = CHUNKS_OF_700,
+): Promise<string> {
   const dir = await freshDir();
   const store = await openLmdbGraphStore({ dir, superNodeBound: BOUND });
-  await store.bulkLoad({ network: 'ETH', batches, workDir: await freshDir(), chunkEntries: 700 });
+  await store.bulkLoad({ network: 'ETH', batches, workDir: await freshDir(), memoryBytes });
   await then?.(store);
   await store.close();
   return dir;
@@ -39,6 +45,11 @@ describe('bulk load of the LMDB graph store', () => {
     expect(expected.pairs.length).toBeGreaterThan(1000);
     expect(expected.ranked.length).toBeLessThan(2 * expected.pairs.length);
     expect(await contents(await bulkLoaded(batches))).toEqual(expected);
+  });
+
+  it('builds the same store on a tiny memory budget (runs of 16 records, 16 addresses cached of 400)', async () => {
+    const batches = fixture();
+    expect(await contents(await bulkLoaded(batches, undefined, 16_000))).toEqual(await contents(await folded(batches)));
   });
 
   it('then the fold skips transfers in the blocks it covered and folds later ones, as a fold of all would', async () => {
@@ -61,9 +72,9 @@ describe('bulk load of the LMDB graph store', () => {
       throw new Error('killed');
     }
     const work = await freshDir();
-    await expect(store.bulkLoad({ network: 'ETH', batches: dying(), workDir: work, chunkEntries: 700 })).rejects.toThrow('killed');
+    await expect(store.bulkLoad({ network: 'ETH', batches: dying(), workDir: work, memoryBytes: CHUNKS_OF_700 })).rejects.toThrow('killed');
     await expect(store.fold([batches[0]!])).rejects.toThrow(/bulk load of ETH is under way/);
-    await store.bulkLoad({ network: 'ETH', batches, workDir: work, chunkEntries: 700 });
+    await store.bulkLoad({ network: 'ETH', batches, workDir: work, memoryBytes: CHUNKS_OF_700 });
     await expect(store.bulkLoad({ network: 'ETH', batches, workDir: work })).rejects.toThrow(/bulk-loaded already/);
     await store.close();
     expect(await contents(dir)).toEqual(await contents(await folded(batches)));

@@ -8,9 +8,10 @@ import type { GraphDbs } from '../lmdb-graph-dbs.js';
 import { claimable, putBulkState, wipeNetwork } from './bulk-claim.js';
 import { readTransfers, type ReadSummary } from './bulk-read.js';
 import { ExternalSorter } from './external-sorter.js';
+import { budgetShares, DEFAULT_MEMORY_BYTES } from './memory-budget.js';
 import { putOptions } from './lmdb-append.js';
 import { NodeTotals } from './node-totals.js';
-import { combinePairs, pairFields } from './pair-sums.js';
+import { combinePairs, NODE_FIELDS, pairFields } from './pair-sums.js';
 import { mergeRuns, RunWriter, type RunRecord } from './record-runs.js';
 
 /**
@@ -20,14 +21,17 @@ import { mergeRuns, RunWriter, type RunRecord } from './record-runs.js';
  * with sequential writes, not a random write per transfer. The result is the store a fold of the same
  * transfers builds (ids, pairs, ranked counterparties with the super-node bound, nodes, coverage), without
  * a dedup key per transfer: the load records the blocks it covered instead (bulk-claim.ts).
- * Stages: read → merge pairs (node totals, ranked candidates) → ranked (top counterparties per
- * address and side; the rest flagged) → pairs → nodes → meta.
+ * Stages: read → merge pairs (ranked candidates) → ranked (top counterparties per address and side, the
+ * rest flagged; node totals) → pairs → meta. Memory is bounded by a budget (memory-budget.ts), whatever the
+ * number of transfers or addresses.
  */
 
 export interface BulkProgress {
-  readonly stage: 'read' | 'merge pairs' | 'ranked' | 'pairs' | 'nodes';
+  readonly stage: 'read' | 'merge pairs' | 'ranked' | 'pairs';
   /** Transfers read (read), records handled (the others). */
   readonly done: number;
+  /** The process's resident memory now, in bytes (LMDB's mapped pages of the store count). */
+  readonly rss: number;
 }
 
 export interface BulkLoadInput {
@@ -35,14 +39,16 @@ export interface BulkLoadInput {
   readonly batches: AsyncIterable<TransferBatch> | Iterable<TransferBatch>;
   /** Where the run files go (a directory of the load's own is made there and removed after). */
   readonly workDir: string;
-  /** Records held in memory per sorter before a spill (memory ≈ 350 bytes each). */
-  readonly chunkEntries?: number;
+  /** What the load's own records may take in memory, in bytes (memory-budget.ts; default 1 GiB). */
+  readonly memoryBytes?: number;
   readonly onProgress?: (progress: BulkProgress) => void;
 }
 
 export interface BulkLoadResult extends Omit<ReadSummary, 'coverage'> {
   readonly pairs: number;
   readonly runs: number;
+  /** The process's peak resident memory so far, in bytes (its whole life: what the operating system counts). */
+  readonly peakRss: number;
 }
 
 const EMPTY = Buffer.alloc(0);
@@ -58,30 +64,32 @@ export async function bulkLoad(dbs: GraphDbs, input: BulkLoadInput): Promise<Bul
   if (claimable(dbs, network) === 'killed-load') wipeNetwork(dbs, network);
   putBulkState(dbs, network, { state: 'loading', blocks: [null, null], transfers: 0 });
   const dir = mkdtempSync(join(input.workDir, `bulk-${network}-`));
-  const chunk = input.chunkEntries ?? 1_000_000;
-  const progress = input.onProgress ?? (() => undefined);
+  const { chunkEntries: chunk, cachedAddresses } = budgetShares(input.memoryBytes ?? DEFAULT_MEMORY_BYTES);
+  const report = input.onProgress ?? (() => undefined);
+  const progress = (p: Omit<BulkProgress, 'rss'>) => report({ ...p, rss: process.memoryUsage.rss() });
   const pairs = new ExternalSorter({ dir, name: 'pairs', maxEntries: chunk, combine: combinePairs, numbers: pairNumbers });
   try {
-    const read = await readTransfers(dbs, network, input.batches, pairs, (done) => progress({ stage: 'read', done }));
-    const nodes = new NodeTotals(read.addresses);
-    const ranked = new ExternalSorter({ dir, name: 'ranked', maxEntries: 2 * chunk, numbers: rankedNumbers });
-    const merged = mergePairs(join(dir, 'pairs-merged.run'), network, pairs, nodes, ranked, progress);
-    const pairRuns = pairs.runs.length;
+    const onRead = (done: number) => progress({ stage: 'read', done });
+    const read = await readTransfers(dbs, network, input.batches, pairs, cachedAddresses, onRead);
+    // A ranked candidate holds its key and its pair's sums: about as much as a pair sum.
+    const ranked = new ExternalSorter({ dir, name: 'ranked', maxEntries: chunk, numbers: rankedNumbers });
+    const merged = mergePairs(join(dir, 'pairs-merged.run'), network, pairs, ranked, progress);
+    const pairRuns = pairs.files;
     pairs.remove();
     const orFlags = (a: Buffer, b: Buffer) => Buffer.of((a[0] ?? 0) | (b[0] ?? 0));
     const rest = new ExternalSorter({ dir, name: 'rest', maxEntries: chunk, combine: orFlags, numbers: pairNumbers });
-    writeRanked(dbs, network, ranked, nodes, rest, progress);
-    const allRuns = pairRuns + ranked.runs.length;
+    writeRankedAndNodes(dbs, network, ranked, rest, progress);
+    const allRuns = pairRuns + ranked.files;
     ranked.remove();
     writePairs(dbs, network, merged, rest, progress);
-    writeNodes(dbs, network, nodes, progress);
     dbs.root.transactionSync(() => {
       dbs.meta.putSync(`next-id:${network}`, read.addresses);
       for (const [dataset, entry] of read.coverage) dbs.putCoverage(network, dataset, entry);
       putBulkState(dbs, network, { state: 'loaded', blocks: read.blocks, transfers: read.transfers - read.skipped });
     });
     const { transfers, skipped, addresses, blocks } = read;
-    return { transfers, skipped, addresses, blocks, pairs: merged.records, runs: allRuns + rest.runs.length };
+    const runs = allRuns + rest.files;
+    return { transfers, skipped, addresses, blocks, pairs: merged.records, runs, peakRss: process.resourceUsage().maxRSS * 1024 };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -105,14 +113,16 @@ function inTransactions<T>(dbs: GraphDbs, items: Iterator<T>, write: (item: T) =
   return done;
 }
 
-/** Merges the pair runs into one file of final pairs; sums the nodes' totals; collects both sides' ranked candidates. */
+/**
+ * Merges the pair runs into one file of final pairs; collects both sides' ranked candidates, each with the
+ * pair's sums and times (the first 24 bytes of its record, pair-sums.ts) for its owner's node totals.
+ */
 function mergePairs(
   path: string,
   network: Network,
   pairs: ExternalSorter,
-  nodes: NodeTotals,
   ranked: ExternalSorter,
-  progress: (p: BulkProgress) => void,
+  progress: (p: Omit<BulkProgress, 'rss'>) => void,
 ): { path: string; records: number } {
   const writer = new RunWriter(path);
   let done = 0;
@@ -121,49 +131,50 @@ function mergePairs(
     const from = key.readUInt32BE(1);
     const to = key.readUInt32BE(5);
     const fields = pairFields(value);
-    nodes.add(from, 'out', fields);
-    nodes.add(to, 'in', fields);
+    const sums = value.subarray(0, NODE_FIELDS);
     const row = { usd: fields.usd, transfers: fields.transfers, estimated: (fields.flags & FLAG_ESTIMATED) !== 0 };
-    ranked.add(rankedKey(network, from, 'out', { ...row, counterparty: to }), EMPTY);
-    ranked.add(rankedKey(network, to, 'in', { ...row, counterparty: from }), EMPTY);
+    ranked.add(rankedKey(network, from, 'out', { ...row, counterparty: to }), sums);
+    ranked.add(rankedKey(network, to, 'in', { ...row, counterparty: from }), sums);
     if (++done % 1_000_000 === 0) progress({ stage: 'merge pairs', done });
   }
   writer.close();
   return { path: writer.path, records: writer.records };
 }
 
-/** Keeps each address's first `superNodeBound` counterparties per side (ranked order); flags the others' pairs. */
-function writeRanked(
+/**
+ * Keeps each address's first `superNodeBound` counterparties per side (ranked order) and flags the others'
+ * pairs; sums each address's totals on the way (its candidates come together) and writes its node record.
+ */
+function writeRankedAndNodes(
   dbs: GraphDbs,
   network: Network,
   ranked: ExternalSorter,
-  nodes: NodeTotals,
   rest: ExternalSorter,
-  progress: (p: BulkProgress) => void,
+  progress: (p: Omit<BulkProgress, 'rss'>) => void,
 ): void {
   const append = putOptions(dbs.ranked, network);
+  const appendNode = putOptions(dbs.nodes, network);
+  const nodes = new NodeTotals((id, node) => dbs.nodes.putSync(idKey(network, id), encodeNode(node), appendNode));
   let group = -1;
   let inGroup = 0;
   inTransactions(
     dbs,
     ranked.sorted(),
-    ({ key }) => {
+    ({ key, value }) => {
       const owner = key.readUInt32BE(1);
-      const out = key[5] === 1;
-      const id = owner * 2 + (out ? 1 : 0);
+      const side = key[5] === 1 ? 'out' : 'in';
+      const id = owner * 2 + (side === 'out' ? 1 : 0);
       if (id !== group) [group, inGroup] = [id, 0];
-      if (inGroup++ < dbs.superNodeBound) {
-        dbs.ranked.putSync(key, EMPTY, append);
-        const kept = nodes[out ? 'out' : 'in'].kept;
-        kept[owner] = (kept[owner] ?? 0) + 1;
-        return;
-      }
+      const kept = inGroup++ < dbs.superNodeBound;
+      nodes.add(owner, side, pairFields(value), key[22] === 1, kept);
+      if (kept) return void dbs.ranked.putSync(key, EMPTY, append);
       const counterparty = key.readUInt32BE(18);
-      const flag = Buffer.of(restFlag(out ? 'out' : 'in'));
-      rest.add(out ? pairKey(network, owner, counterparty) : pairKey(network, counterparty, owner), flag);
+      const flag = Buffer.of(restFlag(side));
+      rest.add(side === 'out' ? pairKey(network, owner, counterparty) : pairKey(network, counterparty, owner), flag);
     },
     (done) => progress({ stage: 'ranked', done }),
   );
+  dbs.root.transactionSync(() => nodes.finish());
 }
 
 /** Writes the merged pairs in key order, with the remainder flags of the counterparties not kept. */
@@ -172,7 +183,7 @@ function writePairs(
   network: Network,
   merged: { path: string },
   rest: ExternalSorter,
-  progress: (p: BulkProgress) => void,
+  progress: (p: Omit<BulkProgress, 'rss'>) => void,
 ): void {
   const append = putOptions(dbs.pairs, network);
   const flags = rest.sorted();
@@ -186,18 +197,5 @@ function writePairs(
       dbs.pairs.putSync(key, value, append);
     },
     (done) => progress({ stage: 'pairs', done }),
-  );
-}
-
-function writeNodes(dbs: GraphDbs, network: Network, nodes: NodeTotals, progress: (p: BulkProgress) => void): void {
-  const append = putOptions(dbs.nodes, network);
-  function* ids() {
-    for (let id = 0; id < nodes.size; id++) yield id;
-  }
-  inTransactions(
-    dbs,
-    ids(),
-    (id) => dbs.nodes.putSync(idKey(network, id), encodeNode(nodes.record(id)), append),
-    (done) => progress({ stage: 'nodes', done }),
   );
 }

@@ -1,62 +1,19 @@
 import { blockOfPosition, kindOfPosition, type TransferBatch } from '../../../../domain/ports/transfer-graph.port.js';
 import { normalizeAddress } from '../../../../domain/shared/address.js';
 import type { Network } from '../../../../domain/shared/network.js';
-import { addressBytes, idKey, idsKey, pairKey } from '../graph-keys.js';
+import { pairKey } from '../graph-keys.js';
 import { encodePair, FLAG_ESTIMATED } from '../graph-records.js';
 import type { CoverageEntry, GraphDbs } from '../lmdb-graph-dbs.js';
+import { AddressIds } from './address-ids.js';
 import type { BlockRange } from './bulk-claim.js';
 import type { ExternalSorter } from './external-sorter.js';
-import { putOptions } from './lmdb-append.js';
 
 /**
  * The read stage of a bulk load: each transfer of the input, in input order, gets its addresses' ids
  * the way the fold interns them (sender, then recipient, on first sight: the same ids as a fold of the
- * same input) and goes to the pair sorter as a one-transfer pair record. The ids are written to the
- * store as they are allocated; the data sets' coverage and the blocks per kind are summed in memory.
+ * same input: address-ids.ts) and goes to the pair sorter as a one-transfer pair record. The data sets'
+ * coverage and the blocks per kind are summed in memory (a few numbers per data set).
  */
-
-const SHARDS = 256;
-
-/** Address → id in memory, in shards (a Map holds at most 2^24 entries); new ids are written in batches. */
-class Interner {
-  private readonly shards = Array.from({ length: SHARDS }, () => new Map<string, number>());
-  private fresh: string[] = [];
-  private firstFresh = 0;
-  next = 0;
-
-  constructor(
-    private readonly dbs: GraphDbs,
-    private readonly network: Network,
-  ) {}
-
-  id(address: string): number {
-    const hash = (address.charCodeAt(address.length - 1) * 31 + address.charCodeAt(address.length - 2)) & (SHARDS - 1);
-    const shard = this.shards[hash] as Map<string, number>;
-    const found = shard.get(address);
-    if (found !== undefined) return found;
-    const id = this.next++;
-    shard.set(address, id);
-    this.fresh.push(address);
-    if (this.fresh.length >= 100_000) this.flush();
-    return id;
-  }
-
-  /** Writes the ids allocated since the last flush (`addrs` in id order: appended). */
-  flush(): void {
-    const { dbs, network, fresh, firstFresh } = this;
-    const append = putOptions(dbs.addrs, network);
-    dbs.root.transactionSync(() => {
-      fresh.forEach((address, k) => {
-        const value = Buffer.allocUnsafe(4);
-        value.writeUInt32BE(firstFresh + k, 0);
-        dbs.ids.putSync(idsKey(network, address), value);
-        dbs.addrs.putSync(idKey(network, firstFresh + k), addressBytes(address), append);
-      });
-    });
-    this.fresh = [];
-    this.firstFresh = this.next;
-  }
-}
 
 export interface ReadSummary {
   transfers: number;
@@ -81,9 +38,10 @@ export async function readTransfers(
   network: Network,
   batches: AsyncIterable<TransferBatch> | Iterable<TransferBatch>,
   pairs: ExternalSorter,
+  cachedAddresses: number,
   onRead: (transfers: number) => void,
 ): Promise<ReadSummary> {
-  const interner = new Interner(dbs, network);
+  const interner = new AddressIds(dbs, network, cachedAddresses, Math.min(100_000, cachedAddresses));
   const summary: ReadSummary = { transfers: 0, skipped: 0, addresses: 0, blocks: [null, null], coverage: new Map() };
   for await (const batch of batches) {
     checkBatch(batch, network);

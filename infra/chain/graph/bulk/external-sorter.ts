@@ -5,8 +5,12 @@ import { compareKeys, mergeRuns, RunWriter, type RunRecord } from './record-runs
 /**
  * An external sort of (key, value) records in bounded memory: records gather in memory (summed per key
  * when a `combine` is given) up to `maxEntries`, then are sorted and spilled to a run file under `dir`;
- * reading merges the runs (k-way), combining equal keys again. Keys compare as bytes, LMDB's order.
+ * reading merges the runs (k-way), combining equal keys again. Keys compare as bytes, LMDB's order. A merge
+ * reads at most FAN_IN runs at once (each holds a read buffer): more runs than that are merged in passes of
+ * FAN_IN runs into one first, so that memory does not grow with the input.
  */
+
+const FAN_IN = 64;
 
 export interface SorterOptions {
   readonly dir: string;
@@ -40,7 +44,9 @@ function sortRecords(records: RunRecord[], numbers: SorterOptions['numbers']): R
 export class ExternalSorter {
   private readonly byKey = new Map<string, RunRecord>();
   private readonly list: RunRecord[] = [];
-  readonly runs: string[] = [];
+  private runs: string[] = [];
+  /** Run files written (spills and merge passes). */
+  files = 0;
   added = 0;
 
   constructor(private readonly options: SorterOptions) {}
@@ -67,19 +73,39 @@ export class ExternalSorter {
     const records = this.options.combine ? [...this.byKey.values()] : this.list.splice(0);
     this.byKey.clear();
     if (records.length === 0) return;
-    const sorted = sortRecords(records, this.options.numbers);
-    const writer = new RunWriter(join(this.options.dir, `${this.options.name}-${this.runs.length}.run`));
-    for (const { key, value } of sorted) writer.write(key, value);
+    this.runs.push(this.written(sortRecords(records, this.options.numbers)));
+  }
+
+  private written(records: Iterable<RunRecord>): string {
+    const writer = new RunWriter(join(this.options.dir, `${this.options.name}-${this.files++}.run`));
+    for (const { key, value } of records) writer.write(key, value);
     writer.close();
-    this.runs.push(writer.path);
+    return writer.path;
+  }
+
+  /** Merges the runs FAN_IN at a time into fewer, longer runs. */
+  private mergePass(): void {
+    const merged: string[] = [];
+    for (let at = 0; at < this.runs.length; at += FAN_IN) {
+      const group = this.runs.slice(at, at + FAN_IN);
+      merged.push(group.length === 1 ? (group[0] as string) : this.written(this.combined(group)));
+      if (group.length > 1) for (const path of group) rmSync(path, { force: true });
+    }
+    this.runs = merged;
   }
 
   /** Every record, in key order, one per key when combining (spills what memory holds first). */
-  *sorted(): Generator<RunRecord> {
+  sorted(): Generator<RunRecord> {
     this.spill();
+    while (this.runs.length > FAN_IN) this.mergePass();
+    return this.combined(this.runs);
+  }
+
+  /** The records of `runs` in key order, one per key when combining. */
+  private *combined(runs: readonly string[]): Generator<RunRecord> {
     const { combine } = this.options;
     let pending: RunRecord | null = null;
-    for (const record of mergeRuns(this.runs)) {
+    for (const record of mergeRuns(runs)) {
       if (pending && combine && compareKeys(pending.key, record.key) === 0) {
         pending = { key: pending.key, value: combine(pending.value, record.value) };
         continue;

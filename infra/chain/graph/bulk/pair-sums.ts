@@ -33,7 +33,10 @@ export function combinePairs(a: Buffer, b: Buffer): Buffer {
   return out;
 }
 
-/** The fields a node's totals and a ranked key need, read from an encoded pair. */
+/** The bytes pairFields reads but the flags: a pair's sums and times (the flags may lie behind them or not). */
+export const NODE_FIELDS = SETTLED_LAST_AT;
+
+/** The fields a node's totals and a ranked key need, read from an encoded pair (or its first NODE_FIELDS bytes). */
 export const pairFields = (value: Buffer) => ({
   usd: value.readDoubleLE(USD),
   transfers: value.readUInt32LE(TRANSFERS),

@@ -8,7 +8,7 @@ import { closeSync, openSync, readSync, writeSync } from 'node:fs';
  */
 
 const BLOCK = 4 * 1024 * 1024;
-/** A reader's buffer: a merge reads a hundred runs at once. */
+/** A reader's buffer (a merge reads up to 64 runs at once: external-sorter.ts). */
 const READ_BLOCK = 1024 * 1024;
 
 export class RunWriter {
