@@ -5,13 +5,16 @@ import { join } from 'node:path';
 import { syntheticAddress, syntheticSource, toTagpack } from '../synthetic/synthetic-graph.js';
 import { writeFullCheckSources } from '../support/full-check-data.js';
 import { printTopSelfTime, profileClockMicros } from './cpu-profile-top.js';
+import { evictFromPageCache } from './page-cache.js';
 
 /**
  * The warm exposure searches of bench:graph again, on a data directory a `BENCH_GRAPH_KEEP=1` run kept,
  * without building the graph again: `node --import tsx test/bench/graph-warm-search.ts <kept>/data` with the
  * same BENCH_GRAPH_TRANSFERS (and BENCH_GRAPH_ADDRESSES) as the run that built it, so the labels and
  * anchors are the same. Runs graph-restart.child.ts (20 cold searches, then BENCH_GRAPH_SEARCHES warm
- * ones, no full checks) and prints the warm wall and CPU p50 / p99. BENCH_GRAPH_PROFILE=<dir>: the child
+ * ones, no full checks) and prints for each kind the wall and CPU p50 / p99, user and system CPU and the page
+ * faults per search (minor: a page of the LMDB map mapped on first touch; major: read from the disk).
+ * BENCH_GRAPH_EVICT=1 drops the graph's files from the OS cache first, so the cold searches read the disk. BENCH_GRAPH_PROFILE=<dir>: the child
  * runs with --cpu-prof into that directory and the top self-time frames are printed. BENCH_GRAPH_DIGESTS=<file>:
  * writes a digest of each warm search's result there, to compare two builds' answers. A second argument
  * (`<kept>/empty`, the empty data directory the same run kept): the service is started on it too, without
@@ -25,6 +28,7 @@ const COLD = 20;
 const WARM = Number(process.env.BENCH_GRAPH_SEARCHES ?? 300);
 
 interface Figures {
+  coldRuns: Run[];
   warmRuns: Run[];
   rssAfterStart: number;
 }
@@ -33,6 +37,10 @@ interface Run {
   digest: string;
   ms: number;
   cpuMs: number;
+  userMs: number;
+  systemMs: number;
+  minorFaults: number;
+  majorFaults: number;
   nodes: number;
   edges: number;
 }
@@ -42,22 +50,33 @@ const percentile = (values: readonly number[], p: number): number => {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
 };
 
-/** The warm searches' wall and CPU percentiles, and the five slowest by CPU. */
-function printWarm(warmRuns: readonly Run[], loadBefore: string | undefined): void {
-  const wall = warmRuns.map((r) => r.ms);
-  const cpu = warmRuns.map((r) => r.cpuMs);
-  const avgEdges = Math.round(warmRuns.reduce((s, r) => s + r.edges, 0) / Math.max(1, warmRuns.length));
+const mean = (values: readonly number[]): number => values.reduce((sum, v) => sum + v, 0) / Math.max(1, values.length);
+
+/** Searches' wall and CPU p50 / p99, user and system CPU and page faults (mean, p99), and the five slowest by CPU. */
+function printRuns(kind: string, runs: readonly Run[], loadBefore: string | undefined): void {
+  const p = (f: (r: Run) => number) => {
+    const values = runs.map(f);
+    return `${percentile(values, 50).toFixed(1)} / ${percentile(values, 99).toFixed(1)}`;
+  };
+  const avg = (f: (r: Run) => number) => Math.round(mean(runs.map(f)));
   process.stdout.write(
-    `warm ${warmRuns.length}: wall p50 / p99 ${percentile(wall, 50).toFixed(1)} / ${percentile(wall, 99).toFixed(1)} ms, ` +
-      `CPU p50 / p99 ${percentile(cpu, 50).toFixed(1)} / ${percentile(cpu, 99).toFixed(1)} ms, ${avgEdges} edges on average; ` +
-      `load ${loadBefore} → ${loadavg()[0]?.toFixed(2)}\n`,
+    `${kind} ${runs.length}: wall p50 / p99 ${p((r) => r.ms)} ms, CPU p50 / p99 ${p((r) => r.cpuMs)} ms ` +
+      `(user ${p((r) => r.userMs)}, system ${p((r) => r.systemMs)}), page faults per search: minor mean ${avg((r) => r.minorFaults)} ` +
+      `p99 ${percentile(
+        runs.map((r) => r.minorFaults),
+        99,
+      )}, major mean ${avg((r) => r.majorFaults)} p99 ${percentile(
+        runs.map((r) => r.majorFaults),
+        99,
+      )}; ` +
+      `${avg((r) => r.nodes)} nodes, ${avg((r) => r.edges)} edges on average; load ${loadBefore} → ${loadavg()[0]?.toFixed(2)}\n`,
   );
-  const slowest = warmRuns
+  const slowest = runs
     .map((run, at) => ({ ...run, at }))
     .sort((a, b) => b.cpuMs - a.cpuMs)
     .slice(0, 5);
   process.stdout.write(
-    `slowest by CPU: ${slowest.map((r) => `#${r.at} ${r.cpuMs.toFixed(0)} ms (${r.nodes} nodes, ${r.edges} edges)`).join(', ')}\n`,
+    `slowest by CPU: ${slowest.map((r) => `#${r.at} ${r.cpuMs.toFixed(0)} ms (${r.nodes} nodes, ${r.edges} edges, ${r.minorFaults}+${r.majorFaults} faults)`).join(', ')}\n`,
   );
 }
 
@@ -98,13 +117,15 @@ async function main() {
     JSON.parse([...out.trim().split('\n')].reverse().find((line) => line.startsWith('{')) ?? '{}') as Figures;
   try {
     const loadBefore = loadavg()[0]?.toFixed(2);
+    const evicted = process.env.BENCH_GRAPH_EVICT === '1' && evictFromPageCache(join(dataDir, 'graph'));
     const fromMicros = profileClockMicros();
     const out = child(dataDir, WARM, profile);
     const lines = out.trim().split('\n');
-    const { warmRuns, rssAfterStart } = lastJson(out);
+    const { coldRuns, warmRuns, rssAfterStart } = lastJson(out);
     const gcLines = lines.filter((line) => /ms: (Mark-Compact|Scavenge|Mark-sweep)/.test(line));
     if (gcLines.length > 0) process.stdout.write(`${gcLines.join('\n')}\n`);
-    printWarm(warmRuns, loadBefore);
+    printRuns(evicted ? 'cold (graph evicted from the OS cache)' : 'cold (first after the start)', coldRuns, loadBefore);
+    printRuns('warm', warmRuns, loadBefore);
     const emptyDir = process.argv[3];
     if (emptyDir) {
       const empty = lastJson(child(emptyDir, 0)).rssAfterStart;

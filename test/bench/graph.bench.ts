@@ -9,6 +9,7 @@ import { startTestService } from '../support/test-service.js';
 import { externalGraph, graphStoreEnv, postgresDataDirectory, postgresGraphBytes } from './graph-bench-store.js';
 import { PER_BLOCK, publishSynthetic } from './graph-synthetic-ingest.js';
 import { bulkBuildInChild, type BulkFigures } from './graph-bulk-build.js';
+import { evictFromPageCache } from './page-cache.js';
 
 /**
  * bench:graph — the transfer graph at chain scale, through the graph pipeline: a synthetic graph shaped like
@@ -53,32 +54,37 @@ async function bytesUnder(path: string): Promise<number> {
   return total;
 }
 
-/** Drops the graph's pages from the OS cache (posix_fadvise DONTNEED on the files under `dir`), so that a search reads the disk. */
-function evictFromPageCache(dir: string): boolean {
-  try {
-    execFileSync('python3', [
-      '-c',
-      `import os,sys\nfor d,_,fs in os.walk(sys.argv[1]):\n for f in fs:\n  try:\n   fd=os.open(os.path.join(d,f),os.O_RDONLY)\n  except OSError:\n   continue\n  os.posix_fadvise(fd,0,0,os.POSIX_FADV_DONTNEED)\n  os.close(fd)`,
-      dir,
-    ]);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** The graph store's bytes on disk: its LMDB file, or its PostgreSQL tables. */
 async function graphBytes(dataDir: string): Promise<number> {
   const schema = graphStoreEnv().GRAPH_POSTGRES_SCHEMA;
   return schema ? postgresGraphBytes(schema) : bytesUnder(join(dataDir, 'graph'));
 }
 
+/** One search of graph-restart.child.ts: wall and CPU (user + system) time, page faults (minor, major). */
+interface SearchRun {
+  ms: number;
+  cpuMs: number;
+  userMs: number;
+  systemMs: number;
+  minorFaults: number;
+  majorFaults: number;
+  nodes: number;
+  edges: number;
+  complete: boolean;
+}
+
+/** Mean user and system CPU and page faults of searches: where their time goes besides other processes. */
+const usageCell = (runs: readonly SearchRun[]): string => {
+  const mean = (f: (r: SearchRun) => number) => runs.reduce((sum, r) => sum + f(r), 0) / Math.max(1, runs.length);
+  return `user ${ms(mean((r) => r.userMs))} + system ${ms(mean((r) => r.systemMs))} ms, ${Math.round(mean((r) => r.minorFaults)).toLocaleString('en')} minor + ${Math.round(mean((r) => r.majorFaults)).toLocaleString('en')} major page faults`;
+};
+
 interface RestartFigures {
   startMs: number;
   rssAfterStart: number;
   rssAfterSearches: number;
-  coldRuns: { ms: number; cpuMs: number; nodes: number; edges: number; complete: boolean }[];
-  warmRuns: { ms: number; cpuMs: number; nodes: number; edges: number; complete: boolean }[];
+  coldRuns: SearchRun[];
+  warmRuns: SearchRun[];
   hubChecks: number[];
   ordinaryChecks: number[];
   hubCounterparties: number | null;
@@ -203,6 +209,7 @@ async function main() {
           99,
         ),
       )} ms |`,
+      `| per search, mean: cold / warm | ${usageCell(full.coldRuns)} / ${usageCell(full.warmRuns)} |`,
       `| RSS after the searches | ${mb(full.rssAfterSearches)} MB (${externalGraph() ? "the graph is PostgreSQL's memory, not this process's" : "LMDB's pages are mapped: the OS may drop them"}) |`,
       `| full check end to end, the heaviest exchange (super-node) p50 / max | ${ms(percentile(full.hubChecks, 50))} / ${ms(Math.max(...full.hubChecks))} ms |`,
       `| full check end to end, ordinary addresses p50 / max | ${ms(percentile(full.ordinaryChecks, 50))} / ${ms(Math.max(...full.ordinaryChecks))} ms |`,
