@@ -45,6 +45,12 @@ export interface BulkLoadResult extends Omit<ReadSummary, 'coverage'> {
   readonly runs: number;
 }
 
+/** A graph store with a bulk load (the LMDB store, and PostgreSQL's: infra/postgres/pg-graph-bulk.ts). */
+export interface BulkLoader {
+  /** Loads a network's history: only into a network that holds nothing (bulk-claim.ts). */
+  bulkLoad(input: BulkLoadInput): Promise<BulkLoadResult>;
+}
+
 const EMPTY = Buffer.alloc(0);
 /** A pair key (network, sender, recipient) as (sender, recipient); one network per load. */
 const pairNumbers = (key: Buffer) => [key.readUInt32BE(1), key.readUInt32BE(5)] as const;
