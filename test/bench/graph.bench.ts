@@ -180,7 +180,7 @@ async function main() {
     const table = [
       `Measured by \`npm run ${externalGraph() ? 'bench:graph:external' : 'bench:graph'}\` (${new Date().toISOString().slice(0, 10)}, ${cpus().length} cores, load average ${loadAtStart} at the start and ${loadAfterIngest} after the ingest; the machine is shared, so wall-clock figures vary between runs):`,
       '',
-      `Synthetic graph: ${ADDRESSES.toLocaleString('en')} addresses, ${TRANSFERS.toLocaleString('en')} transfers (power-law degrees; the heaviest exchange has ${full.hubCounterparties?.toLocaleString('en') ?? '?'} incoming counterparties), ${bulk ? `the first ${bulk.transfers.toLocaleString('en')} bulk-loaded into the LMDB graph store, the last ${tail.toLocaleString('en')} ` : ''}published to \`chain.transfers\` in messages of 1,000 transfers and folded by the service's graph-fold processor into the ${externalGraph() ? 'PostgreSQL' : 'LMDB'} graph store, through ${process.env.BUS === 'kafka' ? 'Kafka' : 'the embedded bus'}.`,
+      `Synthetic graph: ${ADDRESSES.toLocaleString('en')} addresses, ${TRANSFERS.toLocaleString('en')} transfers (power-law degrees; the heaviest exchange has ${full.hubCounterparties?.toLocaleString('en') ?? '?'} incoming counterparties), ${bulk ? `the first ${bulk.transfers.toLocaleString('en')} bulk-loaded into the ${externalGraph() ? 'PostgreSQL' : 'LMDB'} graph store, the last ${tail.toLocaleString('en')} ` : ''}published to \`chain.transfers\` in messages of 1,000 transfers and folded by the service's graph-fold processor into the ${externalGraph() ? 'PostgreSQL' : 'LMDB'} graph store, through ${process.env.BUS === 'kafka' ? 'Kafka' : 'the embedded bus'}.`,
       '',
       '| measure | value |',
       '|---|---|',
