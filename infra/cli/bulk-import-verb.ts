@@ -2,15 +2,16 @@ import type { Services } from '../bootstrap.js';
 import { fail } from '../../domain/shared/errors.js';
 import type { Network } from '../../domain/shared/network.js';
 import { bulkImportTransfers } from '../chain/import/bulk-import-transfers.js';
-import type { LmdbGraphStore } from '../chain/graph/lmdb-graph-store.js';
+import type { BulkLoader } from '../chain/graph/bulk/bulk-load.js';
 import { findRunningService } from './service-file.js';
 import type { VerbIo } from './progress.js';
 import type { VerbResult } from './verb.js';
 
 /**
- * `data import-transfers --bulk`: the sorted bulk load of export files into the embedded graph store
+ * `data import-transfers --bulk`: the bulk load of export files into the graph store, LMDB's or PostgreSQL's
  * (docs/operations.md#the-transfer-graph-ingestion-backfill-disk). Refused inside a running service (the service's own fold must not run
- * while a load holds the network, and the load would hold its event loop for an hour), and on PostgreSQL.
+ * while a load holds the network, and the load would hold its event loop for an hour). On PostgreSQL other
+ * processes' folds of the network are refused while it runs (pg-graph-bulk-claim.ts).
  */
 const mib = (bytes: number) => Math.round(bytes / 1024 / 1024);
 
@@ -27,9 +28,8 @@ export async function bulkImportVerb(
   input: { paths: readonly string[]; network: Network; workDir: string | undefined; memoryMb: number | undefined },
   io: VerbIo,
 ): Promise<VerbResult> {
-  const graph = services.fullCheck.graph as Partial<LmdbGraphStore>;
-  if (typeof graph.bulkLoad !== 'function')
-    throw fail('bad_request', '--bulk loads the embedded graph store (LMDB); with GRAPH_STORE=postgres import through the pipeline');
+  const graph = services.fullCheck.graph as Partial<BulkLoader>;
+  if (typeof graph.bulkLoad !== 'function') throw fail('bad_request', '--bulk needs a graph store with a bulk load (LMDB or PostgreSQL)');
   if (await findRunningService(services.config.DATA_DIR))
     throw fail('invalid_state', 'stop the service first: a bulk load writes the graph alone (import without --bulk while it runs)');
   // What was published before and not folded yet folds first: the load starts from a network at rest.
@@ -40,7 +40,7 @@ export async function bulkImportVerb(
       paths: input.paths,
       network: input.network,
       memoryBytes: input.memoryMb === undefined ? undefined : input.memoryMb * 1024 * 1024,
-      graph: graph as LmdbGraphStore,
+      graph: graph as BulkLoader,
       prices: services.fullCheck.prices,
       workDir: input.workDir ?? services.config.DATA_DIR,
       onProgress: (p) => progress.update(`bulk ${p.stage} (RSS ${mib(p.rss)} MiB)`, p.done, p.done, p.file ?? ''),

@@ -1,4 +1,3 @@
-import type { FlowDirection } from '../../domain/ports/chain-data.port.js';
 import {
   BLOCK_POSITIONS,
   blockOfPosition,
@@ -8,7 +7,10 @@ import {
   type TransferBatch,
 } from '../../domain/ports/transfer-graph.port.js';
 import { normalizeAddress } from '../../domain/shared/address.js';
-import { SCREEN_NETWORKS, type Network } from '../../domain/shared/network.js';
+import type { Network } from '../../domain/shared/network.js';
+import { bulkCovers } from '../chain/graph/bulk/bulk-claim.js';
+import { bulkStateSql } from './pg-graph-bulk-claim.js';
+import { netId, sideId } from './pg-graph-net.js';
 import type { Query } from './pg-graph-query.js';
 import { newKeptRows, type EdgeRow } from './pg-graph-ranking.js';
 
@@ -19,8 +21,7 @@ import { newKeptRows, type EdgeRow } from './pg-graph-ranking.js';
  * batch's (block, kind) units (advisory locks), then its nodes, then its edges, each sorted.
  */
 
-export const netId = (network: Network): number => SCREEN_NETWORKS.indexOf(network);
-export const sideId = (side: FlowDirection): number => (side === 'out' ? 1 : 0);
+export { netId, sideId };
 /** First key of the units' advisory locks ("GR"), beside the event store's "SV". */
 const UNIT_LOCK_CLASS = 0x4752_0000;
 
@@ -49,7 +50,11 @@ export async function foldBatchSql(q: Query, s: string, bound: number, batch: Tr
   const network = netId(batch.network);
   const dataset = await datasetId(q, s, batch);
   const origin = batch.positions === 'rows' ? dataset : 0;
+  const bulk = batch.positions === 'rows' ? null : await bulkStateSql(q, s, batch.network);
+  if (bulk?.state === 'loading') throw new Error(`graph store: a bulk load of ${batch.network} is under way; its transfers fold after it`);
+  // Units a bulk load counted are not counted again (it recorded its blocks, not their positions: pg-graph-bulk-claim.ts).
   const candidates = batch.transfers
+    .filter((t) => !bulk || !bulkCovers(bulk, t.position))
     .map((t) => ({ t, from: normalizeAddress(t.from), to: normalizeAddress(t.to) }))
     .filter((c) => c.from !== c.to);
   const fresh = await newPositions(
@@ -140,7 +145,7 @@ export async function foldBatchSql(q: Query, s: string, bound: number, batch: Tr
   return { folded, skipped: batch.transfers.length - folded };
 }
 
-async function datasetId(q: Query, s: string, batch: TransferBatch): Promise<number> {
+export async function datasetId(q: Query, s: string, batch: TransferBatch): Promise<number> {
   const params = [netId(batch.network), batch.dataset];
   const found = await q<{ id: number }>(`SELECT id FROM ${s}.datasets WHERE network = $1 AND name = $2`, params);
   if (found[0]) return found[0].id;

@@ -111,4 +111,25 @@ const GRAPH: Migration = {
   `,
 };
 
-export const GRAPH_MIGRATIONS: readonly Migration[] = [GRAPH];
+/**
+ * Version 2. `bulk_loads`: per network, the bulk load that claimed it (pg-graph-bulk.ts): `loading` while it
+ * runs (the fold refuses the network's transfers), `loaded` after, with the blocks per kind it covered (the
+ * fold skips chain positions inside them). The same states as the LMDB store's (bulk-claim.ts).
+ */
+const BULK_LOADS: Migration = {
+  version: 2,
+  name: 'transfer graph: bulk loads per network',
+  sql: (s) => `
+    CREATE TABLE ${s}.bulk_loads (
+      network smallint PRIMARY KEY,
+      state text NOT NULL CHECK (state IN ('loading', 'loaded')),
+      native_from bigint,
+      native_to bigint,
+      token_from bigint,
+      token_to bigint,
+      transfers bigint NOT NULL DEFAULT 0
+    );
+  `,
+};
+
+export const GRAPH_MIGRATIONS: readonly Migration[] = [GRAPH, BULK_LOADS];

@@ -1,8 +1,10 @@
 import pg from 'pg';
 import type { AddressActivity, FlowPage, IndexCoverage, TransferDataKind, TransferDataset } from '../../domain/ports/chain-data.port.js';
 import type { TransferGraphStore } from '../../domain/ports/transfer-graph.port.js';
+import type { BulkLoader } from '../chain/graph/bulk/bulk-load.js';
 import { normalizeAddress } from '../../domain/shared/address.js';
 import { present } from '../../domain/shared/present.js';
+import { pgBulkLoad } from './pg-graph-bulk.js';
 import { flowPagesSql, totalsOf, type NodeRow } from './pg-graph-flows.js';
 import { foldBatchSql, finalizeSql, netId } from './pg-graph-fold.js';
 import type { Query } from './pg-graph-query.js';
@@ -33,7 +35,9 @@ export interface PostgresGraphOptions {
 const RETRIES = 5;
 const RETRYABLE = new Set(['40P01', '40001']);
 
-export async function openPostgresGraphStore(options: PostgresGraphOptions): Promise<TransferGraphStore> {
+export type PostgresGraphStore = TransferGraphStore & BulkLoader;
+
+export async function openPostgresGraphStore(options: PostgresGraphOptions): Promise<PostgresGraphStore> {
   const s = schemaIdentifier(options.schema ?? 'transfer_graph');
   const bound = options.superNodeBound ?? 10_000;
   const pool = new pg.Pool({
@@ -132,6 +136,13 @@ export async function openPostgresGraphStore(options: PostgresGraphOptions): Pro
       );
       // A data set is listed once a fold counted a transfer of it (its kind is set then), as in the LMDB store.
       return { network, datasets: rows.map(datasetOf) };
+    },
+    async bulkLoad(input) {
+      try {
+        return await pgBulkLoad(pool, s, bound, input);
+      } catch (error) {
+        throw storeError(error);
+      }
     },
     async close() {
       await pool.end();

@@ -2,13 +2,17 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
+import type { BulkLoader } from '../../infra/chain/graph/bulk/bulk-load.js';
 import { openLmdbGraphStore } from '../../infra/chain/graph/lmdb-graph-store.js';
+import { openPostgresGraphStore } from '../../infra/postgres/pg-graph-store.js';
+import { externalGraph, graphStoreEnv } from './graph-bench-store.js';
 import type { SyntheticSource } from '../synthetic/synthetic-graph.js';
 import { syntheticBatches } from './graph-synthetic-ingest.js';
 
 /**
- * bench:graph's graph built by the bulk load (infra/chain/graph/bulk) instead of the pipeline: the first
- * `count` transfers of the source, into DATA_DIR/graph, run files beside it. Reports its stages on stderr
+ * bench:graph's graph built by the bulk load instead of the pipeline: the first `count` transfers of the
+ * source, into DATA_DIR/graph (infra/chain/graph/bulk, run files beside it), or with GRAPH_STORE=postgres into
+ * this run's schema (infra/postgres/pg-graph-bulk.ts). Reports its stages on stderr
  * every 30 s, and what it took. `bulkBuildInChild` runs it in a process of its own (graph-bulk.child.ts),
  * so that its peak RSS is its own and the ingesting process's RSS is not the load's.
  */
@@ -52,8 +56,19 @@ function anonymousRss(): number {
   return Number(/RssAnon:\s+(\d+) kB/.exec(status)?.[1] ?? 0) * 1024;
 }
 
+/** The store the service of this run opens (the same schema and super-node bound on PostgreSQL). */
+async function openBenchStore(dataDir: string): Promise<BulkLoader & { close(): Promise<void> }> {
+  if (!externalGraph()) return openLmdbGraphStore({ dir: join(dataDir, 'graph') });
+  const bound = process.env.SVC_GRAPH_SUPER_NODE_BOUND;
+  return openPostgresGraphStore({
+    url: process.env.POSTGRES_URL ?? '',
+    schema: graphStoreEnv().GRAPH_POSTGRES_SCHEMA,
+    ...(bound ? { superNodeBound: Number(bound) } : {}),
+  });
+}
+
 export async function bulkBuild(dataDir: string, source: SyntheticSource, count: number): Promise<BulkFigures> {
-  const store = await openLmdbGraphStore({ dir: join(dataDir, 'graph') });
+  const store = await openBenchStore(dataDir);
   const started = performance.now();
   let peakRss = process.memoryUsage().rss;
   let peakAnon = anonymousRss();

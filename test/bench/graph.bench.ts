@@ -21,10 +21,11 @@ import { evictFromPageCache } from './page-cache.js';
  * BENCH_GRAPH_ADDRESSES (a tenth of it). In external mode (`npm run bench:graph:external`: ci/with-servers.sh,
  * GRAPH_STORE=postgres) the same run goes through Kafka into the PostgreSQL graph store, in a schema of its own. BENCH_GRAPH_DIR: where the data directory goes (default the OS's temporary directory);
  * BENCH_GRAPH_KEEP=1 keeps it. With --write-readme, writes the table into docs/benchmarks.md.
- * BENCH_GRAPH_BULK=1 (the default from 5M transfers on, embedded store only) builds the graph but its last
- * BENCH_GRAPH_TAIL transfers (default 1M) with the sorted bulk load (infra/chain/graph/bulk), in a process of
- * its own, and then publishes the tail through the pipeline on top of it: both rates are printed
- * (BENCH_GRAPH_BULK_MEMORY_MB: the load's memory budget, default the load's own).
+ * BENCH_GRAPH_BULK=1 (the default from 5M transfers on with the embedded store; set it in external mode)
+ * builds the graph but its last BENCH_GRAPH_TAIL transfers (default 1M) with the bulk load (LMDB's sorted one,
+ * infra/chain/graph/bulk, or PostgreSQL's, infra/postgres/pg-graph-bulk.ts), in a process of its own, and then
+ * publishes the tail through the pipeline on top of it: both rates are printed
+ * (BENCH_GRAPH_BULK_MEMORY_MB: the LMDB load's memory budget, default the load's own).
  */
 
 const TRANSFERS = Number(process.env.BENCH_GRAPH_TRANSFERS ?? 100_000_000);
@@ -120,7 +121,7 @@ function bulkRow(bulk: BulkFigures | null): string[] {
   if (!bulk) return [];
   const rate = Math.round(bulk.transfers / bulk.seconds).toLocaleString('en');
   return [
-    `| bulk load (sorted: infra/chain/graph/bulk, a process of its own) | ${rate} transfers/s (${bulk.transfers.toLocaleString('en')} in ${Math.round(bulk.seconds).toLocaleString('en')} s, ${Math.round(bulk.transfers / (bulk.cpuSeconds ?? Number.NaN)).toLocaleString('en')} per CPU second, ${bulk.pairs.toLocaleString('en')} pairs, ${bulk.addresses.toLocaleString('en')} addresses, ${bulk.runs} run files; peak RSS ${mb(bulk.peakRss)} MB; load ${bulk.load}) |`,
+    `| bulk load (${externalGraph() ? 'PostgreSQL: staging, then set-based SQL' : 'sorted: infra/chain/graph/bulk'}, a process of its own) | ${rate} transfers/s (${bulk.transfers.toLocaleString('en')} in ${Math.round(bulk.seconds).toLocaleString('en')} s, ${Math.round(bulk.transfers / (bulk.cpuSeconds ?? Number.NaN)).toLocaleString('en')} per CPU second of the loading process, ${bulk.pairs.toLocaleString('en')} pairs, ${bulk.addresses.toLocaleString('en')} addresses${externalGraph() ? '' : `, ${bulk.runs} run files`}; peak RSS ${mb(bulk.peakRss)} MB; load ${bulk.load}) |`,
   ];
 }
 
@@ -186,7 +187,7 @@ async function main() {
     const table = [
       `Measured by \`npm run ${externalGraph() ? 'bench:graph:external' : 'bench:graph'}\` (${new Date().toISOString().slice(0, 10)}, ${cpus().length} cores, load average ${loadAtStart} at the start and ${loadAfterIngest} after the ingest; the machine is shared, so wall-clock figures vary between runs):`,
       '',
-      `Synthetic graph: ${ADDRESSES.toLocaleString('en')} addresses, ${TRANSFERS.toLocaleString('en')} transfers (power-law degrees; the heaviest exchange has ${full.hubCounterparties?.toLocaleString('en') ?? '?'} incoming counterparties), ${bulk ? `the first ${bulk.transfers.toLocaleString('en')} bulk-loaded into the LMDB graph store, the last ${tail.toLocaleString('en')} ` : ''}published to \`chain.transfers\` in messages of 1,000 transfers and folded by the service's graph-fold processor into the ${externalGraph() ? 'PostgreSQL' : 'LMDB'} graph store, through ${process.env.BUS === 'kafka' ? 'Kafka' : 'the embedded bus'}.`,
+      `Synthetic graph: ${ADDRESSES.toLocaleString('en')} addresses, ${TRANSFERS.toLocaleString('en')} transfers (power-law degrees; the heaviest exchange has ${full.hubCounterparties?.toLocaleString('en') ?? '?'} incoming counterparties), ${bulk ? `the first ${bulk.transfers.toLocaleString('en')} bulk-loaded into the ${externalGraph() ? 'PostgreSQL' : 'LMDB'} graph store, the last ${tail.toLocaleString('en')} ` : ''}published to \`chain.transfers\` in messages of 1,000 transfers and folded by the service's graph-fold processor into the ${externalGraph() ? 'PostgreSQL' : 'LMDB'} graph store, through ${process.env.BUS === 'kafka' ? 'Kafka' : 'the embedded bus'}.`,
       '',
       '| measure | value |',
       '|---|---|',

@@ -3,14 +3,13 @@ import type { Prices } from '../../../domain/ports/prices.port.js';
 import type { TransferBatch } from '../../../domain/ports/transfer-graph.port.js';
 import { fail } from '../../../domain/shared/errors.js';
 import type { Network } from '../../../domain/shared/network.js';
-import type { BulkLoadResult, BulkProgress } from '../graph/bulk/bulk-load.js';
-import type { LmdbGraphStore } from '../graph/lmdb-graph-store.js';
+import type { BulkLoader, BulkLoadResult, BulkProgress } from '../graph/bulk/bulk-load.js';
 import { exportChunks } from './export-files.js';
 import { exportDataset, readExportFiles, transfersOfRows } from './import-transfers.js';
 
 /**
- * `data import-transfers --bulk`: the export files straight into the embedded graph store by its sorted
- * bulk load (infra/chain/graph/bulk), not through the bus: for a network's history into a network that holds
+ * `data import-transfers --bulk`: the export files straight into the graph store by its bulk load
+ * (infra/chain/graph/bulk for LMDB, infra/postgres/pg-graph-bulk.ts for PostgreSQL), not through the bus: for a network's history into a network that holds
  * nothing yet (docs/operations.md#the-transfer-graph-ingestion-backfill-disk). Every row of the files counts once per time it is read, so
  * the files must not overlap (a file given twice is refused); the blocks they cover are the bulk load's,
  * and the live pipeline skips them after.
@@ -23,9 +22,9 @@ export interface BulkImportOutcome extends BulkLoadResult {
 export async function bulkImportTransfers(input: {
   paths: readonly string[];
   network: Network;
-  graph: LmdbGraphStore;
+  graph: BulkLoader;
   prices: Prices;
-  /** Where the run files go (they take about as much as the graph itself while the load runs). */
+  /** Where the LMDB load's run files go (they take about as much as the graph itself while the load runs). */
   workDir: string;
   /** The load's memory budget in bytes (default memory-budget.ts's). */
   memoryBytes?: number | undefined;

@@ -27,7 +27,8 @@ import { mergeRuns, RunWriter, type RunRecord } from './record-runs.js';
  */
 
 export interface BulkProgress {
-  readonly stage: 'read' | 'merge pairs' | 'ranked' | 'pairs';
+  /** 'nodes': PostgreSQL's load only (LMDB's sums nodes in its ranked stage). */
+  readonly stage: 'read' | 'merge pairs' | 'ranked' | 'pairs' | 'nodes';
   /** Transfers read (read), records handled (the others). */
   readonly done: number;
   /** The process's resident memory now, in bytes (LMDB's mapped pages of the store count). */
@@ -49,6 +50,12 @@ export interface BulkLoadResult extends Omit<ReadSummary, 'coverage'> {
   readonly runs: number;
   /** The process's peak resident memory so far, in bytes (its whole life: what the operating system counts). */
   readonly peakRss: number;
+}
+
+/** A graph store with a bulk load (the LMDB store, and PostgreSQL's: infra/postgres/pg-graph-bulk.ts). */
+export interface BulkLoader {
+  /** Loads a network's history: only into a network that holds nothing (bulk-claim.ts). */
+  bulkLoad(input: BulkLoadInput): Promise<BulkLoadResult>;
 }
 
 const EMPTY = Buffer.alloc(0);

@@ -24,10 +24,10 @@ export interface ReadSummary {
   coverage: Map<number, CoverageEntry>;
 }
 
-const widen = (range: BlockRange | null, block: number): BlockRange =>
+export const widen = (range: BlockRange | null, block: number): BlockRange =>
   range === null ? [block, block] : [Math.min(range[0], block), Math.max(range[1], block)];
 
-function checkBatch(batch: TransferBatch, network: Network): void {
+export function checkBatch(batch: TransferBatch, network: Network): void {
   if (batch.network !== network) throw new Error(`bulk load: a ${batch.network} batch in a ${network} load`);
   if (batch.positions === 'rows') throw new Error('bulk load: chain positions only (a data set of rows goes through the pipeline)');
   if (batch.finalThrough !== null) throw new Error('bulk load: final history only (revertible blocks go through the pipeline)');
