@@ -45,13 +45,12 @@ export async function openPostgresGraphStore(options: PostgresGraphOptions): Pro
     max: options.poolSize ?? 4,
     connectionTimeoutMillis: Math.max(options.connectTimeoutMs ?? 2000, 30_000),
     application_name: 'risk-screening-graph',
+    // No JIT: a page read is a few index lookups, but its plan over 16 partitions per table costs past
+    // jit_above_cost, and compiling it took ~300 ms against ~2 ms to run it (bench:graph:external, 2026-11-29).
+    // A startup option, not a query on connect: that query raced the pool's first one (pg's overlap warning).
+    options: '-c jit=off',
   });
   pool.on('error', () => undefined);
-  // No JIT: a page read is a few index lookups, but its plan over 16 partitions per table costs past
-  // jit_above_cost, and compiling it took ~300 ms against ~2 ms to run it (bench:graph:external, 2026-11-29).
-  pool.on('connect', (client) => {
-    client.query('SET jit = off').catch(() => undefined);
-  });
   try {
     await migrate(pool, s, GRAPH_MIGRATIONS);
   } catch (error) {
