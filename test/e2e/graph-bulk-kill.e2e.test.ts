@@ -14,7 +14,7 @@ const dirs: string[] = [];
 afterAll(async () => Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true }))));
 
 async function killedIn(stage: string, graph: string, work: string): Promise<void> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'test/e2e/graph/bulk-kill-child.ts', graph, work], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'test/e2e/graph/bulk-kill-child.ts', graph, work, stage], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const exited = new Promise((resolve) => child.on('exit', resolve));

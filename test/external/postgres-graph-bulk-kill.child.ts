@@ -1,8 +1,13 @@
+import { writeSync } from 'node:fs';
 import { openPostgresGraphStore } from '../../infra/postgres/pg-graph-store.js';
 import { BULK_BOUND, fixture } from '../support/bulk-fixture.js';
 
-/** `<url> <schema>`: bulk-loads the fixture into PostgreSQL, printing each stage it enters (the parent kills it in one). */
-const [url, schema] = process.argv.slice(2);
+/**
+ * `<url> <schema> <stage>`: bulk-loads the fixture into PostgreSQL, printing each stage it enters. On entering
+ * `<stage>` it stops there (a blocking wait inside the load's progress callback, up to a minute) so that the
+ * parent's SIGKILL lands in that stage for certain, however loaded the machine is.
+ */
+const [url, schema, killStage] = process.argv.slice(2);
 const store = await openPostgresGraphStore({ url: url ?? '', schema: schema ?? '', superNodeBound: BULK_BOUND, poolSize: 1 });
 let stage = '';
 await store.bulkLoad({
@@ -10,7 +15,9 @@ await store.bulkLoad({
   batches: fixture(20_000),
   workDir: '',
   onProgress: (p) => {
-    if (p.stage !== stage) process.stdout.write(`stage ${(stage = p.stage)}\n`);
+    if (p.stage === stage) return;
+    writeSync(1, `stage ${(stage = p.stage)}\n`);
+    if (stage === killStage) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 60_000);
   },
 });
 await store.close();

@@ -20,7 +20,7 @@ if (!external.postgresUrl) {
   const open = (schema: string) => openPostgresGraphStore({ url, schema, superNodeBound: BULK_BOUND, poolSize: 2 });
 
   async function killedIn(stage: string, schema: string): Promise<void> {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'test/external/postgres-graph-bulk-kill.child.ts', url, schema], {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'test/external/postgres-graph-bulk-kill.child.ts', url, schema, stage], {
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     const exited = new Promise((resolve) => child.on('exit', resolve));

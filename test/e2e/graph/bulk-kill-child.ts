@@ -1,8 +1,13 @@
+import { writeSync } from 'node:fs';
 import { openLmdbGraphStore } from '../../../infra/chain/graph/lmdb-graph-store.js';
 import { BULK_BOUND, fixture } from '../../support/bulk-fixture.js';
 
-/** `<graphDir> <workDir>`: bulk-loads the fixture, printing each stage it enters (the parent kills it in one). */
-const [dir, workDir] = process.argv.slice(2);
+/**
+ * `<graphDir> <workDir> <stage>`: bulk-loads the fixture, printing each stage it enters. On entering `<stage>`
+ * it stops there (a blocking wait inside the load's progress callback, up to a minute) so that the parent's
+ * SIGKILL lands in that stage for certain, however loaded the machine is.
+ */
+const [dir, workDir, killStage] = process.argv.slice(2);
 const store = await openLmdbGraphStore({ dir: dir ?? '', superNodeBound: BULK_BOUND });
 let stage = '';
 await store.bulkLoad({
@@ -11,7 +16,9 @@ await store.bulkLoad({
   workDir: workDir ?? '',
   memoryBytes: 700_000,
   onProgress: (p) => {
-    if (p.stage !== stage) process.stdout.write(`stage ${(stage = p.stage)}\n`);
+    if (p.stage === stage) return;
+    writeSync(1, `stage ${(stage = p.stage)}\n`);
+    if (stage === killStage) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 60_000);
   },
 });
 await store.close();
