@@ -1,10 +1,10 @@
-import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openLmdbGraphStore } from '../../infra/chain/graph/lmdb-graph-store.js';
 import { BULK_BOUND, contents, fixture } from '../support/bulk-fixture.js';
+import { bulkLoadKilledIn } from '../support/bulk-kill.js';
 
 /**
  * A bulk load killed with SIGKILL while it writes the graph (the stage given) leaves it marked `loading`;
@@ -13,28 +13,13 @@ import { BULK_BOUND, contents, fixture } from '../support/bulk-fixture.js';
 const dirs: string[] = [];
 afterAll(async () => Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true }))));
 
-async function killedIn(stage: string, graph: string, work: string): Promise<void> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'test/e2e/graph/bulk-kill-child.ts', graph, work, stage], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const exited = new Promise((resolve) => child.on('exit', resolve));
-  let seen = '';
-  child.stdout.on('data', (data: Buffer) => {
-    seen += data.toString();
-    if (seen.includes(`stage ${stage}\n`)) child.kill('SIGKILL');
-  });
-  await exited;
-  expect(seen).toContain(`stage ${stage}\n`);
-  expect(seen).not.toContain('done');
-}
-
 describe('bulk load killed with SIGKILL', () => {
   it.each(['ranked', 'pairs'])(
     'in its %s stage: the next load counts nothing twice',
     async (stage) => {
       const root = await mkdtemp(join(tmpdir(), 'svc-bulk-kill-'));
       dirs.push(root);
-      await killedIn(stage, join(root, 'graph'), root);
+      await bulkLoadKilledIn('test/e2e/graph/bulk-kill-child.ts', [join(root, 'graph'), root], stage);
       const batches = fixture(20_000);
       const store = await openLmdbGraphStore({ dir: join(root, 'graph'), superNodeBound: BULK_BOUND });
       await expect(store.fold([batches[0]!])).rejects.toThrow(/under way/);

@@ -1,24 +1,10 @@
-import { writeSync } from 'node:fs';
 import { openPostgresGraphStore } from '../../infra/postgres/pg-graph-store.js';
 import { BULK_BOUND, fixture } from '../support/bulk-fixture.js';
+import { stopInStage } from '../support/bulk-kill.js';
 
-/**
- * `<url> <schema> <stage>`: bulk-loads the fixture into PostgreSQL, printing each stage it enters. On entering
- * `<stage>` it stops there (a blocking wait inside the load's progress callback, up to a minute) so that the
- * parent's SIGKILL lands in that stage for certain, however loaded the machine is.
- */
+/** `<url> <schema> <stage>`: bulk-loads the fixture into PostgreSQL, stopping in `<stage>` for the parent to kill it. */
 const [url, schema, killStage] = process.argv.slice(2);
 const store = await openPostgresGraphStore({ url: url ?? '', schema: schema ?? '', superNodeBound: BULK_BOUND, poolSize: 1 });
-let stage = '';
-await store.bulkLoad({
-  network: 'ETH',
-  batches: fixture(20_000),
-  workDir: '',
-  onProgress: (p) => {
-    if (p.stage === stage) return;
-    writeSync(1, `stage ${(stage = p.stage)}\n`);
-    if (stage === killStage) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 60_000);
-  },
-});
+await store.bulkLoad({ network: 'ETH', batches: fixture(20_000), workDir: '', onProgress: stopInStage(killStage) });
 await store.close();
 process.stdout.write('done\n');

@@ -1,7 +1,7 @@
-import { spawn } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openPostgresGraphStore } from '../../infra/postgres/pg-graph-store.js';
 import { BULK_BOUND, fixture } from '../support/bulk-fixture.js';
+import { bulkLoadKilledIn } from '../support/bulk-kill.js';
 import { pgGraphContents } from '../support/pg-graph-contents.js';
 import { external, skippedSuite } from './external-env.js';
 import { postgresSchemas } from './postgres-schemas.js';
@@ -19,27 +19,12 @@ if (!external.postgresUrl) {
   afterAll(() => schemas.dropAll());
   const open = (schema: string) => openPostgresGraphStore({ url, schema, superNodeBound: BULK_BOUND, poolSize: 2 });
 
-  async function killedIn(stage: string, schema: string): Promise<void> {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'test/external/postgres-graph-bulk-kill.child.ts', url, schema, stage], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    const exited = new Promise((resolve) => child.on('exit', resolve));
-    let seen = '';
-    child.stdout.on('data', (data: Buffer) => {
-      seen += data.toString();
-      if (seen.includes(`stage ${stage}\n`)) child.kill('SIGKILL');
-    });
-    await exited;
-    expect(seen).toContain(`stage ${stage}\n`);
-    expect(seen).not.toContain('done');
-  }
-
   describe('PostgreSQL bulk load killed with SIGKILL', () => {
     it.each(['read', 'merge pairs'])(
       'in its %s stage: the next load counts nothing twice',
       async (stage) => {
         const schema = schemas.fresh('graph');
-        await killedIn(stage, schema);
+        await bulkLoadKilledIn('test/external/postgres-graph-bulk-kill.child.ts', [url, schema], stage);
         const batches = fixture(20_000);
         const store = await open(schema);
         const referenceSchema = schemas.fresh('graph');
