@@ -77,9 +77,12 @@ export async function stageTransfers(
   const summary: StagedSummary = { transfers: 0, skipped: 0, blocks: [null, null], coverage: new Map() };
   const q = async <R>(sql: string, params?: readonly unknown[]) => (await client.query(sql, params as unknown[])).rows as R[];
   let rows = new Columns();
+  // One lookup per data set, not per batch: an import's batches name a handful of data sets.
+  const datasets = new Map<string, number>();
   for await (const batch of input.batches) {
     checkBatch(batch, input.network);
-    const dataset = await datasetId(q, s, batch);
+    const dataset = datasets.get(batch.dataset) ?? (await datasetId(q, s, batch));
+    datasets.set(batch.dataset, dataset);
     for (const t of batch.transfers) {
       const sender = normalizeAddress(t.from);
       const recipient = normalizeAddress(t.to);
